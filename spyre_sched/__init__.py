@@ -1,0 +1,1 @@
+"""spyre-sched: a compiler back end for Spyre-shaped dataflow accelerators."""

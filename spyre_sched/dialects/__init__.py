@@ -1,0 +1,1 @@
+"""xDSL (IRDL) dialect definitions, one file per dialect."""
