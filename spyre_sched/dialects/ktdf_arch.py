@@ -92,6 +92,7 @@ from xdsl.irdl import (
     operand_def,
 )
 from xdsl.parser import AttrParser, Parser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, NoTerminator
 
@@ -136,11 +137,11 @@ def _type_word(t: Attribute) -> str:
 class _KeyValueAttr(ParametrizedAttribute):
     """`<key = value, flag, ...>`: the common form of maps and features.
 
-    `allowed_keys` (None: any key) is checked while parsing so that a misspelt key is
+    `ALLOWED_KEYS` (None: any key) is checked while parsing so that a misspelt key is
     reported at its own position in the file.
     """
 
-    allowed_keys: ClassVar[tuple[str, ...] | None] = None
+    ALLOWED_KEYS: ClassVar[tuple[str, ...] | None] = None
     entries: DictionaryAttr
 
     def __init__(self, entries: DictionaryAttr | dict[str, Attribute]):
@@ -161,10 +162,10 @@ class _KeyValueAttr(ParametrizedAttribute):
             key = parser.parse_optional_identifier_or_str_literal()
             if key is None:
                 parser.raise_error("expected a key", pos, parser.pos)
-            if cls.allowed_keys is not None and key not in cls.allowed_keys:
+            if cls.ALLOWED_KEYS is not None and key not in cls.ALLOWED_KEYS:
                 parser.raise_error(
                     f"unknown key '{key}' in {cls.name}; expected one of "
-                    + ", ".join(cls.allowed_keys),
+                    + ", ".join(cls.ALLOWED_KEYS),
                     pos,
                     parser.pos,
                 )
@@ -204,7 +205,7 @@ class ComputeFeature(_KeyValueAttr):
     `register_file` in bytes; `latency` in cycles from operands to result."""
 
     name = "ktdf_arch.feature.compute"
-    allowed_keys = ("class", "rows", "cols", "register_file", "latency")
+    ALLOWED_KEYS = ("class", "rows", "cols", "register_file", "latency")
 
 
 @irdl_attr_definition
@@ -213,7 +214,7 @@ class LoadFeature(_KeyValueAttr):
     `access_granularity` bytes."""
 
     name = "ktdf_arch.feature.load"
-    allowed_keys = ("word_size", "access_granularity")
+    ALLOWED_KEYS = ("word_size", "access_granularity")
 
 
 @irdl_attr_definition
@@ -221,7 +222,7 @@ class StoreFeature(_KeyValueAttr):
     """The unit writes memory; same figures as `load`."""
 
     name = "ktdf_arch.feature.store"
-    allowed_keys = ("word_size", "access_granularity")
+    ALLOWED_KEYS = ("word_size", "access_granularity")
 
 
 @irdl_attr_definition
@@ -230,7 +231,7 @@ class SimdFeature(_KeyValueAttr):
     `splat` (broadcast a scalar) and `zero_pad` (pad a partial vector) are flags."""
 
     name = "ktdf_arch.feature.simd"
-    allowed_keys = ("lanes", "splat", "zero_pad")
+    ALLOWED_KEYS = ("lanes", "splat", "zero_pad")
 
 
 @irdl_attr_definition
@@ -238,7 +239,7 @@ class QueueFeature(_KeyValueAttr):
     """A FIFO: `depth` entries; `ordered` if entries leave in arrival order."""
 
     name = "ktdf_arch.feature.queue"
-    allowed_keys = ("depth", "ordered")
+    ALLOWED_KEYS = ("depth", "ordered")
 
 
 _CLOCK_UNITS = {"Hz": 1, "kHz": 10**3, "MHz": 10**6, "GHz": 10**9}
@@ -290,9 +291,7 @@ def _parse_value_use(parser: Parser, what: str) -> SSAValue:
 
 def _parse_spec_dict(parser: Parser) -> dict[str, Attribute]:
     """`{...}` or an alias (`#L1`) of a dictionary attribute."""
-    if parser.parse_optional_punctuation("{") is not None:
-        # Re-enter the builtin dictionary parser: it expects the `{`.
-        parser._resume_from(parser.pos - 1)  # pyright: ignore[reportPrivateUsage]
+    if parser._current_token.kind != MLIRTokenKind.HASH_IDENT:  # pyright: ignore
         return parser.parse_optional_attr_dict()
     pos = parser.pos
     attr = parser.parse_optional_attribute()
@@ -403,32 +402,6 @@ class DatapathOp(IRDLOperation):
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
-    """Ends a group; its operands become the group's results."""
-
-    name = "ktdf_arch.yield"
-    values = var_operand_def()
-    traits = traits_def(HasParent(lambda: GroupOp))  # pyright: ignore
-
-    def __init__(self, values: Sequence[SSAValue]):
-        super().__init__(operands=[values])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        values: list[SSAValue] = []
-        if parser._current_token.text.startswith("%"):  # pyright: ignore[reportPrivateUsage]
-            values = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: _parse_value_use(parser, "yield")
-            )
-        return cls(values)
-
-    def print(self, printer: Printer) -> None:
-        if self.values:
-            printer.print_string(" ")
-            printer.print_list(self.values, printer.print_operand)
-
-
-@irdl_op_definition
 class GroupOp(IRDLOperation):
     """A scope of resources (a core, a corelet), optionally replicated `count` times."""
 
@@ -494,6 +467,32 @@ class GroupOp(IRDLOperation):
         block = self.body.block
         last = block.last_op
         return last.values if isinstance(last, YieldOp) else ()
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a group; its operands become the group's results."""
+
+    name = "ktdf_arch.yield"
+    values = var_operand_def()
+    traits = traits_def(HasParent(GroupOp))
+
+    def __init__(self, values: Sequence[SSAValue]):
+        super().__init__(operands=[values])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        values: list[SSAValue] = []
+        if parser._current_token.text.startswith("%"):  # pyright: ignore[reportPrivateUsage]
+            values = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, lambda: _parse_value_use(parser, "yield")
+            )
+        return cls(values)
+
+    def print(self, printer: Printer) -> None:
+        if self.values:
+            printer.print_string(" ")
+            printer.print_list(self.values, printer.print_operand)
 
 
 @irdl_op_definition

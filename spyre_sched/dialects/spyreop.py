@@ -254,7 +254,13 @@ def _parse_f32_literal(parser: Parser, what: str) -> FloatAttr:
 
 
 def _print_f32_literal(printer: Printer, attr: FloatAttr) -> None:
-    printer.print_float(attr.value.data, f32)
+    value = attr.value.data
+    if math.isfinite(value):
+        printer.print_float(value, f32)
+    else:
+        # inf and nan as their bit pattern, in MLIR's upper-case spelling.
+        bits = int.from_bytes(f32.pack((value,)), "little")
+        printer.print_string(f"0x{bits:08X}")
 
 
 class _SpyreOp(IRDLOperation, ABC):

@@ -1,0 +1,34 @@
+"""The xDSL context that knows KTIR: the upstream dialects kernels use, plus ours."""
+
+from __future__ import annotations
+
+import importlib
+
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
+
+# Our dialects, loaded on first use (module, attribute).
+OUR_DIALECTS = {
+    "ktdp": ("spyre_sched.dialects.ktdp", "KTDP"),
+    "spyreop": ("spyre_sched.dialects.spyreop", "SPYREOP"),
+    "ktdf_arch": ("spyre_sched.dialects.ktdf_arch", "KTDF_ARCH"),
+}
+
+
+def _loader(module: str, attr: str):
+    return lambda: getattr(importlib.import_module(module), attr)
+
+
+def make_context() -> Context:
+    """A fresh context: every upstream xDSL dialect (lazily) and ours."""
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        if name not in OUR_DIALECTS:
+            ctx.register_dialect(name, factory)
+    for name, (module, attr) in OUR_DIALECTS.items():
+        ctx.register_dialect(name, _loader(module, attr))
+    return ctx
+
+
+def known_dialects(ctx: Context) -> list[str]:
+    return sorted(ctx.registered_dialect_names)

@@ -1,0 +1,32 @@
+"""An xDSL parser that remembers where every op starts, so errors can say file:line:col."""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+
+from spyre_sched.errors import SourceLocation
+
+
+class LocatedParser(Parser):
+    """`Parser` that records the source position of each op it builds."""
+
+    def __init__(self, ctx, text: str, filename: str):
+        super().__init__(ctx, text, filename)
+        self.filename = filename
+        self.lines = text.splitlines()
+        self.op_positions: dict[Operation, int] = {}
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        self.op_positions[op] = start
+        return op
+
+    def location_at(self, position: int) -> SourceLocation:
+        text = self.lexer.input.content
+        line = text.count("\n", 0, position) + 1
+        line_start = text.rfind("\n", 0, position) + 1
+        col = position - line_start + 1
+        line_text = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        return SourceLocation(self.filename, line, col, line_text)
