@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    FixedBitwidthType,
     Float16Type,
     Float32Type,
     FloatAttr,
@@ -36,9 +37,7 @@ from xdsl.ir import (
     Operation,
     ParametrizedAttribute,
     SSAValue,
-    TypeAttribute,
 )
-from xdsl.dialects.builtin import FixedBitwidthType
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
