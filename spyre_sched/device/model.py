@@ -9,6 +9,7 @@ device clock and bytes per cycle.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,11 @@ if TYPE_CHECKING:
     from spyre_sched.dialects.ktdf_arch import PatternsOp
 
 STAGES = ("load", "compute", "store")
+
+
+def natural_key(name: str) -> tuple[object, ...]:
+    """Sort key putting core2 before core10."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
 CHECKPOINTS = ("pre_mapping", "pre_scheduling", "post_scheduling", "post_lowering")
 
 
@@ -33,6 +39,7 @@ class Memory:
     bandwidth: int | None = None
     """Total bytes per cycle over all ports (shared by all readers/writers); None: no cap."""
     latency: int = 0
+    """Cycles from a read request to the first byte (added to every hop reading it)."""
     location: SourceLocation | None = field(default=None, compare=False, repr=False)
 
 
@@ -168,7 +175,7 @@ class Device:
             )
 
     def node_names(self) -> list[str]:
-        return sorted([*self.memories, *self.units])
+        return sorted([*self.memories, *self.units], key=natural_key)
 
     def is_node(self, name: str) -> bool:
         return name in self.memories or name in self.units
@@ -203,7 +210,7 @@ class Device:
         names = [*g.memories, *g.units]
         for child in g.children:
             names += self._within(child)
-        return sorted(names)
+        return sorted(names, key=natural_key)
 
     # ---- memory spaces -------------------------------------------------------------
 

@@ -6,44 +6,67 @@ the way the hardware does (a group of kind "core" owns a scratchpad, its sub-gro
 the corelets) and may be replicated with `count`. Every timing figure the scheduler and
 the emulator use lives here.
 
-Concrete syntax (everything prints back in the same form)::
+Concrete syntax (everything prints back in the same form). A complete small device, two
+cores on a ring, each with two corelets (tests load this very text)::
 
-    #L1 = {kind = "L1", size = 1048576}             // top-level attribute aliases work
-
+    #L1 = {kind = "L1", size = 1048576}
     ktdf_arch.device @tiny attributes {
         clock = #ktdf_arch.clock<1 GHz>,
-        mem_space_mapping = #ktdf_arch.map<global = "DDR", ct_local = "L1">
-    } {
+        mem_space_mapping = #ktdf_arch.map<global = "DDR", ct_local = "L1">} {
       %ddr = ktdf_arch.memory @ddr {kind = "DDR", size = 1073741824}
-      %core = ktdf_arch.group @core0 {kind = "core"} share(%ddr) {
-        %l1 = ktdf_arch.memory @l1 #L1              // a dictionary or an alias of one
-        %dma = ktdf_arch.exec_unit @dma_load {kind = "dma",
-                 features = [#ktdf_arch.feature.load<word_size = 64, access_granularity = 64>]}
+      %l1s = ktdf_arch.group @core {kind = "core", count = 2} share(%ddr) {
+        %l1 = ktdf_arch.memory @l1 #L1
+        %dma = ktdf_arch.exec_unit @dma_load {kind = "dma", features = [
+                 #ktdf_arch.feature.load<word_size = 64, access_granularity = 64>]}
         ktdf_arch.datapath %ddr to %dma {transfer_granularity = 64, bandwidth = 256,
                                          latency = 100} : memory, exec_unit
         ktdf_arch.datapath %dma to %l1 {bandwidth = 256} : exec_unit, memory
-        %cl = ktdf_arch.group @corelet {kind = "corelet", count = 2} share(%l1) {
+        %sfus = ktdf_arch.group @corelet {kind = "corelet", count = 2} share(%l1) {
+          %ld = ktdf_arch.exec_unit @l1_load {kind = "load", features = [
+                  #ktdf_arch.feature.load<word_size = 128, access_granularity = 64>]}
           %sfu = ktdf_arch.exec_unit @sfu {kind = "sfu", features = [
                    #ktdf_arch.feature.compute<class = "vector", register_file = 2048>,
                    #ktdf_arch.feature.simd<lanes = {f16 = 64, f32 = 32}, splat, zero_pad>]}
-          ...
+          ktdf_arch.datapath %l1 to %ld {bandwidth = 128, latency = 4} : memory, exec_unit
+          ktdf_arch.datapath %ld to %sfu {bandwidth = 128,
+              queue = #ktdf_arch.feature.queue<depth = 16, ordered>} : exec_unit, exec_unit
           ktdf_arch.yield %sfu
         } -> exec_unit
         ktdf_arch.yield %l1
       } -> memory
-      ktdf_arch.switch @ring ports(%core) {topology = "ring", bidirectional,
-                                            bandwidth = 128, latency = 2}
-      ktdf_arch.patterns ["pre_mapping"] { pdl.pattern @p : benefit(1) { ... } }
+      ktdf_arch.switch @ring ports(%l1s) {topology = "ring", bidirectional,
+                                          bandwidth = 128, latency = 2}
+      ktdf_arch.patterns ["pre_mapping"] {
+        pdl.pattern @expand_silu : benefit(1) {
+          %x = pdl.operand
+          %t = pdl.type : f16
+          %silu = pdl.operation "spyreop.silu" (%x : !pdl.value) -> (%t : !pdl.type)
+          pdl.rewrite %silu {
+            %sig = pdl.operation "spyreop.sigmoid" (%x : !pdl.value) -> (%t : !pdl.type)
+            %s = pdl.result 0 of %sig
+            %mul = pdl.operation "arith.mulf" (%x, %s : !pdl.value, !pdl.value)
+                     -> (%t : !pdl.type)
+            pdl.replace %silu with %mul
+          }
+        }
+      }
     }
 
-    ktdf_arch.device @other import("spyre.mlir")    // path relative to this file
+Instances are named by their group path: `ddr`, `core1.l1`, `core1.corelet0.sfu`,
+`ring.stop1`. Another file may reuse a device, overriding its attributes::
+
+    ktdf_arch.device @slow_tiny import("tiny.mlir") attributes {clock = #ktdf_arch.clock<500 MHz>}
+
+The import path is relative to the importing file.
 
 Ops
   `device @name [import("path")] [attributes {...}] [{ body }]`: one device; device-level
       attributes: `clock` (#ktdf_arch.clock<N MHz|GHz>), `mem_space_mapping`
-      (#ktdf_arch.map from KTIR memory spaces to memory kinds), `name_note` etc.
-  `%m = memory [@name] {kind, size, [bandwidth], [latency]}`: size in bytes; bandwidth is
-      the memory's total bytes per cycle over all its ports (shared by every reader).
+      (#ktdf_arch.map from KTIR memory spaces to memory kinds), `description`.
+  `%m = memory [@name] {kind, size, [bandwidth], [latency]}` (or `memory @name #ALIAS`):
+      size in bytes; bandwidth is the memory's total bytes per cycle over all its ports
+      (shared by every reader); latency is its read latency in cycles.
+      A name is `@name`, or else the SSA name (`%l1`).
   `%u = exec_unit [@name] {kind, features = [...], [latency]}`.
   `datapath %a to %b {transfer_granularity, bandwidth, latency, queue} : T, T`: a
       directed edge; bandwidth in bytes per cycle, latency in cycles, queue a
@@ -78,7 +101,15 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -302,6 +333,14 @@ def _parse_spec_dict(parser: Parser) -> dict[str, Attribute]:
     return dict(attr.data)
 
 
+def _parse_body(parser: Parser) -> Region:
+    """A `{ ... }` body; an empty one still gets its (empty) block."""
+    body = parser.parse_region()
+    if not body.blocks:
+        body.add_block(Block())
+    return body
+
+
 def _print_name_and_spec(printer: Printer, op: IRDLOperation) -> None:
     name = op.properties.get("sym_name")
     if isinstance(name, StringAttr):
@@ -440,7 +479,7 @@ class GroupOp(IRDLOperation):
             for value in shared:
                 if not isinstance(value.type, MemoryType):
                     parser.raise_error("a group shares memories only, not units")
-        body = parser.parse_region()
+        body = _parse_body(parser)
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(
@@ -553,7 +592,7 @@ class PatternsOp(IRDLOperation):
             isinstance(c, StringAttr) for c in checkpoints.data
         ):
             parser.raise_error('expected a list of checkpoint names ["..."]', pos, parser.pos)
-        return cls(checkpoints, parser.parse_region())
+        return cls(checkpoints, _parse_body(parser))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -591,12 +630,12 @@ class DeviceOp(IRDLOperation):
             import_path = parser.parse_str_literal()
             parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_optional_region()
+        body = None
+        if parser._current_token.text == "{":  # pyright: ignore[reportPrivateUsage]
+            body = _parse_body(parser)
         if body is None:
             if import_path is None:
                 parser.raise_error("a device needs a body { ... } or import(\"path\")")
-            from xdsl.ir import Region
-
             body = Region()
         elif import_path is not None:
             parser.raise_error("an imported device has no body of its own")

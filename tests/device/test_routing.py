@@ -1,0 +1,135 @@
+"""Routing over the datapath graph, on the shipped devices and on a new one."""
+
+from __future__ import annotations
+
+import pytest
+
+from spyre_sched.device import load_device
+from spyre_sched.errors import DeviceError
+
+from ktdf_arch_testutil import TINY
+
+
+def test_sample_ddr_to_compute():
+    route = load_device("sample_device").route("ddr", "core0.corelet1.sfu")
+    assert route.nodes == ("ddr", "core0.dma_load", "core0.l1",
+                           "core0.corelet1.l1_load", "core0.corelet1.sfu")
+    assert [(h.unit, h.lands_in) for h in route.hops] == [
+        ("core0.dma_load", "core0.l1"), ("core0.corelet1.l1_load", "core0.corelet1.sfu")]
+    first, second = route.hops
+    assert first.bandwidth == 256 and first.latency == 100 and first.transfer_granularity == 64
+    assert first.queue_depth is None
+    assert second.queue_depth == 16          # lands in the FIFO in front of the SFU
+    assert route.cycles(4096) == (16 + 100) + (32 + 4)
+
+
+def test_sample_scratchpad_to_compute_skips_dma():
+    route = load_device("sample_device").route("core0.l1", "core0.corelet0.sfu")
+    assert route.units == ("core0.corelet0.l1_load",)
+    assert all("dma" not in n for n in route.nodes)
+
+
+def test_sample_compute_to_scratchpad_and_back_to_ddr():
+    dev = load_device("sample_device")
+    assert dev.route("core0.corelet0.sfu", "core0.l1").units == (
+        "core0.corelet0.sfu", "core0.corelet0.l1_store")
+    assert dev.route("core0.corelet0.sfu", "ddr").units == (
+        "core0.corelet0.sfu", "core0.corelet0.l1_store", "core0.dma_store")
+
+
+def test_routes_never_pass_through_a_compute_unit():
+    dev = load_device("sample_device")
+    # corelet0's SFU output can reach corelet1 only via L1, not via another SFU.
+    route = dev.route("core0.corelet0.sfu", "core0.corelet1.sfu")
+    inner = route.nodes[1:-1]
+    assert not any(dev.units[n].is_compute for n in inner if n in dev.units)
+    assert "core0.l1" in inner
+
+
+def test_spyre_ddr_to_compute_and_scratchpad_to_compute():
+    dev = load_device("spyre")
+    assert dev.route("ddr", "core3.corelet1.sfu").units == (
+        "core3.dma_load", "core3.corelet1.lx_load")
+    assert dev.route("core3.lx", "core3.corelet1.sfu").units == ("core3.corelet1.lx_load",)
+    # The shared DDR's read latency counts on the hop that reads it.
+    assert dev.route("ddr", "core0.lx").hops[0].latency == 300 + 20
+
+
+def test_spyre_cross_core_route_uses_ring():
+    dev = load_device("spyre")
+    route = dev.route("core3.lx", "core5.corelet0.sfu")
+    assert route.nodes == ("core3.lx", "ring.stop3", "ring.stop4", "ring.stop5", "core5.lx",
+                           "core5.corelet0.lx_load", "core5.corelet0.sfu")
+    assert route.hops[-2].lands_in == "core5.lx"
+
+
+def test_spyre_ring_goes_the_short_way_round():
+    dev = load_device("spyre")
+    assert dev.route("core1.lx", "core30.lx").nodes[1:-1] == (
+        "ring.stop1", "ring.stop0", "ring.stop31", "ring.stop30")
+    # Far cores: still the ring, not a round trip through DDR (300-cycle reads).
+    far = dev.route("core0.lx", "core16.lx")
+    assert "ddr" not in far.nodes and len(far.nodes) == 19
+
+
+def test_routes_are_deterministic():
+    dev = load_device("spyre")
+    assert dev.route("core0.lx", "core16.lx") == dev.route("core0.lx", "core16.lx")
+    # Equal either way round: ties go to the smaller name sequence.
+    assert dev.route("core0.lx", "core16.lx").nodes[2] == "ring.stop1"
+
+
+def test_unknown_endpoint_suggests_names():
+    with pytest.raises(DeviceError, match="no unit or memory named 'sfu'; did you mean"):
+        load_device("spyre").route("ddr", "sfu")
+
+
+def test_no_route(write_device):
+    # In the tiny device the vector unit is a sink: nothing leaves it.
+    with pytest.raises(DeviceError, match="no route from core0.vu to ddr"):
+        load_device(write_device(TINY)).route("core0.vu", "ddr")
+
+
+THREE_LEVELS = """\
+// DDR -> L2 (shared by two cores) -> L1 per core; nothing here is known to the code.
+ktdf_arch.device @three_level attributes {clock = #ktdf_arch.clock<2 GHz>,
+    mem_space_mapping = #ktdf_arch.map<global = "DDR", ct_local = "L1">} {
+  %ddr = ktdf_arch.memory @ddr {kind = "DDR", size = 1073741824}
+  %l2 = ktdf_arch.memory @l2 {kind = "L2", size = 8388608}
+  %fill = ktdf_arch.exec_unit @l2_fill {kind = "dma", features = [#ktdf_arch.feature.load<word_size = 64, access_granularity = 64>]}
+  ktdf_arch.datapath %ddr to %fill {bandwidth = 64, latency = 200} : memory, exec_unit
+  ktdf_arch.datapath %fill to %l2 {bandwidth = 64} : exec_unit, memory
+  %cores = ktdf_arch.group @cpu {kind = "core", count = 2} share(%l2) {
+    %l1 = ktdf_arch.memory @l1 {kind = "L1", size = 65536}
+    %dma = ktdf_arch.exec_unit @l1_fill {kind = "dma", features = [#ktdf_arch.feature.load<word_size = 32, access_granularity = 32>]}
+    %ld = ktdf_arch.exec_unit @ld {kind = "load", features = [#ktdf_arch.feature.load<word_size = 32, access_granularity = 32>]}
+    %alu = ktdf_arch.exec_unit @alu {kind = "alu", features = [#ktdf_arch.feature.compute<class = "vector">, #ktdf_arch.feature.simd<lanes = {f32 = 8, f16 = 16}>]}
+    ktdf_arch.datapath %l2 to %dma {bandwidth = 32, latency = 20} : memory, exec_unit
+    ktdf_arch.datapath %dma to %l1 {bandwidth = 32} : exec_unit, memory
+    ktdf_arch.datapath %l1 to %ld {bandwidth = 32, latency = 2} : memory, exec_unit
+    ktdf_arch.datapath %ld to %alu {bandwidth = 32, queue = #ktdf_arch.feature.queue<depth = 4>} : exec_unit, exec_unit
+    ktdf_arch.yield %l1
+  } -> memory
+}
+"""
+
+
+def test_three_memory_levels_route_without_code_change(write_device):
+    dev = load_device(write_device(THREE_LEVELS))
+    assert dev.num_cores == 2 and dev.simd_lanes("f32") == 8
+    route = dev.route("ddr", "cpu1.alu")
+    assert route.nodes == ("ddr", "l2_fill", "l2", "cpu1.l1_fill", "cpu1.l1", "cpu1.ld", "cpu1.alu")
+    assert [h.lands_in for h in route.hops] == ["l2", "cpu1.l1", "cpu1.alu"]
+    assert route.hops[-1].queue_depth == 4
+    assert dev.scratchpad_bytes == 65536
+
+
+def test_imported_device_keeps_body_and_overrides_attributes(write_device):
+    write_device(THREE_LEVELS, "base.mlir")
+    path = write_device(
+        'ktdf_arch.device @renamed import("base.mlir") attributes '
+        "{clock = #ktdf_arch.clock<750 MHz>}\n", "wrapper.mlir")
+    dev = load_device(path)
+    assert dev.name == "renamed" and dev.clock_hz == 750 * 10**6
+    assert dev.mem_space_mapping == {"global": "DDR", "ct_local": "L1"}
+    assert dev.route("ddr", "cpu0.alu").units == ("l2_fill", "cpu0.l1_fill", "cpu0.ld")

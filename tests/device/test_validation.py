@@ -1,0 +1,168 @@
+"""Every malformed device is reported as a DeviceError at file:line:col."""
+
+from __future__ import annotations
+
+import pytest
+
+from spyre_sched.device import load_device
+from spyre_sched.errors import DeviceError, SourceLocation
+
+from ktdf_arch_testutil import TINY, line_of
+
+
+def test_tiny_device_is_valid(write_device):
+    dev = load_device(write_device(TINY))
+    assert dev.name == "tiny" and dev.clock_hz == 500 * 10**6
+    assert dev.route("ddr", "core0.vu").units == ("core0.dma",)
+
+
+# (case, text replaced, replacement, expected message, line marker, column or None)
+CASES = [
+    ("unknown unit in datapath",
+     "datapath %l1 to %vu", "datapath %l1 to %vvu",
+     "datapath target refers to unknown unit or memory %vvu", "%vvu", 31),
+    ("memory without size",
+     '@l1 {kind = "L1", size = 1024}', '@l1 {kind = "L1"}',
+     "memory core0.l1 has no size", "@l1", 5),
+    ("memory without kind",
+     '@l1 {kind = "L1", size = 1024}', "@l1 {size = 1024}",
+     "memory core0.l1 has no kind", "@l1", None),
+    ("compute unit without SIMD lanes",
+     ', #ktdf_arch.feature.simd<lanes = {f16 = 8}>', "",
+     "compute unit core0.vu has no SIMD lanes", "@vu", 5),
+    ("no route from device memory to compute",
+     "    ktdf_arch.datapath %l1 to %vu {bandwidth = 64} : memory, exec_unit\n", "",
+     "no route from device memory ddr to compute unit core0.vu", "@vu", None),
+    ("mapping to a kind no memory has",
+     'ct_local = "L1"', 'ct_local = "SRAM"',
+     "sends 'ct_local' to memory kind 'SRAM', but no memory has that kind", "ktdf_arch.device", 1),
+    ("syntax error",
+     "size = 1024}", "size = }",
+     "", "size = }", None),
+    ("unknown key on memory",
+     "size = 1024}", "sise = 1024}",
+     "unknown key 'sise' on memory core0.l1", "sise", None),
+    ("unknown key in a feature",
+     "word_size = 64, access_granularity = 64", "word_size = 64, granule = 64",
+     "unknown key 'granule' in ktdf_arch.feature.load", "granule", None),
+    ("datapath type mismatch",
+     "%dma to %l1 {bandwidth = 64} : exec_unit, memory", "%dma to %l1 {bandwidth = 64} : exec_unit, exec_unit",
+     "declared 'exec_unit' but the value is a 'memory'", "%dma to %l1", None),
+    ("datapath without bandwidth",
+     "%dma to %l1 {bandwidth = 64}", "%dma to %l1 {latency = 3}",
+     "datapath core0.dma to core0.l1 has no bandwidth", "%dma to %l1", 5),
+    ("datapath joining two memories",
+     "%l1 to %vu {bandwidth = 64} : memory, exec_unit", "%l1 to %ddr {bandwidth = 64} : memory, memory",
+     "joins two memories", "%l1 to %ddr", None),
+    ("group uses an outer value without sharing it",
+     "share(%ddr) {", "{",
+     "group core0 uses %ddr from outside without sharing it", "%ddr to %dma", 5),
+    ("a name defined twice",
+     "%dma = ktdf_arch.exec_unit @dma", "%dma = ktdf_arch.exec_unit @vu",
+     "name 'core0.vu' is defined twice", "%vu =", 5),
+    ("no clock",
+     "clock = #ktdf_arch.clock<500 MHz>, ", "",
+     "the device needs a clock", "ktdf_arch.device", 1),
+    ("bad clock unit",
+     "#ktdf_arch.clock<500 MHz>", "#ktdf_arch.clock<500 Mhz>",
+     "expected a clock unit", "Mhz", None),
+    ("unknown checkpoint",
+     "  } -> memory\n}", '  } -> memory\n  ktdf_arch.patterns ["pre_parsing"] {\n  }\n}',
+     "unknown checkpoint 'pre_parsing'", "pre_parsing", 3),
+    ("op not allowed in a device",
+     "  } -> memory\n}", "  } -> memory\n  %k = arith.constant 1 : i32\n}",
+     "arith.constant is not allowed in a device body", "arith.constant", 3),
+    ("no core",
+     '@core0 {kind = "core"}', '@core0 {kind = "cluster"}',
+     'the device has no group of kind "core"', "ktdf_arch.device", 1),
+    ("yield count differs from results",
+     "ktdf_arch.yield %l1", "ktdf_arch.yield %l1, %dma",
+     "group core0 yields 2 values but declares 1 results", "@core0", 3),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_validation_error(case, write_device):
+    _, old, new, message, marker, col = case
+    assert old in TINY
+    text = TINY.replace(old, new, 1)
+    path = write_device(text)
+    with pytest.raises(DeviceError) as info:
+        load_device(path)
+    err = info.value
+    assert message in err.message
+    assert isinstance(err.location, SourceLocation)
+    assert err.location.file == str(path.resolve()) or err.location.file == str(path)
+    assert err.location.line == line_of(text, marker)
+    if col is not None:
+        assert err.location.col == col
+    assert f"dev.mlir:{err.location.line}:{err.location.col}: error: " in str(err)
+
+
+def test_syntax_error_column(write_device):
+    text = TINY.replace("size = 1024}", "size = }", 1)
+    with pytest.raises(DeviceError) as info:
+        load_device(write_device(text))
+    line = text.splitlines()[line_of(text, "size = }") - 1]
+    assert info.value.location.col == line.index("}") + 1
+
+
+def test_replicated_datapath_count_mismatch(write_device):
+    text = TINY.replace(
+        "  } -> memory\n}",
+        "  } -> memory\n"
+        '  %g2 = ktdf_arch.group @many {kind = "pool", count = 3} {\n'
+        '    %m = ktdf_arch.memory @m {kind = "X", size = 8}\n'
+        "    ktdf_arch.yield %m\n"
+        "  } -> memory\n"
+        '  %g3 = ktdf_arch.group @few {kind = "pool", count = 2} {\n'
+        '    %u = ktdf_arch.exec_unit @u {kind = "mover"}\n'
+        "    ktdf_arch.yield %u\n"
+        "  } -> exec_unit\n"
+        "  ktdf_arch.datapath %g2 to %g3 {bandwidth = 1} : memory, exec_unit\n"
+        "}")
+    with pytest.raises(DeviceError, match="connects 3 instances to 2") as info:
+        load_device(write_device(text))
+    assert info.value.location.line == line_of(text, "%g2 to %g3")
+
+
+def test_bad_switch_topology(write_device):
+    text = TINY.replace(
+        "  } -> memory\n}",
+        '  } -> memory\n  ktdf_arch.switch @net ports(%c, %ddr) {topology = "mesh", bandwidth = 8}\n}')
+    with pytest.raises(DeviceError, match="unknown topology 'mesh'") as info:
+        load_device(write_device(text))
+    assert info.value.location.line == line_of(text, "switch @net")
+
+
+def test_import_missing_file(write_device):
+    text = 'ktdf_arch.device @x import("nowhere.mlir")\n'
+    with pytest.raises(DeviceError, match="imported device file not found: nowhere.mlir") as info:
+        load_device(write_device(text))
+    assert info.value.location.line == 1
+
+
+def test_import_cycle(write_device):
+    write_device('ktdf_arch.device @a import("b.mlir")\n', "a.mlir")
+    path = write_device('ktdf_arch.device @b import("a.mlir")\n', "b.mlir")
+    with pytest.raises(DeviceError, match="device imports form a cycle"):
+        load_device(path)
+
+
+def test_two_devices_in_one_file(write_device):
+    text = TINY + TINY.replace("@tiny", "@tiny2")
+    with pytest.raises(DeviceError, match="exactly one ktdf_arch.device, found 2"):
+        load_device(write_device(text))
+
+
+def test_ir_verification_error_has_location(write_device):
+    text = TINY.replace("  } -> memory\n}", "  } -> memory\n  ktdf_arch.yield %c\n}")
+    with pytest.raises(DeviceError, match="expects parent op 'ktdf_arch.group'") as info:
+        load_device(write_device(text))
+    assert info.value.location.line == line_of(text, "ktdf_arch.yield %c")
+
+
+def test_group_may_be_empty(write_device):
+    text = TINY.replace("  } -> memory\n}", '  } -> memory\n  ktdf_arch.group @spare {kind = "pool"} {\n  }\n}')
+    dev = load_device(write_device(text))
+    assert dev.groups["spare"].units == () and dev.groups["spare"].kind == "pool"
