@@ -11,7 +11,7 @@ import numpy as np
 
 def bf16_from_float(x) -> np.ndarray:
     """Encode floats to bfloat16 codes (round to nearest, ties to even)."""
-    arr = np.ascontiguousarray(np.asarray(x, dtype=np.float32))
+    arr = np.asarray(x, dtype=np.float32)
     bits = arr.view(np.uint32)
     lsb = (bits >> np.uint32(16)) & np.uint32(1)
     rounded = (bits.astype(np.uint64) + np.uint64(0x7FFF) + lsb.astype(np.uint64)) >> np.uint64(16)
@@ -23,4 +23,4 @@ def bf16_from_float(x) -> np.ndarray:
 def bf16_to_f32(codes) -> np.ndarray:
     """Decode bfloat16 codes to float32 (exact)."""
     c = np.asarray(codes).astype(np.uint32)
-    return np.ascontiguousarray(c << np.uint32(16)).view(np.float32)
+    return np.asarray(c << np.uint32(16)).view(np.float32)

@@ -15,7 +15,7 @@ What every code means (our definition; both executors share it):
 Hence:  smallest positive  = 2**-31 * (1 + 2**-9)  ~ 4.665e-10  (code 0x0001),
         largest finite     = 2**32  * (1 + 510/512) ~ 8.573e9   (code 0x7FFE).
 
-Encoding a real value x (float32 or float64; float32 -> float64 is exact, so one rounding):
+Encoding a real value x (float16, float32 or float64 input; one rounding, from x's exact value):
 
 1. NaN -> 0x7FFF; +inf -> 0x7FFF; -inf -> 0xFFFF.
 2. Round |x| to 10 significant bits (1 + 9 mantissa bits), **half away from zero**, with the
@@ -37,32 +37,44 @@ DF16_NEG_SPECIAL = np.uint16(0xFFFF)
 DF16_MAX = float(2.0**32 * (1 + 510 / 512))
 DF16_MIN_POSITIVE = float(2.0**-31 * (1 + 1 / 512))
 
-_F64_MANT_BITS = 52
-_DROPPED = _F64_MANT_BITS - DF16_MANTISSA_BITS  # mantissa bits dropped when encoding
+# (float dtype, same-size unsigned dtype, mantissa bits, exponent bias, exponent all-ones)
+_SOURCE_FORMATS = {
+    np.dtype(np.float32): (np.uint32, 23, 127, 0xFF),
+    np.dtype(np.float64): (np.uint64, 52, 1023, 0x7FF),
+}
 
 
 def df16_from_float(x) -> np.ndarray:
-    """Encode a float array (any float dtype; ints are converted) to DLFloat16 uint16 codes."""
+    """Encode a float array (any float dtype; ints are converted) to DLFloat16 uint16 codes.
+
+    float16/float32 inputs are encoded from float32 bits, everything else from float64 bits;
+    both conversions are exact, so the result is the same (the float32 path is faster).
+    """
     arr = np.asarray(x)
-    if arr.dtype != np.float64:
-        arr = arr.astype(np.float64)  # exact for float16/float32
-    bits = np.ascontiguousarray(arr).view(np.uint64)
-    sign = (bits >> np.uint64(63)).astype(np.uint16)
-    biased = ((bits >> np.uint64(_F64_MANT_BITS)) & np.uint64(0x7FF)).astype(np.int64)
-    mant = bits & np.uint64((1 << _F64_MANT_BITS) - 1)
+    if arr.dtype not in _SOURCE_FORMATS:
+        target = np.float32 if arr.dtype == np.float16 else np.float64
+        with np.errstate(invalid="ignore"):  # signalling-NaN payloads warn; they stay NaN
+            arr = arr.astype(target)  # exact for float16/float32 and ints up to 2**53
+    utype, mant_bits, bias, exp_ones = _SOURCE_FORMATS[arr.dtype]
+    width = 8 * arr.dtype.itemsize
+    bits = arr.view(utype)
+    sign = (bits >> utype(width - 1)).astype(np.uint16)
+    biased = ((bits >> utype(mant_bits)) & utype(exp_ones)).astype(np.int32)
+    mant = bits & utype((1 << mant_bits) - 1)
+    dropped = mant_bits - DF16_MANTISSA_BITS
     # Round half away from zero on the magnitude: add half an ulp of the 9-bit mantissa, truncate.
-    rounded = (mant + np.uint64(1 << (_DROPPED - 1))) >> np.uint64(_DROPPED)
-    carry = rounded >> np.uint64(DF16_MANTISSA_BITS)  # 1 when rounding overflowed into 2.0
-    m9 = (rounded & np.uint64(0x1FF)).astype(np.int64)
-    field = biased - 1023 + DF16_BIAS + carry.astype(np.int64)
-    # float64 subnormals/zero (biased == 0) are far below df16 range: flush.
+    rounded = (mant + utype(1 << (dropped - 1))) >> utype(dropped)
+    carry = (rounded >> utype(DF16_MANTISSA_BITS)).astype(np.int32)  # 1 when rounding reached 2.0
+    m9 = (rounded & utype(0x1FF)).astype(np.int32)
+    field = biased - bias + DF16_BIAS + carry
+    # Source subnormals/zero (biased == 0) are far below df16's range: flush.
     tiny = (field < 0) | (biased == 0)
     overflow = (field > 63) | ((field == 63) & (m9 == 511))
-    nonfinite = biased == 0x7FF
-    code = (sign << np.uint16(15)) | (np.clip(field, 0, 63).astype(np.uint16) << np.uint16(9))
-    code = code | m9.astype(np.uint16)
-    code = np.where(tiny, sign << np.uint16(15), code)
-    code = np.where(overflow | nonfinite, (sign << np.uint16(15)) | DF16_POS_SPECIAL, code)
+    nonfinite = biased == exp_ones
+    signed_zero = sign << np.uint16(15)
+    code = signed_zero | (np.clip(field, 0, 63).astype(np.uint16) << np.uint16(9)) | m9.astype(np.uint16)
+    code = np.where(tiny, signed_zero, code)
+    code = np.where(overflow | nonfinite, signed_zero | DF16_POS_SPECIAL, code)
     code = np.where(np.isnan(arr), DF16_POS_SPECIAL, code)
     return code.astype(np.uint16)
 
@@ -85,7 +97,7 @@ def df16_to_f32(codes) -> np.ndarray:
     f32_bits = sign | ((field + np.uint32(127 - DF16_BIAS)) << np.uint32(23)) | (m9 << np.uint32(14))
     is_zero = (c32 & np.uint32(0x7FFF)) == 0
     f32_bits = np.where(is_zero, sign, f32_bits)
-    out = np.ascontiguousarray(f32_bits.astype(np.uint32)).view(np.float32)
+    out = f32_bits.astype(np.uint32).view(np.float32)
     is_special = (c32 & np.uint32(0x7FFF)) == np.uint32(0x7FFF)
     return np.where(is_special, np.float32(np.nan), out).astype(np.float32)
 

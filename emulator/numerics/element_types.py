@@ -145,7 +145,8 @@ def round_to(name: str | ElementType, array) -> np.ndarray:
         return dlfloat16.df16_to_f32(dlfloat16.df16_from_float(arr))
     if et.name == "bf16":
         return bfloat16.bf16_to_f32(bfloat16.bf16_from_float(arr))
-    return arr.astype(et.value_dtype, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow to inf is the IEEE result
+        return arr.astype(et.value_dtype, copy=False)
 
 
 def to_memory(name: str | ElementType, values) -> np.ndarray:
@@ -169,7 +170,7 @@ def from_memory(name: str | ElementType, raw) -> np.ndarray:
                 f"cannot read {et.name} from an array of {arr.dtype} "
                 f"({arr.dtype.itemsize} bytes per element, need {et.size})"
             )
-        arr = np.ascontiguousarray(arr).view(et.storage_dtype)
+        arr = arr.view(et.storage_dtype)
     if et.name == "df16":
         return dlfloat16.df16_to_f32(arr)
     if et.name == "bf16":
@@ -185,7 +186,7 @@ def bits_dtype(name: str | ElementType) -> np.dtype:
 def to_bits(name: str | ElementType, values) -> np.ndarray:
     """Values -> their raw bit patterns as unsigned integers of the storage width."""
     et = element_type(name)
-    return np.ascontiguousarray(to_memory(et, values)).view(bits_dtype(et))
+    return np.asarray(to_memory(et, values)).view(bits_dtype(et))
 
 
 def from_bits(name: str | ElementType, bits) -> np.ndarray:

@@ -125,16 +125,18 @@ def apply_op(name: str, element_type_name, *operands, result_type=None, **attrs)
         rt = element_type(result_type)
         if spec.result_kind != "any" and rt.kind != spec.result_kind:
             raise ExecutionError(f"result type must be {spec.result_kind}, got {rt.name}", where)
-    arrays = []
-    for i, operand in enumerate(operands):
-        if i == 0 and spec.condition_first:
-            arrays.append(as_values(element_type("i1"), operand))
-        else:
-            arrays.append(as_values(et, operand))
     try:
         with np.errstate(all="ignore"):
-            return spec.impl(et, rt, *arrays, **values)
+            arrays = [
+                as_values(element_type("i1") if i == 0 and spec.condition_first else et, operand)
+                for i, operand in enumerate(operands)
+            ]
+            result = spec.impl(et, rt, *arrays, **values)
     except ExecutionError as err:
         if err.location is None:
             raise type(err)(err.message, where) from None
         raise
+    # numpy hands back scalars for 0-d inputs; callers always get arrays.
+    if isinstance(result, tuple):
+        return tuple(np.asarray(r) for r in result)
+    return np.asarray(result)

@@ -1,0 +1,65 @@
+"""Scalar numerics shared by the KTIR reference interpreter and the device emulator.
+
+Everything works on whole numpy arrays.  The rules both executors follow:
+
+* **Types and representations** (`element_types`): every element type has a *value* dtype
+  (what ops take and return: f16 -> float16, df16/bf16 -> float32 on the type's grid, ints ->
+  signed numpy ints of the width, i1 -> bool, index -> int64), a *compute* dtype (float32 for
+  16-bit floats, float64 for f32/f64) and a *storage* dtype (df16/bf16 -> uint16 codes).
+  `to_memory`/`from_memory` convert between values and stored arrays.
+* **One rounding per op**: an elementwise op computes in the compute dtype and rounds its
+  result to the element type once.  So f16 is rounded to f16 after every operation:
+  ``addf(a, b) == f16(f32(a) + f32(b))``; df16 likewise through the DLFloat16 encoder.
+* **DLFloat16** (`dlfloat16`): 1-6-9, bias 31, no subnormals (flush to signed zero), one
+  special code 0x7FFF/0xFFFF for NaN, infinities and overflow (decodes to NaN), rounding half
+  away from zero.
+* **Integers** wrap modulo 2**width (two's complement); undefined cases are pinned down in
+  `arith_ops` (division by zero is an error).
+* **Reductions** (`reductions.reduce`): floats accumulate in float64 and round to the element
+  type once at the end (exact, hence order-independent, for up to 8192 16-bit values); partial
+  results stay in float64 until the final rounding.
+* The op table (`op_table.OPS`, entry point `apply_op`) holds arith, math and spyreop
+  semantics under their IR names; formulas of the spyreop intrinsics are in `spyreop_ops`.
+"""
+
+from . import arith_ops, math_ops, spyreop_ops  # noqa: F401  (register the op table)
+from .dlfloat16 import (
+    DF16_MAX,
+    DF16_MIN_POSITIVE,
+    DF16_NEG_SPECIAL,
+    DF16_POS_SPECIAL,
+    df16_from_f32,
+    df16_from_float,
+    df16_round,
+    df16_to_f32,
+)
+from .element_types import (
+    ELEMENT_TYPES,
+    ElementType,
+    compute_dtype,
+    constant,
+    element_size,
+    element_type,
+    from_bits,
+    from_memory,
+    round_to,
+    storage_dtype,
+    to_bits,
+    to_memory,
+    value_dtype,
+    wrap_int,
+)
+from .erf import erf, erfc
+from .op_table import OPS, OpSpec, apply_op, op_spec
+from .reductions import FLOAT_KINDS, INT_KINDS, REDUCTION_KIND_OF_OP, reduce
+from .spyreop_ops import LAYERNORM_EPS, STICK_BYTES
+
+__all__ = [
+    "DF16_MAX", "DF16_MIN_POSITIVE", "DF16_NEG_SPECIAL", "DF16_POS_SPECIAL",
+    "ELEMENT_TYPES", "ElementType", "FLOAT_KINDS", "INT_KINDS", "LAYERNORM_EPS", "OPS",
+    "OpSpec", "REDUCTION_KIND_OF_OP", "STICK_BYTES",
+    "apply_op", "compute_dtype", "constant", "df16_from_f32", "df16_from_float", "df16_round",
+    "df16_to_f32", "element_size", "element_type", "erf", "erfc", "from_bits", "from_memory",
+    "op_spec", "reduce", "round_to", "storage_dtype", "to_bits", "to_memory", "value_dtype",
+    "wrap_int",
+]

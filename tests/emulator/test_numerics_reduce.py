@@ -1,0 +1,104 @@
+"""Reductions: float64 accumulation with one final rounding, integer wrap, kinds, init."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from emulator.numerics import REDUCTION_KIND_OF_OP, apply_op, reduce, round_to
+from spyre_sched.errors import ExecutionError
+
+
+def test_f16_sum_rounds_once_at_the_end():
+    x = np.array([1.0] + [2.0**-11] * 8, dtype=np.float16)
+    got = reduce("add", x, 0, "f16")
+    assert got.dtype == np.float16 and got == 1 + 2.0**-8  # exact sum, then one rounding
+    stepwise = np.float16(1.0)
+    for v in x[1:]:
+        stepwise = apply_op("arith.addf", "f16", stepwise, v)
+    assert stepwise == 1.0  # what per-step f16 rounding would give instead
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["f16", "df16", "bf16"]))
+def test_16bit_float_sums_are_order_independent(seed, type_name):
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_cauchy(size=(4, 1000)) * 10).astype(np.float32)
+    x = round_to(type_name, x)
+    whole = reduce("add", x, (0, 1), type_name)
+    perm = rng.permutation(x.size)
+    shuffled = reduce("add", x.reshape(-1)[perm], 0, type_name)
+    partials = [reduce("add", chunk, 0, type_name, round_result=False)
+                for chunk in np.array_split(x.reshape(-1)[perm], 7)]
+    assert all(p.dtype == np.float64 for p in partials)
+    combined = reduce("add", np.stack(partials), 0, type_name)  # float64 partials kept exact
+    with np.errstate(invalid="ignore"):  # inf + -inf is NaN here too
+        exact = round_to(type_name, np.sum(x.astype(np.float64)))  # sum of <8192 16-bit values is exact
+    assert np.array_equal(whole, shuffled, equal_nan=True)
+    assert np.array_equal(whole, exact, equal_nan=True)
+    assert np.array_equal(combined, exact, equal_nan=True)
+
+
+@pytest.mark.parametrize("kind", ["add", "mul", "max", "min", "maxnum", "minnum"])
+def test_float_kinds_against_numpy(kind):
+    rng = np.random.default_rng(2)
+    x = rng.uniform(0.5, 1.5, size=(3, 5, 7)).astype(np.float32)
+    fn = {"add": np.sum, "mul": np.prod, "max": np.max, "min": np.min,
+          "maxnum": np.max, "minnum": np.min}[kind]
+    got = reduce(kind, x, (0, 2), "f32")
+    assert got.shape == (5,) and got.dtype == np.float32
+    assert np.array_equal(got, fn(x.astype(np.float64), axis=(0, 2)).astype(np.float32))
+
+
+def test_nan_and_signed_zero_rules():
+    x = np.array([[1.0, np.nan, -3.0], [-0.0, 0.0, -0.0]], dtype=np.float32)
+    assert np.isnan(reduce("max", x[0], 0, "f32")) and np.isnan(reduce("min", x[0], 0, "f32"))
+    assert reduce("maxnum", x[0], 0, "f32") == 1 and reduce("minnum", x[0], 0, "f32") == -3
+    assert not np.signbit(reduce("max", x[1], 0, "f32"))
+    assert np.signbit(reduce("min", x[1], 0, "f32"))
+    assert np.signbit(reduce("max", np.float32([-0.0, -0.0]), 0, "f32"))
+    assert np.signbit(reduce("add", np.float32([-0.0, -0.0]), 0, "f32"))
+
+
+def test_empty_reductions_give_identities_and_init_is_combined():
+    empty = np.zeros((0, 3), dtype=np.float16)
+    assert reduce("add", empty, 0, "f16").tolist() == [0, 0, 0]
+    assert reduce("mul", empty, 0, "f16").tolist() == [1, 1, 1]
+    assert reduce("max", empty, 0, "f16").tolist() == [-np.inf] * 3
+    x = np.ones((2, 3), dtype=np.float16)
+    assert reduce("add", x, 0, "f16", init=np.float16([10, 20, 30])).tolist() == [12, 22, 32]
+    assert reduce("max", x, 1, "f16", init=np.float16(5)).tolist() == [5, 5]
+    assert reduce("add", x, None, "f16").tolist() == 6
+
+
+def test_integer_reductions_wrap_and_read_signed_or_unsigned():
+    x = np.full(100, 100, dtype=np.int8)
+    assert reduce("add", x, 0, "i8") == (100 * 100 + 128) % 256 - 128
+    y = np.int8([-1, 5, 3])
+    assert reduce("max", y, 0, "i8") == 5 and reduce("maxu", y, 0, "i8") == -1
+    assert reduce("min", y, 0, "i8") == -1 and reduce("minu", y, 0, "i8") == 3
+    assert reduce("mul", np.int32([65536, 65536, 3]), 0, "i32") == 0
+    z = np.arange(12, dtype=np.int16).reshape(3, 4)
+    assert reduce("xor", z, (0, 1), "i16") == np.bitwise_xor.reduce(z.ravel())
+    assert reduce("and", z | 1, 1, "i16").tolist() == [1, 5, 9]
+    assert reduce("or", z, 0, "i16").tolist() == [12, 13, 14, 15]
+    assert reduce("add", np.array([True, True, True]), 0, "i1") == True  # noqa: E712
+    assert reduce("add", np.int32([2**31 - 1]), 0, "i32", init=np.int32(1)) == -2**31
+    assert reduce("max", np.zeros((0,), np.int8), 0, "i8") == -128
+
+
+def test_kind_from_combiner_op_names():
+    x = np.float16([1, 2, 3])
+    assert reduce("arith.addf", x, 0, "f16") == 6
+    assert reduce("arith.maximumf", x, 0, "f16") == 3
+    assert reduce("arith.maxui", np.int8([-1, 1]), 0, "i8") == -1
+    assert set(REDUCTION_KIND_OF_OP) >= {"arith.addf", "arith.mulf", "arith.addi"}
+
+
+def test_reduction_errors():
+    with pytest.raises(ExecutionError, match="reduction kind"):
+        reduce("xor", np.float32([1]), 0, "f32")
+    with pytest.raises(ExecutionError, match="out of range"):
+        reduce("add", np.float32([1]), 1, "f32")
+    with pytest.raises(ExecutionError, match="repeat"):
+        reduce("add", np.zeros((2, 2), np.float32), (0, -2), "f32")
