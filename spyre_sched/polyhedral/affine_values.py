@@ -1,0 +1,378 @@
+"""Affine value analysis: every index value of a kernel as an affine form over variables.
+
+Representation (the choice): an xDSL `AffineExpr` whose *symbols* index one table of named
+`Variable`s per kernel. xDSL expressions already have floordiv/mod/ceildiv with floor
+semantics, fold constants, evaluate, and print to isl text (`isl_text.expr_text`) with the
+variables' names, so one form serves isl (checks) and numpy (enumeration) alike; an isl
+`PwAff` would have to be re-aligned to a different parameter space for every question.
+
+Variables:
+- `tile`: the linear compute tile id, 0 <= tile < prod(grid). With several
+  `get_compute_tile_id` results the per-dimension ids are expressed through it
+  (x = tile mod n0, y = (tile floordiv n0) mod n1, ...), so there is one tile variable.
+- loop induction variables of `scf.for` / `affine.for`, bounded by their (affine) bounds
+  and step;
+- run-time arguments (`ktdp.runtime_arg_extract value`), granularity <= v <= upperbound and
+  a multiple of the granularity;
+- function arguments (pointers, scalars), unconstrained;
+- opaque values: anything not understood (an `arith.maxsi`, a value loaded from memory, a
+  product of two non-constant values), unconstrained.
+
+`arith.divsi`/`divui`/`remsi`/`remui` by a positive constant are read as floordiv / mod:
+the same on the non-negative values index arithmetic works with.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from xdsl.dialects import affine, arith, func, scf
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineExpr, AffineSymExpr
+
+from spyre_sched.dialects.ktdp import GetComputeTileIdOp, RuntimeArgExtractOp, RuntimeArgType
+from spyre_sched.polyhedral.isl_text import conj, expr_text
+
+
+class VariableKind(Enum):
+    TILE = "tile"
+    LOOP = "loop"
+    RUNTIME = "runtime"
+    ARGUMENT = "argument"
+    OPAQUE = "opaque"
+
+
+@dataclass(eq=False)
+class Variable:
+    """A named unknown of the kernel: isl parameter / set dimension `name`."""
+
+    name: str
+    kind: VariableKind
+    value: SSAValue | None = None
+    #: isl constraint text bounding this variable (over variable names; "true" if none)
+    constraint: str = "true"
+    #: the loop op for LOOP variables
+    loop: Operation | None = None
+    #: constant inclusive bounds when known
+    lower: int | None = None
+    upper: int | None = None
+    #: LOOP variables: constant step (None if not constant) and (lb, ub) expressions
+    step: int | None = None
+    bounds: tuple[AffineExpr, AffineExpr] | None = None
+
+    def __repr__(self) -> str:
+        return f"Variable({self.name}, {self.kind.value})"
+
+    @property
+    def per_instance(self) -> bool:
+        """True if the value differs between tiles / iterations (renamed per instance).
+
+        Pointer arguments and run-time arguments are the same for the whole launch.
+        """
+        return self.kind not in (VariableKind.ARGUMENT, VariableKind.RUNTIME)
+
+
+@dataclass(frozen=True)
+class AffineForm:
+    """An index value as an affine expression over the kernel's variables."""
+
+    expr: AffineExpr
+    variables: tuple[Variable, ...] = field(compare=False)
+
+    @property
+    def constant(self) -> int | None:
+        used = self.used
+        if used:
+            return None
+        return self.expr.eval([], [0] * len(self.variables))
+
+    @property
+    def used(self) -> list[Variable]:
+        positions = sorted(
+            {n.position for n in self.expr.dfs() if isinstance(n, AffineSymExpr)}
+        )
+        return [self.variables[p] for p in positions]
+
+    def isl(self, rename: dict[str, str] | None = None) -> str:
+        names = [rename.get(v.name, v.name) if rename else v.name for v in self.variables]
+        return expr_text(self.expr, [], names)
+
+    def __str__(self) -> str:
+        text = str(self.expr)
+        for pos in sorted(range(len(self.variables)), reverse=True):
+            text = text.replace(f"s{pos}", self.variables[pos].name)
+        return text
+
+
+_IDENT = re.compile(r"[^A-Za-z0-9_]")
+# Words isl's parser reserves; a value named like one gets a prefix.
+_ISL_WORDS = {"and", "or", "not", "mod", "floor", "ceil", "exists", "min", "max", "true",
+              "false", "implies", "infty", "nan", "xor", "rat", "d", "s"}
+
+
+def _const_of(expr: AffineExpr) -> int | None:
+    if any(isinstance(n, AffineSymExpr) for n in expr.dfs()):
+        return None
+    return expr.eval([], [])
+
+
+def _simplify(expr: AffineExpr, nsyms: int) -> AffineExpr:
+    if expr.is_pure_affine():
+        try:
+            return expr.simplify(0, nsyms)
+        except (NotImplementedError, ValueError, ZeroDivisionError):
+            return expr
+    return expr
+
+
+def grid_of(func_op: Operation) -> tuple[int, ...]:
+    grid = func_op.attributes.get("grid")
+    if isinstance(grid, ArrayAttr):
+        return tuple(
+            g.value.data if isinstance(g, IntegerAttr) else g.data  # type: ignore[union-attr]
+            for g in grid.data
+            if isinstance(g, IntegerAttr | IntAttr)
+        ) or (1,)
+    return (1,)
+
+
+class AffineValues:
+    """Affine forms of the index values of one kernel (`func.func`), memoised."""
+
+    TILE = "tile"
+
+    def __init__(self, func_op: Operation, grid: tuple[int, ...] | None = None):
+        self.func_op = func_op
+        self.grid = tuple(grid) if grid is not None else grid_of(func_op)
+        self.tile_count = 1
+        for g in self.grid:
+            self.tile_count *= g
+        self.variables: list[Variable] = []
+        self._names: set[str] = set()
+        self._forms: dict[SSAValue, AffineExpr] = {}
+        self.tile = self._new(
+            self.TILE, VariableKind.TILE, None, f"0 <= tile < {self.tile_count}",
+            lower=0, upper=self.tile_count - 1,
+        )
+
+    # ---- variables ---------------------------------------------------------------
+
+    def _new(self, hint: str, kind: VariableKind, value: SSAValue | None,
+             constraint: str = "true", **extra) -> Variable:
+        base = _IDENT.sub("_", hint) or "v"
+        if base[0].isdigit() or base.lower() in _ISL_WORDS:
+            base = "v_" + base
+        name, k = base, 1
+        while name in self._names:
+            name, k = f"{base}_{k}", k + 1
+        self._names.add(name)
+        var = Variable(name, kind, value, constraint, **extra)
+        self.variables.append(var)
+        return var
+
+    def _sym(self, var: Variable) -> AffineExpr:
+        return AffineExpr.symbol(self.variables.index(var))
+
+    def variable_named(self, name: str) -> Variable:
+        for v in self.variables:
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    # ---- queries -----------------------------------------------------------------
+
+    def expr(self, value: SSAValue) -> AffineExpr:
+        """The affine expression (symbols = `self.variables`) of an index value."""
+        if value not in self._forms:
+            self._forms[value] = _simplify(self._compute(value), len(self.variables))
+        return self._forms[value]
+
+    def form(self, value: SSAValue) -> AffineForm:
+        expr = self.expr(value)
+        return AffineForm(expr, tuple(self.variables))
+
+    def of_expr(self, expr: AffineExpr) -> AffineForm:
+        return AffineForm(expr, tuple(self.variables))
+
+    def substitute(self, expr: AffineExpr, operands) -> AffineExpr:
+        """`expr` (symbols = `operands` values) as an expression over the variables."""
+        return expr.replace_dims_and_symbols([], [self.expr(v) for v in operands])
+
+    def text(self, expr: AffineExpr, rename: dict[str, str] | None = None) -> str:
+        return AffineForm(expr, tuple(self.variables)).isl(rename)
+
+    def enclosing_loops(self, op: Operation) -> list[Variable]:
+        """Induction variables of the loops around `op`, outermost first."""
+        loops = []
+        parent = op.parent_op()
+        while parent is not None and parent is not self.func_op:
+            if isinstance(parent, scf.ForOp | affine.ForOp):
+                iv = parent.body.block.args[0]
+                self.expr(iv)
+                loops.append(next(v for v in self.variables if v.value is iv))
+            parent = parent.parent_op()
+        return loops[::-1]
+
+    def context(self, rename: dict[str, str] | None = None,
+                names: set[str] | None = None) -> str:
+        """isl text bounding every variable (or those named) — the kernel's domain."""
+        texts = []
+        for v in self.variables:
+            if names is not None and v.name not in names:
+                continue
+            text = v.constraint
+            if rename and text != "true":
+                text = _rename_text(text, rename)
+            texts.append(text)
+        return conj(*texts)
+
+    # ---- analysis ----------------------------------------------------------------
+
+    def _opaque(self, value: SSAValue, kind: VariableKind = VariableKind.OPAQUE,
+                constraint: str = "true", hint: str | None = None, **extra) -> AffineExpr:
+        var = self._new(hint or value.name_hint or "v", kind, value, constraint, **extra)
+        return self._sym(var)
+
+    def _compute(self, value: SSAValue) -> AffineExpr:
+        if isinstance(value, BlockArgument):
+            return self._block_argument(value)
+        op = value.owner
+        assert isinstance(op, Operation)
+        if isinstance(op, arith.ConstantOp):
+            attr = op.value
+            if isinstance(attr, IntegerAttr):
+                return AffineExpr.constant(attr.value.data)
+            return self._opaque(value)
+        if isinstance(op, GetComputeTileIdOp):
+            return self._tile_id(op, value)
+        if isinstance(op, arith.IndexCastOp) or op.name in ("arith.index_castui",):
+            return self.expr(op.operands[0])
+        if isinstance(op, arith.AddiOp):
+            return self.expr(op.lhs) + self.expr(op.rhs)
+        if isinstance(op, arith.SubiOp):
+            return self.expr(op.lhs) - self.expr(op.rhs)
+        if isinstance(op, arith.MuliOp):
+            lhs, rhs = self.expr(op.lhs), self.expr(op.rhs)
+            if _const_of(rhs) is not None:
+                return lhs * _const_of(rhs)
+            if _const_of(lhs) is not None:
+                return rhs * _const_of(lhs)
+            return self._opaque(value)
+        if isinstance(op, arith.ShLIOp):
+            amount = _const_of(self.expr(op.rhs))
+            if amount is not None and 0 <= amount < 62:
+                return self.expr(op.lhs) * (1 << amount)
+            return self._opaque(value)
+        divisions = {
+            arith.DivSIOp: "floordiv", arith.DivUIOp: "floordiv", arith.FloorDivSIOp: "floordiv",
+            arith.CeilDivSIOp: "ceildiv", arith.CeilDivUIOp: "ceildiv",
+            arith.RemSIOp: "mod", arith.RemUIOp: "mod",
+            arith.ShRSIOp: "shr", arith.ShRUIOp: "shr",
+        }
+        for cls, kind in divisions.items():
+            if isinstance(op, cls):
+                return self._division(op, value, kind)
+        if isinstance(op, affine.ApplyOp):
+            amap = op.map.data
+            operands = [self.expr(v) for v in op.mapOperands]
+            return amap.results[0].replace_dims_and_symbols(
+                operands[: amap.num_dims], operands[amap.num_dims:]
+            )
+        if isinstance(op, RuntimeArgExtractOp):
+            return self._runtime(op, value)
+        return self._opaque(value)
+
+    def _division(self, op: Operation, value: SSAValue, kind: str) -> AffineExpr:
+        lhs = self.expr(op.operands[0])
+        divisor = _const_of(self.expr(op.operands[1]))
+        if kind == "shr":
+            if divisor is None or not 0 <= divisor < 62:
+                return self._opaque(value)
+            divisor, kind = 1 << divisor, "floordiv"
+        if divisor is None or divisor <= 0:
+            return self._opaque(value)
+        if kind == "floordiv":
+            return lhs // divisor
+        if kind == "ceildiv":
+            return lhs.ceil_div(divisor)
+        return lhs % divisor
+
+    def _tile_id(self, op: GetComputeTileIdOp, value: SSAValue) -> AffineExpr:
+        tile = self._sym(self.tile)
+        ids = list(op.ids)
+        if len(ids) == 1:
+            return tile
+        axis = ids.index(value)  # type: ignore[arg-type]
+        stride = 1
+        for g in self.grid[:axis]:
+            stride *= g
+        expr = tile // stride if stride > 1 else tile
+        if axis < len(self.grid) - 1:
+            expr = expr % self.grid[axis]
+        return expr
+
+    def _runtime(self, op: RuntimeArgExtractOp, value: SSAValue) -> AffineExpr:
+        rtype = op.arg.type
+        assert isinstance(rtype, RuntimeArgType)
+        g, u = rtype.granularity.data, rtype.upperbound.data
+        if op.field.data == "granularity":
+            return AffineExpr.constant(g)
+        if op.field.data == "upperbound":
+            return AffineExpr.constant(u)
+        hint = value.name_hint or op.arg.name_hint or "rt"
+        var = self._new(hint, VariableKind.RUNTIME, value, lower=g, upper=u)
+        var.constraint = f"{g} <= {var.name} <= {u}" + (
+            f" and ({var.name}) mod {g} = 0" if g > 1 else ""
+        )
+        return self._sym(var)
+
+    def _block_argument(self, arg: BlockArgument) -> AffineExpr:
+        block: Block = arg.owner
+        parent = block.parent_op()
+        if isinstance(parent, func.FuncOp):
+            hint = arg.name_hint or f"arg{arg.index}"
+            if isinstance(arg.type, RuntimeArgType):
+                return self._opaque(arg, VariableKind.RUNTIME, hint=hint)
+            return self._opaque(arg, VariableKind.ARGUMENT, hint=hint)
+        if isinstance(parent, scf.ForOp) and arg.index == 0:
+            return self._loop_iv(arg, parent, self.expr(parent.lb), self.expr(parent.ub),
+                                 _const_of(self.expr(parent.step)))
+        if isinstance(parent, affine.ForOp) and arg.index == 0:
+            lmap, umap = parent.lowerBoundMap.data, parent.upperBoundMap.data
+            if len(lmap.results) == 1 and len(umap.results) == 1:
+                lops = [self.expr(v) for v in parent.lowerBoundOperands]
+                uops = [self.expr(v) for v in parent.upperBoundOperands]
+                lb = lmap.results[0].replace_dims_and_symbols(
+                    lops[: lmap.num_dims], lops[lmap.num_dims:])
+                ub = umap.results[0].replace_dims_and_symbols(
+                    uops[: umap.num_dims], uops[umap.num_dims:])
+                return self._loop_iv(arg, parent, lb, ub, parent.step.value.data)
+        return self._opaque(arg)
+
+    def _loop_iv(self, arg: BlockArgument, loop: Operation, lb: AffineExpr, ub: AffineExpr,
+                 step: int | None) -> AffineExpr:
+        var = self._new(arg.name_hint or "iv", VariableKind.LOOP, arg, loop=loop)
+        lb_text, ub_text = self.text(lb), self.text(ub)
+        constraint = f"{lb_text} <= {var.name} < {ub_text}"
+        if step is not None and step > 1:
+            constraint += f" and ({var.name} - {lb_text}) mod {step} = 0"
+        var.constraint = constraint
+        lo, hi = _const_of(lb), _const_of(ub)
+        var.lower = lo
+        var.upper = hi - 1 if hi is not None else None
+        var.step = step
+        var.bounds = (lb, ub)
+        return self._sym(var)
+
+
+def _rename_text(text: str, rename: dict[str, str]) -> str:
+    if not rename:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in rename) + r")\b")
+    return pattern.sub(lambda m: rename[m.group(1)], text)
+
+
+rename_text = _rename_text

@@ -1,0 +1,45 @@
+"""Which loads read what an earlier store of the same kernel wrote.
+
+A store before a load (in program order) that touches an element the load reads is a
+dependence. `same_tile`: a tile reads back its own write (ordinary program order);
+`cross_tile`: a tile reads what another tile wrote; tiles run concurrently, so the
+kernel must be split into programs with a barrier between the store and the load.
+
+Loop-carried dependences from a store textually after the load in a shared loop are not
+reported; a store and load in one loop are compared over all iterations (conservative).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.overlap import OverlapWitness, find_overlap
+
+
+@dataclass(frozen=True)
+class Dependence:
+    store: AccessModel
+    load: AccessModel
+    same_tile: OverlapWitness | None
+    cross_tile: OverlapWitness | None
+
+    @property
+    def splits_kernel(self) -> bool:
+        return self.cross_tile is not None
+
+
+def find_dependences(model: KernelModel) -> list[Dependence]:
+    order = {a.op: k for k, a in enumerate(model.accesses)}
+    result = []
+    for store in model.stores:
+        for load in model.loads:
+            if order[store.op] > order[load.op]:
+                continue
+            # Indirect tiles are over-approximated: any element of the view may be read.
+            same = find_overlap(store, load, "same")
+            cross = find_overlap(store, load, "different")
+            if same is not None or cross is not None:
+                result.append(Dependence(store, load, same, cross))
+    return result

@@ -1,0 +1,109 @@
+"""Do two access instances touch the same memory element? (races, dependences)
+
+Two instances (copies `__1` and `__2` of the per-instance variables: tile id, loop
+variables, opaque values; pointers and run-time arguments are shared) overlap when some
+coordinate touched by the first and some coordinate touched by the second land on the
+same element of the same memory. Elements are compared by address when both views have
+constant strides (so two different views of one tensor are compared correctly), else by
+coordinate when both accesses go through the same view. Views on different pointer
+arguments are taken not to alias (the caller's tensors are distinct).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.affine_values import AffineValues
+from spyre_sched.polyhedral.isl_text import conj, make_set, witness
+from spyre_sched.polyhedral.views import ViewModel
+
+
+@dataclass(frozen=True)
+class OverlapWitness:
+    """Two instances touching one element: tile ids, loop values, the first's coordinate."""
+
+    tile1: int
+    tile2: int
+    loops1: dict[str, int]
+    loops2: dict[str, int]
+    coordinate: tuple[int, ...]
+    memory: str
+    address: int | None  # element address relative to the view's pointer, when known
+    others: dict[str, int]
+
+
+def renaming(values: AffineValues, suffix: str) -> dict[str, str]:
+    return {v.name: f"{v.name}__{suffix}" for v in values.variables if v.per_instance}
+
+
+def _params(values: AffineValues, renames: list[dict[str, str]]) -> list[str]:
+    names = [v.name for v in values.variables if not v.per_instance]
+    for rename in renames:
+        names += [rename[v.name] for v in values.variables if v.per_instance]
+    return names
+
+
+def _piece_text(access: AccessModel, part: ViewModel, coords: list[str],
+                rename: dict[str, str], by_address: bool) -> tuple[str, str | None, str]:
+    """(membership text, address text or None, core text) of one part of an access."""
+    text = access.contains_text(coords, rename)
+    if len(access.view.parts) > 1:
+        text = conj(text, part.contains_text(coords, rename))
+    address = part.address_text(coords, rename) if by_address else None
+    return text, address, part.core_text(rename)
+
+
+def find_overlap(a: AccessModel, b: AccessModel, relation: str) -> OverlapWitness | None:
+    """A witness that instances of `a` and `b` touch one element, or None.
+
+    `relation` restricts the two tile ids: "different" (t1 != t2), "same" (t1 = t2) or
+    "any".
+    """
+    values = a.values
+    r1, r2 = renaming(values, "1"), renaming(values, "2")
+    params = _params(values, [r1, r2])
+    tile = values.tile.name
+    tile_rel = {"different": f"{r1[tile]} != {r2[tile]}",
+                "same": f"{r1[tile]} = {r2[tile]}", "any": "true"}[relation]
+    context = conj(values.context(r1), values.context(r2), tile_rel)
+    c1 = [f"c{k}" for k in range(a.rank)]
+    c2 = [f"e{k}" for k in range(b.rank)]
+    for p1 in a.view.parts:
+        for p2 in b.view.parts:
+            if p1.memory.space != p2.memory.space or p1.root_key != p2.root_key:
+                continue
+            by_address = p1.has_address() and p2.has_address()
+            if not by_address and p1 is not p2:
+                continue  # dynamic strides on different views: no comparison possible
+            t1, addr1, core1 = _piece_text(a, p1, c1, r1, by_address)
+            t2, addr2, core2 = _piece_text(b, p2, c2, r2, by_address)
+            if by_address:
+                same = f"{core1} = {core2} and {addr1} = {addr2}"
+            else:
+                same = conj(f"{core1} = {core2}", *(f"{x} = {y}" for x, y in zip(c1, c2)))
+            formula = conj(context, t1, f"exists ({', '.join(c2)} : {conj(t2, same)})")
+            iset = make_set(params, c1, formula)
+            if iset.is_empty():
+                continue
+            point = witness(iset)
+            loops1 = {v.name: point[r1[v.name]] for v in a.loops}
+            loops2 = {v.name: point[r2[v.name]] for v in b.loops}
+            coordinate = tuple(point[c] for c in c1)
+            shared = {v.name: point[v.name] for v in values.variables if not v.per_instance}
+            address = None
+            if by_address and p1.constant_strides is not None and p1.minima is not None:
+                address = _address(p1, coordinate, point, r1)
+            memory = str(p1.memory.resolve(point[r1[tile]]))
+            return OverlapWitness(point[r1[tile]], point[r2[tile]], loops1, loops2,
+                                  coordinate, memory, address, shared)
+    return None
+
+
+def _address(part: ViewModel, coordinate: tuple[int, ...], point: dict[str, int],
+             rename: dict[str, str]) -> int | None:
+    """The element address of `coordinate` in the instance `rename`, pointers taken as 0."""
+    env = {v.name: point.get(rename.get(v.name, v.name), 0) for v in part.values.variables}
+    for v in part.root:
+        env[v.name] = 0
+    return int(part.address_of([coordinate], env)[0])

@@ -1,0 +1,40 @@
+from spyre_sched.frontend import parse_kernel
+from spyre_sched.polyhedral.affine_values import AffineValues, VariableKind
+
+KERNEL = """
+func.func @k(%P: index, %q: i32) attributes {grid = [4, 2]} {
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %x, %y = ktdp.get_compute_tile_id : index, index
+  %a = arith.muli %x, %c3 : index
+  %b = arith.addi %a, %y : index
+  %c = arith.subi %b, %c4 : index
+  %d = arith.divsi %b, %c4 : index
+  %e = arith.remui %b, %c4 : index
+  %f = arith.index_cast %q : i32 to index
+  %g = affine.apply affine_map<(i)[s] -> (i * 2 + s)>(%b)[%f]
+  %h = arith.muli %b, %f : index
+  %m = arith.maxsi %b, %c3 : index
+  return
+}
+"""
+
+
+def test_affine_forms():
+    func = parse_kernel(KERNEL, "k.mlir").func
+    values = AffineValues(func)
+    ops = {r.name_hint: r for op in func.walk() for r in op.results}
+    form = lambda n: values.form(ops[n])  # noqa: E731
+    env = {"tile": 6, "q": 5}  # tile 6 of a 4x2 grid: x = 2, y = 1
+
+    def ev(n):
+        f = form(n)
+        return f.expr.eval([], [env.get(v.name, 0) for v in f.variables])
+
+    assert ev("x") == 2 and ev("y") == 1
+    assert ev("b") == 7 and ev("c") == 3 and ev("d") == 1 and ev("e") == 3
+    assert ev("g") == 19 and ev("c3") == 3 and form("c4").constant == 4
+    assert [v.kind for v in form("h").used] == [VariableKind.OPAQUE]
+    assert [v.kind for v in form("m").used] == [VariableKind.OPAQUE]
+    assert {v.name for v in form("g").used} == {"tile", "q"}
+    assert values.tile.upper == 7

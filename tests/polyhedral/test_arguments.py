@@ -1,0 +1,25 @@
+from spyre_sched.frontend.arguments import infer_arguments
+
+
+def test_add_arguments(kernel):
+    args = infer_arguments(kernel("add_96x64.mlir").func)
+    assert [(a.name, a.position, a.role, a.shape, a.element_type) for a in args] == [
+        ("A", 0, "in", (96, 64), "f16"),
+        ("B", 1, "in", (96, 64), "f16"),
+        ("C", 2, "out", (96, 64), "f16"),
+    ]
+    assert all(a.memory_spaces == ("global",) for a in args)
+    assert str(args[2]) == "%C (#2): out [96x64] f16 in global"
+
+
+def test_runtime_flat_inout_and_scalar_arguments(kernel):
+    args = {a.name: a for a in infer_arguments(kernel("loop_runtime.mlir").func)}
+    assert args["X"].shape == (16, None) and args["X"].upper_bounds == (16, 512)
+    assert args["O"].flat and args["O"].shape == (8 * 1024,) and args["O"].role == "out"
+    assert args["T"].role == "inout"
+    assert args["n"].role == "scalar" and args["s"].role == "scalar"
+
+
+def test_distributed_output_argument(kernel):
+    args = infer_arguments(kernel("distributed_128x64.mlir").func)
+    assert [(a.name, a.role, a.shape) for a in args] == [("O", "out", (128, 64))]

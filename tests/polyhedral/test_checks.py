@@ -1,0 +1,99 @@
+"""Static checks, placement, dependences and invariance on small kernels."""
+
+import time
+
+import numpy as np
+
+from spyre_sched.polyhedral import (
+    KernelModel,
+    check_kernel,
+    find_dependences,
+    footprint,
+    loop_dependences,
+    pieces,
+    store_coverage,
+)
+from spyre_sched.polyhedral.views import MemoryRef
+
+
+def test_add_example_is_clean_and_fast(kernel):
+    k = kernel("add_96x64.mlir")
+    start = time.perf_counter()
+    assert check_kernel(k.func) == []
+    assert time.perf_counter() - start < 1.0
+    model = KernelModel(k.func)
+    assert all(c.complete for c in store_coverage(model))
+    assert find_dependences(model) == []
+
+
+def test_off_by_one_rejected_with_witness(kernel):
+    diags = check_kernel(kernel("add_off_by_one.mlir").func)
+    oob = [d for d in diags if d.code == "out-of-bounds"]
+    assert len(oob) == 3 and all(d.severity == "error" for d in oob)
+    assert {d.op.name for d in oob} == {"ktdp.load", "ktdp.store"}
+    for d in oob:
+        assert d.witness["tile"] == 31 and d.witness["coordinate"][0] == 96
+
+
+def test_racy_kernel_rejected_with_witness(kernel):
+    diags = check_kernel(kernel("racy_store.mlir").func)
+    races = [d for d in diags if d.code == "write-race"]
+    assert len(races) == 1 and races[0].severity == "error"
+    w = races[0].witness
+    assert w["tile"] != w["tile2"]
+    row = w["coordinate"][0]
+    # Tile t writes rows 2t..2t+3: the witness row is written by both tiles.
+    for t in (w["tile"], w["tile2"]):
+        assert 2 * t <= row <= 2 * t + 3
+
+
+def test_distributed_view_pieces_straddle_two_scratchpads(kernel):
+    k = kernel("distributed_128x64.mlir")
+    assert check_kernel(k.func) == []
+    model = KernelModel(k.func)
+    load = model.loads[0]
+    got = pieces(model, load, 1)
+    assert [(p.memory, p.lo, p.hi, p.elements) for p in got] == [
+        (MemoryRef("ct_local", 1), (48, 0), (63, 63), 16 * 64),
+        (MemoryRef("ct_local", 2), (64, 0), (79, 63), 16 * 64),
+    ]
+    assert [p.remote for p in got] == [False, True]
+    # Local rows 16..31 of core 1's scratchpad, rows 0..15 of core 2's.
+    assert [p.addresses for p in got] == [(16 * 64, 32 * 64 - 1), (0, 16 * 64 - 1)]
+    assert [p.memory.core for p in pieces(model, load, 3)] == [3]
+
+
+def test_footprint_sizes(kernel):
+    model = KernelModel(kernel("add_96x64.mlir").func)
+    fp = footprint(model, model.loads[0], tile=5)
+    assert (fp.lo, fp.hi, fp.elements, fp.bytes, fp.sticks) == ((15, 0), (17, 63), 192, 384, 3)
+    assert fp.is_dense_box and fp.extents == (3, 64)
+    assert np.array_equal(fp.points[0], [15, 0])
+
+
+def test_loops_runtime_sizes_dependence_and_invariance(kernel):
+    k = kernel("loop_runtime.mlir")
+    model = KernelModel(k.func)
+    by_name = {a.tile_op.results[0].name_hint: a for a in model.accesses}
+    assert [v.name for v in loop_dependences(by_name["Xt"])] == ["j"]
+    assert loop_dependences(by_name["Wt2"]) == []  # hoistable out of the loop
+    # All iterations (N at its upper bound 512) vs one iteration.
+    assert footprint(model, by_name["Xt"], 1).hi == (3, 511)
+    assert footprint(model, by_name["Xt"], 1, {"j": 64}).lo == (2, 64)
+    deps = find_dependences(model)
+    assert len(deps) == 1 and deps[0].load is by_name["Tr"] and deps[0].splits_kernel
+    assert deps[0].same_tile is None
+    w = deps[0].cross_tile
+    assert w.tile1 + w.tile2 == 7
+    # The loop stores columns below N only: the 2x512 output is not covered when N < 512.
+    diags = check_kernel(k.func)
+    assert [d.code for d in diags] == ["uncovered-output"]
+    assert diags[0].severity == "warning"
+    assert diags[0].witness["coordinate"][1] >= diags[0].witness["N"]
+
+
+def test_variable_table(kernel):
+    model = KernelModel(kernel("loop_runtime.mlir").func)
+    kinds = {v.name: v.kind.value for v in model.variables}
+    assert kinds["tile"] == "tile" and kinds["j"] == "loop" and kinds["N"] == "runtime"
+    assert kinds["X"] == "argument"
