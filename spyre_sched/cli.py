@@ -93,3 +93,69 @@ def device_route(device: str, source: str, target: str, nbytes: int) -> None:
     from spyre_sched.device.summary import describe_route
 
     click.echo(describe_route(load_device(device).route(source, target), nbytes))
+
+
+# ---- check: parse, verify and statically check a kernel --------------------------------
+
+
+def _shape_text(info) -> str:
+    if info.shape is None:
+        return info.type
+    dims = []
+    for extent, bound in zip(info.shape, info.upper_bounds or (None,) * len(info.shape)):
+        dims.append(str(extent) if extent is not None else (f"?<={bound}" if bound else "?"))
+    flat = " flat" if info.flat else ""
+    return f"{'x'.join(dims)}x{info.element_type or '?'}{flat}"
+
+
+def kernel_summary(kernel, arguments) -> str:
+    """One paragraph: function, grid, tiles, arguments (shape, type, role), memory spaces."""
+    args = ", ".join(
+        f"%{a.name}: {_shape_text(a)} ({a.role})" if a.shape is not None
+        else f"%{a.name}: {a.type} ({a.role})"
+        for a in arguments
+    )
+    spaces = sorted({s for a in arguments for s in a.memory_spaces} | _memory_spaces(kernel))
+    grid = "x".join(str(g) for g in kernel.grid)
+    return (
+        f"kernel @{kernel.name}: grid [{grid}] ({kernel.num_tiles} tiles); "
+        f"arguments: {args or 'none'}; memory spaces: {', '.join(spaces) or 'none'}."
+    )
+
+
+def _memory_spaces(kernel) -> set[str]:
+    from spyre_sched.dialects.ktdp import ConstructMemoryViewOp
+
+    spaces = set()
+    for op in kernel.func.walk():
+        if isinstance(op, ConstructMemoryViewOp):
+            space = op.memory_space
+            tile = space.tile  # type: ignore[attr-defined]
+            name = space.space  # type: ignore[attr-defined]
+            spaces.add(f"{name}[{tile}]" if tile is not None else name)
+    return spaces
+
+
+@main.command("check")
+@click.argument("kernel_file", type=click.Path(dir_okay=False))
+@reports_errors
+def check(kernel_file: str) -> None:
+    """Parse, verify and statically check KERNEL_FILE; print a summary.
+
+    Errors (syntax, verifier, out-of-bounds, write races) print as FILE:LINE:COL: error:
+    and exit 1; warnings (e.g. output elements never written) do not change the status.
+    """
+    from spyre_sched.frontend import load_kernel
+    from spyre_sched.frontend.arguments import infer_arguments
+    from spyre_sched.polyhedral.checks import check_kernel
+
+    kernel = load_kernel(kernel_file)
+    arguments = infer_arguments(kernel.func)
+    diagnostics = check_kernel(kernel.func)
+    for diag in diagnostics:
+        click.echo(f"{kernel.location_of(diag.op)}: {diag.severity}: {diag.message}", err=True)
+    click.echo(kernel_summary(kernel, arguments))
+    errors = sum(1 for d in diagnostics if d.severity == "error")
+    if errors:
+        click.echo(f"{kernel_file}: {errors} error(s)", err=True)
+        sys.exit(1)

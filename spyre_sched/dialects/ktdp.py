@@ -31,10 +31,10 @@ out-of-bounds) live in `spyre_sched.polyhedral`.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.affine import _print_affine_expr_of_ssa_ids
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -59,12 +59,21 @@ from xdsl.ir import (
     SSAValue,
     TypeAttribute,
 )
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -77,7 +86,7 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.parser.affine_parser import AffineParser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, NoMemoryEffect
+from xdsl.traits import HasParent, IsTerminator, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -199,6 +208,18 @@ class AccessTileType(ParametrizedAttribute, TypeAttribute):
     def get_shape(self) -> tuple[int, ...]:
         return tuple(d.data for d in self.shape.data)
 
+    def verify(self) -> None:
+        if not isinstance(self.element_type, IndexType):
+            raise VerifyException(
+                f"!ktdp.access_tile holds coordinates: its element type must be index, "
+                f"got {self.element_type}"
+            )
+        for axis, dim in enumerate(self.get_shape()):
+            if dim != DYNAMIC_INDEX and dim <= 0:
+                raise VerifyException(
+                    f"!ktdp.access_tile extent {dim} of dim {axis} must be positive"
+                )
+
 
 @irdl_attr_definition
 class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
@@ -230,6 +251,11 @@ class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
             )
 
     def verify(self) -> None:
+        if not isinstance(self.value_type, IndexType | IntegerType):
+            raise VerifyException(
+                f"!ktdp.runtime_arg value type must be index or an integer, got "
+                f"{self.value_type}"
+            )
         if self.granularity.data <= 0 or self.upperbound.data <= 0:
             raise VerifyException(
                 "!ktdp.runtime_arg granularity and upperbound must be positive, got "
@@ -287,6 +313,16 @@ class TileFutureType(ParametrizedAttribute, TypeAttribute):
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             self.print_body(printer)
+
+    def verify(self) -> None:
+        if not self.partial_types.data:
+            raise VerifyException("!ktdp.tile_future needs at least one partial type")
+        groups = self.groups.data
+        if groups.num_dims != 1 or groups.num_symbols != 0:
+            raise VerifyException(
+                "!ktdp.tile_future groups must be an affine_set<(g) : ...> over one group "
+                f"id, got {groups.num_dims} dims and {groups.num_symbols} symbols"
+            )
 
 
 # ---------------------------------------------------------------------------------------
@@ -360,13 +396,11 @@ def _require(attr: Attribute | None, kind: type, what: str, op_name: str):
 
 
 def is_permutation(amap: AffineMap) -> bool:
-    dims = []
-    for expr in amap.results:
-        text = str(expr)
-        if not (text.startswith("d") and text[1:].isdigit()):
-            return False
-        dims.append(int(text[1:]))
-    return sorted(dims) == list(range(amap.num_dims))
+    """True if the map's results are its dims, each exactly once, in some order."""
+    if amap.num_symbols or not all(isinstance(e, AffineDimExpr) for e in amap.results):
+        return False
+    dims = sorted(e.position for e in amap.results)  # type: ignore[attr-defined]
+    return dims == list(range(amap.num_dims))
 
 
 # ---------------------------------------------------------------------------------------
@@ -434,7 +468,7 @@ class ConstructMemoryViewOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstructMemoryViewOp:
-        offset = parser.parse_operand()
+        offset = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         parser.parse_keyword("sizes")
         parser.parse_punctuation(":")
@@ -449,7 +483,7 @@ class ConstructMemoryViewOp(IRDLOperation):
         index = IndexType()
         op = cls.build(
             operands=[
-                offset,
+                parser.resolve_operand(offset, index),
                 [parser.resolve_operand(o, index) for o in dyn_sizes],
                 [parser.resolve_operand(o, index) for o in dyn_strides],
             ],
@@ -601,10 +635,17 @@ def _parse_affine_map_of_ssa_ids(parser: Parser) -> tuple[AffineMap, list[SSAVal
 
 
 def _print_ssa_affine_map(printer: Printer, amap: AffineMap, operands: Sequence[SSAValue]):
+    # Operands bind the map's dims first, then its symbols.
+    names = [_ssa_name(printer, v) for v in operands]
+
+    def leaf(expr: AffineExpr) -> str:
+        if isinstance(expr, AffineDimExpr):
+            return f"%{names[expr.position]}"
+        assert isinstance(expr, AffineSymExpr)
+        return f"%{names[amap.num_dims + expr.position]}"
+
     printer.print_string("[")
-    printer.print_list(
-        amap.results, lambda e: _print_affine_expr_of_ssa_ids(printer, e, operands)
-    )
+    printer.print_list(amap.results, lambda e: printer.print_string(affine_expr_text(e, leaf)))
     printer.print_string("]")
 
 
@@ -637,9 +678,12 @@ class ConstructAccessTileOp(IRDLOperation):
         base_map, indices = _parse_affine_map_of_ssa_ids(parser)
         symbols: list[SSAValue] = []
         if parser.parse_optional_keyword("symbols") is not None:
-            symbols = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, lambda: parser.parse_operand()
-            )
+            symbols = [
+                parser.resolve_operand(o, IndexType())
+                for o in parser.parse_comma_separated_list(
+                    parser.Delimiter.PAREN, parser.parse_unresolved_operand
+                )
+            ]
         props, attrs = _split_dict(parser.parse_optional_attr_dict(), cls.PROPS)
         parser.parse_punctuation(":")
         view_type = parser.parse_type()
@@ -675,6 +719,12 @@ class ConstructAccessTileOp(IRDLOperation):
         tset = self.access_tile_set.data
         order = self.access_tile_order.data
         base = self.base_map.data
+        if base.num_dims + base.num_symbols != len(self.indices):
+            raise VerifyException(
+                f"ktdp.construct_access_tile: the subscript map takes "
+                f"{base.num_dims + base.num_symbols} values but {len(self.indices)} "
+                "are given"
+            )
         if len(base.results) != rank:
             raise VerifyException(
                 f"ktdp.construct_access_tile: {len(base.results)} subscripts for a view "
@@ -814,21 +864,24 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             result_types=[result_type],
         )
 
-    def _print_expr(self, printer: Printer, expr: AffineExpr) -> None:
-        # Dims are intermediate variables (printed by name), symbols are outer SSA values.
-        text_vars = [v.data for v in self.var_names.data]
-        printed = _expr_text(expr, text_vars, printer, list(self.outer))
-        printer.print_string(printed)
-
     def print(self, printer: Printer) -> None:
+        # Dims of the maps are intermediate variables (printed by name), symbols are the
+        # outer SSA values; a variable is renamed if it would print like an outer value.
+        outer_names = [_ssa_name(printer, v) for v in self.outer]
+        var_names = _distinct_names([v.data for v in self.var_names.data], set(outer_names))
+
+        def leaf(expr: AffineExpr) -> str:
+            if isinstance(expr, AffineDimExpr):
+                return f"%{var_names[expr.position]}"
+            assert isinstance(expr, AffineSymExpr)
+            return f"%{outer_names[expr.position]}"
+
         printer.print_string(" intermediate_variables(")
-        printer.print_list(self.var_names.data, lambda v: printer.print_string(f"%{v.data}"))
+        printer.print_list(var_names, lambda v: printer.print_string(f"%{v}"))
         printer.print_string(") ")
         printer.print_ssa_value(self.view)
         printer.print_string("[")
-        items = []
-        for k, j in enumerate(self.ind_dims.get_values()):
-            items.append((k, j))
+        items = list(enumerate(self.ind_dims.get_values()))
 
         def print_item(item):
             k, j = item
@@ -838,12 +891,12 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 printer.print_string("[")
                 printer.print_list(
                     self.index_maps.data[j].data.results,
-                    lambda e: self._print_expr(printer, e),
+                    lambda e: printer.print_string(affine_expr_text(e, leaf)),
                 )
                 printer.print_string("])")
             else:
                 printer.print_string("(")
-                self._print_expr(printer, self.dim_map.data.results[k])
+                printer.print_string(affine_expr_text(self.dim_map.data.results[k], leaf))
                 printer.print_string(")")
 
         printer.print_list(items, print_item)
@@ -875,6 +928,32 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 f"ktdp.construct_indirect_access_tile: {nvars} intermediate_variables but "
                 f"variables_space_set has {vset.num_dims} dims"
             )
+        if vset.num_symbols:
+            raise VerifyException(
+                f"ktdp.construct_indirect_access_tile: variables_space_set has "
+                f"{vset.num_symbols} symbols, but nothing binds them"
+            )
+        if len(set(self.var_names.data)) != nvars:
+            raise VerifyException(
+                "ktdp.construct_indirect_access_tile: intermediate_variables names must "
+                "be distinct"
+            )
+        used = sorted(j for j in ind if j >= 0)
+        if used != list(range(len(self.index_views))) or len(self.index_maps.data) != len(
+            self.index_views
+        ):
+            raise VerifyException(
+                f"ktdp.construct_indirect_access_tile: {len(self.index_views)} index "
+                f"tensors, {len(self.index_maps.data)} index maps and ind() dims {used} "
+                "do not correspond one to one"
+            )
+        for amap in [self.dim_map, *self.index_maps.data]:
+            if amap.data.num_dims != nvars or amap.data.num_symbols != len(self.outer):
+                raise VerifyException(
+                    f"ktdp.construct_indirect_access_tile: subscript map {amap.data} must "
+                    f"have {nvars} dims (the variables) and {len(self.outer)} symbols "
+                    "(the outer values)"
+                )
         order = self.variables_space_order.data
         if order.num_dims != nvars or len(order.results) != nvars or not is_permutation(order):
             raise VerifyException(
@@ -907,25 +986,61 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             )
 
 
-def _expr_text(expr: AffineExpr, var_names: list[str], printer: Printer, outer) -> str:
-    """Affine expression text with dims as `%var` names and symbols as SSA names."""
-    text = str(expr)
-    # Replace the longest names first so that d10 is not read as d1 followed by 0.
-    for pos in sorted(range(len(outer)), reverse=True):
-        name = printer._ssa_values.get(outer[pos])
-        if name is None:
-            # Ask the printer to name the value without emitting text.
-            saved = printer.stream
-            import io
+# Binding strength of affine operators, as MLIR prints them (higher binds tighter).
+_AFFINE_PRECEDENCE = {
+    AffineBinaryOpKind.Add: 1,
+    AffineBinaryOpKind.Mul: 2,
+    AffineBinaryOpKind.Mod: 2,
+    AffineBinaryOpKind.FloorDiv: 2,
+    AffineBinaryOpKind.CeilDiv: 2,
+}
 
-            printer.stream = io.StringIO()
-            printer.print_ssa_value(outer[pos])
+
+def affine_expr_text(expr: AffineExpr, leaf, min_prec: int = 0) -> str:
+    """Affine expression text, structurally, with `leaf(expr)` naming dims and symbols.
+
+    Parenthesizes only where needed: a lower-precedence subexpression, or the right
+    operand of a non-associative operator (`-`, `mod`, `floordiv`, `ceildiv`).
+    """
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    if isinstance(expr, AffineDimExpr | AffineSymExpr):
+        return leaf(expr)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    prec = _AFFINE_PRECEDENCE[expr.kind]
+    right_min = prec if expr.kind == AffineBinaryOpKind.Add else prec + 1
+    text = (
+        f"{affine_expr_text(expr.lhs, leaf, prec)} {expr.kind.get_token()} "
+        f"{affine_expr_text(expr.rhs, leaf, right_min)}"
+    )
+    return f"({text})" if prec < min_prec else text
+
+
+def _ssa_name(printer: Printer, value: SSAValue) -> str:
+    """The name `printer` uses for `value`, assigning one without printing if needed."""
+    name = printer._ssa_values.get(value)
+    if name is None:
+        saved, printer.stream = printer.stream, io.StringIO()
+        try:
+            name = printer.print_ssa_value(value)
+        finally:
             printer.stream = saved
-            name = printer._ssa_values[outer[pos]]
-        text = text.replace(f"s{pos}", f"%{name}")
-    for pos in sorted(range(len(var_names)), reverse=True):
-        text = text.replace(f"d{pos}", f"%{var_names[pos]}")
-    return text
+    return name
+
+
+def _distinct_names(names: Sequence[str], taken: set[str]) -> list[str]:
+    """`names`, with any that clash with `taken` given a fresh `_v<k>` suffix."""
+    result = []
+    used = set(taken) | set(names)
+    for name in names:
+        if name in taken:
+            k = 0
+            while f"{name}_v{k}" in used:
+                k += 1
+            name = f"{name}_v{k}"
+            used.add(name)
+        result.append(name)
+    return result
 
 
 @irdl_op_definition
@@ -1087,7 +1202,10 @@ def _parse_future_type(parser: Parser) -> TileFutureType:
 
 
 def _print_future_type(printer: Printer, ftype: Attribute) -> None:
-    printer.print_attribute(ftype)
+    """Op syntax uses the short form `<(T, ...), groups = ...>`."""
+    assert isinstance(ftype, TileFutureType)
+    with printer.in_angle_brackets():
+        ftype.print_body(printer)
 
 
 def _parse_named_set(parser: Parser, key: str) -> AffineSetAttr:
@@ -1168,7 +1286,7 @@ class YieldPartialOp(IRDLOperation):
     name = "ktdp.yield_partial"
 
     values = var_operand_def()
-    traits = traits_def(IsTerminator())
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(InterTileProduceOp)))
 
     @classmethod
     def parse(cls, parser: Parser) -> YieldPartialOp:
@@ -1183,7 +1301,7 @@ class YieldReducedOp(IRDLOperation):
     name = "ktdp.yield_reduced"
 
     values = var_operand_def()
-    traits = traits_def(IsTerminator())
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(InterTileReduceOp)))
 
     @classmethod
     def parse(cls, parser: Parser) -> YieldReducedOp:
@@ -1342,7 +1460,9 @@ class InterTileReduceOp(IRDLOperation):
         printer.print_string(") consumer_tiles_per_group = ")
         printer.print_attribute(self.consumer_tiles_per_group)
         printer.print_string(", identity(")
-        _print_values_with_types(printer, self.identity)
+        printer.print_list(self.identity, printer.print_ssa_value)
+        printer.print_string(" : ")
+        printer.print_list((v.type for v in self.identity), printer.print_attribute)
         printer.print_string(")")
         _print_dict(printer, dict(self.attributes))
         printer.print_string(" : ")

@@ -24,10 +24,17 @@ def make_context() -> Context:
     ctx = Context()
     for name, factory in get_all_dialects().items():
         if name not in OUR_DIALECTS:
-            ctx.register_dialect(name, factory)
+            ctx.register_dialect(name, _linalg_for_ktir if name == "linalg" else factory)
     for name, (module, attr) in OUR_DIALECTS.items():
         ctx.register_dialect(name, _loader(module, attr))
     return ctx
+
+
+def _linalg_for_ktir():
+    # xDSL 0.75's linalg plus `linalg.div` and the short-form `linalg.reduce`.
+    from spyre_sched.frontend.linalg_ktir import LINALG_KTIR
+
+    return LINALG_KTIR
 
 
 def known_dialects(ctx: Context) -> list[str]:

@@ -11,6 +11,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from spyre_sched.errors import ParseError, SourceLocation, SpyreSchedError, VerifyError
 from spyre_sched.frontend.context import make_context
@@ -59,6 +60,15 @@ def grid_of(func: FuncOp) -> tuple[int, ...]:
 
 
 _UNKNOWN_OP = re.compile(r"Operation (\S+) is not registered")
+_UNKNOWN_ATTR = re.compile(r"'([\w.$]+)' is not registered")
+
+
+def _unknown_attr_message(name: str, kind: str, ctx) -> str:
+    sigil = "!" if kind == "type" else "#"
+    dialect = name.split(".", 1)[0]
+    if dialect not in set(ctx.registered_dialect_names):
+        return f"unknown dialect '{dialect}' (in {kind} '{sigil}{name}')"
+    return f"unknown {kind} '{sigil}{name}'"
 
 
 def _explain_parse_error(msg: str, ctx) -> str:
@@ -91,12 +101,28 @@ def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
                 if (m := re.search(rf"%{re.escape(name)}\b", text))
             ]
             position = min(uses, default=position)
-        raise ParseError(_explain_parse_error(err.msg, ctx), parser.location_at(position))
+        message = _explain_parse_error(err.msg, ctx)
+        if message.startswith("Could not parse entire input"):
+            at_end = parser._current_token.kind == MLIRTokenKind.EOF
+            message = "the file defines no func.func kernel" if at_end else "expected an operation"
+        if (match := _UNKNOWN_OP.search(err.msg)) is not None:
+            # xDSL points after the op name; point at the name itself.
+            name_at = text.rfind(match.group(1), 0, position + 1)
+            position = name_at if name_at >= 0 else position
+        elif (match := _UNKNOWN_ATTR.search(err.msg)) is not None:
+            # An unknown type or attribute is reported after it: find where it is written.
+            name = match.group(1)
+            name_at = max(text.rfind(f"!{name}", 0, position), text.rfind(f"#{name}", 0, position))
+            if name_at >= 0:
+                kind = "type" if text[name_at] == "!" else "attribute"
+                message = _unknown_attr_message(name, kind, ctx)
+                position = name_at
+        raise ParseError(message, parser.location_at(position)) from None
     except SpyreSchedError:
         raise
     except Exception as err:  # xDSL raises several kinds while building ops and attrs
-        position = parser._current_token.span.start
-        raise ParseError(_explain_parse_error(str(err), ctx), parser.location_at(position))
+        position = parser.open_ops[-1] if parser.open_ops else parser._current_token.span.start
+        raise ParseError(_first_line(str(err)), parser.location_at(position)) from None
     locations = {op: parser.location_at(pos) for op, pos in parser.op_positions.items()}
     func = _find_kernel_func(module, filename)
     kernel = Kernel(module, func, filename, locations)
@@ -122,31 +148,44 @@ def _find_kernel_func(module: ModuleOp, filename: str) -> FuncOp:
 
 
 def verify_kernel(kernel: Kernel) -> None:
-    """Verify every op, reporting the first failure at the op's own location."""
+    """Verify every op in textual order, reporting the first failure at its location.
+
+    Each op is verified alone (`verify_nested_ops=False`) so the error names the op that
+    breaks a rule, not the function around it. The grid is checked first: op verifiers
+    (ct_id ranges, tile-id result counts) read it.
+    """
+    _verify_grid(kernel)
     for op in kernel.module.walk():
         try:
-            op.verify_()
+            op.verify(verify_nested_ops=False)
         except VerifyException as err:
-            raise VerifyError(str(err).splitlines()[0], kernel.location_of(op)) from None
-    _verify_grid(kernel)
-    try:
-        kernel.module.verify()
-    except VerifyException as err:
-        message = next(
-            (ln for ln in str(err).splitlines() if "does not verify" in ln or "must" in ln),
-            str(err).splitlines()[0],
-        )
-        raise VerifyError(message.strip(), kernel.location_of(kernel.func)) from None
+            raise VerifyError(_first_line(str(err)), kernel.location_of(op)) from None
+        except Exception as err:  # a verifier tripping over malformed IR is still bad input
+            raise VerifyError(
+                f"'{op.name}' is malformed ({type(err).__name__}: {_first_line(str(err))})",
+                kernel.location_of(op),
+            ) from None
+
+
+def _first_line(message: str) -> str:
+    """The message's first line; xDSL's "... does not verify:" continues on the next."""
+    lines = [ln.strip() for ln in message.strip().splitlines() if ln.strip()]
+    if not lines:
+        return message
+    if lines[0].endswith(":") and len(lines) > 1:
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]
 
 
 def _verify_grid(kernel: Kernel) -> None:
-    grid = kernel.func.attributes.get("grid")
-    if grid is None:
-        return
-    if not isinstance(grid, ArrayAttr) or not all(
-        isinstance(g, IntegerAttr) and g.value.data > 0 for g in grid.data
-    ):
-        raise VerifyError(
-            "'grid' must be a list of positive integers, e.g. grid = [32]",
-            kernel.location_of(kernel.func),
-        )
+    for func in kernel.module.walk():
+        grid = func.attributes.get("grid")
+        if grid is None:
+            continue
+        if not isinstance(grid, ArrayAttr) or not all(
+            isinstance(g, IntegerAttr) and g.value.data > 0 for g in grid.data
+        ):
+            raise VerifyError(
+                "'grid' must be a list of positive integers, e.g. grid = [32]",
+                kernel.location_of(func),
+            )

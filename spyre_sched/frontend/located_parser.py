@@ -16,10 +16,15 @@ class LocatedParser(Parser):
         self.filename = filename
         self.lines = text.splitlines()
         self.op_positions: dict[Operation, int] = {}
+        # Start positions of the ops being parsed, innermost last: an error raised while
+        # building an op (not at a token) is reported at the op.
+        self.open_ops: list[int] = []
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        self.open_ops.append(start)
         op = super().parse_operation()
+        self.open_ops.pop()
         self.op_positions[op] = start
         return op
 
