@@ -95,77 +95,75 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 # ---------------------------------------------------------------------------------------
 
 
-def _parse_ct_id(parser: AttrParser, key: str) -> IntAttr | NoneAttr:
-    if parser.parse_optional_punctuation(",") is None:
-        return NoneAttr()
-    parser.parse_keyword(key)
-    parser.parse_punctuation("=")
-    return IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False))
+class _MemorySpaceSyntax:
+    """Shared syntax of the two memory-space spellings: `<GLOBAL>` or `<LOCAL[, KEY = k]>`.
 
+    Subclasses name their two keywords and the key of the tile number; `.space` is always
+    "global" or "ct_local" and `.tile` the named compute tile (None: the executing one).
+    """
 
-@irdl_attr_definition
-class MemorySpaceAttr(ParametrizedAttribute):
-    """`#ktdp.memory_space<global>` or `#ktdp.memory_space<ct_local[, ct_id = k]>`."""
-
-    name = "ktdp.memory_space"
+    GLOBAL_WORD: ClassVar[str]
+    LOCAL_WORD: ClassVar[str]
+    TILE_KEY: ClassVar[str]
 
     kind: StringAttr
-    ct_id: IntAttr | NoneAttr
+    tile_id: IntAttr | NoneAttr
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
         with parser.in_angle_brackets():
-            kind = parser.parse_keyword_in(("global", "ct_local"), " in #ktdp.memory_space")
-            ct_id = _parse_ct_id(parser, "ct_id") if kind == "ct_local" else NoneAttr()
-        return (StringAttr(kind), ct_id)
+            kind = parser.parse_keyword_in(
+                (cls.GLOBAL_WORD, cls.LOCAL_WORD), f" in #{cls.name}"  # type: ignore[attr-defined]
+            )
+            tile_id: IntAttr | NoneAttr = NoneAttr()
+            if kind == cls.LOCAL_WORD and parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword(cls.TILE_KEY)
+                parser.parse_punctuation("=")
+                tile_id = IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False))
+        return (StringAttr(kind), tile_id)
 
     def print_parameters(self, printer: Printer) -> None:
         text = self.kind.data
-        if isinstance(self.ct_id, IntAttr):
-            text += f", ct_id = {self.ct_id.data}"
+        if isinstance(self.tile_id, IntAttr):
+            text += f", {self.TILE_KEY} = {self.tile_id.data}"
         printer.print_string(f"<{text}>")
 
     @property
     def space(self) -> str:
-        return self.kind.data
+        return "global" if self.kind.data == self.GLOBAL_WORD else "ct_local"
 
     @property
     def tile(self) -> int | None:
-        return self.ct_id.data if isinstance(self.ct_id, IntAttr) else None
+        return self.tile_id.data if isinstance(self.tile_id, IntAttr) else None
 
 
 @irdl_attr_definition
-class SpyreMemorySpaceAttr(ParametrizedAttribute):
+class MemorySpaceAttr(_MemorySpaceSyntax, ParametrizedAttribute):
+    """`#ktdp.memory_space<global>` or `#ktdp.memory_space<ct_local[, ct_id = k]>`."""
+
+    name = "ktdp.memory_space"
+    GLOBAL_WORD: ClassVar[str] = "global"
+    LOCAL_WORD: ClassVar[str] = "ct_local"
+    TILE_KEY: ClassVar[str] = "ct_id"
+
+    kind: StringAttr
+    tile_id: IntAttr | NoneAttr
+
+
+@irdl_attr_definition
+class SpyreMemorySpaceAttr(_MemorySpaceSyntax, ParametrizedAttribute):
     """The older spelling `#ktdp.spyre_memory_space<HBM | LX[, core = k]>`.
 
     HBM means `global`, LX means `ct_local`; kept as written so text round-trips.
     """
 
     name = "ktdp.spyre_memory_space"
+    GLOBAL_WORD: ClassVar[str] = "HBM"
+    LOCAL_WORD: ClassVar[str] = "LX"
+    TILE_KEY: ClassVar[str] = "core"
 
     kind: StringAttr
-    core: IntAttr | NoneAttr
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            kind = parser.parse_keyword_in(("HBM", "LX"), " in #ktdp.spyre_memory_space")
-            core = _parse_ct_id(parser, "core") if kind == "LX" else NoneAttr()
-        return (StringAttr(kind), core)
-
-    def print_parameters(self, printer: Printer) -> None:
-        text = self.kind.data
-        if isinstance(self.core, IntAttr):
-            text += f", core = {self.core.data}"
-        printer.print_string(f"<{text}>")
-
-    @property
-    def space(self) -> str:
-        return "global" if self.kind.data == "HBM" else "ct_local"
-
-    @property
-    def tile(self) -> int | None:
-        return self.core.data if isinstance(self.core, IntAttr) else None
+    tile_id: IntAttr | NoneAttr
 
 
 AnyMemorySpace = MemorySpaceAttr | SpyreMemorySpaceAttr
