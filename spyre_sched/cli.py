@@ -159,3 +159,81 @@ def check(kernel_file: str) -> None:
     if errors:
         click.echo(f"{kernel_file}: {errors} error(s)", err=True)
         sys.exit(1)
+
+
+# ---- reference: run a kernel on the KTIR reference interpreter -------------------------
+
+
+def _parse_runtime_args(pairs: tuple[str, ...]) -> dict[str, int]:
+    values = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        try:
+            values[name.strip().lstrip("%")] = int(value)
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip():
+            raise click.BadParameter(f"expected NAME=INTEGER, got '{pair}'", param_hint="--runtime-arg")
+    return values
+
+
+def output_summary(name: str, array) -> str:
+    """`name: shape dtype min/max/mean checksum` (checksum: sha256 of the bytes, 12 hex)."""
+    import hashlib
+
+    import numpy as np
+
+    data = np.ascontiguousarray(array)
+    digest = hashlib.sha256(data.tobytes()).hexdigest()[:12]
+    shape = "x".join(str(d) for d in data.shape) or "scalar"
+    if data.size:
+        as_float = data.astype(np.float64)
+        stats = f"min {as_float.min():.6g} max {as_float.max():.6g} mean {as_float.mean():.6g}"
+    else:
+        stats = "empty"
+    return f"%{name}: {shape} {data.dtype} {stats} checksum {digest}"
+
+
+@main.command("reference")
+@click.argument("kernel_file", type=click.Path(dir_okay=False))
+@click.option("--inputs", "inputs_path", type=click.Path(dir_okay=False),
+              help=".npz file of input arrays keyed by argument name (default: seeded random).")
+@click.option("--save-outputs", "outputs_path", type=click.Path(dir_okay=False),
+              help="Write the outputs to this .npz file, keyed by argument name.")
+@click.option("--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
+              help="Value of a !ktdp.runtime_arg (or scalar) argument; repeatable.")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Seed of the random inputs used when --inputs is not given.")
+@click.option("--scratchpad-bytes", type=click.IntRange(1), default=None,
+              help="Scratchpad size per compute tile (default: the device's, else 2 MiB).")
+@click.option("--device", "device", default=None, metavar="NAME|PATH",
+              help="Device description whose scratchpad size to use.")
+@reports_errors
+def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratchpad_bytes,
+              device):
+    """Run KERNEL_FILE on the reference interpreter and summarise each output."""
+    import numpy as np
+
+    from emulator.reference import make_inputs, run
+    from spyre_sched.errors import ExecutionError
+    from spyre_sched.frontend import load_kernel
+
+    kernel = load_kernel(kernel_file)
+    rt = _parse_runtime_args(runtime_args)
+    if inputs_path:
+        try:
+            with np.load(inputs_path, allow_pickle=False) as data:
+                inputs = {key: data[key] for key in data.files}
+        except (OSError, ValueError) as err:
+            raise ExecutionError(f"cannot read inputs: {err}", inputs_path) from None
+    else:
+        inputs = make_inputs(kernel, seed, rt)
+    outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
+                  device=device)
+    for name, array in outputs.items():
+        click.echo(output_summary(name, array))
+    if outputs_path:
+        try:
+            np.savez(outputs_path, **outputs)
+        except OSError as err:
+            raise ExecutionError(f"cannot write outputs: {err.strerror}", outputs_path) from None

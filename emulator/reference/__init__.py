@@ -1,0 +1,11 @@
+"""The KTIR reference interpreter: runs a kernel directly with numpy over a simulated device
+(flat global memory plus one scratchpad per compute tile), every tile of the grid as a
+cooperating coroutine. Its outputs are what any correct schedule must reproduce.
+
+It depends only on the front end, dialects and polyhedral layer of spyre_sched and on
+`emulator.numerics`; never on the scheduler.
+"""
+
+from emulator.reference.run import as_kernel, make_inputs, run
+
+__all__ = ["as_kernel", "make_inputs", "run"]

@@ -1,0 +1,114 @@
+"""Executes one compute tile's copy of the kernel: a small op dispatch over numpy values.
+
+Values: `index` scalars are Python ints, other scalars 0-d numpy arrays in the value
+representation of `emulator.numerics`, tensors numpy arrays, ktdp views/tiles/futures
+objects of `views` / `exchange`. Blocks run as generators so that an inter-tile consume can
+suspend its tile (yield a `Wait`) and let the scheduler run the others.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+
+from xdsl.ir import Block, Operation
+
+from spyre_sched.errors import ExecutionError, SpyreSchedError, UnsupportedError
+
+from emulator.reference.views import AccessFault
+
+# op name -> handler(executor, op, operand values) -> result values (list) or None.
+HANDLERS: dict[str, Callable] = {}
+# ops whose handler is a generator (it runs regions or may wait for another tile).
+GENERATOR_OPS: set[str] = set()
+# ops that end a block and hand their operands to the parent.
+TERMINATORS = frozenset(
+    {"scf.yield", "func.return", "linalg.yield", "ktdp.yield_partial",
+     "ktdp.yield_reduced", "affine.yield", "tensor.yield"}
+)
+
+
+def handles(*names: str, generator: bool = False):
+    """Register the decorated function as the handler of ops `names`."""
+
+    def register(fn):
+        for name in names:
+            HANDLERS[name] = fn
+            if generator:
+                GENERATOR_OPS.add(name)
+        return fn
+
+    return register
+
+
+class Undelivered:
+    """What a tile that is in no consumer group gets from an inter-tile consume/reduce:
+    using it is an error naming the op."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+class TileExecutor:
+    """The state of one compute tile: its SSA environment and per-op execution counts."""
+
+    def __init__(self, machine, tile: int):
+        self.machine = machine
+        self.tile = tile
+        self.env: dict = {}
+        self.instances: dict[Operation, int] = defaultdict(int)
+        self.linalg_domains: list[list[int]] = []  # iteration domains of running linalg ops
+
+    # ---- errors ------------------------------------------------------------------
+    def error(self, op: Operation, message: str, cls=ExecutionError) -> SpyreSchedError:
+        err = cls(f"tile {self.tile}: {op.name}: {message}", self.machine.kernel.location_of(op))
+        err.located = True  # type: ignore[attr-defined]
+        return err
+
+    # ---- execution ---------------------------------------------------------------
+    def run_block(self, block: Block, args):
+        """Generator: run `block` with its arguments bound to `args`; returns the
+        terminator's operand values."""
+        env = self.env
+        for arg, value in zip(block.args, args):
+            env[arg] = value
+        for op in block.ops:
+            name = op.name
+            if name in TERMINATORS:
+                return [env[v] for v in op.operands]
+            handler = HANDLERS.get(name)
+            if handler is None:
+                raise self.error(
+                    op, "this op is not supported by the reference interpreter", UnsupportedError
+                )
+            values = [env[v] for v in op.operands]
+            for value in values:
+                if type(value) is Undelivered:
+                    raise self.error(op, value.reason)
+            try:
+                if name in GENERATOR_OPS:
+                    results = yield from handler(self, op, values)
+                else:
+                    results = handler(self, op, values)
+            except AccessFault as fault:
+                raise self.error(op, str(fault)) from None
+            except SpyreSchedError as err:
+                if getattr(err, "located", False):
+                    raise
+                raise self.error(op, err.message, type(err)) from None
+            except (ValueError, IndexError) as err:
+                # numpy refusing the operands (shapes, indices the verifier cannot see).
+                raise self.error(op, f"cannot execute on these operands: {err}") from None
+            if results is not None:
+                for result, value in zip(op.results, results):
+                    env[result] = value
+        return []
+
+    def run_pure(self, block: Block, args, op: Operation):
+        """Run a region that must not wait for other tiles (linalg bodies, combiners)."""
+        gen = self.run_block(block, args)
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
+        raise self.error(op, "its region waits for another tile; it must be pure")

@@ -1,0 +1,234 @@
+"""linalg ops, evaluated once on whole arrays (vectorised), never per element.
+
+Every structured op (generic and the named ones) is run the same way: each block argument
+is bound to its operand laid out over the iteration domain by its indexing map (size-1
+axes where the operand does not vary, so numpy broadcasting does the rest), and the body
+runs once. With reduction iterators, each yielded value must be `combine(f, %out)` for an
+associative combiner; f is then reduced along the reduction axes with
+`emulator.numerics.reduce` and combined with the init.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
+from xdsl.ir import Block, Operation
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+
+from emulator.numerics import REDUCTION_KIND_OF_OP, reduce, value_dtype
+from emulator.reference import affine_sets
+from emulator.reference.interpreter import handles
+from emulator.reference.types import element_name
+from spyre_sched.errors import ExecutionError, UnsupportedError
+
+STRUCTURED = (
+    "linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
+    "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy", "linalg.fill",
+    "linalg.matmul", "linalg.div",
+)
+
+
+def _domain_sizes(operands, maps, ndom: int, op) -> list[int]:
+    sizes: list[int | None] = [None] * ndom
+    for arr, amap in zip(operands, maps):
+        shape = np.shape(arr)
+        for axis, expr in enumerate(amap.results):
+            if isinstance(expr, AffineDimExpr):
+                d = expr.position
+                if sizes[d] is not None and sizes[d] != shape[axis]:
+                    raise ExecutionError(
+                        f"loop d{d} has extent {sizes[d]} from one operand and "
+                        f"{shape[axis]} from another"
+                    )
+                sizes[d] = shape[axis]
+    if any(s is None for s in sizes):
+        raise UnsupportedError("cannot infer the iteration domain from the indexing maps")
+    return sizes  # type: ignore[return-value]
+
+
+def _bind(arr, amap: AffineMap, sizes: list[int]):
+    """`arr` laid out over the iteration domain (size 1 where it does not vary)."""
+    arr = np.asarray(arr)
+    ndom = len(sizes)
+    results = amap.results
+    dims = [e.position for e in results if isinstance(e, AffineDimExpr)]
+    simple = all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in results)
+    if simple and len(set(dims)) == len(dims):
+        index = tuple(
+            e.value if isinstance(e, AffineConstantExpr) else slice(None) for e in results
+        )
+        sub = arr[index] if index else arr
+        sub = sub.transpose(np.argsort(dims)) if dims else sub
+        return sub.reshape([sizes[d] if d in dims else 1 for d in range(ndom)])
+    # Any other affine map: index arrays over the whole domain.
+    grid = np.indices(sizes, dtype=np.int64).reshape(ndom, -1).T
+    cols = affine_sets.eval_exprs(results, grid, [])
+    return arr[tuple(cols.T)].reshape(sizes)
+
+
+def _iterators(op) -> list[str]:
+    attr = op.iterator_types if isinstance(op, GenericOp) else op.get_iterator_types()
+    return [str(getattr(it.data, "value", it.data)) for it in attr.data]
+
+
+def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: Block):
+    ndom = len(iterators)
+    sizes = _domain_sizes([*inputs, *outputs], maps, ndom, op)
+    red = [d for d, it in enumerate(iterators) if it == "reduction"]
+    out_types = [v.type for v in op.results] or [v.type for v in op.operands[len(inputs):]]
+    bound_in = [_bind(a, m, sizes) for a, m in zip(inputs, maps)]
+    out_maps = maps[len(inputs):]
+    ex.linalg_domains.append(sizes)
+    try:
+        if not red:
+            bound_out = [_bind(a, m, sizes) for a, m in zip(outputs, out_maps)]
+            ys = ex.run_pure(block, [*bound_in, *bound_out], op)
+            return [_to_output(y, m, sizes, t, init)
+                    for y, m, t, init in zip(ys, out_maps, out_types, outputs)]
+        combiners = _reduction_combiners(block, len(inputs), op)
+        bound_out = [_bind(a, m, [1 if d in red else s for d, s in enumerate(sizes)])
+                     for a, m in zip(outputs, out_maps)]
+        ex.run_pure(block, [*bound_in, *bound_out], op)
+        results = []
+        parallel = [d for d in range(ndom) if d not in red]
+        for i, (comb, x) in enumerate(combiners):
+            od = _output_dims(out_maps[i], parallel)
+            et = element_name(out_types[i])
+            full = np.broadcast_to(np.asarray(ex.env[x]), sizes)
+            index = _constant_index(out_maps[i])
+            init = np.asarray(outputs[i])[index].transpose([od.index(d) for d in parallel])
+            acc = reduce(REDUCTION_KIND_OF_OP[comb.name], full, tuple(red), et, init=init)
+            results.append(_place(acc.transpose([parallel.index(d) for d in od]), index, outputs[i]))
+        return results
+    finally:
+        ex.linalg_domains.pop()
+
+
+def _constant_index(amap: AffineMap) -> tuple:
+    """Index of an output's slice that the map writes: constants fixed, dims whole."""
+    return tuple(e.value if isinstance(e, AffineConstantExpr) else slice(None) for e in amap.results)
+
+
+def _place(value: np.ndarray, index: tuple, init) -> np.ndarray:
+    """The output: `init` with `value` written at `index` (all of it when no constants)."""
+    if all(isinstance(i, slice) for i in index):
+        return np.ascontiguousarray(value)
+    out = np.array(init, copy=True)
+    out[index] = value
+    return out
+
+
+def _map_dims(amap: AffineMap) -> list[int]:
+    dims = []
+    for e in amap.results:
+        if isinstance(e, AffineDimExpr):
+            dims.append(e.position)
+        elif not isinstance(e, AffineConstantExpr):
+            raise UnsupportedError(
+                f"output indexing map {amap} must be a permutation of loops (and constants)"
+            )
+    return dims
+
+
+def _output_dims(amap: AffineMap, parallel: list[int]) -> list[int]:
+    dims = _map_dims(amap)
+    if sorted(dims) != parallel:
+        raise UnsupportedError(
+            f"output indexing map {amap} of a reduction must use each parallel loop once "
+            "and no reduction loop"
+        )
+    return dims
+
+
+def _to_output(y, amap: AffineMap, sizes, out_type, init):
+    dims = _map_dims(amap)
+    if sorted(dims) != list(range(len(sizes))):
+        raise UnsupportedError(f"output indexing map {amap} must use every loop once")
+    full = np.broadcast_to(np.asarray(y, dtype=value_dtype(element_name(out_type))), sizes)
+    return _place(full.transpose(dims), _constant_index(amap), init)
+
+
+def _reduction_combiners(block: Block, n_in: int, op: Operation):
+    """For each output: (combiner op, the SSA value f it combines with %out)."""
+    out_args = list(block.args[n_in:])
+    terminator = block.last_op
+    tainted = set(out_args)
+    combiners = []
+    combine_ops = set()
+    for i, y in enumerate(terminator.operands):
+        comb = y.owner
+        ok = (
+            isinstance(comb, Operation)
+            and comb.parent_block() is block
+            and comb.name in REDUCTION_KIND_OF_OP
+            and len(comb.operands) == 2
+            and out_args[i] in comb.operands
+        )
+        if ok:
+            a, b = comb.operands
+            x = b if a is out_args[i] else a
+            ok = x not in out_args
+        if not ok:
+            raise UnsupportedError(
+                f"the reduction body must yield combine(f(...), %out) with an associative "
+                f"combiner ({', '.join(sorted(REDUCTION_KIND_OF_OP))}) for output #{i}"
+            )
+        combiners.append((comb, x))
+        combine_ops.add(comb)
+    for inner in block.ops:
+        if inner is terminator:
+            continue
+        if any(v in tainted for v in inner.operands):
+            if inner not in combine_ops:
+                raise UnsupportedError(
+                    f"{inner.name} in the reduction body depends on an output's running "
+                    "value; only the final combiner may use it"
+                )
+            tainted.update(inner.results)
+        if inner in combine_ops and any(
+            use.operation is not terminator for r in inner.results for use in r.uses
+        ):
+            raise UnsupportedError("a reduction combiner's result may only be yielded")
+    return combiners
+
+
+@handles(*STRUCTURED)
+def _structured(ex, op, vals):
+    maps = [m.data for m in op.get_indexing_maps().data]
+    n_in = len(op.inputs)
+    return run_structured(ex, op, vals[:n_in], vals[n_in:], maps, _iterators(op), op.body.block)
+
+
+@handles("linalg.reduce")
+def _reduce(ex, op: ReduceOp, vals):
+    source, init = vals
+    dims = sorted(int(d) for d in op.dimensions.get_values())
+    ndom = np.ndim(source)
+    maps = [
+        AffineMap.identity(ndom),
+        AffineMap(ndom, 0, tuple(AffineExpr.dimension(d) for d in range(ndom) if d not in dims)),
+    ]
+    iterators = ["reduction" if d in dims else "parallel" for d in range(ndom)]
+    return run_structured(ex, op, [source], [init], maps, iterators, op.region.block)
+
+
+@handles("linalg.broadcast")
+def _broadcast(ex, op, vals):
+    source, init = vals
+    dims = sorted(int(d) for d in op.dimensions.get_values())
+    expanded = np.expand_dims(np.asarray(source), dims) if dims else np.asarray(source)
+    return [np.broadcast_to(expanded, init.shape).astype(init.dtype, copy=True)]
+
+
+@handles("linalg.transpose")
+def _transpose(ex, op, vals):
+    perm = [int(p) for p in op.permutation.get_values()]
+    return [np.ascontiguousarray(np.asarray(vals[0]).transpose(perm))]
+
+
+@handles("linalg.index")
+def _index(ex, op, vals):
+    sizes = ex.linalg_domains[-1]
+    d = op.dim.value.data
+    shape = [sizes[d] if i == d else 1 for i in range(len(sizes))]
+    return [np.arange(sizes[d], dtype=np.int64).reshape(shape)]

@@ -1,0 +1,245 @@
+"""Handlers of the ktdp ops: tile ids, views, access tiles, loads/stores, run-time
+arguments, and inter-tile produce / consume / reduce."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+
+from emulator.reference import views
+from emulator.reference.exchange import Future
+from emulator.reference.interpreter import Undelivered, handles
+from emulator.reference.tiles import Wait
+from emulator.reference.types import element_name
+from spyre_sched.errors import ExecutionError
+
+
+class RuntimeArg:
+    """A `!ktdp.runtime_arg` function argument's launch value and bounds."""
+
+    def __init__(self, value: int, granularity: int, upperbound: int):
+        self.value, self.granularity, self.upperbound = value, granularity, upperbound
+
+
+@handles("ktdp.get_compute_tile_id")
+def _tile_id(ex, op, vals):
+    if len(op.results) == 1:
+        return [ex.tile]
+    coords, rest = [], ex.tile
+    for n in ex.machine.grid:
+        coords.append(rest % n)
+        rest //= n
+    return coords
+
+
+def _merge(static, dynamic) -> list[int]:
+    dyn = iter(int(v) for v in dynamic)
+    return [next(dyn) if s == DYNAMIC_INDEX else int(s) for s in static.get_values()]
+
+
+@handles("ktdp.construct_memory_view")
+def _memory_view(ex, op, vals):
+    env = ex.env
+    dyn_sizes = [int(env[v]) for v in op.sizes]
+    space_attr = op.memory_space
+    if space_attr.space == "global":
+        space = "global"
+    else:
+        space = space_attr.tile if space_attr.tile is not None else ex.tile
+    offset = int(env[op.offset])
+    watched = ex.machine.watched.get((space, offset))
+    if watched is not None:
+        watched.append((op.coordinate_set.data, dyn_sizes))
+    return [
+        views.MemoryView(
+            op,
+            offset,
+            _merge(op.static_sizes, dyn_sizes),
+            _merge(op.static_strides, [env[v] for v in op.strides]),
+            op.coordinate_set.data,
+            dyn_sizes,
+            space,
+            element_name(op.result.type),
+        )
+    ]
+
+
+@handles("ktdp.construct_distributed_memory_view")
+def _distributed_view(ex, op, vals):
+    parts = []
+    for view in vals:
+        parts.extend(view.parts)
+    return [views.DistributedView(op, parts)]
+
+
+@handles("ktdp.construct_access_tile")
+def _access_tile(ex, op, vals):
+    env = ex.env
+    indices = [int(env[v]) for v in op.indices]
+    base = list(op.base_map.data.eval([], indices))
+    symbols = [int(env[v]) for v in op.tile_symbols]
+    return [
+        views.AccessTile(op, env[op.view], base, op.access_tile_set.data, symbols,
+                         op.access_tile_order.data)
+    ]
+
+
+@handles("ktdp.construct_indirect_access_tile")
+def _indirect_access_tile(ex, op, vals):
+    env = ex.env
+    return [
+        views.IndirectAccessTile(
+            op, env[op.view], [env[v] for v in op.index_views], [int(env[v]) for v in op.outer]
+        )
+    ]
+
+
+@handles("ktdp.load")
+def _load(ex, op, vals):
+    data = views.load(vals[0], ex.machine.memory)
+    _check_shape(op.result.type, data.shape)
+    return [data]
+
+
+def _check_shape(tensor_type, shape) -> None:
+    want = tuple(tensor_type.get_shape())
+    if tuple(shape) != want:
+        raise ExecutionError(
+            f"the access tile has shape {list(shape)} (its set's extents permuted by its "
+            f"order) but the tensor type says {list(want)}"
+        )
+
+
+@handles("ktdp.store")
+def _store(ex, op, vals):
+    data, tile = vals
+    resolved = tile.resolve(ex.machine.memory)
+    _check_shape(op.value.type, resolved.shape)
+    views.store(tile, np.asarray(data), ex.machine.memory)
+
+
+@handles("ktdp.runtime_arg_extract")
+def _runtime_arg(ex, op, vals):
+    arg = vals[0]
+    return [int(getattr(arg, op.field.data))]
+
+
+# ---- inter-tile -----------------------------------------------------------------------
+
+
+@handles("ktdp.inter_tile_produce", generator=True)
+def _produce(ex, op, vals):
+    instance = ex.instances[op]
+    ex.instances[op] += 1
+    exchange = ex.machine.exchange
+    producers = op.producer_tiles_per_group.data
+    for group in exchange.groups(op.result.type.groups.data):
+        if ex.tile in exchange.members(producers, group):
+            values = yield from ex.run_block(op.body.block, [group])
+            exchange.put(op, instance, group, ex.tile, [_frozen(v) for v in values])
+    return [Future(op, instance)]
+
+
+def _frozen(value):
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False
+    return value
+
+
+def _my_group(ex, op, future: Future):
+    """(group, producers, consumers) for this tile as a consumer, or an Undelivered."""
+    exchange = ex.machine.exchange
+    consumers_set = op.consumer_tiles_per_group.data
+    groups = [
+        g for g in exchange.groups(future.op.result.type.groups.data)
+        if ex.tile in exchange.members(consumers_set, g)
+    ]
+    if not groups:
+        return Undelivered(
+            f"uses the result of {op.name} at {ex.machine.kernel.location_of(op)}, but tile "
+            f"{ex.tile} is a consumer in no group"
+        )
+    if len(groups) > 1:
+        raise ExecutionError(
+            f"tile {ex.tile} is a consumer in groups {groups}; a consumer receives from one group"
+        )
+    group = groups[0]
+    producers = exchange.members(future.op.producer_tiles_per_group.data, group)
+    consumers = exchange.members(consumers_set, group)
+    return group, producers, consumers
+
+
+def _shaped(values, results):
+    out = []
+    for value, result in zip(values, results):
+        if isinstance(result.type, TensorType) and isinstance(value, np.ndarray):
+            value = value.reshape(tuple(result.type.get_shape())).copy()
+        out.append(value)
+    return out
+
+
+def _wait_for(ex, op, future: Future, group: int, tiles: list[int]):
+    exchange = ex.machine.exchange
+    location = ex.machine.kernel.location_of(future.op)
+
+    def missing():
+        return [t for t in tiles if exchange.get(future.op, future.instance, group, t) is None]
+
+    def what():
+        return (
+            f"the partial(s) of tile(s) {missing()} in group {group} of "
+            f"ktdp.inter_tile_produce ({location})"
+        )
+
+    while missing():
+        yield Wait(ex.tile, op, what, lambda: not missing())
+
+
+@handles("ktdp.inter_tile_consume", generator=True)
+def _consume(ex, op, vals):
+    future = vals[0]
+    mine = _my_group(ex, op, future)
+    if isinstance(mine, Undelivered):
+        return [mine] * len(op.results)
+    group, producers, consumers = mine
+    dep = op.producer_dependency_per_consumer
+    if dep is not None:
+        rank = consumers.index(ex.tile)
+        candidates = [
+            p for p in range(len(producers))
+            if ex.machine.exchange.members_of_local(dep.data, p, rank)
+        ]
+        if len(candidates) != 1:
+            raise ExecutionError(
+                f"producer_dependency_per_consumer gives consumer #{rank} (tile {ex.tile}) of "
+                f"group {group} {len(candidates)} producers {candidates} among the group's "
+                f"{len(producers)}; it must give exactly one"
+            )
+        source = producers[candidates[0]]
+    else:
+        if len(producers) != 1:
+            raise ExecutionError(
+                f"group {group} has {len(producers)} producers {producers}; a consume without "
+                "producer_dependency_per_consumer needs exactly one (a broadcast)"
+            )
+        source = producers[0]
+    yield from _wait_for(ex, op, future, group, [source])
+    values = ex.machine.exchange.get(future.op, future.instance, group, source)
+    return _shaped(values, op.results)
+
+
+@handles("ktdp.inter_tile_reduce", generator=True)
+def _reduce(ex, op, vals):
+    future, identity = vals[0], vals[1:]
+    mine = _my_group(ex, op, future)
+    if isinstance(mine, Undelivered):
+        return [mine] * len(op.results)
+    group, producers, _ = mine
+    yield from _wait_for(ex, op, future, group, producers)
+    exchange = ex.machine.exchange
+    acc = list(identity)
+    for tile in producers:  # ascending producer order, from the identity
+        partial = exchange.get(future.op, future.instance, group, tile)
+        acc = ex.run_pure(op.combiner.block, [*acc, *partial], op)
+    return _shaped(acc, op.results)

@@ -1,0 +1,308 @@
+"""Handlers of the upstream ops kernels use: arith, math, spyreop, scf, affine, tensor."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+)
+
+from emulator.numerics import OPS, apply_op, constant, value_dtype
+from emulator.reference.interpreter import handles
+from emulator.reference.types import element_name
+from spyre_sched.errors import ExecutionError, UnsupportedError
+
+# ---- arith ------------------------------------------------------------------------------
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# Index arithmetic on Python ints: loop counters and offsets stay cheap.
+_INDEX_OPS = {
+    "arith.addi": operator.add,
+    "arith.subi": operator.sub,
+    "arith.muli": operator.mul,
+    "arith.divsi": _trunc_div,
+    "arith.divui": operator.floordiv,
+    "arith.remsi": lambda a, b: a - _trunc_div(a, b) * b,
+    "arith.remui": operator.mod,
+    "arith.floordivsi": operator.floordiv,
+    "arith.ceildivsi": lambda a, b: -(-a // b),
+    "arith.maxsi": max,
+    "arith.minsi": min,
+    "arith.maxui": max,
+    "arith.minui": min,
+}
+_INDEX_DIVISIONS = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
+                    "arith.floordivsi", "arith.ceildivsi"}
+_CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt,
+         5: operator.ge, 6: operator.lt, 7: operator.le, 8: operator.gt, 9: operator.ge}
+
+
+def _scalar_result(op, value):
+    """Index results are Python ints; everything else stays a numpy value."""
+    if isinstance(op.results[0].type, IndexType) and np.ndim(value) == 0:
+        return int(value)
+    return value
+
+
+@handles("arith.constant")
+def _constant(ex, op, vals):
+    attr = op.value
+    rtype = op.result.type
+    et = element_name(rtype)
+    if isinstance(attr, IntegerAttr):
+        if isinstance(rtype, IndexType):
+            return [int(attr.value.data)]
+        return [constant(et, int(attr.value.data))]
+    if isinstance(attr, FloatAttr):
+        return [constant(et, float(attr.value.data))]
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        shape = tuple(rtype.get_shape())
+        data = np.asarray(attr.get_values())
+        if data.size == 1:
+            return [constant(et, data.reshape(()), shape)]
+        return [constant(et, data.reshape(shape))]
+    raise UnsupportedError(f"constant value {attr} is not supported")
+
+
+def _arith(ex, op, vals):
+    name = op.name
+    if name in _INDEX_OPS and type(vals[0]) is int and type(vals[1]) is int:
+        if name in _INDEX_DIVISIONS and vals[1] == 0:
+            raise ExecutionError("division by zero")
+        return [_INDEX_OPS[name](vals[0], vals[1])]
+    if name == "arith.cmpi" and type(vals[0]) is int and type(vals[1]) is int:
+        pred = op.predicate.value.data
+        return [_CMPI[pred](vals[0], vals[1])]
+    attrs = {}
+    if name in ("arith.cmpf", "arith.cmpi"):
+        attrs["predicate"] = op.predicate.value.data
+    et = element_name(op.operands[1 if name == "arith.select" else 0].type)
+    spec = OPS[name]
+    rtype = element_name(op.results[0].type) if spec.needs_result_type else None
+    return [_scalar_result(op, apply_op(name, et, *vals, result_type=rtype, **attrs))]
+
+
+for _name in OPS:
+    if _name.startswith(("arith.", "math.")) and _name != "arith.constant":
+        handles(_name)(_arith)
+
+
+# ---- spyreop ----------------------------------------------------------------------------
+
+
+def _enum_value(attr) -> str:
+    data = attr.data
+    return str(getattr(data, "value", data))
+
+
+@handles(*(n for n in OPS if n.startswith("spyreop.")))
+def _spyreop(ex, op, vals):
+    name = op.name
+    attrs = {}
+    if name == "spyreop.softplus":
+        attrs = {"beta": op.beta.value.data, "threshold": op.threshold.value.data}
+    elif name == "spyreop.compare":
+        attrs = {"kind": _enum_value(op.predicate)}
+    elif name == "spyreop.slice_reduction":
+        attrs = {"reduction_kind": _enum_value(op.reduction_kind),
+                 "scope": _enum_value(op.reduction_scope)}
+    elif name == "spyreop.idx32toaddr":
+        env = ex.env
+        base = env[op.base] if op.base is not None else _imm(op.base_imm)
+        stride = env[op.stride] if op.stride is not None else _imm(op.stride_imm, 1)
+        vals = [env[op.index], base, stride]
+    et = element_name(op.operands[-1 if name == "spyreop.select" else 0].type)
+    result = apply_op(name, et, *vals, **attrs)
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+def _imm(attr, default: int = 0) -> int:
+    return default if attr is None else int(attr.value.data)
+
+
+@handles("spyreop.exx2_fused", "spyreop.layernormscale_fused")
+def _fused(ex, op, vals):
+    raise UnsupportedError(
+        "the packed (mean, mean-of-squares) *_fused types have no numerics yet; "
+        "use spyreop.exx2 / spyreop.layernormscale on separate values"
+    )
+
+
+# ---- scf, affine ------------------------------------------------------------------------
+
+
+@handles("scf.for", generator=True)
+def _for(ex, op, vals):
+    lb, ub, step = (int(v) for v in vals[:3])
+    if step <= 0:
+        raise ExecutionError(f"loop step must be positive, got {step}")
+    carried = vals[3:]
+    block = op.body.block
+    for iv in range(lb, ub, step):
+        carried = yield from ex.run_block(block, [iv, *carried])
+    return carried
+
+
+@handles("scf.if", generator=True)
+def _if(ex, op, vals):
+    region = op.true_region if bool(np.asarray(vals[0])) else op.false_region
+    if not region.blocks:
+        return []
+    return (yield from ex.run_block(region.block, []))
+
+
+@handles("affine.apply")
+def _apply(ex, op, vals):
+    amap = op.map.data
+    return [amap.eval([int(v) for v in vals[: amap.num_dims]], [int(v) for v in vals[amap.num_dims :]])[0]]
+
+
+@handles("affine.min", "affine.max")
+def _affine_minmax(ex, op, vals):
+    amap = op.map.data
+    results = amap.eval([int(v) for v in vals[: amap.num_dims]], [int(v) for v in vals[amap.num_dims :]])
+    return [min(results) if op.name == "affine.min" else max(results)]
+
+
+# ---- tensor -----------------------------------------------------------------------------
+
+
+def _shape(type_, dynamic) -> tuple[int, ...]:
+    dyn = iter(int(v) for v in dynamic)
+    return tuple(next(dyn) if d == DYNAMIC_INDEX else d for d in type_.get_shape())
+
+
+def _mixed(static, dynamic) -> list[int]:
+    dyn = iter(int(v) for v in dynamic)
+    return [next(dyn) if s == DYNAMIC_INDEX else s for s in static.get_values()]
+
+
+@handles("tensor.empty")
+def _empty(ex, op, vals):
+    rtype = op.tensor.type
+    return [np.zeros(_shape(rtype, vals), dtype=value_dtype(element_name(rtype)))]
+
+
+def _slices(op, env):
+    offsets = _mixed(op.static_offsets, [env[v] for v in op.offsets])
+    sizes = _mixed(op.static_sizes, [env[v] for v in op.sizes])
+    strides = _mixed(op.static_strides, [env[v] for v in op.strides])
+    return tuple(slice(o, o + s * st, st) if s else slice(o, o) for o, s, st in zip(offsets, sizes, strides)), sizes
+
+
+def _check_slice(array, slices, sizes):
+    for axis, (s, size) in enumerate(zip(slices, sizes)):
+        last = s.start + (size - 1) * s.step
+        if s.start < 0 or (size and last >= array.shape[axis]):
+            raise ExecutionError(
+                f"slice [{s.start}, size {size}, stride {s.step}] of axis {axis} is outside "
+                f"the tensor's extent {array.shape[axis]}"
+            )
+
+
+@handles("tensor.extract_slice")
+def _extract_slice(ex, op, vals):
+    source = vals[0]
+    slices, sizes = _slices(op, ex.env)
+    _check_slice(source, slices, sizes)
+    part = source[slices]
+    rshape = [d for d in op.result.type.get_shape()]
+    if all(d >= 0 for d in rshape):
+        part = part.reshape(rshape)
+    else:  # rank-reduced with dynamic dims: drop the unit dims the result omits
+        part = part.reshape([s for s in sizes if s != 1] if len(rshape) < len(sizes) else sizes)
+    return [part.copy()]
+
+
+@handles("tensor.insert_slice")
+def _insert_slice(ex, op, vals):
+    source, dest = vals[0], vals[1]
+    slices, sizes = _slices(op, ex.env)
+    _check_slice(dest, slices, sizes)
+    out = dest.copy()
+    out[slices] = source.reshape(sizes)
+    return [out]
+
+
+def _indices(array, indices):
+    idx = tuple(int(i) for i in indices)
+    for axis, i in enumerate(idx):
+        if not 0 <= i < array.shape[axis]:
+            raise ExecutionError(f"index {i} of axis {axis} is outside the extent {array.shape[axis]}")
+    return idx
+
+
+@handles("tensor.extract")
+def _extract(ex, op, vals):
+    array = vals[0]
+    value = array[_indices(array, vals[1:])]
+    return [_scalar_result(op, np.asarray(value))]
+
+
+@handles("tensor.insert")
+def _insert(ex, op, vals):
+    scalar, dest = vals[0], vals[1]
+    out = dest.copy()
+    out[_indices(dest, vals[2:])] = scalar
+    return [out]
+
+
+@handles("tensor.expand_shape")
+def _expand_shape(ex, op, vals):
+    shape = _mixed(op.static_output_shape, vals[1:])
+    return [vals[0].reshape(shape)]
+
+
+@handles("tensor.collapse_shape")
+def _collapse_shape(ex, op, vals):
+    source = vals[0]
+    groups = [[int(i) for i in g] for g in _reassociation(op)]
+    shape = [int(np.prod([source.shape[i] for i in g])) for g in groups]
+    return [source.reshape(shape)]
+
+
+def _reassociation(op):
+    out = []
+    for group in op.reassociation.data:
+        out.append([e.data if hasattr(e, "data") else e.value.data for e in group.data])
+    return out
+
+
+@handles("tensor.reshape")
+def _reshape(ex, op, vals):
+    return [vals[0].reshape([int(v) for v in np.asarray(vals[1]).reshape(-1)])]
+
+
+@handles("tensor.cast")
+def _cast(ex, op, vals):
+    return [vals[0]]
+
+
+@handles("tensor.splat")
+def _splat(ex, op, vals):
+    rtype = op.result.type
+    shape = _shape(rtype, vals[1:])
+    return [np.full(shape, vals[0], dtype=value_dtype(element_name(rtype)))]
+
+
+@handles("tensor.from_elements")
+def _from_elements(ex, op, vals):
+    rtype = op.result.type
+    arr = np.array([np.asarray(v) for v in vals], dtype=value_dtype(element_name(rtype)))
+    return [arr.reshape(tuple(rtype.get_shape()))]
+
+
+@handles("tensor.dim")
+def _dim(ex, op, vals):
+    return [int(vals[0].shape[int(vals[1])])]

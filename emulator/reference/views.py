@@ -1,0 +1,329 @@
+"""Run-time values of ktdp's memory views and access tiles, and how loads/stores resolve them.
+
+An access tile resolves (once per tile object) into *segments*: for each memory it touches,
+the element addresses of its points in point order. Loads gather and stores scatter those
+addresses in one numpy operation each; nothing loops per element.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine.affine_set import AffineSet
+
+from emulator.numerics import element_type, from_memory, to_memory
+from emulator.reference import affine_sets
+from emulator.reference.memory import DeviceMemory
+
+
+class AccessFault(Exception):
+    """Raised while resolving an access; the interpreter turns it into a located error."""
+
+
+@dataclass
+class MemoryView:
+    """`ktdp.construct_memory_view`: a strided window of one memory."""
+
+    op: Operation
+    offset: int
+    sizes: list[int]
+    strides: list[int]
+    cset: AffineSet
+    symbols: list[int]  # the dynamic sizes, bound to the coordinate set's symbols
+    space: object  # "global" or a tile id
+    etype: str
+    bounds: list[tuple[int, int]] | None = field(init=False)
+    origin: list[int] = field(init=False)
+
+    def __post_init__(self):
+        self.bounds = affine_sets.box_bounds(self.cset, self.symbols)
+        self.origin = affine_sets.minimum(self.cset, self.symbols)
+
+    @property
+    def parts(self) -> list[MemoryView]:
+        return [self]
+
+    def holds(self, coords: np.ndarray) -> np.ndarray:
+        if self.bounds is not None:
+            return affine_sets.box_contains(self.bounds, coords)
+        return affine_sets.contains(self.cset, coords, self.symbols)
+
+    def addresses(self, coords: np.ndarray) -> np.ndarray:
+        local = coords - np.asarray(self.origin, dtype=np.int64)
+        return self.offset + local @ np.asarray(self.strides, dtype=np.int64)
+
+    def describe(self) -> str:
+        return f"coordinate set {self.cset}"
+
+
+@dataclass
+class DistributedView:
+    """`ktdp.construct_distributed_memory_view`: a coordinate goes to the first part holding it."""
+
+    op: Operation
+    parts: list[MemoryView]
+
+    @property
+    def etype(self) -> str:
+        return self.parts[0].etype
+
+    def describe(self) -> str:
+        return "the union of the coordinate sets " + ", ".join(str(p.cset) for p in self.parts)
+
+
+@dataclass
+class Segment:
+    """The points (`select`: indices in point order, None = all) that live in one memory.
+
+    `strided` = (start, shape, element strides) when the points form a non-overlapping
+    strided box of that memory: loads/stores then use a numpy strided view, no addresses.
+    """
+
+    space: object
+    select: np.ndarray | None
+    addresses: np.ndarray | None
+    strided: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+
+
+def _strided_view(memory: DeviceMemory, seg: Segment, dtype: np.dtype) -> np.ndarray:
+    start, shape, strides = seg.strided  # type: ignore[misc]
+    base = memory.elements(seg.space, dtype)[start:]
+    return np.lib.stride_tricks.as_strided(
+        base, shape=shape, strides=[s * dtype.itemsize for s in strides]
+    )
+
+
+def _non_overlapping(shape, strides) -> bool:
+    """True when distinct positions of a strided box have distinct addresses (>= 0 strides)."""
+    axes = sorted((s, n) for s, n in zip(strides, shape) if n > 1)
+    reach = 1
+    for s, n in axes:
+        if s < reach:
+            return False
+        reach = s * n
+    return all(s >= 0 for s in strides)
+
+
+@dataclass
+class Resolved:
+    shape: tuple[int, ...]
+    positions: tuple[np.ndarray, ...] | None  # None: dense, points in C order of the tile
+    count: int
+    segments: list[Segment]
+
+
+def _fmt(coord) -> str:
+    return "(" + ", ".join(str(int(c)) for c in coord) + ")"
+
+
+def resolve_coords(view, coords: np.ndarray, memory: DeviceMemory) -> list[Segment]:
+    """Segments for global coordinates (N, rank) of `view`; AccessFault when outside."""
+    n = len(coords)
+    remaining = None  # indices not yet placed (None: all)
+    segments = []
+    for part in view.parts:
+        sub = coords if remaining is None else coords[remaining]
+        if len(sub) == 0:
+            break
+        inside = part.holds(sub)
+        if remaining is None and inside.all():
+            chosen, remaining_next = None, np.empty(0, dtype=np.int64)
+            addrs = part.addresses(coords)
+        else:
+            idx = np.arange(n) if remaining is None else remaining
+            chosen, remaining_next = idx[inside], idx[~inside]
+            addrs = part.addresses(coords[chosen])
+        if addrs.size:
+            _check_addresses(part, addrs, coords if chosen is None else coords[chosen], memory)
+            segments.append(Segment(part.space, chosen, addrs))
+        remaining = remaining_next
+    if remaining is None:
+        remaining = np.arange(n)
+    if len(remaining):
+        bad = coords[remaining[0]]
+        raise AccessFault(
+            f"coordinate {_fmt(bad)} is outside the view's {view.describe()}"
+        )
+    return segments
+
+
+def _check_addresses(part: MemoryView, addrs: np.ndarray, coords, memory: DeviceMemory):
+    """AccessFault unless every address is inside the part's memory; `coords` is the
+    (N, rank) array of the points or a function giving point i's coordinate."""
+    size = element_type(part.etype).size
+    limit = memory.buffer(part.space).size // size
+    low, high = int(addrs.min()), int(addrs.max())
+    if low >= 0 and high < limit:
+        return
+    bad = int(np.argmax((addrs < 0) | (addrs >= limit)))
+    coord = coords(bad) if callable(coords) else coords[bad]
+    raise AccessFault(
+        f"coordinate {_fmt(coord)} maps to element address {int(addrs[bad])} "
+        f"(byte {int(addrs[bad]) * size}), outside {memory.describe(part.space)} "
+        f"of {limit * size} bytes"
+    )
+
+
+@dataclass
+class AccessTile:
+    """`ktdp.construct_access_tile`: {base + p : p in set}, ordered by `order`."""
+
+    op: Operation
+    view: object
+    base: list[int]
+    tset: AffineSet
+    symbols: list[int]
+    order: AffineMap
+    _resolved: Resolved | None = None
+
+    @property
+    def etype(self) -> str:
+        return self.view.etype
+
+    def resolve(self, memory: DeviceMemory) -> Resolved:
+        if self._resolved is None:
+            self._resolved = self._box_fast_path(memory) or self._general(memory)
+        return self._resolved
+
+    def _box_fast_path(self, memory: DeviceMemory) -> Resolved | None:
+        view = self.view
+        if not isinstance(view, MemoryView) or view.bounds is None:
+            return None
+        tbounds = affine_sets.box_bounds(self.tset, self.symbols)
+        if tbounds is None:
+            return None
+        perm = affine_sets.permutation_of(self.order)
+        lo = [self.base[d] + tbounds[d][0] for d in range(len(perm))]
+        ext = [max(tbounds[d][1] - tbounds[d][0] + 1, 0) for d in range(len(perm))]
+        shape = tuple(ext[d] for d in perm)
+        count = int(np.prod(shape)) if shape else 1
+        if count == 0:
+            return Resolved(shape, None, 0, [])
+        for d, (vlo, vhi) in enumerate(view.bounds):
+            if lo[d] < vlo or lo[d] + ext[d] - 1 > vhi:
+                return None  # out of bounds: the general path finds the first bad point
+        start = view.offset + sum(
+            (lo[d] - view.origin[d]) * view.strides[d] for d in range(len(perm))
+        )
+        strides = tuple(view.strides[d] for d in perm)
+        if _non_overlapping(shape, strides):
+            # Addresses are start + sum(i_k * stride_k): check the two extreme corners.
+            end = start + sum(s * (n - 1) for s, n in zip(strides, shape))
+            corners = [lo, [lo[d] + ext[d] - 1 for d in range(len(perm))]]
+            _check_addresses(view, np.asarray([start, end]), corners, memory)
+            segment = Segment(view.space, None, None, (start, shape, strides))
+            return Resolved(shape, None, count, [segment])
+        addr = np.full((1,) * len(shape), start, dtype=np.int64)
+        for k, s in enumerate(strides):
+            axis = np.arange(shape[k], dtype=np.int64) * s
+            addr = addr + axis.reshape([-1 if i == k else 1 for i in range(len(shape))])
+        addr = addr.reshape(-1)
+
+        def coord_of(i: int) -> list[int]:
+            pos = np.unravel_index(i, shape)
+            coord = list(lo)
+            for k, d in enumerate(perm):
+                coord[d] += int(pos[k])
+            return coord
+
+        _check_addresses(view, addr, coord_of, memory)
+        return Resolved(shape, None, count, [Segment(view.space, None, addr)])
+
+    def _general(self, memory: DeviceMemory) -> Resolved:
+        points, positions, shape, dense = affine_sets.points_in_order(
+            self.tset, self.symbols, self.order
+        )
+        coords = points + np.asarray(self.base, dtype=np.int64)
+        segments = resolve_coords(self.view, coords, memory)
+        pos = None if dense else tuple(positions.T)
+        return Resolved(shape, pos, len(points), segments)
+
+
+@dataclass
+class IndirectAccessTile:
+    """`ktdp.construct_indirect_access_tile`: ind(...) dims read coordinates from index views."""
+
+    op: Operation
+    view: object
+    index_views: list
+    outer: list[int]
+    _resolved: Resolved | None = None
+
+    @property
+    def etype(self) -> str:
+        return self.view.etype
+
+    def resolve(self, memory: DeviceMemory) -> Resolved:
+        if self._resolved is not None:
+            return self._resolved
+        op = self.op
+        vset = op.variables_space_set.data
+        syms = self.outer if vset.num_symbols == len(self.outer) else []
+        points, positions, shape, dense = affine_sets.points_in_order(
+            vset, syms, op.variables_space_order.data
+        )
+        ind_dims = op.ind_dims.get_values()
+        dim_exprs = op.dim_map.data.results
+        columns = []
+        for k, j in enumerate(ind_dims):
+            if j >= 0:
+                imap = op.index_maps.data[j].data
+                subs = affine_sets.eval_exprs(imap.results, points, self.outer)
+                try:
+                    columns.append(read_values(self.index_views[j], subs, memory).astype(np.int64))
+                except AccessFault as fault:
+                    raise AccessFault(f"index tensor #{j}: {fault}") from None
+            else:
+                columns.append(affine_sets.eval_exprs([dim_exprs[k]], points, self.outer)[:, 0])
+        coords = np.stack(columns, axis=1) if columns else np.zeros((len(points), 0), np.int64)
+        segments = resolve_coords(self.view, coords, memory)
+        self._resolved = Resolved(shape, None if dense else tuple(positions.T), len(points), segments)
+        return self._resolved
+
+
+def read_values(view, coords: np.ndarray, memory: DeviceMemory) -> np.ndarray:
+    """Values of `view` at coordinates (N, rank), in point order."""
+    segments = resolve_coords(view, coords, memory)
+    return _gather(view.etype, segments, len(coords), memory)
+
+
+def _gather(etype: str, segments: list[Segment], count: int, memory: DeviceMemory):
+    et = element_type(etype)
+    if len(segments) == 1 and segments[0].select is None:
+        seg = segments[0]
+        if seg.strided is not None:
+            raw = np.array(_strided_view(memory, seg, et.storage_dtype))  # a copy
+            return from_memory(et, raw).reshape(-1)
+        return from_memory(et, memory.elements(seg.space, et.storage_dtype)[seg.addresses])
+    flat = np.zeros(count, dtype=et.value_dtype)
+    for seg in segments:
+        raw = memory.elements(seg.space, et.storage_dtype)[seg.addresses]
+        flat[seg.select] = from_memory(et, raw)
+    return flat
+
+
+def load(tile, memory: DeviceMemory) -> np.ndarray:
+    res = tile.resolve(memory)
+    et = element_type(tile.etype)
+    flat = _gather(tile.etype, res.segments, res.count, memory)
+    if res.positions is None:
+        return flat.reshape(res.shape)
+    data = np.zeros(res.shape, dtype=et.value_dtype)
+    data[res.positions] = flat
+    return data
+
+
+def store(tile, data: np.ndarray, memory: DeviceMemory) -> None:
+    res = tile.resolve(memory)
+    et = element_type(tile.etype)
+    flat = data.reshape(-1) if res.positions is None else data[res.positions]
+    stored = to_memory(et, flat)
+    for seg in res.segments:
+        if seg.strided is not None:
+            _strided_view(memory, seg, et.storage_dtype)[...] = stored.reshape(seg.strided[1])
+            continue
+        target = memory.elements(seg.space, et.storage_dtype)
+        target[seg.addresses] = stored if seg.select is None else stored[seg.select]

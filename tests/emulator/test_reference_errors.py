@@ -1,0 +1,168 @@
+"""Every error path of the reference interpreter: a located SpyreSchedError, never a hang
+or a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from emulator.reference import make_inputs, run
+from spyre_sched.errors import ExecutionError, UnsupportedError
+
+ROOT = Path(__file__).resolve().parents[2]
+ADD = ROOT / "examples" / "add_96x64.mlir"
+KERNELS = Path(__file__).resolve().parent / "kernels"
+
+
+def _add_inputs():
+    return make_inputs(ADD, 0)
+
+
+def _write(tmp_path, text: str, name: str = "k.mlir") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_out_of_bounds_load_names_tile_op_location_and_coordinate(tmp_path):
+    # Four rows per tile: tiles 24..31 read rows 96.. of a 96-row view.
+    text = ADD.read_text()
+    text = text.replace("%c3 = arith.constant 3", "%c3 = arith.constant 4")
+    text = text.replace("-d0 + 2 >= 0", "-d0 + 3 >= 0").replace("3x64xindex", "4x64xindex")
+    text = text.replace("tensor<3x64xf16>", "tensor<4x64xf16>")
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError) as info:
+        run(path, _add_inputs())
+    err = info.value
+    message = str(err)
+    assert "tile 24: ktdp.load" in message
+    assert "coordinate (96, 0) is outside the view's coordinate set" in message
+    load_line = next(i for i, ln in enumerate(text.splitlines(), 1) if "%a = ktdp.load" in ln)
+    assert f"k.mlir:{load_line}:" in message
+
+
+def test_out_of_bounds_gather_coordinate_from_the_index_tensor(tmp_path):
+    text = (KERNELS / "gather_scatter.mlir").read_text()
+    # Index values 16.. are outside the 16-row view: the scatter reports the coordinate.
+    path = _write(tmp_path, text)
+    inputs = make_inputs(path, 0)
+    inputs["I"] = np.array([0, 1, 2, 3, 4, 5, 6, 21], dtype=np.int32)
+    with pytest.raises(ExecutionError, match=r"tile 0: ktdp.load: coordinate \(21, 0\) is outside"):
+        run(path, inputs)
+
+
+def test_index_tensor_read_out_of_bounds(tmp_path):
+    text = (KERNELS / "gather_scatter.mlir").read_text()
+    text = text.replace("ind(%Iv[%i]), (%j)] {\n      variables_space_set = #vars",
+                        "ind(%Iv[%i + 1]), (%j)] {\n      variables_space_set = #vars", 1)
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError, match=r"index tensor #0: coordinate \(8\) is outside"):
+        run(path, make_inputs(path, 0))
+
+
+def test_missing_input():
+    inputs = _add_inputs()
+    del inputs["B"]
+    with pytest.raises(ExecutionError, match="missing input %B"):
+        run(ADD, inputs)
+
+
+def test_wrong_shape():
+    inputs = _add_inputs()
+    inputs["A"] = inputs["A"][:95]
+    with pytest.raises(ExecutionError, match=r"input %A has shape \[95, 64\], the kernel expects \[96x64\]"):
+        run(ADD, inputs)
+
+
+def test_wrong_dtype():
+    inputs = _add_inputs()
+    inputs["A"] = inputs["A"].astype(np.float64)
+    with pytest.raises(ExecutionError, match="input %A has dtype float64; the kernel's element type f16 needs float16"):
+        run(ADD, inputs)
+
+
+def test_unknown_argument_name():
+    with pytest.raises(ExecutionError, match="'Q' is not an argument of @add"):
+        run(ADD, {**_add_inputs(), "Q": np.zeros(3)})
+
+
+def test_runtime_argument_checks():
+    path = KERNELS / "runtime_rows.mlir"
+    inputs = make_inputs(path, 0)
+    with pytest.raises(ExecutionError, match="missing run-time argument %n"):
+        run(path, inputs)
+    with pytest.raises(ExecutionError, match="%n = 100 must be a positive multiple of its granularity 64"):
+        run(path, inputs, runtime_args={"n": 100})
+    with pytest.raises(ExecutionError, match="%n = 320 .* at most its upperbound 256"):
+        run(path, inputs, runtime_args={"n": 320})
+
+
+def test_runtime_shape_follows_the_runtime_argument():
+    path = KERNELS / "runtime_rows.mlir"
+    x = np.random.default_rng(0).uniform(-2, 2, (192, 64)).astype(np.float16)
+    for n in (64, 192):
+        out = run(path, {"X": x}, runtime_args={"n": n})
+        assert out["Y"].shape == (n, 64)
+        np.testing.assert_array_equal(out["Y"], (x[:n].astype(np.float32) * 2).astype(np.float16))
+    with pytest.raises(ExecutionError, match=r"input %X has shape \[192, 64\] but the kernel's views of it span \[256, 64\]"):
+        run(path, {"X": x}, runtime_args={"n": 256})
+
+
+def test_reduction_body_that_is_not_a_combine_is_unsupported(tmp_path):
+    text = (ROOT / "examples" / "row_sum.mlir").read_text()
+    text = text.replace("%s = arith.addf %w, %a : f32", "%s = arith.subf %w, %a : f32")
+    path = _write(tmp_path, text)
+    with pytest.raises(UnsupportedError) as info:
+        run(path, make_inputs(path, 0))
+    message = str(info.value)
+    assert "linalg.generic" in message and "combine(f(...), %out)" in message
+    assert "k.mlir:" in message
+
+
+def test_unknown_op_is_unsupported_with_its_location(tmp_path):
+    text = ADD.read_text().replace(
+        "%c3 = arith.constant 3 : index",
+        "%c3 = arith.constant 3 : index\n  %buf = memref.alloc() : memref<4xf16>")
+    path = _write(tmp_path, text)
+    with pytest.raises(UnsupportedError, match=r"k.mlir:9:\d+: error: tile 0: memref.alloc: this op is not supported"):
+        run(path, _add_inputs())
+
+
+def test_tile_shape_mismatch_is_reported(tmp_path):
+    # The tile's set has 2 rows but its type (and the loaded tensor) say 3.
+    text = ADD.read_text().replace("-d0 + 2 >= 0", "-d0 + 1 >= 0")
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError, match=r"access tile has shape \[2, 64\] .* tensor type says \[3, 64\]"):
+        run(path, _add_inputs())
+
+
+def test_scratchpad_address_beyond_its_size():
+    path = ROOT / "examples" / "softmax_rows.mlir"
+    with pytest.raises(ExecutionError) as info:
+        run(path, make_inputs(path, 0), scratchpad_bytes=1024)
+    message = str(info.value)
+    assert "tile 0: ktdp.store" in message
+    assert "outside the scratchpad of tile 0 of 1024 bytes" in message
+
+
+def test_bad_operands_are_a_located_error_not_a_traceback(tmp_path):
+    # A slice past the end of the tensor: xDSL's verifier cannot see it, the run reports it.
+    text = ADD.read_text().replace(
+        "  ktdp.store %c, %Ct",
+        "  %bad = tensor.extract_slice %c[2, 0] [2, 64] [1, 1] : tensor<3x64xf16> to tensor<2x64xf16>\n"
+        "  ktdp.store %c, %Ct")
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError, match=r"k.mlir:\d+:\d+: error: tile 0: tensor.extract_slice: slice \[2, size 2"):
+        run(path, _add_inputs())
+
+
+def test_address_outside_global_memory(tmp_path):
+    text = ADD.read_text().replace(
+        "%Cv = ktdp.construct_memory_view %C,",
+        "%Cx = arith.addi %C, %C : index\n  %Cv = ktdp.construct_memory_view %Cx,")
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError, match=r"tile 0: ktdp.store: coordinate \(0, 0\) maps to "
+                       r"element address 24576 \(byte 49152\), outside global memory"):
+        run(path, _add_inputs())
