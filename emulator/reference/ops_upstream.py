@@ -122,21 +122,17 @@ def _spyreop(ex, op, vals):
         base = env[op.base] if op.base is not None else _imm(op.base_imm)
         stride = env[op.stride] if op.stride is not None else _imm(op.stride_imm, 1)
         vals = [env[op.index], base, stride]
-    et = element_name(op.operands[-1 if name == "spyreop.select" else 0].type)
+    # A fused pair's element type is the pair's half (fp16_fused -> f16): the result's.
+    typed = op.results[0] if name == "spyreop.layernormscale_fused" else (
+        op.operands[-1 if name == "spyreop.select" else 0]
+    )
+    et = element_name(typed.type)
     result = apply_op(name, et, *vals, **attrs)
     return list(result) if isinstance(result, tuple) else [result]
 
 
 def _imm(attr, default: int = 0) -> int:
     return default if attr is None else int(attr.value.data)
-
-
-@handles("spyreop.exx2_fused", "spyreop.layernormscale_fused")
-def _fused(ex, op, vals):
-    raise UnsupportedError(
-        "the packed (mean, mean-of-squares) *_fused types have no numerics yet; "
-        "use spyreop.exx2 / spyreop.layernormscale on separate values"
-    )
 
 
 # ---- scf, affine ------------------------------------------------------------------------

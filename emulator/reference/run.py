@@ -265,8 +265,7 @@ def make_inputs(
     ranges = _index_ranges(kernel)
     out = {}
     for arg in infer_arguments(kernel.func):
-        # "unused" too: infer_arguments may not see reads through ind(...) index tensors.
-        if arg.role not in ("in", "inout", "unused"):
+        if arg.role not in ("in", "inout"):
             continue
         shape = tuple(
             d if d is not None else u for d, u in zip(arg.shape or (), arg.upper_bounds or ())

@@ -81,6 +81,10 @@ def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> lis
             if any(p in views for p in access.view.parts):
                 reads |= access.kind == "load"
                 writes |= access.kind == "store"
+            # The index tensors of an indirect tile are read by its load and its store alike.
+            index_views = getattr(access.tile_op, "index_views", ())
+            if any(p in views for iv in index_views for p in model.view_of(iv).parts):
+                reads = True
         role = {(True, False): "in", (False, True): "out", (True, True): "inout"}.get(
             (reads, writes), "unused")
         direct = all(values.of_expr(v.offset).used == [var] and

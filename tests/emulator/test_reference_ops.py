@@ -320,3 +320,15 @@ def test_generic_with_two_reductions_constant_and_permuted_maps():
     squares = (y * y).astype(np.float32).astype(np.float64)
     np.testing.assert_array_equal(out["S"][0], squares.sum(axis=1).astype(np.float32))
     np.testing.assert_array_equal(out["M"][0], y.max(axis=1).astype(np.float32))
+
+
+def test_fused_pair_ops_agree_with_the_separate_values():
+    """exx2_fused + layernormscale_fused compute what exx2 + layernormscale compute."""
+    from pathlib import Path
+
+    kernel = Path(__file__).parent / "kernels" / "layernorm_fused.mlir"
+    x = rand((4, 64), seed=3, dtype=np.float32)
+    out = run(str(kernel), {"X": x})
+    np.testing.assert_array_equal(out["Y"], out["Z"])
+    # x*x rounded to f32 minus x^2 is (almost) zero, so both are close to 1/sqrt(eps).
+    np.testing.assert_allclose(out["Z"], 1 / np.sqrt(1e-5), rtol=0.01)

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from spyre_sched.frontend.arguments import infer_arguments
 
 
@@ -23,3 +25,12 @@ def test_runtime_flat_inout_and_scalar_arguments(kernel):
 def test_distributed_output_argument(kernel):
     args = infer_arguments(kernel("distributed_128x64.mlir").func)
     assert [(a.name, a.role, a.shape) for a in args] == [("O", "out", (128, 64))]
+
+
+def test_index_tensor_read_through_ind_is_an_input():
+    from spyre_sched.frontend import load_kernel
+
+    path = Path(__file__).parents[1] / "emulator" / "kernels" / "gather_scatter.mlir"
+    args = {a.name: a for a in infer_arguments(load_kernel(path).func)}
+    assert args["I"].role == "in" and args["I"].element_type == "i32"
+    assert (args["X"].role, args["Y"].role, args["Z"].role) == ("in", "out", "out")
