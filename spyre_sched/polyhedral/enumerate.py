@@ -37,12 +37,13 @@ from spyre_sched.errors import AnalysisError
 from spyre_sched.polyhedral.isl_text import constraint_text
 
 __all__ = [
+    "bounding_box",
+    "box_bounds",
+    "contains",
     "enumerate_points",
+    "eval_affine_exprs",
     "tile_extents",
     "tile_positions",
-    "contains",
-    "eval_affine_exprs",
-    "bounding_box",
 ]
 
 
@@ -204,6 +205,20 @@ def bounding_box(aset: AffineSet, symbols: Sequence[int]) -> tuple[np.ndarray, n
     if empty:
         return np.zeros(aset.num_dims, dtype=np.int64), np.full(aset.num_dims, -1, np.int64)
     return lo.copy(), hi.copy()
+
+
+def box_bounds(aset: AffineSet, symbols: Sequence[int]) -> list[tuple[int, int]] | None:
+    """Inclusive (lo, hi) per dim when the set is exactly a box (every constraint bounds one
+    dim), else None; an empty set gives (0, -1) per dim. An unbounded set is no box."""
+    try:
+        lo, hi, residual, empty = _analyse(aset, tuple(int(s) for s in symbols))
+    except AnalysisError:
+        return None
+    if empty:
+        return [(0, -1)] * aset.num_dims
+    if residual:
+        return None
+    return [(int(a), int(b)) for a, b in zip(lo, hi)]
 
 
 # ---------------------------------------------------------------------------------------
