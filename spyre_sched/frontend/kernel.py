@@ -14,8 +14,8 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from spyre_sched.errors import ParseError, SourceLocation, SpyreSchedError, VerifyError
-from spyre_sched.frontend.context import make_context
-from spyre_sched.frontend.located_parser import LocatedParser
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.located_parser import LocatedParser
 
 
 @dataclass

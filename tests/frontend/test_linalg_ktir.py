@@ -10,7 +10,7 @@ from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.printer import Printer
 
 from spyre_sched.frontend import parse_kernel
-from spyre_sched.frontend.linalg_ktir import DivOp, ReduceOp
+from spyre_sched.dialects.linalg_ktir import DivOp, ReduceOp
 
 KERNEL = """\
 func.func @k(%a: tensor<4x8xf16>, %b: tensor<4x8xi32>, %v: tensor<8xf16>) attributes {{grid = [1]}} {{

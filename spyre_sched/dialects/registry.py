@@ -1,4 +1,5 @@
-"""The xDSL context that knows KTIR: the upstream dialects kernels use, plus ours."""
+"""The xDSL context every text reader uses: all upstream dialects (linalg extended with what
+KTIR producers print), plus ours. Kernels, device files and device patterns share it."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def make_context() -> Context:
 
 def _linalg_for_ktir():
     # xDSL 0.75's linalg plus `linalg.div` and the short-form `linalg.reduce`.
-    from spyre_sched.frontend.linalg_ktir import LINALG_KTIR
+    from spyre_sched.dialects.linalg_ktir import LINALG_KTIR
 
     return LINALG_KTIR
 

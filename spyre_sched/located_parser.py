@@ -14,7 +14,7 @@ class LocatedParser(Parser):
     def __init__(self, ctx, text: str, filename: str):
         super().__init__(ctx, text, filename)
         self.filename = filename
-        self.lines = text.splitlines()
+        self.text = text
         self.op_positions: dict[Operation, int] = {}
         # Start positions of the ops being parsed, innermost last: an error raised while
         # building an op (not at a token) is reported at the op.
@@ -29,9 +29,13 @@ class LocatedParser(Parser):
         return op
 
     def location_at(self, position: int) -> SourceLocation:
-        text = self.lexer.input.content
-        line = text.count("\n", 0, position) + 1
-        line_start = text.rfind("\n", 0, position) + 1
-        col = position - line_start + 1
-        line_text = self.lines[line - 1] if 0 < line <= len(self.lines) else None
-        return SourceLocation(self.filename, line, col, line_text)
+        return location_in_text(self.text, self.filename, position)
+
+
+def location_in_text(text: str, filename: str, position: int) -> SourceLocation:
+    """FILE:LINE:COL (1-based) and the line's text for a character offset into `text`."""
+    line = text.count("\n", 0, position) + 1
+    line_start = text.rfind("\n", 0, position) + 1
+    line_end = text.find("\n", position)
+    line_text = text[line_start : line_end if line_end >= 0 else len(text)]
+    return SourceLocation(filename, line, position - line_start + 1, line_text)
