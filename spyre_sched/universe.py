@@ -2,21 +2,9 @@
 
 from xdsl.universe import Universe
 
-
-def _dialect(module: str, attr: str):
-    def load():
-        import importlib
-
-        return getattr(importlib.import_module(module), attr)
-
-    return load
-
+from spyre_sched.dialects.registry import OUR_DIALECTS, dialect_loader
 
 SPYRE_SCHED_UNIVERSE = Universe(
-    all_dialects={
-        "ktdp": _dialect("spyre_sched.dialects.ktdp", "KTDP"),
-        "spyreop": _dialect("spyre_sched.dialects.spyreop", "SPYREOP"),
-        "ktdf_arch": _dialect("spyre_sched.dialects.ktdf_arch", "KTDF_ARCH"),
-    },
+    all_dialects={name: dialect_loader(*where) for name, where in OUR_DIALECTS.items()},
     all_passes={},
 )

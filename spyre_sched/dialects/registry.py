@@ -16,7 +16,7 @@ OUR_DIALECTS = {
 }
 
 
-def _loader(module: str, attr: str):
+def dialect_loader(module: str, attr: str):
     return lambda: getattr(importlib.import_module(module), attr)
 
 
@@ -27,7 +27,7 @@ def make_context() -> Context:
         if name not in OUR_DIALECTS:
             ctx.register_dialect(name, _linalg_for_ktir if name == "linalg" else factory)
     for name, (module, attr) in OUR_DIALECTS.items():
-        ctx.register_dialect(name, _loader(module, attr))
+        ctx.register_dialect(name, dialect_loader(module, attr))
     return ctx
 
 
@@ -36,7 +36,3 @@ def _linalg_for_ktir():
     from spyre_sched.dialects.linalg_ktir import LINALG_KTIR
 
     return LINALG_KTIR
-
-
-def known_dialects(ctx: Context) -> list[str]:
-    return sorted(ctx.registered_dialect_names)
