@@ -138,18 +138,23 @@ def _memory_spaces(kernel) -> set[str]:
 
 @main.command("check")
 @click.argument("kernel_file", type=click.Path(dir_okay=False))
+@device_option()
 @reports_errors
-def check(kernel_file: str) -> None:
+def check(kernel_file: str, device: str) -> None:
     """Parse, verify and statically check KERNEL_FILE; print a summary.
 
-    Errors (syntax, verifier, out-of-bounds, write races) print as FILE:LINE:COL: error:
-    and exit 1; warnings (e.g. output elements never written) do not change the status.
+    Errors (syntax, verifier, out-of-bounds, write races, a grid larger than the device or
+    a memory space it does not map) print as FILE:LINE:COL: error: and exit 1; warnings
+    (e.g. output elements never written) do not change the status.
     """
+    from spyre_sched.device import load_device
+    from spyre_sched.device.fit import check_kernel_fits
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
     from spyre_sched.polyhedral.checks import check_kernel
 
     kernel = load_kernel(kernel_file)
+    check_kernel_fits(load_device(device), kernel.func, kernel.num_tiles, kernel.location_of)
     arguments = infer_arguments(kernel.func)
     diagnostics = check_kernel(kernel.func)
     for diag in diagnostics:
@@ -205,9 +210,8 @@ def output_summary(name: str, array) -> str:
 @click.option("--seed", default=0, show_default=True, type=int,
               help="Seed of the random inputs used when --inputs is not given.")
 @click.option("--scratchpad-bytes", type=click.IntRange(1), default=None,
-              help="Scratchpad size per compute tile (default: the device's, else 2 MiB).")
-@click.option("--device", "device", default=None, metavar="NAME|PATH",
-              help="Device description whose scratchpad size to use.")
+              help="Scratchpad size per compute tile (default: the device's).")
+@device_option()
 @reports_errors
 def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratchpad_bytes,
               device):
@@ -215,10 +219,14 @@ def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratc
     import numpy as np
 
     from emulator.reference import make_inputs, run
+    from spyre_sched.device import load_device
+    from spyre_sched.device.fit import check_kernel_fits
     from spyre_sched.errors import ExecutionError
     from spyre_sched.frontend import load_kernel
 
     kernel = load_kernel(kernel_file)
+    target = load_device(device)
+    check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     rt = _parse_runtime_args(runtime_args)
     if inputs_path:
         try:
@@ -229,7 +237,7 @@ def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratc
     else:
         inputs = make_inputs(kernel, seed, rt)
     outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
-                  device=device)
+                  device=target)
     for name, array in outputs.items():
         click.echo(output_summary(name, array))
     if outputs_path:
