@@ -7,6 +7,7 @@ exit status 1; a user never sees a traceback for bad input.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import click
@@ -14,8 +15,15 @@ import click
 from spyre_sched.errors import SpyreSchedError
 
 
+DEBUG_ENV = "SPYRE_SCHED_DEBUG"
+
+
 def reports_errors(fn):
-    """Print a SpyreSchedError as a diagnostic and exit 1 instead of a traceback."""
+    """Print a SpyreSchedError as a diagnostic and exit 1 instead of a traceback.
+
+    Any other exception is a bug in spyre-sched, not in the input: it is reported in one
+    line as an internal error (exit 2); `SPYRE_SCHED_DEBUG=1` shows the traceback.
+    """
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -24,6 +32,15 @@ def reports_errors(fn):
         except SpyreSchedError as err:
             click.echo(str(err), err=True)
             sys.exit(1)
+        except Exception as err:
+            if os.environ.get(DEBUG_ENV):
+                raise
+            click.echo(
+                f"internal error in spyre-sched ({type(err).__name__}: {err}); "
+                f"please report it; {DEBUG_ENV}=1 shows the traceback",
+                err=True,
+            )
+            sys.exit(2)
 
     return wrapper
 

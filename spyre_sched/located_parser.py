@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
-from spyre_sched.errors import SourceLocation
+from spyre_sched.errors import SourceLocation, SpyreSchedError
 
 
 class LocatedParser(Parser):
@@ -39,3 +41,21 @@ def location_in_text(text: str, filename: str, position: int) -> SourceLocation:
     line_end = text.find("\n", position)
     line_text = text[line_start : line_end if line_end >= 0 else len(text)]
     return SourceLocation(filename, line, position - line_start + 1, line_text)
+
+
+def read_source(path: Path, what: str, error: type[SpyreSchedError]) -> str:
+    """The text of a source file, or `error` saying why it cannot be read (missing file,
+    not UTF-8 text) located at the file or at the first bad byte."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise error(f"cannot read {what}: {err.strerror}", str(path)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        good = data[: err.start].decode("utf-8")
+        location = location_in_text(good, str(path), len(good))
+        raise error(
+            f"{what} is not UTF-8 text (byte 0x{data[err.start]:02x})",
+            SourceLocation(location.file, location.line, location.col),
+        ) from None

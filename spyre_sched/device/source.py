@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import DeviceError, SourceLocation
-from spyre_sched.located_parser import LocatedParser, location_in_text
+from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
 
 
 def device_context() -> Context:
@@ -47,10 +47,7 @@ class ParsedFile:
 
 
 def parse_device_file(path: Path, ctx: Context | None = None) -> ParsedFile:
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise DeviceError(f"cannot read device file: {err.strerror}", str(path)) from None
+    text = read_source(path, "device file", DeviceError)
     ctx = ctx or device_context()
     parser = LocatedParser(ctx, text, str(path))
     try:

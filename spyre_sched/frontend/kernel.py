@@ -15,7 +15,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from spyre_sched.errors import ParseError, SourceLocation, SpyreSchedError, VerifyError
 from spyre_sched.dialects.registry import make_context
-from spyre_sched.located_parser import LocatedParser
+from spyre_sched.located_parser import LocatedParser, read_source
 
 
 @dataclass
@@ -132,11 +132,7 @@ def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
 
 def load_kernel(path: str | Path) -> Kernel:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise ParseError(f"cannot read kernel file: {err.strerror}", str(path))
-    return parse_kernel(text, str(path))
+    return parse_kernel(read_source(path, "kernel file", ParseError), str(path))
 
 
 def _find_kernel_func(module: ModuleOp, filename: str) -> FuncOp:

@@ -31,7 +31,7 @@ from enum import Enum
 from xdsl.dialects import affine, arith, func, scf
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineExpr, AffineSymExpr
+from xdsl.ir.affine import AffineExpr, AffineSymExpr
 
 from spyre_sched.dialects.ktdp import GetComputeTileIdOp, RuntimeArgExtractOp, RuntimeArgType
 from spyre_sched.polyhedral.isl_text import conj, expr_text
