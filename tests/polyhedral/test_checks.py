@@ -1,7 +1,5 @@
 """Static checks, placement, dependences and invariance on small kernels."""
 
-import time
-
 import numpy as np
 
 from spyre_sched.polyhedral import (
@@ -16,11 +14,9 @@ from spyre_sched.polyhedral import (
 from spyre_sched.polyhedral.views import MemoryRef
 
 
-def test_add_example_is_clean_and_fast(kernel):
+def test_add_example_is_clean(kernel):
     k = kernel("add_96x64.mlir")
-    start = time.perf_counter()
     assert check_kernel(k.func) == []
-    assert time.perf_counter() - start < 1.0
     model = KernelModel(k.func)
     assert all(c.complete for c in store_coverage(model))
     assert find_dependences(model) == []
