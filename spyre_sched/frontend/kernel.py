@@ -13,9 +13,20 @@ from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from spyre_sched.errors import ParseError, SourceLocation, SpyreSchedError, VerifyError
+from spyre_sched.dialects.ktdp import (
+    ConstructAccessTileOp,
+    ConstructIndirectAccessTileOp,
+)
 from spyre_sched.dialects.registry import make_context
+from spyre_sched.errors import (
+    AnalysisError,
+    ParseError,
+    SourceLocation,
+    SpyreSchedError,
+    VerifyError,
+)
 from spyre_sched.located_parser import LocatedParser, read_source
+from spyre_sched.polyhedral.enumerate import tile_extents
 
 
 @dataclass
@@ -161,6 +172,35 @@ def verify_kernel(kernel: Kernel) -> None:
                 f"'{op.name}' is malformed ({type(err).__name__}: {_first_line(str(err))})",
                 kernel.location_of(op),
             ) from None
+    _verify_tile_shapes(kernel)
+
+
+def _verify_tile_shapes(kernel: Kernel) -> None:
+    """An access tile's type must have the shape of its set: the set's extents permuted by
+    its order. Op verifiers cannot say this (it needs integer-set reasoning); a set with
+    symbols is checked when it runs, since its extents depend on their values."""
+    for op in kernel.module.walk():
+        if isinstance(op, ConstructAccessTileOp):
+            aset, order = op.access_tile_set.data, op.access_tile_order.data
+        elif isinstance(op, ConstructIndirectAccessTileOp):
+            aset, order = op.variables_space_set.data, op.variables_space_order.data
+        else:
+            continue
+        if aset.num_symbols:
+            continue
+        declared = op.result.type.get_shape()
+        try:
+            extents = tuple(int(e) for e in tile_extents(aset, [], order))
+        except AnalysisError as err:
+            raise VerifyError(err.message, kernel.location_of(op)) from None
+        if extents != tuple(declared):
+            shape = "x".join(map(str, extents))
+            raise VerifyError(
+                f"{op.name}: the tile type says {'x'.join(map(str, declared))} but its set "
+                f"spans {shape} (extents permuted by its order): the type must be "
+                f"!ktdp.access_tile<{shape}xindex>",
+                kernel.location_of(op),
+            )
 
 
 def _first_line(message: str) -> str:

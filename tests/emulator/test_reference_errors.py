@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from emulator.reference import make_inputs, run
-from spyre_sched.errors import ExecutionError, UnsupportedError
+from spyre_sched.errors import ExecutionError, UnsupportedError, VerifyError
 
 ROOT = Path(__file__).resolve().parents[2]
 ADD = ROOT / "examples" / "add_96x64.mlir"
@@ -130,9 +130,22 @@ def test_unknown_op_is_unsupported_with_its_location(tmp_path):
         run(path, _add_inputs())
 
 
-def test_tile_shape_mismatch_is_reported(tmp_path):
+def test_tile_shape_mismatch_is_rejected_before_running(tmp_path):
     # The tile's set has 2 rows but its type (and the loaded tensor) say 3.
     text = ADD.read_text().replace("-d0 + 2 >= 0", "-d0 + 1 >= 0")
+    path = _write(tmp_path, text)
+    with pytest.raises(VerifyError, match=r"k.mlir:17:3: error: ktdp.construct_access_tile: "
+                       r"the tile type says 3x64 but its set spans 2x64"):
+        run(path, _add_inputs())
+
+
+def test_tile_shape_mismatch_through_a_symbol_is_reported_when_run(tmp_path):
+    # With a symbol the set's extent is known only at run time: symbols(%c2) gives 2 rows.
+    text = ADD.read_text().replace(
+        "#rows3 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0,",
+        "#rows3 = affine_set<(d0, d1)[s0] : (d0 >= 0, s0 - 1 - d0 >= 0,",
+    ).replace("%c3 = arith.constant 3 : index", "%c3 = arith.constant 3 : index\n  %c2 = arith.constant 2 : index")
+    text = text.replace("[%row0, %c0] {", "[%row0, %c0] symbols(%c2) {")
     path = _write(tmp_path, text)
     with pytest.raises(ExecutionError, match=r"access tile has shape \[2, 64\] .* tensor type says \[3, 64\]"):
         run(path, _add_inputs())
