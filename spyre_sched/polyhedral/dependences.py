@@ -1,9 +1,12 @@
 """Which loads read what an earlier store of the same kernel wrote.
 
 A store before a load (in program order) that touches an element the load reads is a
-dependence. `same_tile`: a tile reads back its own write (ordinary program order);
-`cross_tile`: a tile reads what another tile wrote; tiles run concurrently, so the
-kernel must be split into programs with a barrier between the store and the load.
+dependence, and every dependence splits the kernel into programs: a load -> compute ->
+store pipeline streams its loads ahead of its stores, so a load of what the same kernel
+stores must belong to a later program (the intermediate stays where the kernel put it,
+e.g. on chip in a ct_local view). `same_tile`: a tile reads back its own write;
+`cross_tile`: a tile reads what another tile wrote; tiles run concurrently, so the split
+also needs a barrier between the tiles (`needs_barrier`).
 
 Loop-carried dependences from a store textually after the load in a shared loop are not
 reported; a store and load in one loop are compared over all iterations (conservative).
@@ -27,6 +30,10 @@ class Dependence:
 
     @property
     def splits_kernel(self) -> bool:
+        return self.same_tile is not None or self.cross_tile is not None
+
+    @property
+    def needs_barrier(self) -> bool:
         return self.cross_tile is not None
 
 

@@ -78,6 +78,7 @@ def test_loops_runtime_sizes_dependence_and_invariance(kernel):
     assert footprint(model, by_name["Xt"], 1, {"j": 64}).lo == (2, 64)
     deps = find_dependences(model)
     assert len(deps) == 1 and deps[0].load is by_name["Tr"] and deps[0].splits_kernel
+    assert deps[0].needs_barrier
     assert deps[0].same_tile is None
     w = deps[0].cross_tile
     assert w.tile1 + w.tile2 == 7
@@ -93,3 +94,12 @@ def test_variable_table(kernel):
     kinds = {v.name: v.kind.value for v in model.variables}
     assert kinds["tile"] == "tile" and kinds["j"] == "loop" and kinds["N"] == "runtime"
     assert kinds["X"] == "argument"
+
+
+def test_softmax_groups_are_split_at_their_scratchpad_intermediates(kernel):
+    k = kernel("softmax_rows.mlir")
+    deps = find_dependences(KernelModel(k.func))
+    lines = [(k.location_of(d.store.op).line, k.location_of(d.load.op).line) for d in deps]
+    # M (group 1 -> 2), E and S (group 2 -> 3): each read back by the tile that wrote it.
+    assert lines == [(54, 58), (76, 80), (77, 81)]
+    assert all(d.splits_kernel and not d.needs_barrier and d.same_tile for d in deps)
