@@ -125,13 +125,21 @@ def _shape_text(info) -> str:
     return f"{'x'.join(dims)}x{info.element_type or '?'}{flat}"
 
 
+def _argument_text(kernel, info) -> str:
+    from spyre_sched.dialects.ktdp import RuntimeArgType
+
+    if info.shape is not None:
+        return f"%{info.name}: {_shape_text(info)} ({info.role})"
+    arg_type = kernel.func.body.block.args[info.position].type
+    if isinstance(arg_type, RuntimeArgType):
+        return (f"%{info.name}: {arg_type.value_type} (run-time: a multiple of "
+                f"{arg_type.granularity.data}, at most {arg_type.upperbound.data})")
+    return f"%{info.name}: {info.type} ({info.role})"
+
+
 def kernel_summary(kernel, arguments) -> str:
     """One paragraph: function, grid, tiles, arguments (shape, type, role), memory spaces."""
-    args = ", ".join(
-        f"%{a.name}: {_shape_text(a)} ({a.role})" if a.shape is not None
-        else f"%{a.name}: {a.type} ({a.role})"
-        for a in arguments
-    )
+    args = ", ".join(_argument_text(kernel, a) for a in arguments)
     spaces = sorted({s for a in arguments for s in a.memory_spaces} | _memory_spaces(kernel))
     grid = "x".join(str(g) for g in kernel.grid)
     return (

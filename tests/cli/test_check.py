@@ -134,3 +134,17 @@ def test_stock_xdsl_opt_reads_and_prints_the_example() -> None:
     buffer = io.StringIO()
     Printer(buffer).print_op(parse_kernel(out, "xdsl-opt.mlir").module)
     assert buffer.getvalue().strip() == out.strip()
+
+
+def test_summary_names_run_time_arguments_with_their_bounds():
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from spyre_sched.cli import main
+
+    kernel = Path(__file__).parents[1] / "emulator" / "kernels" / "runtime_rows.mlir"
+    result = CliRunner().invoke(main, ["check", str(kernel)])
+    assert result.exit_code == 0, result.output
+    assert "%n: index (run-time: a multiple of 64, at most 256)" in result.output
+    assert "%X: ?<=256x64xf16 (in)" in result.output
