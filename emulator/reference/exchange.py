@@ -8,10 +8,11 @@ from functools import lru_cache
 
 import numpy as np
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineMap
-from xdsl.ir.affine.affine_set import AffineSet
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineSet
 
 from emulator.reference import affine_sets
+from spyre_sched.errors import AnalysisError, ExecutionError
 
 
 @dataclass(frozen=True)
@@ -27,13 +28,32 @@ class Exchange:
         self.num_tiles = num_tiles
         self.partials: dict[tuple[Operation, int, int], dict[int, list]] = {}
         self._members = lru_cache(maxsize=None)(self._members_uncached)
-        self._groups = lru_cache(maxsize=None)(self._groups_uncached)
+        self._groups_with = lru_cache(maxsize=None)(self._groups_with_uncached)
 
-    def groups(self, groups_set: AffineSet) -> list[int]:
-        return self._groups(groups_set)
+    def groups_with(self, groups_set: AffineSet, tiles_per_group: AffineSet, tile: int) -> list[int]:
+        """Groups g of `groups_set` with (tile)[g] in `tiles_per_group`, ascending.
 
-    def _groups_uncached(self, groups_set: AffineSet) -> list[int]:
-        points, _, _, _ = affine_sets.points_in_order(groups_set, [], AffineMap.identity(1))
+        Enumerated from the two sets' intersection, not group by group: a group set may be
+        far larger than the grid (most of its groups then have no tile)."""
+        return self._groups_with(groups_set, tiles_per_group, tile)
+
+    def _groups_with_uncached(self, groups_set: AffineSet, tiles_per_group: AffineSet,
+                              tile: int) -> list[int]:
+        # (i)[g] with i := tile and the symbol g as the one dimension of the group set.
+        dims, syms = [AffineExpr.constant(tile)], [AffineExpr.dimension(0)]
+        bound = tuple(
+            AffineConstraintExpr(c.kind, c.lhs.replace_dims_and_symbols(dims, syms),
+                                 c.rhs.replace_dims_and_symbols(dims, syms))
+            for c in tiles_per_group.constraints
+        )
+        both = AffineSet(1, 0, tuple(groups_set.constraints) + bound)
+        try:
+            points, _, _, _ = affine_sets.points_in_order(both, [], AffineMap.identity(1))
+        except AnalysisError:
+            raise ExecutionError(
+                f"tile {tile} is a member of infinitely many groups: neither the group set "
+                f"({groups_set}) nor the tiles-per-group set ({tiles_per_group}) bounds g"
+            ) from None
         return sorted(int(g) for g in points[:, 0])
 
     def members(self, tiles_per_group: AffineSet, group: int) -> list[int]:

@@ -133,10 +133,9 @@ def _produce(ex, op, vals):
     ex.instances[op] += 1
     exchange = ex.machine.exchange
     producers = op.producer_tiles_per_group.data
-    for group in exchange.groups(op.result.type.groups.data):
-        if ex.tile in exchange.members(producers, group):
-            values = yield from ex.run_block(op.body.block, [group])
-            exchange.put(op, instance, group, ex.tile, [_frozen(v) for v in values])
+    for group in exchange.groups_with(op.result.type.groups.data, producers, ex.tile):
+        values = yield from ex.run_block(op.body.block, [group])
+        exchange.put(op, instance, group, ex.tile, [_frozen(v) for v in values])
     return [Future(op, instance)]
 
 
@@ -151,10 +150,7 @@ def _my_group(ex, op, future: Future):
     """(group, producers, consumers) for this tile as a consumer, or an Undelivered."""
     exchange = ex.machine.exchange
     consumers_set = op.consumer_tiles_per_group.data
-    groups = [
-        g for g in exchange.groups(future.op.result.type.groups.data)
-        if ex.tile in exchange.members(consumers_set, g)
-    ]
+    groups = exchange.groups_with(future.op.result.type.groups.data, consumers_set, ex.tile)
     if not groups:
         return Undelivered(
             f"uses the result of {op.name} at {ex.machine.kernel.location_of(op)}, but tile "

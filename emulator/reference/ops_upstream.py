@@ -48,6 +48,18 @@ _CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: oper
          5: operator.ge, 6: operator.lt, 7: operator.le, 8: operator.gt, 9: operator.ge}
 
 
+_INDEX_RANGE = range(-(2**63), 2**63)
+
+
+def _index(name: str, value: int, operands) -> int:
+    """An index result, which must fit in 64 bits: a kernel whose address arithmetic
+    overflows is wrong, and the views it would build cannot be represented."""
+    if value not in _INDEX_RANGE:
+        shown = ", ".join(str(int(v)) for v in operands)
+        raise ExecutionError(f"operands ({shown}) give {value}, which overflows a 64-bit index")
+    return value
+
+
 def _scalar_result(op, value):
     """Index results are Python ints; everything else stays a numpy value."""
     if isinstance(op.results[0].type, IndexType) and np.ndim(value) == 0:
@@ -80,7 +92,7 @@ def _arith(ex, op, vals):
     if name in _INDEX_OPS and type(vals[0]) is int and type(vals[1]) is int:
         if name in _INDEX_DIVISIONS and vals[1] == 0:
             raise ExecutionError("division by zero")
-        return [_INDEX_OPS[name](vals[0], vals[1])]
+        return [_index(name, _INDEX_OPS[name](vals[0], vals[1]), vals)]
     if name == "arith.cmpi" and type(vals[0]) is int and type(vals[1]) is int:
         pred = op.predicate.value.data
         return [_CMPI[pred](vals[0], vals[1])]
@@ -161,14 +173,15 @@ def _if(ex, op, vals):
 @handles("affine.apply")
 def _apply(ex, op, vals):
     amap = op.map.data
-    return [amap.eval([int(v) for v in vals[: amap.num_dims]], [int(v) for v in vals[amap.num_dims :]])[0]]
+    result = amap.eval([int(v) for v in vals[: amap.num_dims]], [int(v) for v in vals[amap.num_dims :]])[0]
+    return [_index(op.name, result, vals)]
 
 
 @handles("affine.min", "affine.max")
 def _affine_minmax(ex, op, vals):
     amap = op.map.data
     results = amap.eval([int(v) for v in vals[: amap.num_dims]], [int(v) for v in vals[amap.num_dims :]])
-    return [min(results) if op.name == "affine.min" else max(results)]
+    return [_index(op.name, min(results) if op.name == "affine.min" else max(results), vals)]
 
 
 # ---- tensor -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from xdsl.ir.affine.affine_set import AffineSet
 from emulator.numerics import element_type, from_memory, to_memory
 from emulator.reference import affine_sets
 from emulator.reference.memory import DeviceMemory
+from spyre_sched.polyhedral import enumerate as polyhedral
 
 
 class AccessFault(Exception):
@@ -41,6 +42,28 @@ class MemoryView:
     def __post_init__(self):
         self.bounds = affine_sets.box_bounds(self.cset, self.symbols)
         self.origin = affine_sets.minimum(self.cset, self.symbols)
+        self._check_address_range()
+
+    def _check_address_range(self) -> None:
+        """Every byte address of the view's bounding box fits in 64 bits: loads and stores
+        compute addresses in int64, where an overflow would wrap silently."""
+        if self.bounds is not None:
+            box = self.bounds
+        else:
+            lo, hi = polyhedral.bounding_box(self.cset, list(self.symbols))
+            box = list(zip((int(v) for v in lo), (int(v) for v in hi)))
+        if any(lo > hi for lo, hi in box):
+            return  # an empty view has no addresses
+        size = element_type(self.etype).size
+        low = high = self.offset
+        for (lo, hi), origin, stride in zip(box, self.origin, self.strides):
+            ends = ((lo - origin) * stride, (hi - origin) * stride)
+            low, high = low + min(ends), high + max(ends)
+        if low * size < -(2**63) or high * size >= 2**63:
+            raise AccessFault(
+                f"the view's element addresses run from {low} to {high} (offset "
+                f"{self.offset}, strides {list(self.strides)}): beyond 64-bit byte addresses"
+            )
 
     @property
     def parts(self) -> list[MemoryView]:
@@ -91,8 +114,9 @@ class Segment:
 def _strided_view(memory: DeviceMemory, seg: Segment, dtype: np.dtype) -> np.ndarray:
     start, shape, strides = seg.strided  # type: ignore[misc]
     base = memory.elements(seg.space, dtype)[start:]
+    # An axis of extent 1 never moves: its stride (possibly huge) is not used.
     return np.lib.stride_tricks.as_strided(
-        base, shape=shape, strides=[s * dtype.itemsize for s in strides]
+        base, shape=shape, strides=[s * dtype.itemsize if n > 1 else 0 for s, n in zip(strides, shape)]
     )
 
 

@@ -49,11 +49,19 @@ class ParsedFile:
 def parse_device_file(path: Path, ctx: Context | None = None) -> ParsedFile:
     text = read_source(path, "device file", DeviceError)
     ctx = ctx or device_context()
-    parser = LocatedParser(ctx, text, str(path))
+    try:
+        parser = LocatedParser(ctx, text, str(path))  # lexes the first token
+    except ParseError as err:
+        raise DeviceError(err.msg, location_in_text(text, str(path), err.span.start)) from None
     try:
         module = parser.parse_module()
     except ParseError as err:
         raise DeviceError(err.msg, parser.location_at(err.span.start)) from None
+    except VerifyException as err:
+        # An attribute rejected while its op is being built (an integer too large for its
+        # type): there is no token span, so report it at the op being parsed.
+        position = parser.open_ops[-1] if parser.open_ops else parser._current_token.span.start
+        raise DeviceError(str(err).strip().splitlines()[0], parser.location_at(position)) from None
     parsed = ParsedFile(path, module, text, parser.op_positions)
     try:
         module.verify()

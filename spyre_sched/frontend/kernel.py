@@ -6,9 +6,18 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+)
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -25,7 +34,7 @@ from spyre_sched.errors import (
     SpyreSchedError,
     VerifyError,
 )
-from spyre_sched.located_parser import LocatedParser, read_source
+from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
 from spyre_sched.polyhedral.enumerate import tile_extents
 
 
@@ -98,7 +107,10 @@ def _explain_parse_error(msg: str, ctx) -> str:
 def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
     """Parse and verify KTIR text. Raises ParseError / VerifyError with a location."""
     ctx = make_context()
-    parser = LocatedParser(ctx, text, filename)
+    try:
+        parser = LocatedParser(ctx, text, filename)  # lexes the first token
+    except XdslParseError as err:
+        raise ParseError(err.msg, location_in_text(text, filename, err.span.start)) from None
     try:
         module = parser.parse_module()
     except XdslParseError as err:
@@ -162,6 +174,8 @@ def verify_kernel(kernel: Kernel) -> None:
     (ct_id ranges, tile-id result counts) read it.
     """
     _verify_grid(kernel)
+    _verify_defined_before_use(kernel)
+    _verify_integer_ranges(kernel)
     for op in kernel.module.walk():
         try:
             op.verify(verify_nested_ops=False)
@@ -173,6 +187,94 @@ def verify_kernel(kernel: Kernel) -> None:
                 kernel.location_of(op),
             ) from None
     _verify_tile_shapes(kernel)
+
+
+def _verify_defined_before_use(kernel: Kernel) -> None:
+    """Every operand is defined earlier in its block or in an enclosing one. xDSL's parser
+    resolves forward references to a value defined later, and does not check dominance."""
+
+    def visit(block, visible: set) -> None:
+        visible = visible | set(block.args)
+        for op in block.ops:
+            for operand in op.operands:
+                if operand not in visible:
+                    name = f"%{operand.name_hint}" if operand.name_hint else "a value"
+                    defined = getattr(operand, "op", None)
+                    where = kernel.op_locations.get(defined) if defined is not None else None
+                    later = f" (defined later, on line {where.line})" if where else ""
+                    raise VerifyError(
+                        f"'{op.name}' uses {name} before it is defined{later}",
+                        kernel.location_of(op),
+                    )
+            for region in op.regions:
+                for inner in region.blocks:
+                    visit(inner, visible)
+            visible = visible | set(op.results)
+
+    for block in kernel.module.body.blocks:
+        visit(block, set())
+
+
+_INT64 = range(-(2**63), 2**63)
+#: affine constants keep one bit of headroom: bounds derived from them (negated, or summed
+#: with a coordinate) must still fit in 64 bits
+_AFFINE_CONSTANTS = range(-(2**62), 2**62)
+
+
+def _integers_and_affine_exprs(attr: Attribute):
+    """Every IntegerAttr and every affine expression (of sets and maps) in `attr`, nested
+    ones too."""
+    if isinstance(attr, IntegerAttr):
+        yield attr
+    elif isinstance(attr, AffineSetAttr):
+        yield from (e for c in attr.data.constraints for e in (c.lhs, c.rhs))
+    elif isinstance(attr, AffineMapAttr):
+        yield from attr.data.results
+    elif isinstance(attr, (ArrayAttr, DictionaryAttr)):
+        items = attr.data.values() if isinstance(attr, DictionaryAttr) else attr.data
+        for item in items:
+            yield from _integers_and_affine_exprs(item)
+    elif isinstance(attr, ParametrizedAttribute):
+        for param in attr.parameters:
+            yield from _integers_and_affine_exprs(param)
+
+
+_DIVISIONS = {AffineBinaryOpKind.Mod: "mod", AffineBinaryOpKind.FloorDiv: "floordiv",
+              AffineBinaryOpKind.CeilDiv: "ceildiv"}
+
+
+def _integer_problem(item) -> str | None:
+    """What is wrong with an integer or affine expression, in words, or None.
+
+    xDSL checks integers of fixed width but leaves `index` values and affine constants
+    unbounded, and accepts any divisor; isl and numpy need 64-bit values and positive
+    constant divisors."""
+    too_large = ("the integer {} is too large (index values must fit in 64 bits, the "
+                 "constants of affine sets and maps in 63)")
+    if isinstance(item, IntegerAttr):
+        if isinstance(item.type, IndexType) and item.value.data not in _INT64:
+            return too_large.format(item.value.data)
+        return None
+    for node in item.dfs():
+        if isinstance(node, AffineConstantExpr) and node.value not in _AFFINE_CONSTANTS:
+            return too_large.format(abs(node.value))  # the sign may be the normal form's
+        if isinstance(node, AffineBinaryOpExpr) and node.kind in _DIVISIONS:
+            divisor = node.rhs
+            if not isinstance(divisor, AffineConstantExpr) or divisor.value <= 0:
+                return (f"'{_DIVISIONS[node.kind]}' needs a positive integer constant on its "
+                        f"right, got {divisor} (in {node})")
+    return None
+
+
+def _verify_integer_ranges(kernel: Kernel) -> None:
+    for op in kernel.module.walk():
+        attrs = [*op.attributes.values(), *op.properties.values(),
+                 *(r.type for r in op.results)]
+        for attr in attrs:
+            for item in _integers_and_affine_exprs(attr):
+                problem = _integer_problem(item)
+                if problem is not None:
+                    raise VerifyError(f"'{op.name}': {problem}", kernel.location_of(op))
 
 
 def _verify_tile_shapes(kernel: Kernel) -> None:

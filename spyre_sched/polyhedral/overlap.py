@@ -106,4 +106,6 @@ def _address(part: ViewModel, coordinate: tuple[int, ...], point: dict[str, int]
     env = {v.name: point.get(rename.get(v.name, v.name), 0) for v in part.values.variables}
     for v in part.root:
         env[v.name] = 0
+    if any(abs(int(x)) >= 2**62 for x in (*coordinate, *env.values())):
+        return None  # an overflowing index computation: the race is reported without it
     return int(part.address_of([coordinate], env)[0])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from spyre_sched.device import load_device
+from spyre_sched.device.load import DEVICES_DIR
 from spyre_sched.errors import DeviceError, SourceLocation
 
 from ktdf_arch_testutil import TINY, line_of
@@ -166,3 +167,39 @@ def test_group_may_be_empty(write_device):
     text = TINY.replace("  } -> memory\n}", '  } -> memory\n  ktdf_arch.group @spare {kind = "pool"} {\n  }\n}')
     dev = load_device(write_device(text))
     assert dev.groups["spare"].units == () and dev.groups["spare"].kind == "pool"
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("benefit(1)", "benefit(100000)", "Integer value 100000 is out of range for type i16"),
+        ("pdl.result 0 of", "pdl.result 9223372036854775808 of",
+         "Integer value 9223372036854775808 is out of range for type i32"),
+    ],
+)
+def test_integer_too_large_for_its_type_is_located_at_the_op(write_device, old, new, message):
+    text = (DEVICES_DIR / "sample_device.mlir").read_text().replace(old, new, 1)
+    with pytest.raises(DeviceError) as info:
+        load_device(write_device(text))
+    assert info.value.message.startswith(message)
+    # At the op that holds the integer: its first token (a result name, if it has one).
+    line_text = text.splitlines()[line_of(text, new) - 1]
+    assert (info.value.location.line, info.value.location.col) == (
+        line_of(text, new), len(line_text) - len(line_text.lstrip()) + 1)
+
+
+def test_unterminated_string_is_an_error_not_a_hang(write_device):
+    # xDSL's string pattern backtracks exponentially on this line (hours, not seconds).
+    text = (DEVICES_DIR / "sample_device.mlir").read_text().replace(
+        '"spyreop.silu" (%x', 'spyreop.silu" (%x', 1)
+    with pytest.raises(DeviceError, match="string literal is not closed on its line") as info:
+        load_device(write_device(text))
+    line = line_of(text, 'spyreop.silu" (%x')
+    assert (info.value.location.line, info.value.location.col) == (
+        line, text.splitlines()[line - 1].index('" (%x') + 1)
+
+
+def test_a_bad_first_token_is_located(write_device):
+    with pytest.raises(DeviceError, match="expected a name after '#'") as info:
+        load_device(write_device("#\n"))
+    assert (info.value.location.line, info.value.location.col) == (1, 1)

@@ -179,3 +179,86 @@ def test_address_outside_global_memory(tmp_path):
     with pytest.raises(ExecutionError, match=r"tile 0: ktdp.store: coordinate \(0, 0\) maps to "
                        r"element address 24576 \(byte 49152\), outside global memory"):
         run(path, _add_inputs())
+
+
+def test_index_arithmetic_overflow_is_located_at_the_op(tmp_path):
+    text = ADD.read_text().replace("%c3 = arith.constant 3", "%c3 = arith.constant 9223372036854775807")
+    text = text.replace("%row0 = arith.muli %id, %c3", "%row0 = arith.addi %c3, %c3")
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError) as info:
+        run(path, _add_inputs())
+    assert info.value.message == (
+        "tile 0: arith.addi: operands (9223372036854775807, 9223372036854775807) give "
+        "18446744073709551614, which overflows a 64-bit index")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "%row0 =" in ln)
+    assert (info.value.location.line, info.value.location.col) == (line, 3)
+
+
+def test_index_constant_beyond_64_bits_is_rejected_before_running(tmp_path):
+    text = (ROOT / "examples" / "bias_add.mlir").read_text()
+    text = text.replace("%c4 = arith.constant 4 :", "%c4 = arith.constant 9223372036854775808 :")
+    with pytest.raises(VerifyError, match="the integer 9223372036854775808 is too large"):
+        run(_write(tmp_path, text), {})
+
+
+def test_a_group_set_far_larger_than_the_grid_runs_at_grid_cost(tmp_path):
+    # 2^31 groups on 4 tiles: only the groups a tile belongs to are enumerated.
+    text = (KERNELS / "pair_groups.mlir").read_text()
+    huge = text.replace("#groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>",
+                        "#groups = affine_set<(g) : (g >= 0, -g + 2147483648 >= 0)>")
+    assert huge != text
+    inputs = make_inputs(_write(tmp_path, text, "small.mlir"), 0)
+    expected = run(_write(tmp_path, text, "small.mlir"), inputs)
+    got = run(_write(tmp_path, huge), inputs)
+    np.testing.assert_array_equal(got["Y"], expected["Y"])
+
+
+def test_a_tile_in_unboundedly_many_groups(tmp_path):
+    text = (KERNELS / "pair_groups.mlir").read_text()
+    text = text.replace("#groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>",
+                        "#groups = affine_set<(g) : (g >= 0)>")
+    text = text.replace("#cons = affine_set<(i)[g] : (i - 2 * g >= 0, -i + 2 * g + 1 >= 0)>",
+                        "#cons = affine_set<(i)[g] : (i >= 0)>")
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError, match=r"tile 0: ktdp.inter_tile_consume: tile 0 is a "
+                       r"member of infinitely many groups") as info:
+        run(path, make_inputs(path, 0))
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "inter_tile_consume" in ln)
+    assert info.value.location.line == line
+
+
+def test_view_addresses_beyond_64_bits_are_located_at_the_view(tmp_path):
+    text = ADD.read_text().replace(
+        "%Cv = ktdp.construct_memory_view %C, sizes: [96, 64], strides: [64, 1]",
+        "%Cv = ktdp.construct_memory_view %C, sizes: [96, 64], strides: [4611686018427387904, 1]")
+    path = _write(tmp_path, text)
+    with pytest.raises(ExecutionError, match=r"tile 0: ktdp.construct_memory_view: the view's "
+                       r"element addresses run from \d+ to \d+ .*beyond 64-bit byte addresses") as info:
+        run(path, _add_inputs())
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "%Cv = " in ln)
+    assert info.value.location.line == line
+
+
+def test_a_huge_stride_on_an_axis_of_extent_one_is_harmless(tmp_path):
+    # One row: the row stride never moves an address, whatever its size.
+    text = """\
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @copy(%X: index, %Y: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %Xv = ktdp.construct_memory_view %X, sizes: [1, 64], strides: [64, 1] {
+      coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %Yv = ktdp.construct_memory_view %Y, sizes: [1, 64], strides: [4611686018427387904, 1] {
+      coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %Xt = ktdp.construct_access_tile %Xv[%c0, %c0] {access_tile_set = #row, access_tile_order = #id2}
+      : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %Yt = ktdp.construct_access_tile %Yv[%c0, %c0] {access_tile_set = #row, access_tile_order = #id2}
+      : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %x = ktdp.load %Xt : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>
+  ktdp.store %x, %Yt : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
+  return
+}
+"""
+    path = _write(tmp_path, text)
+    inputs = make_inputs(path, 0)
+    np.testing.assert_array_equal(run(path, inputs)["Y"], inputs["X"])

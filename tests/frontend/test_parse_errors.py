@@ -114,3 +114,85 @@ def test_first_kernel_with_grid_is_chosen() -> None:
             "func.func @main() attributes {grid = [2, 3]} {\n  return\n}\n")
     kernel = parse_kernel(text)
     assert kernel.name == "main" and kernel.grid == (2, 3) and kernel.num_tiles == 6
+
+
+@pytest.mark.parametrize(
+    "body, line, col, message",
+    [
+        # Two lines swapped: the use now comes first (xDSL accepts the forward reference).
+        ("  %y = arith.addi %x, %x : index\n  %x = arith.constant 1 : index\n", 2, 3,
+         "'arith.addi' uses %x before it is defined (defined later, on line 3)"),
+        # A loop body uses a value the enclosing block defines only after the loop.
+        ("  %c0 = arith.constant 0 : index\n"
+         "  scf.for %i = %c0 to %c0 step %c0 {\n    %y = arith.addi %x, %i : index\n  }\n"
+         "  %x = arith.constant 1 : index\n", 4, 5,
+         "'arith.addi' uses %x before it is defined (defined later, on line 6)"),
+    ],
+)
+def test_use_before_definition_is_located_at_the_use(body, line, col, message) -> None:
+    text = "func.func @k() attributes {grid = [1]} {\n" + body + "  return\n}\n"
+    with pytest.raises(VerifyError) as info:
+        parse_kernel(text, "f.mlir")
+    assert info.value.message == message
+    assert (info.value.location.line, info.value.location.col) == (line, col)
+
+
+@pytest.mark.parametrize(
+    "line, shown",
+    [
+        ("%x = arith.constant 9223372036854775808 : index", "9223372036854775808"),
+        ("%x = arith.constant -9223372036854775809 : index", "-9223372036854775809"),
+        # The set's normal form negates this constant: the message shows its size.
+        ('%x = "ktdp.get_compute_tile_id"() {s = affine_set<(d0) : (d0 >= 9223372036854775808)>}'
+         " : () -> index", "9223372036854775808"),
+        ('%x = "ktdp.get_compute_tile_id"() {m = affine_map<(d0) -> (d0 + 4611686018427387904)>}'
+         " : () -> index", "4611686018427387904"),
+    ],
+)
+def test_integers_beyond_64_bits_are_located_errors(line: str, shown: str) -> None:
+    message, loc = fail(line, VerifyError)
+    assert message.endswith(
+        f"the integer {shown} is too large (index values must fit in 64 bits, the constants "
+        "of affine sets and maps in 63)")
+    assert (loc.line, loc.col) == (3, 3)
+
+
+def test_largest_index_constant_is_accepted() -> None:
+    parse_kernel(GOOD.replace("LINE", "%x = arith.constant 9223372036854775807 : index"))
+
+
+def test_unterminated_string_is_an_error_not_a_hang() -> None:
+    # xDSL's string pattern takes time exponential in the rest of the line here.
+    line = '%x = "ktdp.get_compute_tile_id() : () -> index' + " padding" * 8
+    message, loc = fail(line)
+    assert message == "string literal is not closed on its line"
+    assert (loc.line, loc.col) == (3, 8)
+
+
+@pytest.mark.parametrize(
+    "expr, message",
+    [
+        ("d0 floordiv 0", "'floordiv' needs a positive integer constant on its right, got 0 "
+                          "(in (d0 floordiv 0))"),
+        ("d0 mod 0", "'mod' needs a positive integer constant on its right, got 0 (in (d0 mod 0))"),
+        ("d0 ceildiv -2", "'ceildiv' needs a positive integer constant on its right, got -2 "
+                          "(in (d0 ceildiv -2))"),
+    ],
+)
+def test_affine_division_by_a_non_positive_constant(expr: str, message: str) -> None:
+    line = f"%x = affine.apply affine_map<(d0) -> ({expr})>(%c0)"
+    got, loc = fail(line, VerifyError)
+    assert got == f"'affine.apply': {message}"
+    assert (loc.line, loc.col) == (3, 3)
+
+
+@pytest.mark.parametrize("text, message, where", [
+    ("// a comment\n#\n", "expected a name after '#'", (2, 1)),
+    ('"abc\n', "string literal is not closed on its line", (1, 1)),
+])
+def test_a_bad_first_token_is_located(text: str, message: str, where) -> None:
+    # The parser reads the first token when it is created, before parsing starts.
+    with pytest.raises(ParseError) as info:
+        parse_kernel(text, "f.mlir")
+    assert info.value.message == message
+    assert (info.value.location.line, info.value.location.col) == where

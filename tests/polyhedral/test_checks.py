@@ -103,3 +103,19 @@ def test_softmax_groups_are_split_at_their_scratchpad_intermediates(kernel):
     # M (group 1 -> 2), E and S (group 2 -> 3): each read back by the tile that wrote it.
     assert lines == [(54, 58), (76, 80), (77, 81)]
     assert all(d.splits_kernel and not d.needs_barrier and d.same_tile for d in deps)
+
+
+def test_coordinates_beyond_64_bits_are_reported_not_crashed_on():
+    # Every tile's rows start at 2 * (2^63 - 1): exact (isl) arithmetic finds them out of
+    # bounds and racing; the race's witness then has no 64-bit address to show.
+    from spyre_sched.frontend import parse_kernel
+    from conftest import EXAMPLES
+
+    text = (EXAMPLES / "add_96x64.mlir").read_text()
+    text = text.replace("%c3 = arith.constant 3", "%c3 = arith.constant 9223372036854775807")
+    text = text.replace("%row0 = arith.muli %id, %c3", "%row0 = arith.addi %c3, %c3")
+    diags = check_kernel(parse_kernel(text, "k.mlir").func)
+    codes = [d.code for d in diags if d.severity == "error"]
+    assert codes.count("out-of-bounds") == 3 and codes.count("write-race") == 1
+    oob = next(d for d in diags if d.code == "out-of-bounds")
+    assert oob.witness["coordinate"][0] == 2 * (2**63 - 1) + 2
