@@ -8,8 +8,9 @@ e.g. on chip in a ct_local view). `same_tile`: a tile reads back its own write;
 `cross_tile`: a tile reads what another tile wrote; tiles run concurrently, so the split
 also needs a barrier between the tiles (`needs_barrier`).
 
-Loop-carried dependences from a store textually after the load in a shared loop are not
-reported; a store and load in one loop are compared over all iterations (conservative).
+A store textually after the load reaches it only in a later iteration of a loop enclosing
+both (`loop_carried`); a store before the load in one loop is compared with the load over
+all iterations (conservative).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class Dependence:
     load: AccessModel
     same_tile: OverlapWitness | None
     cross_tile: OverlapWitness | None
+    #: the store is after the load in program order and reaches it in a later iteration
+    loop_carried: bool = False
 
     @property
     def splits_kernel(self) -> bool:
@@ -42,11 +45,26 @@ def find_dependences(model: KernelModel) -> list[Dependence]:
     result = []
     for store in model.stores:
         for load in model.loads:
+            earlier = None
             if order[store.op] > order[load.op]:
-                continue
+                # A store after the load in program order reaches it only around a loop
+                # enclosing both: from an earlier iteration (loop-carried).
+                earlier = _shared_loops(store, load)
+                if not earlier:
+                    continue
             # Indirect tiles are over-approximated: any element of the view may be read.
-            same = find_overlap(store, load, "same")
-            cross = find_overlap(store, load, "different")
+            same = find_overlap(store, load, "same", earlier)
+            cross = find_overlap(store, load, "different", earlier)
             if same is not None or cross is not None:
-                result.append(Dependence(store, load, same, cross))
+                result.append(Dependence(store, load, same, cross, loop_carried=earlier is not None))
     return result
+
+
+def _shared_loops(a: AccessModel, b: AccessModel) -> list:
+    """The loops enclosing both accesses, outermost first."""
+    shared = []
+    for x, y in zip(a.loops, b.loops):
+        if x is not y:
+            break
+        shared.append(x)
+    return shared

@@ -54,11 +54,13 @@ def _piece_text(access: AccessModel, part: ViewModel, coords: list[str],
     return text, address, part.core_text(rename)
 
 
-def find_overlap(a: AccessModel, b: AccessModel, relation: str) -> OverlapWitness | None:
+def find_overlap(a: AccessModel, b: AccessModel, relation: str,
+                 earlier_loops: list | None = None) -> OverlapWitness | None:
     """A witness that instances of `a` and `b` touch one element, or None.
 
     `relation` restricts the two tile ids: "different" (t1 != t2), "same" (t1 = t2) or
-    "any".
+    "any". `earlier_loops` (loop variables enclosing both, outermost first) further asks
+    that `a`'s instance come in a lexicographically earlier iteration of them than `b`'s.
     """
     values = a.values
     r1, r2 = renaming(values, "1"), renaming(values, "2")
@@ -66,7 +68,11 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str) -> OverlapWitnes
     tile = values.tile.name
     tile_rel = {"different": f"{r1[tile]} != {r2[tile]}",
                 "same": f"{r1[tile]} = {r2[tile]}", "any": "true"}[relation]
-    context = conj(values.context(r1), values.context(r2), tile_rel)
+    order_rel = "true"
+    if earlier_loops is not None:
+        order_rel = lex_earlier([r1[v.name] for v in earlier_loops],
+                                [r2[v.name] for v in earlier_loops])
+    context = conj(values.context(r1), values.context(r2), tile_rel, order_rel)
     c1 = [f"c{k}" for k in range(a.rank)]
     c2 = [f"e{k}" for k in range(b.rank)]
     for p1 in a.view.parts:
@@ -98,6 +104,17 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str) -> OverlapWitnes
             return OverlapWitness(point[r1[tile]], point[r2[tile]], loops1, loops2,
                                   coordinate, memory, address, shared)
     return None
+
+
+def lex_earlier(first: list[str], second: list[str]) -> str:
+    """isl text: the iteration vector `first` comes strictly before `second`."""
+    if not first:
+        return "false"
+    terms = []
+    for k in range(len(first)):
+        equal = [f"{x} = {y}" for x, y in zip(first[:k], second[:k])]
+        terms.append(conj(*equal, f"{first[k]} < {second[k]}"))
+    return " or ".join(f"({t})" for t in terms)
 
 
 def _address(part: ViewModel, coordinate: tuple[int, ...], point: dict[str, int],

@@ -332,3 +332,14 @@ def test_fused_pair_ops_agree_with_the_separate_values():
     np.testing.assert_array_equal(out["Y"], out["Z"])
     # x*x rounded to f32 minus x^2 is (almost) zero, so both are close to 1/sqrt(eps).
     np.testing.assert_allclose(out["Z"], 1 / np.sqrt(1e-5), rtol=0.01)
+
+
+def test_loop_carried_copy_runs_iterations_in_order():
+    """Iteration i stores row i+1 from row i: row 0 propagates to every row."""
+    from pathlib import Path
+
+    kernel = Path(__file__).parents[1] / "polyhedral" / "kernels" / "loop_carried.mlir"
+    t, u = rand((8, 64), seed=5), rand((8, 64), seed=6)
+    out = run(str(kernel), {"T": t, "U": u})
+    np.testing.assert_array_equal(out["T"], np.repeat(t[:1], 8, axis=0))
+    np.testing.assert_array_equal(out["U"], u)

@@ -119,3 +119,15 @@ def test_coordinates_beyond_64_bits_are_reported_not_crashed_on():
     assert codes.count("out-of-bounds") == 3 and codes.count("write-race") == 1
     oob = next(d for d in diags if d.code == "out-of-bounds")
     assert oob.witness["coordinate"][0] == 2 * (2**63 - 1) + 2
+
+
+def test_loop_carried_dependence_from_a_later_store(kernel):
+    k = kernel("loop_carried.mlir")
+    deps = find_dependences(KernelModel(k.func))
+    # Only T: iteration i stores row i+1, which iteration i+1 loads. U's store writes the
+    # row its own iteration already loaded, which no later iteration reads.
+    assert [(d.store.tile_op.results[0].name_hint, d.load.tile_op.results[0].name_hint)
+            for d in deps] == [("Tn", "Ti")]
+    (dep,) = deps
+    assert dep.loop_carried and dep.splits_kernel and not dep.needs_barrier
+    assert dep.same_tile.loops1["i"] < dep.same_tile.loops2["i"]
