@@ -18,6 +18,7 @@ from emulator.numerics import element_type, from_memory, round_to, to_memory
 from emulator.reference import affine_sets, linalg, ops_ktdp, ops_upstream  # noqa: F401
 from emulator.reference.exchange import Exchange
 from emulator.reference.interpreter import TileExecutor
+from emulator.reference.layout import ArgumentLayout, layout_of
 from emulator.reference.machine import Machine
 from emulator.reference.memory import DEFAULT_SCRATCHPAD_BYTES, DeviceMemory, align_up
 from emulator.reference.ops_ktdp import RuntimeArg
@@ -44,12 +45,20 @@ def as_kernel(kernel: Kernel | str | Path) -> Kernel:
     return parse_kernel(kernel, "<input>")
 
 
+#: what one argument may occupy in the simulated memory (this machine has 24 GiB)
+MAX_ARGUMENT_BYTES = 4 << 30
+
+
 @dataclass
 class Placement:
     arg: ArgumentInfo
     space: object  # "global", a tile id, or "own" (every tile's own scratchpad)
     offset: int  # element offset
     shape: tuple[int, ...]  # allocated shape (upper bounds where dynamic)
+    layout: ArgumentLayout | None = None  # the views' strided layout; None: row-major
+
+    def strided(self) -> bool:
+        return self.layout is not None and not self.layout.is_row_major(self.shape)
 
 
 def _where(kernel: Kernel) -> object:
@@ -176,12 +185,19 @@ def run(
         shape = _expected_shape(arg, given, kernel)
         space = _space_of(arg, kernel)
         size = element_type(arg.element_type).size
-        nbytes = int(np.prod(shape)) * size if shape else size
+        placement = Placement(arg, space, 0, shape, layout_of(kernel.func, arg.position))
+        count = placement.layout.size() if placement.strided() else int(np.prod(shape))
+        if count * size > MAX_ARGUMENT_BYTES:
+            raise ExecutionError(
+                f"argument %{arg.name} spans {count * size} bytes of memory through its "
+                f"views; the reference interpreter holds at most {MAX_ARGUMENT_BYTES} per "
+                "argument", _where(kernel))
         keys = list(range(num_tiles)) if space == "own" else [space]
         start = max(cursors.get(k, 0) for k in keys)
         for k in keys:
-            cursors[k] = align_up(start + nbytes)
-        placements.append(Placement(arg, space, start // size, shape))
+            cursors[k] = align_up(start + max(count, 1) * size)
+        placement.offset = start // size
+        placements.append(placement)
         bound[arg.position] = start // size
 
     capacity = scratchpad_bytes or DEFAULT_SCRATCHPAD_BYTES
@@ -198,7 +214,12 @@ def run(
         if given is not None:
             raw = to_memory(et, given).reshape(-1)
             for key in (range(num_tiles) if p.space == "own" else [p.space]):
-                memory.elements(key, et.storage_dtype)[p.offset : p.offset + raw.size] = raw
+                elements = memory.elements(key, et.storage_dtype)
+                if p.strided():
+                    index, address = p.layout.element_addresses(p.shape)
+                    elements[p.offset + address] = raw[index]
+                else:
+                    elements[p.offset : p.offset + raw.size] = raw
         if p.arg.shape and any(d is None for d in p.arg.shape) and p.space != "own":
             machine.watched[(p.space, p.offset)] = []
 
@@ -221,9 +242,15 @@ def run(
             continue
         shape = _final_shape(p, machine)
         et = element_type(p.arg.element_type)
-        count = int(np.prod(shape)) if shape else 1
-        raw = memory.elements(p.space, et.storage_dtype)[p.offset : p.offset + count]
-        outputs[p.arg.name] = from_memory(et, raw.copy()).reshape(shape)
+        elements = memory.elements(p.space, et.storage_dtype)
+        if p.strided():
+            index, address = p.layout.element_addresses(shape)
+            raw = np.zeros(int(np.prod(shape)), dtype=elements.dtype)
+            raw[index] = elements[p.offset + address]
+        else:
+            count = int(np.prod(shape)) if shape else 1
+            raw = elements[p.offset : p.offset + count].copy()
+        outputs[p.arg.name] = from_memory(et, raw).reshape(shape)
     return outputs
 
 

@@ -1,0 +1,80 @@
+"""Inputs and outputs lie in memory as the kernel's views say (strides, not row-major)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from emulator.reference import make_inputs, run
+from emulator.reference.layout import layout_of
+from spyre_sched.frontend import parse_kernel
+
+ADD = (Path(__file__).parents[2] / "examples" / "add_96x64.mlir").read_text()
+
+
+def f16(x):
+    return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float16)
+
+
+def _with_strides(text: str, name: str, strides: str) -> str:
+    old = f"%{name}, sizes: [96, 64], strides: [64, 1]"
+    assert old in text
+    return text.replace(old, f"%{name}, sizes: [96, 64], strides: {strides}")
+
+
+def test_column_major_input_and_padded_output():
+    text = _with_strides(ADD, "A", "[1, 96]")          # A stored column-major
+    text = _with_strides(text, "C", "[128, 1]")        # C rows padded to 128 elements
+    kernel = parse_kernel(text, "strided.mlir")
+    inputs = make_inputs(kernel, 3)
+    out = run(kernel, inputs)
+    np.testing.assert_array_equal(out["C"], f16(inputs["A"].astype(np.float64) + inputs["B"]))
+
+    a, c = (layout_of(kernel.func, k) for k in (0, 2))
+    assert not a.is_row_major((96, 64)) and a.size() == 96 * 64
+    assert c.size() == 95 * 128 + 64  # the last row needs only its 64 elements
+    assert layout_of(kernel.func, 1).is_row_major((96, 64))
+
+
+def test_column_major_layout_places_elements_by_its_strides():
+    kernel = parse_kernel(_with_strides(ADD, "A", "[1, 96]"), "strided.mlir")
+    index, address = layout_of(kernel.func, 0).element_addresses((96, 64))
+    rows, cols = np.unravel_index(index, (96, 64))
+    np.testing.assert_array_equal(address, rows + 96 * cols)
+
+
+def test_view_of_a_sub_block_starts_at_its_own_minimum():
+    # A view holding only rows 32..63 of a tensor: its first element is at the pointer.
+    text = """\
+#rows = affine_set<(d0, d1) : (d0 - 32 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @copy(%X: index, %Y: index) attributes {grid = [1]} {
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  %Xv = ktdp.construct_memory_view %X, sizes: [32, 64], strides: [1, 32] {
+      coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
+  %Yv = ktdp.construct_memory_view %Y, sizes: [32, 64], strides: [64, 1] {
+      coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
+  %Xt = ktdp.construct_access_tile %Xv[%c32, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = #id2}
+      : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
+  %Yt = ktdp.construct_access_tile %Yv[%c32, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = #id2}
+      : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
+  %x = ktdp.load %Xt : !ktdp.access_tile<32x64xindex> -> tensor<32x64xf16>
+  ktdp.store %x, %Yt : tensor<32x64xf16>, !ktdp.access_tile<32x64xindex>
+  return
+}
+"""
+    kernel = parse_kernel(text, "sub.mlir")
+    x = np.random.default_rng(0).uniform(-2, 2, (32, 64)).astype(np.float16)
+    out = run(kernel, {"X": x})
+    np.testing.assert_array_equal(out["Y"], x)
+    layout = layout_of(kernel.func, 0)
+    assert layout.origin == (32, 0) and layout.size() == 32 * 64
+
+
+def test_offset_pointer_keeps_the_flat_layout():
+    # %O + tile * 1024: no single strided layout; argument inference gives a flat block.
+    path = Path(__file__).parents[1] / "polyhedral" / "kernels" / "loop_runtime.mlir"
+    kernel = parse_kernel(path.read_text(), str(path))
+    assert layout_of(kernel.func, 2) is None
