@@ -150,15 +150,13 @@ def kernel_summary(kernel, arguments) -> str:
 
 def _memory_spaces(kernel) -> set[str]:
     from spyre_sched.dialects.ktdp import ConstructMemoryViewOp
+    from spyre_sched.polyhedral.views import MemoryRef
 
-    spaces = set()
-    for op in kernel.func.walk():
-        if isinstance(op, ConstructMemoryViewOp):
-            space = op.memory_space
-            tile = space.tile  # type: ignore[attr-defined]
-            name = space.space  # type: ignore[attr-defined]
-            spaces.add(f"{name}[{tile}]" if tile is not None else name)
-    return spaces
+    return {
+        str(MemoryRef(op.memory_space.space, op.memory_space.tile))  # type: ignore[attr-defined]
+        for op in kernel.func.walk()
+        if isinstance(op, ConstructMemoryViewOp)
+    }
 
 
 @main.command("check")

@@ -5,8 +5,10 @@ element at global coordinate c of a view is at `offset + sum((c - min) * stride)
 `min` is the per-axis minimum of the view's coordinate set. So a view with strides
 [1, 96] holds its 96x64 tensor column-major, and a view with strides [128, 1] a 64-wide
 tensor in 128-element rows. The runner writes inputs and reads outputs through this
-layout. It applies when every view of the argument starts exactly at the argument and
-has static sizes, strides and coordinate set; otherwise (an offset computed from the
+layout. A tensor distributed over several scratchpads (views of one argument naming
+different `ct_id`s) is placed part by part, each in the scratchpad its view names. The
+layout applies when every view of the argument starts exactly at the argument and has
+static sizes, strides and coordinate set; otherwise (an offset computed from the
 tile id, run-time strides) the tensor is a flat or row-major block, as argument
 inference describes it.
 """
@@ -32,6 +34,8 @@ class StridedPart:
     cset: AffineSet
     minimum: tuple[int, ...]
     strides: tuple[int, ...]
+    #: the scratchpad (compute tile) the view names, or None (global / the executing tile's)
+    tile: int | None = None
 
     def max_address(self) -> int:
         lo, hi = bounding_box(self.cset, [])
@@ -52,24 +56,24 @@ class ArgumentLayout:
     def element_addresses(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         """(flat tensor indices, element addresses) of every element some part holds; an
         element held by several parts (overlapping views) is placed by each."""
-        indices, addresses = [], []
-        for part in self.parts:
-            lo, hi = bounding_box(part.cset, [])
-            lo = np.maximum(lo, self.origin)
-            hi = np.minimum(hi, np.asarray(self.origin) + np.asarray(shape) - 1)
-            if np.any(hi < lo):
-                continue
-            axes = [np.arange(a, b + 1) for a, b in zip(lo, hi)]
-            grids = np.meshgrid(*axes, indexing="ij")
-            coords = np.stack([g.reshape(-1) for g in grids], axis=1)
-            if affine_sets.box_bounds(part.cset, []) is None:
-                coords = coords[affine_sets.contains(part.cset, coords, [])]
-            local = coords - np.asarray(self.origin)
-            indices.append(np.ravel_multi_index(tuple(local.T), shape))
-            addresses.append((coords - np.asarray(part.minimum)) @ np.asarray(part.strides))
-        if not indices:
+        pieces = [self.part_addresses(part, shape) for part in self.parts]
+        return (np.concatenate([i for i, _ in pieces]), np.concatenate([a for _, a in pieces]))
+
+    def part_addresses(self, part: StridedPart, shape: tuple[int, ...]):
+        """(flat tensor indices, element addresses) of the elements `part` holds."""
+        lo, hi = bounding_box(part.cset, [])
+        lo = np.maximum(lo, self.origin)
+        hi = np.minimum(hi, np.asarray(self.origin) + np.asarray(shape) - 1)
+        if np.any(hi < lo):
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        return np.concatenate(indices), np.concatenate(addresses)
+        axes = [np.arange(a, b + 1) for a, b in zip(lo, hi)]
+        grids = np.meshgrid(*axes, indexing="ij")
+        coords = np.stack([g.reshape(-1) for g in grids], axis=1)
+        if affine_sets.box_bounds(part.cset, []) is None:
+            coords = coords[affine_sets.contains(part.cset, coords, [])]
+        local = coords - np.asarray(self.origin)
+        index = np.ravel_multi_index(tuple(local.T), shape)
+        return index, (coords - np.asarray(part.minimum)) @ np.asarray(part.strides)
 
     def is_row_major(self, shape: tuple[int, ...]) -> bool:
         """True when the tensor is simply stored row-major from address 0."""
@@ -86,11 +90,13 @@ class ArgumentLayout:
 def layout_of(func, position: int) -> ArgumentLayout | None:
     """The strided layout of argument `position`, or None when its views do not give one."""
     arg = func.body.block.args[position]
+    users = {use.operation for use in arg.uses}
+    if any(not isinstance(op, ConstructMemoryViewOp) or op.offset is not arg for op in users):
+        return None  # the pointer is offset (per tile, say): a flat block
     parts = []
-    for use in arg.uses:
-        op = use.operation
-        if not isinstance(op, ConstructMemoryViewOp) or op.offset is not arg:
-            return None  # the pointer is offset (per tile, say): a flat block
+    for op in func.walk():  # program order, so the layout does not depend on set order
+        if op not in users:
+            continue
         sizes = op.static_sizes.get_values()
         strides = op.static_strides.get_values()
         cset = op.coordinate_set.data
@@ -98,7 +104,8 @@ def layout_of(func, position: int) -> ArgumentLayout | None:
                 or any(s <= 0 for s in strides)):
             return None
         lo, _ = bounding_box(cset, [])
-        parts.append(StridedPart(cset, tuple(int(v) for v in lo), tuple(int(s) for s in strides)))
+        parts.append(StridedPart(cset, tuple(int(v) for v in lo), tuple(int(s) for s in strides),
+                                 op.memory_space.tile))
     if not parts or not isinstance(arg, BlockArgument):
         return None
     if max(p.max_address() for p in parts) >= 2**62:

@@ -49,16 +49,63 @@ def as_kernel(kernel: Kernel | str | Path) -> Kernel:
 MAX_ARGUMENT_BYTES = 4 << 30
 
 
+#: the space of an argument whose views spread it over several scratchpads
+DISTRIBUTED = "distributed"
+
+
 @dataclass
 class Placement:
     arg: ArgumentInfo
-    space: object  # "global", a tile id, or "own" (every tile's own scratchpad)
+    #: "global", a tile id, "own" (every tile's own scratchpad) or DISTRIBUTED (each part
+    #: of the layout in the scratchpad its view names, at the same offset)
+    space: object
     offset: int  # element offset
     shape: tuple[int, ...]  # allocated shape (upper bounds where dynamic)
     layout: ArgumentLayout | None = None  # the views' strided layout; None: row-major
 
     def strided(self) -> bool:
         return self.layout is not None and not self.layout.is_row_major(self.shape)
+
+    def keys(self, num_tiles: int) -> list:
+        """The memories this argument occupies."""
+        if self.space == "own":
+            return list(range(num_tiles))
+        if self.space == DISTRIBUTED:
+            return sorted({part.tile for part in self.layout.parts})
+        return [self.space]
+
+    def _pieces(self, shape, num_tiles: int):
+        """(memory key, flat tensor indices or None for all, element addresses or None for
+        a contiguous block) for every memory the tensor is written to or read from."""
+        if self.space == DISTRIBUTED:
+            for part in self.layout.parts:
+                yield (part.tile, *self.layout.part_addresses(part, shape))
+        elif self.strided():
+            index, address = self.layout.element_addresses(shape)
+            for key in self.keys(num_tiles):
+                yield key, index, address
+        else:
+            for key in self.keys(num_tiles):
+                yield key, None, None
+
+    def write(self, memory: DeviceMemory, raw: np.ndarray, num_tiles: int) -> None:
+        for key, index, address in self._pieces(self.shape, num_tiles):
+            elements = memory.elements(key, raw.dtype)
+            if address is None:
+                elements[self.offset : self.offset + raw.size] = raw
+            else:
+                elements[self.offset + address] = raw[index]
+
+    def read(self, memory: DeviceMemory, dtype, shape, num_tiles: int) -> np.ndarray:
+        count = int(np.prod(shape)) if shape else 1
+        raw = np.zeros(count, dtype=dtype)
+        for key, index, address in self._pieces(shape, num_tiles):
+            elements = memory.elements(key, dtype)
+            if address is None:
+                raw[:] = elements[self.offset : self.offset + count]
+            else:
+                raw[index] = elements[self.offset + address]
+        return raw
 
 
 def _where(kernel: Kernel) -> object:
@@ -70,9 +117,11 @@ def _space_of(arg: ArgumentInfo, kernel: Kernel) -> object:
     if not spaces or "global" in spaces:
         return "global"
     if len(spaces) > 1:
-        raise UnsupportedError(
-            f"argument %{arg.name} is viewed in several scratchpads {sorted(spaces)}; "
-            "the runner can place it in only one", _where(kernel))
+        if "ct_local(own)" in spaces:
+            raise UnsupportedError(
+                f"argument %{arg.name} is viewed both in the executing tile's own "
+                f"scratchpad and in named ones {sorted(spaces)}", _where(kernel))
+        return DISTRIBUTED
     (space,) = spaces
     if space == "ct_local(own)":
         if arg.role in ("out", "inout"):
@@ -186,13 +235,20 @@ def run(
         space = _space_of(arg, kernel)
         size = element_type(arg.element_type).size
         placement = Placement(arg, space, 0, shape, layout_of(kernel.func, arg.position))
-        count = placement.layout.size() if placement.strided() else int(np.prod(shape))
+        if space == DISTRIBUTED and placement.layout is None:
+            raise UnsupportedError(
+                f"argument %{arg.name} is spread over several scratchpads by views with "
+                "run-time sizes or strides, or an offset pointer: the runner can only place "
+                "a distributed tensor whose views start at the argument with static "
+                "layouts", _where(kernel))
+        count = (placement.layout.size() if placement.strided() or space == DISTRIBUTED
+                 else int(np.prod(shape)))
         if count * size > MAX_ARGUMENT_BYTES:
             raise ExecutionError(
                 f"argument %{arg.name} spans {count * size} bytes of memory through its "
                 f"views; the reference interpreter holds at most {MAX_ARGUMENT_BYTES} per "
                 "argument", _where(kernel))
-        keys = list(range(num_tiles)) if space == "own" else [space]
+        keys = placement.keys(num_tiles)
         start = max(cursors.get(k, 0) for k in keys)
         for k in keys:
             cursors[k] = align_up(start + max(count, 1) * size)
@@ -212,14 +268,7 @@ def run(
         et = element_type(p.arg.element_type)
         given = inputs.get(p.arg.name)
         if given is not None:
-            raw = to_memory(et, given).reshape(-1)
-            for key in (range(num_tiles) if p.space == "own" else [p.space]):
-                elements = memory.elements(key, et.storage_dtype)
-                if p.strided():
-                    index, address = p.layout.element_addresses(p.shape)
-                    elements[p.offset + address] = raw[index]
-                else:
-                    elements[p.offset : p.offset + raw.size] = raw
+            p.write(memory, to_memory(et, given).reshape(-1), num_tiles)
         if p.arg.shape and any(d is None for d in p.arg.shape) and p.space != "own":
             machine.watched[(p.space, p.offset)] = []
 
@@ -242,14 +291,7 @@ def run(
             continue
         shape = _final_shape(p, machine)
         et = element_type(p.arg.element_type)
-        elements = memory.elements(p.space, et.storage_dtype)
-        if p.strided():
-            index, address = p.layout.element_addresses(shape)
-            raw = np.zeros(int(np.prod(shape)), dtype=elements.dtype)
-            raw[index] = elements[p.offset + address]
-        else:
-            count = int(np.prod(shape)) if shape else 1
-            raw = elements[p.offset : p.offset + count].copy()
+        raw = p.read(memory, np.dtype(et.storage_dtype), shape, num_tiles)
         outputs[p.arg.name] = from_memory(et, raw).reshape(shape)
     return outputs
 
