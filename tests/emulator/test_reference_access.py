@@ -53,7 +53,7 @@ def _holds(constraints, d0: int, d1: int) -> bool:
 def tile_sets(draw):
     """A random bounded 2-D set: a box, optionally cut by a half-plane and a parity."""
     e0, e1 = draw(st.integers(0, 6)), draw(st.integers(0, 6))
-    texts = [f"d0 >= 0", f"-d0 + {e0} >= 0", "d1 >= 0", f"-d1 + {e1} >= 0"]
+    texts = ["d0 >= 0", f"-d0 + {e0} >= 0", "d1 >= 0", f"-d1 + {e1} >= 0"]
     checks = [lambda a, b: 0 <= a <= e0 and 0 <= b <= e1]
     if draw(st.booleans()):
         p, q, r = draw(st.integers(-3, 3)), draw(st.integers(-3, 3)), draw(st.integers(-4, 12))
