@@ -1,4 +1,5 @@
-"""Static checks for `spyre-sched check`: out-of-bounds, write races, output coverage.
+"""Static checks for `spyre-sched check`: out-of-bounds, write races, output coverage,
+overlapping parts of a distributed view.
 
 `check_kernel(func_op)` returns diagnostics as data (the op and a witness); the caller
 maps ops to file:line:col.
@@ -11,14 +12,16 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation
 
 from spyre_sched.polyhedral.bounds import find_out_of_bounds
+from spyre_sched.polyhedral.isl_text import witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.races import find_write_races, store_coverage
+from spyre_sched.polyhedral.views import DistributedViewModel
 
 
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" | "warning"
-    code: str  # "out-of-bounds" | "write-race" | "uncovered-output"
+    code: str  # "out-of-bounds" | "write-race" | "uncovered-output" | "overlapping-parts"
     message: str
     op: Operation
     #: witness: "tile" (and "tile2" for races), "coordinate", loop variables by name, ...
@@ -36,7 +39,7 @@ def _name(op: Operation) -> str:
 
 def check_kernel(func_op: Operation, model: KernelModel | None = None) -> list[Diagnostic]:
     model = model or KernelModel(func_op)
-    diags: list[Diagnostic] = []
+    diags: list[Diagnostic] = _overlapping_parts(model)
     for access in model.accesses:
         if not access.exact:
             continue
@@ -77,4 +80,28 @@ def check_kernel(func_op: Operation, model: KernelModel | None = None) -> list[D
             f" is never written{sizes}",
             first.op, {"coordinate": cov.missing, **cov.others}, cov.view.op,
         ))
+    return diags
+
+
+def _overlapping_parts(model: KernelModel) -> list[Diagnostic]:
+    """A coordinate of a distributed view must belong to one part: KTIR sends it to "the
+    view whose coordinate set holds it", which two parts cannot both be."""
+    diags = []
+    for view in model.views.values():
+        if not isinstance(view, DistributedViewModel):
+            continue
+        for i, first in enumerate(view.parts):
+            for second in view.parts[i + 1:]:
+                common = first.coordinate_set_isl().intersect(second.coordinate_set_isl())
+                if common.is_empty():
+                    continue
+                point = witness(common)
+                coordinate = tuple(point[f"c{k}"] for k in range(view.rank))
+                diags.append(Diagnostic(
+                    "error", "overlapping-parts",
+                    f"parts {_name(first.op)} and {_name(second.op)} of distributed view "
+                    f"{_name(view.op)} both hold coordinate {list(coordinate)}: a "
+                    "coordinate must belong to exactly one part",
+                    view.op, {"coordinate": coordinate}, second.op,
+                ))
     return diags

@@ -131,3 +131,16 @@ def test_loop_carried_dependence_from_a_later_store(kernel):
     (dep,) = deps
     assert dep.loop_carried and dep.splits_kernel and not dep.needs_barrier
     assert dep.same_tile.loops1["i"] < dep.same_tile.loops2["i"]
+
+
+def test_overlapping_parts_of_a_distributed_view_are_an_error(kernel):
+    from spyre_sched.frontend import parse_kernel
+
+    k = kernel("distributed_128x64.mlir")
+    text = open(k.filename).read().replace("(d0 - 32 >= 0, -d0 + 63 >= 0", "(d0 - 30 >= 0, -d0 + 61 >= 0")
+    bad = parse_kernel(text, "overlap.mlir")
+    diags = [d for d in check_kernel(bad.func) if d.code == "overlapping-parts"]
+    assert [(d.severity, d.witness["coordinate"]) for d in diags] == [("error", (30, 0))]
+    assert "parts %v0 and %v1 of distributed view %X both hold coordinate [30, 0]" in diags[0].message
+    assert bad.location_of(diags[0].op).line == 24
+    assert not [d for d in check_kernel(k.func) if d.code == "overlapping-parts"]
