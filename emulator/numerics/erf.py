@@ -40,28 +40,32 @@ def _erfc_continued_fraction(ax: np.ndarray) -> np.ndarray:
     return np.exp(-ax * ax) * _ONE_OVER_SQRT_PI / tail
 
 
-def erf(x) -> np.ndarray:
-    """erf of a float array, computed in float64 (result float64)."""
+def _by_region(x, near_fn, far_fn) -> np.ndarray:
+    """Evaluate `near_fn(x)` where |x| < _SPLIT and `far_fn(x, |x|)` elsewhere (NaN stays
+    NaN), in float64."""
     arr = np.asarray(x, dtype=np.float64)
     ax = np.abs(arr)
     near = ax < _SPLIT
     far = ~near & ~np.isnan(arr)
     out = np.full(arr.shape, np.nan)
     with np.errstate(all="ignore"):
-        out[near] = _erf_series(arr[near])
-        out[far] = np.copysign(1.0 - _erfc_continued_fraction(ax[far]), arr[far])
+        out[near] = near_fn(arr[near])
+        out[far] = far_fn(arr[far], ax[far])
     return out
+
+
+def erf(x) -> np.ndarray:
+    """erf of a float array, computed in float64 (result float64)."""
+    return _by_region(
+        x, _erf_series, lambda v, av: np.copysign(1.0 - _erfc_continued_fraction(av), v)
+    )
 
 
 def erfc(x) -> np.ndarray:
     """erfc = 1 - erf, with full relative accuracy in the positive tail (float64)."""
-    arr = np.asarray(x, dtype=np.float64)
-    ax = np.abs(arr)
-    near = ax < _SPLIT
-    far = ~near & ~np.isnan(arr)
-    out = np.full(arr.shape, np.nan)
-    with np.errstate(all="ignore"):
-        out[near] = 1.0 - _erf_series(arr[near])
-        tail = _erfc_continued_fraction(ax[far])
-        out[far] = np.where(arr[far] > 0, tail, 2.0 - tail)
-    return out
+
+    def far(v, av):
+        tail = _erfc_continued_fraction(av)
+        return np.where(v > 0, tail, 2.0 - tail)
+
+    return _by_region(x, lambda v: 1.0 - _erf_series(v), far)
