@@ -4,42 +4,24 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
-    MemRefType,
-    TensorType,
-)
+from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.ir import Attribute
 
-from spyre_sched.dialects.spyreop import DF16Type
+from emulator.numerics import ELEMENT_TYPES
 from spyre_sched.errors import UnsupportedError
+from spyre_sched.polyhedral.views import element_name as polyhedral_element_name
 
 
 @lru_cache(maxsize=None)
 def element_name(type_: Attribute) -> str:
-    """"f16", "df16", "i32", "index", ... for a scalar type or the element type of a shaped one."""
+    """"f16", "df16", "i32", "index", ... for a scalar type or the element type of a shaped one
+    (the polyhedral layer's naming), refused unless the shared numerics define it."""
     if isinstance(type_, TensorType | MemRefType):
         type_ = type_.element_type
-    if isinstance(type_, Float16Type):
-        return "f16"
-    if isinstance(type_, Float32Type):
-        return "f32"
-    if isinstance(type_, Float64Type):
-        return "f64"
-    if isinstance(type_, BFloat16Type):
-        return "bf16"
-    if isinstance(type_, DF16Type):
-        return "df16"
-    if isinstance(type_, IndexType):
-        return "index"
-    if isinstance(type_, IntegerType):
-        return f"i{type_.width.data}"
-    raise UnsupportedError(f"element type {type_} is not supported by the reference interpreter")
+    name = polyhedral_element_name(type_)
+    if name not in ELEMENT_TYPES:
+        raise UnsupportedError(f"element type {type_} is not supported by the reference interpreter")
+    return name
 
 
 def static_shape(type_: Attribute) -> tuple[int, ...] | None:

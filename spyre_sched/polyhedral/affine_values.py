@@ -124,6 +124,7 @@ def _simplify(expr: AffineExpr, nsyms: int) -> AffineExpr:
         try:
             return expr.simplify(0, nsyms)
         except (NotImplementedError, ValueError, ZeroDivisionError):
+            # xDSL's simplify gives up on semi-affine forms: keep the expression as written.
             return expr
     return expr
 
