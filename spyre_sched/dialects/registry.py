@@ -13,6 +13,12 @@ OUR_DIALECTS = {
     "ktdp": ("spyre_sched.dialects.ktdp", "KTDP"),
     "spyreop": ("spyre_sched.dialects.spyreop", "SPYREOP"),
     "ktdf_arch": ("spyre_sched.dialects.ktdf_arch", "KTDF_ARCH"),
+    "dataflow": ("spyre_sched.dialects.dataflow", "DATAFLOW"),
+    "agen": ("spyre_sched.dialects.agen", "AGEN"),
+    "vectorchain": ("spyre_sched.dialects.vectorchain", "VECTORCHAIN"),
+    "uniform": ("spyre_sched.dialects.uniform", "UNIFORM"),
+    "symbol": ("spyre_sched.dialects.symbol", "SYMBOL"),
+    "ktdf": ("spyre_sched.dialects.ktdf", "KTDF"),
 }
 
 
