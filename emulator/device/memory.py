@@ -1,0 +1,141 @@
+"""Memories of the emulated device: flat byte arrays with bounds and buffer checks.
+
+Every access is a strided box of elements: a byte address, a shape and byte strides (a
+view straight into the byte array, so a whole transfer is one numpy copy). An access
+outside the memory is a fault; so is a scratchpad access that is not inside one buffer
+the program allocated (when the memory has allocations declared).
+
+The backing array grows on demand (device memory is 128 GiB on spyre: only the part that
+tensors use is ever allocated on the host), up to `HOST_LIMIT` bytes per memory.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from spyre_sched.errors import ExecutionError
+
+#: the most host memory one emulated memory may take
+HOST_LIMIT = 6 << 30
+
+
+class Memory:
+    __slots__ = ("name", "size", "data", "buffers", "_starts", "check_buffers",
+                 "bytes_read", "bytes_written")
+
+    def __init__(self, name: str, size: int):
+        self.name = name
+        self.size = size
+        self.data = np.zeros(0, dtype=np.uint8)
+        self.buffers: list[tuple[int, int, str]] = []  # (start, end, name), sorted
+        self._starts: list[int] = []
+        self.check_buffers = False
+        self.bytes_read = 0
+        self.bytes_written = 0
+
+    # ---- allocation bookkeeping ---------------------------------------------------------
+
+    def declare_buffer(self, start: int, nbytes: int, name: str) -> None:
+        """A region a program allocated: scratchpad accesses must fall inside one."""
+        if start < 0 or nbytes < 0 or start + nbytes > self.size:
+            raise ExecutionError(
+                f"buffer {name} at byte {start} of {nbytes} bytes lies outside memory "
+                f"{self.name} ({self.size} bytes)")
+        i = bisect.bisect(self._starts, start)
+        self._starts.insert(i, start)
+        self.buffers.insert(i, (start, start + nbytes, name))
+        self.check_buffers = True
+
+    def clear_buffers(self) -> None:
+        self.buffers.clear()
+        self._starts.clear()
+        self.check_buffers = False
+
+    def _ensure(self, end: int) -> None:
+        if end <= len(self.data):
+            return
+        if end > HOST_LIMIT:
+            raise ExecutionError(
+                f"memory {self.name}: an access up to byte {end} needs more host memory "
+                f"than the emulator allows ({HOST_LIMIT} bytes)")
+        grown = np.zeros(max(end, min(2 * len(self.data), HOST_LIMIT)), dtype=np.uint8)
+        grown[:len(self.data)] = self.data
+        self.data = grown
+
+    # ---- access -------------------------------------------------------------------------
+
+    def _extent(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
+                itemsize: int) -> tuple[int, int]:
+        lo = hi = address
+        for n, s in zip(shape, strides):
+            if n <= 0:
+                return address, address
+            if s >= 0:
+                hi += (n - 1) * s
+            else:
+                lo += (n - 1) * s
+        return lo, hi + itemsize
+
+    def check(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
+              itemsize: int, what: str) -> tuple[int, int]:
+        lo, hi = self._extent(address, shape, strides, itemsize)
+        if hi == lo:
+            return lo, hi
+        if lo < 0 or hi > self.size:
+            raise ExecutionError(
+                f"{what} bytes [{lo}, {hi}) lie outside memory {self.name} "
+                f"(size {self.size} bytes)")
+        if self.check_buffers:
+            i = bisect.bisect(self._starts, lo) - 1
+            if i < 0 or hi > self.buffers[i][1]:
+                inside = (f"; nearest buffer {self.buffers[i][2]} is bytes "
+                          f"[{self.buffers[i][0]}, {self.buffers[i][1]})" if i >= 0 else "")
+                raise ExecutionError(
+                    f"{what} bytes [{lo}, {hi}) of {self.name} are not inside one "
+                    f"allocated buffer{inside}")
+        return lo, hi
+
+    def view(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
+             dtype: np.dtype, what: str = "access") -> np.ndarray:
+        """A strided view of the memory (checked). Writing into it writes the memory."""
+        dtype = np.dtype(dtype)
+        lo, hi = self.check(address, shape, strides, dtype.itemsize, what)
+        if address % dtype.itemsize or any(s % dtype.itemsize for s in strides):
+            raise ExecutionError(f"{what} at byte {address} is not aligned to its "
+                                 f"{dtype.itemsize}-byte elements in {self.name}")
+        self._ensure(hi)
+        return np.ndarray(shape, dtype=dtype, buffer=self.data, offset=address,
+                          strides=strides)
+
+    def read(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
+             dtype: np.dtype, what: str = "read") -> np.ndarray:
+        out = self.view(address, shape, strides, dtype, what).copy()
+        self.bytes_read += out.nbytes
+        return out
+
+    def write(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
+              values: np.ndarray, what: str = "write") -> None:
+        values = np.asarray(values)
+        target = self.view(address, shape, strides, values.dtype, what)
+        if values.shape != target.shape:
+            values = values.reshape(target.shape)
+        target[...] = values
+        self.bytes_written += values.nbytes
+
+    def read_bytes(self, address: int, nbytes: int) -> np.ndarray:
+        return self.read(address, (nbytes,), (1,), np.uint8)
+
+    def write_bytes(self, address: int, values: np.ndarray) -> None:
+        raw = np.ascontiguousarray(values).view(np.uint8).reshape(-1)
+        self.write(address, (raw.size,), (1,), raw)
+
+
+def contiguous_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    strides = []
+    step = itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))

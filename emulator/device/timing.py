@@ -1,0 +1,24 @@
+"""Transfer timing, from the device model's one formula.
+
+`Hop.cycles(nbytes)` (spyre_sched.device.routing, built on the datapaths' `cycles`) is the
+single definition of how long a transfer takes: ceil(bytes / bandwidth) + latency. The
+emulator splits it in two parts because they behave differently in time: the unit is
+*occupied* for the bandwidth part and can issue its next transfer right after, while the
+data *lands* a fixed latency later (so several transfers of one unit overlap).
+"""
+
+from __future__ import annotations
+
+from spyre_sched.device.routing import Hop
+
+
+def hop_timing(hop: Hop, nbytes: int) -> tuple[int, int]:
+    """(occupancy, latency) of one transfer of `nbytes` over `hop`."""
+    total = hop.cycles(nbytes)
+    return total - hop.latency, hop.latency
+
+
+def compute_cycles(elements: int, lanes: int) -> int:
+    """Cycles a vector unit is occupied by `elements` elements: one vector of `lanes`
+    elements per cycle (its fixed latency is added when the result becomes visible)."""
+    return -(-elements // lanes)
