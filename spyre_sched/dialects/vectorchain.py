@@ -1,0 +1,287 @@
+"""The `vectorchain` dialect: compute on a vector unit, whole vectors at a time.
+
+Values are builtin vectors (`vector<K x N x T>`: K sticks of N lanes, or any static shape);
+one op applies its scalar semantics to every element. The scalar semantics are those of the
+shared numerics table (`emulator.numerics.apply_op`), named per op below, so the reference
+interpreter and the device emulator round identically. Exact semantics and timing
+(elements / SIMD lanes + latency): docs/dataflowir.md.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, StringAttr, VectorType, i64
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    AnyAttr,
+    BaseAttr,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import NoMemoryEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+
+FLOAT_TYPES = ("f16", "f32", "bf16", "f64", "!spyreop.df16")
+REDUCTION_KINDS = ("add", "mul", "max", "min", "maxnum", "minnum", "maxu", "minu", "and", "or", "xor")
+
+
+def _is_float(element: Attribute) -> bool:
+    return str(element) in FLOAT_TYPES
+
+
+def _elements(type_: VectorType) -> int:
+    n = 1
+    for d in type_.get_shape():
+        n *= d
+    return n
+
+
+def _static(op: IRDLOperation, type_: Attribute, what: str) -> VectorType:
+    if not isinstance(type_, VectorType) or any(d <= 0 for d in type_.get_shape()):
+        raise VerifyException(f"{op.name}: {what} must be a vector with a static, non-empty shape")
+    return type_
+
+
+# Binary op -> the numerics table's scalar op for (float, integer) element types.
+SCALAR_OPS = {
+    "vectorchain.add": ("arith.addf", "arith.addi"),
+    "vectorchain.sub": ("arith.subf", "arith.subi"),
+    "vectorchain.mul": ("arith.mulf", "arith.muli"),
+    "vectorchain.div": ("arith.divf", "arith.divsi"),
+    "vectorchain.max": ("arith.maximumf", "arith.maxsi"),
+    "vectorchain.min": ("arith.minimumf", "arith.minsi"),
+}
+
+
+class BinaryOp(IRDLOperation):
+    """`%r = vectorchain.<op> %a, %b : vector<...>`: elementwise, same types throughout."""
+
+    T: ClassVar = VarConstraint("T", BaseAttr(VectorType))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    def __init__(self, lhs, rhs):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+    def scalar_op(self) -> str:
+        """The numerics table's name for this op on the operands' element type."""
+        element = self.result.type.element_type  # type: ignore[attr-defined]
+        float_op, int_op = SCALAR_OPS[self.name]
+        return float_op if _is_float(element) else int_op
+
+    def verify_(self) -> None:
+        _static(self, self.result.type, "the result")
+
+
+@irdl_op_definition
+class AddOp(BinaryOp):
+    name = "vectorchain.add"
+
+
+@irdl_op_definition
+class SubOp(BinaryOp):
+    name = "vectorchain.sub"
+
+
+@irdl_op_definition
+class MulOp(BinaryOp):
+    name = "vectorchain.mul"
+
+
+@irdl_op_definition
+class DivOp(BinaryOp):
+    name = "vectorchain.div"
+
+
+@irdl_op_definition
+class MaxOp(BinaryOp):
+    name = "vectorchain.max"
+
+
+@irdl_op_definition
+class MinOp(BinaryOp):
+    name = "vectorchain.min"
+
+
+@irdl_op_definition
+class ApplyOp(IRDLOperation):
+    """`%r = vectorchain.apply "spyreop.gelu"(%a, ...) {attrs} : (vector<...>, ...) -> vector<...>`:
+    any elementwise op of the numerics table (an intrinsic of the device's instruction
+    sequence, a cast, a compare); extra attributes are the op's attributes."""
+
+    name = "vectorchain.apply"
+
+    fn = prop_def(StringAttr)
+    inputs = var_operand_def(VectorType)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$fn `(` $inputs `)` attr-dict `:` functional-type($inputs, $result)"
+
+    def __init__(self, fn: str, inputs, result_type: VectorType, attributes: dict | None = None):
+        super().__init__(
+            operands=[inputs],
+            properties={"fn": StringAttr(fn)},
+            result_types=[result_type],
+            attributes=attributes or {},
+        )
+
+    def verify_(self) -> None:
+        result = _static(self, self.result.type, "the result")
+        if "." not in self.fn.data:
+            raise VerifyException(
+                f"vectorchain.apply: '{self.fn.data}' must be a full op name such as 'math.exp'"
+            )
+        if not self.inputs:
+            raise VerifyException("vectorchain.apply: needs at least one input")
+        for value in self.inputs:
+            t = _static(self, value.type, "every input")
+            if tuple(t.get_shape()) != tuple(result.get_shape()):
+                raise VerifyException(
+                    f"vectorchain.apply: input shape {list(t.get_shape())} differs from the "
+                    f"result's {list(result.get_shape())}"
+                )
+
+
+@irdl_op_definition
+class ConstantBitstreamOp(IRDLOperation):
+    """`%c = vectorchain.constant_bitstream "3c00" : vector<1xf16>`: a constant given as the
+    bit patterns of its elements, row-major, each as bitwidth/4 hex digits (most significant
+    first), concatenated."""
+
+    name = "vectorchain.constant_bitstream"
+
+    bits = prop_def(StringAttr)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$bits attr-dict `:` type($result)"
+
+    def __init__(self, bits: str, type_: VectorType):
+        super().__init__(properties={"bits": StringAttr(bits)}, result_types=[type_])
+
+    def verify_(self) -> None:
+        t = _static(self, self.result.type, "the result")
+        width = getattr(t.element_type, "bitwidth", None)
+        if width is None:
+            width = 16 if "df16" in str(t.element_type) else None
+        if width is None or width % 4:
+            raise VerifyException(f"vectorchain.constant_bitstream: no bit layout for {t.element_type}")
+        digits = self.bits.data
+        if len(digits) != _elements(t) * (width // 4) or any(c not in "0123456789abcdef" for c in digits):
+            raise VerifyException(
+                f"vectorchain.constant_bitstream: needs {_elements(t) * (width // 4)} lowercase hex "
+                f"digits for {t}, got {len(digits)}"
+            )
+
+
+@irdl_op_definition
+class ShuffleOp(IRDLOperation):
+    """`%r = vectorchain.shuffle %src {pattern = array<i64: p0, ...>} : vector<A> -> vector<B>`:
+    result.flat[j] = src.flat[pattern[j mod len(pattern)]]; `pattern = [0]` is a splat."""
+
+    name = "vectorchain.shuffle"
+
+    source = operand_def(VectorType)
+    pattern = prop_def(DenseArrayBase)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source, pattern: list[int], result_type: VectorType):
+        super().__init__(
+            operands=[source],
+            properties={"pattern": DenseArrayBase.from_list(i64, pattern)},
+            result_types=[result_type],
+        )
+
+    @property
+    def pattern_list(self) -> tuple[int, ...]:
+        return tuple(int(p) for p in self.pattern.get_values())
+
+    def verify_(self) -> None:
+        src = _static(self, self.source.type, "the source")
+        res = _static(self, self.result.type, "the result")
+        if src.element_type != res.element_type:
+            raise VerifyException("vectorchain.shuffle: source and result element types differ")
+        pattern = self.pattern_list
+        if not pattern:
+            raise VerifyException("vectorchain.shuffle: the pattern is empty")
+        n = _elements(src)
+        if any(not 0 <= p < n for p in pattern):
+            raise VerifyException(f"vectorchain.shuffle: pattern indices must be in [0, {n})")
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """`%r = vectorchain.reduce "add" %a : vector<KxNxT> -> vector<Kx1xA>`: reduce the last
+    dimension; the result's element type A is the accumulator type (exact sum, rounded once
+    to A, as `emulator.numerics.reductions` defines)."""
+
+    name = "vectorchain.reduce"
+
+    kind = prop_def(StringAttr)
+    source = operand_def(VectorType)
+    result = result_def(VectorType)
+
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$kind $source attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, kind: str, source, result_type: VectorType):
+        super().__init__(
+            operands=[source], properties={"kind": StringAttr(kind)}, result_types=[result_type]
+        )
+
+    def verify_(self) -> None:
+        src = _static(self, self.source.type, "the source")
+        res = _static(self, self.result.type, "the result")
+        if self.kind.data not in REDUCTION_KINDS:
+            raise VerifyException(
+                f"vectorchain.reduce: unknown kind '{self.kind.data}' "
+                f"(one of {', '.join(REDUCTION_KINDS)})"
+            )
+        if tuple(res.get_shape()) != (*tuple(src.get_shape())[:-1], 1):
+            raise VerifyException(
+                f"vectorchain.reduce: reducing the last dim of {list(src.get_shape())} gives "
+                f"{[*list(src.get_shape())[:-1], 1]}, not {list(res.get_shape())}"
+            )
+
+
+VECTORCHAIN = Dialect(
+    "vectorchain",
+    [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ApplyOp, ConstantBitstreamOp, ShuffleOp, ReduceOp],
+    [],
+)
+
+BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp)
+
+__all__ = [
+    "BinaryOp",
+    "AddOp",
+    "SubOp",
+    "MulOp",
+    "DivOp",
+    "MaxOp",
+    "MinOp",
+    "ApplyOp",
+    "ConstantBitstreamOp",
+    "ShuffleOp",
+    "ReduceOp",
+    "VECTORCHAIN",
+    "BINARY_OPS",
+    "SCALAR_OPS",
+]
