@@ -542,8 +542,9 @@ class StageOp(IRDLOperation):
                                  **dict(self.attributes)})
 
     def verify_(self) -> None:
-        if not self.applicable_units.data:
-            raise VerifyException("ktdf.stage: applicable_units must name at least one unit kind")
+        # An empty list is a stage not mapped to units yet (before path expansion).
+        if any(not u.data for u in self.applicable_units.data):
+            raise VerifyException("ktdf.stage: an empty unit kind in applicable_units")
 
 
 # ---------------------------------------------------------------------------------------
@@ -1077,3 +1078,58 @@ KTDF = Dialect(
     ],
     [TokenType, FifoSlotType, LoopTypeAttr, OpenAttr],
 )
+
+
+# ---------------------------------------------------------------------------------------
+# Decisions: find, tell open from solved, fill in (used by solve and lower)
+# ---------------------------------------------------------------------------------------
+
+DecisionOp = ReserveSizeOp | PipelineOp | ParallelOp
+
+
+def decision_ops(root: Operation) -> dict[str, DecisionOp]:
+    """Every decision under `root` by name (reserve_size, modulo pipelines, parallel
+    loops), in IR order. Two ops with one name are an error."""
+    found: dict[str, DecisionOp] = {}
+    for op in root.walk():
+        if isinstance(op, PipelineOp) and op.modulo is None:
+            continue
+        if isinstance(op, ReserveSizeOp | PipelineOp | ParallelOp) and op.decision is not None:
+            name = op.decision.data
+            if name in found:
+                raise VerifyException(f"decision '{name}' is named twice ({found[name].name} "
+                                      f"and {op.name})")
+            found[name] = op
+    return found
+
+
+def decision_value(op: DecisionOp) -> int | None:
+    """The chosen value, or None while open."""
+    if isinstance(op, ReserveSizeOp):
+        return None if op.value is None else op.value.value.data
+    if isinstance(op, PipelineOp):
+        return _decision_value(op.modulo)
+    return _decision_value(op.num_instances)
+
+
+def open_decisions(root: Operation) -> list[str]:
+    return [name for name, op in decision_ops(root).items() if decision_value(op) is None]
+
+
+def set_decision(op: DecisionOp, value: int) -> None:
+    """Fill in a decision (the solved form); the op's verifier checks the legal range."""
+    attr = IntegerAttr(value, i64)
+    if isinstance(op, ReserveSizeOp):
+        op.value = attr
+    elif isinstance(op, PipelineOp):
+        op.modulo = attr
+    else:
+        op.num_instances = attr
+    op.verify_()
+
+
+def verify_solved(root: Operation) -> None:
+    """Raise unless every decision has a value (what the lowering requires)."""
+    missing = open_decisions(root)
+    if missing:
+        raise VerifyException("the ScheduleIR still has open decisions: " + ", ".join(missing))

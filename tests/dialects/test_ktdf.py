@@ -144,7 +144,7 @@ NEGATIVE = {
         pipe().replace("%t = ktdf.token : !ktdf.token",
                        "%t = ktdf.token : !ktdf.token\n      %z = arith.constant 0 : index"),
         "only ktdf.buffer, ktdf.fifo and ktdf.token"),
-    "stage without units": (pipe().replace('["load"]', "[]"), "at least one unit kind"),
+    "stage with an empty unit kind": (pipe().replace('["load"]', '[""]'), "empty unit kind"),
     "fifo to fifo": (
         pipe(f"ktdf.data_transfer from %p#1 size [1, 64] to %p#1 size [1, 64] : {SLOT}, {SLOT}"),
         "FIFO to FIFO"),
