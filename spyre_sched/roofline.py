@@ -1,0 +1,389 @@
+"""The roofline bound: a lower bound on a kernel's cycles from its KTIR and the device alone.
+
+No schedule is involved. Three resources must each do a fixed amount of work whatever
+the schedule, and none can go faster than the device description says:
+
+- **device memory**: every byte of global memory the kernel loads is read once and every
+  byte it stores is written once (the union over all compute tiles, so data read by every
+  tile, such as a broadcast bias, counts once). Data the kernel pins in a `ct_local`
+  scratchpad never crosses the device-memory port. Cycles = ceil(bytes / bandwidth of the
+  device memory), the bandwidth shared by every core. Each core must also bring in the
+  global bytes its own tile reads (and send out those it writes) over the datapaths
+  between device memory and that core: ceil(bytes / their summed bandwidth) per core and
+  direction. The memory term is the largest of these (on Spyre the shared port binds; on
+  a device whose memory states no bandwidth, the per-core links do).
+- **vector compute**: every linalg op (and every elementwise arith/math/spyreop op on
+  tensors) is at least one vector instruction per `lanes` elements of its iteration
+  domain. A compute tile's work runs on its own core (the frontend chose the work
+  division; the back end never re-decides it), on that core's vector compute units (one
+  per corelet). Cycles = max over compute tiles of ceil(vector instructions / vector
+  units per core).
+- **on-chip interconnect**: bytes a tile reads from (or writes to) another core's
+  scratchpad leave the source scratchpad and enter the destination scratchpad over the
+  first and last datapath of the device's route between them (on Spyre: the ring). Cycles
+  = max over those datapaths of ceil(bytes / bandwidth).
+
+The bound is the largest of the three. Latencies are left out on purpose: it is a
+roofline (throughput only); fill, drain and exposed latency are what separate a schedule
+from it. Every count errs low (iteration domains are taken as the largest operand, the
+widest SIMD width of the op's element types is assumed, work under `scf.if` and indirect
+accesses are not counted and are listed in `notes`), so emulated cycles below the bound
+mean a bug in the emulator or in the device figures, never in the bound.
+
+The formula, with a worked example, is in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ShapedType, TensorType
+from xdsl.ir import Operation
+
+from spyre_sched.device.model import Datapath, Device
+from spyre_sched.errors import DeviceError
+from spyre_sched.frontend.kernel import Kernel
+from spyre_sched.polyhedral.iterations import iterations
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.placement import Piece, pieces
+from spyre_sched.polyhedral.views import element_name
+
+TERMS = ("memory", "compute", "ring")
+
+
+def occupancy_cycles(nbytes: int, bandwidth: int) -> int:
+    """Cycles `nbytes` keep a path of `bandwidth` bytes per cycle busy: ceil(bytes / bw).
+
+    To be replaced by `spyre_sched.device.model.occupancy_cycles` (the one transfer-time
+    formula, issue 8) once that is merged into this branch."""
+    return -(-int(nbytes) // int(bandwidth))
+
+
+@dataclass(frozen=True)
+class LinkTraffic:
+    """Bytes a scratchpad-to-scratchpad datapath must carry, and the cycles that takes."""
+
+    source: str
+    target: str
+    bytes: int
+    bandwidth: int
+    egress: bool
+    """True for traffic leaving the source (a scratchpad, or a core towards device memory),
+    False for traffic entering the destination."""
+
+    @property
+    def cycles(self) -> int:
+        return occupancy_cycles(self.bytes, self.bandwidth)
+
+
+@dataclass(frozen=True)
+class Roofline:
+    kernel: str
+    device: str
+    tiles: int
+    # device memory
+    read_bytes: int
+    write_bytes: int
+    memory_bandwidth: int | None
+    """Bytes per cycle of the device memory's port (None: the device states no cap)."""
+    memory_links: tuple[LinkTraffic, ...]
+    """Per core and direction: bytes between device memory and the core, and the summed
+    bandwidth of the datapaths that can carry them."""
+    # vector compute
+    vector_instructions: tuple[int, ...]
+    """Per compute tile (= per core the grid maps to)."""
+    vector_units_per_core: int
+    # on-chip interconnect
+    ring_links: tuple[LinkTraffic, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def memory_bytes(self) -> int:
+        return self.read_bytes + self.write_bytes
+
+    @property
+    def memory_port_cycles(self) -> int:
+        if self.memory_bandwidth is None:
+            return 0
+        return occupancy_cycles(self.memory_bytes, self.memory_bandwidth)
+
+    @property
+    def memory_cycles(self) -> int:
+        return max(self.memory_port_cycles,
+                   max((link.cycles for link in self.memory_links), default=0))
+
+    @property
+    def compute_cycles(self) -> int:
+        return max((-(-v // self.vector_units_per_core) for v in self.vector_instructions),
+                   default=0)
+
+    @property
+    def ring_bytes(self) -> int:
+        """Bytes that cross between scratchpads (each counted once, at its source)."""
+        return sum(link.bytes for link in self.ring_links if link.egress)
+
+    @property
+    def ring_cycles(self) -> int:
+        return max((link.cycles for link in self.ring_links), default=0)
+
+    @property
+    def terms(self) -> dict[str, int]:
+        return {"memory": self.memory_cycles, "compute": self.compute_cycles,
+                "ring": self.ring_cycles}
+
+    @property
+    def bound_cycles(self) -> int:
+        return max(self.terms.values())
+
+    @property
+    def binding(self) -> str:
+        """Which term sets the bound (the first of memory, compute, ring on a tie)."""
+        terms = self.terms
+        return max(TERMS, key=lambda t: (terms[t], -TERMS.index(t)))
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "bound_cycles": self.bound_cycles,
+            "binding": self.binding,
+            "memory_cycles": self.memory_cycles,
+            "compute_cycles": self.compute_cycles,
+            "ring_cycles": self.ring_cycles,
+            "read_bytes": self.read_bytes,
+            "write_bytes": self.write_bytes,
+            "memory_bandwidth": self.memory_bandwidth,
+            "memory_port_cycles": self.memory_port_cycles,
+            "memory_link_cycles": max((link.cycles for link in self.memory_links), default=0),
+            "vector_instructions_max_tile": max(self.vector_instructions, default=0),
+            "vector_units_per_core": self.vector_units_per_core,
+            "ring_bytes": self.ring_bytes,
+            "notes": list(self.notes),
+        }
+
+    def __str__(self) -> str:
+        lines = [
+            f"roofline bound of @{self.kernel} on {self.device}: {self.bound_cycles} cycles "
+            f"({self.binding}-bound)",
+            f"  memory : {self.memory_cycles:>10} cycles: port ({self.read_bytes} B read + "
+            f"{self.write_bytes} B written) / "
+            + (f"{self.memory_bandwidth} B/cycle = {self.memory_port_cycles}"
+               if self.memory_bandwidth is not None else "no stated bandwidth")
+            + "; busiest core link " + _busiest(self.memory_links),
+            f"  compute: {self.compute_cycles:>10} cycles = "
+            f"{max(self.vector_instructions, default=0)} vector instructions (busiest tile) / "
+            f"{self.vector_units_per_core} vector units per core",
+            f"  ring   : {self.ring_cycles:>10} cycles: busiest link "
+            + _busiest(self.ring_links),
+        ]
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _busiest(links: tuple[LinkTraffic, ...]) -> str:
+    if not links:
+        return "none (no traffic)"
+    top = max(links, key=lambda link: link.cycles)
+    return (f"{top.source} -> {top.target}: {top.bytes} B / {top.bandwidth} B/cycle = "
+            f"{top.cycles}")
+
+
+def roofline(kernel: Kernel, device: Device) -> Roofline:
+    """The roofline bound of `kernel` on `device` (see the module docstring)."""
+    device.check_grid(kernel.num_tiles)
+    model = KernelModel(kernel.func, kernel.grid)
+    notes: list[str] = []
+    counted: list[tuple[object, list[Piece]]] = []
+    for access in model.accesses:
+        where = kernel.location_of(access.op)
+        if not access.exact:
+            notes.append(f"{access.op.name} at {where}: indirect access, its traffic is "
+                         "not counted")
+            continue
+        if _under_condition(access.op, kernel.func):
+            notes.append(f"{access.op.name} at {where}: under scf.if, not counted")
+            continue
+        counted.append((access, [p for t in range(model.tile_count)
+                                 for p in pieces(model, access, t)]))
+    memory = device.device_memory()
+    read_bytes, write_bytes, memory_links = _device_memory_traffic(model, device, counted)
+    vectors, units = _vector_work(kernel, model, device, notes)
+    ring_links = _ring_links(model, device, counted)
+    return Roofline(kernel.name, device.name, model.tile_count, read_bytes, write_bytes,
+                    memory.bandwidth, tuple(memory_links), tuple(vectors), units,
+                    tuple(ring_links), tuple(notes))
+
+
+# ---- device memory ------------------------------------------------------------------
+
+
+def _device_memory_traffic(model: KernelModel, device: Device,
+                           counted) -> tuple[int, int, list[LinkTraffic]]:
+    """Unique bytes loaded from and stored to global memory over all tiles, and per core
+    the unique bytes its tile moves over the datapaths between device memory and it."""
+    everyone: dict[tuple[str, tuple[str, ...], int], list[np.ndarray]] = defaultdict(list)
+    per_tile: dict[tuple[int, str, tuple[str, ...], int], list[np.ndarray]] = defaultdict(list)
+    for access, found in counted:
+        for piece in found:
+            if piece.memory.space != "global":
+                continue
+            part = access.view.parts[piece.part]
+            env = model.default_env(piece.tile)
+            env.update({v.name: 0 for v in part.root})  # pointer-relative addresses
+            addr = part.address_of(piece.points, env)
+            everyone[(access.kind, part.root_key, part.element_bytes)].append(addr)
+            per_tile[(piece.tile, access.kind, part.root_key, part.element_bytes)].append(addr)
+    total = {"load": 0, "store": 0}
+    for (kind, _root, element_bytes), chunks in sorted(everyone.items()):
+        total[kind] += _unique_count(chunks) * element_bytes
+    moved: dict[tuple[int, str], int] = defaultdict(int)
+    for (tile, kind, _root, element_bytes), chunks in sorted(per_tile.items()):
+        moved[(tile, kind)] += _unique_count(chunks) * element_bytes
+    memory = device.device_memory().name
+    links = []
+    for (tile, kind), nbytes in sorted(moved.items()):
+        core = device.core(tile)
+        if kind == "load":
+            paths = [dp for dp in device.datapaths
+                     if dp.source == memory and device.core_of(dp.target) == core]
+            source, target = memory, core.name
+        else:
+            paths = [dp for dp in device.datapaths
+                     if dp.target == memory and device.core_of(dp.source) == core]
+            source, target = core.name, memory
+        if not paths:
+            raise DeviceError(f"device {device.name}: no datapath between {memory} and "
+                              f"{core.name}, but tile {tile} of the kernel uses global memory")
+        links.append(LinkTraffic(source, target, nbytes, sum(dp.bandwidth for dp in paths),
+                                 egress=kind == "store"))
+    return total["load"], total["store"], links
+
+
+def _unique_count(chunks: list[np.ndarray]) -> int:
+    """How many distinct integers the arrays hold (a bitmap over their range)."""
+    lo = min(int(c.min()) for c in chunks if len(c))
+    hi = max(int(c.max()) for c in chunks if len(c))
+    seen = np.zeros(hi - lo + 1, dtype=bool)
+    for c in chunks:
+        seen[c - lo] = True
+    return int(seen.sum())
+
+
+# ---- vector compute -----------------------------------------------------------------
+
+_ELEMENTWISE_DIALECTS = ("arith.", "math.", "spyreop.")
+
+
+def _vector_work(kernel: Kernel, model: KernelModel, device: Device,
+                 notes: list[str]) -> tuple[list[int], int]:
+    """Vector instructions per compute tile, and vector compute units per core."""
+    units = min(len(device.compute_units(core, compute_class="vector"))
+                for core in device.cores[:model.tile_count])
+    if units == 0:
+        raise DeviceError(f"device {device.name} has no vector compute unit in a core")
+    per_tile = [0] * model.tile_count
+    for op in _compute_ops(kernel.func):
+        where = kernel.location_of(op)
+        if _under_condition(op, kernel.func):
+            notes.append(f"{op.name} at {where}: under scf.if, its work is not counted")
+            continue
+        vectors = -(-_domain_elements(op) // _lanes(op, device))
+        loops = model.values.enclosing_loops(op)
+        for tile in range(model.tile_count):
+            trips = sum(1 for _ in iterations(model.values, loops, model.default_env(tile)))
+            per_tile[tile] += vectors * trips
+    return per_tile, units
+
+
+def _compute_ops(func: Operation):
+    """linalg ops and elementwise ops on tensors, not those inside a linalg body."""
+    for op in func.walk():
+        if _inside_linalg(op):
+            continue
+        if op.name.startswith("linalg.") and op.name != "linalg.yield":
+            yield op
+        elif op.name.startswith(_ELEMENTWISE_DIALECTS) and any(
+                isinstance(r.type, TensorType) for r in op.results):
+            yield op
+
+
+def _inside_linalg(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name.startswith("linalg."):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _under_condition(op: Operation, func: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not func:
+        if isinstance(parent, scf.IfOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _shaped(op: Operation) -> list[ShapedType]:
+    types = [v.type for v in (*op.operands, *op.results)]
+    return [t for t in types if isinstance(t, ShapedType)]
+
+
+def _domain_elements(op: Operation) -> int:
+    """A lower bound on the op's iteration domain: its largest tensor operand or result
+    (every indexing map of a linalg op is a projection of the domain onto the operand)."""
+    sizes = [int(np.prod(t.get_shape())) for t in _shaped(op)]
+    return max(sizes, default=1)
+
+
+def _lanes(op: Operation, device: Device) -> int:
+    """The widest SIMD width the device's vector units have for any element type the op
+    touches (the most work one instruction could do)."""
+    names = {element_name(t.get_element_type()) for t in _shaped(op)}
+    for region in op.regions:
+        for block in region.blocks:
+            names.update(element_name(a.type) for a in block.args)
+    lanes = []
+    for unit in device.compute_units(compute_class="vector"):
+        lanes += [n for t, n in unit.simd_lanes.items() if t in names]
+    if lanes:
+        return max(lanes)
+    every = [n for u in device.compute_units(compute_class="vector")
+             for n in u.simd_lanes.values()]
+    return max(every, default=1)
+
+
+# ---- on-chip interconnect -----------------------------------------------------------
+
+
+def _ring_links(model: KernelModel, device: Device, counted) -> list[LinkTraffic]:
+    """Bytes over the first and last datapath of every scratchpad-to-scratchpad route."""
+    flows: dict[tuple[int, int], dict[tuple[str, int], list[np.ndarray]]] = defaultdict(
+        lambda: defaultdict(list))
+    for access, found in counted:
+        for piece in found:
+            if not piece.remote:
+                continue
+            other = piece.memory.core
+            assert other is not None
+            src, dst = (other, piece.tile) if access.kind == "load" else (piece.tile, other)
+            part = access.view.parts[piece.part]
+            env = model.default_env(piece.tile)
+            addr = part.address_of(piece.points, env)
+            # Unique per (flow, direction, remote address): data read twice by one tile
+            # crosses once if the schedule keeps it.
+            flows[(src, dst)][(access.kind, part.element_bytes)].append(addr)
+    per_link: dict[tuple[str, str], tuple[Datapath, int, bool]] = {}
+    for (src, dst), by_kind in sorted(flows.items()):
+        nbytes = sum(_unique_count(chunks) * eb for (_k, eb), chunks in sorted(by_kind.items()))
+        route = device.route(device.scratchpad(src).name, device.scratchpad(dst).name)
+        first = route.hops[0].datapaths[0]
+        last = route.hops[-1].datapaths[-1]
+        for dp, egress in ((first, True), (last, False)):
+            key = (dp.source, dp.target)
+            old = per_link.get(key, (dp, 0, egress))[1]
+            per_link[key] = (dp, old + nbytes, egress)
+    return [LinkTraffic(dp.source, dp.target, b, dp.bandwidth, egress)
+            for (dp, b, egress) in (per_link[k] for k in sorted(per_link))]
