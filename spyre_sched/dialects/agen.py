@@ -11,6 +11,7 @@ One op moves a whole tile; exact semantics and timing: docs/dataflowir.md.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
@@ -309,7 +310,8 @@ class VectorStoreOp(IRDLOperation):
 class CompositeLoadAndStoreOp(IRDLOperation):
     """`agen.composite_load_and_store "ddr"[%src] #agen.access<...> to "lx"[%dst]
     #agen.access<...> : f16`: a DMA unit copies memory to memory; the k-th point of the
-    source order goes to the k-th point of the target order."""
+    source order goes to the k-th point of the target order (equal point counts; the shapes
+    may differ, e.g. a transposing copy)."""
 
     name = "agen.composite_load_and_store"
 
@@ -345,11 +347,13 @@ class CompositeLoadAndStoreOp(IRDLOperation):
         _check_memory(self, self.target_memory)
         _check_access(self, self.source_access, "the source access")
         _check_access(self, self.target_access, "the target access")
-        if self.source_access.shape() != self.target_access.shape():
+        source_points = math.prod(self.source_access.shape())
+        target_points = math.prod(self.target_access.shape())
+        if source_points != target_points:
             raise VerifyException(
-                f"agen.composite_load_and_store: the source moves "
-                f"{list(self.source_access.shape())} but the target takes "
-                f"{list(self.target_access.shape())}"
+                f"agen.composite_load_and_store: the source moves {source_points} points "
+                f"({list(self.source_access.shape())}) but the target takes {target_points} "
+                f"({list(self.target_access.shape())})"
             )
         if _element_bytes(self.element) is None:
             raise VerifyException(

@@ -1,0 +1,125 @@
+"""Checks every bundle must pass (the hand-written fixture and every compiled bundle):
+files present, MLIR parses/verifies/prints back byte for byte, symbols.json agrees with the
+outer functions and gives the start addresses the kernel expects, the job plan and the
+schedule are consistent."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from spyre_sched.dialects.dataflow import ProgramUnitOp
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.dialects.symbol import CreateSymbolOp
+from spyre_sched.frontend import load_kernel
+from spyre_sched.lower.symbols import evaluate, evaluate_outer_function, outer_function
+from spyre_sched.polyhedral.kernel_model import KernelModel
+
+REQUIRED = ("global.mlir", "symbols.json", "jobplan.json", "schedule.json", "kernel.mlir")
+
+
+def parse_file(path: Path) -> ModuleOp:
+    module = Parser(make_context(), path.read_text(), str(path)).parse_module()
+    module.verify()
+    return module
+
+
+def printed(module: ModuleOp) -> str:
+    out = io.StringIO()
+    Printer(out).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def load(bundle: Path) -> dict:
+    for name in REQUIRED:
+        assert (bundle / name).is_file(), f"{name} missing from {bundle}"
+    return {name: json.loads((bundle / name).read_text())
+            for name in ("symbols.json", "jobplan.json", "schedule.json")}
+
+
+def check_mlir_round_trip(bundle: Path) -> dict[str, ModuleOp]:
+    modules = {}
+    for path in sorted(bundle.glob("*.mlir")):
+        if path.name == "kernel.mlir":
+            continue
+        module = parse_file(path)
+        assert printed(module) == path.read_text(), f"{path.name} does not print back to itself"
+        modules[path.stem] = module
+    return modules
+
+
+def expected_starts(kernel_path: Path, args: dict[str, int]) -> dict[tuple[str, int], int]:
+    """(argument, tile) -> lowest byte address the kernel's accesses through views on that
+    argument touch in that tile, from the polyhedral model of the KTIR itself."""
+    kernel = load_kernel(str(kernel_path))
+    model = KernelModel(kernel.func)
+    names = [a.name_hint for a in kernel.func.body.block.args]
+    starts: dict[tuple[str, int], int] = {}
+    for tile in range(model.tile_count):
+        for access in model.accesses:
+            view = access.view
+            if not hasattr(view, "address_of") or view.memory.space != "global":
+                continue
+            roots = [v.name for v in view.root]
+            if len(roots) != 1 or roots[0] not in names:
+                continue
+            env = model.default_env(tile)
+            env.update({k: v for k, v in args.items() if k in env})
+            points = access.points(env)
+            if len(points) == 0:
+                continue
+            low = int(view.address_of(points, env).min()) * view.element_bytes
+            key = (roots[0], tile)
+            starts[key] = min(starts.get(key, low), low)
+    return starts
+
+
+def check_bundle(bundle: Path) -> None:
+    data = load(bundle)
+    modules = check_mlir_round_trip(bundle)
+    symbols, jobplan, schedule = data["symbols.json"], data["jobplan.json"], data["schedule.json"]
+    kernel_bytes = (bundle / "kernel.mlir").read_bytes()
+    assert schedule["kernel_sha256"] == hashlib.sha256(kernel_bytes).hexdigest()
+    assert schedule["kernel_file"] == "kernel.mlir"
+
+    # Every program the job plan loads exists and every symbol it reads is in the table.
+    table = {s["id"]: s for s in symbols["symbols"]}
+    assert len(table) == len(symbols["symbols"]), "symbol ids repeat"
+    for step in jobplan["prepare"]:
+        assert step["step"] == "load_program" and (bundle / step["file"]).is_file()
+        module = modules[step["program"]]
+        used = {op.id for op in module.walk() if isinstance(op, CreateSymbolOp)}
+        assert used <= set(table), f"{step['program']} reads symbols missing from symbols.json"
+        assert all(table[i]["program"] == step["program"] for i in used)
+        assert any(isinstance(op, ProgramUnitOp) for op in module.walk())
+
+    # symbols.json and the outer functions agree, at two different address sets, and
+    # address symbols are the start of each core's share as the KTIR computes it.
+    arguments = [a["name"] for a in jobplan["arguments"]]
+    for base in (0, 1 << 20):
+        args = {name: base + 4096 * (i + 1) for i, name in enumerate(arguments)}
+        starts = expected_starts(bundle / "kernel.mlir", args)
+        for step in jobplan["execute"]:
+            if step["step"] != "evaluate_symbols":
+                continue
+            params = {p: evaluate(e, args) for p, e in step["bindings"].items()}
+            outer = outer_function(modules[step["program"]])
+            from_ir = evaluate_outer_function(outer, params)
+            for sid in step["symbols"]:
+                value = evaluate(table[sid]["expr"], params)
+                assert from_ir[sid] == value, f"symbol {sid}: IR {from_ir[sid]} vs table {value}"
+                entry = table[sid]
+                if entry["kind"] == "address" and entry["memory"] == "ddr" and entry["core"] is not None:
+                    key = (entry["argument"], entry["core"])
+                    if key in starts:
+                        assert value == starts[key], (
+                            f"symbol {sid} ({entry['text']}) = {value}, the kernel's "
+                            f"{entry['argument']} share of tile {entry['core']} starts at {starts[key]}")
+    assert isinstance(modules["global"].body.block.first_op, func.FuncOp)
