@@ -118,21 +118,30 @@ class Launch:
         self.tokens: dict[str, Token] = {}
         self.shared: dict[str, SharedResource] = {}
 
-    def fifo(self, producer: str, consumer: str, depth: int | None = None) -> Fifo:
-        key = (producer, consumer)
+    def fifo(self, producer: str, consumer: str, depth: int | None = None,
+             name: str | None = None) -> Fifo:
+        """The FIFO instance `name` from `producer` to `consumer` (several logical FIFOs may
+        share one datapath; each has its own entries)."""
+        key = (name, producer, consumer)
         found = self.fifos.get(key)
         if found is not None:
             return found
         if depth is None:
-            if key not in self.device.fifo_specs:
+            if (producer, consumer) not in self.device.fifo_specs:
                 raise ExecutionError(
                     f"device {self.device.device.name} has no FIFO {producer} -> {consumer}")
-            depth = self.device.fifo_specs[key]
-        fifo = Fifo(datapath_name(producer, consumer), depth, producer, consumer)
+            depth = self.device.fifo_specs[(producer, consumer)]
+        path = datapath_name(producer, consumer)
+        fifo = Fifo(f"@{name} {path}" if name else path, depth, producer, consumer)
+        fifo.path = path
         if self.trace is not None:
             fifo.trace = self.trace.fifo_counter(fifo.name)
         self.fifos[key] = fifo
         return fifo
+
+    def leftover_fifos(self) -> list[str]:
+        return [f"{f.name} holds {f.count + f.reserved} entr{'y' if f.count + f.reserved == 1 else 'ies'}"
+                for f in self.fifos.values() if f.count or f.reserved]
 
     def token(self, name: str, sender: str, receiver: str) -> Token:
         found = self.tokens.get(name)
@@ -145,9 +154,19 @@ class Launch:
                 f"{sender} -> {receiver}")
         return found
 
+    def resources_of(self, memory: str) -> tuple[SharedResource, ...]:
+        """The shared resource of a memory with a bandwidth cap (device memory), if any."""
+        mem = self.device.device.memories.get(memory)
+        if mem is None or mem.bandwidth is None:
+            return ()
+        return self._resource_list((memory,))
+
     def resources(self, path: Path) -> tuple[SharedResource, ...]:
+        return self._resource_list(path.shared)
+
+    def _resource_list(self, names) -> tuple[SharedResource, ...]:
         out = []
-        for name in path.shared:
+        for name in names:
             res = self.shared.get(name)
             if res is None:
                 if name in self.device.device.memories:

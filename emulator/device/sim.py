@@ -44,6 +44,7 @@ SYNC_RECV = 4  # (SYNC_RECV, token): wait for one signal
 TRANSFER = 5  # (TRANSFER, occupancy, latency, shared, nbytes, land, paths): see transfer()
 NOW = 6  # (NOW,): result is the current time
 WAIT_LANDED = 7  # (WAIT_LANDED,): wait until every transfer this unit issued has landed
+WAIT_UNTIL = 8  # (WAIT_UNTIL, time, what): wait for data in flight (stalled on input)
 
 
 def delay(cycles: int) -> tuple:
@@ -84,6 +85,10 @@ def wait_landed() -> tuple:
     return (WAIT_LANDED,)
 
 
+def wait_until(time: int, what: str = "for data in flight") -> tuple:
+    return (WAIT_UNTIL, int(time), what)
+
+
 # ---- the things units wait on --------------------------------------------------------------
 
 
@@ -116,7 +121,7 @@ class Fifo:
     """
 
     __slots__ = ("name", "depth", "producer", "consumer", "chunks", "count", "reserved",
-                 "getter", "putter", "trace", "entries_moved")
+                 "getter", "putter", "trace", "entries_moved", "path")
 
     def __init__(self, name: str, depth: int, producer: str, consumer: str):
         if depth < 1:
@@ -132,6 +137,7 @@ class Fifo:
         self.putter: list | None = None  # [proc, data, sent, n, latency]
         self.trace: list[tuple[int, int]] | None = None
         self.entries_moved = 0
+        self.path = name
 
     @property
     def free(self) -> int:
@@ -390,6 +396,13 @@ class Simulator:
                 if proc.last_landing > self.now:
                     self._block(proc, "in", "for its transfers in flight to land")
                     self._push(proc.last_landing, _RESUME, proc, None)
+                    return
+                value = None
+                continue
+            if op == WAIT_UNTIL:
+                if cmd[1] > self.now:
+                    self._block(proc, "in", cmd[2])
+                    self._push(cmd[1], _RESUME, proc, None)
                     return
                 value = None
                 continue

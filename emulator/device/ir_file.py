@@ -1,0 +1,51 @@
+"""Read a DataflowIR file of a bundle: parse with locations, verify, errors at file:line:col."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import ParseError as XdslParseError
+from xdsl.utils.exceptions import VerifyException
+
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.errors import ParseError, SourceLocation, VerifyError
+from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
+
+
+def parse_ir_text(text: str, filename: str) -> tuple[ModuleOp, dict]:
+    """The module and a map op -> SourceLocation."""
+    ctx = make_context()
+    try:
+        parser = LocatedParser(ctx, text, filename)
+    except XdslParseError as err:
+        raise ParseError(err.msg, location_in_text(text, filename, err.span.start)) from None
+    try:
+        module = parser.parse_module()
+    except XdslParseError as err:
+        raise ParseError(err.msg.splitlines()[-1].strip() or err.msg,
+                         parser.location_at(err.span.start)) from None
+    except Exception as err:  # xDSL raises several kinds while building ops and attributes
+        position = parser.open_ops[-1] if parser.open_ops else parser._current_token.span.start
+        raise ParseError(str(err).splitlines()[0], parser.location_at(position)) from None
+    locations = {op: parser.location_at(pos) for op, pos in parser.op_positions.items()}
+    try:
+        module.verify()
+    except VerifyException as err:
+        where: SourceLocation | str = filename
+        for op in module.walk():
+            # xDSL does not say which op failed; find the first one whose own check fails.
+            try:
+                op.verify_()
+            except VerifyException:
+                where = locations.get(op, filename)
+                break
+            except Exception:
+                continue
+        raise VerifyError(str(err).splitlines()[0], where) from None
+    return module, locations
+
+
+def parse_ir_file(path: str | Path) -> tuple[ModuleOp, dict]:
+    path = Path(path)
+    return parse_ir_text(read_source(path, "DataflowIR file", ParseError), str(path))

@@ -1,0 +1,373 @@
+"""The device-level runtime of the emulator: allocate tensors, prepare a bundle once,
+launch it many times.
+
+    rt = Runtime("spyre")
+    a = rt.allocate_tensor(A)                 # element offset of A in device memory
+    c = rt.allocate((96, 64), "f16")
+    prepared = rt.prepare("out/")             # parse, verify, bind to the device: once
+    result = rt.launch(prepared, {"A": a, "B": b, "C": c})
+    rt.read_tensor(c, (96, 64), "f16")
+
+A launch walks the bundle's job plan (`docs/bundle.md`): evaluate the symbols from the
+actual addresses and run-time arguments, write them, run each program on the
+discrete-event device model (`emulator.device`). The runtime reads only the bundle and
+the device description.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+
+from spyre_sched.device import load_device
+from spyre_sched.device.model import Device
+from spyre_sched.errors import ExecutionError, ParseError
+
+from emulator.device.ir_file import parse_ir_file
+from emulator.device.machine import EmulatedDevice
+from emulator.device.measure import Measurements
+from emulator.device.memory import contiguous_strides
+from emulator.device.program import ProgramImage
+from emulator.numerics import element_type, from_memory, to_memory
+from emulator.trace import TraceRecorder
+
+ALIGNMENT = 128
+#: the first byte the allocator hands out (not 0, so a schedule that forgot a symbol and
+#: used address 0 does not happen to be right)
+HEAP_START = 1 << 16
+#: a launch that runs longer than this many cycles is stopped (a livelock, not a deadlock)
+DEFAULT_MAX_CYCLES = 1 << 40
+
+_OPS: dict[str, Callable[[int, int], int]] = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "floordiv": lambda a, b: a // b,
+    "mod": lambda a, b: a % b,
+    "min": min,
+    "max": max,
+}
+
+
+def evaluate(expr, env: dict[str, int], what: str) -> int:
+    """An expression of symbols.json / jobplan.json over named integer arguments."""
+    if isinstance(expr, bool):
+        raise ExecutionError(f"{what}: {expr!r} is not an integer expression")
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, list) and len(expr) == 2 and expr[0] == "arg":
+        if expr[1] not in env:
+            raise ExecutionError(f"{what}: argument '{expr[1]}' is not set in this launch")
+        return env[expr[1]]
+    if isinstance(expr, list) and len(expr) == 3 and expr[0] in _OPS:
+        a, b = evaluate(expr[1], env, what), evaluate(expr[2], env, what)
+        if expr[0] in ("floordiv", "mod") and b == 0:
+            raise ExecutionError(f"{what}: {expr[0]} by zero")
+        return _OPS[expr[0]](a, b)
+    raise ExecutionError(f"{what}: cannot evaluate {json.dumps(expr)}")
+
+
+@dataclass
+class Program:
+    name: str
+    file: Path
+    image: ProgramImage
+
+
+@dataclass
+class PreparedBundle:
+    """A bundle parsed, verified and bound to the device: independent of any arguments."""
+
+    path: Path
+    kernel: str
+    arguments: list[dict]
+    programs: dict[str, Program]
+    symbols: dict[int, dict]
+    execute: list[dict]
+    schedule: dict
+    buffers: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+
+    @property
+    def predicted_cycles(self) -> int | None:
+        return self.schedule.get("predicted_cycles")
+
+    @property
+    def decisions(self) -> dict:
+        return self.schedule.get("decisions") or {}
+
+
+@dataclass
+class LaunchResult:
+    cycles: int
+    measurements: Measurements
+    per_program: dict[str, int]
+    """Cycles of each program call ("local_schedule_0#0": ...)."""
+    trace: TraceRecorder | None = None
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ParseError(f"the bundle has no {path.name}", str(path)) from None
+    except json.JSONDecodeError as err:
+        raise ParseError(f"not valid JSON: {err.msg}", f"{path}:{err.lineno}:{err.colno}") from None
+
+
+def _field(doc: dict, key: str, where: str):
+    if not isinstance(doc, dict) or key not in doc:
+        raise ParseError(f"missing field '{key}'", where)
+    return doc[key]
+
+
+class Runtime:
+    """One emulated device: its memory persists across launches."""
+
+    def __init__(self, device: Device | str | Path = "spyre"):
+        self.device = device if isinstance(device, Device) else load_device(device)
+        self.emu = EmulatedDevice(self.device)
+        self.global_memory = self.emu.memory(self.device.device_memory().name)
+        self._next_byte = HEAP_START
+
+    # ---- tensors ----------------------------------------------------------------------
+
+    def allocate(self, shape, element: str) -> int:
+        """Room for a row-major tensor in device memory; returns its element offset."""
+        et = element_type(element)
+        nbytes = max(int(np.prod(shape)) * et.size, 1)
+        start = -(-self._next_byte // ALIGNMENT) * ALIGNMENT
+        if start + nbytes > self.global_memory.size:
+            raise ExecutionError(f"device memory {self.global_memory.name} is full: "
+                                 f"{nbytes} more bytes do not fit")
+        self._next_byte = start + nbytes
+        return start // et.size
+
+    def write_tensor(self, offset: int, values, element: str) -> None:
+        et = element_type(element)
+        raw = to_memory(et, np.asarray(values))
+        self.global_memory.write(offset * et.size, raw.shape, contiguous_strides(raw.shape, et.size),
+                                 raw, what=f"tensor write at element {offset}")
+
+    def read_tensor(self, offset: int, shape, element: str) -> np.ndarray:
+        et = element_type(element)
+        shape = tuple(int(d) for d in shape)
+        raw = self.global_memory.read(offset * et.size, shape, contiguous_strides(shape, et.size),
+                                      et.storage_dtype, what=f"tensor read at element {offset}")
+        return from_memory(et, raw)
+
+    def allocate_tensor(self, values, element: str | None = None) -> int:
+        values = np.asarray(values)
+        element = element or {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
+                              np.dtype(np.int32): "i32", np.dtype(np.int8): "i8",
+                              np.dtype(np.float64): "f64"}.get(values.dtype)
+        if element is None:
+            raise ExecutionError(f"name the element type of a {values.dtype} tensor")
+        offset = self.allocate(values.shape, element)
+        self.write_tensor(offset, values, element)
+        return offset
+
+    # ---- prepare ----------------------------------------------------------------------
+
+    def prepare(self, bundle: str | Path) -> PreparedBundle:
+        path = Path(bundle)
+        if not path.is_dir():
+            raise ParseError(f"{path} is not a bundle folder", str(path))
+        plan = _read_json(path / "jobplan.json")
+        where = str(path / "jobplan.json")
+        symbols_doc = _read_json(path / "symbols.json")
+        schedule = _read_json(path / "schedule.json")
+        programs: dict[str, Program] = {}
+        for step in _field(plan, "prepare", where):
+            if _field(step, "step", where) != "load_program":
+                raise ParseError(f"unknown prepare step '{step['step']}'", where)
+            name, file = _field(step, "program", where), path / _field(step, "file", where)
+            programs[name] = Program(name, file, self._load_program(name, file))
+        symbols: dict[int, dict] = {}
+        for entry in _field(symbols_doc, "symbols", str(path / "symbols.json")):
+            symbols[int(_field(entry, "id", str(path / "symbols.json")))] = entry
+        execute = _field(plan, "execute", where)
+        for step in execute:
+            if step.get("program") not in programs:
+                raise ParseError(f"execute step {step.get('step')} names program "
+                                 f"'{step.get('program')}', which the prepare part does not load", where)
+        buffers: dict[str, list] = {}
+        for b in schedule.get("buffers") or []:
+            buffers.setdefault(b["program"], []).append(
+                (b["memory"], int(b["offset"]), int(b["bytes"]), str(b.get("name", "?"))))
+        for pin in schedule.get("pinned") or []:
+            for name in programs:
+                buffers.setdefault(name, []).append(
+                    (pin["memory"], int(pin["offset"]), int(pin["bytes"]), str(pin.get("what", "pinned"))))
+        return PreparedBundle(path, str(plan.get("kernel", "?")), list(plan.get("arguments") or []),
+                              programs, symbols, execute, schedule, buffers)
+
+    def prepare_program(self, file: str | Path, name: str | None = None) -> ProgramImage:
+        """One DataflowIR file, outside any bundle (its symbols are given at launch)."""
+        file = Path(file)
+        return self._load_program(name or file.stem, file)
+
+    def _load_program(self, name: str, file: Path) -> ProgramImage:
+        module, locations = parse_ir_file(file)
+        device_attr = module.attributes.get("dataflow.device")
+        inner = _inner_function(module, name, str(file))
+        image = ProgramImage.of(name, inner, locations)
+        image.bind(self.device)
+        image.device_name = device_attr.data if isinstance(device_attr, StringAttr) else None
+        return image
+
+    # ---- launch -----------------------------------------------------------------------
+
+    def launch(self, prepared: PreparedBundle, args: dict[str, int],
+               runtime_args: dict[str, int] | None = None, trace: TraceRecorder | None = None,
+               max_cycles: int = DEFAULT_MAX_CYCLES) -> LaunchResult:
+        """Run the job plan's execute part. `args`: pointer arguments as element offsets
+        (from `allocate`), scalars and run-time arguments as integers."""
+        env = self._argument_env(prepared, args, runtime_args or {})
+        pending: dict[tuple[str, int], dict[int, int]] = {}
+        written: dict[str, dict[int, int]] = {}
+        total: Measurements | None = None
+        per_program: dict[str, int] = {}
+        now = 0
+        for step in prepared.execute:
+            kind, program, call = step.get("step"), step["program"], int(step.get("call", 0))
+            if kind == "evaluate_symbols":
+                bindings = {k: evaluate(v, env, f"binding of {k} for {program}")
+                            for k, v in (step.get("bindings") or {}).items()}
+                values = {}
+                for sid in step.get("symbols") or []:
+                    entry = prepared.symbols.get(int(sid))
+                    if entry is None:
+                        raise ExecutionError(f"the job plan evaluates symbol {sid}, which "
+                                             "symbols.json does not define", program)
+                    value = evaluate(entry["expr"], bindings, f"symbol {sid} ({entry.get('text', '')})")
+                    self._check_symbol(entry, value)
+                    values[int(sid)] = value
+                pending[(program, call)] = values
+            elif kind == "write_symbols":
+                if (program, call) not in pending:
+                    raise ExecutionError(f"write_symbols for {program} call {call} comes before "
+                                         "its evaluate_symbols", "jobplan.json")
+                written[program] = pending.pop((program, call))
+            elif kind == "launch":
+                image = prepared.programs[program].image
+                result = self.run_program(image, written.get(program, {}), trace=trace,
+                                          buffers=prepared.buffers.get(program, []),
+                                          start=now, max_cycles=max_cycles)
+                per_program[f"{program}#{call}"] = result.cycles
+                now += result.cycles
+                total = result if total is None else total.merge(result)
+            else:
+                raise ExecutionError(f"unknown execute step '{kind}'", "jobplan.json")
+        if total is None:
+            raise ExecutionError("the job plan launches no program", "jobplan.json")
+        return LaunchResult(total.cycles, total, per_program, trace)
+
+    def _argument_env(self, prepared: PreparedBundle, args: dict, runtime_args: dict) -> dict[str, int]:
+        env: dict[str, int] = {}
+        known = {a["name"] for a in prepared.arguments}
+        for key in list(args) + list(runtime_args):
+            if known and key not in known:
+                raise ExecutionError(f"'{key}' is not an argument of {prepared.kernel} "
+                                     f"(its arguments: {', '.join(sorted(known))})")
+        for a in prepared.arguments:
+            name = a["name"]
+            source = runtime_args if name in runtime_args else args
+            if name not in source:
+                raise ExecutionError(f"argument '{name}' of {prepared.kernel} is not set in this launch")
+            value = source[name]
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ExecutionError(f"argument '{name}' must be an integer (an element offset for "
+                                     f"a pointer), got {type(value).__name__}")
+            value = int(value)
+            if a.get("kind") == "pointer" and value < 0:
+                raise ExecutionError(f"pointer argument '{name}' is negative ({value})")
+            bound = a.get("upperbound")
+            if bound is not None and not 0 <= value <= int(bound):
+                raise ExecutionError(f"run-time argument '{name}' = {value} is outside [0, {bound}]")
+            gran = a.get("granularity")
+            if gran and value % int(gran):
+                raise ExecutionError(f"run-time argument '{name}' = {value} is not a multiple of "
+                                     f"its granularity {gran}")
+            env[name] = value
+        for name, value in {**args, **runtime_args}.items():
+            env.setdefault(name, int(value))
+        return env
+
+    def _check_symbol(self, entry: dict, value: int) -> None:
+        sid = entry.get("id")
+        if entry.get("kind") == "address":
+            memory = self.emu.memories.get(entry.get("memory", ""))
+            if memory is None:
+                memory = self.global_memory
+            if not 0 <= value < memory.size:
+                raise ExecutionError(f"symbol {sid} ({entry.get('text', '')}) = {value} is not an "
+                                     f"address in {memory.name} (size {memory.size} bytes)")
+        elif value < 0:
+            raise ExecutionError(f"symbol {sid} ({entry.get('text', '')}) = {value} is negative")
+
+    def run_program(self, image: ProgramImage, symbols: dict[int, int], *,
+                    trace: TraceRecorder | None = None, buffers=(), start: int = 0,
+                    max_cycles: int = DEFAULT_MAX_CYCLES) -> Measurements:
+        """Launch one program with the given symbol values (launch semantics of
+        docs/dataflowir.md); raises ExecutionError on a fault."""
+        missing = sorted(image.symbol_ids - set(symbols))
+        if missing:
+            raise ExecutionError(f"program {image.name}: symbol(s) {', '.join(map(str, missing))} "
+                                 "are not set for this launch")
+        self._declare_buffers(buffers)
+        try:
+            launch = self.emu.new_launch(trace, max_cycles=start + max_cycles)
+            launch.sim.now = start
+            image.spawn(launch, symbols)
+            launch.sim.run()
+            left = launch.leftover_fifos()
+            if left:
+                raise ExecutionError(f"program {image.name} ended with data left in FIFOs: "
+                                     + "; ".join(left), f"cycle {launch.sim.now}")
+        finally:
+            self._declare_buffers(())
+        measured = Measurements.of(launch.sim, launch.shared)
+        measured.cycles -= start
+        for stats in measured.units.values():
+            stats.finished_at -= start
+        return measured
+
+    def run_units(self, programs: dict[str, Callable[..., Generator]], *,
+                  trace: TraceRecorder | None = None) -> Measurements:
+        """Plain Python unit programs: `programs[unit](launch)` returns the generator the
+        unit runs (commands from emulator.device.sim). For tests and experiments."""
+        launch = self.emu.new_launch(trace)
+        for unit, make in programs.items():
+            if unit not in self.device.units:
+                raise ExecutionError(f"device {self.device.name} has no unit '{unit}'")
+            launch.sim.spawn(unit, make(launch))
+        launch.sim.run()
+        return Measurements.of(launch.sim, launch.shared)
+
+    def _declare_buffers(self, buffers) -> None:
+        """Scratchpad buffers of the program being launched (same offsets in every core)."""
+        for memory in self.emu.memories.values():
+            memory.clear_buffers()
+        for mem_name, offset, nbytes, name in buffers:
+            targets = [m for n, m in self.emu.memories.items()
+                       if n == mem_name or n.endswith("." + mem_name)]
+            for memory in targets:
+                memory.declare_buffer(offset, nbytes, name)
+
+
+def _inner_function(module: ModuleOp, name: str, where: str) -> func.FuncOp:
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    body = [f for f in funcs if f.sym_name.data == f"{name}_body"]
+    if not body:
+        # A module with one argument-free function holding program units is accepted too.
+        body = [f for f in funcs if not f.function_type.inputs.data and f.body.blocks]
+    if len(body) != 1:
+        raise ParseError(f"expected one argument-free function @{name}_body holding the "
+                         f"DataflowIR, found {len(body)}", where)
+    return body[0]
