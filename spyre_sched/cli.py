@@ -268,3 +268,17 @@ def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratc
             np.savez(outputs_path, **outputs)
         except OSError as err:
             raise ExecutionError(f"cannot write outputs: {err.strerror}", outputs_path) from None
+
+
+# ---- run: emulate a bundle and compare with the reference ------------------------------
+
+from spyre_sched import cli_run  # noqa: E402
+
+cli_run.register(main, reports_errors, _parse_runtime_args)
+
+
+# ---- bench: the suite against the roofline bound and the heuristic ----------------------
+
+from spyre_sched import cli_bench  # noqa: E402
+
+cli_bench.register(main, reports_errors)

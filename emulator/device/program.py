@@ -172,21 +172,19 @@ class ProgramImage:
     def _compile_ops(self, ops: list[Operation]) -> list[Step]:
         steps = []
         for op in ops:
-            handler = _HANDLERS.get(type(op))
-            if handler is None:
-                handler = _GENERIC.get(op.name)
-            if handler is None:
-                if isinstance(op, vectorchain.BinaryOp):
-                    handler = (_vector_binary, True)
-                else:
-                    raise UnsupportedError(f"the emulator does not execute {op.name}",
-                                           _loc(op, self.locations))
-            run, blocking = handler
-            steps.append(Step(op, run, blocking, _loc(op, self.locations)))
+            # Nested blocks first: a loop's closure captures its body's steps.
             for region in op.regions:
                 for block in region.blocks:
                     if block not in self.block_steps:
                         self.block_steps[block] = self._compile_block(block)
+            factory = _FACTORIES.get(type(op)) or _BY_NAME.get(op.name)
+            if factory is None and isinstance(op, vectorchain.BinaryOp):
+                factory = _c_vector_binary
+            if factory is None:
+                raise UnsupportedError(f"the emulator does not execute {op.name}",
+                                       _loc(op, self.locations))
+            run, blocking = factory(self, op)
+            steps.append(Step(op, run, blocking, _loc(op, self.locations)))
         return steps
 
     def access(self, attr: agen.AccessAttr, element_bytes: int) -> Access:
@@ -251,14 +249,37 @@ class ProgramImage:
     # ---- launch -------------------------------------------------------------------------
 
     def spawn(self, launch: Launch, symbols: dict[int, int]) -> list[UnitRun]:
-        """Start every unit instance of every program unit on `launch`."""
+        """Evaluate the top level once, then start every unit instance of every program
+        unit on `launch`."""
+        shared: Env = {}
+        top = _TopLevel(self, symbols, launch)
+        for step in self.shared_steps:
+            top.instruction = step.label
+            if step.blocking:
+                raise top.fault(f"{step.op.name} may not stand at the top level of a program")
+            step.run(top, shared)
         runs = []
         for unit_program in self.units:
             for unit in unit_program.units:
                 run = UnitRun(self, unit_program, unit, launch, symbols)
+                run.shared_env = shared
                 run.proc = launch.sim.spawn(unit, run.main())
                 runs.append(run)
         return runs
+
+
+class _TopLevel:
+    """Where the uniform top-level values are evaluated (once per launch)."""
+
+    def __init__(self, image: ProgramImage, symbols: dict[int, int], launch: Launch):
+        self.image = image
+        self.symbols = symbols
+        self.launch = launch
+        self.instruction = ""
+
+    def fault(self, message: str) -> ExecutionError:
+        return ExecutionError(message, f"program {self.image.name}, top level, instruction "
+                                       f"'{self.instruction}', cycle {self.launch.sim.now}")
 
 
 class UnitRun:
@@ -276,18 +297,17 @@ class UnitRun:
         self.core = dataflow.instance_index(unit, "core")
         self.corelet = dataflow.instance_index(unit, "corelet")
         self.ready: dict[SSAValue, int] = {}
+        self.unit_model = self.device.units[unit]
+        self.compute_latency = int((self.unit_model.compute or {}).get("latency", 0))
+        self.lanes: dict[str, int] = {}
+        self.shared_env: Env = {}
         self.proc: sim.Process | None = None
         self._fifos: dict[str, sim.Fifo] = {}
         self._tokens: dict[tuple[str, int], sim.Token] = {}
         self._memories: dict[str, object] = {}
 
     def main(self) -> Generator:
-        env: Env = {}
-        for step in self.image.shared_steps:
-            self.proc.instruction = step.label
-            if step.blocking:
-                raise self.fault(f"{step.op.name} may not stand at the top level of a program")
-            step.run(self, step.op, env)
+        env: Env = dict(self.shared_env)
         yield from self.run_steps(self.program.steps, env)
         # The unit counts as finished when its last transfer lands (Process.finished_at).
         self.proc.instruction = "end of program unit"
@@ -297,19 +317,9 @@ class UnitRun:
         for step in steps:
             proc.instruction = step.label
             if step.blocking:
-                yield from step.run(self, step.op, env)
+                yield from step.run(self, env)
             else:
-                step.run(self, step.op, env)
-
-    def run_region(self, block: Block, env: Env, args: list) -> Generator:
-        """Run a nested block; returns the values its terminator yields."""
-        for arg, value in zip(block.args, args):
-            env[arg] = value
-        yield from self.run_steps(self.image.block_steps[block], env)
-        last = block.last_op
-        if isinstance(last, scf.YieldOp):
-            return [env[v] for v in last.operands]
-        return []
+                step.run(self, env)
 
     # ---- resolution ---------------------------------------------------------------------
 
@@ -341,7 +351,8 @@ class UnitRun:
         except Exception as err:
             raise self.fault(getattr(err, "message", str(err))) from None
 
-    def fifo(self, name: str, op: Operation) -> sim.Fifo:
+    def fifo(self, name: str):
+        """This unit's instance of FIFO `name`, and the datapath it runs over."""
         found = self._fifos.get(name)
         if found is not None:
             return found
@@ -354,8 +365,15 @@ class UnitRun:
                              f"unit {self.unit} is neither end of one of its instances")
         producer, consumer, depth = instance
         fifo = self.launch.fifo(producer, consumer, depth, name)
-        self._fifos[name] = fifo
-        return fifo
+        found = (fifo, self.device.datapath(producer, consumer))
+        self._fifos[name] = found
+        return found
+
+    def path(self, source: str, target: str):
+        try:
+            return self.emu.path(self.unit, source, target)
+        except ExecutionError as err:
+            raise self.fault(err.message) from None
 
     def token(self, name: str, peer: int | None, sending: bool) -> sim.Token:
         key = (name, peer, sending)
@@ -386,230 +404,358 @@ class UnitRun:
         return token
 
 
-# ---- handlers -----------------------------------------------------------------------------
+# ---- handlers: one factory per op, run once at prepare; the closures they return
+# capture the op's operands and attributes, so a launch never goes back to the IR ------------
 
 
-def _constant(run: UnitRun, op: arith.ConstantOp, env: Env) -> None:
+def _c_constant(image: ProgramImage, op: arith.ConstantOp):
     value = op.value
-    if isinstance(value, IntegerAttr):
-        env[op.result] = value.value.data
-    elif isinstance(value, FloatAttr):
-        env[op.result] = value.value.data
+    if isinstance(value, (IntegerAttr, FloatAttr)):
+        const = value.value.data
     else:
-        raise run.fault(f"arith.constant of {value} is not a scalar")
+        raise UnsupportedError(f"arith.constant of {value} is not a scalar", _loc(op, image.locations))
+    res = op.result
+
+    def run(r, env):
+        env[res] = const
+    return run, False
 
 
-def _int_binary(run: UnitRun, op: Operation, env: Env) -> None:
-    a, b = env[op.operands[0]], env[op.operands[1]]
-    if op.name in _DIVIDES and b == 0:
-        raise run.fault(f"{op.name} divides by zero")
-    env[op.results[0]] = _INT_BINARY[op.name](a, b)
+def _c_int_binary(image: ProgramImage, op: Operation):
+    fn = _INT_BINARY[op.name]
+    a, b = op.operands[0], op.operands[1]
+    res = op.results[0]
+    name = op.name
+    divides = name in _DIVIDES
+
+    def run(r, env):
+        y = env[b]
+        if divides and y == 0:
+            raise r.fault(f"{name} divides by zero")
+        env[res] = fn(env[a], y)
+    return run, False
 
 
-def _cmpi(run: UnitRun, op: arith.CmpiOp, env: Env) -> None:
-    pred = op.predicate.value.data
-    env[op.result] = bool(_CMPI[pred](env[op.lhs], env[op.rhs]))
+def _c_cmpi(image: ProgramImage, op: arith.CmpiOp):
+    fn = _CMPI[op.predicate.value.data]
+    a, b, res = op.lhs, op.rhs, op.result
+
+    def run(r, env):
+        env[res] = bool(fn(env[a], env[b]))
+    return run, False
 
 
-def _select(run: UnitRun, op: arith.SelectOp, env: Env) -> None:
-    env[op.result] = env[op.lhs] if env[op.cond] else env[op.rhs]
+def _c_select(image: ProgramImage, op: arith.SelectOp):
+    c, a, b, res = op.cond, op.lhs, op.rhs, op.result
+
+    def run(r, env):
+        env[res] = env[a] if env[c] else env[b]
+    return run, False
 
 
-def _pass(run: UnitRun, op: Operation, env: Env) -> None:
-    env[op.results[0]] = env[op.operands[0]]
+def _c_pass(image: ProgramImage, op: Operation):
+    a, res = op.operands[0], op.results[0]
+
+    def run(r, env):
+        env[res] = env[a]
+    return run, False
 
 
-def _affine_apply(run: UnitRun, op: affine.ApplyOp, env: Env) -> None:
+def _c_affine_apply(image: ProgramImage, op: affine.ApplyOp):
     amap = op.map.data
-    values = [env[v] for v in op.mapOperands]
-    dims, syms = values[:amap.num_dims], values[amap.num_dims:]
-    env[op.result] = amap.eval(dims, syms)[0]
+    operands = list(op.mapOperands)
+    nd = amap.num_dims
+    res = op.result
+
+    def run(r, env):
+        values = [env[v] for v in operands]
+        env[res] = amap.eval(values[:nd], values[nd:])[0]
+    return run, False
 
 
-def _create_symbol(run: UnitRun, op: symbol.CreateSymbolOp, env: Env) -> None:
-    value = run.symbols.get(op.id)
-    if value is None:
-        raise run.fault(f"symbol {op.id} is not set: the launch gave it no value")
-    env[op.result] = value
+def _c_create_symbol(image: ProgramImage, op: symbol.CreateSymbolOp):
+    sid, res = op.id, op.result
 
-
-def _def_mapping(run: UnitRun, op: uniform.DefImmutableMappingOp, env: Env) -> None:
-    env[op.result] = dict(zip(op.key_list, (env[v] for v in op.entries)))
-
-
-def _query_map(run: UnitRun, op: uniform.QueryMapOp, env: Env) -> None:
-    mapping, key = env[op.map], env[op.key]
-    if key not in mapping:
-        raise run.fault(f"uniform.query_map: the map has no entry for key {key} "
-                        f"(keys: {', '.join(map(str, sorted(mapping)))})")
-    env[op.result] = mapping[key]
-
-
-def _instance_index(run: UnitRun, op: dataflow.InstanceIndexOp, env: Env) -> None:
-    env[op.result] = run.core if op.level.data == "core" else run.corelet
-
-
-def _for(run: UnitRun, op: scf.ForOp, env: Env) -> Generator:
-    lb, ub, step = env[op.lb], env[op.ub], env[op.step]
-    if step <= 0:
-        raise run.fault(f"scf.for step {step} is not positive")
-    values = [env[v] for v in op.iter_args]
-    block = op.body.block
-    for i in range(lb, ub, step):
-        values = yield from run.run_region(block, env, [i, *values])
-    for res, value in zip(op.results, values):
+    def run(r, env):
+        value = r.symbols.get(sid)
+        if value is None:
+            raise r.fault(f"symbol {sid} is not set: the launch gave it no value")
         env[res] = value
+    return run, False
 
 
-def _if(run: UnitRun, op: scf.IfOp, env: Env) -> Generator:
-    region = op.true_region if env[op.cond] else op.false_region
-    if not region.blocks:
-        return
-    values = yield from run.run_region(region.block, env, [])
-    for res, value in zip(op.results, values):
-        env[res] = value
+def _c_def_mapping(image: ProgramImage, op: uniform.DefImmutableMappingOp):
+    keys, entries, res = op.key_list, list(op.entries), op.result
+
+    def run(r, env):
+        env[res] = dict(zip(keys, (env[v] for v in entries)))
+    return run, False
 
 
-def _nothing(run: UnitRun, op: Operation, env: Env) -> None:
+def _c_query_map(image: ProgramImage, op: uniform.QueryMapOp):
+    m, k, res = op.map, op.key, op.result
+
+    def run(r, env):
+        mapping, key = env[m], env[k]
+        try:
+            env[res] = mapping[key]
+        except KeyError:
+            raise r.fault(f"uniform.query_map: the map has no entry for key {key} "
+                          f"(keys: {', '.join(map(str, sorted(mapping)))})") from None
+    return run, False
+
+
+def _c_instance_index(image: ProgramImage, op: dataflow.InstanceIndexOp):
+    core = op.level.data == "core"
+    res = op.result
+
+    def run(r, env):
+        env[res] = r.core if core else r.corelet
+    return run, False
+
+
+def _block_body(image: ProgramImage, block: Block):
+    steps = image.block_steps[block]
+    args = list(block.args)
+    last = block.last_op
+    yields = list(last.operands) if isinstance(last, scf.YieldOp) else []
+    return steps, args, yields
+
+
+def _c_for(image: ProgramImage, op: scf.ForOp):
+    lb, ub, stp = op.lb, op.ub, op.step
+    inits = list(op.iter_args)
+    results = list(op.results)
+    steps, args, yields = _block_body(image, op.body.block)
+    iv, carried = args[0], args[1:]
+
+    def run(r, env):
+        step = env[stp]
+        if step <= 0:
+            raise r.fault(f"scf.for step {step} is not positive")
+        values = [env[v] for v in inits]
+        run_steps = r.run_steps
+        for i in range(env[lb], env[ub], step):
+            env[iv] = i
+            for a, v in zip(carried, values):
+                env[a] = v
+            yield from run_steps(steps, env)
+            values = [env[v] for v in yields]
+        for res, v in zip(results, values):
+            env[res] = v
+    return run, True
+
+
+def _c_if(image: ProgramImage, op: scf.IfOp):
+    cond = op.cond
+    results = list(op.results)
+    then = _block_body(image, op.true_region.block)
+    other = _block_body(image, op.false_region.block) if op.false_region.blocks else None
+
+    def run(r, env):
+        chosen = then if env[cond] else other
+        if chosen is None:
+            return
+        steps, _, yields = chosen
+        yield from r.run_steps(steps, env)
+        for res, v in zip(results, yields):
+            env[res] = env[v]
+    return run, True
+
+
+def _c_nothing(image: ProgramImage, op: Operation):
+    def run(r, env):
+        return None
+    return run, False
+
+
+def _ready_wait(r, values) -> tuple | None:
+    """The command to wait until every value is ready, or None."""
+    ready = r.ready
+    latest = 0
+    for v in values:
+        t = ready.get(v, 0)
+        if t > latest:
+            latest = t
+    if latest > r.launch.sim.now:
+        return sim.wait_until(latest, "for its operands to be ready")
     return None
 
 
-def _yield_input_ready(run: UnitRun, values) -> Generator:
-    latest = 0
-    for v in values:
-        t = run.ready.get(v, 0)
-        if t > latest:
-            latest = t
-    if latest > run.launch.sim.now:
-        yield sim.wait_until(latest, "for its operands to be ready")
-
-
-def _vector_binary(run: UnitRun, op: vectorchain.BinaryOp, env: Env) -> Generator:
-    yield from _yield_input_ready(run, op.operands)
-    et = _vector_etype(op.result.type)
-    env[op.result] = apply_op(op.scalar_op(), et, env[op.lhs], env[op.rhs])
-    yield from _compute_time(run, op, et)
-
-
-def _compute_time(run: UnitRun, op: Operation, et: str) -> Generator:
-    unit = run.device.units[run.unit]
-    if unit.compute is None:
-        raise run.fault(f"{op.name} runs on {run.unit}, which does not compute")
+def _compute_figures(image: ProgramImage, op: Operation, et: str):
+    """(elements, element type) for an op's busy time: its largest operand or result."""
     elements = max(_numel(v.type.get_shape()) for v in (*op.operands, *op.results)
                    if isinstance(v.type, VectorType))
-    try:
-        lanes = unit.lanes(et)
-    except Exception as err:
-        raise run.fault(getattr(err, "message", str(err))) from None
+    return elements, et
+
+
+def _busy_and_ready(r, elements: int, et: str, res) -> Generator:
+    unit = r.unit_model
+    if unit.compute is None:
+        raise r.fault(f"runs on {r.unit}, which does not compute")
+    lanes = r.lanes.get(et)
+    if lanes is None:
+        try:
+            lanes = unit.lanes(et)
+        except Exception as err:
+            raise r.fault(getattr(err, "message", str(err))) from None
+        r.lanes[et] = lanes
     yield sim.delay(compute_cycles(elements, lanes))
-    run.ready[op.results[0]] = run.launch.sim.now + int(unit.compute.get("latency", 0))
+    r.ready[res] = r.launch.sim.now + r.compute_latency
 
 
-def _vector_apply(run: UnitRun, op: vectorchain.ApplyOp, env: Env) -> Generator:
-    yield from _yield_input_ready(run, op.inputs)
-    et = _vector_etype(op.inputs[0].type)
+def _c_vector_binary(image: ProgramImage, op: vectorchain.BinaryOp):
+    scalar = op.scalar_op()
+    et = _vector_etype(op.result.type)
+    a, b, res = op.lhs, op.rhs, op.result
+    elements, _ = _compute_figures(image, op, et)
+
+    def run(r, env):
+        wait = _ready_wait(r, (a, b))
+        if wait is not None:
+            yield wait
+        env[res] = apply_op(scalar, et, env[a], env[b])
+        yield from _busy_and_ready(r, elements, et, res)
+    return run, True
+
+
+def _c_vector_apply(image: ProgramImage, op: vectorchain.ApplyOp):
+    fn = op.fn.data
+    inputs = list(op.inputs)
+    et = _vector_etype(inputs[0].type)
     rt = _vector_etype(op.result.type)
-    attrs = {k: (v.value.data if hasattr(v, "value") and hasattr(v.value, "data") else v)
-             for k, v in op.attributes.items()}
-    kwargs = {}
-    if rt != et:
-        kwargs["result_type"] = rt
-    try:
-        result = apply_op(op.fn.data, et, *(env[v] for v in op.inputs), **kwargs, **attrs)
-    except TypeError as err:
-        raise run.fault(f"vectorchain.apply {op.fn.data}: {err}") from None
-    env[op.result] = np.asarray(result).reshape(op.result.type.get_shape())
-    yield from _compute_time(run, op, et)
+    shape = tuple(op.result.type.get_shape())
+    attrs = {}
+    for k, v in op.attributes.items():
+        attrs[k] = v.value.data if isinstance(v, (IntegerAttr, FloatAttr)) else getattr(v, "data", v)
+    kwargs = {"result_type": rt} if rt != et else {}
+    res = op.result
+    elements, _ = _compute_figures(image, op, et)
+
+    def run(r, env):
+        wait = _ready_wait(r, inputs)
+        if wait is not None:
+            yield wait
+        try:
+            result = apply_op(fn, et, *(env[v] for v in inputs), **kwargs, **attrs)
+        except TypeError as err:
+            raise r.fault(f"vectorchain.apply {fn}: {err}") from None
+        env[res] = np.asarray(result).reshape(shape)
+        yield from _busy_and_ready(r, elements, et, res)
+    return run, True
 
 
-def _constant_bitstream_value(run: UnitRun, op: vectorchain.ConstantBitstreamOp, env: Env) -> None:
-    cached = run.image.constants.get(op)
-    if cached is None:
-        type_ = op.result.type
-        et = element_type(_vector_etype(type_))
-        digits = et.width // 4 if et.width >= 8 else 2
-        text = op.bits.data
-        bits = np.array([int(text[i:i + digits], 16) for i in range(0, len(text), digits)],
-                        dtype=np.uint64)
-        cached = from_bits(et, bits).reshape(type_.get_shape())
-        run.image.constants[op] = cached
-    env[op.result] = cached
+def _c_constant_bitstream(image: ProgramImage, op: vectorchain.ConstantBitstreamOp):
+    type_ = op.result.type
+    et = element_type(_vector_etype(type_))
+    digits = et.width // 4 if et.width >= 8 else 2
+    text = op.bits.data
+    bits = np.array([int(text[i:i + digits], 16) for i in range(0, len(text), digits)],
+                    dtype=np.uint64)
+    value = from_bits(et, bits).reshape(type_.get_shape())
+    res = op.result
+
+    def run(r, env):
+        env[res] = value
+        yield sim.delay(1)
+        r.ready[res] = r.launch.sim.now + r.compute_latency
+    return run, True
 
 
-def _constant_bitstream(run: UnitRun, op: vectorchain.ConstantBitstreamOp, env: Env) -> Generator:
-    _constant_bitstream_value(run, op, env)
-    yield sim.delay(1)
-    unit = run.device.units[run.unit]
-    run.ready[op.result] = run.launch.sim.now + int((unit.compute or {}).get("latency", 0))
-
-
-def _shuffle(run: UnitRun, op: vectorchain.ShuffleOp, env: Env) -> Generator:
-    yield from _yield_input_ready(run, [op.source])
-    src = env[op.source].reshape(-1)
+def _c_shuffle(image: ProgramImage, op: vectorchain.ShuffleOp):
+    src = op.source
     pattern = np.asarray(op.pattern_list, dtype=np.int64)
-    shape = op.result.type.get_shape()
-    n = _numel(shape)
-    idx = pattern[np.arange(n) % len(pattern)]
-    env[op.result] = src[idx].reshape(shape)
-    yield from _compute_time(run, op, _vector_etype(op.result.type))
+    shape = tuple(op.result.type.get_shape())
+    idx = pattern[np.arange(_numel(shape)) % len(pattern)]
+    et = _vector_etype(op.result.type)
+    res = op.result
+    elements, _ = _compute_figures(image, op, et)
+
+    def run(r, env):
+        wait = _ready_wait(r, (src,))
+        if wait is not None:
+            yield wait
+        env[res] = env[src].reshape(-1)[idx].reshape(shape)
+        yield from _busy_and_ready(r, elements, et, res)
+    return run, True
 
 
-def _reduce(run: UnitRun, op: vectorchain.ReduceOp, env: Env) -> Generator:
-    yield from _yield_input_ready(run, [op.source])
+def _c_reduce(image: ProgramImage, op: vectorchain.ReduceOp):
+    kind, src, res = op.kind.data, op.source, op.result
     acc = _vector_etype(op.result.type)
-    value = reduce(op.kind.data, env[op.source], -1, acc)
-    env[op.result] = np.asarray(value).reshape(op.result.type.get_shape())
-    yield from _compute_time(run, op, _vector_etype(op.source.type))
+    et = _vector_etype(op.source.type)
+    shape = tuple(op.result.type.get_shape())
+    elements, _ = _compute_figures(image, op, et)
+
+    def run(r, env):
+        wait = _ready_wait(r, (src,))
+        if wait is not None:
+            yield wait
+        env[res] = np.asarray(reduce(kind, env[src], -1, acc)).reshape(shape)
+        yield from _busy_and_ready(r, elements, et, res)
+    return run, True
 
 
-def _entries(fifo_decl: dataflow.FifoOp, type_: VectorType) -> int:
-    return _numel(type_.get_shape()) // _numel(fifo_decl.entry.get_shape())
-
-
-def _send(run: UnitRun, op: dataflow.SendOp, env: Env) -> Generator:
-    yield from _yield_input_ready(run, [op.value])
+def _c_send(image: ProgramImage, op: dataflow.SendOp):
     name = op.fifo.root_reference.data
-    fifo = run.fifo(name, op)
-    n = _entries(run.image.fifos[name], op.value.type)
-    data = env[op.value].reshape(n, -1)
-    dp = run.datapath(fifo.producer, fifo.consumer)
-    nbytes = data.nbytes
-    busy = dp.cycles(nbytes) - dp.latency
-    run.launch.sim.datapath_bytes[fifo.path] = run.launch.sim.datapath_bytes.get(fifo.path, 0) + nbytes
-    # Entries leave evenly over the busy time: the chunk is visible when its last entry
-    # could have left, plus the datapath's latency.
-    yield sim.send(fifo, data, n, busy + dp.latency)
-    yield sim.delay(busy)
+    decl = image.fifos[name]
+    n = _numel(op.value.type.get_shape()) // _numel(decl.entry.get_shape())
+    value = op.value
+
+    def run(r, env):
+        wait = _ready_wait(r, (value,))
+        if wait is not None:
+            yield wait
+        fifo, dp = r.fifo(name)
+        data = env[value].reshape(n, -1)
+        nbytes = data.nbytes
+        busy = dp.cycles(nbytes) - dp.latency
+        counts = r.launch.sim.datapath_bytes
+        counts[fifo.path] = counts.get(fifo.path, 0) + nbytes
+        # Entries leave evenly over the busy time: the chunk is visible when its last
+        # entry could have left, plus the datapath's latency.
+        yield sim.send(fifo, data, n, busy + dp.latency)
+        if busy > 0:
+            yield sim.delay(busy)
+    return run, True
 
 
-def _receive(run: UnitRun, op: dataflow.ReceiveOp, env: Env) -> Generator:
+def _c_receive(image: ProgramImage, op: dataflow.ReceiveOp):
     name = op.fifo.root_reference.data
-    fifo = run.fifo(name, op)
-    n = _entries(run.image.fifos[name], op.result.type)
-    got = yield sim.recv(fifo, n)
-    env[op.result] = got.reshape(op.result.type.get_shape())
+    decl = image.fifos[name]
+    n = _numel(op.result.type.get_shape()) // _numel(decl.entry.get_shape())
+    shape = tuple(op.result.type.get_shape())
+    res = op.result
+
+    def run(r, env):
+        fifo, _ = r.fifo(name)
+        got = yield sim.recv(fifo, n)
+        env[res] = got.reshape(shape)
+    return run, True
 
 
-def _peer(run: UnitRun, op, env: Env) -> int | None:
-    return env[op.peer] if op.peer is not None else None
+def _c_sync(image: ProgramImage, op, sending: bool):
+    name = op.channel.root_reference.data
+    if name not in image.syncs:
+        raise ExecutionError(f"no dataflow.sync @{name} is declared", _loc(op, image.locations))
+    peer = op.peer
+    make = sim.sync_send if sending else sim.sync_recv
+
+    def run(r, env):
+        token = r.token(name, env[peer] if peer is not None else None, sending)
+        yield make(token)
+    return run, True
 
 
-def _sync_send(run: UnitRun, op: dataflow.SyncSendOp, env: Env) -> Generator:
-    token = run.token(op.channel.root_reference.data, _peer(run, op, env), True)
-    yield sim.sync_send(token)
+def _c_sync_send(image: ProgramImage, op: dataflow.SyncSendOp):
+    return _c_sync(image, op, True)
 
 
-def _sync_recv(run: UnitRun, op: dataflow.SyncRecvOp, env: Env) -> Generator:
-    token = run.token(op.channel.root_reference.data, _peer(run, op, env), False)
-    yield sim.sync_recv(token)
+def _c_sync_recv(image: ProgramImage, op: dataflow.SyncRecvOp):
+    return _c_sync(image, op, False)
 
 
-def _storage(et_name: str):
-    et = element_type(et_name)
-    return et, et.storage_dtype
-
-
-def _read(run: UnitRun, memory, base: int, access: Access, et, dtype) -> np.ndarray:
+def _read(memory, base: int, access: Access, et, dtype) -> np.ndarray:
     raw = memory.read(base + access.offset, access.shape, access.strides, dtype,
                       what=f"read of {memory.name} at byte {base}")
     values = from_memory(et, raw)
@@ -630,90 +776,122 @@ def _write(memory, base: int, access: Access, et, values: np.ndarray) -> None:
         memory.bytes_written += int(access.mask.sum()) * raw.dtype.itemsize
 
 
-def _vector_load(run: UnitRun, op: agen.VectorLoadOp, env: Env) -> Generator:
-    et, dtype = _storage(_vector_etype(op.result.type))
-    access = run.image.access(op.access, et.size)
-    memory = run.memory(op.memory.data)
-    base = env[op.base]
-    env[op.result] = _read(run, memory, base, access, et, dtype).reshape(op.result.type.get_shape())
-    dp = run.datapath(memory.name, run.unit)
+def _c_vector_load(image: ProgramImage, op: agen.VectorLoadOp):
+    et = element_type(_vector_etype(op.result.type))
+    dtype = et.storage_dtype
+    access = image.access(op.access, et.size)
+    mem_name, base_v, res = op.memory.data, op.base, op.result
+    shape = tuple(op.result.type.get_shape())
     nbytes = access.box_bytes
-    busy = dp.cycles(nbytes) - dp.latency
-    yield sim.transfer(busy, dp.latency, run.launch.resources_of(memory.name), nbytes, None,
-                       (f"{memory.name}->{run.unit}",))
-    run.ready[op.result] = run.launch.sim.now + dp.latency
+
+    def run(r, env):
+        memory = r.memory(mem_name)
+        base = env[base_v]
+        try:
+            env[res] = _read(memory, base, access, et, dtype).reshape(shape)
+        except ExecutionError as err:
+            raise r.fault(err.message) from None
+        dp = r.datapath(memory.name, r.unit)
+        yield sim.transfer(dp.cycles(nbytes) - dp.latency, dp.latency,
+                           r.launch.resources_of(memory.name), nbytes, None,
+                           (f"{memory.name}->{r.unit}",))
+        r.ready[res] = r.launch.sim.now + dp.latency
+    return run, True
 
 
-def _vector_store(run: UnitRun, op: agen.VectorStoreOp, env: Env) -> Generator:
-    yield from _yield_input_ready(run, [op.value])
-    et, _ = _storage(_vector_etype(op.value.type))
-    access = run.image.access(op.access, et.size)
-    memory = run.memory(op.memory.data)
-    base = env[op.base]
-    values = env[op.value]
-    # Check now (the fault belongs to this instruction), write when the data lands.
-    memory.check(base + access.offset, access.shape, access.strides, et.size,
-                 f"write of {memory.name} at byte {base}")
-    dp = run.datapath(run.unit, memory.name)
+def _c_vector_store(image: ProgramImage, op: agen.VectorStoreOp):
+    et = element_type(_vector_etype(op.value.type))
+    access = image.access(op.access, et.size)
+    mem_name, base_v, value = op.memory.data, op.base, op.value
     nbytes = access.box_bytes
-    busy = dp.cycles(nbytes) - dp.latency
-    yield sim.transfer(busy, dp.latency, run.launch.resources_of(memory.name), nbytes,
-                       lambda: _write(memory, base, access, et, values),
-                       (f"{run.unit}->{memory.name}",))
+
+    def run(r, env):
+        wait = _ready_wait(r, (value,))
+        if wait is not None:
+            yield wait
+        memory = r.memory(mem_name)
+        base = env[base_v]
+        values = env[value]
+        # Checked now (the fault belongs to this instruction), written when it lands.
+        try:
+            memory.check(base + access.offset, access.shape, access.strides, et.size,
+                         f"write of {memory.name} at byte {base}")
+        except ExecutionError as err:
+            raise r.fault(err.message) from None
+        dp = r.datapath(r.unit, memory.name)
+        yield sim.transfer(dp.cycles(nbytes) - dp.latency, dp.latency,
+                           r.launch.resources_of(memory.name), nbytes,
+                           lambda: _write(memory, base, access, et, values),
+                           (f"{r.unit}->{memory.name}",))
+    return run, True
 
 
-def _composite(run: UnitRun, op: agen.CompositeLoadAndStoreOp, env: Env) -> Generator:
-    et, dtype = _storage(element_name(op.element))
-    src_access = run.image.access(op.source_access, et.size)
-    dst_access = run.image.access(op.target_access, et.size)
-    src_mem = run.memory(op.source_memory.data)
-    dst_mem = run.memory(op.target_memory.data)
-    src_base, dst_base = env[op.source_base], env[op.target_base]
-    values = _read(run, src_mem, src_base, src_access, et, dtype)
-    if src_access.mask is not None or dst_access.mask is not None:
-        src_points = values[src_access.mask] if src_access.mask is not None else values.reshape(-1)
-        if dst_access.mask is not None:
-            shaped = np.zeros(dst_access.shape, dtype=values.dtype)
-            if src_points.size != int(dst_access.mask.sum()):
-                raise run.fault(f"the source moves {src_points.size} points but the target "
-                                f"takes {int(dst_access.mask.sum())}")
-            shaped[dst_access.mask] = src_points
-            values = shaped
-        else:
-            values = src_points.reshape(dst_access.shape)
-    dst_mem.check(dst_base + dst_access.offset, dst_access.shape, dst_access.strides, et.size,
-                  f"write of {dst_mem.name} at byte {dst_base}")
-    path = run.emu.path(run.unit, src_mem.name, dst_mem.name)
+def _c_composite(image: ProgramImage, op: agen.CompositeLoadAndStoreOp):
+    et = element_type(element_name(op.element))
+    dtype = et.storage_dtype
+    src_access = image.access(op.source_access, et.size)
+    dst_access = image.access(op.target_access, et.size)
+    src_name, dst_name = op.source_memory.data, op.target_memory.data
+    src_v, dst_v = op.source_base, op.target_base
     nbytes = src_access.box_bytes
-    occupancy, latency = path.timing(nbytes)
-    yield sim.transfer(occupancy, latency, run.launch.resources(path), nbytes,
-                       lambda: _write(dst_mem, dst_base, dst_access, et, values), path.datapaths)
+    masked = src_access.mask is not None or dst_access.mask is not None
+
+    def run(r, env):
+        src_mem, dst_mem = r.memory(src_name), r.memory(dst_name)
+        src_base, dst_base = env[src_v], env[dst_v]
+        try:
+            values = _read(src_mem, src_base, src_access, et, dtype)
+            if masked:
+                values = _remask(values, src_access, dst_access)
+            dst_mem.check(dst_base + dst_access.offset, dst_access.shape, dst_access.strides,
+                          et.size, f"write of {dst_mem.name} at byte {dst_base}")
+        except ExecutionError as err:
+            raise r.fault(err.message) from None
+        path = r.path(src_mem.name, dst_mem.name)
+        occupancy, latency = path.timing(nbytes)
+        yield sim.transfer(occupancy, latency, r.launch.resources(path), nbytes,
+                           lambda: _write(dst_mem, dst_base, dst_access, et, values),
+                           path.datapaths)
+    return run, True
 
 
-_HANDLERS: dict[type, tuple[Callable, bool]] = {
-    arith.ConstantOp: (_constant, False),
-    arith.CmpiOp: (_cmpi, False),
-    arith.SelectOp: (_select, False),
-    affine.ApplyOp: (_affine_apply, False),
-    symbol.CreateSymbolOp: (_create_symbol, False),
-    uniform.DefImmutableMappingOp: (_def_mapping, False),
-    uniform.QueryMapOp: (_query_map, False),
-    dataflow.InstanceIndexOp: (_instance_index, False),
-    scf.ForOp: (_for, True),
-    scf.IfOp: (_if, True),
-    scf.YieldOp: (_nothing, False),
-    vectorchain.ApplyOp: (_vector_apply, True),
-    vectorchain.ConstantBitstreamOp: (_constant_bitstream, True),
-    vectorchain.ShuffleOp: (_shuffle, True),
-    vectorchain.ReduceOp: (_reduce, True),
-    dataflow.SendOp: (_send, True),
-    dataflow.ReceiveOp: (_receive, True),
-    dataflow.SyncSendOp: (_sync_send, True),
-    dataflow.SyncRecvOp: (_sync_recv, True),
-    agen.VectorLoadOp: (_vector_load, True),
-    agen.VectorStoreOp: (_vector_store, True),
-    agen.CompositeLoadAndStoreOp: (_composite, True),
+def _remask(values: np.ndarray, src: Access, dst: Access) -> np.ndarray:
+    """The k-th point of the source order goes to the k-th point of the target order."""
+    points = values[src.mask] if src.mask is not None else values.reshape(-1)
+    if dst.mask is None:
+        return points.reshape(dst.shape)
+    if points.size != int(dst.mask.sum()):
+        raise ExecutionError(f"the source moves {points.size} points but the target takes "
+                             f"{int(dst.mask.sum())}")
+    shaped = np.zeros(dst.shape, dtype=values.dtype)
+    shaped[dst.mask] = points
+    return shaped
+
+
+_FACTORIES: dict[type, Callable] = {
+    arith.ConstantOp: _c_constant,
+    arith.CmpiOp: _c_cmpi,
+    arith.SelectOp: _c_select,
+    affine.ApplyOp: _c_affine_apply,
+    symbol.CreateSymbolOp: _c_create_symbol,
+    uniform.DefImmutableMappingOp: _c_def_mapping,
+    uniform.QueryMapOp: _c_query_map,
+    dataflow.InstanceIndexOp: _c_instance_index,
+    scf.ForOp: _c_for,
+    scf.IfOp: _c_if,
+    scf.YieldOp: _c_nothing,
+    func.ReturnOp: _c_nothing,
+    vectorchain.ApplyOp: _c_vector_apply,
+    vectorchain.ConstantBitstreamOp: _c_constant_bitstream,
+    vectorchain.ShuffleOp: _c_shuffle,
+    vectorchain.ReduceOp: _c_reduce,
+    dataflow.SendOp: _c_send,
+    dataflow.ReceiveOp: _c_receive,
+    dataflow.SyncSendOp: _c_sync_send,
+    dataflow.SyncRecvOp: _c_sync_recv,
+    agen.VectorLoadOp: _c_vector_load,
+    agen.VectorStoreOp: _c_vector_store,
+    agen.CompositeLoadAndStoreOp: _c_composite,
 }
-_GENERIC: dict[str, tuple[Callable, bool]] = {name: (_int_binary, False) for name in _INT_BINARY}
-_GENERIC.update({name: (_pass, False) for name in _PASS_THROUGH})
-_GENERIC["func.return"] = (_nothing, False)
+_BY_NAME: dict[str, Callable] = {name: _c_int_binary for name in _INT_BINARY}
+_BY_NAME.update({name: _c_pass for name in _PASS_THROUGH})
