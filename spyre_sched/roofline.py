@@ -12,9 +12,10 @@ the schedule, and none can go faster than the device description says:
   between device memory and that core: ceil(bytes / their summed bandwidth) per core and
   direction. The memory term is the largest of these (on Spyre the shared port binds; on
   a device whose memory states no bandwidth, the per-core links do).
-- **vector compute**: every linalg op (and every elementwise arith/math/spyreop op on
-  tensors) is at least one vector instruction per `lanes` elements of its iteration
-  domain. A compute tile's work runs on its own core (the frontend chose the work
+- **vector compute**: every linalg op that computes (and every elementwise
+  arith/math/spyreop op on tensors) is at least one vector instruction per `lanes`
+  elements of its iteration domain, however its body is split into instructions; fills
+  (a constant) and generics whose body only yields (a copy) are not vector work. A compute tile's work runs on its own core (the frontend chose the work
   division; the back end never re-decides it), on that core's vector compute units (one
   per corelet). Cycles = max over compute tiles of ceil(vector instructions / vector
   units per core).
@@ -288,6 +289,8 @@ def _vector_work(kernel: Kernel, model: KernelModel, device: Device,
         if _under_condition(op, kernel.func):
             notes.append(f"{op.name} at {where}: under scf.if, its work is not counted")
             continue
+        if not _does_arithmetic(op):
+            continue
         vectors = -(-_domain_elements(op) // _lanes(op, device))
         loops = model.values.enclosing_loops(op)
         for tile in range(model.tile_count):
@@ -306,6 +309,18 @@ def _compute_ops(func: Operation):
         elif op.name.startswith(_ELEMENTWISE_DIALECTS) and any(
                 isinstance(r.type, TensorType) for r in op.results):
             yield op
+
+
+def _does_arithmetic(op: Operation) -> bool:
+    """A fill is a constant (no pass over the data) and a generic whose body only yields
+    is a copy: neither is vector work. Everything else is at least one instruction per
+    vector of its domain, however its body is split into instructions."""
+    if op.name == "linalg.fill":
+        return False
+    if op.name == "linalg.generic":
+        body = op.regions[0].blocks.first
+        return body is not None and any(o.name != "linalg.yield" for o in body.ops)
+    return True
 
 
 def _inside_linalg(op: Operation) -> bool:

@@ -1,0 +1,165 @@
+"""Per-kernel ratios, the summary line, the table and the JSON document of a bench run.
+
+Every figure is derived here from the raw measurements `measure.measure_kernel` returns,
+in one place:
+
+- ratio to bound = solver cycles / bound cycles (>= 1 unless something is wrong);
+- speedup vs heuristic = heuristic cycles / solver cycles;
+- gap closed = (heuristic - solver) / (heuristic - bound): the share of the baseline's
+  distance to the bound the solver removes (undefined when the baseline sits on the bound);
+- model error = (predicted - emulated) / emulated for the solver schedule, split into a
+  compute and a stall part: (predicted compute - emulated compute) / emulated and
+  (predicted stall - emulated stall) / emulated, which add up to the total.
+
+Summary: geometric means of speedup and gap closed, median and worst ratio to the bound,
+median and worst |model error|, median solve time. A geometric mean of gap closed exists
+only when every kernel closes a positive share; otherwise it is null and
+`min_gap_closed` says which way it went.
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+import statistics
+from datetime import datetime, timezone
+
+KERNEL_FIELDS = ("name", "solver_cycles", "heuristic_cycles", "bound_cycles",
+                 "predicted_cycles", "solve_s", "compile_s", "emulate_s", "elements_per_s",
+                 "correct")
+DERIVED_FIELDS = ("ratio_to_bound", "speedup_vs_heuristic", "gap_closed", "model_error",
+                  "model_error_compute", "model_error_stall")
+SUMMARY_FIELDS = ("geomean_speedup_vs_heuristic", "geomean_gap_closed",
+                  "median_ratio_to_bound", "worst_ratio_to_bound", "median_model_error",
+                  "worst_model_error", "median_solve_s")
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def derive(kernel: dict) -> dict:
+    """The kernel's entry with the derived ratios added (a new dict); all null for a
+    kernel whose run failed."""
+    solver, heuristic, bound = (kernel["solver_cycles"], kernel["heuristic_cycles"],
+                                kernel["bound_cycles"])
+    out = dict(kernel)
+    if solver is None or heuristic is None:
+        out.update({k: None for k in DERIVED_FIELDS})
+        return out
+    out["ratio_to_bound"] = _ratio(solver, bound)
+    out["speedup_vs_heuristic"] = _ratio(heuristic, solver)
+    out["gap_closed"] = (_ratio(heuristic - solver, heuristic - bound)
+                         if heuristic > bound else None)
+    emulated = solver
+    split = kernel.get("solver", {})
+    out["model_error"] = _ratio(kernel["predicted_cycles"] - emulated, emulated)
+    pc, ps = split.get("predicted_compute_cycles"), split.get("predicted_stall_cycles")
+    ec, es = split.get("emulated_compute_cycles"), split.get("emulated_stall_cycles")
+    out["model_error_compute"] = (None if pc is None or ec is None
+                                  else _ratio(pc - ec, emulated))
+    out["model_error_stall"] = (None if ps is None or es is None
+                                else _ratio(ps - es, emulated))
+    return out
+
+
+def geomean(values: list[float]) -> float | None:
+    if not values or any(v <= 0 for v in values):
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def summarise(kernels: list[dict]) -> dict:
+    """The summary of derived kernel entries (see the module docstring)."""
+    def present(key: str) -> list[float]:
+        return [k[key] for k in kernels if k.get(key) is not None]
+
+    measured = [k for k in kernels if k["solver_cycles"] is not None
+                and k["heuristic_cycles"] is not None]
+    ratios = present("ratio_to_bound")
+    errors = [abs(e) for e in present("model_error")]
+    gaps = present("gap_closed")
+    return {
+        "geomean_speedup_vs_heuristic": geomean(present("speedup_vs_heuristic")),
+        "geomean_gap_closed": geomean(gaps),
+        "min_gap_closed": min(gaps, default=None),
+        "median_ratio_to_bound": _median(ratios),
+        "worst_ratio_to_bound": max(ratios, default=None),
+        "median_model_error": _median(errors),
+        "worst_model_error": max(errors, default=None),
+        "median_solve_s": _median(present("solve_s")),
+        "kernels": len(kernels),
+        "correct": sum(1 for k in kernels if k.get("correct")),
+        "failed": sum(1 for k in kernels if k.get("error")),
+        "slower_than_heuristic": sum(1 for k in measured
+                                     if k["solver_cycles"] > k["heuristic_cycles"]),
+        "below_bound": sum(1 for k in measured if k["solver_cycles"] < k["bound_cycles"]
+                           or k["heuristic_cycles"] < k["bound_cycles"]),
+    }
+
+
+def report(device: str, kernels: list[dict], *, quick: bool, jobs: int) -> dict:
+    """The JSON document of a bench run."""
+    derived = [derive(k) for k in kernels]
+    return {
+        "device": device,
+        "quick": quick,
+        "jobs": jobs,
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.machine()}, {platform.python_implementation()} "
+                   f"{platform.python_version()}, {platform.system()}",
+        "kernels": derived,
+        "summary": summarise(derived),
+    }
+
+
+def _fmt(value, spec: str, none: str = "-") -> str:
+    return none if value is None else format(value, spec)
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:+.1f}%"
+
+
+def table(doc: dict) -> str:
+    """The per-kernel table and the summary line, as text."""
+    head = (f"{'kernel':<12} {'solver':>9} {'heur.':>9} {'bound':>9} {'s/bound':>7} "
+            f"{'speedup':>7} {'gap':>6} {'predicted':>9} {'model err (compute/stall)':>26} "
+            f"{'solve':>8} {'compile':>8} {'emulate':>8} {'Melem/s':>7} ok")
+    lines = [head, "-" * len(head)]
+    for k in doc["kernels"]:
+        if k["solver_cycles"] is None or k["heuristic_cycles"] is None:
+            lines.append(f"{k['name']:<12} {'-':>9} {'-':>9} {k['bound_cycles']:>9}  "
+                         f"FAILED: {k.get('error')}")
+            continue
+        split = f"{_pct(k['model_error'])} ({_pct(k['model_error_compute'])}/" \
+                f"{_pct(k['model_error_stall'])})"
+        lines.append(
+            f"{k['name']:<12} {k['solver_cycles']:>9} {k['heuristic_cycles']:>9} "
+            f"{k['bound_cycles']:>9} {_fmt(k['ratio_to_bound'], '.2f'):>7} "
+            f"{_fmt(k['speedup_vs_heuristic'], '.2f'):>7} "
+            f"{_fmt(k['gap_closed'], '.0%'):>6} {_fmt(k['predicted_cycles'], 'd'):>9} {split:>26} "
+            f"{k['solve_s'] * 1000:>6.0f}ms {k['compile_s']:>7.2f}s {k['emulate_s']:>7.2f}s "
+            f"{k['elements_per_s'] / 1e6:>7.2f} {'yes' if k['correct'] else 'NO'}")
+    lines.append(summary_line(doc["summary"]))
+    return "\n".join(lines)
+
+
+def summary_line(s: dict) -> str:
+    def x(v):
+        return _fmt(v, ".2f") + "x" if v is not None else "-"
+
+    gap = (_fmt(s["geomean_gap_closed"], ".0%") if s["geomean_gap_closed"] is not None
+           else f"undefined (min {_fmt(s['min_gap_closed'], '.0%')})")
+    return (f"summary: geomean speedup over heuristic {x(s['geomean_speedup_vs_heuristic'])}, "
+            f"gap closed {gap}; ratio to bound median {x(s['median_ratio_to_bound'])} "
+            f"worst {x(s['worst_ratio_to_bound'])}; cost-model error median "
+            f"{_fmt(s['median_model_error'], '.1%')} worst {_fmt(s['worst_model_error'], '.1%')}; "
+            f"median solve {_fmt(s['median_solve_s'] and s['median_solve_s'] * 1000, '.0f')} ms; "
+            f"{s['correct']}/{s['kernels']} correct")

@@ -1,0 +1,60 @@
+"""`spyre-sched bench`: the benchmark suite through the whole pipeline, against the roofline
+bound and the heuristic baseline (docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from spyre_sched.device.load import DEFAULT_DEVICE
+
+
+def register(main: click.Group, reports_errors) -> None:
+    @main.command("bench")
+    @click.option("--device", default=DEFAULT_DEVICE, show_default=True, metavar="NAME|PATH",
+                  help="Device description: a shipped name or a ktdf_arch .mlir path.")
+    @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+                  help="Write every figure as JSON to this file.")
+    @click.option("--quick", is_flag=True,
+                  help="Small shapes (bench/kernels/quick/): seconds instead of minutes.")
+    @click.option("--jobs", type=click.IntRange(1), default=None,
+                  help="Kernels measured in parallel (default: the machine's cores).")
+    @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+                  help="Draw emulated cycles vs the bound per kernel to an SVG "
+                  "(needs matplotlib: pip install -e \".[plot]\").")
+    @click.option("--kernel", "only", multiple=True, metavar="NAME",
+                  help="Only this suite kernel (repeatable); default: all.")
+    @click.option("--seed", default=0, show_default=True, type=int,
+                  help="Seed of the random inputs.")
+    @reports_errors
+    def bench(device: str, json_path: str | None, quick: bool, jobs: int | None,
+              plot_path: str | None, only: tuple[str, ...], seed: int) -> None:
+        """Measure the suite: solver and heuristic schedules, emulated and checked, against
+        the roofline bound. Ends with a summary line; exits 1 if any result is wrong."""
+        from spyre_sched.bench import KernelJob, measure_kernel, report, suite_kernels
+        from spyre_sched.bench.summary import table
+        from spyre_sched.device import load_device
+        from spyre_sched.parallel import default_jobs, map_jobs
+
+        from spyre_sched.bench.measure import pipeline_available
+
+        pipeline_available()  # a missing stage or a bad device fails here, before any worker
+        target = load_device(device)
+        files = suite_kernels(quick, only)
+        workers = jobs or default_jobs()
+        jobs_list = [KernelJob(str(f), device, seed) for f in files]
+        entries = map_jobs(measure_kernel, jobs_list, jobs=workers,
+                           label=f"bench on {target.name}")
+        doc = report(target.name, entries, quick=quick, jobs=workers)
+        click.echo(table(doc))
+        if json_path:
+            Path(json_path).write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
+            click.echo(f"wrote {json_path}")
+        if plot_path:
+            from spyre_sched.bench.plot import write_plot
+
+            click.echo(f"wrote {write_plot(doc, plot_path)}")
+        if not all(k["correct"] for k in doc["kernels"]):
+            raise SystemExit(1)
