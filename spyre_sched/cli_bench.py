@@ -40,9 +40,10 @@ def register(main: click.Group, reports_errors) -> None:
 
         from spyre_sched.bench.measure import pipeline_available
 
-        pipeline_available()  # a missing stage or a bad device fails here, before any worker
+        # Bad input or a missing pipeline stage fails here, before any worker starts.
         target = load_device(device)
         files = suite_kernels(quick, only)
+        pipeline_available()
         workers = jobs or default_jobs()
         jobs_list = [KernelJob(str(f), device, seed) for f in files]
         entries = map_jobs(measure_kernel, jobs_list, jobs=workers,
