@@ -1,0 +1,276 @@
+"""The cost model, in plain Python integers (docs/solver.md writes it down).
+
+For one pipeline with N = ceil(iterations / instances) iterations per instance and
+modulo m:
+
+    buffered (m >= 2):  cycles = fill_drain + (N - 1) * slowest
+    unbuffered (m = 1): cycles = N * fill_drain
+
+where fill_drain = the sum over stages of one iteration's time through the stage (the
+fill and the drain of the pipeline together), and slowest = the largest steady-state
+time per iteration of an engine (stages that run on the same engine cannot overlap, so
+their steady times add). Per piece of work:
+
+    transfer:  occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw))
+               one iteration = occupancy + latency             (the device's formula)
+               steady        = max(occupancy, ceil((latency + occupancy) / (m - 1)))
+    compute:   steady        = ceil(elements * ops / (lanes * instances))
+               one iteration = steady + latency
+    nested pipeline: one iteration = steady = its own cycles
+
+A program costs `calls` × the sum of its top-level pipelines; programs add. Memory: a
+program's scratchpad = sum of its buffers' bytes × their modulo + the kernel's pinned
+bytes; the peak is the largest over programs. The CP-SAT model looks these same
+functions up per candidate combination, so its objective equals `kernel_cycles`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spyre_sched.solve.problem import (
+    Choice,
+    Compute,
+    Pipeline,
+    Problem,
+    Program,
+    Stage,
+    Transfer,
+    pipeline_scope,
+)
+from spyre_sched.solve.timing import transfer_cycles
+from spyre_sched.solve.units import fmt_bytes
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def modulo_value(problem: Problem, modulo: str | int, choice: Choice) -> int:
+    if isinstance(modulo, int):
+        return modulo
+    return problem.decision(modulo).candidates[choice[modulo]].value
+
+
+# ---- one piece of work ---------------------------------------------------------------
+
+
+def transfer_one_shot(t: Transfer, choice: Choice) -> int:
+    """One transfer from first byte out to last byte in: the device's formula, with the
+    shared memory's bandwidth divided among the cores that run the program."""
+    nbytes = t.bytes.at(choice)
+    own = transfer_cycles(nbytes, t.bandwidth, t.latency)
+    if t.shared_bandwidth is None:
+        return own
+    return max(own, transfer_cycles(nbytes * t.sharers, t.shared_bandwidth, t.latency))
+
+
+def transfer_steady(t: Transfer, choice: Choice, modulo: int) -> int:
+    """Steady-state cycles per iteration: the path is busy `occupancy`; with m buffers,
+    m - 1 transfers are in flight, so latency is hidden up to that depth."""
+    one = transfer_one_shot(t, choice)
+    occupancy = one - t.latency
+    if modulo < 2:
+        return one
+    return max(occupancy, _ceil_div(one, modulo - 1))
+
+
+def compute_steady(c: Compute, choice: Choice) -> int:
+    return _ceil_div(c.elements.at(choice) * c.ops, c.lanes * c.instances.at(choice))
+
+
+def work_times(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choice,
+               modulo: int, memo: dict | None = None) -> tuple[int, int]:
+    """(one iteration, steady state) of one piece of work."""
+    if isinstance(w, Transfer):
+        return transfer_one_shot(w, choice), transfer_steady(w, choice, modulo)
+    if isinstance(w, Compute):
+        steady = compute_steady(w, choice)
+        return steady + w.latency, steady
+    cycles = pipeline_cycles(problem, w, choice, memo)
+    return cycles, cycles
+
+
+def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice) -> int:
+    """One iteration through the stage (does not depend on the modulo)."""
+    return stage_times(problem, stage, choice, 1)[0]
+
+
+def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
+                memo: dict | None = None) -> tuple[int, int]:
+    one = steady = 0
+    for w in stage.work:
+        a, b = work_times(problem, w, choice, modulo, memo)
+        one += a
+        steady += b
+    return one, steady
+
+
+# ---- pipelines, programs, the kernel ------------------------------------------------
+
+
+def pipeline_iterations(p: Pipeline, choice: Choice) -> int:
+    return _ceil_div(p.iterations.at(choice), max(1, p.instances.at(choice)))
+
+
+def pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice,
+                    memo: dict | None = None) -> int:
+    """Cycles of one run of the pipeline. `memo` (optional) caches results per pipeline
+    and the candidates of the decisions it depends on, for callers that enumerate."""
+    if memo is not None:
+        scope = memo.get(id(p))
+        if scope is None:
+            scope = memo[id(p)] = pipeline_scope(p)
+        key = (id(p), tuple(choice[d] for d in scope))
+        if key not in memo:
+            memo[key] = _pipeline_cycles(problem, p, choice, memo)
+        return memo[key]
+    return _pipeline_cycles(problem, p, choice, None)
+
+
+def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None) -> int:
+    n = pipeline_iterations(p, choice)
+    if n <= 0:
+        return 0
+    m = modulo_value(problem, p.modulo, choice)
+    fill_drain = 0
+    per_engine: dict[str, int] = {}
+    for st in p.stages:
+        one, steady = stage_times(problem, st, choice, m, memo)
+        fill_drain += one
+        per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
+    if m < 2:
+        return n * fill_drain
+    return fill_drain + (n - 1) * max(per_engine.values(), default=0)
+
+
+def program_cycles(problem: Problem, program: Program, choice: Choice,
+                   memo: dict | None = None) -> int:
+    # Top-level pipelines differ in every combination: only nested ones are memoised.
+    return program.calls * sum(_pipeline_cycles(problem, p, choice, memo)
+                               for p in program.pipelines)
+
+
+def kernel_cycles(problem: Problem, choice: Choice) -> int:
+    return sum(program_cycles(problem, p, choice) for p in problem.programs)
+
+
+def program_buffer_bytes(problem: Problem, program: Program, choice: Choice) -> int:
+    """Scratchpad of the program's own buffers (without the kernel's pinned regions)."""
+    return sum(b.bytes.at(choice) * modulo_value(problem, b.modulo, choice)
+               for b in program.buffers)
+
+
+def program_scratchpad(problem: Problem, program: Program, choice: Choice) -> int:
+    return program_buffer_bytes(problem, program, choice) + problem.pinned_bytes
+
+
+def peak_scratchpad(problem: Problem, choice: Choice) -> int:
+    return max((program_scratchpad(problem, p, choice) for p in problem.programs),
+               default=problem.pinned_bytes)
+
+
+# ---- constraints ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Violation:
+    kind: str
+    """`capacity`, `fifo` or `registers`."""
+    program: int
+    name: str
+    need: int
+    have: int
+
+    def __str__(self) -> str:
+        if self.kind == "fifo":
+            return f"{self.name}: needs {self.need} entries, has {self.have}"
+        what = "scratchpad" if self.kind == "capacity" else "register file"
+        return (f"{self.name}: needs {fmt_bytes(self.need)} of {what}, has "
+                f"{fmt_bytes(self.have)}")
+
+
+def violations(problem: Problem, choice: Choice) -> list[Violation]:
+    out: list[Violation] = []
+    for p in problem.programs:
+        need = program_scratchpad(problem, p, choice)
+        if need > problem.scratchpad_bytes:
+            out.append(Violation("capacity", p.index, f"scratchpad of program {p.index}",
+                                 need, problem.scratchpad_bytes))
+        for f in p.fifos:
+            n = f.entries.at(choice)
+            if n > f.depth:
+                out.append(Violation("fifo", p.index, f"FIFO {f.name}", n, f.depth))
+        for r in p.registers:
+            n = r.bytes.at(choice)
+            if n > r.capacity:
+                out.append(Violation("registers", p.index, f"register file for {r.name}",
+                                     n, r.capacity))
+    return out
+
+
+def feasible(problem: Problem, choice: Choice) -> bool:
+    return not violations(problem, choice)
+
+
+def objective_key(problem: Problem, choice: Choice, objective: str) -> tuple[int, ...]:
+    """What the objective minimises, lexicographically."""
+    cycles = kernel_cycles(problem, choice)
+    if objective == "memory":
+        return (peak_scratchpad(problem, choice), cycles)
+    return (cycles,)
+
+
+# ---- the breakdown the trace prints ---------------------------------------------------
+
+
+@dataclass
+class StageCost:
+    name: str
+    engine: str
+    one_iteration: int
+    steady: int
+    nested: list[PipelineCost] = field(default_factory=list)
+
+
+@dataclass
+class PipelineCost:
+    name: str
+    iterations: int
+    modulo: int
+    fill_drain: int
+    slowest: int
+    bottleneck: str
+    cycles: int
+    engines: dict[str, int]
+    stages: list[StageCost]
+
+    def as_data(self) -> dict[str, object]:
+        return {
+            "pipeline": self.name, "iterations": self.iterations, "modulo": self.modulo,
+            "fill_drain": self.fill_drain, "slowest": self.slowest,
+            "bottleneck": self.bottleneck, "cycles": self.cycles,
+            "engines": dict(self.engines),
+            "stages": [{"stage": s.name, "engine": s.engine, "one_iteration": s.one_iteration,
+                        "steady": s.steady, "nested": [n.as_data() for n in s.nested]}
+                       for s in self.stages],
+        }
+
+
+def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> PipelineCost:
+    n = pipeline_iterations(p, choice)
+    m = modulo_value(problem, p.modulo, choice)
+    stages: list[StageCost] = []
+    engines: dict[str, int] = {}
+    fill_drain = 0
+    for st in p.stages:
+        one, steady = stage_times(problem, st, choice, m)
+        nested = [pipeline_breakdown(problem, w, choice) for w in st.work
+                  if isinstance(w, Pipeline)]
+        stages.append(StageCost(st.name, st.engine, one, steady, nested))
+        engines[st.engine] = engines.get(st.engine, 0) + steady
+        fill_drain += one
+    bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
+    slowest = engines.get(bottleneck, 0)
+    return PipelineCost(p.name, n, m, fill_drain, slowest, bottleneck,
+                        pipeline_cycles(problem, p, choice), engines, stages)

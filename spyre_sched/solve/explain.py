@@ -1,0 +1,317 @@
+"""The solver trace: what was decided and why, the objective term by term, CP-SAT's
+statistics; and infeasible models explained in words a kernel author understands.
+
+"Why" is measured, not guessed: every other candidate of a decision is tried with the
+rest of the solution fixed, under the same cost model; an alternative either breaks a
+named constraint (the binding constraint) or changes named objective terms.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from ortools.sat.python import cp_model
+
+from spyre_sched.solve import cost
+from spyre_sched.solve.model import build
+from spyre_sched.solve.problem import Choice, Decision, Problem, Program, modulo_scope
+from spyre_sched.solve.solver import InfeasibleError, Solution
+from spyre_sched.solve.units import fmt_bytes
+
+ENUMERATION_LIMIT = 100_000
+
+
+# ---- minima over a constraint's decisions -----------------------------------------------
+
+
+def _minimum(problem: Problem, scope: tuple[str, ...], value: Callable[[Choice], int],
+             fixed: Callable[[Decision], list[int]] | None = None) -> int | None:
+    """Smallest `value` over every combination of `scope` (restricted by `fixed`, which
+    gives the allowed candidate indices of a decision); None if nothing is allowed."""
+    decisions = [problem.decision(d) for d in scope]
+    ranges = [fixed(d) if fixed else list(range(len(d.candidates))) for d in decisions]
+    total = 1
+    for r in ranges:
+        total *= len(r)
+    if total == 0:
+        return None
+    if total > ENUMERATION_LIMIT:  # fall back to CP-SAT's answer on the same tables
+        return None
+    return min(value(dict(zip(scope, key))) for key in itertools.product(*ranges))
+
+
+def _buffer_scope(program: Program) -> tuple[str, ...]:
+    names: dict[str, None] = {}
+    for b in program.buffers:
+        for d in (*b.bytes.scope, *modulo_scope(b.modulo)):
+            names[d] = None
+    return tuple(names)
+
+
+def _modulo_fixed(problem: Problem, want: int) -> Callable[[Decision], list[int]]:
+    def allowed(d: Decision) -> list[int]:
+        if d.kind != "modulo":
+            return list(range(len(d.candidates)))
+        return [i for i, c in enumerate(d.candidates) if c.value == want]
+    return allowed
+
+
+def _capacity_words(problem: Problem, program: Program) -> str:
+    scope = _buffer_scope(program)
+    need = lambda ch: cost.program_buffer_bytes(problem, program, ch)  # noqa: E731
+    cap = problem.scratchpad_bytes
+    pinned = problem.pinned_bytes
+    has_modulo = any(problem.decision(d).kind == "modulo" for d in scope)
+    single = _minimum(problem, scope, need, _modulo_fixed(problem, 1)) if has_modulo else None
+    double = _minimum(problem, scope, need, _modulo_fixed(problem, 2)) if has_modulo else None
+    least = _minimum(problem, scope, need)
+    pin_text = ""
+    if pinned:
+        regions = ", ".join(f"{r.name} {fmt_bytes(r.bytes)}" for r in problem.pinned)
+        pin_text = f" plus {fmt_bytes(pinned)} pinned by the kernel ({regions})"
+    head = f"buffers of program {program.index} ({program.name})"
+    if double is not None:
+        text = (f"{head} need {fmt_bytes(double)} with double buffering at the smallest "
+                f"tiles; scratchpad holds {fmt_bytes(cap)}")
+        if single is not None:
+            text += f"; even single-buffered the smallest tiles need {fmt_bytes(single)}"
+        return text + pin_text
+    if least is None:
+        return f"{head} and the kernel's pinned regions do not fit {fmt_bytes(cap)} of scratchpad"
+    return (f"{head} need at least {fmt_bytes(least)} (smallest tiles){pin_text}; "
+            f"scratchpad holds {fmt_bytes(cap)}")
+
+
+def _bounded_words(problem: Problem, program: Program, kind: str, name: str) -> str:
+    if kind == "fifo":
+        f = next(f for f in program.fifos if f"FIFO {f.name}" == name)
+        least = _minimum(problem, f.entries.scope, f.entries.at)
+        return (f"FIFO {f.name} of program {program.index} needs at least {least} entries "
+                f"in flight; its depth is {f.depth}")
+    r = next(r for r in program.registers if f"register file for {r.name}" == name)
+    least = _minimum(problem, r.bytes.scope, r.bytes.at)
+    return (f"accumulator {r.name} of program {program.index} needs at least "
+            f"{fmt_bytes(least or 0)} of register file; the compute unit has "
+            f"{fmt_bytes(r.capacity)}")
+
+
+def explain_infeasible(problem: Problem,
+                       heuristic_choice: dict[str, int] | None = None) -> InfeasibleError:
+    """Which constraints conflict, in words (CP-SAT's sufficient assumptions)."""
+    built = build(problem, with_assumptions=True)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 0
+    status = solver.solve(built.model)
+    by_index = {c.literal.index: c for c in built.constraints if c.literal is not None}
+    if status == cp_model.INFEASIBLE:
+        core = [by_index[i] for i in solver.sufficient_assumptions_for_infeasibility()
+                if i in by_index]
+    else:
+        core = []
+    reasons: list[str] = []
+    programs = {p.index: p for p in problem.programs}
+    for c in core:
+        program = programs[c.program]
+        if c.kind == "capacity":
+            reasons.append(_capacity_words(problem, program))
+        else:
+            reasons.append(_bounded_words(problem, program, c.kind, c.name))
+    if heuristic_choice is not None and status != cp_model.INFEASIBLE:
+        broken = cost.violations(problem, heuristic_choice)
+        picked = ", ".join(f"{d.name} = {d.candidates[heuristic_choice[d.name]].label}"
+                           for d in problem.decisions)
+        reasons = [f"the V1 rules choose {picked}, which breaks: "
+                   + "; ".join(str(v) for v in broken)
+                   + " (the solver strategy finds a schedule that fits)"]
+    if not reasons:
+        reasons = ["the constraints conflict, but no single constraint can be named"]
+    head = ("no schedule fits" if heuristic_choice is None
+            else "the heuristic (V1) schedule does not fit")
+    message = f"{problem.kernel} on {problem.device}: {head}: " + "; ".join(reasons)
+    return InfeasibleError(message, reasons, [c.name for c in core])
+
+
+# ---- why each decision took its value ------------------------------------------------
+
+
+def _effect(problem: Problem, base: dict[str, int], alt: dict[str, int],
+            objective: str) -> dict[str, object]:
+    broken = cost.violations(problem, alt)
+    if broken:
+        return {"feasible": False, "breaks": [str(v) for v in broken]}
+    out: dict[str, object] = {
+        "feasible": True,
+        "delta_cycles": cost.kernel_cycles(problem, alt) - cost.kernel_cycles(problem, base),
+        "delta_scratchpad": (cost.peak_scratchpad(problem, alt)
+                             - cost.peak_scratchpad(problem, base)),
+    }
+    # The objective term that moves most: a pipeline of a program.
+    worst = None
+    for prog in problem.programs:
+        for pipe in prog.pipelines:
+            a = cost.pipeline_breakdown(problem, pipe, base)
+            b = cost.pipeline_breakdown(problem, pipe, alt)
+            delta = prog.calls * (b.cycles - a.cycles)
+            if delta and (worst is None or abs(delta) > abs(worst[0])):
+                worst = (delta, pipe.name, a, b)
+    if worst is not None:
+        delta, name, a, b = worst
+        out["term"] = (f"pipeline {name}: {a.cycles} -> {b.cycles} cycles "
+                       f"(iterations {a.iterations} -> {b.iterations}, slowest engine "
+                       f"{a.bottleneck} {a.slowest} -> {b.bottleneck} {b.slowest}, "
+                       f"fill+drain {a.fill_drain} -> {b.fill_drain})")
+    return out
+
+
+def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
+         strategy: str, alternatives: list[dict[str, object]]) -> str:
+    chosen = d.candidates[choice[d.name]]
+    if strategy == "heuristic":
+        rule = {"tile": "V1 rule: tile extent 2 where 2 divides the loop, else 1",
+                "modulo": "V1 rule: double buffering (modulo 2) where legal",
+                "distribute": "V1 rule: instances = corelets on the outermost loop they "
+                              "divide"}[d.kind]
+        return rule
+    bigger = [a for a in alternatives if a["value"] > chosen.value]
+    smaller = [a for a in alternatives if a["value"] < chosen.value]
+    parts: list[str] = []
+    blocked = [a for a in bigger if not a["effect"]["feasible"]]
+    if blocked:
+        first = blocked[0]
+        parts.append(f"{first['candidate']} would break the binding constraint: "
+                     f"{first['effect']['breaks'][0]}")
+    key = "delta_scratchpad" if objective == "memory" else "delta_cycles"
+    feasible = [a for a in alternatives if a["effect"]["feasible"]]
+    if feasible:
+        nearest = min(feasible, key=lambda a: (abs(a["value"] - chosen.value), a["value"]))
+        e = nearest["effect"]
+        if e[key] == 0 and e["delta_cycles"] == 0:
+            parts.append(f"{nearest['candidate']} gives the same objective (a tie)")
+        else:
+            unit = "bytes of scratchpad" if objective == "memory" else "cycles"
+            change = e[key] if e[key] else e["delta_cycles"]
+            unit = unit if e[key] else "cycles"
+            text = f"{nearest['candidate']} costs {change:+d} {unit}"
+            if e.get("term"):
+                text += f" ({e['term']})"
+            parts.append(text)
+    if not parts:
+        parts.append("the only candidate" if not (bigger or smaller)
+                     else "every other candidate breaks a constraint")
+    return "; ".join(parts)
+
+
+def decision_report(problem: Problem, choice: dict[str, int], objective: str,
+                    strategy: str) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for d in problem.decisions:
+        alternatives = []
+        for i, c in enumerate(d.candidates):
+            if i == choice[d.name]:
+                continue
+            alt = dict(choice)
+            alt[d.name] = i
+            alternatives.append({"candidate": c.label, "value": c.value,
+                                 "effect": _effect(problem, choice, alt, objective)})
+        chosen = d.candidates[choice[d.name]]
+        out.append({
+            "decision": d.name, "kind": d.kind, "program": d.program, "source": d.source,
+            "rule": d.rule, "candidates": [c.label for c in d.candidates],
+            "chosen": chosen.label, "value": chosen.as_data(),
+            "why": _why(problem, d, choice, objective, strategy, alternatives),
+            "alternatives": alternatives,
+        })
+    return out
+
+
+# ---- the trace ------------------------------------------------------------------------
+
+
+def build_trace(solution: Solution) -> dict[str, object]:
+    problem, choice = solution.problem, solution.choice
+    decisions = decision_report(problem, choice, solution.objective, solution.strategy)
+    programs = []
+    for prog in problem.programs:
+        programs.append({
+            "program": prog.index, "name": prog.name, "calls": prog.calls,
+            "cycles": cost.program_cycles(problem, prog, choice),
+            "scratchpad_bytes": cost.program_scratchpad(problem, prog, choice),
+            "decisions": [d for d in decisions if d["program"] == prog.index],
+            "pipelines": [cost.pipeline_breakdown(problem, p, choice).as_data()
+                          for p in prog.pipelines],
+            "buffers": [{"buffer": b.name, "role": b.role, "memory": b.memory,
+                         "bytes": b.bytes.at(choice),
+                         "modulo": cost.modulo_value(problem, b.modulo, choice),
+                         "total": b.bytes.at(choice) * cost.modulo_value(problem, b.modulo,
+                                                                         choice)}
+                        for b in prog.buffers],
+        })
+    return {
+        "kernel": problem.kernel, "device": problem.device,
+        "objective": solution.objective, "strategy": solution.strategy,
+        "predicted_cycles": solution.cycles,
+        "scratchpad_bytes": solution.peak_scratchpad,
+        "scratchpad_capacity": problem.scratchpad_bytes,
+        "pinned": [{"region": r.name, "bytes": r.bytes, "source": r.source}
+                   for r in problem.pinned],
+        "solver": solution.stats.as_data() if solution.stats else None,
+        "notes": list(solution.notes),
+        "programs": programs,
+    }
+
+
+def _render_pipeline(p: dict[str, object], indent: str, lines: list[str]) -> None:
+    lines.append(f"{indent}pipeline {p['pipeline']}: {p['cycles']} cycles = "
+                 + (f"fill+drain {p['fill_drain']} + ({p['iterations']} - 1) x slowest "
+                    f"{p['slowest']} ({p['bottleneck']})" if p["modulo"] >= 2 and p["iterations"]
+                    else f"{p['iterations']} x {p['fill_drain']} (unbuffered)")
+                 + f"; modulo {p['modulo']}")
+    for s in p["stages"]:
+        lines.append(f"{indent}  stage {s['stage']} on {s['engine']}: one iteration "
+                     f"{s['one_iteration']}, steady {s['steady']}")
+        for n in s["nested"]:
+            _render_pipeline(n, indent + "    ", lines)
+
+
+def render_trace(trace: dict[str, object]) -> str:
+    lines = [f"kernel {trace['kernel']} on {trace['device']}: objective {trace['objective']}, "
+             f"strategy {trace['strategy']}",
+             f"predicted cycles {trace['predicted_cycles']}; peak scratchpad "
+             f"{fmt_bytes(trace['scratchpad_bytes'])} of {fmt_bytes(trace['scratchpad_capacity'])}"]
+    if trace["pinned"]:
+        lines.append("pinned by the kernel: " + ", ".join(
+            f"{r['region']} {fmt_bytes(r['bytes'])}" for r in trace["pinned"]))
+    for prog in trace["programs"]:
+        lines.append("")
+        lines.append(f"program {prog['program']} ({prog['name']}): {prog['cycles']} cycles"
+                     + (f" ({prog['calls']} calls)" if prog["calls"] != 1 else "")
+                     + f", scratchpad {fmt_bytes(prog['scratchpad_bytes'])}")
+        for d in prog["decisions"]:
+            lines.append(f"  {d['decision']} = {d['chosen']}   candidates "
+                         f"[{', '.join(d['candidates'])}]")
+            if d["source"]:
+                lines.append(f"      from: {d['source']}")
+            lines.append(f"      why: {d['why']}")
+        for b in prog["buffers"]:
+            lines.append(f"  buffer {b['buffer']} ({b['role']}): {b['bytes']} B x "
+                         f"{b['modulo']} = {fmt_bytes(b['total'])}")
+        for p in prog["pipelines"]:
+            _render_pipeline(p, "  ", lines)
+    lines.append("")
+    for note in trace["notes"]:
+        lines.append(f"note: {note}")
+    s = trace["solver"]
+    if s is None:
+        lines.append("solver: not run (heuristic strategy)")
+    else:
+        lines.append(f"CP-SAT: {s['status']}, gap {s['gap']:.4g}, wall time "
+                     f"{s['wall_time']:.3f} s, {s['variables']} variables, "
+                     f"{s['constraints']} constraints, {s['workers']} worker(s), seed {s['seed']}")
+        for ph in s["phases"]:
+            lines.append(f"  minimise {ph['minimises']}: {ph['status']}, objective "
+                         f"{ph['objective']:.0f}, bound {ph['bound']:.0f}, gap {ph['gap']:.4g}, "
+                         f"{ph['wall_time']:.3f} s, {ph['branches']} branches, "
+                         f"{ph['conflicts']} conflicts")
+    return "\n".join(lines) + "\n"

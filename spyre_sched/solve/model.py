@@ -1,0 +1,208 @@
+"""The CP-SAT model: one model per kernel, linear, built from a `Problem`.
+
+Encoding (no product of variables anywhere, no big-M):
+
+- every decision is a one-hot vector of booleans, one per candidate;
+- each program gets one boolean per candidate combination of its decisions (exactly one
+  true), channelled to the decisions' one-hots by `sum of the combinations with d = i ==
+  x[d][i]`; the program's cycles, scratchpad bytes, FIFO entries and register bytes are
+  linear sums `value(c) * y_c` whose coefficients are the cost model's own functions
+  (`cost.py`) evaluated per combination, so the objective is exactly the plain-Python cost
+  of the solution and the LP relaxation of each table is exact;
+- combinations that another combination dominates (no more cycles, no more of any
+  constrained resource: scratchpad bytes, FIFO entries, register bytes) are left out: every
+  objective here (cycles; peak scratchpad then cycles) and every constraint is monotone in
+  those figures, so a dominated combination can never be needed. What remains per program
+  is its Pareto front, which keeps the model small and its bounds tight.
+
+Programs couple through the kernel's pinned scratchpad and, for the memory objective,
+through the peak over programs (`add_max_equality`). Constraints per program: scratchpad
+(its buffers × modulo + pinned ≤ capacity), FIFO entries ≤ depth, register-file bytes ≤
+capacity. Each can be put under an assumption literal (`with_assumptions=True`) so an
+infeasible model names the conflicting ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from spyre_sched.solve import cost
+from spyre_sched.solve.problem import (
+    Problem,
+    Program,
+    SolveError,
+    modulo_scope,
+    pipeline_scope,
+)
+
+COMBINATION_LIMIT = 200_000
+"""Most candidate combinations one program may enumerate (a guard)."""
+
+
+@dataclass
+class Constraint:
+    """A named, explainable constraint of the model."""
+
+    kind: str
+    program: int
+    name: str
+    literal: cp_model.IntVar | None = None
+
+
+@dataclass
+class BuiltModel:
+    model: cp_model.CpModel
+    problem: Problem
+    one_hot: dict[str, list[cp_model.IntVar]]
+    cycles: cp_model.LinearExprT
+    program_cycles: dict[int, cp_model.LinearExprT]
+    program_bytes: dict[int, cp_model.LinearExprT]
+    peak: cp_model.IntVar
+    constraints: list[Constraint] = field(default_factory=list)
+    tables: list = field(default_factory=list)
+
+    @property
+    def combinations(self) -> int:
+        """Candidate combinations enumerated over all programs."""
+        return sum(t.enumerated for t in self.tables)
+
+    @property
+    def front(self) -> int:
+        """Non-dominated combinations the model keeps."""
+        return sum(len(t.keys) for t in self.tables)
+
+    def choice(self, solver: cp_model.CpSolver) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name, lits in self.one_hot.items():
+            out[name] = next(i for i, v in enumerate(lits) if solver.boolean_value(v))
+        return out
+
+    @property
+    def num_variables(self) -> int:
+        return len(self.model.proto.variables)
+
+    @property
+    def num_constraints(self) -> int:
+        return len(self.model.proto.constraints)
+
+
+def program_scope(problem: Problem, program: Program) -> tuple[str, ...]:
+    """The decisions a program's figures depend on, in the problem's decision order."""
+    names: set[str] = set()
+    for p in program.pipelines:
+        names.update(pipeline_scope(p))
+    for b in program.buffers:
+        names.update((*b.bytes.scope, *modulo_scope(b.modulo)))
+    for f in program.fifos:
+        names.update(f.entries.scope)
+    for r in program.registers:
+        names.update(r.bytes.scope)
+    return tuple(d.name for d in problem.decisions if d.name in names)
+
+
+@dataclass
+class ProgramTable:
+    """A program's non-dominated candidate combinations and their figures."""
+
+    program: Program
+    scope: tuple[str, ...]
+    keys: list[tuple[int, ...]]
+    cycles: list[int]
+    buffer_bytes: list[int]
+    fifos: list[list[int]]
+    registers: list[list[int]]
+    enumerated: int
+
+
+def program_table(problem: Problem, program: Program) -> ProgramTable:
+    scope = program_scope(problem, program)
+    sizes = [len(problem.decision(d).candidates) for d in scope]
+    total = 1
+    for n in sizes:
+        total *= n
+    if total > COMBINATION_LIMIT:
+        raise SolveError(f"program {program.index} has {total} candidate combinations of "
+                         f"{', '.join(scope)} (limit {COMBINATION_LIMIT}); its candidates "
+                         f"need pruning")
+    rows = []
+    memo: dict = {}
+    for key in itertools.product(*(range(n) for n in sizes)):
+        ch = dict(zip(scope, key))
+        figures = (cost.program_buffer_bytes(problem, program, ch),
+                   *(f.entries.at(ch) for f in program.fifos),
+                   *(r.bytes.at(ch) for r in program.registers))
+        rows.append((cost.program_cycles(problem, program, ch, memo), figures, key))
+    rows.sort()
+    front: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    for row in rows:  # cycles ascending: dominated if an earlier row needs no more of anything
+        if any(all(a <= b for a, b in zip(kept[1], row[1])) for kept in front):
+            continue
+        front.append(row)
+    nf = len(program.fifos)
+    return ProgramTable(
+        program, scope, [r[2] for r in front], [r[0] for r in front],
+        [r[1][0] for r in front], [list(r[1][1:1 + nf]) for r in front],
+        [list(r[1][1 + nf:]) for r in front], total)
+
+
+def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
+    model = cp_model.CpModel()
+    one_hot: dict[str, list[cp_model.IntVar]] = {}
+    for d in problem.decisions:
+        lits = [model.new_bool_var(f"{d.name}={c.label}") for c in d.candidates]
+        model.add_exactly_one(lits)
+        one_hot[d.name] = lits
+    program_cycles: dict[int, cp_model.LinearExprT] = {}
+    program_bytes: dict[int, cp_model.LinearExprT] = {}
+    constraints: list[Constraint] = []
+    tables: list[ProgramTable] = []
+    used: set[str] = set()
+    peak_upper = problem.pinned_bytes
+    for prog in problem.programs:
+        t = program_table(problem, prog)
+        tables.append(t)
+        used.update(t.scope)
+        ys = [model.new_bool_var(f"p{prog.index}.combination{j}") for j in range(len(t.keys))]
+        model.add_exactly_one(ys)
+        for pos, d in enumerate(t.scope):
+            for i, lit in enumerate(one_hot[d]):
+                model.add(cp_model.LinearExpr.sum(
+                    [y for y, k in zip(ys, t.keys) if k[pos] == i]) == lit)
+        program_cycles[prog.index] = cp_model.LinearExpr.weighted_sum(ys, t.cycles)
+        program_bytes[prog.index] = (cp_model.LinearExpr.weighted_sum(ys, t.buffer_bytes)
+                                     + problem.pinned_bytes)
+        peak_upper = max(peak_upper, max(t.buffer_bytes) + problem.pinned_bytes)
+
+        def guarded(kind: str, name: str, ct: cp_model.Constraint, index: int) -> None:
+            lit = None
+            if with_assumptions:
+                lit = model.new_bool_var(f"assume {name}")
+                ct.only_enforce_if(lit)
+            constraints.append(Constraint(kind, index, name, lit))
+
+        guarded("capacity", f"scratchpad of program {prog.index}",
+                model.add(program_bytes[prog.index] <= problem.scratchpad_bytes), prog.index)
+        for k, f in enumerate(prog.fifos):
+            expr = cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.fifos])
+            guarded("fifo", f"FIFO {f.name}", model.add(expr <= f.depth), prog.index)
+        for k, r in enumerate(prog.registers):
+            expr = cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.registers])
+            guarded("registers", f"register file for {r.name}",
+                    model.add(expr <= r.capacity), prog.index)
+    # A decision no figure depends on cannot matter: fix it to its first candidate.
+    for d in problem.decisions:
+        if d.name not in used:
+            model.add(one_hot[d.name][0] == 1)
+    peak = model.new_int_var(0, max(peak_upper, 0), "peak_scratchpad")
+    if program_bytes:
+        model.add_max_equality(peak, list(program_bytes.values()))
+    else:
+        model.add(peak == problem.pinned_bytes)
+    if with_assumptions:
+        model.add_assumptions([c.literal for c in constraints if c.literal is not None])
+    cycles = cp_model.LinearExpr.sum(list(program_cycles.values())) if program_cycles else 0
+    return BuiltModel(model, problem, one_hot, cycles, program_cycles, program_bytes, peak,
+                      constraints, tables)

@@ -1,0 +1,334 @@
+"""The solver's plain data: open decisions, their candidates, and every figure that
+depends on them, with no IR and no islpy inside.
+
+`extract.py` builds a `Problem` from ScheduleIR; tests build one by hand. The cost
+model (`cost.py`), the CP-SAT model (`model.py`), the heuristic and the brute force all
+read only this.
+
+A figure that depends on decisions is a `Quantity`: a table from the candidate indices of
+the decisions in its `scope` to an integer. Extraction fills the table by asking the
+polyhedral layer once per candidate combination (footprints are counted, not multiplied
+out), so the cost model and the CP-SAT model look values up instead of re-deriving them.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from spyre_sched.errors import SpyreSchedError
+
+DECISION_KINDS = ("tile", "modulo", "distribute")
+ROLES = ("input", "output", "intermediate", "accumulator", "hoisted", "staging")
+
+
+class SolveError(SpyreSchedError):
+    """The solver cannot produce a schedule (an infeasible model is explained in words)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One legal value of a decision. `loop` names the distributed loop for a
+    `distribute` decision (`value` is then the number of instances)."""
+
+    value: int
+    loop: str | None = None
+    trip: int | None = None
+    """Trip count of the distributed loop (what the heuristic's rule looks at)."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.value} on {self.loop}" if self.loop else str(self.value)
+
+    def as_data(self) -> int | dict[str, object]:
+        return {"instances": self.value, "loop": self.loop} if self.loop else self.value
+
+
+@dataclass(frozen=True)
+class Decision:
+    name: str
+    """Stable, human-readable name from the IR (`p0.tile.d1`, `p0.pipe.outer.modulo`)."""
+    kind: str
+    """`tile` (extent in loop iterations), `modulo` (buffer copies) or `distribute`."""
+    program: int
+    candidates: tuple[Candidate, ...]
+    source: str = ""
+    """Where it came from: the op and what it sizes (for the trace)."""
+    extent: int | None = None
+    """Trip count of the loop a tile decision splits."""
+    rule: str = ""
+    """How the candidates were derived (divisibility, min_value, extent, pruning)."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in DECISION_KINDS:
+            raise SolveError(f"decision {self.name}: unknown kind '{self.kind}'")
+        if not self.candidates:
+            raise SolveError(f"decision {self.name} ({self.source or self.kind}) has no legal "
+                             f"candidate{': ' + self.rule if self.rule else ''}")
+
+    def index_of(self, value: int, loop: str | None = None) -> int:
+        for i, c in enumerate(self.candidates):
+            if c.value == value and (loop is None or c.loop == loop):
+                return i
+        raise SolveError(f"decision {self.name} has no candidate {value}"
+                         f"{' on ' + loop if loop else ''}")
+
+
+Choice = Mapping[str, int]
+"""A (partial) assignment: decision name -> candidate index."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """An integer that depends on the decisions in `scope`: `table[(i0, i1, ...)]` is its
+    value when decision `scope[k]` takes candidate `i_k`."""
+
+    scope: tuple[str, ...]
+    table: Mapping[tuple[int, ...], int]
+
+    def at(self, choice: Choice) -> int:
+        return self.table[tuple(choice[d] for d in self.scope)]
+
+    @staticmethod
+    def const(value: int) -> Quantity:
+        return Quantity((), {(): int(value)})
+
+    @staticmethod
+    def of(decisions: Sequence[Decision], fn: Callable[..., int]) -> Quantity:
+        """Tabulate `fn(candidate_0, candidate_1, ...)` over every combination."""
+        table: dict[tuple[int, ...], int] = {}
+        ranges = [range(len(d.candidates)) for d in decisions]
+        for key in itertools.product(*ranges):
+            table[key] = int(fn(*(d.candidates[i] for d, i in zip(decisions, key))))
+        return Quantity(tuple(d.name for d in decisions), table)
+
+
+def as_quantity(value: Quantity | int) -> Quantity:
+    return value if isinstance(value, Quantity) else Quantity.const(value)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Moves `bytes` per iteration over one hop (one unit), e.g. a DMA from device memory
+    into scratchpad. `bandwidth`/`latency` are the hop's figures from the device model;
+    `shared_bandwidth` is a memory's total bandwidth that `sharers` cores (all cores
+    running the program) divide among themselves (device memory), or None."""
+
+    name: str
+    bytes: Quantity
+    bandwidth: int
+    latency: int
+    shared_bandwidth: int | None = None
+    sharers: int = 1
+    source: str = ""
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Compute:
+    """`elements` × `ops` lane-operations per iteration on a unit with `lanes` SIMD lanes,
+    split over `instances` identical units; `latency` is the unit's pipeline depth."""
+
+    name: str
+    elements: Quantity
+    ops: int
+    lanes: int
+    instances: Quantity = field(default_factory=lambda: Quantity.const(1))
+    latency: int = 0
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a pipeline: what it runs per iteration, in order, on `engine` (the
+    unit instance or kind that executes it; stages on one engine cannot overlap)."""
+
+    name: str
+    engine: str
+    work: tuple[Transfer | Compute | Pipeline, ...]
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """Stages overlapping across `iterations` (split over `instances`), rotating through
+    `modulo` copies of its buffers: a decision name, or a fixed count (e.g. a FIFO's
+    depth for a vector-granularity pipeline)."""
+
+    name: str
+    iterations: Quantity
+    stages: tuple[Stage, ...]
+    modulo: str | int = 1
+    instances: Quantity = field(default_factory=lambda: Quantity.const(1))
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """A scratchpad buffer of a program: `bytes` per copy (counted by the polyhedral
+    layer), times the modulo of its pipeline (a decision name or a fixed count)."""
+
+    name: str
+    bytes: Quantity
+    modulo: str | int = 1
+    role: str = "staging"
+    memory: str = ""
+
+
+@dataclass(frozen=True)
+class FifoUse:
+    """Entries a pipeline keeps in flight in a FIFO (≤ its depth)."""
+
+    name: str
+    entries: Quantity
+    depth: int
+
+
+@dataclass(frozen=True)
+class RegisterUse:
+    """Bytes an accumulator keeps in a compute unit's register file (≤ its capacity)."""
+
+    name: str
+    bytes: Quantity
+    capacity: int
+
+
+@dataclass(frozen=True)
+class PinnedRegion:
+    """Scratchpad the kernel itself pins (`ct_local` views): bytes, whole kernel long."""
+
+    name: str
+    bytes: int
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Program:
+    index: int
+    name: str
+    pipelines: tuple[Pipeline, ...]
+    buffers: tuple[Buffer, ...] = ()
+    fifos: tuple[FifoUse, ...] = ()
+    registers: tuple[RegisterUse, ...] = ()
+    calls: int = 1
+    """How many times the orchestrator calls it (KTIR loops around the call)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    kernel: str
+    device: str
+    scratchpad_bytes: int
+    """Capacity of one core's scratchpad."""
+    decisions: tuple[Decision, ...]
+    programs: tuple[Program, ...]
+    pinned: tuple[PinnedRegion, ...] = ()
+    corelets: int = 1
+    """Identical instances per core (the heuristic's instance count)."""
+
+    def __post_init__(self) -> None:
+        names = [d.name for d in self.decisions]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise SolveError(f"decision names must be unique; repeated: {', '.join(dup)}")
+        known = set(names)
+        for q, where in self.quantities():
+            for d in q.scope:
+                if d not in known:
+                    raise SolveError(f"{where} depends on unknown decision '{d}'")
+        for p in self.programs:
+            for pipe in _pipelines(p.pipelines):
+                if isinstance(pipe.modulo, str) and pipe.modulo not in known:
+                    raise SolveError(f"pipeline {pipe.name}: unknown modulo decision "
+                                     f"'{pipe.modulo}'")
+            for b in p.buffers:
+                if isinstance(b.modulo, str) and b.modulo not in known:
+                    raise SolveError(f"buffer {b.name}: unknown modulo decision '{b.modulo}'")
+
+    @property
+    def pinned_bytes(self) -> int:
+        return sum(r.bytes for r in self.pinned)
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, Decision]:
+        return {d.name: d for d in self.decisions}
+
+    def decision(self, name: str) -> Decision:
+        found = self._by_name.get(name)
+        if found is None:
+            raise SolveError(f"no decision named '{name}'")
+        return found
+
+    def program_decisions(self, index: int) -> list[Decision]:
+        return [d for d in self.decisions if d.program == index]
+
+    def quantities(self) -> Iterator[tuple[Quantity, str]]:
+        """Every decision-dependent figure, with a name for messages."""
+        for p in self.programs:
+            for pipe in _pipelines(p.pipelines):
+                yield pipe.iterations, f"pipeline {pipe.name} iterations"
+                yield pipe.instances, f"pipeline {pipe.name} instances"
+                for st in pipe.stages:
+                    for w in st.work:
+                        if isinstance(w, Transfer):
+                            yield w.bytes, f"transfer {w.name}"
+                        elif isinstance(w, Compute):
+                            yield w.elements, f"compute {w.name}"
+                            yield w.instances, f"compute {w.name} instances"
+            for b in p.buffers:
+                yield b.bytes, f"buffer {b.name}"
+            for f in p.fifos:
+                yield f.entries, f"fifo {f.name}"
+            for r in p.registers:
+                yield r.bytes, f"register use {r.name}"
+
+    def choices(self) -> Iterator[dict[str, int]]:
+        """Every full assignment (for brute force): decision order, candidate order."""
+        names = [d.name for d in self.decisions]
+        for key in itertools.product(*(range(len(d.candidates)) for d in self.decisions)):
+            yield dict(zip(names, key))
+
+    def values(self, choice: Choice) -> dict[str, Candidate]:
+        return {d.name: d.candidates[choice[d.name]] for d in self.decisions}
+
+
+def _pipelines(pipes: Sequence[Pipeline]) -> Iterator[Pipeline]:
+    """Pipelines and every pipeline nested in their stages, outer first."""
+    for p in pipes:
+        yield p
+        for st in p.stages:
+            yield from _pipelines([w for w in st.work if isinstance(w, Pipeline)])
+
+
+def all_pipelines(program: Program) -> list[Pipeline]:
+    return list(_pipelines(program.pipelines))
+
+
+def modulo_scope(modulo: str | int) -> tuple[str, ...]:
+    return (modulo,) if isinstance(modulo, str) else ()
+
+
+def stage_scope(stage: Stage) -> tuple[str, ...]:
+    """Decisions a stage's times depend on (without its pipeline's modulo)."""
+    seen: dict[str, None] = {}
+    for w in stage.work:
+        if isinstance(w, Transfer):
+            names = w.bytes.scope
+        elif isinstance(w, Compute):
+            names = (*w.elements.scope, *w.instances.scope)
+        else:
+            names = pipeline_scope(w)
+        for d in names:
+            seen[d] = None
+    return tuple(seen)
+
+
+def iterations_scope(pipe: Pipeline) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*pipe.iterations.scope, *pipe.instances.scope)))
+
+
+def pipeline_scope(pipe: Pipeline) -> tuple[str, ...]:
+    """Decisions a pipeline's cycles depend on, in first-seen order."""
+    seen: dict[str, None] = dict.fromkeys((*iterations_scope(pipe), *modulo_scope(pipe.modulo)))
+    for st in pipe.stages:
+        seen.update(dict.fromkeys(stage_scope(st)))
+    return tuple(seen)

@@ -1,0 +1,97 @@
+"""The cost model's formula, checked on figures worked out by hand."""
+
+from __future__ import annotations
+
+from spyre_sched.solve import cost
+from spyre_sched.solve.problem import (
+    Buffer,
+    Candidate,
+    Compute,
+    Decision,
+    PinnedRegion,
+    Pipeline,
+    Problem,
+    Program,
+    Quantity,
+    Stage,
+    Transfer,
+)
+
+
+def _one_pipeline(modulos=(1, 2, 3), iterations=10, nbytes=1000, bw=100, lat=50,
+                  compute_elems=640, lanes=64, shared=None, sharers=1):
+    mod = Decision("p0.mod", "modulo", 0, tuple(Candidate(m) for m in modulos))
+    t = Transfer("load", Quantity.const(nbytes), bw, lat, shared, sharers)
+    c = Compute("sfu", Quantity.const(compute_elems), 1, lanes, latency=6)
+    pipe = Pipeline("p0.outer", Quantity.const(iterations), (
+        Stage("dma", "dma", (t,)), Stage("compute", "sfu", (c,))), modulo=mod.name)
+    buf = Buffer("in", Quantity.const(nbytes), mod.name)
+    prog = Program(0, "p", (pipe,), (buf,))
+    return Problem("k", "d", 1 << 20, (mod,), (prog,)), pipe
+
+
+def test_transfer_steady_state_hides_latency_with_more_buffers():
+    problem, pipe = _one_pipeline()
+    t = pipe.stages[0].work[0]
+    # one transfer: ceil(1000 / 100) + 50 = 60 cycles
+    assert cost.transfer_one_shot(t, {}) == 60
+    # m = 2: max(10, 60 / 1) = 60; m = 3: max(10, ceil(60 / 2)) = 30; m = 7: bandwidth-bound 10
+    assert cost.transfer_steady(t, {}, 2) == 60
+    assert cost.transfer_steady(t, {}, 3) == 30
+    assert cost.transfer_steady(t, {}, 7) == 10
+
+
+def test_buffered_and_unbuffered_pipeline():
+    problem, pipe = _one_pipeline()
+    # stages: dma one-shot 60, compute 640/64 = 10 (+6 latency) = 16
+    # m = 1: 10 x (60 + 16) = 760
+    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 0}) == 760
+    # m = 2: fill+drain 76 + 9 x max(60, 10) = 616
+    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 1}) == 76 + 9 * 60
+    # m = 3: 76 + 9 x max(30, 10) = 346
+    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 2}) == 76 + 9 * 30
+    # scratchpad: the buffer times its modulo
+    assert cost.program_buffer_bytes(problem, problem.programs[0], {"p0.mod": 2}) == 3000
+
+
+def test_device_memory_bandwidth_is_shared_by_the_cores_running_the_program():
+    problem, pipe = _one_pipeline(shared=150, sharers=32)
+    t = pipe.stages[0].work[0]
+    # 1000 bytes x 32 cores / 150 bytes per cycle = 214 cycles of occupancy (> 1000 / 100)
+    assert cost.transfer_one_shot(t, {}) == -(-32000 // 150) + 50
+
+
+def test_compute_divides_by_lanes_and_instances():
+    d = Decision("p0.dist", "distribute", 0, (Candidate(1, "i", 4), Candidate(2, "i", 4)))
+    c = Compute("sfu", Quantity.const(640), 3, 64, Quantity.of([d], lambda x: x.value))
+    assert cost.compute_steady(c, {"p0.dist": 0}) == 30
+    assert cost.compute_steady(c, {"p0.dist": 1}) == 15
+
+
+def test_nested_pipelines_compose_and_programs_add():
+    inner = Pipeline("inner", Quantity.const(4), (
+        Stage("ld", "load", (Transfer("ld", Quantity.const(128), 128, 4),)),
+        Stage("c", "sfu", (Compute("c", Quantity.const(64), 1, 64, latency=6),)),
+    ), modulo=16)
+    outer = Pipeline("outer", Quantity.const(3), (
+        Stage("dma", "dma", (Transfer("dma", Quantity.const(512), 128, 20),)),
+        Stage("body", "corelets", (inner,)),
+    ), modulo=2)
+    prog = Program(0, "p", (outer,))
+    problem = Problem("k", "d", 1 << 20, (), (prog, Program(1, "q", (outer,), calls=2)))
+    # inner: fill+drain (1+4) + (1+6) = 12, steady max(ld 1, c 1) = 1 -> 12 + 3 x 1 = 15
+    assert cost.pipeline_cycles(problem, inner, {}) == 15
+    # outer: dma one-shot 4 + 20 = 24, steady max(4, 24 / 1) = 24; body 15
+    # -> 24 + 15 + 2 x 24 = 87
+    assert cost.pipeline_cycles(problem, outer, {}) == 87
+    assert cost.kernel_cycles(problem, {}) == 87 + 2 * 87
+
+
+def test_pinned_regions_count_in_every_program():
+    problem, _ = _one_pipeline()
+    pinned = Problem("k", "d", 4000, problem.decisions, problem.programs,
+                     (PinnedRegion("E", 1500),))
+    assert cost.program_scratchpad(pinned, pinned.programs[0], {"p0.mod": 1}) == 3500
+    assert not cost.violations(pinned, {"p0.mod": 1})
+    (v,) = cost.violations(pinned, {"p0.mod": 2})
+    assert v.kind == "capacity" and v.need == 4500 and v.have == 4000

@@ -1,0 +1,163 @@
+"""The CP-SAT model on hand-made decision data: exactness, optimality against brute
+force, constraint edge cases, objectives, determinism, the heuristic and the trace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from handmade import elementwise_problem
+
+from spyre_sched.solve import cost
+from spyre_sched.solve.brute_force import brute_force
+from spyre_sched.solve.explain import build_trace, render_trace
+from spyre_sched.solve.heuristic import heuristic, v1_choice
+from spyre_sched.solve.solver import InfeasibleError, solve
+
+
+def _labels(solution):
+    return {k: c.label for k, c in solution.values.items()}
+
+
+@pytest.mark.parametrize("rows,vecs,objective,capacity", [
+    (3, 4, "latency", 2 << 20),
+    (3, 4, "memory", 2 << 20),
+    (4, 2, "latency", 4096),       # capacity binds: large tiles and deep buffers excluded
+    (2, 3, "memory", 3000),
+    (5, 1, "latency", 3 * 128 * 3),
+])
+def test_cp_sat_optimum_agrees_with_brute_force(rows, vecs, objective, capacity):
+    problem = elementwise_problem(rows, vecs, capacity=capacity)
+    best = brute_force(problem, objective)
+    assert best is not None
+    solution = solve(problem, objective)
+    assert solution.stats.status == "OPTIMAL"
+    assert cost.objective_key(problem, solution.choice, objective) == best[1]
+    assert cost.feasible(problem, solution.choice)
+
+
+def test_brute_force_agrees_on_two_programs_with_pinned_scratchpad():
+    problem = elementwise_problem(3, 2, programs=2, pinned=1024, capacity=4096, modulos=(1, 2))
+    for objective in ("latency", "memory"):
+        best = brute_force(problem, objective)
+        solution = solve(problem, objective)
+        assert cost.objective_key(problem, solution.choice, objective) == best[1]
+
+
+def test_objective_of_cp_sat_equals_plain_python_cost():
+    problem = elementwise_problem(8, 16)
+    solution = solve(problem)
+    (phase,) = solution.stats.phases
+    assert phase.status == "OPTIMAL"
+    assert int(phase.objective) == cost.kernel_cycles(problem, solution.choice)
+    assert int(phase.bound) == int(phase.objective) and phase.gap == 0
+
+
+def test_kernel_that_only_fits_single_buffered():
+    # three buffers of one stick each: double-buffered needs 768 B, single 384 B
+    problem = elementwise_problem(3, 3, capacity=700, modulos=(1, 2))
+    solution = solve(problem)
+    assert _labels(solution)["p0.pipe.outer.modulo"] == "1"
+    assert solution.peak_scratchpad <= 700
+    # the heuristic's modulo 2 is not legal here: it falls back to 1
+    assert heuristic(problem).values["p0.pipe.outer.modulo"].value == 1
+    # with even loops V1 picks tiles of 2, which do not fit even single-buffered
+    with pytest.raises(InfeasibleError) as err:
+        heuristic(elementwise_problem(2, 2, capacity=700, modulos=(1, 2)))
+    assert "the heuristic (V1) schedule does not fit" in str(err.value)
+    assert "needs 1.5 KiB of scratchpad, has 700 B" in str(err.value)
+
+
+def test_kernel_that_fits_nothing_is_explained_in_words():
+    problem = elementwise_problem(2, 2, capacity=300, pinned=0)
+    with pytest.raises(InfeasibleError) as err:
+        solve(problem)
+    text = str(err.value)
+    assert "buffers of program 0" in text
+    assert "with double buffering" in text and "768 B" in text
+    assert "even single-buffered the smallest tiles need 384 B" in text
+    assert "scratchpad holds 300 B" in text
+    assert err.value.conflicting == ["scratchpad of program 0"]
+
+
+def test_pinned_ct_local_region_eats_scratchpad():
+    free = solve(elementwise_problem(4, 4, capacity=8192))
+    pinned = solve(elementwise_problem(4, 4, capacity=8192, pinned=6144))
+    assert free.peak_scratchpad > 8192 - 6144
+    assert pinned.peak_scratchpad <= 8192
+    assert pinned.peak_scratchpad - 6144 < free.peak_scratchpad
+    assert pinned.cycles > free.cycles
+    with pytest.raises(InfeasibleError) as err:
+        solve(elementwise_problem(4, 4, capacity=8192, pinned=8000))
+    assert "plus 7.8 KiB pinned by the kernel (E 7.8 KiB)" in str(err.value)
+
+
+def test_memory_objective_picks_a_smaller_footprint_than_latency():
+    problem = elementwise_problem(8, 16)
+    fast = solve(problem, "latency")
+    small = solve(problem, "memory")
+    assert small.peak_scratchpad < fast.peak_scratchpad
+    assert small.cycles >= fast.cycles
+    assert [p.minimises for p in small.stats.phases] == ["peak scratchpad bytes", "cycles"]
+
+
+def test_fifo_and_register_limits_are_constraints():
+    problem = elementwise_problem(4, 2, accumulator=True, fifo_entries=6)
+    solution = solve(problem)
+    # FIFO: modulo x 6 <= 16 -> modulo <= 2; registers: rows x 256 <= 4096 always
+    assert solution.values["p0.pipe.outer.modulo"].value <= 2
+    tight = elementwise_problem(4, 2, fifo_entries=17)
+    with pytest.raises(InfeasibleError) as err:
+        solve(tight)
+    assert "FIFO p0.fifo of program 0 needs at least 17 entries in flight; its depth is 16" \
+        in str(err.value)
+
+
+def test_same_input_same_schedule_byte_for_byte():
+    def run(**kw):
+        s = solve(elementwise_problem(4, 8, programs=2), **kw)
+        trace = build_trace(s)
+        trace["solver"] = None  # wall times differ; the schedule must not
+        return json.dumps(trace, sort_keys=True)
+    first = run()
+    assert run() == first
+    assert run(workers=2) == run(workers=2)
+
+
+def test_time_limit_reports_status_and_gap():
+    s = solve(elementwise_problem(8, 16), time_limit=5.0)
+    assert s.stats.time_limit == 5.0
+    assert s.stats.status in ("OPTIMAL", "FEASIBLE")
+    assert 0.0 <= s.stats.gap
+
+
+def test_heuristic_reproduces_the_v1_rules():
+    problem = elementwise_problem(3, 4)
+    labels = {k: problem.decision(k).candidates[i].label
+              for k, i in v1_choice(problem).items()}
+    # rows 3 (odd): tile 1; vectors 4 (even): tile 2; modulo 2; 2 corelets on the
+    # outermost loop whose trip count they divide (d0 has 3 rows: no; d1 has 4: yes)
+    assert labels == {"p0.tile.d0": "1", "p0.tile.d1": "2", "p0.pipe.outer.modulo": "2",
+                      "p0.distribute": "2 on d1"}
+    odd = elementwise_problem(3, 5)
+    (dist,) = [odd.decision("p0.distribute").candidates[v1_choice(odd)["p0.distribute"]]]
+    assert dist.label == "2 on d0"  # neither divides: the outermost long enough
+    h = heuristic(problem)
+    assert h.strategy == "heuristic" and h.stats is None
+    assert h.cycles >= solve(problem).cycles
+
+
+def test_trace_names_decisions_candidates_reasons_and_solver_figures():
+    problem = elementwise_problem(4, 4, capacity=4096)
+    s = solve(problem)
+    trace = build_trace(s)
+    text = render_trace(trace)
+    assert "CP-SAT: OPTIMAL" in text and "variables" in text and "branches" in text
+    d = {x["decision"]: x for x in trace["programs"][0]["decisions"]}
+    assert set(d) == {"p0.tile.d0", "p0.tile.d1", "p0.pipe.outer.modulo", "p0.distribute"}
+    for x in d.values():
+        assert x["why"] and x["candidates"] and x["chosen"] in x["candidates"]
+    # capacity binds at 4 KiB: some larger tile or deeper buffering breaks it
+    assert any("binding constraint" in x["why"] for x in d.values())
+    assert trace["programs"][0]["pipelines"][0]["cycles"] == s.cycles
+    json.dumps(trace)  # plain data
