@@ -49,8 +49,9 @@ from spyre_sched.errors import DeviceError
 from spyre_sched.frontend.kernel import Kernel
 from spyre_sched.polyhedral.iterations import iterations
 from spyre_sched.polyhedral.kernel_model import KernelModel
-from spyre_sched.polyhedral.placement import Piece, pieces
-from spyre_sched.polyhedral.views import element_name
+from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.enumerate import box_bounds, contains
+from spyre_sched.polyhedral.views import MemoryRef, ViewModel, element_name
 
 TERMS = ("memory", "compute", "ring")
 
@@ -195,7 +196,7 @@ def roofline(kernel: Kernel, device: Device) -> Roofline:
     device.check_grid(kernel.num_tiles)
     model = KernelModel(kernel.func, kernel.grid)
     notes: list[str] = []
-    counted: list[tuple[object, list[Piece]]] = []
+    touches: list[Touch] = []
     for access in model.accesses:
         where = kernel.location_of(access.op)
         if not access.exact:
@@ -205,36 +206,103 @@ def roofline(kernel: Kernel, device: Device) -> Roofline:
         if _under_condition(access.op, kernel.func):
             notes.append(f"{access.op.name} at {where}: under scf.if, not counted")
             continue
-        counted.append((access, [p for t in range(model.tile_count)
-                                 for p in pieces(model, access, t)]))
+        for tile in range(model.tile_count):
+            touches += touched(model, access, tile)
     memory = device.device_memory()
-    read_bytes, write_bytes, memory_links = _device_memory_traffic(model, device, counted)
+    read_bytes, write_bytes, memory_links = _device_memory_traffic(device, touches)
     vectors, units = _vector_work(kernel, model, device, notes)
-    ring_links = _ring_links(model, device, counted)
+    ring_links = _ring_links(device, touches)
     return Roofline(kernel.name, device.name, model.tile_count, read_bytes, write_bytes,
                     memory.bandwidth, tuple(memory_links), tuple(vectors), units,
                     tuple(ring_links), tuple(notes))
 
 
+# ---- what each access touches -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Touch:
+    """The element addresses one access of one compute tile touches in one memory."""
+
+    kind: str  # "load" | "store"
+    tile: int
+    memory: MemoryRef  # resolved: the executing tile's own scratchpad has its core
+    root: tuple[str, ...]  # pointer arguments the addresses are relative to
+    element_bytes: int
+    addresses: np.ndarray
+
+    @property
+    def remote(self) -> bool:
+        return self.memory.space == "ct_local" and self.memory.core != self.tile
+
+
+def touched(model: KernelModel, access: AccessModel, tile: int) -> list[Touch]:
+    """Per view part, the addresses `access` touches in `tile` over all its loop iterations.
+
+    A point outside every part's coordinate set is masked (never touched); a point goes to
+    the first part that holds it. Points come from the polyhedral layer's enumeration, a
+    whole access tile at a time."""
+    found: list[Touch] = []
+    parts = access.view.parts
+    for env in iterations(model.values, access.loops, model.default_env(tile)):
+        points = access.points(env)
+        if len(points) == 0:
+            continue
+        remaining = np.ones(len(points), dtype=bool) if len(parts) > 1 else None
+        # Column by column: numpy's axis-0 reduction of an (N, 2) array is ~15x slower.
+        lo = [int(points[:, k].min()) for k in range(points.shape[1])]
+        hi = [int(points[:, k].max()) for k in range(points.shape[1])]
+        for part in parts:
+            mask = _held(part, points, lo, hi, env)
+            if remaining is not None:
+                mask = remaining if mask is None else (mask & remaining)
+                remaining = remaining & ~mask
+            held = points if mask is None else points[mask]
+            if len(held) == 0:
+                continue
+            found.append(Touch(access.kind, tile, part.memory.resolve(tile), part.root_key,
+                               part.element_bytes, _addresses(part, held, env)))
+    return found
+
+
+def _held(part: ViewModel, points: np.ndarray, lo, hi, env) -> np.ndarray | None:
+    """Which points the part's coordinate set holds (None: all of them)."""
+    symbols = part.symbol_values(env)
+    box = box_bounds(part.coordinate_set, symbols)
+    if box is not None and all(b[0] <= int(a) and int(c) <= b[1]
+                               for a, c, b in zip(lo, hi, box)):
+        return None
+    return contains(part.coordinate_set, points, symbols)
+
+
+def _addresses(part: ViewModel, points: np.ndarray, env: dict[str, int]) -> np.ndarray:
+    """Element addresses, relative to the view's pointer arguments."""
+    env = {**env, **{v.name: 0 for v in part.root}}
+    minima = part.concrete_minima(env)
+    corners = np.vstack([minima, minima + np.eye(len(minima), dtype=np.int64)])
+    at = part.address_of(corners, env)  # the view's own addressing: origin and strides
+    origin, strides = int(at[0]), at[1:] - at[0]
+    result = np.full(len(points), origin, dtype=np.int64)
+    for k, stride in enumerate(strides):
+        if stride:
+            result += (points[:, k] - minima[k]) * int(stride)
+    return result
+
+
 # ---- device memory ------------------------------------------------------------------
 
 
-def _device_memory_traffic(model: KernelModel, device: Device,
-                           counted) -> tuple[int, int, list[LinkTraffic]]:
+def _device_memory_traffic(device: Device,
+                           touches: list[Touch]) -> tuple[int, int, list[LinkTraffic]]:
     """Unique bytes loaded from and stored to global memory over all tiles, and per core
     the unique bytes its tile moves over the datapaths between device memory and it."""
     everyone: dict[tuple[str, tuple[str, ...], int], list[np.ndarray]] = defaultdict(list)
     per_tile: dict[tuple[int, str, tuple[str, ...], int], list[np.ndarray]] = defaultdict(list)
-    for access, found in counted:
-        for piece in found:
-            if piece.memory.space != "global":
-                continue
-            part = access.view.parts[piece.part]
-            env = model.default_env(piece.tile)
-            env.update({v.name: 0 for v in part.root})  # pointer-relative addresses
-            addr = part.address_of(piece.points, env)
-            everyone[(access.kind, part.root_key, part.element_bytes)].append(addr)
-            per_tile[(piece.tile, access.kind, part.root_key, part.element_bytes)].append(addr)
+    for t in touches:
+        if t.memory.space != "global":
+            continue
+        everyone[(t.kind, t.root, t.element_bytes)].append(t.addresses)
+        per_tile[(t.tile, t.kind, t.root, t.element_bytes)].append(t.addresses)
     total = {"load": 0, "store": 0}
     for (kind, _root, element_bytes), chunks in sorted(everyone.items()):
         total[kind] += _unique_count(chunks) * element_bytes
@@ -373,23 +441,19 @@ def _lanes(op: Operation, device: Device) -> int:
 # ---- on-chip interconnect -----------------------------------------------------------
 
 
-def _ring_links(model: KernelModel, device: Device, counted) -> list[LinkTraffic]:
+def _ring_links(device: Device, touches: list[Touch]) -> list[LinkTraffic]:
     """Bytes over the first and last datapath of every scratchpad-to-scratchpad route."""
     flows: dict[tuple[int, int], dict[tuple[str, int], list[np.ndarray]]] = defaultdict(
         lambda: defaultdict(list))
-    for access, found in counted:
-        for piece in found:
-            if not piece.remote:
-                continue
-            other = piece.memory.core
-            assert other is not None
-            src, dst = (other, piece.tile) if access.kind == "load" else (piece.tile, other)
-            part = access.view.parts[piece.part]
-            env = model.default_env(piece.tile)
-            addr = part.address_of(piece.points, env)
-            # Unique per (flow, direction, remote address): data read twice by one tile
-            # crosses once if the schedule keeps it.
-            flows[(src, dst)][(access.kind, part.element_bytes)].append(addr)
+    for t in touches:
+        if not t.remote:
+            continue
+        other = t.memory.core
+        assert other is not None
+        src, dst = (other, t.tile) if t.kind == "load" else (t.tile, other)
+        # Unique per (flow, direction, remote address): data read twice by one tile
+        # crosses once if the schedule keeps it.
+        flows[(src, dst)][(t.kind, t.element_bytes)].append(t.addresses)
     per_link: dict[tuple[str, str], tuple[Datapath, int, bool]] = {}
     for (src, dst), by_kind in sorted(flows.items()):
         nbytes = sum(_unique_count(chunks) * eb for (_k, eb), chunks in sorted(by_kind.items()))
