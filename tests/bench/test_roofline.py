@@ -228,3 +228,32 @@ def test_report_names_every_term_and_is_deterministic(spyre):
         assert word in text
     data = first.as_dict()
     assert data["bound_cycles"] == 878 and data["binding"] == "memory"
+
+
+MASKED_KERNEL = """
+#view = affine_set<(d0) : (d0 >= 0, -d0 + 99 >= 0)>
+#block = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @masked(%X: index, %Y: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %Xv = ktdp.construct_memory_view %X, sizes: [100], strides: [1] {
+      coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<100xf16>
+  %Yv = ktdp.construct_memory_view %Y, sizes: [100], strides: [1] {
+      coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<100xf16>
+  %Xt = ktdp.construct_access_tile %Xv[%c0] {access_tile_set = #block, access_tile_order = #id1}
+      : memref<100xf16> -> !ktdp.access_tile<128xindex>
+  %Yt = ktdp.construct_access_tile %Yv[%c0] {access_tile_set = #block, access_tile_order = #id1}
+      : memref<100xf16> -> !ktdp.access_tile<128xindex>
+  %x = ktdp.load %Xt : !ktdp.access_tile<128xindex> -> tensor<128xf16>
+  ktdp.store %x, %Yt : tensor<128xf16>, !ktdp.access_tile<128xindex>
+  return
+}
+"""
+
+
+def test_masked_positions_of_a_tile_past_its_view_are_no_traffic(spyre):
+    # A Triton-style 128-wide block over a 100-element view: positions 100..127 are masked
+    # (read as zero, never stored), so only 100 f16 move each way.
+    r = roofline(parse_kernel(MASKED_KERNEL, "masked.mlir"), spyre)
+    assert (r.read_bytes, r.write_bytes) == (200, 200)
+    assert r.memory_cycles == 3  # ceil(400 / 150)
