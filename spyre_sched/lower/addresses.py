@@ -1,0 +1,84 @@
+"""Address assignment: every compiler buffer gets a place in its scratchpad.
+
+Per program (a program's buffers are dead when it returns, so every program starts from
+an empty scratchpad: programs reuse each other's space), per memory: offsets aligned to
+the memory's access granularity (128-byte sticks on spyre), each of a buffer's modulo
+copies (slots) starting on that alignment, never overlapping a region the kernel pins
+there (`ct_local` views: the first `ktdf.pinned_bytes` bytes), never past the capacity.
+The same offsets hold in every core's scratchpad. Kernel tensors in device memory are the
+caller's (symbols); nothing here allocates device memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spyre_sched.errors import SpyreSchedError
+
+
+class CapacityError(SpyreSchedError):
+    """The buffers of a program do not fit in the scratchpad."""
+
+
+@dataclass(frozen=True)
+class BufferRequest:
+    name: str
+    memory: str  # local memory name, e.g. "lx"
+    slot_bytes: int  # bytes of one copy
+    slots: int  # the pipeline's modulo
+    role: str
+
+
+@dataclass(frozen=True)
+class Allocation:
+    name: str
+    memory: str
+    offset: int
+    slot_bytes: int  # aligned: slot k starts at offset + k * slot_bytes
+    slots: int
+    role: str
+
+    @property
+    def bytes(self) -> int:
+        return self.slot_bytes * self.slots
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.bytes
+
+
+def align_up(value: int, alignment: int) -> int:
+    return -(-value // alignment) * alignment
+
+
+def assign(program: str, requests: Sequence[BufferRequest], *, capacity: dict[str, int],
+           alignment: dict[str, int], pinned: dict[str, Sequence[tuple[int, int]]]) -> list[Allocation]:
+    """Place `requests` (in order) in their memories: first fit, aligned, around the pinned
+    [start, end) byte ranges. Raises CapacityError naming the program and the buffers."""
+    taken: dict[str, list[tuple[int, int]]] = {m: sorted(r) for m, r in pinned.items()}
+    placed: list[Allocation] = []
+    for req in requests:
+        align = alignment.get(req.memory, 1)
+        slot = align_up(max(req.slot_bytes, 1), align)
+        size = slot * req.slots
+        used = taken.setdefault(req.memory, [])
+        offset = 0
+        for start, end in sorted(used):
+            if offset + size <= start:
+                break
+            offset = max(offset, align_up(end, align))
+        cap = capacity[req.memory]
+        if offset + size > cap:
+            mine = [a for a in placed if a.memory == req.memory] + [
+                Allocation(req.name, req.memory, offset, slot, req.slots, req.role)]
+            listing = ", ".join(f"{a.name} {a.slots}x{a.slot_bytes} B" for a in mine)
+            pinned_bytes = sum(e - s for s, e in pinned.get(req.memory, ()))
+            raise CapacityError(
+                f"program {program}: buffers do not fit in scratchpad '{req.memory}' of "
+                f"{cap} bytes: {listing} (aligned to {align} bytes) plus {pinned_bytes} "
+                f"bytes pinned by the kernel need {offset + size} bytes"
+            )
+        used.append((offset, offset + size))
+        placed.append(Allocation(req.name, req.memory, offset, slot, req.slots, req.role))
+    return placed

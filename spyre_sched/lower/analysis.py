@@ -1,0 +1,341 @@
+"""What a solved ScheduleIR program holds, in the lowering's terms.
+
+One pass over a program function: its views (where kernel tensors live and how they are
+laid out), buffers (with their solved shapes and the pipeline that rotates them), FIFOs
+(with the engines at both ends), which engine runs every transfer and compute op, and the
+sync channels each pipeline needs. The per-engine emitter (`program_units.py`) reads this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, func, scf, tensor
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from spyre_sched.dialects import ktdf, ktdp
+from spyre_sched.dialects.agen import box_bounds
+from spyre_sched.errors import UnsupportedError
+from spyre_sched.lower.addresses import Allocation
+from spyre_sched.lower.units import EngineInfo, Units
+from spyre_sched.lower.values import Form
+
+
+def element_bytes(element: Attribute) -> int:
+    text = str(element)
+    if "df16" in text:
+        return 2
+    width = getattr(element, "bitwidth", None)
+    if width is None:
+        width = getattr(getattr(element, "width", None), "data", None)
+    if width is None:
+        raise UnsupportedError(f"lowering: no byte size for element type {element}")
+    return max(1, int(width) // 8)
+
+
+def where(op: Operation) -> str:
+    return f"op {op.name} in pass lower"
+
+
+@dataclass
+class ViewInfo:
+    memory: str  # memory name for agen ops ("ddr", "lx", or absolute "core5.lx")
+    offset: Form  # element offset of the view's origin
+    strides: tuple[int, ...]
+    minima: tuple[int, ...]
+    element: Attribute
+    element_bytes: int
+    pinned: bool  # a ct_local view: the kernel's own scratchpad region
+
+
+@dataclass
+class BufferInfo:
+    op: ktdf.BufferOp
+    pipeline: ktdf.PipelineOp
+    name: str
+    memory: str
+    shape: tuple[int, ...]
+    element: Attribute
+    element_bytes: int
+    slots: int
+    alloc: Allocation | None = None
+
+    @property
+    def bytes(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n * self.element_bytes
+
+
+@dataclass
+class FifoInfo:
+    name: str
+    source: EngineInfo
+    target: EngineInfo
+    shape: tuple[int, ...]
+    element: Attribute
+    depth: int = 0
+
+
+@dataclass(frozen=True)
+class SyncChannel:
+    """Tokens between the engine writing a pipeline's buffers and the engine reading them."""
+
+    name: str
+    pipeline: int  # index of the pipeline in the program
+    writer: str
+    reader: str
+    write_stage: int
+    read_stage: int
+
+
+@dataclass
+class ProgramAnalysis:
+    index: int
+    func: func.FuncOp
+    units: Units
+    decisions: dict[str, int]
+    views: dict[SSAValue, ViewInfo] = field(default_factory=dict)
+    buffers: dict[SSAValue, BufferInfo] = field(default_factory=dict)
+    fifos: dict[SSAValue, FifoInfo] = field(default_factory=dict)
+    engine_of: dict[Operation, EngineInfo] = field(default_factory=dict)
+    engines: dict[str, EngineInfo] = field(default_factory=dict)
+    engines_in: dict[Operation, frozenset[str]] = field(default_factory=dict)
+    pipelines: list[ktdf.PipelineOp] = field(default_factory=list)
+    channels: dict[int, list[SyncChannel]] = field(default_factory=dict)
+    corelets: dict[str, int] = field(default_factory=dict)  # engine -> corelets used
+    inner_instances: dict[ktdf.ParallelOp, int] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.func.sym_name.data
+
+    def pipeline_index(self, p: ktdf.PipelineOp) -> int:
+        return self.pipelines.index(p)
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, Form]) -> ProgramAnalysis:
+    decisions = {}
+    for name, op in ktdf.decision_ops(fn).items():
+        value = ktdf.decision_value(op)
+        assert value is not None
+        decisions[name] = value
+    pa = ProgramAnalysis(index, fn, units, decisions)
+    for op in fn.walk():
+        if isinstance(op, ktdp.ConstructMemoryViewOp):
+            pa.views[op.result] = _view_info(op, units, base_env)
+        elif isinstance(op, ktdf.PipelineOp):
+            pa.pipelines.append(op)
+    for p in pa.pipelines:
+        _pipeline_resources(pa, p)
+    _classify(pa, fn)
+    for p in pa.pipelines:
+        pa.channels[pa.pipeline_index(p)] = _channels(pa, p)
+    _instances(pa, fn, 1)
+    return pa
+
+
+def _view_info(op: ktdp.ConstructMemoryViewOp, units: Units, env: dict[SSAValue, Form]) -> ViewInfo:
+    if op.sizes or op.strides:
+        raise UnsupportedError("lowering: memory views with run-time sizes or strides are not supported yet", where(op))
+    space = op.memory_space
+    kind = space.space  # type: ignore[attr-defined]
+    memory = units.memory_for_space(kind)
+    tile = getattr(space, "tile", None)
+    if kind == "ct_local" and tile is not None:
+        memory = f"{units.device.core(int(tile)).name}.{memory}"
+    bounds = box_bounds(op.coordinate_set.data)
+    if bounds is None:
+        raise UnsupportedError("lowering: a view's coordinate set must have constant bounds", where(op))
+    mtype = op.result.type
+    assert isinstance(mtype, MemRefType)
+    if op.offset not in env:
+        raise UnsupportedError("lowering: a view's offset must be computed before any loop", where(op))
+    return ViewInfo(
+        memory=memory,
+        offset=env[op.offset],
+        strides=tuple(int(s) for s in op.static_strides.get_values()),
+        minima=tuple(lo for lo, _ in bounds),
+        element=mtype.element_type,
+        element_bytes=element_bytes(mtype.element_type),
+        pinned=kind == "ct_local",
+    )
+
+
+def _pipeline_resources(pa: ProgramAnalysis, p: ktdf.PipelineOp) -> None:
+    private = p.private
+    if private is None:
+        return
+    slots = p.modulo_value
+    yielded = list(private.body.block.last_op.operands)  # type: ignore[union-attr]
+    for inner, outer in zip(yielded, private.res):
+        maker = inner.owner
+        if isinstance(maker, ktdf.BufferOp):
+            shape = []
+            for d in maker.tile_dim_values():
+                shape.append(pa.decisions[d] if isinstance(d, str) else int(d))
+            mtype = maker.result.type
+            assert isinstance(mtype, MemRefType)
+            static = [s for s in mtype.get_shape()]
+            shape = [s if s > 0 else shape[i] for i, s in enumerate(static)] if len(static) == len(shape) else shape
+            name = f"p{pa.index}_{maker.operand.data}_{len(pa.buffers)}"
+            pa.buffers[outer] = BufferInfo(
+                maker, p, name, pa.units.memory_of_kind(maker.memory), tuple(shape),
+                mtype.element_type, element_bytes(mtype.element_type), slots)
+        elif isinstance(maker, ktdf.FifoOp):
+            slot = maker.result.type
+            assert isinstance(slot, ktdf.FifoSlotType)
+            what = f"FIFO {slot}"
+            src = pa.units.engine_of_kind(slot.source.data, what)
+            dst = pa.units.engine_of_kind(slot.dest.data, what)
+            hint = outer.name_hint or maker.result.name_hint or "f"
+            pa.fifos[outer] = FifoInfo(f"p{pa.index}_{hint}_{len(pa.fifos)}", src, dst,
+                                       slot.get_shape(), slot.element_type)
+
+
+def _endpoint_memory(pa: ProgramAnalysis, value: SSAValue) -> str | None:
+    if value in pa.views:
+        return pa.views[value].memory
+    if value in pa.buffers:
+        return pa.buffers[value].memory
+    return None
+
+
+def _stage_engine(pa: ProgramAnalysis, stage: ktdf.StageOp) -> EngineInfo | None:
+    kinds = stage.units
+    if len(kinds) != 1:
+        return None
+    return pa.units.engine_of_kind(kinds[0], f"stage {kinds}") if kinds[0] != "dma" else None
+
+
+def _classify(pa: ProgramAnalysis, fn: func.FuncOp) -> None:
+    def visit(op: Operation, stage_engine: EngineInfo | None) -> frozenset[str]:
+        found: set[str] = set()
+        engine: EngineInfo | None = None
+        if isinstance(op, ktdf.DataTransferOp):
+            engine = _transfer_engine(pa, op)
+        elif isinstance(op, ktdf.ReadFromFifoOp):
+            engine = pa.fifos[op.slot].target if op.slot in pa.fifos else None
+        elif isinstance(op, ktdf.WriteToFifoOp):
+            engine = pa.fifos[op.slot].source if op.slot in pa.fifos else None
+        elif isinstance(op, linalg.GenericOp | linalg.FillOp | tensor.EmptyOp) or (
+                _is_tensor_op(op)):
+            engine = stage_engine
+            if engine is None:
+                raise UnsupportedError("lowering: compute outside a single-unit stage", where(op))
+        if engine is not None:
+            pa.engine_of[op] = engine
+            pa.engines.setdefault(engine.name, engine)
+            found.add(engine.name)
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.ops:
+                    inner = stage_engine
+                    if isinstance(child, ktdf.StageOp):
+                        inner = _stage_engine(pa, child)
+                    if isinstance(op, linalg.GenericOp):
+                        continue  # the scalar body belongs to the generic
+                    found |= visit(child, inner)
+        pa.engines_in[op] = frozenset(found)
+        return pa.engines_in[op]
+
+    visit(fn, None)
+
+
+def _is_tensor_op(op: Operation) -> bool:
+    return any(isinstance(r.type, TensorType) for r in op.results) and not isinstance(
+        op, ktdf.ReadFromFifoOp)
+
+
+def _transfer_engine(pa: ProgramAnalysis, op: ktdf.DataTransferOp) -> EngineInfo:
+    src_mem = _endpoint_memory(pa, op.source)
+    dst_mem = _endpoint_memory(pa, op.dest)
+    if src_mem is not None and dst_mem is not None:
+        return pa.units.engine_for_route(src_mem, dst_mem, f"transfer at {op.name}")
+    if src_mem is not None and op.dest in pa.fifos:
+        return pa.fifos[op.dest].source
+    if dst_mem is not None and op.source in pa.fifos:
+        return pa.fifos[op.source].target
+    raise UnsupportedError("lowering: a transfer endpoint is neither a kernel view, a buffer nor a FIFO", where(op))
+
+
+def _stage_of(op: Operation, p: ktdf.PipelineOp) -> int | None:
+    cur: Operation | None = op
+    while cur is not None:
+        parent = cur.parent_op()
+        if parent is p and isinstance(cur, ktdf.StageOp):
+            return p.stages.index(cur)
+        cur = parent
+    return None
+
+
+def _channels(pa: ProgramAnalysis, p: ktdf.PipelineOp) -> list[SyncChannel]:
+    """Writer -> reader token channels for every buffer of `p` written in one stage and read
+    in a later one by another engine."""
+    index = pa.pipeline_index(p)
+    mine = {v for v, b in pa.buffers.items() if b.pipeline is p}
+    writes: dict[SSAValue, list[tuple[int, str]]] = {}
+    reads: dict[SSAValue, list[tuple[int, str]]] = {}
+    for op in p.walk():
+        if not isinstance(op, ktdf.DataTransferOp):
+            continue
+        stage = _stage_of(op, p)
+        if stage is None:
+            continue
+        engine = pa.engine_of[op].name
+        if op.dest in mine:
+            writes.setdefault(op.dest, []).append((stage, engine))
+        if op.source in mine:
+            reads.setdefault(op.source, []).append((stage, engine))
+    pairs: dict[tuple[str, str], tuple[int, int]] = {}
+    for buf, ws in writes.items():
+        for ws_stage, w in ws:
+            for rs_stage, r in reads.get(buf, []):
+                if r == w or rs_stage <= ws_stage:
+                    continue
+                key = (w, r)
+                if key in pairs and pairs[key] != (ws_stage, rs_stage):
+                    raise UnsupportedError(
+                        f"lowering: engines {w} and {r} exchange buffers in several stage pairs "
+                        "of one pipeline", where(p))
+                pairs[key] = (ws_stage, rs_stage)
+    return [SyncChannel(f"pl{pa.index}_{index}_{w}_to_{r}", index, w, r, ws, rs)
+            for (w, r), (ws, rs) in pairs.items()]
+
+
+def _instances(pa: ProgramAnalysis, op: Operation, outer: int) -> int:
+    """Record, per engine, how many corelets its work is split over, and per parallel op
+    the product of the instance counts of the parallels nested inside it."""
+    inside = 1
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                if isinstance(child, ktdf.ParallelOp):
+                    n = child.num_instances.value.data if isinstance(child.num_instances, IntegerAttr) else 1
+                    deeper = _instances(pa, child, outer * n)
+                    pa.inner_instances[child] = deeper
+                    inside = max(inside, n * deeper)
+                else:
+                    inside = max(inside, _instances(pa, child, outer))
+    if op in pa.engine_of:
+        engine = pa.engine_of[op]
+        if engine.level == "corelet":
+            pa.corelets[engine.name] = max(pa.corelets.get(engine.name, 1), outer)
+    return inside
+
+
+INDEX = IndexType()
+
+# Ops whose results are plain index arithmetic (evaluated as affine forms).
+INDEX_OPS = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp,
+             arith.DivSIOp, arith.RemUIOp, arith.RemSIOp, arith.FloorDivSIOp, arith.MinUIOp,
+             arith.MinSIOp, arith.MaxUIOp, arith.MaxSIOp, arith.CeilDivUIOp, arith.CeilDivSIOp)
+
+__all__ = ["analyse", "ProgramAnalysis", "ViewInfo", "BufferInfo", "FifoInfo", "SyncChannel",
+           "element_bytes", "INDEX_OPS", "scf"]

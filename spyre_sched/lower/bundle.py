@@ -1,0 +1,205 @@
+"""The bundle writer: a lowered schedule as a folder (docs/bundle.md), atomically.
+
+Everything is built in memory first (lowering errors leave the disk untouched), written
+to a fresh temporary folder next to OUT/, checked (every .mlir file parses back to the same
+text), and only then renamed into place. Files are deterministic: the printer's text and
+JSON with a fixed key order, 2-space indentation and a final newline.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.errors import ParseError, SpyreSchedError, VerifyError
+from spyre_sched.lower.lowering import Bundle, lower
+
+
+def print_module(module: ModuleOp) -> str:
+    out = io.StringIO()
+    Printer(out).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def json_text(data: dict) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+def bundle_files(bundle: Bundle) -> dict[str, bytes]:
+    """File name -> bytes of every file of the bundle."""
+    files: dict[str, bytes] = {"global.mlir": print_module(bundle.global_module).encode()}
+    for name, module in bundle.programs:
+        files[f"{name}.mlir"] = print_module(module).encode()
+    files["symbols.json"] = json_text(bundle.symbols).encode()
+    files["jobplan.json"] = json_text(bundle.jobplan).encode()
+    files["schedule.json"] = json_text(bundle.schedule).encode()
+    if bundle.kernel_text is not None:
+        files["kernel.mlir"] = bundle.kernel_text
+    return files
+
+
+def check_round_trip(name: str, text: str) -> None:
+    """Our own output must parse, verify and print back to itself."""
+    try:
+        module = Parser(make_context(), text, name).parse_module()
+        module.verify()
+    except Exception as err:  # a bug in the lowering, reported with the file it is in
+        raise VerifyError(f"the lowering wrote {name}, which does not parse back: {err}",
+                          "bundle writer") from None
+    if print_module(module) != text:
+        raise VerifyError(f"the lowering wrote {name}, which does not print back to itself",
+                          "bundle writer")
+
+
+def write(bundle: Bundle, out: str | Path) -> Path:
+    """Write `bundle` to OUT/ atomically; return OUT."""
+    out = Path(out)
+    files = bundle_files(bundle)
+    for name, data in files.items():
+        if name.endswith(".mlir") and name != "kernel.mlir":
+            check_round_trip(name, data.decode())
+    parent = out.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise SpyreSchedError(f"{out} exists and is not a folder", "bundle writer")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
+    old: Path | None = None
+    try:
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
+            os.rename(out, old / "bundle")
+        os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and not out.exists():
+            os.rename(old / "bundle", out)
+        raise
+    finally:
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    return out
+
+
+# ---- from a solved schedule --------------------------------------------------------------
+
+
+def arguments_from_schedule_ir(module: ModuleOp) -> list[dict]:
+    """The kernel's arguments as the job plan lists them, read from the ScheduleIR alone:
+    a pointer argument's shape and element type from the views built on it, its role from
+    the transfers reading (in) or writing (out) those views."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import MemRefType
+
+    from spyre_sched.dialects import ktdf
+
+    kernel = next(op for op in module.body.block.ops
+                  if isinstance(op, func.FuncOp) and not op.is_declaration)
+    names = [a.name_hint for a in kernel.body.block.args]
+    info: dict[str, dict] = {}
+    for op in module.walk():
+        if isinstance(op, ktdp.ConstructMemoryViewOp):
+            arg = op.offset
+            name = getattr(arg, "name_hint", None)
+            if name not in names or not hasattr(arg, "index"):
+                continue
+            mtype = op.result.type
+            assert isinstance(mtype, MemRefType)
+            entry = info.setdefault(name, {"name": name, "kind": "pointer",
+                                           "element_type": str(mtype.element_type),
+                                           "shape": list(mtype.get_shape()), "reads": False,
+                                           "writes": False})
+            for use in op.result.uses:
+                user = use.operation
+                if isinstance(user, ktdf.DataTransferOp):
+                    if user.source is op.result:
+                        entry["reads"] = True
+                    if user.dest is op.result:
+                        entry["writes"] = True
+    rows = []
+    for arg in kernel.body.block.args:
+        entry = info.get(arg.name_hint)
+        if entry is None:
+            rows.append({"name": arg.name_hint, "kind": "scalar", "type": str(arg.type)})
+            continue
+        role = {(True, False): "in", (False, True): "out", (True, True): "inout"}.get(
+            (entry.pop("reads"), entry.pop("writes")), "unused")
+        entry["role"] = role
+        rows.append(entry)
+    return rows
+
+
+def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None,
+                            objective: str | None = None, strategy: str | None = None,
+                            predicted_cycles: int | None = None, solver: dict | None = None) -> Bundle:
+    try:
+        module = Parser(make_context(), text, "<solved ScheduleIR>").parse_module()
+        module.verify()
+    except SpyreSchedError:
+        raise
+    except Exception as err:
+        raise ParseError(f"the solved ScheduleIR does not parse: {err}", "bundle writer") from None
+    return lower(module, device, arguments=arguments_from_schedule_ir(module), objective=objective,
+                 strategy=strategy, predicted_cycles=predicted_cycles, solver=solver,
+                 kernel_text=kernel_text)
+
+
+def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = None) -> Path:
+    """Write a bundle for `source`: a `Bundle`, or a solved schedule (`spyre_sched.compile`'s
+    `Schedule`: its `.schedule_ir` text, decisions, predicted cycles and solver summary)."""
+    if isinstance(source, Bundle):
+        return write(source, out)
+    text = getattr(source, "schedule_ir", None)
+    if not isinstance(text, str):
+        raise SpyreSchedError("write_bundle needs a Bundle or a solved Schedule", "bundle writer")
+    path = kernel_path or getattr(source, "kernel_path", None) or getattr(source, "kernel_file", None)
+    kernel_text = Path(path).read_bytes() if path is not None else getattr(source, "kernel_text", None)
+    if isinstance(kernel_text, str):
+        kernel_text = kernel_text.encode()
+    trace = getattr(source, "trace", None)
+    solver = _solver_summary(trace)
+    bundle = bundle_from_schedule_ir(
+        text, kernel_text=kernel_text, objective=getattr(source, "objective", None),
+        strategy=getattr(source, "strategy", None),
+        predicted_cycles=getattr(source, "predicted_cycles", None), solver=solver)
+    return write(bundle, out)
+
+
+def _solver_summary(trace) -> dict | None:
+    if trace is None:
+        return None
+    if isinstance(trace, dict):
+        data = trace
+    elif hasattr(trace, "as_dict"):
+        data = trace.as_dict()
+    elif hasattr(trace, "__dict__"):
+        data = dict(vars(trace))
+    else:
+        return {"text": str(trace)}
+    keep = ("status", "objective", "objective_value", "best_bound", "bound", "gap", "wall_time",
+            "wall_time_s", "strategy", "num_branches", "num_conflicts")
+    summary = {k: data[k] for k in keep if k in data and _jsonable(data[k])}
+    return summary or None
+
+
+def _jsonable(value) -> bool:
+    try:
+        json.dumps(value)
+        return True
+    except TypeError:
+        return False
+
+
+__all__ = ["write", "write_bundle", "bundle_files", "bundle_from_schedule_ir",
+           "arguments_from_schedule_ir", "StringAttr"]

@@ -1,0 +1,134 @@
+"""One program's DataflowIR module: outer function (symbols from the real arguments) and
+inner, argument-free function (declarations + one program unit per engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, StringAttr, VectorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from spyre_sched.dialects import dataflow as df
+from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
+from spyre_sched.errors import DeviceError
+from spyre_sched.lower import addresses
+from spyre_sched.lower.analysis import ProgramAnalysis, analyse
+from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms
+from spyre_sched.lower.units import Units
+
+INDEX = IndexType()
+
+
+def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callable[[], int],
+                  *, device_name: str, kernel_name: str) -> tuple[ModuleOp, ProgramAnalysis, ProgramTables]:
+    env = base_forms(fn, units.num_tiles)
+    pa = analyse(index, fn, units, env)
+    _assign_addresses(pa)
+    _fifo_depths(pa)
+    tables = ProgramTables(pa, next_symbol)
+    units_ops: list[Operation] = []
+    for engine in pa.engines.values():
+        emitter = EngineEmitter(pa, tables, engine, env)
+        body = emitter.run()
+        region = Region(Block(body))
+        instances = units.instances(engine, pa.corelets.get(engine.name, 1))
+        units_ops.append(df.ProgramUnitOp(f"p{index}_{engine.name}", engine.name, instances, region))
+    decls: list[Operation] = []
+    for fifo in pa.fifos.values():
+        decls.append(df.FifoOp(fifo.name, fifo.source.name, fifo.target.name, fifo.depth,
+                               VectorType(fifo.element, [_prod(fifo.shape)])))
+    for channels in pa.channels.values():
+        for ch in channels:
+            modulo = _modulo(pa, ch.pipeline)
+            decls.append(df.SyncOp(f"{ch.name}_full", ch.writer, ch.reader, 0))
+            decls.append(df.SyncOp(f"{ch.name}_free", ch.reader, ch.writer, modulo))
+    consts = [op for op in tables.top_ops if isinstance(op, arith.ConstantOp)]
+    syms = [op for op in tables.top_ops if isinstance(op, CreateSymbolOp)]
+    name = fn.sym_name.data
+    inner = func.FuncOp(f"{name}_body", ((), ()))
+    inner.body.block.add_ops([*consts, *syms, *tables.map_ops, *decls, *units_ops, func.ReturnOp()])
+    outer = _outer_function(fn, tables)
+    module = ModuleOp([outer, inner])
+    module.properties["sym_name"] = StringAttr(name)
+    module.attributes["dataflow.device"] = StringAttr(device_name)
+    module.attributes["dataflow.kernel"] = StringAttr(kernel_name)
+    return module, pa, tables
+
+
+def _prod(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _modulo(pa: ProgramAnalysis, pipeline: int) -> int:
+    p = pa.pipelines[pipeline]
+    return p.modulo_value
+
+
+def _assign_addresses(pa: ProgramAnalysis) -> None:
+    requests = [addresses.BufferRequest(b.name, b.memory, b.bytes, b.slots, b.op.role.data)
+                for b in pa.buffers.values()]
+    memories = sorted({r.memory for r in requests} | {pa.units.memory_for_space("ct_local")})
+    pinned_attr = pa.func.attributes.get("ktdf.pinned_bytes")
+    pinned_bytes = pinned_attr.value.data if isinstance(pinned_attr, IntegerAttr) else 0
+    pinned = {pa.units.memory_for_space("ct_local"): [(0, pinned_bytes)] if pinned_bytes else []}
+    allocs = addresses.assign(
+        pa.name, requests,
+        capacity={m: pa.units.scratchpad_size(m) for m in memories},
+        alignment={m: pa.units.memory_granularity(m) for m in memories},
+        pinned=pinned)
+    for buf, alloc in zip(pa.buffers.values(), allocs):
+        buf.alloc = alloc
+    pa.pinned_bytes = pinned_bytes  # type: ignore[attr-defined]
+
+
+def _fifo_depths(pa: ProgramAnalysis) -> None:
+    """Split each datapath's queue depth between the logical FIFOs that share it."""
+    sharing: dict[tuple[str, str], list] = {}
+    for fifo in pa.fifos.values():
+        sharing.setdefault((fifo.source.name, fifo.target.name), []).append(fifo)
+    for (src, dst), fifos in sharing.items():
+        depth = pa.units.fifo_depth(fifos[0].source, fifos[0].target)
+        share = depth // len(fifos)
+        if share < 1:
+            raise DeviceError(f"program {pa.name}: {len(fifos)} FIFOs share the datapath {src} -> "
+                              f"{dst} of depth {depth}")
+        for fifo in fifos:
+            fifo.depth = share
+
+
+def _outer_function(fn: func.FuncOp, tables: ProgramTables) -> func.FuncOp:
+    arg_types = [a.type for a in fn.body.block.args]
+    block = Block(arg_types=arg_types)
+    names: dict[str, SSAValue] = {}
+    for new, old in zip(block.args, fn.body.block.args):
+        new.name_hint = old.name_hint
+        names[old.name_hint or f"arg{old.index}"] = new
+    ops: list[Operation] = []
+
+    def build(expr) -> SSAValue:
+        if isinstance(expr, int):
+            op = arith.ConstantOp(IntegerAttr(expr, INDEX))
+            ops.append(op)
+            return op.result
+        if expr[0] == "arg":
+            return names[expr[1]]
+        a, b = build(expr[1]), build(expr[2])
+        cls = {"add": arith.AddiOp, "sub": arith.SubiOp, "mul": arith.MuliOp,
+               "floordiv": arith.FloorDivSIOp, "mod": arith.RemSIOp, "min": arith.MinSIOp,
+               "max": arith.MaxSIOp}[expr[0]]
+        op = cls(a, b)
+        ops.append(op)
+        return op.results[0]
+
+    for entry in sorted(tables.symbols, key=lambda e: e.id):
+        value = build(entry.expr)
+        ops.append(CreateIdOp(value, entry.id))
+    name = fn.sym_name.data
+    ops.append(func.CallOp(f"{name}_body", [], []))
+    ops.append(func.ReturnOp())
+    block.add_ops(ops)
+    return func.FuncOp(name, (arg_types, ()), Region(block))

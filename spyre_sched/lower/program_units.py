@@ -1,0 +1,668 @@
+"""Per-engine program units: one program's ScheduleIR projected onto each engine.
+
+For every engine the program uses, walk the program's loops, pipelines, stages and
+parallel loops, and keep only what that engine does: its transfers (as `agen` address
+generation plus `dataflow.send`/`receive`), its compute (as `vectorchain`), the loops
+around them, the sync tokens that order its stages against other engines' stages, and the
+rotating slot index of every N-buffered pipeline it takes part in. Index arithmetic is
+kept as affine forms (`values.py`) and only materialised where a unit needs a value:
+launch-time parts become symbols (per core when they differ), run-time parts `arith` ops.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import arith, func, scf, tensor
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
+
+from spyre_sched.dialects import dataflow as df
+from spyre_sched.dialects import ktdf, ktdp
+from spyre_sched.dialects import uniform, vectorchain
+from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
+from spyre_sched.dialects.symbol import CreateSymbolOp
+from spyre_sched.errors import UnsupportedError
+from spyre_sched.lower import symbols as sx
+from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
+from spyre_sched.lower.units import EngineInfo
+from spyre_sched.lower.values import Form
+
+INDEX = IndexType()
+
+
+# ---------------------------------------------------------------------------------------
+# Index values as forms
+# ---------------------------------------------------------------------------------------
+
+
+def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
+               emit: Callable[[Operation, list[Form]], Form] | None = None,
+               full_tiles: dict[SSAValue, tuple[int, int]] | None = None) -> Form | None:
+    """The form of an index-valued op's result, or None if `op` is not index arithmetic.
+    `emit` materialises a non-affine op (it gets the op and its operand forms)."""
+    if isinstance(op, arith.ConstantOp):
+        if not isinstance(op.result.type, IndexType) and not (
+                isinstance(op.value, IntegerAttr) and op.value.type.__class__.__name__ == "IntegerType"):
+            return None
+        if not isinstance(op.value, IntegerAttr):
+            return None
+        return Form.constant(op.value.value.data)
+    if isinstance(op, ktdp.GetComputeTileIdOp):
+        if len(op.ids) != 1:
+            raise UnsupportedError("lowering: multi-dimensional tile ids are not supported yet", where(op))
+        return Form.constant(tuple(range(num_tiles)))
+    if isinstance(op, ktdf.ReserveSizeOp):
+        if op.value is None:
+            raise UnsupportedError(f"lowering: decision {op.decision.data} is open", where(op))
+        return Form.constant(op.value.value.data)
+    if isinstance(op, ktdf.LinearizeIndexOp):
+        return env[op.tile_index] + env[op.point_index]
+    if isinstance(op, ktdf.DeriveSizeOp):
+        off, size, ub = env[op.offset], env[op.size], env[op.upper_bound]
+        if off.is_constant and size.is_constant and ub.is_constant:
+            return Form.constant(max(0, min(size.value, ub.value - off.value)))
+        known = (full_tiles or {}).get(op.offset)
+        if known is not None and size.is_constant and ub.is_constant and known == (size.value, ub.value):
+            return Form.constant(size.value)
+        raise UnsupportedError("lowering: a tile extent that varies at run time is not supported", where(op))
+    if not isinstance(op, INDEX_OPS) or not op.results or not isinstance(op.results[0].type, IndexType):
+        return None
+    a, b = env[op.operands[0]], env[op.operands[1]]
+    if isinstance(op, arith.AddiOp):
+        return a + b
+    if isinstance(op, arith.SubiOp):
+        return a - b
+    if isinstance(op, arith.MuliOp):
+        product = a.times(b)
+        if product is not None:
+            return product
+    if a.is_constant and b.is_constant:
+        x, y = a.value, b.value
+        folded = {
+            arith.DivUIOp: lambda: x // y, arith.DivSIOp: lambda: int(x / y),
+            arith.FloorDivSIOp: lambda: x // y, arith.RemUIOp: lambda: x % y,
+            arith.RemSIOp: lambda: int(math.fmod(x, y)), arith.MinUIOp: lambda: min(x, y),
+            arith.MinSIOp: lambda: min(x, y), arith.MaxUIOp: lambda: max(x, y),
+            arith.MaxSIOp: lambda: max(x, y), arith.CeilDivUIOp: lambda: -(-x // y),
+            arith.CeilDivSIOp: lambda: -(-x // y),
+        }
+        if type(op) in folded and (y != 0 or type(op) in (arith.MinUIOp, arith.MinSIOp,
+                                                           arith.MaxUIOp, arith.MaxSIOp)):
+            return Form.constant(folded[type(op)]())
+    if emit is None:
+        raise UnsupportedError("lowering: index arithmetic that is not affine in the "
+                               "kernel's arguments and the loop counters", where(op))
+    return emit(op, [a, b])
+
+
+def base_forms(fn: func.FuncOp, num_tiles: int) -> dict[SSAValue, Form]:
+    """Forms of the program's arguments and of the index values computed before any loop."""
+    env: dict[SSAValue, Form] = {}
+    for arg in fn.body.block.args:
+        env[arg] = Form.atom(arg.name_hint or f"arg{arg.index}")
+    for op in fn.body.block.ops:
+        if op.regions:
+            continue
+        try:
+            form = index_form(op, env, num_tiles)
+        except (UnsupportedError, KeyError):
+            continue
+        if form is not None:
+            env[op.results[0]] = form
+    return env
+
+
+# ---------------------------------------------------------------------------------------
+# Program-level declarations shared by the engines
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class SymbolEntry:
+    id: int
+    expr: object
+    kind: str
+    argument: str | None
+    memory: str | None
+    core: int | None
+
+
+@dataclass
+class ProgramTables:
+    """The top level of a program's inner function: constants, symbols, maps, FIFOs, syncs."""
+
+    pa: ProgramAnalysis
+    next_symbol: Callable[[], int]
+    symbols: list[SymbolEntry] = field(default_factory=list)
+    symbol_values: dict[str, SSAValue] = field(default_factory=dict)
+    top_ops: list[Operation] = field(default_factory=list)
+    map_ops: list[Operation] = field(default_factory=list)
+    consts: dict[int, SSAValue] = field(default_factory=dict)
+    maps: dict[tuple, SSAValue] = field(default_factory=dict)
+
+    def constant(self, value: int) -> SSAValue:
+        if value not in self.consts:
+            op = arith.ConstantOp(IntegerAttr(value, INDEX))
+            op.result.name_hint = f"k{value}" if value >= 0 else f"km{-value}"
+            self.top_ops.append(op)
+            self.consts[value] = op.result
+        return self.consts[value]
+
+    def symbol(self, expr, *, kind: str, argument: str | None, memory: str | None,
+               core: int | None) -> SSAValue:
+        key = json.dumps(expr)
+        if key not in self.symbol_values:
+            sid = self.next_symbol()
+            self.symbols.append(SymbolEntry(sid, expr, kind, argument, memory, core))
+            op = CreateSymbolOp(sid)
+            op.result.name_hint = f"sym{sid}"
+            self.top_ops.append(op)
+            self.symbol_values[key] = op.result
+        return self.symbol_values[key]
+
+    def per_core_map(self, values: Sequence[SSAValue], hint: str) -> SSAValue:
+        key = tuple(id(v) for v in values)
+        if key not in self.maps:
+            op = uniform.DefImmutableMappingOp(list(range(len(values))), list(values))
+            op.result.name_hint = hint
+            self.map_ops.append(op)
+            self.maps[key] = op.result
+        return self.maps[key]
+
+
+def symbol_expr(form: Form, core: int) -> object:
+    """Σ coeff·arg + constant at `core`, as "argument + share" when it is one argument
+    scaled by the element size: `(A + 192) * 2`."""
+    terms = form.arg_terms()
+    const = form.const_at(core)
+    if len(terms) == 1:
+        name, coeff = terms[0]
+        if coeff > 0 and const % coeff == 0:
+            return sx.mul(sx.add(sx.arg(name), const // coeff), coeff)
+    expr: object = const
+    for name, coeff in terms:
+        expr = sx.add(sx.mul(sx.arg(name), coeff), expr) if expr != 0 else sx.mul(sx.arg(name), coeff)
+    return expr
+
+
+# ---------------------------------------------------------------------------------------
+# The per-engine emitter
+# ---------------------------------------------------------------------------------------
+
+
+def _vector(shape: Sequence[int], element: Attribute) -> VectorType:
+    return VectorType(element, list(shape))
+
+
+def _box(sizes: Sequence[int], valid: Sequence[int] | None = None) -> AffineSet:
+    """{0 <= d_i <= sizes_i - 1}, masked to d_i <= valid_i - 1 where valid is smaller."""
+    constraints = []
+    for i, s in enumerate(sizes):
+        d = AffineExpr.dimension(i)
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(s - 1) - d,
+                                                AffineExpr.constant(0)))
+    for i, (s, v) in enumerate(zip(sizes, valid or sizes)):
+        if v < s:
+            d = AffineExpr.dimension(i)
+            constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(v - 1) - d,
+                                                    AffineExpr.constant(0)))
+    return AffineSet(len(sizes), 0, tuple(constraints))
+
+
+def _access(sizes: Sequence[int], strides: Sequence[int], valid: Sequence[int] | None = None) -> AccessAttr:
+    n = len(sizes)
+    return AccessAttr.get(_box(sizes, valid), AffineMap.identity(n), list(strides))
+
+
+BINARY = {
+    "arith.addf": vectorchain.AddOp, "arith.addi": vectorchain.AddOp,
+    "arith.subf": vectorchain.SubOp, "arith.subi": vectorchain.SubOp,
+    "arith.mulf": vectorchain.MulOp, "arith.muli": vectorchain.MulOp,
+    "arith.divf": vectorchain.DivOp,
+    "arith.maximumf": vectorchain.MaxOp, "arith.minimumf": vectorchain.MinOp,
+}
+
+
+def bits_hex(value: float | int, element: Attribute) -> str:
+    text = str(element)
+    if text == "f16":
+        return f"{int(np.array(value, dtype=np.float16).view(np.uint16)):04x}"
+    if text == "f32":
+        return f"{int(np.array(value, dtype=np.float32).view(np.uint32)):08x}"
+    if text == "i32":
+        return f"{int(value) & 0xFFFFFFFF:08x}"
+    raise UnsupportedError(f"lowering: constants of type {element} are not supported yet")
+
+
+class EngineEmitter:
+    def __init__(self, pa: ProgramAnalysis, tables: ProgramTables, engine: EngineInfo,
+                 base_env: dict[SSAValue, Form]):
+        self.pa = pa
+        self.tables = tables
+        self.engine = engine
+        self.num_tiles = pa.units.num_tiles
+        self.env: dict[SSAValue, Form] = dict(base_env)
+        self.tensors: dict[SSAValue, SSAValue | None] = {}
+        self.scalars: dict[SSAValue, Attribute] = {}
+        self.slots: dict[ktdf.PipelineOp, Form] = {}
+        self.full_tiles: dict[SSAValue, tuple[int, int]] = {}
+        self.prologue: list[Operation] = []
+        self.out: list[Operation] = []
+        self._consts: dict[int, SSAValue] = {}
+        self._index: dict[str, SSAValue] = {}
+        self.corelets = pa.corelets.get(engine.name, 1)
+
+    # ---- materialising values -------------------------------------------------------
+
+    def emit(self, op: Operation) -> Operation:
+        self.out.append(op)
+        return op
+
+    def const(self, value: int) -> SSAValue:
+        if value not in self._consts:
+            op = arith.ConstantOp(IntegerAttr(value, INDEX))
+            op.result.name_hint = f"c{value}" if value >= 0 else f"cm{-value}"
+            self.prologue.append(op)
+            self._consts[value] = op.result
+        return self._consts[value]
+
+    def instance(self, level: str) -> SSAValue:
+        if level not in self._index:
+            op = df.InstanceIndexOp(level)
+            op.result.name_hint = level
+            self.prologue.append(op)
+            self._index[level] = op.result
+        return self._index[level]
+
+    def value(self, form: Form, hint: str = "v", kind: str = "address",
+              memory: str | None = None) -> SSAValue:
+        """An SSA value holding `form` on this unit."""
+        static, dynamic = form.split()
+        parts: list[SSAValue] = []
+        if static.arg_terms():
+            args = [a for a, _ in static.arg_terms()]
+            argument = args[0] if len(args) == 1 else None
+            if isinstance(static.const, int):
+                parts.append(self.tables.symbol(symbol_expr(static, 0), kind=kind, argument=argument,
+                                                memory=memory, core=None))
+            else:
+                syms = [self.tables.symbol(symbol_expr(static, c), kind=kind, argument=argument,
+                                           memory=memory, core=c) for c in range(self.num_tiles)]
+                parts.append(self._query(self.tables.per_core_map(syms, f"map_{argument or 'sym'}")))
+        elif not isinstance(static.const, int):
+            consts = [self.tables.constant(static.const_at(c)) for c in range(self.num_tiles)]
+            parts.append(self._query(self.tables.per_core_map(consts, "map_tile")))
+        result: SSAValue | None = None
+        constant = static.const if isinstance(static.const, int) and not static.arg_terms() else 0
+        for atom, coeff in dynamic.terms:
+            assert isinstance(atom, SSAValue)
+            term = atom
+            if coeff != 1:
+                term = self.emit(arith.MuliOp(atom, self.const(coeff))).results[0]
+            result = term if result is None else self.emit(arith.AddiOp(result, term)).results[0]
+        for p in parts:
+            result = p if result is None else self.emit(arith.AddiOp(result, p)).results[0]
+        if result is None:
+            return self.const(constant)
+        if constant:
+            result = self.emit(arith.AddiOp(result, self.const(constant))).results[0]
+        if result.owner in self.out and not result.name_hint:
+            result.name_hint = hint
+        return result
+
+    def _query(self, mapping: SSAValue) -> SSAValue:
+        op = uniform.QueryMapOp(mapping, self.instance("core"))
+        self.emit(op)
+        return op.result
+
+    def _emit_index_op(self, op: Operation, forms: list[Form]) -> Form:
+        """A non-affine index op: compute it on the unit, a new run-time atom."""
+        a, b = (self.value(f, "i", kind="index") for f in forms)
+        clone = type(op)(a, b)  # type: ignore[call-arg]
+        self.emit(clone)
+        return Form.atom(clone.results[0])
+
+    # ---- walking ScheduleIR ------------------------------------------------------------
+
+    def run(self) -> list[Operation]:
+        self.walk(self.pa.func.body.block.ops)
+        return self.prologue + self.out
+
+    def involved(self, op: Operation) -> bool:
+        return self.engine.name in self.pa.engines_in.get(op, frozenset())
+
+    def walk(self, ops) -> None:
+        for op in ops:
+            self.visit(op)
+
+    def visit(self, op: Operation) -> None:
+        form = index_form(op, self.env, self.num_tiles, self._emit_index_op, self.full_tiles)
+        if form is not None:
+            self.env[op.results[0]] = form
+            return
+        if isinstance(op, arith.ConstantOp):
+            self.scalars[op.result] = op.value
+            return
+        if isinstance(op, ktdp.ConstructMemoryViewOp | func.ReturnOp | scf.YieldOp | ktdf.BufferPhaseOp):
+            return
+        if isinstance(op, scf.ForOp):
+            if self.involved(op):
+                self.visit_for(op)
+            return
+        if isinstance(op, ktdf.PipelineOp):
+            if self.involved(op):
+                self.visit_pipeline(op)
+            return
+        if isinstance(op, ktdf.ParallelOp):
+            if self.involved(op):
+                self.visit_parallel(op)
+            return
+        engine = self.pa.engine_of.get(op)
+        if engine is None:
+            raise UnsupportedError(f"lowering: {op.name} is not supported yet", where(op))
+        if engine.name != self.engine.name:
+            return
+        if isinstance(op, ktdf.DataTransferOp):
+            self.transfer(op)
+        elif isinstance(op, ktdf.ReadFromFifoOp):
+            fifo = self.pa.fifos[op.slot]
+            recv = self.emit(df.ReceiveOp(fifo.name, _vector(fifo.shape, fifo.element)))
+            self.tensors[op.result] = recv.results[0]
+        elif isinstance(op, ktdf.WriteToFifoOp):
+            fifo = self.pa.fifos[op.slot]
+            self.emit(df.SendOp(self.tensors[op.value], fifo.name))
+        elif isinstance(op, tensor.EmptyOp):
+            self.tensors[op.results[0]] = None
+        elif isinstance(op, linalg.GenericOp):
+            self.generic(op)
+        else:
+            raise UnsupportedError(f"lowering: {op.name} in a compute stage is not supported yet", where(op))
+
+    # ---- loops ---------------------------------------------------------------------------
+
+    def rotating_inside(self, op: Operation) -> list[ktdf.PipelineOp]:
+        return [p for p in self.pa.pipelines if p.modulo_value > 1
+                and self.involved(p) and op.is_ancestor(p)]
+
+    def visit_for(self, op: scf.ForOp) -> None:
+        if op.iter_args:
+            raise UnsupportedError("lowering: loops carrying values are not supported yet", where(op))
+        lb, ub, step = (self.env[v].value for v in (op.lb, op.ub, op.step))
+        self.loop(op.body.block.args[0], lb, ub, step, op.body.block.ops, self.rotating_inside(op))
+
+    def loop(self, iv: SSAValue, lb: int, ub: int, step: int, body, rotating) -> None:
+        """Run `body` for iv in [lb, ub) step `step`: full tiles as an scf.for (a single one
+        inline), the partial last one inline after it."""
+        if step <= 0:
+            raise UnsupportedError("lowering: loop steps must be positive")
+        full, rem = divmod(max(ub - lb, 0), step)
+        if full == 1:
+            self.env[iv] = Form.constant(lb)
+            self.walk(body)
+        elif full > 1:
+            self.for_op(iv, self.const(lb), self.const(lb + full * step), step, body, rotating,
+                        Form.constant(0), (step, ub))
+        if rem:
+            self.env[iv] = Form.constant(lb + full * step)
+            self.walk(body)
+
+    def for_op(self, iv: SSAValue, lb: SSAValue, ub: SSAValue, step: int, body, rotating,
+               offset: Form, full_tile: tuple[int, int] | None, scale: int = 1) -> None:
+        """An scf.for from `lb` to `ub` (SSA values) whose counter c gives iv = c * scale +
+        offset, carrying the rotating slots of `rotating`."""
+        inits = [self.value(self.slots.get(p, Form.constant(0)), "slot") for p in rotating]
+        block = Block(arg_types=[INDEX] * (1 + len(rotating)))
+        block.args[0].name_hint = iv.name_hint or "i"
+        for arg in block.args[1:]:
+            arg.name_hint = "slot"
+        saved = self.out
+        self.out = []
+        self.env[iv] = Form.atom(block.args[0]).scale(scale) + offset
+        if full_tile is not None:
+            self.full_tiles[iv] = full_tile
+        for p, arg in zip(rotating, block.args[1:]):
+            self.slots[p] = Form.atom(arg)
+        self.walk(body)
+        yields = [self.value(self.slots[p], "slot") for p in rotating]
+        self.out.append(scf.YieldOp(*yields))
+        block.add_ops(self.out)
+        self.out = saved
+        counter_step = 1 if scale != 1 else step
+        loop = self.emit(scf.ForOp(lb, ub, self.const(counter_step), inits, block))
+        for p, result in zip(rotating, loop.results):
+            result.name_hint = "slot"
+            self.slots[p] = Form.atom(result)
+        self.full_tiles.pop(iv, None)
+
+    def visit_parallel(self, op: ktdf.ParallelOp) -> None:
+        if len(op.induction_vars) != 1:
+            raise UnsupportedError("lowering: multi-dimensional ktdf.parallel is not supported yet", where(op))
+        if self.rotating_inside(op):
+            raise UnsupportedError("lowering: N-buffered pipelines inside a ktdf.parallel are not supported yet", where(op))
+        iv = op.induction_vars[0]
+        lb, ub, step = (self.env[v].value for v in (op.lower_bounds[0], op.upper_bounds[0], op.steps[0]))
+        n = op.num_instances.value.data if isinstance(op.num_instances, IntegerAttr) else 1
+        body = op.body.block.ops
+        if n == 1:
+            self.loop(iv, lb, ub, step, body, [])
+            return
+        trips = -(-max(ub - lb, 0) // step)
+        full = max(ub - lb, 0) // step
+        chunk = -(-trips // n)
+        inner = self.pa.inner_instances.get(op, 1)
+        k = self.instance("corelet")
+        if inner > 1:
+            k = self.emit(arith.DivUIOp(k, self.const(inner))).results[0]
+        k = self.emit(arith.RemUIOp(k, self.const(n))).results[0] if n * inner < self.corelets else k
+        lo0 = self.emit(arith.MuliOp(k, self.const(chunk))).results[0]
+        lo = self.emit(arith.MinUIOp(lo0, self.const(trips))).results[0]
+        hi0 = self.emit(arith.AddiOp(lo, self.const(chunk))).results[0]
+        hi = self.emit(arith.MinUIOp(hi0, self.const(trips))).results[0]
+        lo.name_hint, hi.name_hint = "first", "end"
+        main_hi = hi if full == trips else self.emit(arith.MinUIOp(hi, self.const(full))).results[0]
+        self.for_op(iv, lo, main_hi, 1, body, [], Form.constant(lb), (step, ub), scale=step)
+        if full < trips:
+            cond = self.emit(arith.CmpiOp(hi, self.const(full), "ugt")).results[0]
+            saved = self.out
+            self.out = []
+            self.env[iv] = Form.constant(lb + full * step)
+            self.walk(body)
+            self.out.append(scf.YieldOp())
+            then = self.out
+            self.out = saved
+            self.emit(scf.IfOp(cond, [], then))
+
+    # ---- pipelines and syncs ------------------------------------------------------------
+
+    def visit_pipeline(self, p: ktdf.PipelineOp) -> None:
+        index = self.pa.pipeline_index(p)
+        channels = self.pa.channels.get(index, [])
+        slot = self.slots.setdefault(p, Form.constant(0))
+        for s, stage in enumerate(p.stages):
+            mine = self.involved(stage)
+            for ch in channels:
+                if ch.reader == self.engine.name and ch.read_stage == s:
+                    self.sync(ch, "full", recv=True)
+                if ch.writer == self.engine.name and ch.write_stage == s:
+                    self.sync(ch, "free", recv=True)
+            if mine:
+                self.walk(stage.body.block.ops)
+            for ch in channels:
+                if ch.writer == self.engine.name and ch.write_stage == s:
+                    self.sync(ch, "full", recv=False)
+                if ch.reader == self.engine.name and ch.read_stage == s:
+                    self.sync(ch, "free", recv=False)
+        modulo = p.modulo_value
+        if modulo > 1:
+            if slot.is_constant:
+                self.slots[p] = Form.constant((slot.value + 1) % modulo)
+            else:
+                cur = self.value(slot, "slot")
+                nxt = self.emit(arith.AddiOp(cur, self.const(1))).results[0]
+                wrapped = self.emit(arith.RemUIOp(nxt, self.const(modulo))).results[0]
+                wrapped.name_hint = "next_slot"
+                self.slots[p] = Form.atom(wrapped)
+
+    def sync(self, ch: SyncChannel, which: str, recv: bool) -> None:
+        """Tokens of channel `ch`: `full` flows writer -> reader, `free` reader -> writer."""
+        sender = ch.writer if which == "full" else ch.reader
+        receiver = ch.reader if which == "full" else ch.writer
+        peer = receiver if not recv else sender
+        peer_info = self.pa.engines[peer]
+        name = f"{ch.name}_{which}"
+        peers = [None] if peer_info.level == "core" else list(range(self.pa.corelets.get(peer, 1)))
+        for k in peers:
+            arg = None if k is None else self.const(k)
+            self.emit(df.SyncRecvOp(name, arg) if recv else df.SyncSendOp(name, arg))
+
+    # ---- transfers ------------------------------------------------------------------------
+
+    def endpoint(self, value: SSAValue, offsets, sizes: Sequence[int]):
+        """(memory, base address form in bytes, strides, element type) of a memory side."""
+        offs = [self.env[o] if isinstance(o, SSAValue) else Form.constant(int(o)) for o in offsets]
+        if value in self.pa.views:
+            view = self.pa.views[value]
+            address = view.offset
+            for o, lo, st in zip(offs, view.minima, view.strides):
+                address = address + (o - Form.constant(lo)).scale(st)
+            return view.memory, address.scale(view.element_bytes), view.strides, view.element
+        buf = self.pa.buffers[value]
+        assert buf.alloc is not None
+        strides = []
+        acc = 1
+        for d in reversed(buf.shape):
+            strides.append(acc)
+            acc *= d
+        strides.reverse()
+        address = Form.constant(buf.alloc.offset)
+        slot = self.slots.get(buf.pipeline, Form.constant(0))
+        if buf.slots > 1:
+            address = address + slot.scale(buf.alloc.slot_bytes)
+        element_offset = Form.constant(0)
+        for o, st in zip(offs, strides):
+            element_offset = element_offset + o.scale(st)
+        return buf.memory, address + element_offset.scale(buf.element_bytes), tuple(strides), buf.element
+
+    def transfer(self, op: ktdf.DataTransferOp) -> None:
+        src_sizes = [self.env[s].value if isinstance(s, SSAValue) else int(s) for s in op.mixed_source_sizes()]
+        dst_sizes = [self.env[s].value if isinstance(s, SSAValue) else int(s) for s in op.mixed_dest_sizes()]
+        if op.mode == "splat":
+            raise UnsupportedError("lowering: splat transfers are not supported yet", where(op))
+        src_is_fifo = op.source in self.pa.fifos
+        dst_is_fifo = op.dest in self.pa.fifos
+        if not src_is_fifo and not dst_is_fifo:
+            smem, saddr, sstr, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
+            dmem, daddr, dstr, _ = self.endpoint(op.dest, op.mixed_dest_offsets(), dst_sizes)
+            if math.prod(src_sizes) == 0:
+                return
+            self.emit(CompositeLoadAndStoreOp(
+                smem, self.value(saddr, "src", memory=smem), _access(src_sizes, sstr),
+                dmem, self.value(daddr, "dst", memory=dmem), _access(dst_sizes, dstr), elem))
+        elif dst_is_fifo:
+            fifo = self.pa.fifos[op.dest]
+            mem, addr, strides, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
+            box, valid = self._fifo_box(src_sizes, fifo.shape, op)
+            load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem), _access(box, strides, valid),
+                                          _vector(box, elem)))
+            self.emit(df.SendOp(load.results[0], fifo.name))
+        else:
+            fifo = self.pa.fifos[op.source]
+            mem, addr, strides, elem = self.endpoint(op.dest, op.mixed_dest_offsets(), dst_sizes)
+            box, valid = self._fifo_box(dst_sizes, fifo.shape, op)
+            recv = self.emit(df.ReceiveOp(fifo.name, _vector(box, elem)))
+            self.emit(VectorStoreOp(recv.results[0], mem, self.value(addr, "at", memory=mem),
+                                    _access(box, strides, valid)))
+
+    @staticmethod
+    def _fifo_box(sizes: Sequence[int], slot: Sequence[int], op: Operation):
+        """The box a FIFO-side transfer moves: the slot's shape, with the lanes past `sizes`
+        masked (a partial last vector is zero-padded in the FIFO, never stored)."""
+        if len(sizes) != len(slot) or any(s > t for s, t in zip(sizes, slot)):
+            raise UnsupportedError(f"lowering: a transfer of {list(sizes)} does not fit a FIFO slot "
+                                   f"of {list(slot)}", where(op))
+        return list(slot), (list(sizes) if list(sizes) != list(slot) else None)
+
+    # ---- compute ------------------------------------------------------------------------
+
+    def generic(self, op: linalg.GenericOp) -> None:
+        iterators = [str(getattr(t, "data", t)) for t in op.iterator_types]
+        if any("reduction" in t for t in iterators):
+            raise UnsupportedError("lowering: reductions are not supported yet", where(op))
+        if len(op.outputs) != 1:
+            raise UnsupportedError("lowering: a generic with several outputs is not supported yet", where(op))
+        out_type = op.outputs[0].type
+        assert isinstance(out_type, TensorType)
+        shape = tuple(out_type.get_shape())
+        maps = [m.data for m in op.indexing_maps]  # type: ignore[attr-defined]
+        if maps[-1] != AffineMap.identity(len(shape)):
+            raise UnsupportedError("lowering: a generic whose output map is not the identity", where(op))
+        block = op.body.block
+        values: dict[SSAValue, SSAValue] = {}
+        for arg, operand, amap in zip(block.args, op.inputs, maps):
+            values[arg] = self.operand_vector(operand, amap, shape, op)
+        for inner in block.ops:
+            if isinstance(inner, linalg.YieldOp):
+                self.tensors[op.results[0]] = values[inner.operands[0]]
+                return
+            if isinstance(inner, arith.ConstantOp):
+                values[inner.result] = self.splat_constant(inner.value, shape)
+                continue
+            result_elem = inner.results[0].type
+            vtype = _vector(shape, result_elem)
+            args = [values[o] for o in inner.operands]
+            if inner.name in BINARY and all(a.type == vtype for a in args):
+                new = BINARY[inner.name](args[0], args[1])
+            else:
+                attrs = {k: v for k, v in {**inner.properties, **inner.attributes}.items()
+                         if k not in ("fastmath", "overflowFlags")}
+                new = vectorchain.ApplyOp(inner.name, args, vtype, attrs)
+            self.emit(new)
+            values[inner.results[0]] = new.results[0]
+
+    def operand_vector(self, operand: SSAValue, amap: AffineMap, shape, op) -> SSAValue:
+        if operand in self.scalars:
+            return self.splat_constant(self.scalars[operand], shape)
+        value = self.tensors.get(operand)
+        if value is None:
+            raise UnsupportedError("lowering: a generic operand that no FIFO delivers", where(op))
+        vtype = value.type
+        assert isinstance(vtype, VectorType)
+        in_shape = tuple(vtype.get_shape())
+        if amap == AffineMap.identity(len(shape)) and in_shape == tuple(shape):
+            return value
+        coords = np.indices(shape).reshape(len(shape), -1).T
+        pattern = []
+        for c in coords:
+            res = amap.eval([int(x) for x in c], [])
+            flat = 0
+            for r, d in zip(res, in_shape):
+                flat = flat * d + r
+            pattern.append(flat)
+        return self.emit(vectorchain.ShuffleOp(value, pattern, _vector(shape, vtype.element_type))).results[0]
+
+    def splat_constant(self, attr: Attribute, shape) -> SSAValue:
+        if isinstance(attr, FloatAttr | IntegerAttr):
+            elem = attr.type
+            c = self.emit(vectorchain.ConstantBitstreamOp(bits_hex(attr.value.data, elem), _vector([1], elem)))
+            return self.emit(vectorchain.ShuffleOp(c.results[0], [0], _vector(shape, elem))).results[0]
+        raise UnsupportedError(f"lowering: constant {attr} is not supported yet")
+
+
+__all__ = ["EngineEmitter", "ProgramTables", "base_forms", "index_form", "symbol_expr",
+           "AffineMapAttr", "AffineSetAttr"]
