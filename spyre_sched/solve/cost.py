@@ -155,10 +155,14 @@ def kernel_cycles(problem: Problem, choice: Choice) -> int:
     return sum(program_cycles(problem, p, choice) for p in problem.programs)
 
 
-def program_buffer_bytes(problem: Problem, program: Program, choice: Choice) -> int:
-    """Scratchpad of the program's own buffers (without the kernel's pinned regions)."""
+def program_buffer_bytes(problem: Problem, program: Program, choice: Choice,
+                         memory: str | None = None) -> int:
+    """Scratchpad of the program's own buffers (without the kernel's pinned regions), or,
+    with `memory`, the bytes of its buffers in that other memory kind."""
     return sum(b.bytes.at(choice) * modulo_value(problem, b.modulo, choice)
-               for b in program.buffers)
+               for b in program.buffers
+               if (b.memory == memory if memory is not None
+                   else b.memory not in problem.other_memories))
 
 
 def program_scratchpad(problem: Problem, program: Program, choice: Choice) -> int:
@@ -185,6 +189,8 @@ class Violation:
     def __str__(self) -> str:
         if self.kind == "fifo":
             return f"{self.name}: needs {self.need} entries, has {self.have}"
+        if self.kind == "instances":
+            return f"{self.name}: needs {self.need}, the device has {self.have}"
         what = "scratchpad" if self.kind == "capacity" else "register file"
         return (f"{self.name}: needs {fmt_bytes(self.need)} of {what}, has "
                 f"{fmt_bytes(self.have)}")
@@ -197,6 +203,17 @@ def violations(problem: Problem, choice: Choice) -> list[Violation]:
         if need > problem.scratchpad_bytes:
             out.append(Violation("capacity", p.index, f"scratchpad of program {p.index}",
                                  need, problem.scratchpad_bytes))
+        for kind, size in sorted(problem.other_memories.items()):
+            need = program_buffer_bytes(problem, p, choice, kind)
+            if need > size:
+                out.append(Violation("capacity", p.index, f"{kind} of program {p.index}",
+                                     need, size))
+        for lim in p.instance_limits:
+            n = lim.product(problem, choice)
+            if n > lim.available:
+                out.append(Violation("instances", p.index,
+                                     f"{lim.group} instances of program {p.index}",
+                                     n, lim.available))
         for f in p.fifos:
             n = f.entries.at(choice)
             if n > f.depth:

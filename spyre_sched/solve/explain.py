@@ -248,9 +248,17 @@ def build_trace(solution: Solution) -> dict[str, object]:
                                                                          choice)}
                         for b in prog.buffers],
         })
+    stats = solution.stats
+    summary = {}
+    if stats is not None:
+        last = stats.phases[-1]
+        summary = {"status": stats.status, "objective_value": last.objective,
+                   "bound": last.bound, "gap": stats.gap, "wall_time": stats.wall_time,
+                   "num_branches": sum(p.branches for p in stats.phases),
+                   "num_conflicts": sum(p.conflicts for p in stats.phases)}
     return {
         "kernel": problem.kernel, "device": problem.device,
-        "objective": solution.objective, "strategy": solution.strategy,
+        "objective": solution.objective, "strategy": solution.strategy, **summary,
         "predicted_cycles": solution.cycles,
         "scratchpad_bytes": solution.peak_scratchpad,
         "scratchpad_capacity": problem.scratchpad_bytes,

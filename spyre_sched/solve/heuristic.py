@@ -24,11 +24,14 @@ def _closest(d: Decision, want: int) -> int:
 
 
 def _tile(d: Decision) -> int:
-    want = 2 if d.extent is not None and d.extent % 2 == 0 else 1
-    return _closest(d, want)
+    """Two units (rows, or vectors along the stick dim) where 2 divides the loop's trip
+    count, else one."""
+    trips = -(-d.extent // d.step) if d.extent is not None else 1
+    return _closest(d, (2 if trips % 2 == 0 else 1) * d.step)
 
 
 def _distribute(d: Decision, corelets: int) -> int:
+    """Instances = corelets, on the outermost loop of a candidate list of (loop, n)."""
     full = [i for i, c in enumerate(d.candidates) if c.value == corelets]
     for i in full:  # candidates list the loops outermost first
         trip = d.candidates[i].trip
@@ -41,6 +44,25 @@ def _distribute(d: Decision, corelets: int) -> int:
     return _closest(d, corelets)
 
 
+def _trip(problem: Problem, d: Decision, choice: dict[str, int]) -> int | None:
+    if isinstance(d.trip, str):
+        tile = problem.decision(d.trip)
+        return -(-tile.candidates[choice[d.trip]].value // tile.step)
+    return d.trip
+
+
+def _distribute_group(problem: Problem, group: list[Decision], choice: dict[str, int]) -> None:
+    """One decision per nested loop (outermost first): the first loop whose trip count
+    the corelets divide gets them, else the first loop at least that long; others 1."""
+    corelets = problem.corelets
+    trips = [_trip(problem, d, choice) for d in group]
+    pick = next((k for k, t in enumerate(trips) if t is not None and t % corelets == 0), None)
+    if pick is None:
+        pick = next((k for k, t in enumerate(trips) if t is None or t >= corelets), None)
+    for k, d in enumerate(group):
+        choice[d.name] = _closest(d, corelets if k == pick else 1)
+
+
 def v1_choice(problem: Problem) -> dict[str, int]:
     choice: dict[str, int] = {}
     for d in problem.decisions:
@@ -48,8 +70,17 @@ def v1_choice(problem: Problem) -> dict[str, int]:
             choice[d.name] = _tile(d)
         elif d.kind == "modulo":
             choice[d.name] = _closest(d, 2)
-        else:
+        elif any(c.loop for c in d.candidates):
             choice[d.name] = _distribute(d, problem.corelets)
+    # Distributed loops written as one decision per loop, grouped by instance group.
+    grouped: set[str] = set()
+    for p in problem.programs:
+        for lim in p.instance_limits:
+            _distribute_group(problem, [problem.decision(n) for n in lim.decisions], choice)
+            grouped.update(lim.decisions)
+    for d in problem.decisions:
+        if d.kind == "distribute" and d.name not in choice:
+            _distribute_group(problem, [d], choice)
     # "Where it is legal": a program whose double buffers do not fit is single-buffered.
     for v in cost.violations(problem, choice):
         if v.kind != "capacity":

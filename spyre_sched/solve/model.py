@@ -100,6 +100,8 @@ def program_scope(problem: Problem, program: Program) -> tuple[str, ...]:
         names.update(f.entries.scope)
     for r in program.registers:
         names.update(r.bytes.scope)
+    for lim in program.instance_limits:
+        names.update(lim.decisions)
     return tuple(d.name for d in problem.decisions if d.name in names)
 
 
@@ -112,6 +114,7 @@ class ProgramTable:
     keys: list[tuple[int, ...]]
     cycles: list[int]
     buffer_bytes: list[int]
+    other_bytes: list[list[int]]
     fifos: list[list[int]]
     registers: list[list[int]]
     enumerated: int
@@ -129,9 +132,13 @@ def program_table(problem: Problem, program: Program) -> ProgramTable:
                          f"need pruning")
     rows = []
     memo: dict = {}
+    others = sorted(problem.other_memories)
     for key in itertools.product(*(range(n) for n in sizes)):
         ch = dict(zip(scope, key))
+        if any(lim.product(problem, ch) > lim.available for lim in program.instance_limits):
+            continue  # not legal: more instances than the group provides
         figures = (cost.program_buffer_bytes(problem, program, ch),
+                   *(cost.program_buffer_bytes(problem, program, ch, k) for k in others),
                    *(f.entries.at(ch) for f in program.fifos),
                    *(r.bytes.at(ch) for r in program.registers))
         rows.append((cost.program_cycles(problem, program, ch, memo), figures, key))
@@ -141,11 +148,14 @@ def program_table(problem: Problem, program: Program) -> ProgramTable:
         if any(all(a <= b for a, b in zip(kept[1], row[1])) for kept in front):
             continue
         front.append(row)
-    nf = len(program.fifos)
+    if not front:
+        raise SolveError(f"program {program.index}: no legal combination of its decisions")
+    no, nf = 1 + len(others), len(program.fifos)
     return ProgramTable(
         program, scope, [r[2] for r in front], [r[0] for r in front],
-        [r[1][0] for r in front], [list(r[1][1:1 + nf]) for r in front],
-        [list(r[1][1 + nf:]) for r in front], total)
+        [r[1][0] for r in front], [list(r[1][1:no]) for r in front],
+        [list(r[1][no:no + nf]) for r in front], [list(r[1][no + nf:]) for r in front],
+        total)
 
 
 def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
@@ -185,6 +195,10 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
 
         guarded("capacity", f"scratchpad of program {prog.index}",
                 model.add(program_bytes[prog.index] <= problem.scratchpad_bytes), prog.index)
+        for k, (kind, size) in enumerate(sorted(problem.other_memories.items())):
+            expr = cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.other_bytes])
+            guarded("capacity", f"{kind} of program {prog.index}", model.add(expr <= size),
+                    prog.index)
         for k, f in enumerate(prog.fifos):
             expr = cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.fifos])
             guarded("fifo", f"FIFO {f.name}", model.add(expr <= f.depth), prog.index)

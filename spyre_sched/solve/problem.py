@@ -57,7 +57,12 @@ class Decision:
     source: str = ""
     """Where it came from: the op and what it sizes (for the trace)."""
     extent: int | None = None
-    """Trip count of the loop a tile decision splits."""
+    """Extent of the iteration dim a tile decision splits."""
+    step: int = 1
+    """A tile decision's unit (its divisibility: a vector for the stick dim)."""
+    trip: str | int | None = None
+    """A distribute decision's loop trip count: a tile decision's name (the loop walks one
+    tile, in steps of that decision's `step`) or a fixed count."""
     rule: str = ""
     """How the candidates were derived (divisibility, min_value, extent, pruning)."""
 
@@ -193,6 +198,22 @@ class RegisterUse:
 
 
 @dataclass(frozen=True)
+class InstanceLimit:
+    """Nested distributed loops of one instance group: the product of their instance
+    counts is at most `available` (a legality rule, not a trade-off)."""
+
+    group: str
+    decisions: tuple[str, ...]
+    available: int
+
+    def product(self, problem: Problem, choice: Choice) -> int:
+        out = 1
+        for d in self.decisions:
+            out *= problem.decision(d).candidates[choice[d]].value
+        return out
+
+
+@dataclass(frozen=True)
 class PinnedRegion:
     """Scratchpad the kernel itself pins (`ct_local` views): bytes, whole kernel long."""
 
@@ -209,6 +230,7 @@ class Program:
     buffers: tuple[Buffer, ...] = ()
     fifos: tuple[FifoUse, ...] = ()
     registers: tuple[RegisterUse, ...] = ()
+    instance_limits: tuple[InstanceLimit, ...] = ()
     calls: int = 1
     """How many times the orchestrator calls it (KTIR loops around the call)."""
 
@@ -224,6 +246,10 @@ class Problem:
     pinned: tuple[PinnedRegion, ...] = ()
     corelets: int = 1
     """Identical instances per core (the heuristic's instance count)."""
+    other_memories: Mapping[str, int] = field(default_factory=dict)
+    """Capacities of memory kinds other than the scratchpad (`ct_local`) one, per core:
+    a buffer whose `memory` is one of these counts there, every other buffer in the
+    scratchpad (with the pinned regions)."""
 
     def __post_init__(self) -> None:
         names = [d.name for d in self.decisions]
@@ -243,6 +269,10 @@ class Problem:
             for b in p.buffers:
                 if isinstance(b.modulo, str) and b.modulo not in known:
                     raise SolveError(f"buffer {b.name}: unknown modulo decision '{b.modulo}'")
+            for lim in p.instance_limits:
+                for d in lim.decisions:
+                    if d not in known:
+                        raise SolveError(f"instance group {lim.group}: unknown decision '{d}'")
 
     @property
     def pinned_bytes(self) -> int:

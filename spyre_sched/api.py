@@ -1,0 +1,151 @@
+"""The Python API: `spyre_sched.compile(kernel, device=..., objective=...) -> Schedule`.
+
+    import spyre_sched
+    s = spyre_sched.compile("examples/add_96x64.mlir", device="spyre", objective="latency")
+    s.decisions          # per program: tile sizes, modulo per pipeline, instances per loop
+    s.predicted_cycles   # the cost model's cycles for the chosen schedule
+    s.scratchpad_bytes   # peak scratchpad of one core (pinned regions included)
+    s.trace              # the solver trace as plain data (what `explain` prints)
+    s.schedule_ir        # the solved ScheduleIR text (what the lowering reads)
+
+`kernel` is a KTIR file, KTIR text, a parsed `Kernel`, or saved ScheduleIR (open or
+solved: its decisions are solved again).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+from spyre_sched.errors import ParseError, SpyreSchedError
+from spyre_sched.frontend import Kernel
+
+DEVICE_ATTR = "ktdf.device"
+
+
+@dataclass
+class Schedule:
+    kernel: str
+    device: str
+    objective: str
+    strategy: str
+    decisions: list[dict]
+    """Per program: {"program", "name", "tiles", "modulo", "instances"} (name -> value)."""
+    predicted_cycles: int
+    scratchpad_bytes: int
+    trace: dict
+    schedule_ir: str
+    kernel_path: str | None = None
+    kernel_text: str | None = None
+    solver_log: str = ""
+    module: ModuleOp | None = field(default=None, repr=False)
+
+    @property
+    def values(self) -> dict[str, int]:
+        """Every decision by name -> its value."""
+        out: dict[str, int] = {}
+        for p in self.decisions:
+            for key in ("tiles", "modulo", "instances"):
+                out.update(p[key])
+        return out
+
+
+def print_ir(module: ModuleOp) -> str:
+    out = io.StringIO()
+    Printer(out).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def _parse_schedule_ir(text: str, filename: str) -> ModuleOp:
+    from xdsl.utils.exceptions import ParseError as XdslParseError
+
+    from spyre_sched.dialects.registry import make_context
+    from spyre_sched.located_parser import LocatedParser, location_in_text
+
+    try:
+        parser = LocatedParser(make_context(), text, filename)
+        module = parser.parse_module()
+        module.verify()
+    except XdslParseError as err:
+        raise ParseError(err.msg, location_in_text(text, filename, err.span.start)) from None
+    except SpyreSchedError:
+        raise
+    except Exception as err:  # xDSL raises several kinds while building and verifying
+        raise ParseError(str(err).strip().splitlines()[0] if str(err).strip() else
+                         type(err).__name__, filename) from None
+    return module
+
+
+def _is_schedule_ir(text: str) -> bool:
+    return DEVICE_ATTR in text and "ktdf." in text
+
+
+def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after_all=None,
+                        stop_after: str | None = None) -> tuple[ModuleOp, str | None, str | None]:
+    """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
+    the kernel's path and text when known."""
+    from spyre_sched.frontend.kernel import parse_kernel
+    from spyre_sched.located_parser import read_source
+    from spyre_sched.pipeline import reschedule, schedule
+
+    if isinstance(kernel, Kernel):
+        module = schedule(kernel, device, print_after_all=print_after_all, stop_after=stop_after)
+        return module, kernel.filename, None
+    path = None
+    if isinstance(kernel, Path) or (isinstance(kernel, str) and "\n" not in kernel
+                                    and Path(kernel).suffix == ".mlir"):
+        path = Path(kernel)
+        text = read_source(path, "kernel file", ParseError)
+        name = str(path)
+    else:
+        text, name = str(kernel), "<input>"
+    if _is_schedule_ir(text):
+        module = _parse_schedule_ir(text, name)
+        return reschedule(module, print_after_all=print_after_all), \
+            str(path) if path else None, text
+    parsed = parse_kernel(text, name)
+    module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after)
+    return module, str(path) if path else None, text
+
+
+def decisions_by_program(solution) -> list[dict]:
+    problem = solution.problem
+    out = []
+    for prog in problem.programs:
+        entry: dict = {"program": prog.index, "name": prog.name, "tiles": {}, "modulo": {},
+                       "instances": {}}
+        for d in problem.program_decisions(prog.index):
+            value = d.candidates[solution.choice[d.name]].value
+            key = {"tile": "tiles", "modulo": "modulo", "distribute": "instances"}[d.kind]
+            entry[key][d.name] = value
+        out.append(entry)
+    return out
+
+
+def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str = "latency",
+            strategy: str = "solver", *, time_limit: float | None = None, workers: int = 1,
+            seed: int = 0, solver_log: bool = False, print_after_all=None) -> Schedule:
+    """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`."""
+    from spyre_sched.pipeline import run_steps
+    from spyre_sched.solve.explain import build_trace
+    from spyre_sched.solve.solve_pass import SolveDecisions
+
+    module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all)
+    step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
+                          workers=workers, seed=seed, log=solver_log)
+    run_steps(module, [step], print_after_all=print_after_all)
+    solution = step.result.solution
+    assert solution is not None
+    trace = build_trace(solution)
+    if text is None and path is not None:
+        text = Path(path).read_text()
+    return Schedule(
+        kernel=solution.problem.kernel, device=solution.problem.device, objective=objective,
+        strategy=strategy, decisions=decisions_by_program(solution),
+        predicted_cycles=solution.cycles, scratchpad_bytes=solution.peak_scratchpad,
+        trace=trace, schedule_ir=print_ir(module), kernel_path=path, kernel_text=text,
+        solver_log=solution.log, module=module)

@@ -1,0 +1,669 @@
+"""ScheduleIR (open decisions) -> the solver's plain data (`Problem`).
+
+Reads only the IR and the device it names (docs/scheduleir.md):
+
+- decisions: `ktdf.tiling.reserve_size` (tile), `ktdf.pipeline modulo(size: ?)` (modulo),
+  `ktdf.parallel ... distribute(num_instances = ?)` (distribute), with their legal
+  candidates (section "Candidates" of docs/solver.md);
+- per program, its pipelines as the cost model sees them: iterations from the loops
+  around each pipeline (tile loops, distributed point loops), stages with the transfers
+  they make (bytes from the transfer's box, timing from the device's route hop performed
+  by the stage's unit kind) and the compute they run (elements, operations, lanes);
+- scratchpad buffers with their footprint per candidate combination, counted by the
+  polyhedral layer (`tile_image.image_size` of the buffer's access map over the tile);
+- FIFO slots a transfer fills, accumulators kept in the register file, instance groups.
+
+Index values (loop bounds, sizes) are evaluated as functions of the decisions: constants,
+`reserve_size`, `derive_size` (a full tile: buffers and per-iteration costs are sized
+for the largest tile), and `arith` integer ops; anything else is reported with the op.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.linalg import GenericOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from spyre_sched.device import load_device
+from spyre_sched.device.model import Device, natural_key
+from spyre_sched.dialects import ktdf
+from spyre_sched.errors import DeviceError, UnsupportedError
+from spyre_sched.polyhedral.tile_image import image_size
+from spyre_sched.polyhedral.views import element_bytes
+from spyre_sched.solve.problem import (
+    Buffer,
+    Candidate,
+    Compute,
+    Decision,
+    FifoUse,
+    InstanceLimit,
+    PinnedRegion,
+    Pipeline,
+    Problem,
+    Program,
+    Quantity,
+    RegisterUse,
+    Stage,
+    Transfer,
+)
+
+DEVICE_ATTR = "ktdf.device"
+PINNED_ATTR = "ktdf.pinned_bytes"
+MAX_MODULO = 8
+"""Largest modulo offered: enough copies to hide a transfer's latency behind the
+bandwidth-bound part for any tile of the shipped devices (docs/solver.md)."""
+
+Values = dict[str, int]
+"""Decision name -> candidate value."""
+
+
+class ExtractError(UnsupportedError):
+    """ScheduleIR the solver cannot read (names the op)."""
+
+
+def _fail(op: Operation | None, message: str) -> ExtractError:
+    where = f"op {op.name} in pass solve" if op is not None else "pass solve"
+    return ExtractError(message, where)
+
+
+@dataclass
+class Extraction:
+    problem: Problem
+    module: ModuleOp
+    device: Device
+    ops: dict[str, Operation]
+    """Decision name -> the op carrying it (for write-back)."""
+
+
+# ---- index expressions as functions of the decisions -----------------------------------
+
+
+@dataclass(frozen=True)
+class Expr:
+    scope: frozenset[str]
+    fn: Callable[[Values], int]
+
+    def __call__(self, values: Values) -> int:
+        return self.fn(values)
+
+
+def _const(v: int) -> Expr:
+    return Expr(frozenset(), lambda _: v)
+
+
+class _Evaluator:
+    """Index SSA values of one program as `Expr`s over its decisions."""
+
+    BINARY = {
+        "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b,
+        "arith.muli": lambda a, b: a * b, "arith.divui": lambda a, b: a // b,
+        "arith.divsi": lambda a, b: int(a / b), "arith.floordivsi": lambda a, b: a // b,
+        "arith.ceildivui": lambda a, b: -(-a // b), "arith.ceildivsi": lambda a, b: -(-a // b),
+        "arith.remui": lambda a, b: a % b, "arith.remsi": lambda a, b: a % b,
+        "arith.minui": min, "arith.minsi": min, "arith.maxui": max, "arith.maxsi": max,
+    }
+
+    def __init__(self):
+        self.cache: dict[SSAValue, Expr] = {}
+
+    def __call__(self, value: SSAValue) -> Expr:
+        if value not in self.cache:
+            self.cache[value] = self._expr(value)
+        return self.cache[value]
+
+    def _expr(self, value: SSAValue) -> Expr:
+        if isinstance(value, BlockArgument):
+            raise _fail(value.owner.parent_op() if value.owner else None,
+                        "a loop bound or transfer size depends on a loop index or an argument; "
+                        "the solver needs it as a function of the tile decisions")
+        op = value.owner
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+            return _const(op.value.value.data)
+        if isinstance(op, ktdf.ReserveSizeOp):
+            name = op.decision.data
+            return Expr(frozenset([name]), lambda v, name=name: v[name])
+        if isinstance(op, ktdf.DeriveSizeOp):
+            size, upper = self(op.size), self(op.upper_bound)
+            # the full (first) tile: min(size, upper bound - 0)
+            return Expr(size.scope | upper.scope, lambda v: min(size(v), upper(v)))
+        if op.name in self.BINARY:
+            a, b = self(op.operands[0]), self(op.operands[1])
+            f = self.BINARY[op.name]
+            return Expr(a.scope | b.scope, lambda v: f(a(v), b(v)))
+        if isinstance(op, arith.IndexCastOp):
+            return self(op.input)
+        raise _fail(op, "the solver cannot evaluate this index value as a function of the "
+                        "decisions")
+
+
+def _trip(lo: Expr, hi: Expr, step: Expr) -> Expr:
+    return Expr(lo.scope | hi.scope | step.scope,
+                lambda v: max(0, -(-(hi(v) - lo(v)) // max(1, step(v)))))
+
+
+# ---- the device ------------------------------------------------------------------------
+
+
+class _Hardware:
+    def __init__(self, device: Device, sharers: int):
+        self.device = device
+        self.sharers = sharers
+        self.core = device.core(0)
+        corelets = device.corelets(self.core)
+        self.corelet = corelets[0] if corelets else None
+
+    def unit_of_kind(self, kind: str, near: Operation | None = None) -> str:
+        names = sorted((u.name for u in self.device.units.values() if u.kind == kind
+                        and self.device.core_of(u.name) == self.core), key=natural_key)
+        inside = [n for n in names if self.corelet is not None
+                  and n.startswith(self.corelet.name + ".")]
+        if not names:
+            raise _fail(near, f"device {self.device.name} has no unit of kind '{kind}' in "
+                              f"{self.core.name}")
+        return (inside or names)[0]
+
+    def memory_of_kind(self, kind: str, near: Operation | None = None) -> str:
+        found = self.device.memories_of_kind(kind, self.core) or \
+            self.device.memories_of_kind(kind)
+        if not found:
+            raise _fail(near, f"device {self.device.name} has no memory of kind '{kind}'")
+        return found[0].name
+
+    def endpoint(self, value: SSAValue, near: Operation) -> tuple[str, str | None]:
+        """(node name, FIFO performer kind or None) for one side of a transfer."""
+        t = value.type
+        if isinstance(t, ktdf.FifoSlotType):
+            return "", None
+        owner = value.owner
+        if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
+            return self.memory_of_kind(t.memory_space.data, near), None
+        if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
+            space = owner.properties.get("memory_space") or owner.attributes.get("memory_space")
+            text = str(space)
+            if "ct_local" in text or "LX" in text:
+                return self.device.scratchpad(self.core).name, None
+            return self.device.device_memory().name, None
+        raise _fail(near, "a transfer side is neither a kernel view, a buffer nor a FIFO")
+
+    def hop(self, op: ktdf.DataTransferOp, kinds: list[str]):
+        src_t, dst_t = op.source.type, op.dest.type
+        if isinstance(dst_t, ktdf.FifoSlotType):
+            src, _ = self.endpoint(op.source, op)
+            performer = dst_t.source.data
+            target = self.unit_of_kind(dst_t.dest.data, op)
+            route = self.device.route(src, target)
+        elif isinstance(src_t, ktdf.FifoSlotType):
+            dst, _ = self.endpoint(op.dest, op)
+            performer = src_t.dest.data
+            source = self.unit_of_kind(src_t.source.data, op)
+            route = self.device.route(source, dst)
+        else:
+            src, _ = self.endpoint(op.source, op)
+            dst, _ = self.endpoint(op.dest, op)
+            performer = None
+            route = self.device.route(src, dst)
+        wanted = {performer} if performer else set(kinds)
+        hops = [h for h in route.hops if self.device.units[h.unit].kind in wanted]
+        if not hops:
+            hops = list(route.hops)
+        if not hops:
+            raise _fail(op, "the transfer's route has no hop (source and destination coincide)")
+        return hops
+
+    def shared(self, hop) -> int | None:
+        """Total bandwidth of a memory at either end of the hop that all cores share."""
+        for end in (hop.source, hop.lands_in):
+            memory = self.device.memories.get(end)
+            if memory is not None and memory.bandwidth is not None and not memory.group:
+                return memory.bandwidth
+        return None
+
+
+# ---- decisions --------------------------------------------------------------------------
+
+
+def _tile_candidates(op: ktdf.ReserveSizeOp, limit: int | None) -> tuple[list[int], str]:
+    """Legal tile values, keeping for each tile count only its smallest tile (a larger
+    tile with the same count costs more scratchpad and no fewer iterations)."""
+    extent = op.extent.value.data
+    legal = [v for v in op.legal_values() if limit is None or v <= limit]
+    kept = [v for v in legal
+            if not any(w < v and -(-extent // w) == -(-extent // v) for w in legal)]
+    rule = (f"min_value {op.min_value.value.data} <= v <= extent {extent}, multiple of "
+            f"{op.divisibility.value.data} or the whole extent; of tiles giving the same tile "
+            f"count only the smallest is kept ({len(legal)} legal, {len(kept)} kept)")
+    return kept, rule
+
+
+def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Operation],
+                                                  list[InstanceLimit]]:
+    decisions: list[Decision] = []
+    ops: dict[str, Operation] = {}
+    groups: dict[tuple[int, str], list[str]] = {}
+    for op in func.walk():
+        if isinstance(op, ktdf.ReserveSizeOp) and op.is_open:
+            name = op.decision.data
+            within = None
+            if op.within is not None:
+                outer = ops.get(op.within.data)
+                if isinstance(outer, ktdf.ReserveSizeOp):
+                    within = outer.extent.value.data
+            values, rule = _tile_candidates(op, within)
+            decisions.append(Decision(
+                name, "tile", index, tuple(Candidate(v) for v in values),
+                source=f"ktdf.tiling.reserve_size (extent {op.extent.value.data}, min_value "
+                       f"{op.min_value.value.data}, divisibility {op.divisibility.value.data})",
+                extent=op.extent.value.data, step=op.divisibility.value.data, rule=rule))
+            ops[name] = op
+        elif isinstance(op, ktdf.PipelineOp) and op.is_open:
+            name = op.decision.data
+            buffers = [b.operand.data for b in _buffers(op)]
+            decisions.append(Decision(
+                name, "modulo", index, tuple(Candidate(m) for m in range(1, MAX_MODULO + 1)),
+                source="ktdf.pipeline modulo(size: ?) rotating the buffers of "
+                       + (", ".join(buffers) or "nothing"),
+                rule=f"1..{MAX_MODULO} copies; the scratchpad bounds it"))
+            ops[name] = op
+        elif isinstance(op, ktdf.ParallelOp) and op.is_open:
+            name = op.decision.data
+            top = op.max_instances.value.data
+            trip = _parallel_trip_source(op)
+            decisions.append(Decision(
+                name, "distribute", index, tuple(Candidate(n) for n in range(1, top + 1)),
+                source=f"ktdf.parallel over {len(op.induction_vars)} loop(s), instance group "
+                       f"{op.instance_group.data} (at most {top})",
+                trip=trip, rule=f"1..{top} instances (max_instances)"))
+            ops[name] = op
+            # nested parallels of one group share the group's instances
+            root = op
+            parent = op.parent_op()
+            while parent is not None and not isinstance(parent, FuncOp):
+                if isinstance(parent, ktdf.ParallelOp) and \
+                        parent.instance_group.data == op.instance_group.data:
+                    root = parent
+                if isinstance(parent, ktdf.StageOp):
+                    break
+                parent = parent.parent_op()
+            groups.setdefault((id(root), op.instance_group.data), []).append(name)
+    limits = []
+    for (_, group), names in groups.items():
+        if len(names) > 1:
+            top = min(ops[n].max_instances.value.data for n in names)
+            limits.append(InstanceLimit(group, tuple(names), top))
+    return decisions, ops, limits
+
+
+def _parallel_trip_source(op: ktdf.ParallelOp) -> str | int | None:
+    """The tile decision whose tile a point loop walks (for the V1 rule), if visible."""
+    if len(op.upper_bounds) != 1:
+        return None
+    upper = op.upper_bounds[0].owner
+    if isinstance(upper, ktdf.DeriveSizeOp):
+        size = upper.size.owner
+        if isinstance(size, ktdf.ReserveSizeOp):
+            return size.decision.data
+    if isinstance(upper, arith.ConstantOp) and isinstance(upper.value, IntegerAttr):
+        return upper.value.value.data
+    return None
+
+
+def _buffers(pipe: ktdf.PipelineOp) -> list[ktdf.BufferOp]:
+    private = pipe.private
+    if private is None:
+        return []
+    return [op for op in private.walk() if isinstance(op, ktdf.BufferOp)]
+
+
+# ---- pipelines -------------------------------------------------------------------------
+
+
+class _ProgramReader:
+    def __init__(self, index: int, func: FuncOp, decisions: list[Decision], hw: _Hardware,
+                 solved: dict[str, Operation]):
+        self.index = index
+        self._solved = solved
+        self.func = func
+        self.decisions = {d.name: d for d in decisions}
+        self.hw = hw
+        self.eval = _Evaluator()
+        self.buffers: list[Buffer] = []
+        self.fifos: list[FifoUse] = []
+        self.registers: list[RegisterUse] = []
+        self.counter = itertools.count()
+
+    def quantity(self, expr: Expr) -> Quantity:
+        scope = [self.decisions[n] for n in sorted(expr.scope) if n in self.decisions]
+        missing = [n for n in expr.scope if n not in self.decisions]
+        if missing:
+            # solved decisions keep their value in the IR; the evaluator never returns them
+            raise _fail(None, f"unknown decision(s) {', '.join(missing)} in program {self.index}")
+        return Quantity.of(scope, lambda *cands: expr({d.name: c.value
+                                                       for d, c in zip(scope, cands)}))
+
+    def _decision_or_value(self, op: ktdf.PipelineOp | ktdf.ParallelOp) -> Expr:
+        if op.is_open:
+            name = op.decision.data
+            return Expr(frozenset([name]), lambda v: v[name])
+        value = op.modulo_value if isinstance(op, ktdf.PipelineOp) else \
+            ktdf.decision_value(op)
+        return _const(int(value or 1))
+
+    def iterations(self, pipe: ktdf.PipelineOp) -> Expr:
+        """Iterations one instance runs: the loops between the pipeline and the stage (or
+        function) around it; a distributed loop nest gives each instance ceil(T / N)."""
+        trips: list[Expr] = []
+        parent = pipe.parent_op()
+        while parent is not None and not isinstance(parent, ktdf.StageOp | FuncOp):
+            if isinstance(parent, scf.ForOp):
+                trips.append(_trip(self.eval(parent.lb), self.eval(parent.ub),
+                                   self.eval(parent.step)))
+            elif isinstance(parent, ktdf.ParallelOp):
+                t = [_trip(self.eval(lo), self.eval(hi), self.eval(st)) for lo, hi, st in
+                     zip(parent.lower_bounds, parent.upper_bounds, parent.steps)]
+                n = self._decision_or_value(parent)
+                scope = frozenset().union(*(x.scope for x in t)) | n.scope
+                trips.append(Expr(scope, lambda v, t=t, n=n: -(-prod(x(v) for x in t)
+                                                             // max(1, n(v)))))
+            elif isinstance(parent, scf.IfOp | ktdf.PipelineOp):
+                pass
+            else:
+                raise _fail(parent, "a pipeline sits inside an op the solver cannot count "
+                                    "iterations of")
+            parent = parent.parent_op()
+        scope = frozenset().union(*(t.scope for t in trips)) if trips else frozenset()
+        return Expr(scope, lambda v: prod(t(v) for t in trips))
+
+    def pipeline(self, pipe: ktdf.PipelineOp, path: str) -> Pipeline:
+        name = pipe.decision.data.rsplit(".modulo", 1)[0] if pipe.decision is not None \
+            else path
+        if pipe.is_open:
+            modulo: str | int = pipe.decision.data
+        else:
+            modulo = pipe.modulo_value
+        has_buffers = bool(_buffers(pipe))
+        fifo_depths = self._fifo_depths(pipe)
+        if not has_buffers and fifo_depths and pipe.modulo is None:
+            # FIFOs decouple the stages: as many iterations in flight as the FIFO holds
+            modulo = min(fifo_depths)
+        for b in _buffers(pipe):
+            self.buffers.append(self._buffer(b, modulo, name))
+        stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
+        return Pipeline(name, self.quantity(self.iterations(pipe)), stages, modulo)
+
+    def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
+        private = pipe.private
+        depths = []
+        for op in (private.walk() if private else []):
+            if isinstance(op, ktdf.FifoOp):
+                slot = op.results[0].type
+                src = self.hw.unit_of_kind(slot.source.data, op)
+                dst = self.hw.unit_of_kind(slot.dest.data, op)
+                try:
+                    depth = self.hw.device.fifo_depth(src, dst)
+                except DeviceError:
+                    depth = None
+                if depth:
+                    depths.append(depth)
+        return depths
+
+    def _buffer(self, op: ktdf.BufferOp, modulo: str | int, pipe: str) -> Buffer:
+        dims = op.tile_dim_values()
+        scope = [self.decisions[d] for d in dims if isinstance(d, str) and d in self.decisions]
+        fixed = {d: ktdf.decision_value(self._solved[d]) for d in dims
+                 if isinstance(d, str) and d not in self.decisions and d in self._solved}
+        elt = element_bytes(op.result.type.element_type)
+        amap = op.access_map.data
+
+        def size(*cands):
+            values = {d.name: c.value for d, c in zip(scope, cands)}
+            sizes = [d if isinstance(d, int) else values.get(d, fixed.get(d)) for d in dims]
+            if any(s is None for s in sizes):
+                raise _fail(op, f"buffer {op.operand.data}: a tile dim names no decision of "
+                                f"this program")
+            return image_size(amap, sizes) * elt
+        return Buffer(f"{pipe}.{op.operand.data}.{op.role.data}", Quantity.of(scope, size),
+                      modulo, op.role.data, op.memory)
+
+    def stage(self, st: ktdf.StageOp, name: str) -> Stage:
+        kinds = [a.data for a in st.applicable_units.data] if st.applicable_units else []
+        work: list[Transfer | Compute | Pipeline] = []
+        engines: list[str] = []
+        for op, count in self._stage_ops(st):
+            if isinstance(op, ktdf.PipelineOp):
+                work.append(self.pipeline(op, f"{name}.inner"))
+                engines.append("+".join(kinds))
+            elif isinstance(op, ktdf.DataTransferOp):
+                t, unit = self.transfer(op, kinds, count, f"{name}.t{len(work)}")
+                work.append(t)
+                engines.append(unit)
+            elif isinstance(op, GenericOp):
+                work.append(self.compute(op, kinds, count, f"{name}.c{len(work)}"))
+                engines.append(self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)
+                               .split(".")[-1])
+        engine = "+".join(sorted(set(engines))) or "+".join(kinds) or name
+        return Stage(name, engine, tuple(work))
+
+    def _stage_ops(self, st: ktdf.StageOp) -> Iterator[tuple[Operation, Expr]]:
+        """Work ops of a stage with how many times each runs per stage iteration (loops
+        inside the stage; a nested pipeline counts its own loops as iterations)."""
+        def walk(block_ops, count: Expr):
+            for op in block_ops:
+                if isinstance(op, ktdf.PipelineOp):
+                    yield op, count
+                elif isinstance(op, ktdf.DataTransferOp | GenericOp):
+                    yield op, count
+                elif isinstance(op, scf.ForOp) or isinstance(op, ktdf.ParallelOp):
+                    if any(isinstance(o, ktdf.PipelineOp) for o in op.walk() if o is not op):
+                        # loops around a nested pipeline are that pipeline's iterations
+                        yield from walk(_body_ops(op), count)
+                        continue
+                    if isinstance(op, scf.ForOp):
+                        trip = _trip(self.eval(op.lb), self.eval(op.ub), self.eval(op.step))
+                        if op.iter_args:
+                            self._accumulator(op)
+                    else:
+                        t = [_trip(self.eval(lo), self.eval(hi), self.eval(s)) for lo, hi, s
+                             in zip(op.lower_bounds, op.upper_bounds, op.steps)]
+                        n = self._decision_or_value(op)
+                        trip = Expr(frozenset().union(*(x.scope for x in t)) | n.scope,
+                                    lambda v, t=t, n=n: -(-prod(x(v) for x in t) // max(1, n(v))))
+                    yield from walk(_body_ops(op), Expr(count.scope | trip.scope,
+                                                        lambda v, c=count, t=trip: c(v) * t(v)))
+                elif isinstance(op, scf.IfOp):
+                    for region in op.regions:
+                        for block in region.blocks:
+                            yield from walk(block.ops, count)
+        yield from walk(_body_ops(st), _const(1))
+
+    def _accumulator(self, loop: scf.ForOp) -> None:
+        sfu = self.hw.device.units.get(self.hw.unit_of_kind("sfu", loop))
+        capacity = sfu.register_file if sfu is not None else None
+        if capacity is None:
+            return
+        nbytes = 0
+        for arg in loop.iter_args:
+            t = arg.type
+            if isinstance(t, TensorType):
+                nbytes += prod(t.get_shape()) * element_bytes(t.element_type)
+            else:
+                nbytes += element_bytes(t)
+        self.registers.append(RegisterUse(f"p{self.index}.acc{next(self.counter)}",
+                                          Quantity.const(nbytes), capacity))
+
+    def transfer(self, op: ktdf.DataTransferOp, kinds: list[str], count: Expr,
+                 name: str) -> tuple[Transfer, str]:
+        sizes = _sizes(op.source_sizes, op.source_dyn_sizes, self.eval)
+        side = op.source if not isinstance(op.source.type, ktdf.FifoSlotType) else op.dest
+        t = side.type
+        elt = element_bytes(t.element_type if hasattr(t, "element_type") else t)
+        if op.transfer_mode is not None and op.transfer_mode.data == "splat":
+            dst_sizes = _sizes(op.dest_sizes, op.dest_dyn_sizes, self.eval)
+            sizes = dst_sizes  # one element written everywhere: the destination's box
+        scope = frozenset().union(*(s.scope for s in sizes)) | count.scope
+        nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
+        hops = self.hw.hop(op, kinds)
+        hop = hops[0]
+        for fifo_side in (op.source, op.dest):
+            slot = fifo_side.type
+            if isinstance(slot, ktdf.FifoSlotType):
+                per_slot = prod(slot.get_shape())
+                entries = Expr(scope, lambda v, p=per_slot: -(-prod(s(v) for s in sizes) // p))
+                self.fifos.append(FifoUse(f"{name} ({slot.source.data} -> {slot.dest.data})",
+                                          self.quantity(entries), hop.queue_depth or
+                                          self._depth(slot, op)))
+        return (Transfer(name, self.quantity(nbytes), hop.bandwidth,
+                         sum(h.latency for h in hops), self.hw.shared(hop), self.hw.sharers,
+                         hop.source, hop.lands_in), hop.unit.split(".")[-1])
+
+    def _depth(self, slot: ktdf.FifoSlotType, near: Operation) -> int:
+        src = self.hw.unit_of_kind(slot.source.data, near)
+        dst = self.hw.unit_of_kind(slot.dest.data, near)
+        try:
+            return self.hw.device.fifo_depth(src, dst) or 1 << 30
+        except DeviceError:
+            return 1 << 30
+
+    def compute(self, op: GenericOp, kinds: list[str], count: Expr, name: str) -> Compute:
+        unit = self.hw.device.units[self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)]
+        out = op.outputs[0].type if op.outputs else op.res[0].type
+        shape = out.get_shape() if isinstance(out, TensorType) else (1,)
+        ins = [o.type for o in op.inputs if isinstance(o.type, TensorType)]
+        points = max([prod(shape)] + [prod(t.get_shape()) for t in ins])
+        types = {_short(t.element_type) for t in [*ins, out] if isinstance(t, TensorType)}
+        lanes = min((unit.lanes(t) for t in types if t in unit.simd_lanes), default=None)
+        if lanes is None:
+            raise _fail(op, f"unit {unit.name} has no SIMD lanes for {', '.join(sorted(types))}")
+        ops_per_point = sum(1 for o in op.body.block.ops if o.name != "linalg.yield") or 1
+        latency = int(unit.compute.get("latency", 0)) if unit.compute else 0
+        elements = Expr(count.scope, lambda v: points * count(v))
+        return Compute(name, self.quantity(elements), ops_per_point, lanes, latency=latency)
+
+
+def _short(t) -> str:
+    text = str(t)
+    return text[len("!spyreop."):] if text.startswith("!spyreop.") else text
+
+
+def _body_ops(op: Operation) -> list[Operation]:
+    out = []
+    for region in op.regions:
+        for block in region.blocks:
+            out.extend(block.ops)
+    return out
+
+
+def _sizes(static, dynamic, ev: _Evaluator) -> list[Expr]:
+    dyn = iter(dynamic)
+    out = []
+    for v in static.get_values():
+        out.append(ev(next(dyn)) if v == ktdf.DYNAMIC_INDEX else _const(int(v)))
+    return out
+
+
+# ---- the module ------------------------------------------------------------------------
+
+
+def _programs(module: ModuleOp) -> tuple[FuncOp, list[tuple[int, FuncOp]]]:
+    orchestrator = None
+    programs: list[tuple[int, FuncOp]] = []
+    for op in module.body.block.ops:
+        if isinstance(op, FuncOp) and op.body.blocks:
+            orchestrator = op
+        elif isinstance(op, ModuleOp):
+            name = op.sym_name.data if op.sym_name else ""
+            funcs = [f for f in op.body.block.ops if isinstance(f, FuncOp)]
+            if not name.startswith("program_") or len(funcs) != 1:
+                raise _fail(op, "expected `builtin.module @program_N` holding one function")
+            programs.append((int(name.split("_")[-1]), funcs[0]))
+    if orchestrator is None:
+        raise _fail(None, "the ScheduleIR has no orchestrator function")
+    programs.sort(key=lambda p: p[0])
+    return orchestrator, programs
+
+
+def _calls(orchestrator: FuncOp, symbol: str) -> int:
+    """How many times the orchestrator calls a program (constant KTIR loops around it)."""
+    total = 0
+    ev = _Evaluator()
+    for op in orchestrator.walk():
+        if isinstance(op, CallOp) and op.callee.root_reference.data == symbol:
+            times = 1
+            parent = op.parent_op()
+            while parent is not None and parent is not orchestrator:
+                if isinstance(parent, scf.ForOp):
+                    try:
+                        times *= _trip(ev(parent.lb), ev(parent.ub), ev(parent.step))({})
+                    except ExtractError:
+                        pass  # a run-time trip count: counted once
+                parent = parent.parent_op()
+            total += times
+    return max(total, 1)
+
+
+def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
+    attr = module.attributes.get(DEVICE_ATTR)
+    if device is None:
+        if not isinstance(attr, StringAttr):
+            raise _fail(module, f"the module has no {DEVICE_ATTR} attribute naming its device")
+        device = load_device(attr.data)
+    orchestrator, funcs = _programs(module)
+    grid = orchestrator.attributes.get("grid")
+    tiles = prod(a.value.data for a in grid.data) if grid is not None else 1
+    sharers = max(1, min(tiles, device.num_cores))
+    hw = _Hardware(device, sharers)
+    decisions: list[Decision] = []
+    programs: list[Program] = []
+    ops: dict[str, Operation] = {}
+    pinned = 0
+    solved = {name: op for _, f in funcs for name, op in ktdf.decision_ops(f).items()}
+    for index, func in funcs:
+        pin = func.attributes.get(PINNED_ATTR)
+        if isinstance(pin, IntegerAttr):
+            pinned = max(pinned, pin.value.data)
+        ds, dops, limits = _decisions(func, index)
+        decisions += ds
+        ops.update(dops)
+        reader = _ProgramReader(index, func, ds, hw, solved)
+        pipes = []
+        for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
+                               and _outermost(o)):
+            pipes.append(reader.pipeline(op, f"pipe{k}"))
+        programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
+                                tuple(reader.fifos), tuple(reader.registers), tuple(limits),
+                                _calls(orchestrator, func.sym_name.data)))
+    corelets = max((len(device.corelets(c)) for c in device.cores), default=1) or 1
+    regions = (PinnedRegion("ct_local views", pinned, "ktdf.pinned_bytes"),) if pinned else ()
+    scratch_kind = device.memory_kind_for("ct_local")
+    others = {}
+    for p in programs:
+        for b in p.buffers:
+            if b.memory and b.memory != scratch_kind and b.memory not in others:
+                others[b.memory] = device.memories_of_kind(b.memory, hw.core)[0].size \
+                    if device.memories_of_kind(b.memory, hw.core) else \
+                    device.memories_of_kind(b.memory)[0].size
+    kernel = orchestrator.sym_name.data
+    problem = Problem(kernel, device.name, device.scratchpad(hw.core).size, tuple(decisions),
+                      tuple(programs), regions, corelets, others)
+    return Extraction(problem, module, device, ops)
+
+
+def _outermost(pipe: ktdf.PipelineOp) -> bool:
+    parent = pipe.parent_op()
+    while parent is not None:
+        if isinstance(parent, ktdf.PipelineOp):
+            return False
+        parent = parent.parent_op()
+    return True
