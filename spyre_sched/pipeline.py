@@ -1,0 +1,149 @@
+"""The one place that lists the compiler's passes in order.
+
+`SCHEDULE_STEPS` is the scheduler (issue 10): KTIR -> ScheduleIR with open decisions,
+device patterns applied at their checkpoints. Later stages (solve, lower) append their
+own steps to a copy of the list and run them with the same `run_steps` driver, which
+verifies the module after every step, prints it when asked, and stops after a named
+step.
+
+    from spyre_sched.pipeline import schedule
+    module = schedule(kernel, "spyre")                       # open ScheduleIR
+    module = schedule(kernel, "spyre", stop_after="naive-pipeline")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
+
+from spyre_sched.device import apply_device_patterns, load_device
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
+from spyre_sched.frontend import Kernel
+from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
+from spyre_sched.schedule.expand_paths import ExpandPaths
+from spyre_sched.schedule.footprints import Footprints
+from spyre_sched.schedule.fuse_compute import FuseCompute
+from spyre_sched.schedule.hoist import HoistInvariantTransfers
+from spyre_sched.schedule.legality import LegalityCheck
+from spyre_sched.schedule.naive_pipeline import NaivePipeline
+from spyre_sched.schedule.nest_levels import NestByMemoryLevel
+from spyre_sched.schedule.open_decisions import OpenDecisions
+from spyre_sched.schedule.program_split import ProgramSplit
+from spyre_sched.schedule.reductions import ChunkReductions
+from spyre_sched.schedule.verify import verify_schedule_ir
+
+
+@dataclass(frozen=True)
+class DevicePatterns(ModulePass):
+    """Apply the device's rewrite patterns for one checkpoint (from the device file)."""
+
+    checkpoint: str = "pre_mapping"
+
+    @property
+    def step_name(self) -> str:
+        return f"device-patterns-{self.checkpoint}"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        attr = op.attributes.get(DEVICE_ATTR)
+        assert isinstance(attr, StringAttr)
+        apply_device_patterns(load_device(attr.data), op, self.checkpoint)
+
+
+#: The scheduler, in order. Each entry is a pass instance; `step_name` names it for
+#: --stop-after and --print-ir-after-all.
+SCHEDULE_STEPS: tuple[ModulePass, ...] = (
+    DevicePatterns("pre_mapping"),
+    LegalityCheck(),
+    ProgramSplit(),
+    DevicePatterns("pre_scheduling"),
+    FuseCompute(),
+    NaivePipeline(),
+    ExpandPaths(),
+    NestByMemoryLevel(),
+    HoistInvariantTransfers(),
+    ChunkReductions(),
+    OpenDecisions(),
+    DevicePatterns("post_scheduling"),
+    Footprints(),
+)
+
+#: Passes run on KTIR input before any ScheduleIR exists (skipped for ScheduleIR input).
+KTIR_ONLY = ("device-patterns-pre_mapping", "legality-check")
+
+
+def step_name(step: ModulePass) -> str:
+    return getattr(step, "step_name", None) or step.name
+
+
+def step_names(steps: Sequence[ModulePass] = SCHEDULE_STEPS) -> list[str]:
+    return [step_name(s) for s in steps]
+
+
+PrintHook = Callable[[str, ModuleOp], None]
+
+
+def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str | None = None,
+              print_after_all: PrintHook | None = None, kernel: Kernel | None = None,
+              ctx: Context | None = None) -> ModuleOp:
+    """Run `steps` in order on `module` (in place), verifying after each one."""
+    names = step_names(steps)
+    if stop_after is not None and stop_after not in names:
+        raise UnsupportedError(f"--stop-after {stop_after}: no such pass; the passes are "
+                               + ", ".join(names))
+    ctx = ctx or make_context()
+    for step in steps:
+        name = step_name(step)
+        try:
+            step.apply(ctx, module)
+            _verify(module, name)
+        except ScheduleError as err:
+            raise _located(err, kernel) from None
+        if print_after_all is not None:
+            print_after_all(name, module)
+        if name == stop_after:
+            break
+    return module
+
+
+def _located(err: ScheduleError, kernel: Kernel | None) -> SpyreSchedError:
+    """Give an error about a kernel op the op's FILE:LINE:COL when we know it."""
+    if kernel is not None and err.op is not None and err.op in kernel.op_locations:
+        return UnsupportedError(err.message, kernel.location_of(err.op))
+    return err
+
+
+def _verify(module: ModuleOp, name: str) -> None:
+    try:
+        module.verify()
+        verify_schedule_ir(module)
+    except VerifyException as err:
+        first = str(err).strip().splitlines()[0]
+        raise VerifyError(f"the IR after pass {name} does not verify: {first}",
+                          f"pass {name}") from None
+
+
+def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
+             print_after_all: PrintHook | None = None,
+             steps: Sequence[ModulePass] = SCHEDULE_STEPS) -> ModuleOp:
+    """KTIR kernel -> ScheduleIR (open decisions) for `device` (a name or a path).
+
+    The kernel's module is rewritten in place and returned."""
+    load_device(device)  # a bad device is reported before anything runs
+    module = kernel.module
+    module.attributes[DEVICE_ATTR] = StringAttr(device)
+    return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
+                     kernel=kernel)
+
+
+def reschedule(module: ModuleOp, *, print_after_all: PrintHook | None = None) -> ModuleOp:
+    """ScheduleIR given as input: verify it as the last scheduler pass would."""
+    _verify(module, "input")
+    if print_after_all is not None:
+        print_after_all("input", module)
+    return module

@@ -1,0 +1,109 @@
+"""What every schedule pass shares: the device named by the module, the programs of a
+ScheduleIR module, located errors, and tiny IR builders.
+
+A pass reads the device from the top module's `ktdf.device` attribute (the IR alone says
+which device it is for) and reports a problem with `fail(op, pass, message)`: an
+`UnsupportedError` that keeps the op, so the driver can give it a FILE:LINE:COL when the
+op came from the kernel text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from spyre_sched.device import Device, load_device
+from spyre_sched.errors import UnsupportedError
+
+DEVICE_ATTR = "ktdf.device"
+PINNED_ATTR = "ktdf.pinned_bytes"
+PROGRAM_PREFIX = "program_"
+SCHEDULE_PREFIX = "local_schedule_"
+#: which iteration dim of the program's compute a scheduler loop walks
+DIM_ATTR = "ktdf.dim"
+LOOP_TYPE_ATTR = "loop_type"
+
+
+class ScheduleError(UnsupportedError):
+    """A schedule pass cannot handle an op: names the op, the pass, and why."""
+
+    def __init__(self, message: str, op: Operation | None = None, pass_name: str = ""):
+        where = f"op {op.name} in pass {pass_name}" if op is not None else f"pass {pass_name}"
+        super().__init__(message, where)
+        self.op = op
+        self.pass_name = pass_name
+
+
+def fail(op: Operation | None, pass_name: str, message: str) -> ScheduleError:
+    return ScheduleError(message, op, pass_name)
+
+
+def top_module(op: Operation) -> ModuleOp:
+    current = op
+    while current.parent_op() is not None:
+        current = current.parent_op()  # type: ignore[assignment]
+    assert isinstance(current, ModuleOp)
+    return current
+
+
+def device_of(module: ModuleOp, pass_name: str = "") -> Device:
+    """The device the module is scheduled for (`ktdf.device` on the top module)."""
+    attr = top_module(module).attributes.get(DEVICE_ATTR)
+    if not isinstance(attr, StringAttr):
+        raise fail(None, pass_name, f"the module has no {DEVICE_ATTR} attribute naming its device")
+    return load_device(attr.data)
+
+
+def kernel_funcs(module: ModuleOp) -> list[func.FuncOp]:
+    """Functions with a body directly in `module` (the kernel / the orchestrator)."""
+    return [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]
+
+
+def programs(module: ModuleOp) -> Iterator[tuple[int, func.FuncOp]]:
+    """(N, @local_schedule_N) for every `builtin.module @program_N`, in order."""
+    for op in module.ops:
+        if isinstance(op, ModuleOp) and op.sym_name is not None \
+                and op.sym_name.data.startswith(PROGRAM_PREFIX):
+            index = int(op.sym_name.data[len(PROGRAM_PREFIX):])
+            for inner in op.ops:
+                if isinstance(inner, func.FuncOp) and inner.body.blocks:
+                    yield index, inner
+
+
+def index_constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def constant_value(value: SSAValue) -> int | None:
+    """The integer an `arith.constant` of index/integer type gives, else None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def string_array(items: list[str]) -> ArrayAttr:
+    return ArrayAttr([StringAttr(s) for s in items])
+
+
+def int_attr(value: int) -> Attribute:
+    from xdsl.dialects.builtin import i64
+
+    return IntegerAttr(value, i64)
+
+
+def element_bytes(element_type: Attribute) -> int:
+    text = str(element_type)
+    table = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
+    if text not in table:
+        raise UnsupportedError(f"not supported yet: element type {text}")
+    return table[text]

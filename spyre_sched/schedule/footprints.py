@@ -1,0 +1,83 @@
+"""Pass 10, footprints: exact buffer footprints from the integer sets.
+
+A buffer's footprint for given tile sizes is the number of distinct elements one tile
+touches in it: the image of the tile box under the buffer's `access_map`, counted by the
+polyhedral layer (`image_size`; a broadcast operand, a skewed or strided map are not the
+product of the extents). This pass records `elements_at_max` on every buffer (the
+footprint at the largest legal tile sizes, or the chosen ones once solved) and checks
+that each program fits its scratchpad at the *smallest* legal choice (smallest tiles,
+one copy): if not, no solution exists and the kernel author is told which program and
+memory overflow, by how much.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from spyre_sched.dialects import ktdf
+from spyre_sched.polyhedral.tile_image import image_size
+from spyre_sched.schedule.common import (
+    PINNED_ATTR,
+    device_of,
+    element_bytes,
+    fail,
+    int_attr,
+    programs,
+)
+
+NAME = "footprints"
+ELEMENTS_ATTR = "elements_at_max"
+
+
+def buffer_elements(buffer: ktdf.BufferOp, decisions: dict[str, ktdf.DecisionOp],
+                    pick: str = "max") -> int:
+    """Footprint in elements with every open tile decision at its largest ("max") or
+    smallest ("min") legal value (solved decisions at their value)."""
+    sizes = []
+    for value in buffer.tile_dim_values():
+        if isinstance(value, int):
+            sizes.append(value)
+            continue
+        op = decisions[value]
+        assert isinstance(op, ktdf.ReserveSizeOp)
+        solved = ktdf.decision_value(op)
+        legal = op.legal_values()
+        sizes.append(solved if solved is not None else (max(legal) if pick == "max" else min(legal)))
+    return image_size(buffer.access_map.data, sizes)
+
+
+@dataclass(frozen=True)
+class Footprints(ModulePass):
+    """Record exact footprints; refuse programs that cannot fit at all."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device = device_of(op, NAME)
+        core = device.core(0)
+        scratch_kind = device.memory_kind_for("ct_local")
+        for index, fn in programs(op):
+            decisions = ktdf.decision_ops(fn)
+            need: dict[str, int] = {}
+            for buffer in [b for b in fn.walk() if isinstance(b, ktdf.BufferOp)]:
+                elements = buffer_elements(buffer, decisions)
+                buffer.attributes[ELEMENTS_ATTR] = int_attr(elements)
+                smallest = buffer_elements(buffer, decisions, "min")
+                need[buffer.memory] = need.get(buffer.memory, 0) + smallest * element_bytes(
+                    buffer.result.type.element_type)
+            pinned = fn.attributes.get(PINNED_ATTR)
+            pinned_bytes = pinned.value.data if pinned is not None else 0  # type: ignore[attr-defined]
+            need[scratch_kind] = need.get(scratch_kind, 0) + pinned_bytes
+            for kind, total in sorted(need.items()):
+                memories = device.memories_of_kind(kind, core) or device.memories_of_kind(kind)
+                if not memories:
+                    continue
+                capacity = memories[0].size
+                if total > capacity:
+                    raise fail(fn, NAME, f"program {index} needs {total} bytes of {kind} even "
+                               f"with the smallest tiles and one copy of each buffer, but a "
+                               f"core has {capacity}")

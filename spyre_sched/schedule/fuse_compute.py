@@ -1,0 +1,175 @@
+"""Pass 3, fuse-compute: each program's compute as few `linalg.generic`s as possible.
+
+Named elementwise ops (`linalg.add`, `linalg.mul`, ...) become generics with upstream
+xDSL's generalisation pattern; `linalg.reduce` becomes a generic with a reduction
+iterator. Then an all-parallel generic whose only user is another generic is fused into
+it (its body inlined, its inputs re-indexed through the consumer's map), repeatedly, so
+an elementwise chain is one generic. A reduction is never fused into its consumer (its
+result exists only once the reduction is done): a program whose compute is a reduction
+followed by work on its result keeps one generic per step, in order ("computes").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import linalg, tensor
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import Rewriter
+from xdsl.transforms.linalg_generalize_named_ops import GeneralizeNamedOpPattern
+
+from spyre_sched.schedule.common import fail, programs
+
+NAME = "fuse-compute"
+
+PARALLEL = linalg.IteratorTypeAttr.parallel()
+REDUCTION = linalg.IteratorTypeAttr.reduction()
+
+
+class GeneralizeElementwise(RewritePattern):
+    """Upstream generalisation, for elementwise named ops only (not fill)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ElementwiseOperation):
+            GeneralizeNamedOpPattern().match_and_rewrite(op, rewriter)
+
+
+class GeneralizeReduce(RewritePattern):
+    """`linalg.reduce ... dimensions = [k]` -> a generic reducing dims k."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.ReduceOp, rewriter: PatternRewriter) -> None:
+        rank = len(op.input.type.get_shape())  # type: ignore[attr-defined]
+        reduced = set(op.dimensions.get_values())
+        identity = AffineMap.identity(rank)
+        kept = AffineMap(rank, 0, tuple(identity.results[d] for d in range(rank)
+                                        if d not in reduced))
+        generic = linalg.GenericOp(
+            [op.input], [op.init], op.region.clone(),
+            [AffineMapAttr(identity), AffineMapAttr(kept)],
+            [REDUCTION if d in reduced else PARALLEL for d in range(rank)],
+            [r.type for r in op.result])
+        rewriter.replace_op(op, generic)
+
+
+def _is_all_parallel(op: linalg.GenericOp) -> bool:
+    return all(t == PARALLEL for t in op.iterator_types.data)
+
+
+def _fusable_producer(consumer: linalg.GenericOp) -> tuple[int, linalg.GenericOp] | None:
+    for index, value in enumerate(consumer.inputs):
+        producer = value.owner
+        if not isinstance(producer, linalg.GenericOp) or not _is_all_parallel(producer):
+            continue
+        if len(producer.outputs) != 1 or len(producer.res) != 1:
+            continue
+        out_map = producer.indexing_maps.data[-1].data
+        if out_map != AffineMap.identity(out_map.num_dims):
+            continue
+        if any(use.operation is not consumer for use in value.uses) or len(list(value.uses)) != 1:
+            continue
+        out_arg = producer.body.block.args[len(producer.inputs)]
+        if out_arg.uses:
+            continue  # the producer reads its output: not a pure elementwise map
+        return index, producer
+    return None
+
+
+def fuse(consumer: linalg.GenericOp, index: int, producer: linalg.GenericOp) -> linalg.GenericOp:
+    """The consumer with input `index` computed in place by the producer's body."""
+    maps = [m.data for m in consumer.indexing_maps.data]
+    through = maps[index]
+    p_maps = [m.data for m in producer.indexing_maps.data]
+    inputs: list[SSAValue] = []
+    new_maps: list[AffineMap] = []
+    for k, value in enumerate(consumer.inputs):
+        if k == index:
+            for pv, pm in zip(producer.inputs, p_maps):
+                inputs.append(pv)
+                new_maps.append(pm.compose(through))
+        else:
+            inputs.append(value)
+            new_maps.append(maps[k])
+    outputs = list(consumer.outputs)
+    new_maps += maps[len(consumer.inputs):]
+    block = Block(arg_types=[_scalar(v) for v in inputs] + [_scalar(v) for v in outputs])
+    c_args = consumer.body.block.args
+    p_args = producer.body.block.args
+    mapping: dict[SSAValue, SSAValue] = {}
+    pos = 0
+    for k in range(len(consumer.inputs)):
+        if k == index:
+            for j in range(len(producer.inputs)):
+                mapping[p_args[j]] = block.args[pos]
+                pos += 1
+        else:
+            mapping[c_args[k]] = block.args[pos]
+            pos += 1
+    for k in range(len(outputs)):
+        mapping[c_args[len(consumer.inputs) + k]] = block.args[pos + k]
+    for op in producer.body.block.ops:
+        if isinstance(op, linalg.YieldOp):
+            mapping[c_args[index]] = mapping.get(op.operands[0], op.operands[0])
+            continue
+        block.add_op(op.clone(value_mapper=mapping))
+    for op in consumer.body.block.ops:
+        block.add_op(op.clone(value_mapper=mapping))
+    return linalg.GenericOp(inputs, outputs, Region(block), [AffineMapAttr(m) for m in new_maps],
+                            list(consumer.iterator_types.data), [r.type for r in consumer.res])
+
+
+def _scalar(value: SSAValue):
+    t = value.type
+    return t.element_type if hasattr(t, "element_type") else t  # type: ignore[attr-defined]
+
+
+def _remove_dead_tensors(fn: Operation) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for op in list(fn.walk()):
+            if isinstance(op, tensor.EmptyOp | linalg.FillOp) and all(not r.uses for r in op.results):
+                Rewriter.erase_op(op)
+                changed = True
+
+
+@dataclass(frozen=True)
+class FuseCompute(ModulePass):
+    """Generalise to linalg.generic and fuse elementwise producer -> consumer chains."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for _, fn in list(programs(op)):
+            PatternRewriteWalker(GeneralizeElementwise(), apply_recursively=False).rewrite_region(fn.body)
+            PatternRewriteWalker(GeneralizeReduce(), apply_recursively=False).rewrite_region(fn.body)
+            changed = True
+            while changed:
+                changed = False
+                for consumer in [o for o in fn.walk() if isinstance(o, linalg.GenericOp)]:
+                    found = _fusable_producer(consumer)
+                    if found is None:
+                        continue
+                    index, producer = found
+                    fused = fuse(consumer, index, producer)
+                    Rewriter.replace_op(consumer, fused)
+                    Rewriter.erase_op(producer)
+                    changed = True
+                    break
+            _remove_dead_tensors(fn)
+            for inner in fn.walk():
+                if inner.name.startswith("linalg.") and not isinstance(
+                        inner, linalg.GenericOp | linalg.FillOp | linalg.YieldOp) \
+                        and isinstance(inner.parent_op(), type(fn)):
+                    raise fail(inner, NAME, f"not supported yet: {inner.name} after fusion")

@@ -1,0 +1,174 @@
+"""Pass 1, legality-check: refuse, at the op, what this scheduler cannot schedule yet.
+
+Runs on the KTIR module before anything is rewritten, so every error points at the op
+the kernel author wrote ("not supported yet: ..."). What passes here, later passes
+handle: elementwise, broadcast and reduction `linalg` work (named elementwise ops,
+`linalg.generic` with projected-permutation maps, `linalg.reduce`, `linalg.fill`) on f16
+and f32, rectangular access tiles in their natural order, views in device memory or the
+tile's own scratchpad, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
+1-D and 2-D grids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, linalg
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.errors import DeviceError
+from spyre_sched.polyhedral.enumerate import box_bounds
+from spyre_sched.polyhedral.tile_image import projected_dims
+from spyre_sched.schedule.common import device_of, fail, kernel_funcs
+
+NAME = "legality-check"
+
+ELEMENT_TYPES = ("f16", "f32")
+
+_UNSUPPORTED_KTDP = {
+    ktdp.ConstructIndirectAccessTileOp: "indirect access tiles (gathers/scatters)",
+    ktdp.ConstructDistributedMemoryViewOp: "reads and writes through distributed views across cores",
+    ktdp.InterTileProduceOp: "inter-tile communication",
+    ktdp.InterTileConsumeOp: "inter-tile communication",
+    ktdp.InterTileReduceOp: "inter-tile communication",
+    ktdp.RuntimeArgExtractOp: "run-time shapes (ktdp.runtime_arg)",
+}
+
+#: ops that may appear in the kernel outside linalg bodies
+_KERNEL_DIALECTS = ("arith.", "affine.apply", "scf.for", "scf.if", "scf.yield", "func.return",
+                    "tensor.empty", "ktdp.")
+
+
+def _has_df16(attr: Attribute) -> bool:
+    return "df16" in str(attr)
+
+
+def check_op(op: Operation, device) -> None:
+    """Raise a located `not supported yet` error if `op` is out of scope."""
+    for kind, what in _UNSUPPORTED_KTDP.items():
+        if isinstance(op, kind):
+            raise fail(op, NAME, f"not supported yet: {what}")
+    types = [r.type for r in op.results] + [o.type for o in op.operands]
+    if any(_has_df16(t) for t in types):
+        raise fail(op, NAME, "not supported yet: df16 (DLFloat16) data")
+    if isinstance(op, ktdp.ConstructMemoryViewOp):
+        _check_view(op, device)
+    elif isinstance(op, ktdp.ConstructAccessTileOp):
+        _check_tile(op)
+    elif isinstance(op, ktdp.LoadOp | ktdp.StoreOp):
+        if not isinstance(op.tile.owner, ktdp.ConstructAccessTileOp):
+            raise fail(op, NAME, "not supported yet: an access tile that is not built by "
+                       "ktdp.construct_access_tile in the kernel")
+    elif isinstance(op, linalg.GenericOp):
+        _check_generic(op)
+    elif isinstance(op, linalg.ReduceOp):
+        _check_tensor_types(op)
+        _check_reduction_init(op, op.init)
+    elif isinstance(op, ElementwiseOperation | linalg.FillOp):
+        _check_tensor_types(op)
+    elif op.name.startswith("linalg.") and op.name != "linalg.yield" \
+            and not _inside_linalg_body(op):
+        raise fail(op, NAME, f"not supported yet: {op.name} (only elementwise, broadcast and "
+                   "reduction linalg work is scheduled)")
+    elif not _inside_linalg_body(op) and not op.name.startswith(_KERNEL_DIALECTS) \
+            and not isinstance(op, func.FuncOp):
+        raise fail(op, NAME, f"not supported yet: {op.name} in a kernel")
+
+
+def _inside_linalg_body(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name.startswith("linalg."):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
+    if op.sizes or op.strides:
+        raise fail(op, NAME, "not supported yet: views with run-time sizes or strides")
+    mtype = op.result.type
+    assert isinstance(mtype, MemRefType)
+    if str(mtype.element_type) not in ELEMENT_TYPES:
+        raise fail(op, NAME, f"not supported yet: element type {mtype.element_type} "
+                   f"(this version schedules {' and '.join(ELEMENT_TYPES)})")
+    space = op.memory_space
+    if space.space == "ct_local" and space.tile is not None:
+        raise fail(op, NAME, f"not supported yet: views in another compute tile's "
+                   f"scratchpad (ct_id = {space.tile})")
+    try:
+        device.memory_kind_for(space.space)
+    except DeviceError as err:
+        raise fail(op, NAME, err.message) from None
+
+
+def _check_tile(op: ktdp.ConstructAccessTileOp) -> None:
+    if op.tile_symbols:
+        raise fail(op, NAME, "not supported yet: access tiles whose set has symbols")
+    if box_bounds(op.access_tile_set.data, []) is None:
+        raise fail(op, NAME, "not supported yet: non-rectangular access tiles (strided, "
+                   "skewed or triangular sets)")
+    order = op.access_tile_order.data
+    if [r.position for r in order.results] != list(range(order.num_dims)):  # type: ignore[attr-defined]
+        raise fail(op, NAME, "not supported yet: access tiles in an order other than the "
+                   "identity (transposed traversal)")
+
+
+def _check_tensor_types(op: Operation) -> None:
+    for value in [*op.operands, *op.results]:
+        t = value.type
+        if isinstance(t, TensorType) and str(t.element_type) not in ELEMENT_TYPES:
+            raise fail(op, NAME, f"not supported yet: element type {t.element_type}")
+
+
+def _check_generic(op: linalg.GenericOp) -> None:
+    _check_tensor_types(op)
+    if len(op.outputs) != 1:
+        raise fail(op, NAME, "not supported yet: a linalg.generic with several outputs")
+    for m in op.indexing_maps.data:
+        assert isinstance(m, AffineMapAttr)
+        if projected_dims(m.data) is None:
+            raise fail(op, NAME, f"not supported yet: indexing map {m.data} (only projected "
+                       "permutations: elementwise, broadcast and reduction access)")
+    kinds = [str(t.data) for t in op.iterator_types.data]
+    if any(k not in ("parallel", "reduction") for k in kinds):
+        raise fail(op, NAME, f"not supported yet: iterator types {kinds}")
+    if "reduction" in kinds:
+        _check_reduction_init(op, op.outputs[0])
+
+
+def _check_reduction_init(op: Operation, init) -> None:
+    owner = init.owner
+    if not isinstance(owner, linalg.FillOp):
+        raise fail(op, NAME, "not supported yet: a reduction whose initial value is not a "
+                   "linalg.fill of a scalar")
+
+
+@dataclass(frozen=True)
+class LegalityCheck(ModulePass):
+    """Refuse out-of-scope KTIR with a located "not supported yet" error."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device = device_of(op, NAME)
+        funcs = kernel_funcs(op)
+        if len(funcs) != 1:
+            raise fail(op, NAME, f"expected one kernel function, found {len(funcs)}")
+        kernel = funcs[0]
+        grid = kernel.attributes.get("grid")
+        if grid is not None and len(grid.data) > 2:  # type: ignore[attr-defined]
+            raise fail(kernel, NAME, "not supported yet: grids of more than 2 dimensions")
+        for inner in kernel.walk():
+            if inner is not kernel:
+                check_op(inner, device)

@@ -1,0 +1,215 @@
+"""Pass 2, program-split: one program per compute group, the kernel becomes the
+orchestrator.
+
+A compute group is what a `ktdp.store` needs through tensor values, walking back through
+the compute (linalg, tensor.empty) to the `ktdp.load`s it reads; groups that share a load
+or a compute op are one group. Each group becomes `builtin.module @program_N` holding
+`func.func @local_schedule_N`, with its own copy of the scalar and address work it needs
+(constants, tile id, views, access tiles, the values captured by linalg bodies). Its
+arguments are the kernel's, then any value it uses that the orchestrator computes inside
+a loop or condition. The kernel keeps its control flow and calls the programs where
+their last store was, in order; work that only fed the groups is removed from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    FunctionType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.traits import is_side_effect_free
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.schedule.common import (
+    PINNED_ATTR,
+    PROGRAM_PREFIX,
+    SCHEDULE_PREFIX,
+    constant_value,
+    element_bytes,
+    fail,
+    int_attr,
+    kernel_funcs,
+)
+
+NAME = "program-split"
+
+
+def _is_tensor(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType)
+
+
+def _group_of_store(store: ktdp.StoreOp) -> list[Operation]:
+    """The store and everything it needs through tensor values, stopping at loads."""
+    seen: list[Operation] = []
+    work: list[Operation] = [store]
+    while work:
+        op = work.pop()
+        if op in seen:
+            continue
+        seen.append(op)
+        if isinstance(op, ktdp.LoadOp):
+            continue
+        for operand in op.operands:
+            if _is_tensor(operand) and isinstance(operand.owner, Operation):
+                work.append(operand.owner)
+    return seen
+
+
+def compute_groups(kernel: func.FuncOp) -> list[list[Operation]]:
+    """Compute groups in program order of their last op (stores that share a load or a
+    compute op are merged)."""
+    order = {op: k for k, op in enumerate(kernel.walk())}
+    groups: list[set[Operation]] = []
+    for op in kernel.walk():
+        if isinstance(op, ktdp.StoreOp):
+            members = set(_group_of_store(op))
+            for other in [g for g in groups if g & members]:
+                members |= other
+                groups.remove(other)
+            groups.append(members)
+    ordered = [sorted(g, key=order.__getitem__) for g in groups]
+    return sorted(ordered, key=lambda g: order[g[-1]])
+
+
+def _captured(op: Operation) -> list[SSAValue]:
+    """Operands of `op` and of every op nested in it that are defined outside `op`."""
+    inside = {r for o in op.walk() for r in o.results}
+    inside |= {a for o in op.walk() for reg in o.regions for b in reg.blocks for a in b.args}
+    return [v for o in op.walk() for v in o.operands if v not in inside]
+
+
+def _slice(group: list[Operation], kernel: func.FuncOp) -> tuple[list[Operation], list[SSAValue]]:
+    """The ops a group needs besides itself, and the values it must receive as extra
+    arguments (defined by control flow the orchestrator keeps)."""
+    kernel_args = set(kernel.body.block.args)
+    needed: set[Operation] = set(group)
+    external: list[SSAValue] = []
+    work = [v for op in group for v in _captured(op)]
+    while work:
+        value = work.pop()
+        if value in kernel_args or value in external:
+            continue
+        owner = value.owner
+        if owner in needed:
+            continue
+        if isinstance(value, BlockArgument) or not isinstance(owner, Operation) \
+                or owner.regions or not is_side_effect_free(owner):
+            external.append(value)
+            continue
+        if owner not in needed:
+            needed.add(owner)
+            work.extend(_captured(owner))
+    order = {op: k for k, op in enumerate(kernel.walk())}
+    return sorted(needed, key=order.__getitem__), sorted(
+        external, key=lambda v: (order.get(v.owner, -1) if isinstance(v.owner, Operation) else -1,
+                                 getattr(v, "index", 0)))
+
+
+def pinned_bytes(kernel: func.FuncOp) -> int:
+    """Bytes at the start of the tile's scratchpad the kernel's ct_local views occupy."""
+    end = 0
+    for op in kernel.walk():
+        if isinstance(op, ktdp.ConstructMemoryViewOp) and op.memory_space.space == "ct_local":
+            offset = constant_value(op.offset)
+            if offset is None:
+                raise fail(op, NAME, "not supported yet: a ct_local view at an offset that "
+                           "is not a constant")
+            mtype = op.result.type
+            assert isinstance(mtype, MemRefType)
+            sizes = op.static_sizes.get_values()
+            strides = op.static_strides.get_values()
+            last = offset + sum((s - 1) * st for s, st in zip(sizes, strides))
+            end = max(end, (last + 1) * element_bytes(mtype.element_type))
+    return end
+
+
+def _build_program(index: int, group: list[Operation], kernel: func.FuncOp,
+                   pinned: int) -> tuple[ModuleOp, list[SSAValue]]:
+    ops, external = _slice(group, kernel)
+    args = list(kernel.body.block.args)
+    block = Block(arg_types=[a.type for a in args] + [v.type for v in external])
+    mapping: dict[SSAValue, SSAValue] = {}
+    for old, new in zip([*args, *external], block.args):
+        mapping[old] = new
+        if old.name_hint:
+            new.name_hint = old.name_hint
+    for op in ops:
+        block.add_op(op.clone(value_mapper=mapping))
+    block.add_op(func.ReturnOp())
+    name = f"{SCHEDULE_PREFIX}{index}"
+    fn = func.FuncOp(name, FunctionType.from_lists(list(block.arg_types), []), Region(block))
+    for key in ("grid",):
+        if key in kernel.attributes:
+            fn.attributes[key] = kernel.attributes[key]
+    fn.attributes[PINNED_ATTR] = int_attr(pinned)
+    program = ModuleOp([fn])
+    program.sym_name = StringAttr(f"{PROGRAM_PREFIX}{index}")
+    return program, external
+
+
+def _remove_dead(kernel: func.FuncOp) -> None:
+    """Drop side-effect-free ops of the orchestrator nobody uses any more."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(kernel.walk())):
+            if op is kernel or op.regions or op.results == () or isinstance(op, func.CallOp):
+                continue
+            if all(not r.uses for r in op.results) and is_side_effect_free(op):
+                Rewriter.erase_op(op)
+                changed = True
+
+
+@dataclass(frozen=True)
+class ProgramSplit(ModulePass):
+    """Cut the kernel into programs (one per compute group) and an orchestrator."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        funcs = kernel_funcs(op)
+        if len(funcs) != 1:
+            raise fail(op, NAME, f"expected one kernel function, found {len(funcs)}")
+        kernel = funcs[0]
+        groups = compute_groups(kernel)
+        if not groups:
+            raise fail(kernel, NAME, "the kernel stores nothing: there is no program to schedule")
+        for group in groups:
+            block = group[0].parent_block()
+            for member in group:
+                if member.parent_block() is not block:
+                    raise fail(member, NAME, "not supported yet: a load -> compute -> store "
+                               "chain that crosses a loop or condition boundary")
+        pinned = pinned_bytes(kernel)
+        built = [_build_program(k, g, kernel, pinned) for k, g in enumerate(groups)]
+        args = list(kernel.body.block.args)
+        decls: list[Operation] = []
+        for index, (group, (program, external)) in enumerate(zip(groups, built)):
+            name = f"{SCHEDULE_PREFIX}{index}"
+            operands = [*args, *external]
+            call = func.CallOp(name, operands, [])
+            Rewriter.insert_op(call, _after(group[-1]))
+            for member in reversed(group):
+                Rewriter.erase_op(member, safe_erase=False)
+            decls.append(func.FuncOp.external(name, [v.type for v in operands], []))
+        _remove_dead(kernel)
+        for decl in decls:
+            op.body.block.add_op(decl)
+        for program, _ in built:
+            op.body.block.add_op(program)
+
+
+def _after(op: Operation):
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.after(op)
