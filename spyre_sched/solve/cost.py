@@ -9,14 +9,16 @@ modulo m:
 where fill_drain = the sum over stages of one iteration's time through the stage (the
 fill and the drain of the pipeline together), and slowest = the largest steady-state
 time per iteration of an engine (stages that run on the same engine cannot overlap, so
-their steady times add). Per piece of work:
+their steady times add). A stage's unit issues its work back to back:
 
-    transfer:  occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw))
-               one iteration = occupancy + latency             (the device's formula)
-               steady        = max(occupancy, ceil((latency + occupancy) / (m - 1)))
-    compute:   steady        = ceil(elements * ops / (lanes * instances))
-               one iteration = steady + latency
-    nested pipeline: one iteration = steady = its own cycles
+    occupancy  = sum of its work's occupancies     latency = the largest of its latencies
+    one iteration = occupancy + latency
+    steady        = max(occupancy, ceil((latency + occupancy) / (m - 1)))
+
+    transfer: occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw)),
+              latency = the hop's latency (occupancy + latency is the device's formula)
+    compute:  occupancy = ceil(elements * ops / (lanes * instances)), latency = the unit's
+    nested pipeline: occupancy = its own cycles, latency 0
 
 A program costs `calls` × the sum of its top-level pipelines; programs add. Memory: a
 program's scratchpad = sum of its buffers' bytes × their modulo + the kernel's pinned
@@ -79,31 +81,38 @@ def compute_steady(c: Compute, choice: Choice) -> int:
     return _ceil_div(c.elements.at(choice) * c.ops, c.lanes * c.instances.at(choice))
 
 
-def work_times(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choice,
-               modulo: int, memo: dict | None = None) -> tuple[int, int]:
-    """(one iteration, steady state) of one piece of work."""
+def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choice,
+               memo: dict | None = None) -> tuple[int, int]:
+    """(occupancy, latency) of one piece of work: how long it keeps its unit busy, and how
+    much later its result lands."""
     if isinstance(w, Transfer):
-        return transfer_one_shot(w, choice), transfer_steady(w, choice, modulo)
+        one = transfer_one_shot(w, choice)
+        return one - w.latency, w.latency
     if isinstance(w, Compute):
-        steady = compute_steady(w, choice)
-        return steady + w.latency, steady
-    cycles = pipeline_cycles(problem, w, choice, memo)
-    return cycles, cycles
+        return compute_steady(w, choice), w.latency
+    return pipeline_cycles(problem, w, choice, memo), 0
+
+
+def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
+                memo: dict | None = None) -> tuple[int, int]:
+    """(one iteration, steady state) of a stage. Its unit issues the stage's work back to
+    back: busy for the sum of the occupancies, done the largest latency later. With m
+    buffers, m - 1 iterations are in flight, which hides the latency up to that depth:
+    steady = max(occupancy, ceil((latency + occupancy) / (m - 1)))."""
+    occupancy = latency = 0
+    for w in stage.work:
+        occ, lat = work_parts(problem, w, choice, memo)
+        occupancy += occ
+        latency = max(latency, lat)
+    one = occupancy + latency
+    if modulo < 2:
+        return one, one
+    return one, max(occupancy, _ceil_div(one, modulo - 1))
 
 
 def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice) -> int:
     """One iteration through the stage (does not depend on the modulo)."""
     return stage_times(problem, stage, choice, 1)[0]
-
-
-def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
-                memo: dict | None = None) -> tuple[int, int]:
-    one = steady = 0
-    for w in stage.work:
-        a, b = work_times(problem, w, choice, modulo, memo)
-        one += a
-        steady += b
-    return one, steady
 
 
 # ---- pipelines, programs, the kernel ------------------------------------------------
