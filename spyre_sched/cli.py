@@ -282,3 +282,10 @@ cli_run.register(main, reports_errors, _parse_runtime_args)
 from spyre_sched import cli_bench  # noqa: E402
 
 cli_bench.register(main, reports_errors)
+
+
+# ---- compile: KTIR -> ScheduleIR (and later stages' outputs) ----------------------------
+
+from spyre_sched import cli_compile  # noqa: E402
+
+cli_compile.register(main, reports_errors, device_option)

@@ -208,6 +208,7 @@ class _Builder:
     def const(self, value: int) -> SSAValue:
         if value not in self.consts:
             op = index_constant(value)
+            op.result.name_hint = f"c{value}"
             self.top.append(op)
             self.consts[value] = op.result
         return self.consts[value]
@@ -236,6 +237,7 @@ class _Builder:
 
     def vector_size(self, iv: SSAValue, out: list[Operation]) -> SSAValue:
         op = ktdf.DeriveSizeOp(iv, self.const(self.c.width), self.const(self.c.extents[-1]))
+        op.result.name_hint = "vec"
         out.append(op)
         return op.result
 
@@ -252,8 +254,11 @@ class _Builder:
                 return self.innermost(ivs)
             d = parallel[level]
             step = self.const(c.width if d == c.stick else 1)
-            return [for_loop(self.const(0), self.const(c.extents[d]), step, d, False,
-                             lambda iv: nest(level + 1, {**ivs, d: iv}))]
+            def body(iv: SSAValue) -> list[Operation]:
+                iv.name_hint = f"i{d}"
+                return nest(level + 1, {**ivs, d: iv})
+
+            return [for_loop(self.const(0), self.const(c.extents[d]), step, d, False, body)]
 
         body = nest(0, {})
         return [*c.before, *self.top, *body]

@@ -1,0 +1,71 @@
+"""`spyre-sched compile KERNEL.mlir --emit ktdf [--print-ir-after-all] [--stop-after PASS]`.
+
+The front half of `compile`: KTIR (or saved ScheduleIR) -> ScheduleIR with open
+decisions, printed on stdout. `--print-ir-after-all` prints the module after every pass
+on stderr, each under a `// ----- IR after PASS -----` header; `--stop-after PASS` stops
+after the named pass (and prints that IR). Given ScheduleIR, the input is verified and
+printed again, so a saved file round-trips.
+
+Later stages add their own options and emit kinds: `EMITTERS` maps an `--emit` value to
+a function `(source, device, options) -> text`, and `EXTRA_OPTIONS` lists click options
+appended to the command (their values arrive in `options`).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import click
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+
+def print_module(module: ModuleOp) -> str:
+    out = io.StringIO()
+    Printer(out).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def emit_ktdf(source: str, device: str, options: dict) -> str:
+    """Open ScheduleIR."""
+    from spyre_sched.api import load_schedule_input
+
+    hook = options.get("print_hook")
+    module, _, _ = load_schedule_input(source, device, print_after_all=hook,
+                                       stop_after=options.get("stop_after"))
+    return print_module(module)
+
+
+#: --emit value -> how to produce it
+EMITTERS: dict[str, Callable[[str, str, dict], str]] = {"ktdf": emit_ktdf}
+#: click options other stages add to `compile` (decorators)
+EXTRA_OPTIONS: list[Callable] = []
+
+
+def register(main, reports_errors, device_option) -> None:
+    def command(kernel_file, device, emit, print_after_all, stop_after, **options):
+        """Schedule KERNEL_FILE (KTIR, or saved ScheduleIR) and print the result."""
+        if emit not in EMITTERS:
+            raise click.UsageError(f"--emit {emit}: expected one of {', '.join(EMITTERS)}")
+        if print_after_all:
+            def hook(name: str, module: ModuleOp) -> None:
+                click.echo(f"// ----- IR after {name} -----", err=True)
+                click.echo(print_module(module), err=True, nl=False)
+            options["print_hook"] = hook
+        options["stop_after"] = stop_after
+        click.echo(EMITTERS[emit](kernel_file, device, options), nl=False)
+
+    wrapped = reports_errors(command)
+    for option in reversed(EXTRA_OPTIONS):
+        wrapped = option(wrapped)
+    wrapped = click.option("--stop-after", "stop_after", default=None, metavar="PASS",
+                           help="Stop after this pass (see --print-ir-after-all for names).")(wrapped)
+    wrapped = click.option("--print-ir-after-all", "print_after_all", is_flag=True,
+                           help="Print the module after every pass on stderr.")(wrapped)
+    wrapped = click.option("--emit", "emit", default="ktdf", show_default=True,
+                           metavar="|".join(EMITTERS) or "KIND",
+                           help="What to print: ktdf = ScheduleIR with open decisions.")(wrapped)
+    wrapped = device_option()(wrapped)
+    wrapped = click.argument("kernel_file", type=click.Path(exists=True, dir_okay=False))(wrapped)
+    main.command("compile")(wrapped)
