@@ -14,6 +14,7 @@ from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import box_bounds
@@ -177,13 +178,21 @@ def _pipeline_resources(pa: ProgramAnalysis, p: ktdf.PipelineOp) -> None:
     for inner, outer in zip(yielded, private.res):
         maker = inner.owner
         if isinstance(maker, ktdf.BufferOp):
-            shape = []
-            for d in maker.tile_dim_values():
-                shape.append(pa.decisions[d] if isinstance(d, str) else int(d))
+            tile_dims = [pa.decisions[d] if isinstance(d, str) else int(d)
+                         for d in maker.tile_dim_values()]
             mtype = maker.result.type
             assert isinstance(mtype, MemRefType)
-            static = [s for s in mtype.get_shape()]
-            shape = [s if s > 0 else shape[i] for i, s in enumerate(static)] if len(static) == len(shape) else shape
+            # The buffer's dims are the access map's results: a dim the map drops (a
+            # broadcast operand) takes no space.
+            shape = []
+            for i, (expr, static) in enumerate(zip(maker.access_map.data.results, mtype.get_shape())):
+                if static > 0:
+                    shape.append(static)
+                elif isinstance(expr, AffineDimExpr):
+                    shape.append(tile_dims[expr.position])
+                else:
+                    raise UnsupportedError("lowering: a buffer whose access map is not a "
+                                           "projection of the tile dims", where(maker))
             name = f"p{pa.index}_{maker.operand.data}_{len(pa.buffers)}"
             pa.buffers[outer] = BufferInfo(
                 maker, p, name, pa.units.memory_of_kind(maker.memory), tuple(shape),

@@ -36,7 +36,7 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects import uniform, vectorchain
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.symbol import CreateSymbolOp
-from spyre_sched.errors import UnsupportedError
+from spyre_sched.errors import UnsupportedError, VerifyError
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
 from spyre_sched.lower.units import EngineInfo
@@ -50,9 +50,22 @@ INDEX = IndexType()
 # ---------------------------------------------------------------------------------------
 
 
+def form_range(form: Form, ranges: dict[SSAValue, tuple[int, int]]) -> tuple[int, int] | None:
+    """Smallest and largest value of `form` over its atoms' ranges (None: unknown)."""
+    consts = [form.const] if isinstance(form.const, int) else list(form.const)
+    lo, hi = min(consts), max(consts)
+    for atom, coeff in form.terms:
+        r = ranges.get(atom) if not isinstance(atom, str) else None
+        if r is None:
+            return None
+        a, b = coeff * r[0], coeff * r[1]
+        lo, hi = lo + min(a, b), hi + max(a, b)
+    return lo, hi
+
+
 def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
                emit: Callable[[Operation, list[Form]], Form] | None = None,
-               full_tiles: dict[SSAValue, tuple[int, int]] | None = None) -> Form | None:
+               ranges: dict[SSAValue, tuple[int, int]] | None = None) -> Form | None:
     """The form of an index-valued op's result, or None if `op` is not index arithmetic.
     `emit` materialises a non-affine op (it gets the op and its operand forms)."""
     if isinstance(op, arith.ConstantOp):
@@ -76,9 +89,9 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         off, size, ub = env[op.offset], env[op.size], env[op.upper_bound]
         if off.is_constant and size.is_constant and ub.is_constant:
             return Form.constant(max(0, min(size.value, ub.value - off.value)))
-        known = (full_tiles or {}).get(op.offset)
-        if known is not None and size.is_constant and ub.is_constant and known == (size.value, ub.value):
-            return Form.constant(size.value)
+        span = form_range(off, ranges or {})
+        if span is not None and size.is_constant and ub.is_constant and span[1] + size.value <= ub.value:
+            return Form.constant(size.value)  # every tile this op sees is a full one
         raise UnsupportedError("lowering: a tile extent that varies at run time is not supported", where(op))
     if not isinstance(op, INDEX_OPS) or not op.results or not isinstance(op.results[0].type, IndexType):
         return None
@@ -230,6 +243,11 @@ def _access(sizes: Sequence[int], strides: Sequence[int], valid: Sequence[int] |
     return AccessAttr.get(_box(sizes, valid), AffineMap.identity(n), list(strides))
 
 
+REDUCTION_KINDS = {
+    "arith.addf": "add", "arith.mulf": "mul", "arith.maximumf": "max", "arith.minimumf": "min",
+    "arith.maxnumf": "maxnum", "arith.minnumf": "minnum", "arith.addi": "add", "arith.muli": "mul",
+}
+
 BINARY = {
     "arith.addf": vectorchain.AddOp, "arith.addi": vectorchain.AddOp,
     "arith.subf": vectorchain.SubOp, "arith.subi": vectorchain.SubOp,
@@ -261,7 +279,7 @@ class EngineEmitter:
         self.tensors: dict[SSAValue, SSAValue | None] = {}
         self.scalars: dict[SSAValue, Attribute] = {}
         self.slots: dict[ktdf.PipelineOp, Form] = {}
-        self.full_tiles: dict[SSAValue, tuple[int, int]] = {}
+        self.ranges: dict[SSAValue, tuple[int, int]] = {}
         self.prologue: list[Operation] = []
         self.out: list[Operation] = []
         self._consts: dict[int, SSAValue] = {}
@@ -352,7 +370,7 @@ class EngineEmitter:
             self.visit(op)
 
     def visit(self, op: Operation) -> None:
-        form = index_form(op, self.env, self.num_tiles, self._emit_index_op, self.full_tiles)
+        form = index_form(op, self.env, self.num_tiles, self._emit_index_op, self.ranges)
         if form is not None:
             self.env[op.results[0]] = form
             return
@@ -389,6 +407,13 @@ class EngineEmitter:
             self.emit(df.SendOp(self.tensors[op.value], fifo.name))
         elif isinstance(op, tensor.EmptyOp):
             self.tensors[op.results[0]] = None
+        elif isinstance(op, linalg.FillOp):
+            out = op.outputs[0].type
+            assert isinstance(out, TensorType)
+            scalar = op.inputs[0]
+            if scalar not in self.scalars:
+                raise UnsupportedError("lowering: linalg.fill of a value that is not a constant", where(op))
+            self.tensors[op.results[0]] = self.splat_constant(self.scalars[scalar], out.get_shape())
         elif isinstance(op, linalg.GenericOp):
             self.generic(op)
         else:
@@ -401,9 +426,10 @@ class EngineEmitter:
                 and self.involved(p) and op.is_ancestor(p)]
 
     def visit_for(self, op: scf.ForOp) -> None:
-        if op.iter_args:
-            raise UnsupportedError("lowering: loops carrying values are not supported yet", where(op))
         lb, ub, step = (self.env[v].value for v in (op.lb, op.ub, op.step))
+        if op.iter_args:
+            self.carrying_for(op, lb, ub, step)
+            return
         self.loop(op.body.block.args[0], lb, ub, step, op.body.block.ops, self.rotating_inside(op))
 
     def loop(self, iv: SSAValue, lb: int, ub: int, step: int, body, rotating) -> None:
@@ -417,15 +443,15 @@ class EngineEmitter:
             self.walk(body)
         elif full > 1:
             self.for_op(iv, self.const(lb), self.const(lb + full * step), step, body, rotating,
-                        Form.constant(0), (step, ub))
+                        Form.constant(0), (lb, lb + (full - 1) * step))
         if rem:
             self.env[iv] = Form.constant(lb + full * step)
             self.walk(body)
 
     def for_op(self, iv: SSAValue, lb: SSAValue, ub: SSAValue, step: int, body, rotating,
-               offset: Form, full_tile: tuple[int, int] | None, scale: int = 1) -> None:
-        """An scf.for from `lb` to `ub` (SSA values) whose counter c gives iv = c * scale +
-        offset, carrying the rotating slots of `rotating`."""
+               offset: Form, counter_range: tuple[int, int], scale: int = 1) -> None:
+        """An scf.for from `lb` to `ub` (SSA values) whose counter c (within `counter_range`)
+        gives iv = c * scale + offset, carrying the rotating slots of `rotating`."""
         inits = [self.value(self.slots.get(p, Form.constant(0)), "slot") for p in rotating]
         block = Block(arg_types=[INDEX] * (1 + len(rotating)))
         block.args[0].name_hint = iv.name_hint or "i"
@@ -434,8 +460,7 @@ class EngineEmitter:
         saved = self.out
         self.out = []
         self.env[iv] = Form.atom(block.args[0]).scale(scale) + offset
-        if full_tile is not None:
-            self.full_tiles[iv] = full_tile
+        self.ranges[block.args[0]] = counter_range
         for p, arg in zip(rotating, block.args[1:]):
             self.slots[p] = Form.atom(arg)
         self.walk(body)
@@ -448,7 +473,54 @@ class EngineEmitter:
         for p, result in zip(rotating, loop.results):
             result.name_hint = "slot"
             self.slots[p] = Form.atom(result)
-        self.full_tiles.pop(iv, None)
+
+    def carrying_for(self, op: scf.ForOp, lb: int, ub: int, step: int) -> None:
+        """A compute loop carrying vectors (a reduction's accumulator): an scf.for with the
+        vectors as iter_args (partial last iteration inline after it)."""
+        if self.rotating_inside(op):
+            raise UnsupportedError("lowering: N-buffered pipelines inside a loop carrying values", where(op))
+        current = []
+        for init in op.iter_args:
+            if not isinstance(init.type, TensorType) or self.tensors.get(init) is None:
+                raise UnsupportedError("lowering: a loop carrying something other than the "
+                                       "compute unit's vectors", where(op))
+            current.append(self.tensors[init])
+        args = op.body.block.args
+        yield_op = op.body.block.last_op
+        assert isinstance(yield_op, scf.YieldOp)
+        body = [o for o in op.body.block.ops if o is not yield_op]
+
+        def inline(iv_value: int, values: list[SSAValue]) -> list[SSAValue]:
+            self.env[args[0]] = Form.constant(iv_value)
+            for a, v in zip(args[1:], values):
+                self.tensors[a] = v
+            self.walk(body)
+            return [self.tensors[y] for y in yield_op.operands]
+
+        full, rem = divmod(max(ub - lb, 0), step)
+        if full == 1:
+            current = inline(lb, current)
+        elif full > 1:
+            block = Block(arg_types=[INDEX] + [v.type for v in current])
+            block.args[0].name_hint = args[0].name_hint or "i"
+            saved = self.out
+            self.out = []
+            self.env[args[0]] = Form.atom(block.args[0])
+            self.ranges[block.args[0]] = (lb, lb + (full - 1) * step)
+            for a, v in zip(args[1:], block.args[1:]):
+                self.tensors[a] = v
+                v.name_hint = "acc"
+            self.walk(body)
+            self.out.append(scf.YieldOp(*[self.tensors[y] for y in yield_op.operands]))
+            block.add_ops(self.out)
+            self.out = saved
+            loop = self.emit(scf.ForOp(self.const(lb), self.const(lb + full * step), self.const(step),
+                                       current, block))
+            current = list(loop.results)
+        if rem:
+            current = inline(lb + full * step, current)
+        for result, value in zip(op.results, current):
+            self.tensors[result] = value
 
     def visit_parallel(self, op: ktdf.ParallelOp) -> None:
         if len(op.induction_vars) != 1:
@@ -476,7 +548,8 @@ class EngineEmitter:
         hi = self.emit(arith.MinUIOp(hi0, self.const(trips))).results[0]
         lo.name_hint, hi.name_hint = "first", "end"
         main_hi = hi if full == trips else self.emit(arith.MinUIOp(hi, self.const(full))).results[0]
-        self.for_op(iv, lo, main_hi, 1, body, [], Form.constant(lb), (step, ub), scale=step)
+        if full:
+            self.for_op(iv, lo, main_hi, 1, body, [], Form.constant(lb), (0, full - 1), scale=step)
         if full < trips:
             cond = self.emit(arith.CmpiOp(hi, self.const(full), "ugt")).results[0]
             saved = self.out
@@ -562,8 +635,6 @@ class EngineEmitter:
     def transfer(self, op: ktdf.DataTransferOp) -> None:
         src_sizes = [self.env[s].value if isinstance(s, SSAValue) else int(s) for s in op.mixed_source_sizes()]
         dst_sizes = [self.env[s].value if isinstance(s, SSAValue) else int(s) for s in op.mixed_dest_sizes()]
-        if op.mode == "splat":
-            raise UnsupportedError("lowering: splat transfers are not supported yet", where(op))
         src_is_fifo = op.source in self.pa.fifos
         dst_is_fifo = op.dest in self.pa.fifos
         if not src_is_fifo and not dst_is_fifo:
@@ -571,13 +642,25 @@ class EngineEmitter:
             dmem, daddr, dstr, _ = self.endpoint(op.dest, op.mixed_dest_offsets(), dst_sizes)
             if math.prod(src_sizes) == 0:
                 return
+            self.check_inside(op.source, op.mixed_source_offsets(), src_sizes, op)
+            self.check_inside(op.dest, op.mixed_dest_offsets(), dst_sizes, op)
             self.emit(CompositeLoadAndStoreOp(
                 smem, self.value(saddr, "src", memory=smem), _access(src_sizes, sstr),
                 dmem, self.value(daddr, "dst", memory=dmem), _access(dst_sizes, dstr), elem))
         elif dst_is_fifo:
             fifo = self.pa.fifos[op.dest]
             mem, addr, strides, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
+            if op.mode == "splat":
+                if math.prod(src_sizes) != 1:
+                    raise UnsupportedError("lowering: a splat moves one element", where(op))
+                # the address generator reads the one element for every lane: stride 0
+                zeros = [0] * len(fifo.shape)
+                load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem),
+                                              _access(fifo.shape, zeros), _vector(fifo.shape, elem)))
+                self.emit(df.SendOp(load.results[0], fifo.name))
+                return
             box, valid = self._fifo_box(src_sizes, fifo.shape, op)
+            self.check_inside(op.source, op.mixed_source_offsets(), src_sizes, op)
             load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem), _access(box, strides, valid),
                                           _vector(box, elem)))
             self.emit(df.SendOp(load.results[0], fifo.name))
@@ -585,9 +668,24 @@ class EngineEmitter:
             fifo = self.pa.fifos[op.source]
             mem, addr, strides, elem = self.endpoint(op.dest, op.mixed_dest_offsets(), dst_sizes)
             box, valid = self._fifo_box(dst_sizes, fifo.shape, op)
+            self.check_inside(op.dest, op.mixed_dest_offsets(), dst_sizes, op)
             recv = self.emit(df.ReceiveOp(fifo.name, _vector(box, elem)))
             self.emit(VectorStoreOp(recv.results[0], mem, self.value(addr, "at", memory=mem),
                                     _access(box, strides, valid)))
+
+    def check_inside(self, value: SSAValue, offsets, sizes: Sequence[int], op: Operation) -> None:
+        """A transfer must stay inside its buffer (every offset the loops can give)."""
+        buf = self.pa.buffers.get(value)
+        if buf is None:
+            return
+        for dim, (o, size, extent) in enumerate(zip(offsets, sizes, buf.shape)):
+            form = self.env[o] if isinstance(o, SSAValue) else Form.constant(int(o))
+            span = form_range(form, self.ranges)
+            if span is not None and (span[0] < 0 or span[1] + size > extent):
+                raise VerifyError(
+                    f"the ScheduleIR moves [{span[0]}, {span[1] + size}) along dim {dim} of "
+                    f"buffer {buf.op.operand.data} ({list(buf.shape)}): outside the buffer",
+                    where(op))
 
     @staticmethod
     def _fifo_box(sizes: Sequence[int], slot: Sequence[int], op: Operation):
@@ -602,27 +700,58 @@ class EngineEmitter:
 
     def generic(self, op: linalg.GenericOp) -> None:
         iterators = [str(getattr(t, "data", t)) for t in op.iterator_types]
-        if any("reduction" in t for t in iterators):
-            raise UnsupportedError("lowering: reductions are not supported yet", where(op))
         if len(op.outputs) != 1:
             raise UnsupportedError("lowering: a generic with several outputs is not supported yet", where(op))
         out_type = op.outputs[0].type
         assert isinstance(out_type, TensorType)
-        shape = tuple(out_type.get_shape())
         maps = [m.data for m in op.indexing_maps]  # type: ignore[attr-defined]
-        if maps[-1] != AffineMap.identity(len(shape)):
+        reduced = [i for i, t in enumerate(iterators) if "reduction" in t]
+        n = len(iterators)
+        if reduced and (reduced != [n - 1] or maps[-1] != AffineMap(n, 0, tuple(
+                AffineExpr.dimension(i) for i in range(n - 1)))):
+            raise UnsupportedError("lowering: only a reduction over the innermost dim, into "
+                                   "the other dims, is supported yet", where(op))
+        if not reduced and maps[-1] != AffineMap.identity(n):
             raise UnsupportedError("lowering: a generic whose output map is not the identity", where(op))
+        # The iteration shape: the output's, plus the reduced dim (from an input using it).
+        shape = list(out_type.get_shape())
+        if reduced:
+            extent = None
+            for operand, amap in zip(op.inputs, maps):
+                t = operand.type
+                if isinstance(t, TensorType):
+                    for pos, expr in enumerate(amap.results):
+                        if getattr(expr, "position", None) == n - 1:
+                            extent = t.get_shape()[pos]
+            if extent is None:
+                raise UnsupportedError("lowering: no input spans the reduced dim", where(op))
+            shape.append(extent)
+        shape = tuple(shape)
         block = op.body.block
+        acc_arg = block.args[len(op.inputs)]
         values: dict[SSAValue, SSAValue] = {}
         for arg, operand, amap in zip(block.args, op.inputs, maps):
             values[arg] = self.operand_vector(operand, amap, shape, op)
+        if not reduced and acc_arg.uses:
+            values[acc_arg] = self.operand_vector(op.outputs[0], maps[-1], shape, op)
         for inner in block.ops:
             if isinstance(inner, linalg.YieldOp):
-                self.tensors[op.results[0]] = values[inner.operands[0]]
+                result = values[inner.operands[0]]
+                self.tensors[op.results[0]] = result
                 return
+            if reduced and acc_arg in inner.operands:
+                values[inner.results[0]] = self.combine(inner, acc_arg, values, op)
+                continue
             if isinstance(inner, arith.ConstantOp):
                 values[inner.result] = self.splat_constant(inner.value, shape)
                 continue
+            for o in inner.operands:
+                if o not in values:
+                    if o in self.scalars:
+                        values[o] = self.splat_constant(self.scalars[o], shape)
+                    else:
+                        raise UnsupportedError("lowering: a generic body uses a value from outside "
+                                               "that is not a constant", where(inner))
             result_elem = inner.results[0].type
             vtype = _vector(shape, result_elem)
             args = [values[o] for o in inner.operands]
@@ -634,6 +763,39 @@ class EngineEmitter:
                 new = vectorchain.ApplyOp(inner.name, args, vtype, attrs)
             self.emit(new)
             values[inner.results[0]] = new.results[0]
+
+    def combine(self, inner: Operation, acc_arg: SSAValue, values: dict[SSAValue, SSAValue],
+                op: linalg.GenericOp) -> SSAValue:
+        """`acc' = combiner(contribution, acc)`: reduce the contribution's innermost dim
+        (exact, rounded once to the accumulator type), then combine with the carried
+        accumulator: the hardware's chunk-by-chunk accumulation."""
+        kind = REDUCTION_KINDS.get(inner.name)
+        others = [o for o in inner.operands if o is not acc_arg]
+        if kind is None or len(others) != 1 or others[0] not in values:
+            raise UnsupportedError(f"lowering: {inner.name} is not a reduction combiner this "
+                                   "version lowers", where(inner))
+        contribution = values[others[0]]
+        ctype = contribution.type
+        assert isinstance(ctype, VectorType)
+        lead = list(ctype.get_shape())[:-1]
+        acc_elem = inner.results[0].type
+        reduced = self.emit(vectorchain.ReduceOp(kind, contribution, _vector([*lead, 1], acc_elem)))
+        out_shape = self.tensors_shape(op.outputs[0])
+        flat = self.emit(vectorchain.ShuffleOp(reduced.results[0], list(range(math.prod(out_shape))),
+                                               _vector(out_shape, acc_elem)))
+        acc = self.tensors.get(op.outputs[0])
+        if acc is None:
+            return flat.results[0]
+        cls = BINARY.get(inner.name)
+        new = cls(acc, flat.results[0]) if cls is not None else vectorchain.ApplyOp(
+            inner.name, [acc, flat.results[0]], _vector(out_shape, acc_elem))
+        self.emit(new)
+        return new.results[0]
+
+    def tensors_shape(self, value: SSAValue) -> list[int]:
+        t = value.type
+        assert isinstance(t, TensorType)
+        return list(t.get_shape())
 
     def operand_vector(self, operand: SSAValue, amap: AffineMap, shape, op) -> SSAValue:
         if operand in self.scalars:
