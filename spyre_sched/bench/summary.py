@@ -101,6 +101,10 @@ def summarise(kernels: list[dict]) -> dict:
                                      if k["solver_cycles"] > k["heuristic_cycles"]),
         "below_bound": sum(1 for k in measured if k["solver_cycles"] < k["bound_cycles"]
                            or k["heuristic_cycles"] < k["bound_cycles"]),
+        # A prediction below the bound is a cost-model bug (a resource it lets go faster
+        # than the device can), even when the emulator disagrees with it.
+        "predicted_below_bound": sum(1 for k in measured if k["predicted_cycles"] is not None
+                                     and k["predicted_cycles"] < k["bound_cycles"]),
     }
 
 

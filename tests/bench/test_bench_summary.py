@@ -62,7 +62,14 @@ def test_summary_of_a_suite():
     # One kernel closes nothing: no geometric mean, and the minimum says so.
     assert s["geomean_gap_closed"] is None and s["min_gap_closed"] == 0.0
     assert s["slower_than_heuristic"] == 0 and s["below_bound"] == 0
+    assert s["predicted_below_bound"] == 0
     assert s["kernels"] == 3 and s["correct"] == 3
+
+
+def test_predictions_and_runs_below_the_bound_are_counted():
+    s = summarise([derive(_kernel("a", 900, 2000, 1000, 950)),
+                   derive(_kernel("b", 1200, 1300, 1000, 1150))])
+    assert s["below_bound"] == 1 and s["predicted_below_bound"] == 1
 
 
 def test_geomean_of_gap_closed_when_every_kernel_closes_some():
