@@ -62,6 +62,15 @@ def largest_tensor_elements(kernel) -> int:
 
 def measure_kernel(job: KernelJob) -> dict:
     """Bound, both strategies compiled, emulated and checked: the kernel's raw entry."""
+    try:
+        return _measure(job)
+    except SpyreSchedError as err:
+        if err.location is None:  # say which kernel it was about
+            err.location = job.path
+        raise
+
+
+def _measure(job: KernelJob) -> dict:
     import emulator.reference as reference
     from spyre_sched.device import load_device
     from spyre_sched.frontend import load_kernel
