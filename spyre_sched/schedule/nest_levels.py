@@ -124,8 +124,12 @@ def nest(pipe: ktdf.PipelineOp, level: str) -> ktdf.PipelineOp:
                    and not isinstance((t.source if as_dest else t.dest).type, ktdf.FifoSlotType)
                    for t in stage.walk())
 
-    first_inner = max([k + 1 for k, s in enumerate(stages) if touches(s, True)], default=0)
-    first_out = min([k for k, s in enumerate(stages) if touches(s, False)], default=len(stages))
+    compute = next(k for k, s in enumerate(stages)
+                   if any(o.name == "ktdf.read_from_fifo" for o in s.walk()))
+    first_inner = max([k + 1 for k, s in enumerate(stages[:compute]) if touches(s, True)],
+                      default=0)
+    first_out = min([k for k, s in enumerate(stages) if k > compute and touches(s, False)],
+                    default=len(stages))
     outer_in, inner, outer_out = stages[:first_inner], stages[first_inner:first_out], stages[first_out:]
 
     # Reservations and tile loops -----------------------------------------------------

@@ -75,8 +75,47 @@ def open_modulo(pipe: ktdf.PipelineOp) -> None:
     pipe.decision = StringAttr(f"{prefix}.pipe.{buffers[0].memory.lower()}.modulo")
 
 
+def _loop_chain(op: Operation) -> list[scf.ForOp]:
+    """The scheduler's dim loops directly around `op`, innermost first."""
+    loops = []
+    parent = op.parent_op()
+    while isinstance(parent, scf.ForOp) and loop_dim(parent) is not None:
+        loops.append(parent)
+        parent = parent.parent_op()
+    return loops
+
+
+def _instance_private_kinds(device: Device, compute_kind: str) -> set[str]:
+    """Memory kinds each instance (corelet) has its own copy of."""
+    group = device.group_of(compute_instance(device, compute_kind))
+    if group is None:
+        return set()
+    return {device.memories[m].kind for m in group.memories}
+
+
+def candidate_loops(pipe: ktdf.PipelineOp, device: Device, compute_kind: str) -> list[scf.ForOp]:
+    """The loops to split over instances: the loops directly around the work of one
+    instance, in the stage of the innermost pipeline whose buffers all instances share
+    (a corelet's own memory levels go with it)."""
+    private_kinds = _instance_private_kinds(device, compute_kind)
+    node: Operation = pipe
+    while True:
+        chain = _loop_chain(node)
+        top = chain[-1] if chain else node
+        stage = top.parent_op()
+        outer = stage.parent_op() if isinstance(stage, ktdf.StageOp) else None
+        if not isinstance(outer, ktdf.PipelineOp):
+            return chain
+        kinds = {b.memory for b in outer.private.body.block.ops  # type: ignore[union-attr]
+                 if isinstance(b, ktdf.BufferOp)}
+        if kinds and kinds <= private_kinds:
+            node = outer
+            continue
+        return chain
+
+
 def distribute(pipe: ktdf.PipelineOp, device: Device) -> None:
-    """Turn the parallel loops directly around compute pipeline `pipe` into open
+    """Turn the parallel loops that split one instance's work from the next into open
     ktdf.parallel ops."""
     compute = next((s.units[0] for s in pipe.stages
                     if any(o.name == "ktdf.read_from_fifo" for o in s.walk())), None)
@@ -86,12 +125,7 @@ def distribute(pipe: ktdf.PipelineOp, device: Device) -> None:
     if count <= 1:
         return
     prefix = pipe.attributes[COMPUTE_ATTR].data  # type: ignore[attr-defined]
-    loops = []
-    parent = pipe.parent_op()
-    while isinstance(parent, scf.ForOp) and loop_dim(parent) is not None:
-        loops.append(parent)
-        parent = parent.parent_op()
-    for loop in loops:
+    for loop in candidate_loops(pipe, device, compute):
         if is_reduction_loop(loop) or loop.results:
             continue
         dim = loop_dim(loop)
