@@ -325,14 +325,16 @@ class Runtime:
             launch = self.emu.new_launch(trace, max_cycles=start + max_cycles)
             launch.sim.now = start
             image.spawn(launch, symbols)
-            launch.sim.run()
+            with np.errstate(all="ignore"):  # the numerics define inf/NaN results
+                launch.sim.run()
             left = launch.leftover_fifos()
             if left:
                 raise ExecutionError(f"program {image.name} ended with data left in FIFOs: "
                                      + "; ".join(left), f"cycle {launch.sim.now}")
         finally:
+            self.emu.settle()
             self._declare_buffers(())
-        measured = Measurements.of(launch.sim, launch.shared)
+        measured = Measurements.of(launch.sim, launch.shared, launch.fifos.values())
         measured.cycles -= start
         for stats in measured.units.values():
             stats.finished_at -= start
@@ -347,8 +349,11 @@ class Runtime:
             if unit not in self.device.units:
                 raise ExecutionError(f"device {self.device.name} has no unit '{unit}'")
             launch.sim.spawn(unit, make(launch))
-        launch.sim.run()
-        return Measurements.of(launch.sim, launch.shared)
+        try:
+            launch.sim.run()
+        finally:
+            self.emu.settle()
+        return Measurements.of(launch.sim, launch.shared, launch.fifos.values())
 
     def _declare_buffers(self, buffers) -> None:
         """Scratchpad buffers of the program being launched (same offsets in every core)."""

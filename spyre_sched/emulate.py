@@ -134,17 +134,12 @@ def _reduction_info(kernel) -> tuple[bool, int]:
 
 
 def _accumulator(prepared) -> str:
-    from spyre_sched.dialects.vectorchain import ReduceOp
-    from spyre_sched.polyhedral.views import element_name
-
+    """The accumulator type of the bundle's reductions with the largest unit roundoff."""
     worst = "f32"
     for program in prepared.programs.values():
-        for steps in program.image.block_steps.values():
-            for step in steps:
-                if isinstance(step.op, ReduceOp):
-                    name = element_name(step.op.result.type.element_type)
-                    if UNIT_ROUNDOFF.get(name, 0) > UNIT_ROUNDOFF.get(worst, 0):
-                        worst = name
+        for name in program.image.accumulators():
+            if UNIT_ROUNDOFF.get(name, 0) > UNIT_ROUNDOFF.get(worst, 0):
+                worst = name
     return worst
 
 

@@ -41,15 +41,14 @@ class Access:
     mask: np.ndarray | None
     """True where a box point is in the set (None: every point is)."""
     element_bytes: int
+    box_bytes: int = 0
+    """Bytes a transfer of this access moves: every box point, masked ones included."""
+    span: tuple[int, int] = (0, 0)
+    """Bytes [lo, hi) the box touches, relative to base + offset."""
 
     @property
     def points(self) -> int:
         return int(self.mask.sum()) if self.mask is not None else int(np.prod(self.shape))
-
-    @property
-    def box_bytes(self) -> int:
-        """Bytes a transfer of this access moves: every box point, masked ones included."""
-        return int(np.prod(self.shape)) * self.element_bytes
 
     @staticmethod
     def of(attr: AccessAttr, element_bytes: int) -> Access:
@@ -75,4 +74,11 @@ class Access:
             mask &= (value == 0) if kind == "==" else (value >= 0) if kind == ">=" else (value <= 0)
         if mask.all():
             mask = None
-        return Access(offset, shape, byte_strides, mask, element_bytes)
+        lo = hi = 0
+        for n, st in zip(shape, byte_strides):
+            if st >= 0:
+                hi += (n - 1) * st
+            else:
+                lo += (n - 1) * st
+        return Access(offset, shape, byte_strides, mask, element_bytes,
+                      int(np.prod(shape)) * element_bytes, (lo, hi + element_bytes))

@@ -51,7 +51,17 @@ class EmulatedDevice:
     # ---- per launch -----------------------------------------------------------------------
 
     def new_launch(self, trace=None, max_cycles: int | None = None) -> Launch:
-        return Launch(self, trace, max_cycles)
+        launch = Launch(self, trace, max_cycles)
+        for memory in self.memories.values():
+            memory.flush(everything=True)
+            memory.clock = launch.sim
+        return launch
+
+    def settle(self) -> None:
+        """After a launch: every write in flight has landed."""
+        for memory in self.memories.values():
+            memory.flush(everything=True)
+            memory.clock = None
 
     # ---- lookups ---------------------------------------------------------------------------
 
@@ -140,8 +150,8 @@ class Launch:
         return fifo
 
     def leftover_fifos(self) -> list[str]:
-        return [f"{f.name} holds {f.count + f.reserved} entr{'y' if f.count + f.reserved == 1 else 'ies'}"
-                for f in self.fifos.values() if f.count or f.reserved]
+        return [f"{f.name} holds {f.held} entr{'y' if f.held == 1 else 'ies'}"
+                for f in self.fifos.values() if f.held]
 
     def token(self, name: str, sender: str, receiver: str) -> Token:
         found = self.tokens.get(name)

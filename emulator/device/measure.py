@@ -18,12 +18,15 @@ class Measurements:
     """Per shared resource (device memory, ring links): busy cycles and bytes."""
 
     @staticmethod
-    def of(sim: Simulator, shared: dict[str, SharedResource]) -> Measurements:
+    def of(sim: Simulator, shared: dict[str, SharedResource], fifos=()) -> Measurements:
         cycles = max([sim.now, *(p.stats.finished_at for p in sim.processes)])
+        paths = dict(sim.datapath_bytes)
+        for fifo in fifos:
+            paths[fifo.path] = paths.get(fifo.path, 0) + fifo.bytes_moved
         return Measurements(
             cycles=cycles,
             units={p.name: p.stats for p in sorted(sim.processes, key=lambda p: natural_key(p.name))},
-            datapath_bytes=dict(sorted(sim.datapath_bytes.items(), key=lambda kv: natural_key(kv[0]))),
+            datapath_bytes=dict(sorted(paths.items(), key=lambda kv: natural_key(kv[0]))),
             shared={name: {"busy": r.busy, "bytes": r.bytes}
                     for name, r in sorted(shared.items(), key=lambda kv: natural_key(kv[0]))},
         )

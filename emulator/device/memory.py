@@ -12,6 +12,7 @@ tensors use is ever allocated on the host), up to `HOST_LIMIT` bytes per memory.
 from __future__ import annotations
 
 import bisect
+import heapq
 
 import numpy as np
 
@@ -19,21 +20,47 @@ from spyre_sched.errors import ExecutionError
 
 #: the most host memory one emulated memory may take
 HOST_LIMIT = 6 << 30
+#: memories up to this size are allocated whole at once
+EAGER_LIMIT = 4 << 20
 
 
 class Memory:
     __slots__ = ("name", "size", "data", "buffers", "_starts", "check_buffers",
-                 "bytes_read", "bytes_written")
+                 "bytes_read", "bytes_written", "pending", "clock", "_seq", "_flushing")
 
     def __init__(self, name: str, size: int):
         self.name = name
         self.size = size
-        self.data = np.zeros(0, dtype=np.uint8)
+        # Small memories (scratchpads) exist whole; large ones grow with their use.
+        self.data = np.zeros(size if size <= EAGER_LIMIT else 0, dtype=np.uint8)
         self.buffers: list[tuple[int, int, str]] = []  # (start, end, name), sorted
         self._starts: list[int] = []
         self.check_buffers = False
         self.bytes_read = 0
         self.bytes_written = 0
+        # Writes whose data lands later: (landing cycle, order, write). Applied before any
+        # access once their time has come, so a read sees exactly what has landed, without
+        # an event per transfer.
+        self.pending: list = []
+        self.clock = None  # the simulator (its `now`) while a launch runs
+        self._seq = 0
+        self._flushing = False
+
+    def defer(self, time: int, write) -> None:
+        self._seq += 1
+        heapq.heappush(self.pending, (time, self._seq, write))
+
+    def flush(self, everything: bool = False) -> None:
+        if self._flushing:  # a landing write itself accesses the memory
+            return
+        pending = self.pending
+        now = None if everything or self.clock is None else self.clock.now
+        self._flushing = True
+        try:
+            while pending and (now is None or pending[0][0] <= now):
+                heapq.heappop(pending)[2]()
+        finally:
+            self._flushing = False
 
     # ---- allocation bookkeeping ---------------------------------------------------------
 
@@ -100,6 +127,8 @@ class Memory:
     def view(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
              dtype: np.dtype, what: str = "access") -> np.ndarray:
         """A strided view of the memory (checked). Writing into it writes the memory."""
+        if self.pending:
+            self.flush()
         dtype = np.dtype(dtype)
         lo, hi = self.check(address, shape, strides, dtype.itemsize, what)
         if address % dtype.itemsize or any(s % dtype.itemsize for s in strides):
@@ -108,6 +137,29 @@ class Memory:
         self._ensure(hi)
         return np.ndarray(shape, dtype=dtype, buffer=self.data, offset=address,
                           strides=strides)
+
+    def box(self, address: int, access, dtype: np.dtype, what: str) -> np.ndarray:
+        """A checked view of an `emulator.device.access.Access` at `address` (its extent is
+        known at prepare, so the check is two comparisons and a lookup)."""
+        pending = self.pending
+        if pending and (self.clock is None or pending[0][0] <= self.clock.now):
+            self.flush()
+        start = address + access.offset
+        lo, hi = start + access.span[0], start + access.span[1]
+        if lo < 0 or hi > self.size:
+            raise ExecutionError(f"{what} bytes [{lo}, {hi}) lie outside memory {self.name} "
+                                 f"(size {self.size} bytes)")
+        if self.check_buffers:
+            i = bisect.bisect(self._starts, lo) - 1
+            if i < 0 or hi > self.buffers[i][1]:
+                self.check(start, access.shape, access.strides, access.element_bytes, what)
+        if start % access.element_bytes:
+            raise ExecutionError(f"{what} at byte {start} is not aligned to its "
+                                 f"{access.element_bytes}-byte elements in {self.name}")
+        if hi > len(self.data):
+            self._ensure(hi)
+        return np.ndarray(access.shape, dtype=dtype, buffer=self.data, offset=start,
+                          strides=access.strides)
 
     def read(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
              dtype: np.dtype, what: str = "read") -> np.ndarray:

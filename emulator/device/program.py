@@ -1,44 +1,44 @@
 """One DataflowIR program made runnable: every unit instance of every program unit becomes
 a process of the simulator running the unit's body.
 
-`ProgramImage.of(func)` checks and compiles the program's argument-free inner function
-once (prepare): the FIFO and sync declarations, the shared top-level values (constants,
-symbols, per-unit maps) and one list of steps per program unit. `ProgramImage.spawn`
-(every launch) binds FIFOs, tokens, memories and symbol values to one launch.
+`ProgramImage.of(name, func)` checks and compiles the program's argument-free inner
+function once (prepare): the FIFO and sync declarations, the uniform top level
+(constants, symbols, per-unit maps) and each program unit, translated to a Python
+generator function by `emulator.device.codegen`. `bind(device)` resolves every FIFO
+instance against the device. `spawn(launch, symbols)` (every launch) evaluates the top
+level once and starts every unit instance.
 
-Semantics and timing follow docs/dataflowir.md; in short:
-- `agen.vector_load` occupies its load unit for bytes / bandwidth of the hop to the unit
-  its value is sent to; the value is ready a hop latency later (a `dataflow.send` of it
-  makes the FIFO entries visible then).
-- `agen.vector_store` and `agen.composite_load_and_store` are transfers: the unit is
-  busy for bytes / bandwidth (waiting first for shared device-memory bandwidth), the data
-  lands a latency later, and the unit goes on meanwhile.
-- `vectorchain` ops take ceil(elements / lanes) cycles once their inputs are ready; their
-  result is ready the unit's compute latency later.
-- `dataflow.sync_send` is delivered when every earlier transfer of the unit has landed.
+Semantics and timing follow docs/dataflowir.md:
+- `agen.vector_load`: busy ceil(bytes / bw) of the datapath MEM -> unit; ready its latency later.
+- `agen.vector_store`: waits for its value; busy ceil(bytes / bw) of unit -> MEM; lands a latency later.
+- `agen.composite_load_and_store`: the route SRC -> DST is one hop by the unit: busy
+  ceil(bytes / hop bandwidth) after waiting for shared device-memory bandwidth; lands
+  hop latency later. Source read at issue, target written at landing.
+- `dataflow.send`: busy ceil(bytes / bw) of its datapath; entries visible latency later.
+- `vectorchain.*`: busy ceil(elements / lanes), result ready the unit's compute latency later.
+- `dataflow.sync_send`: delivered when every earlier transfer of the unit has landed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects import affine, arith, func, scf
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, VectorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import VectorType
+from xdsl.ir import Operation
 
-from spyre_sched.dialects import agen, dataflow, symbol, uniform, vectorchain
-from spyre_sched.errors import ExecutionError, SourceLocation, UnsupportedError
+from spyre_sched.dialects import agen, dataflow, symbol, vectorchain
+from spyre_sched.errors import ExecutionError, SourceLocation
 from spyre_sched.polyhedral.views import element_name
 
 from emulator.device import sim
 from emulator.device.access import Access
+from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
 from emulator.device.timing import compute_cycles
-from emulator.numerics import apply_op, element_type, from_bits, from_memory, reduce, to_memory
-
-Env = dict
+from emulator.numerics import apply_op, element_type, from_bits, from_memory, op_spec, reduce, to_memory
 
 
 def _loc(op: Operation, locations: dict) -> str:
@@ -59,60 +59,92 @@ def _numel(shape) -> int:
     return n
 
 
-# ---- scalar arithmetic on index / integer values -----------------------------------------
-
-def _cdiv(a: int, b: int) -> int:
-    return -((-a) // b)
+# ---- what the generated code hands to the helpers: per-op plans made at prepare ----------
 
 
-def _div_trunc(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
+@dataclass(frozen=True)
+class LoadPlan:
+    memory: str
+    access: Access
+    et: object
+    shape: tuple[int, ...]
 
 
-def _rem_trunc(a: int, b: int) -> int:
-    return a - b * _div_trunc(a, b)
+@dataclass(frozen=True)
+class StorePlan:
+    memory: str
+    access: Access
+    et: object
 
 
-_INT_BINARY: dict[str, Callable[[int, int], int]] = {
-    "arith.addi": lambda a, b: a + b,
-    "arith.subi": lambda a, b: a - b,
-    "arith.muli": lambda a, b: a * b,
-    "arith.divsi": _div_trunc,
-    "arith.divui": lambda a, b: a // b,
-    "arith.remsi": _rem_trunc,
-    "arith.remui": lambda a, b: a % b,
-    "arith.floordivsi": lambda a, b: a // b,
-    "arith.ceildivsi": _cdiv,
-    "arith.ceildivui": _cdiv,
-    "arith.maxsi": max, "arith.maxui": max,
-    "arith.minsi": min, "arith.minui": min,
-    "arith.andi": lambda a, b: a & b,
-    "arith.ori": lambda a, b: a | b,
-    "arith.xori": lambda a, b: a ^ b,
-    "arith.shli": lambda a, b: a << b,
-    "arith.shrsi": lambda a, b: a >> b,
-    "arith.shrui": lambda a, b: a >> b,
-}
-_DIVIDES = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.floordivsi",
-            "arith.ceildivsi", "arith.ceildivui"}
-_CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b,
-         3: lambda a, b: a <= b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b,
-         6: lambda a, b: a < b, 7: lambda a, b: a <= b, 8: lambda a, b: a > b,
-         9: lambda a, b: a >= b}
-_PASS_THROUGH = {"arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui",
-                 "arith.trunci"}
+@dataclass(frozen=True)
+class CompositePlan:
+    source: str
+    target: str
+    source_access: Access
+    target_access: Access
+    et: object
 
 
-# ---- the compiled form --------------------------------------------------------------------
+class ComputePlan:
+    """A vectorchain op: its numerics bound once, its size for the busy time."""
+
+    def __init__(self, op: Operation):
+        self.op_name = op.name
+        self.elements = max(_numel(v.type.get_shape()) for v in (*op.operands, *op.results)
+                            if isinstance(v.type, VectorType))
+        first = op.operands[0].type if op.operands else op.results[0].type
+        self.et = _vector_etype(first)
+        self.shape = tuple(op.results[0].type.get_shape())
+        self.run = self._bind(op)
+
+    def _bind(self, op: Operation) -> Callable:
+        shape = self.shape
+        if isinstance(op, vectorchain.BinaryOp):
+            return _bound_op(op.scalar_op(), _vector_etype(op.result.type), None, {})
+        if isinstance(op, vectorchain.ApplyOp):
+            rt = _vector_etype(op.result.type)
+            attrs = {}
+            for k, v in op.attributes.items():
+                value = getattr(v, "value", v)
+                attrs[k] = getattr(value, "data", value)
+            fn = _bound_op(op.fn.data, self.et, rt if rt != self.et else None, attrs)
+            return lambda *arrays: np.asarray(fn(*arrays)).reshape(shape)
+        if isinstance(op, vectorchain.ShuffleOp):
+            pattern = np.asarray(op.pattern_list, dtype=np.int64)
+            idx = pattern[np.arange(_numel(shape)) % len(pattern)]
+            return lambda src: src.reshape(-1)[idx].reshape(shape)
+        if isinstance(op, vectorchain.ReduceOp):
+            kind, acc = op.kind.data, _vector_etype(op.result.type)
+            return lambda src: np.asarray(reduce(kind, src, -1, acc)).reshape(shape)
+        raise ExecutionError(f"no compute plan for {op.name}")
 
 
-@dataclass
-class Step:
-    op: Operation
-    run: Callable  # run(unit_run, op, env) -> None, or a generator when `blocking`
-    blocking: bool
-    label: str
+def _bound_op(name: str, et_name: str, result_type: str | None, attrs: dict) -> Callable:
+    """`apply_op(name, et, ...)` with its checks done on the first call; later calls whose
+    operands already hold the type's values go straight to the op's numpy implementation
+    (the same code, so the same rounding)."""
+    spec = op_spec(name)
+    et = element_type(et_name)
+    rt = element_type(result_type) if result_type is not None and spec.needs_result_type else None
+    kwargs = {"result_type": result_type} if result_type is not None else {}
+    values = {k: v for k, v in attrs.items() if k in spec.attrs}
+    for key, default in spec.attrs.items():
+        values.setdefault(key, default)
+    value_dtype = et.value_dtype
+    checked = []
+
+    def call(*arrays):
+        if checked and not spec.condition_first and all(a.dtype == value_dtype for a in arrays):
+            return np.asarray(spec.impl(et, rt, *arrays, **values))
+        result = apply_op(name, et_name, *arrays, **kwargs, **attrs)
+        checked.append(True)
+        return result
+
+    return call
+
+
+# ---- the program ----------------------------------------------------------------------------
 
 
 @dataclass
@@ -120,72 +152,51 @@ class UnitProgram:
     tag: str
     engine: str
     units: tuple[str, ...]
-    steps: list[Step]
+    main: Callable
+    consts: list
+    source: str
 
 
 @dataclass
 class ProgramImage:
     name: str
+    inner: func.FuncOp
     fifos: dict[str, dataflow.FifoOp]
     syncs: dict[str, dataflow.SyncOp]
-    shared_steps: list[Step]
     units: list[UnitProgram]
     symbol_ids: set[int]
     locations: dict = field(default_factory=dict)
     access_cache: dict = field(default_factory=dict)
-    block_steps: dict = field(default_factory=dict)
-    constants: dict = field(default_factory=dict)
+    top_level: Callable | None = None
+    top_consts: list = field(default_factory=list)
+    device_name: str | None = None
 
     @staticmethod
     def of(name: str, inner: func.FuncOp, locations: dict | None = None) -> ProgramImage:
-        locations = locations or {}
-        fifos: dict[str, dataflow.FifoOp] = {}
-        syncs: dict[str, dataflow.SyncOp] = {}
-        shared: list[Step] = []
-        units: list[UnitProgram] = []
-        symbol_ids: set[int] = set()
-        image = ProgramImage(name, fifos, syncs, shared, units, symbol_ids, locations)
-        for op in inner.body.block.ops:
+        image = ProgramImage(name, inner, {}, {}, [], set(), locations or {})
+        block = inner.body.block
+        shared = []
+        for op in block.ops:
             if isinstance(op, dataflow.FifoOp):
-                fifos[op.sym_name.data] = op
+                image.fifos[op.sym_name.data] = op
             elif isinstance(op, dataflow.SyncOp):
-                syncs[op.sym_name.data] = op
-            elif isinstance(op, dataflow.ProgramUnitOp):
-                units.append(UnitProgram(op.sym_name.data, op.engine.data, op.unit_names,
-                                         image._compile_block(op.body.block)))
-            elif isinstance(op, func.ReturnOp):
-                continue
-            else:
-                shared.extend(image._compile_ops([op]))
+                image.syncs[op.sym_name.data] = op
+            elif not isinstance(op, (dataflow.ProgramUnitOp, func.ReturnOp)):
+                shared.extend(op.results)
+        image.top_level, image.top_consts, _ = compile_unit(image, "top", block, shared, top=True)
+        for op in block.ops:
+            if isinstance(op, dataflow.ProgramUnitOp):
+                main, consts, source = compile_unit(image, op.sym_name.data, op.body.block, shared)
+                image.units.append(UnitProgram(op.sym_name.data, op.engine.data, op.unit_names,
+                                               main, consts, source))
         for op in inner.walk():
             if isinstance(op, symbol.CreateSymbolOp):
-                symbol_ids.add(op.id)
-        if not units:
+                image.symbol_ids.add(op.id)
+        if not image.units:
             raise ExecutionError(f"program {name} has no dataflow.program_unit")
         return image
 
-    # ---- compile ------------------------------------------------------------------------
-
-    def _compile_block(self, block: Block) -> list[Step]:
-        return self._compile_ops(list(block.ops))
-
-    def _compile_ops(self, ops: list[Operation]) -> list[Step]:
-        steps = []
-        for op in ops:
-            # Nested blocks first: a loop's closure captures its body's steps.
-            for region in op.regions:
-                for block in region.blocks:
-                    if block not in self.block_steps:
-                        self.block_steps[block] = self._compile_block(block)
-            factory = _FACTORIES.get(type(op)) or _BY_NAME.get(op.name)
-            if factory is None and isinstance(op, vectorchain.BinaryOp):
-                factory = _c_vector_binary
-            if factory is None:
-                raise UnsupportedError(f"the emulator does not execute {op.name}",
-                                       _loc(op, self.locations))
-            run, blocking = factory(self, op)
-            steps.append(Step(op, run, blocking, _loc(op, self.locations)))
-        return steps
+    # ---- per-op plans (called by the code generator) -----------------------------------
 
     def access(self, attr: agen.AccessAttr, element_bytes: int) -> Access:
         key = (attr, element_bytes)
@@ -194,6 +205,38 @@ class ProgramImage:
             found = Access.of(attr, element_bytes)
             self.access_cache[key] = found
         return found
+
+    def load_plan(self, op: agen.VectorLoadOp) -> LoadPlan:
+        et = element_type(_vector_etype(op.result.type))
+        return LoadPlan(op.memory.data, self.access(op.access, et.size), et,
+                        tuple(op.result.type.get_shape()))
+
+    def store_plan(self, op: agen.VectorStoreOp) -> StorePlan:
+        et = element_type(_vector_etype(op.value.type))
+        return StorePlan(op.memory.data, self.access(op.access, et.size), et)
+
+    def composite_plan(self, op: agen.CompositeLoadAndStoreOp) -> CompositePlan:
+        et = element_type(element_name(op.element))
+        return CompositePlan(op.source_memory.data, op.target_memory.data,
+                             self.access(op.source_access, et.size),
+                             self.access(op.target_access, et.size), et)
+
+    def bitstream_value(self, op: vectorchain.ConstantBitstreamOp) -> np.ndarray:
+        type_ = op.result.type
+        et = element_type(_vector_etype(type_))
+        digits = et.width // 4 if et.width >= 8 else 2
+        text = op.bits.data
+        bits = np.array([int(text[i:i + digits], 16) for i in range(0, len(text), digits)],
+                        dtype=np.uint64)
+        return from_bits(et, bits).reshape(type_.get_shape())
+
+    def compute_plan(self, op: Operation) -> ComputePlan:
+        return ComputePlan(op)
+
+    def accumulators(self) -> list[str]:
+        """Element types of every vectorchain.reduce result (the accumulator types)."""
+        return [_vector_etype(op.result.type) for op in self.inner.walk()
+                if isinstance(op, vectorchain.ReduceOp)]
 
     # ---- binding to a device (prepare) ---------------------------------------------------
 
@@ -249,21 +292,14 @@ class ProgramImage:
     # ---- launch -------------------------------------------------------------------------
 
     def spawn(self, launch: Launch, symbols: dict[int, int]) -> list[UnitRun]:
-        """Evaluate the top level once, then start every unit instance of every program
-        unit on `launch`."""
-        shared: Env = {}
+        """Evaluate the top level once, then start every unit instance."""
         top = _TopLevel(self, symbols, launch)
-        for step in self.shared_steps:
-            top.instruction = step.label
-            if step.blocking:
-                raise top.fault(f"{step.op.name} may not stand at the top level of a program")
-            step.run(top, shared)
+        shared = self.top_level(top, self.top_consts)
         runs = []
         for unit_program in self.units:
             for unit in unit_program.units:
                 run = UnitRun(self, unit_program, unit, launch, symbols)
-                run.shared_env = shared
-                run.proc = launch.sim.spawn(unit, run.main())
+                run.proc = launch.sim.spawn(unit, unit_program.main(run, shared, unit_program.consts))
                 runs.append(run)
         return runs
 
@@ -275,57 +311,53 @@ class _TopLevel:
         self.image = image
         self.symbols = symbols
         self.launch = launch
-        self.instruction = ""
 
-    def fault(self, message: str) -> ExecutionError:
+    def fault(self, message: str, label: str) -> ExecutionError:
         return ExecutionError(message, f"program {self.image.name}, top level, instruction "
-                                       f"'{self.instruction}', cycle {self.launch.sim.now}")
+                                       f"'{label}', cycle {self.launch.sim.now}")
+
+    def symbol(self, sid: int, label: str) -> int:
+        value = self.symbols.get(sid)
+        if value is None:
+            raise self.fault(f"symbol {sid} is not set: the launch gave it no value", label)
+        return value
+
+    def query(self, mapping: dict, key: int, label: str) -> int:
+        try:
+            return mapping[key]
+        except KeyError:
+            raise self.fault(f"uniform.query_map: the map has no entry for key {key} "
+                             f"(keys: {', '.join(map(str, sorted(mapping)))})", label) from None
 
 
-class UnitRun:
-    """One unit instance running its program unit in one launch."""
+class UnitRun(_TopLevel):
+    """One unit instance running its program unit in one launch: the helpers its
+    generated code calls."""
 
     def __init__(self, image: ProgramImage, program: UnitProgram, unit: str, launch: Launch,
                  symbols: dict[int, int]):
-        self.image = image
+        super().__init__(image, symbols, launch)
         self.program = program
         self.unit = unit
-        self.launch = launch
         self.emu: EmulatedDevice = launch.device
         self.device = launch.device.device
-        self.symbols = symbols
         self.core = dataflow.instance_index(unit, "core")
         self.corelet = dataflow.instance_index(unit, "corelet")
-        self.ready: dict[SSAValue, int] = {}
         self.unit_model = self.device.units[unit]
         self.compute_latency = int((self.unit_model.compute or {}).get("latency", 0))
-        self.lanes: dict[str, int] = {}
-        self.shared_env: Env = {}
         self.proc: sim.Process | None = None
-        self._fifos: dict[str, sim.Fifo] = {}
-        self._tokens: dict[tuple[str, int], sim.Token] = {}
+        self._fifos: dict[str, tuple] = {}
+        self._tokens: dict[tuple, sim.Token] = {}
         self._memories: dict[str, object] = {}
+        self._cycles: dict[int, int] = {}
+        self._links: dict[int, tuple] = {}
 
-    def main(self) -> Generator:
-        env: Env = dict(self.shared_env)
-        yield from self.run_steps(self.program.steps, env)
-        # The unit counts as finished when its last transfer lands (Process.finished_at).
-        self.proc.instruction = "end of program unit"
-
-    def run_steps(self, steps: list[Step], env: Env) -> Generator:
-        proc = self.proc
-        for step in steps:
-            proc.instruction = step.label
-            if step.blocking:
-                yield from step.run(self, env)
-            else:
-                step.run(self, env)
+    def fault(self, message: str, label: str | None = None) -> ExecutionError:
+        label = label or (self.proc.instruction if self.proc else "")
+        cycle = max(self.launch.sim.now, self.proc.local if self.proc else 0)
+        return ExecutionError(message, f"unit {self.unit}, instruction '{label}', cycle {cycle}")
 
     # ---- resolution ---------------------------------------------------------------------
-
-    def fault(self, message: str) -> ExecutionError:
-        return ExecutionError(message, f"unit {self.unit}, instruction '{self.proc.instruction}', "
-                                       f"cycle {self.launch.sim.now}")
 
     def memory(self, name: str):
         found = self._memories.get(name)
@@ -351,6 +383,12 @@ class UnitRun:
         except Exception as err:
             raise self.fault(getattr(err, "message", str(err))) from None
 
+    def path(self, source: str, target: str):
+        try:
+            return self.emu.path(self.unit, source, target)
+        except ExecutionError as err:
+            raise self.fault(err.message) from None
+
     def fifo(self, name: str):
         """This unit's instance of FIFO `name`, and the datapath it runs over."""
         found = self._fifos.get(name)
@@ -369,20 +407,12 @@ class UnitRun:
         self._fifos[name] = found
         return found
 
-    def path(self, source: str, target: str):
-        try:
-            return self.emu.path(self.unit, source, target)
-        except ExecutionError as err:
-            raise self.fault(err.message) from None
-
     def token(self, name: str, peer: int | None, sending: bool) -> sim.Token:
         key = (name, peer, sending)
         found = self._tokens.get(key)
         if found is not None:
             return found
-        decl = self.image.syncs.get(name)
-        if decl is None:
-            raise self.fault(f"no dataflow.sync @{name} is declared")
+        decl = self.image.syncs[name]
         other_engine = decl.target.data if sending else decl.source.data
         candidates = list(self.image.by_core_engine.get((self.core, other_engine), []))
         if peer is not None:
@@ -403,360 +433,94 @@ class UnitRun:
         self._tokens[key] = token
         return token
 
+    # ---- data work ----------------------------------------------------------------------
 
-# ---- handlers: one factory per op, run once at prepare; the closures they return
-# capture the op's operands and attributes, so a launch never goes back to the IR ------------
+    def _link(self, plan, source: str | None, target: str | None):
+        """(memory, busy, latency, shared resources, datapath name) of a load or store plan
+        for this unit (cached: they do not change during a launch)."""
+        key = id(plan)
+        found = self._links.get(key)
+        if found is None:
+            memory = self.memory(plan.memory)
+            src, dst = (memory.name, self.unit) if source is None else (self.unit, memory.name)
+            dp = self.datapath(src, dst)
+            nbytes = plan.access.box_bytes
+            found = (memory, dp.cycles(nbytes) - dp.latency, dp.latency,
+                     self.launch.resources_of(memory.name), (f"{src}->{dst}",))
+            self._links[key] = found
+        return found
 
-
-def _c_constant(image: ProgramImage, op: arith.ConstantOp):
-    value = op.value
-    if isinstance(value, (IntegerAttr, FloatAttr)):
-        const = value.value.data
-    else:
-        raise UnsupportedError(f"arith.constant of {value} is not a scalar", _loc(op, image.locations))
-    res = op.result
-
-    def run(r, env):
-        env[res] = const
-    return run, False
-
-
-def _c_int_binary(image: ProgramImage, op: Operation):
-    fn = _INT_BINARY[op.name]
-    a, b = op.operands[0], op.operands[1]
-    res = op.results[0]
-    name = op.name
-    divides = name in _DIVIDES
-
-    def run(r, env):
-        y = env[b]
-        if divides and y == 0:
-            raise r.fault(f"{name} divides by zero")
-        env[res] = fn(env[a], y)
-    return run, False
-
-
-def _c_cmpi(image: ProgramImage, op: arith.CmpiOp):
-    fn = _CMPI[op.predicate.value.data]
-    a, b, res = op.lhs, op.rhs, op.result
-
-    def run(r, env):
-        env[res] = bool(fn(env[a], env[b]))
-    return run, False
-
-
-def _c_select(image: ProgramImage, op: arith.SelectOp):
-    c, a, b, res = op.cond, op.lhs, op.rhs, op.result
-
-    def run(r, env):
-        env[res] = env[a] if env[c] else env[b]
-    return run, False
-
-
-def _c_pass(image: ProgramImage, op: Operation):
-    a, res = op.operands[0], op.results[0]
-
-    def run(r, env):
-        env[res] = env[a]
-    return run, False
-
-
-def _c_affine_apply(image: ProgramImage, op: affine.ApplyOp):
-    amap = op.map.data
-    operands = list(op.mapOperands)
-    nd = amap.num_dims
-    res = op.result
-
-    def run(r, env):
-        values = [env[v] for v in operands]
-        env[res] = amap.eval(values[:nd], values[nd:])[0]
-    return run, False
-
-
-def _c_create_symbol(image: ProgramImage, op: symbol.CreateSymbolOp):
-    sid, res = op.id, op.result
-
-    def run(r, env):
-        value = r.symbols.get(sid)
-        if value is None:
-            raise r.fault(f"symbol {sid} is not set: the launch gave it no value")
-        env[res] = value
-    return run, False
-
-
-def _c_def_mapping(image: ProgramImage, op: uniform.DefImmutableMappingOp):
-    keys, entries, res = op.key_list, list(op.entries), op.result
-
-    def run(r, env):
-        env[res] = dict(zip(keys, (env[v] for v in entries)))
-    return run, False
-
-
-def _c_query_map(image: ProgramImage, op: uniform.QueryMapOp):
-    m, k, res = op.map, op.key, op.result
-
-    def run(r, env):
-        mapping, key = env[m], env[k]
+    def vector_load(self, plan: LoadPlan, base: int):
+        memory, busy, latency, shared, names = self._link(plan, None, "unit")
+        access, et = plan.access, plan.et
         try:
-            env[res] = mapping[key]
-        except KeyError:
-            raise r.fault(f"uniform.query_map: the map has no entry for key {key} "
-                          f"(keys: {', '.join(map(str, sorted(mapping)))})") from None
-    return run, False
+            raw = memory.box(base, access, et.storage_dtype, f"read of {memory.name} at byte {base}")
+        except ExecutionError as err:
+            raise self.fault(err.message) from None
+        value = raw.copy() if et.storage_dtype == et.value_dtype else from_memory(et, raw)
+        if access.mask is not None:
+            value = np.where(access.mask, value, np.zeros((), dtype=value.dtype))
+        cmd = (sim.TRANSFER, busy, 0, shared, access.box_bytes, None, names)
+        return value.reshape(plan.shape), cmd, latency
 
-
-def _c_instance_index(image: ProgramImage, op: dataflow.InstanceIndexOp):
-    core = op.level.data == "core"
-    res = op.result
-
-    def run(r, env):
-        env[res] = r.core if core else r.corelet
-    return run, False
-
-
-def _block_body(image: ProgramImage, block: Block):
-    steps = image.block_steps[block]
-    args = list(block.args)
-    last = block.last_op
-    yields = list(last.operands) if isinstance(last, scf.YieldOp) else []
-    return steps, args, yields
-
-
-def _c_for(image: ProgramImage, op: scf.ForOp):
-    lb, ub, stp = op.lb, op.ub, op.step
-    inits = list(op.iter_args)
-    results = list(op.results)
-    steps, args, yields = _block_body(image, op.body.block)
-    iv, carried = args[0], args[1:]
-
-    def run(r, env):
-        step = env[stp]
-        if step <= 0:
-            raise r.fault(f"scf.for step {step} is not positive")
-        values = [env[v] for v in inits]
-        run_steps = r.run_steps
-        for i in range(env[lb], env[ub], step):
-            env[iv] = i
-            for a, v in zip(carried, values):
-                env[a] = v
-            yield from run_steps(steps, env)
-            values = [env[v] for v in yields]
-        for res, v in zip(results, values):
-            env[res] = v
-    return run, True
-
-
-def _c_if(image: ProgramImage, op: scf.IfOp):
-    cond = op.cond
-    results = list(op.results)
-    then = _block_body(image, op.true_region.block)
-    other = _block_body(image, op.false_region.block) if op.false_region.blocks else None
-
-    def run(r, env):
-        chosen = then if env[cond] else other
-        if chosen is None:
-            return
-        steps, _, yields = chosen
-        yield from r.run_steps(steps, env)
-        for res, v in zip(results, yields):
-            env[res] = env[v]
-    return run, True
-
-
-def _c_nothing(image: ProgramImage, op: Operation):
-    def run(r, env):
-        return None
-    return run, False
-
-
-def _ready_wait(r, values) -> tuple | None:
-    """The command to wait until every value is ready, or None."""
-    ready = r.ready
-    latest = 0
-    for v in values:
-        t = ready.get(v, 0)
-        if t > latest:
-            latest = t
-    if latest > r.launch.sim.now:
-        return sim.wait_until(latest, "for its operands to be ready")
-    return None
-
-
-def _compute_figures(image: ProgramImage, op: Operation, et: str):
-    """(elements, element type) for an op's busy time: its largest operand or result."""
-    elements = max(_numel(v.type.get_shape()) for v in (*op.operands, *op.results)
-                   if isinstance(v.type, VectorType))
-    return elements, et
-
-
-def _busy_and_ready(r, elements: int, et: str, res) -> Generator:
-    unit = r.unit_model
-    if unit.compute is None:
-        raise r.fault(f"runs on {r.unit}, which does not compute")
-    lanes = r.lanes.get(et)
-    if lanes is None:
+    def vector_store(self, plan: StorePlan, base: int, value: np.ndarray):
+        memory, busy, latency, shared, names = self._link(plan, "unit", None)
+        access, et = plan.access, plan.et
+        # Checked now (the fault belongs to this instruction), written when it lands.
         try:
-            lanes = unit.lanes(et)
-        except Exception as err:
-            raise r.fault(getattr(err, "message", str(err))) from None
-        r.lanes[et] = lanes
-    yield sim.delay(compute_cycles(elements, lanes))
-    r.ready[res] = r.launch.sim.now + r.compute_latency
+            view = memory.box(base, access, et.storage_dtype, f"write of {memory.name} at byte {base}")
+        except ExecutionError as err:
+            raise self.fault(err.message) from None
+        del view
+        if access.mask is None and et.storage_dtype == et.value_dtype:
+            what = f"write of {memory.name} at byte {base}"
 
+            def land():
+                memory.box(base, access, et.storage_dtype, what)[...] = value.reshape(access.shape)
+        else:
+            def land():
+                _write(memory, base, access, et, value)
+        return (sim.TRANSFER, busy, latency, shared, access.box_bytes, (memory, land), names)
 
-def _c_vector_binary(image: ProgramImage, op: vectorchain.BinaryOp):
-    scalar = op.scalar_op()
-    et = _vector_etype(op.result.type)
-    a, b, res = op.lhs, op.rhs, op.result
-    elements, _ = _compute_figures(image, op, et)
-
-    def run(r, env):
-        wait = _ready_wait(r, (a, b))
-        if wait is not None:
-            yield wait
-        env[res] = apply_op(scalar, et, env[a], env[b])
-        yield from _busy_and_ready(r, elements, et, res)
-    return run, True
-
-
-def _c_vector_apply(image: ProgramImage, op: vectorchain.ApplyOp):
-    fn = op.fn.data
-    inputs = list(op.inputs)
-    et = _vector_etype(inputs[0].type)
-    rt = _vector_etype(op.result.type)
-    shape = tuple(op.result.type.get_shape())
-    attrs = {}
-    for k, v in op.attributes.items():
-        attrs[k] = v.value.data if isinstance(v, (IntegerAttr, FloatAttr)) else getattr(v, "data", v)
-    kwargs = {"result_type": rt} if rt != et else {}
-    res = op.result
-    elements, _ = _compute_figures(image, op, et)
-
-    def run(r, env):
-        wait = _ready_wait(r, inputs)
-        if wait is not None:
-            yield wait
+    def composite(self, plan: CompositePlan, src_base: int, dst_base: int):
+        src_mem, dst_mem = self.memory(plan.source), self.memory(plan.target)
+        sa, da, et = plan.source_access, plan.target_access, plan.et
         try:
-            result = apply_op(fn, et, *(env[v] for v in inputs), **kwargs, **attrs)
+            values = _read(src_mem, src_base, sa, et)
+            if sa.mask is not None or da.mask is not None:
+                values = _remask(values, sa, da)
+            dst_mem.check(dst_base + da.offset, da.shape, da.strides, et.size,
+                          f"write of {dst_mem.name} at byte {dst_base}")
+        except ExecutionError as err:
+            raise self.fault(err.message) from None
+        path = self.path(src_mem.name, dst_mem.name)
+        nbytes = sa.box_bytes
+        occupancy, latency = path.timing(nbytes)
+        return (sim.TRANSFER, occupancy, latency, self.launch.resources(path), nbytes,
+                (dst_mem, lambda: _write(dst_mem, dst_base, da, et, values)), path.datapaths)
+
+    def compute(self, plan: ComputePlan, args: tuple):
+        if self.unit_model.compute is None:
+            raise self.fault(f"{plan.op_name} runs on {self.unit}, which does not compute")
+        cycles = self._cycles.get(id(plan))
+        if cycles is None:
+            try:
+                lanes = self.unit_model.lanes(plan.et)
+            except Exception as err:
+                raise self.fault(getattr(err, "message", str(err))) from None
+            cycles = compute_cycles(plan.elements, lanes)
+            self._cycles[id(plan)] = cycles
+        try:
+            value = plan.run(*args)
+        except ExecutionError as err:
+            raise self.fault(err.message) from None
         except TypeError as err:
-            raise r.fault(f"vectorchain.apply {fn}: {err}") from None
-        env[res] = np.asarray(result).reshape(shape)
-        yield from _busy_and_ready(r, elements, et, res)
-    return run, True
+            raise self.fault(f"{plan.op_name}: {err}") from None
+        return value, (sim.DELAY, cycles)
 
 
-def _c_constant_bitstream(image: ProgramImage, op: vectorchain.ConstantBitstreamOp):
-    type_ = op.result.type
-    et = element_type(_vector_etype(type_))
-    digits = et.width // 4 if et.width >= 8 else 2
-    text = op.bits.data
-    bits = np.array([int(text[i:i + digits], 16) for i in range(0, len(text), digits)],
-                    dtype=np.uint64)
-    value = from_bits(et, bits).reshape(type_.get_shape())
-    res = op.result
-
-    def run(r, env):
-        env[res] = value
-        yield sim.delay(1)
-        r.ready[res] = r.launch.sim.now + r.compute_latency
-    return run, True
-
-
-def _c_shuffle(image: ProgramImage, op: vectorchain.ShuffleOp):
-    src = op.source
-    pattern = np.asarray(op.pattern_list, dtype=np.int64)
-    shape = tuple(op.result.type.get_shape())
-    idx = pattern[np.arange(_numel(shape)) % len(pattern)]
-    et = _vector_etype(op.result.type)
-    res = op.result
-    elements, _ = _compute_figures(image, op, et)
-
-    def run(r, env):
-        wait = _ready_wait(r, (src,))
-        if wait is not None:
-            yield wait
-        env[res] = env[src].reshape(-1)[idx].reshape(shape)
-        yield from _busy_and_ready(r, elements, et, res)
-    return run, True
-
-
-def _c_reduce(image: ProgramImage, op: vectorchain.ReduceOp):
-    kind, src, res = op.kind.data, op.source, op.result
-    acc = _vector_etype(op.result.type)
-    et = _vector_etype(op.source.type)
-    shape = tuple(op.result.type.get_shape())
-    elements, _ = _compute_figures(image, op, et)
-
-    def run(r, env):
-        wait = _ready_wait(r, (src,))
-        if wait is not None:
-            yield wait
-        env[res] = np.asarray(reduce(kind, env[src], -1, acc)).reshape(shape)
-        yield from _busy_and_ready(r, elements, et, res)
-    return run, True
-
-
-def _c_send(image: ProgramImage, op: dataflow.SendOp):
-    name = op.fifo.root_reference.data
-    decl = image.fifos[name]
-    n = _numel(op.value.type.get_shape()) // _numel(decl.entry.get_shape())
-    value = op.value
-
-    def run(r, env):
-        wait = _ready_wait(r, (value,))
-        if wait is not None:
-            yield wait
-        fifo, dp = r.fifo(name)
-        data = env[value].reshape(n, -1)
-        nbytes = data.nbytes
-        busy = dp.cycles(nbytes) - dp.latency
-        counts = r.launch.sim.datapath_bytes
-        counts[fifo.path] = counts.get(fifo.path, 0) + nbytes
-        # Entries leave evenly over the busy time: the chunk is visible when its last
-        # entry could have left, plus the datapath's latency.
-        yield sim.send(fifo, data, n, busy + dp.latency)
-        if busy > 0:
-            yield sim.delay(busy)
-    return run, True
-
-
-def _c_receive(image: ProgramImage, op: dataflow.ReceiveOp):
-    name = op.fifo.root_reference.data
-    decl = image.fifos[name]
-    n = _numel(op.result.type.get_shape()) // _numel(decl.entry.get_shape())
-    shape = tuple(op.result.type.get_shape())
-    res = op.result
-
-    def run(r, env):
-        fifo, _ = r.fifo(name)
-        got = yield sim.recv(fifo, n)
-        env[res] = got.reshape(shape)
-    return run, True
-
-
-def _c_sync(image: ProgramImage, op, sending: bool):
-    name = op.channel.root_reference.data
-    if name not in image.syncs:
-        raise ExecutionError(f"no dataflow.sync @{name} is declared", _loc(op, image.locations))
-    peer = op.peer
-    make = sim.sync_send if sending else sim.sync_recv
-
-    def run(r, env):
-        token = r.token(name, env[peer] if peer is not None else None, sending)
-        yield make(token)
-    return run, True
-
-
-def _c_sync_send(image: ProgramImage, op: dataflow.SyncSendOp):
-    return _c_sync(image, op, True)
-
-
-def _c_sync_recv(image: ProgramImage, op: dataflow.SyncRecvOp):
-    return _c_sync(image, op, False)
-
-
-def _read(memory, base: int, access: Access, et, dtype) -> np.ndarray:
-    raw = memory.read(base + access.offset, access.shape, access.strides, dtype,
+def _read(memory, base: int, access: Access, et) -> np.ndarray:
+    raw = memory.read(base + access.offset, access.shape, access.strides, et.storage_dtype,
                       what=f"read of {memory.name} at byte {base}")
     values = from_memory(et, raw)
     if access.mask is not None:
@@ -776,85 +540,6 @@ def _write(memory, base: int, access: Access, et, values: np.ndarray) -> None:
         memory.bytes_written += int(access.mask.sum()) * raw.dtype.itemsize
 
 
-def _c_vector_load(image: ProgramImage, op: agen.VectorLoadOp):
-    et = element_type(_vector_etype(op.result.type))
-    dtype = et.storage_dtype
-    access = image.access(op.access, et.size)
-    mem_name, base_v, res = op.memory.data, op.base, op.result
-    shape = tuple(op.result.type.get_shape())
-    nbytes = access.box_bytes
-
-    def run(r, env):
-        memory = r.memory(mem_name)
-        base = env[base_v]
-        try:
-            env[res] = _read(memory, base, access, et, dtype).reshape(shape)
-        except ExecutionError as err:
-            raise r.fault(err.message) from None
-        dp = r.datapath(memory.name, r.unit)
-        yield sim.transfer(dp.cycles(nbytes) - dp.latency, dp.latency,
-                           r.launch.resources_of(memory.name), nbytes, None,
-                           (f"{memory.name}->{r.unit}",))
-        r.ready[res] = r.launch.sim.now + dp.latency
-    return run, True
-
-
-def _c_vector_store(image: ProgramImage, op: agen.VectorStoreOp):
-    et = element_type(_vector_etype(op.value.type))
-    access = image.access(op.access, et.size)
-    mem_name, base_v, value = op.memory.data, op.base, op.value
-    nbytes = access.box_bytes
-
-    def run(r, env):
-        wait = _ready_wait(r, (value,))
-        if wait is not None:
-            yield wait
-        memory = r.memory(mem_name)
-        base = env[base_v]
-        values = env[value]
-        # Checked now (the fault belongs to this instruction), written when it lands.
-        try:
-            memory.check(base + access.offset, access.shape, access.strides, et.size,
-                         f"write of {memory.name} at byte {base}")
-        except ExecutionError as err:
-            raise r.fault(err.message) from None
-        dp = r.datapath(r.unit, memory.name)
-        yield sim.transfer(dp.cycles(nbytes) - dp.latency, dp.latency,
-                           r.launch.resources_of(memory.name), nbytes,
-                           lambda: _write(memory, base, access, et, values),
-                           (f"{r.unit}->{memory.name}",))
-    return run, True
-
-
-def _c_composite(image: ProgramImage, op: agen.CompositeLoadAndStoreOp):
-    et = element_type(element_name(op.element))
-    dtype = et.storage_dtype
-    src_access = image.access(op.source_access, et.size)
-    dst_access = image.access(op.target_access, et.size)
-    src_name, dst_name = op.source_memory.data, op.target_memory.data
-    src_v, dst_v = op.source_base, op.target_base
-    nbytes = src_access.box_bytes
-    masked = src_access.mask is not None or dst_access.mask is not None
-
-    def run(r, env):
-        src_mem, dst_mem = r.memory(src_name), r.memory(dst_name)
-        src_base, dst_base = env[src_v], env[dst_v]
-        try:
-            values = _read(src_mem, src_base, src_access, et, dtype)
-            if masked:
-                values = _remask(values, src_access, dst_access)
-            dst_mem.check(dst_base + dst_access.offset, dst_access.shape, dst_access.strides,
-                          et.size, f"write of {dst_mem.name} at byte {dst_base}")
-        except ExecutionError as err:
-            raise r.fault(err.message) from None
-        path = r.path(src_mem.name, dst_mem.name)
-        occupancy, latency = path.timing(nbytes)
-        yield sim.transfer(occupancy, latency, r.launch.resources(path), nbytes,
-                           lambda: _write(dst_mem, dst_base, dst_access, et, values),
-                           path.datapaths)
-    return run, True
-
-
 def _remask(values: np.ndarray, src: Access, dst: Access) -> np.ndarray:
     """The k-th point of the source order goes to the k-th point of the target order."""
     points = values[src.mask] if src.mask is not None else values.reshape(-1)
@@ -866,32 +551,3 @@ def _remask(values: np.ndarray, src: Access, dst: Access) -> np.ndarray:
     shaped = np.zeros(dst.shape, dtype=values.dtype)
     shaped[dst.mask] = points
     return shaped
-
-
-_FACTORIES: dict[type, Callable] = {
-    arith.ConstantOp: _c_constant,
-    arith.CmpiOp: _c_cmpi,
-    arith.SelectOp: _c_select,
-    affine.ApplyOp: _c_affine_apply,
-    symbol.CreateSymbolOp: _c_create_symbol,
-    uniform.DefImmutableMappingOp: _c_def_mapping,
-    uniform.QueryMapOp: _c_query_map,
-    dataflow.InstanceIndexOp: _c_instance_index,
-    scf.ForOp: _c_for,
-    scf.IfOp: _c_if,
-    scf.YieldOp: _c_nothing,
-    func.ReturnOp: _c_nothing,
-    vectorchain.ApplyOp: _c_vector_apply,
-    vectorchain.ConstantBitstreamOp: _c_constant_bitstream,
-    vectorchain.ShuffleOp: _c_shuffle,
-    vectorchain.ReduceOp: _c_reduce,
-    dataflow.SendOp: _c_send,
-    dataflow.ReceiveOp: _c_receive,
-    dataflow.SyncSendOp: _c_sync_send,
-    dataflow.SyncRecvOp: _c_sync_recv,
-    agen.VectorLoadOp: _c_vector_load,
-    agen.VectorStoreOp: _c_vector_store,
-    agen.CompositeLoadAndStoreOp: _c_composite,
-}
-_BY_NAME: dict[str, Callable] = {name: _c_int_binary for name in _INT_BINARY}
-_BY_NAME.update({name: _c_pass for name in _PASS_THROUGH})

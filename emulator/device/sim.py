@@ -45,6 +45,7 @@ TRANSFER = 5  # (TRANSFER, occupancy, latency, shared, nbytes, land, paths): see
 NOW = 6  # (NOW,): result is the current time
 WAIT_LANDED = 7  # (WAIT_LANDED,): wait until every transfer this unit issued has landed
 WAIT_UNTIL = 8  # (WAIT_UNTIL, time, what): wait for data in flight (stalled on input)
+SEND_BUSY = 9  # (SEND_BUSY, fifo, data, n, delay, busy): SEND, then busy for `busy` cycles
 
 
 def delay(cycles: int) -> tuple:
@@ -57,6 +58,12 @@ def recv(fifo: Fifo, n: int = 1) -> tuple:
 
 def send(fifo: Fifo, data: np.ndarray, n: int = 1, latency: int = 0) -> tuple:
     return (SEND, fifo, data, int(n), int(latency))
+
+
+def send_busy(fifo: Fifo, data: np.ndarray, n: int, latency: int, busy: int) -> tuple:
+    """Send `n` entries (visible `latency` cycles after each part is placed), then stay busy
+    `busy` cycles: a unit streaming a vector out over its datapath."""
+    return (SEND_BUSY, fifo, data, int(n), int(latency), int(busy))
 
 
 def sync_send(token: Token) -> tuple:
@@ -114,14 +121,14 @@ class SharedResource:
 class Fifo:
     """A hardware FIFO on the datapath between two adjacent units, `depth` entries deep.
 
-    Entries travel in chunks (numpy arrays whose first axis counts entries). A send reserves
-    its slots at once and its data becomes visible to the receiver `latency` cycles later.
-    A send larger than the free space streams: it places what fits and blocks for the
-    rest; a receive likewise takes what is visible and blocks for the rest.
+    Entries travel in chunks (numpy arrays whose first axis counts entries), each with the
+    time it becomes visible to the receiver. A send takes its slots at once; a send larger
+    than the free space streams: it places what fits and blocks for the rest; a receive
+    likewise takes what is visible and blocks for the rest.
     """
 
-    __slots__ = ("name", "depth", "producer", "consumer", "chunks", "count", "reserved",
-                 "getter", "putter", "trace", "entries_moved", "path")
+    __slots__ = ("name", "depth", "producer", "consumer", "chunks", "held", "getter", "putter",
+                 "trace", "entries_moved", "path", "bytes_moved", "wake_at")
 
     def __init__(self, name: str, depth: int, producer: str, consumer: str):
         if depth < 1:
@@ -130,29 +137,40 @@ class Fifo:
         self.depth = depth
         self.producer = producer
         self.consumer = consumer
-        self.chunks: deque[np.ndarray] = deque()
-        self.count = 0  # visible entries
-        self.reserved = 0  # entries sent but not yet visible
+        self.chunks: deque[list] = deque()  # [visible_at, entries]
+        self.held = 0  # entries in the FIFO, visible or still in flight
         self.getter: list | None = None  # [proc, remaining, pieces]
-        self.putter: list | None = None  # [proc, data, sent, n, latency]
+        self.putter: list | None = None  # [proc, data, sent, n, latency, busy]
         self.trace: list[tuple[int, int]] | None = None
         self.entries_moved = 0
+        self.bytes_moved = 0
         self.path = name
+        self.wake_at: int | None = None
 
     @property
     def free(self) -> int:
-        return self.depth - self.count - self.reserved
+        return self.depth - self.held
 
-    def _take(self, k: int) -> np.ndarray:
-        head = self.chunks[0]
-        if len(head) <= k:
-            self.chunks.popleft()
-            taken = head
-        else:
-            taken = head[:k]
-            self.chunks[0] = head[k:]
-        self.count -= len(taken)
-        return taken
+    @property
+    def count(self) -> int:
+        """Entries in the FIFO (visible or in flight)."""
+        return self.held
+
+    def take_visible(self, now: int, remaining: int, pieces: list) -> int:
+        """Move up to `remaining` visible entries into `pieces`; returns what is left."""
+        chunks = self.chunks
+        while remaining and chunks and chunks[0][0] <= now:
+            head = chunks[0][1]
+            if len(head) <= remaining:
+                chunks.popleft()
+                taken = head
+            else:
+                taken = head[:remaining]
+                chunks[0][1] = head[remaining:]
+            pieces.append(taken)
+            remaining -= len(taken)
+            self.held -= len(taken)
+        return remaining
 
 
 class Token:
@@ -188,10 +206,16 @@ class Process:
     """One unit running its program."""
 
     __slots__ = ("name", "gen", "instruction", "blocked_on", "blocked_since", "blocked_kind",
-                 "last_landing", "stats", "done", "slice_start", "slice_name")
+                 "last_landing", "stats", "done", "local", "pending")
 
     def __init__(self, name: str, gen: Generator):
         self.name = name
+        # The time this unit has reached. Work that touches nobody else (a delay, a wait
+        # for its own data, a transfer over its private datapath) only moves this clock
+        # on; the unit goes back on the event heap when it next deals with another unit
+        # (a FIFO, a token, a shared resource), at its own time. Same timing, fewer events.
+        self.local = 0
+        self.pending: tuple | None = None  # a command to run when the clock catches up
         self.gen = gen
         self.instruction = "start"  # what the program is doing; the program updates it
         self.blocked_on: str | None = None
@@ -204,6 +228,7 @@ class Process:
 
 _CALLBACK = 0
 _RESUME = 1
+_WAKE = 2  # a FIFO's waiting receiver may take entries now
 
 
 @dataclass
@@ -246,14 +271,16 @@ class Simulator:
                 raise ExecutionError(f"simulation passed its limit of {limit} cycles",
                                      f"time {time}")
             self.now = time
-            if kind == _CALLBACK:
-                target()
-            else:
+            if kind == _RESUME:
                 self._step(target, value)
+            elif kind == _WAKE:
+                self._fifo_wake(target)
+            else:
+                target()
         live = [p for p in self.processes if not p.done]
         if live:
             raise ExecutionError(self._deadlock_report(live), f"cycle {self.now}")
-        return self.now
+        return max([self.now, *(p.stats.finished_at for p in self.processes)])
 
     def _deadlock_report(self, live: list[Process]) -> str:
         lines = [f"deadlock: {len(live)} unit(s) blocked and nothing left to happen"]
@@ -262,80 +289,124 @@ class Simulator:
         return "\n".join(lines)
 
     def _fault(self, proc: Process, message: str) -> ExecutionError:
-        return ExecutionError(message, f"unit {proc.name}, instruction '{proc.instruction}', cycle {self.now}")
+        return ExecutionError(message, f"unit {proc.name}, instruction '{proc.instruction}', "
+                                       f"cycle {max(self.now, proc.local)}")
 
     def _step(self, proc: Process, value) -> None:
-        """Resume `proc` and run it until it blocks, waits for time or ends."""
+        """Resume `proc` and run it until it blocks, must wait for the clock, or ends."""
+        now = self.now
+        if proc.local < now:
+            proc.local = now
+        stats = proc.stats
+        trace = self.trace
         if proc.blocked_on is not None:
-            waited = self.now - proc.blocked_since
-            stats = proc.stats
+            waited = now - proc.blocked_since
             kind = proc.blocked_kind
             if kind == "in":
                 stats.stalled_input += waited
             elif kind == "out":
                 stats.stalled_output += waited
-            if self.trace is not None and waited:
-                self.trace.stall(proc.name, kind, proc.blocked_since, self.now, proc.blocked_on)
+            if trace is not None and waited:
+                trace.stall(proc.name, kind, proc.blocked_since, now, proc.blocked_on)
             proc.blocked_on = None
-        gen = proc.gen
-        send = gen.send
+        send = proc.gen.send
         while True:
-            try:
-                cmd = send(value)
-            except StopIteration:
-                proc.done = True
-                proc.stats.finished_at = max(self.now, proc.last_landing)
-                return
-            except ExecutionError as err:
-                if err.location is None:
-                    raise self._fault(proc, err.message) from None
-                raise
+            cmd = proc.pending
+            if cmd is not None:
+                proc.pending = None
+            else:
+                try:
+                    cmd = send(value)
+                except StopIteration:
+                    proc.done = True
+                    stats.finished_at = max(proc.local, proc.last_landing)
+                    return
+                except ExecutionError as err:
+                    if err.location is None:
+                        raise self._fault(proc, err.message) from None
+                    raise
+                stats.instructions += 1
             op = cmd[0]
-            proc.stats.instructions += 1
+            local = proc.local
+            # ---- private work: only this unit's clock moves -------------------------
             if op == DELAY:
                 cycles = cmd[1]
-                if cycles <= 0:
-                    value = None
-                    continue
-                proc.stats.busy += cycles
-                if self.trace is not None:
-                    self.trace.slice(proc.name, proc.instruction, self.now, cycles)
-                self._push(self.now + cycles, _RESUME, proc, None)
+                if cycles > 0:
+                    stats.busy += cycles
+                    if trace is not None:
+                        trace.slice(proc.name, proc.instruction, local, cycles)
+                    proc.local = local + cycles
+                value = None
+                continue
+            if op == WAIT_UNTIL:
+                until = cmd[1]
+                if until > local:
+                    stats.stalled_input += until - local
+                    if trace is not None:
+                        trace.stall(proc.name, "in", local, until, cmd[2])
+                    proc.local = until
+                value = None
+                continue
+            if op == NOW:
+                value = local
+                continue
+            if op == WAIT_LANDED:
+                if proc.last_landing > local:
+                    stats.stalled_input += proc.last_landing - local
+                    proc.local = proc.last_landing
+                value = None
+                continue
+            if op == TRANSFER and not cmd[3]:
+                self._transfer(proc, cmd, local)
+                value = None
+                continue
+            # ---- dealing with other units: happens at this unit's time ---------------
+            if local > now:
+                proc.pending = cmd
+                self._push(local, _RESUME, proc, None)
                 return
+            if op == TRANSFER:
+                self._transfer(proc, cmd, now)
+                value = None
+                continue
             if op == RECV:
                 fifo, n = cmd[1], cmd[2]
                 if fifo.consumer != proc.name:
                     raise self._fault(proc, f"reads FIFO {fifo.name}, whose receiving unit is {fifo.consumer}")
                 pieces: list[np.ndarray] = []
-                remaining = n
-                while remaining and fifo.count:
-                    piece = fifo._take(remaining)
-                    pieces.append(piece)
-                    remaining -= len(piece)
+                remaining = fifo.take_visible(now, n, pieces)
                 if pieces:
-                    self._fifo_changed(fifo)
+                    self._fifo_freed(fifo)
                 if remaining == 0:
                     value = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
                     continue
                 fifo.getter = [proc, remaining, pieces]
-                self._block(proc, "in", f"to receive {remaining} more entr{'y' if remaining == 1 else 'ies'} from FIFO {fifo.name} ({fifo.count} visible, {fifo.reserved} in flight, producer {fifo.producer})")
+                if fifo.chunks:
+                    self._fifo_wake_at(fifo, fifo.chunks[0][0])
+                self._block(proc, "in", f"to receive {remaining} more entr{'y' if remaining == 1 else 'ies'} from FIFO {fifo.name} ({fifo.held} in it or in flight; producer {fifo.producer})")
                 return
-            if op == SEND:
+            if op == SEND or op == SEND_BUSY:
                 fifo, data, n, latency = cmd[1], cmd[2], cmd[3], cmd[4]
+                busy = cmd[5] if op == SEND_BUSY else 0
                 if fifo.producer != proc.name:
                     raise self._fault(proc, f"writes FIFO {fifo.name}, whose sending unit is {fifo.producer}")
                 sent = self._fifo_put(fifo, data, 0, n, latency)
                 if sent == n:
+                    if busy > 0:
+                        stats.busy += busy
+                        if trace is not None:
+                            trace.slice(proc.name, proc.instruction, now, busy)
+                        proc.local = now + busy
                     value = None
                     continue
-                fifo.putter = [proc, data, sent, n, latency]
+                fifo.putter = [proc, data, sent, n, latency, busy]
                 self._block(proc, "out", f"for space in FIFO {fifo.name} (full: depth {fifo.depth}; consumer {fifo.consumer})")
                 return
             if op == SYNC_SEND:
                 token = cmd[1]
                 if token.sender != proc.name:
                     raise self._fault(proc, f"signals token {token.name}, whose sender is {token.sender}")
-                if proc.last_landing > self.now:
+                if proc.last_landing > now:
                     self.at(proc.last_landing, lambda t=token: self._signal(t))
                 else:
                     self._signal(token)
@@ -352,61 +423,52 @@ class Simulator:
                 token.waiter = proc
                 self._block(proc, "in", f"for sync token {token.name} from {token.sender}")
                 return
-            if op == TRANSFER:
-                occupancy, latency, shared, nbytes, land, paths = cmd[1:7]
-                start = self.now
-                for res in shared:
-                    if res.free_at > start:
-                        start = res.free_at
-                for res in shared:
-                    hold = res.hold_cycles(nbytes)
-                    # Served in request order: the resource is held from this transfer's
-                    # start, at its own bandwidth.
-                    res.free_at = start + hold
-                    res.busy += hold
-                    res.bytes += nbytes
-                    if hold > occupancy:
-                        occupancy = hold
-                for path in paths:
-                    self.datapath_bytes[path] = self.datapath_bytes.get(path, 0) + nbytes
-                waited = start - self.now
-                proc.stats.stalled_shared += waited
-                proc.stats.busy += occupancy
-                end = start + occupancy
-                landing = end + latency
-                if landing > proc.last_landing:
-                    proc.last_landing = landing
-                if land is not None:
-                    self._push(landing, _CALLBACK, land, None)
-                if self.trace is not None:
-                    if waited:
-                        self.trace.stall(proc.name, "shared", self.now, start,
-                                         ", ".join(r.name for r in shared))
-                    self.trace.slice(proc.name, proc.instruction, start, occupancy,
-                                     {"bytes": nbytes, "lands_at": landing})
-                if end > self.now:
-                    self._push(end, _RESUME, proc, None)
-                    return
-                value = None
-                continue
-            if op == NOW:
-                value = self.now
-                continue
-            if op == WAIT_LANDED:
-                if proc.last_landing > self.now:
-                    self._block(proc, "in", "for its transfers in flight to land")
-                    self._push(proc.last_landing, _RESUME, proc, None)
-                    return
-                value = None
-                continue
-            if op == WAIT_UNTIL:
-                if cmd[1] > self.now:
-                    self._block(proc, "in", cmd[2])
-                    self._push(cmd[1], _RESUME, proc, None)
-                    return
-                value = None
-                continue
             raise self._fault(proc, f"unknown command {cmd!r}")
+
+    def _transfer(self, proc: Process, cmd: tuple, issue: int) -> None:
+        """A transfer issued at `issue`: wait for shared resources, occupy the unit, land."""
+        occupancy, latency, shared, nbytes, land, paths = cmd[1:7]
+        start = issue
+        for res in shared:
+            if res.free_at > start:
+                start = res.free_at
+        for res in shared:
+            hold = res.hold_cycles(nbytes)
+            # Served in request order: the resource is held from this transfer's start,
+            # at its own bandwidth.
+            res.free_at = start + hold
+            res.busy += hold
+            res.bytes += nbytes
+            if hold > occupancy:
+                occupancy = hold
+        counts = self.datapath_bytes
+        for path in paths:
+            counts[path] = counts.get(path, 0) + nbytes
+        stats = proc.stats
+        waited = start - issue
+        stats.stalled_shared += waited
+        stats.busy += occupancy
+        end = start + occupancy
+        landing = end + latency
+        if landing > proc.last_landing:
+            proc.last_landing = landing
+        if land is not None:
+            if land.__class__ is tuple:  # (memory, write): applied lazily on landing
+                land[0].defer(landing, land[1])
+            else:
+                self._push(landing, _CALLBACK, land, None)
+        if self.trace is not None:
+            if waited:
+                self.trace.stall(proc.name, "shared", issue, start, ", ".join(r.name for r in shared))
+            self.trace.slice(proc.name, proc.instruction, start, occupancy,
+                             {"bytes": nbytes, "lands_at": landing})
+        proc.local = end
+
+    def _busy(self, proc: Process, cycles: int) -> None:
+        proc.stats.busy += cycles
+        if self.trace is not None:
+            self.trace.slice(proc.name, proc.instruction, self.now, cycles)
+        self._push(self.now + cycles, _RESUME, proc, None)
 
     def _block(self, proc: Process, kind: str, what: str) -> None:
         proc.blocked_on = what
@@ -426,56 +488,70 @@ class Simulator:
 
     def _fifo_put(self, fifo: Fifo, data: np.ndarray, sent: int, n: int, latency: int) -> int:
         """Place as much of `data[sent:n]` as fits; returns the new `sent`."""
-        k = min(n - sent, fifo.free)
+        k = min(n - sent, fifo.depth - fifo.held)
         if k <= 0:
             return sent
         piece = data if (sent == 0 and k == n) else data[sent:sent + k]
         fifo.entries_moved += k
-        if latency > 0:
-            fifo.reserved += k
-            self._push(self.now + latency, _CALLBACK, lambda: self._fifo_land(fifo, piece, True), None)
-        else:
-            self._fifo_land(fifo, piece, False)
+        fifo.bytes_moved += piece.nbytes
+        visible = self.now + latency
+        fifo.chunks.append([visible, piece])
+        fifo.held += k
+        if fifo.trace is not None:
+            fifo.trace.append((self.now, fifo.held))
+        if fifo.getter is not None:
+            self._fifo_wake_at(fifo, visible)
         return sent + k
 
-    def _fifo_land(self, fifo: Fifo, piece: np.ndarray, was_reserved: bool) -> None:
-        k = len(piece)
-        if was_reserved:
-            fifo.reserved -= k
-        fifo.chunks.append(piece)
-        fifo.count += k
-        self._fifo_changed(fifo)
-        getter = fifo.getter
-        if getter is not None:
-            proc, remaining, pieces = getter
-            while remaining and fifo.count:
-                got = fifo._take(remaining)
-                pieces.append(got)
-                remaining -= len(got)
-            self._fifo_changed(fifo)
-            if remaining == 0:
-                fifo.getter = None
-                value = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
-                self._push(self.now, _RESUME, proc, value)
-            else:
-                getter[1] = remaining
-            self._fifo_space(fifo)
-
-    def _fifo_changed(self, fifo: Fifo) -> None:
-        if fifo.trace is not None:
-            fifo.trace.append((self.now, fifo.count + fifo.reserved))
-        if fifo.putter is not None and fifo.free > 0:
-            self._fifo_space(fifo)
-
-    def _fifo_space(self, fifo: Fifo) -> None:
-        putter = fifo.putter
-        if putter is None or fifo.free <= 0:
+    def _fifo_wake_at(self, fifo: Fifo, time: int) -> None:
+        """Serve the FIFO's waiting receiver at `time` (one event, deduplicated)."""
+        if fifo.wake_at is not None and fifo.wake_at <= time:
             return
-        proc, data, sent, n, latency = putter
+        fifo.wake_at = time
+        self._push(time, _WAKE, fifo, None)
+
+    def _fifo_wake(self, fifo: Fifo) -> None:
+        fifo.wake_at = None
+        getter = fifo.getter
+        if getter is None:
+            return
+        proc, remaining, pieces = getter
+        before = len(pieces)
+        remaining = fifo.take_visible(self.now, remaining, pieces)
+        if len(pieces) > before:
+            self._fifo_freed(fifo)
+        if remaining == 0:
+            fifo.getter = None
+            value = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+            self._step(proc, value)
+            return
+        getter[1] = remaining
+        if fifo.chunks:
+            self._fifo_wake_at(fifo, fifo.chunks[0][0])
+
+    def _fifo_freed(self, fifo: Fifo) -> None:
+        """Entries left the FIFO: record the occupancy, let a blocked sender go on."""
+        if fifo.trace is not None:
+            fifo.trace.append((self.now, fifo.held))
+        putter = fifo.putter
+        if putter is None or fifo.held >= fifo.depth:
+            return
+        proc, data, sent, n, latency, busy = putter
         fifo.putter = None
         sent = self._fifo_put(fifo, data, sent, n, latency)
-        if sent == n:
-            self._push(self.now, _RESUME, proc, None)
-        else:
+        if sent < n:
             putter[2] = sent
             fifo.putter = putter
+            return
+        # The unit was stalled on output until now; its busy time follows.
+        if proc.blocked_on is not None:
+            proc.stats.stalled_output += self.now - proc.blocked_since
+            if self.trace is not None and self.now > proc.blocked_since:
+                self.trace.stall(proc.name, "out", proc.blocked_since, self.now, proc.blocked_on)
+            proc.blocked_on = None
+        if busy > 0:
+            proc.stats.busy += busy
+            if self.trace is not None:
+                self.trace.slice(proc.name, proc.instruction, self.now, busy)
+        proc.local = self.now + busy
+        self._push(self.now + busy, _RESUME, proc, None)

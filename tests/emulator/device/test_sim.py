@@ -39,7 +39,7 @@ def test_fifo_blocks_sender_when_full_and_respects_depth():
         for i in range(12):
             got = yield sim.recv(fifo)
             assert got[0, 0] == i  # FIFO order
-            assert fifo.count + fifo.reserved <= fifo.depth
+            assert fifo.held <= fifo.depth
             yield sim.delay(10)
 
     s.spawn("p", producer())

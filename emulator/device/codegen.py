@@ -1,0 +1,311 @@
+"""Program units compiled to Python generator functions (once, at prepare).
+
+Interpreting DataflowIR op by op costs a closure call, dictionary traffic and a chain of
+nested generators per op, per chunk; on a 4096x4096 add that is most of the run time. So
+each `dataflow.program_unit` is translated into the source of one Python generator
+function: SSA values become local variables, `arith` ops become Python expressions,
+`scf.for`/`scf.if` become Python `for`/`if`, and every op that involves the simulated
+device (transfers, FIFO traffic, tokens, vector compute) becomes a `yield` of a simulator
+command. Numpy does the data work a whole vector or tile at a time. Semantics and timing
+are those of docs/dataflowir.md; the helpers that do the data work live on `UnitRun`
+(emulator/device/program.py).
+
+Ready times (when a loaded or computed vector can be used) are local variables `t_<value>`;
+an op waits for its operands (stalled on input) before it starts.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import affine, arith, func, scf
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, VectorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from spyre_sched.dialects import agen, dataflow, symbol, uniform, vectorchain
+from spyre_sched.errors import UnsupportedError
+
+from emulator.device import sim
+
+_BINARY = {
+    "arith.addi": "({a} + {b})", "arith.subi": "({a} - {b})", "arith.muli": "({a} * {b})",
+    "arith.maxsi": "max({a}, {b})", "arith.maxui": "max({a}, {b})",
+    "arith.minsi": "min({a}, {b})", "arith.minui": "min({a}, {b})",
+    "arith.andi": "({a} & {b})", "arith.ori": "({a} | {b})", "arith.xori": "({a} ^ {b})",
+    "arith.shli": "({a} << {b})", "arith.shrsi": "({a} >> {b})", "arith.shrui": "({a} >> {b})",
+}
+_DIVIDING = {
+    "arith.divui": "({a} // {b})", "arith.floordivsi": "({a} // {b})",
+    "arith.remui": "({a} % {b})", "arith.divsi": "_div_trunc({a}, {b})",
+    "arith.remsi": "_rem_trunc({a}, {b})", "arith.ceildivsi": "(-((-{a}) // {b}))",
+    "arith.ceildivui": "(-((-{a}) // {b}))",
+}
+_CMPI = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
+_PASS = {"arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci"}
+
+
+def _div_trunc(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _rem_trunc(a: int, b: int) -> int:
+    return a - b * _div_trunc(a, b)
+
+
+class UnitCode:
+    """The generated source of one program unit (or, with `top`, of the program's uniform
+    top level, a plain function returning the values of `shared`) and its constants."""
+
+    def __init__(self, image, tag: str, block: Block, shared: list[SSAValue], top: bool = False):
+        self.image = image
+        self.tag = tag
+        self.names: dict[SSAValue, str] = {}
+        self.consts: list[object] = []
+        self.lines: list[str] = []
+        self.fifos: dict[str, str] = {}  # fifo name -> local variable of its instance
+        self.shared = shared
+        for i, value in enumerate(shared):
+            self.names[value] = f"s{i}"
+        self.ready: set[str] = set()
+        self._counter = 0
+        self.top = top
+        body = []
+        if top:
+            self.names = {}
+            for op in block.ops:
+                if not isinstance(op, (dataflow.FifoOp, dataflow.SyncOp, dataflow.ProgramUnitOp,
+                                       func.ReturnOp)):
+                    self._op(op, body, 1)
+            values = ", ".join(self.name(v) for v in shared)
+            self.source = "\n".join(["def top_level(r, K):", *body, f"    return [{values}]"]) + "\n"
+            return
+        self._block(block, body, 1)
+        head = ["def unit_main(r, S, K):",
+                "    SIM = r.launch.sim",
+                "    proc = r.proc"]
+        for i in range(len(shared)):
+            head.append(f"    s{i} = S[{i}]")
+        for name, var in self.fifos.items():
+            head.append(f"    {var}, {var}_dp = r.fifo({name!r})")
+        self.source = "\n".join(head + body + ["    return", "    yield"]) + "\n"
+
+    # ---- names ---------------------------------------------------------------------
+
+    def _new(self, prefix: str = "v") -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def name(self, value: SSAValue) -> str:
+        found = self.names.get(value)
+        if found is None:
+            found = self._new()
+            self.names[value] = found
+        return found
+
+    def ready_name(self, value: SSAValue) -> str:
+        return "t_" + self.name(value)
+
+    def const(self, value: object) -> str:
+        self.consts.append(value)
+        return f"K[{len(self.consts) - 1}]"
+
+    def label(self, op: Operation) -> str:
+        from emulator.device.program import _loc
+
+        return _loc(op, self.image.locations)
+
+    def fifo_var(self, name: str) -> str:
+        if name not in self.fifos:
+            self.fifos[name] = f"F{len(self.fifos)}"
+        return self.fifos[name]
+
+    # ---- emission ------------------------------------------------------------------
+
+    def _block(self, block: Block, out: list[str], depth: int) -> None:
+        for op in block.ops:
+            self._op(op, out, depth)
+
+    def _wait_ready(self, values, out: list[str], ind: str) -> None:
+        tracked = [self.ready_name(v) for v in values if self.ready_name(v) in self.ready]
+        if not tracked:
+            return
+        latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
+        out.append(f"{ind}_t = {latest}")
+        out.append(f"{ind}if _t > proc.local: yield (WAIT_UNTIL, _t, 'for its operands to be ready')")
+
+    def _op(self, op: Operation, out: list[str], depth: int) -> None:
+        ind = "    " * depth
+        label = self.label(op)
+        n = self.name
+
+        if isinstance(op, arith.ConstantOp):
+            value = op.value
+            if not isinstance(value, (IntegerAttr, FloatAttr)):
+                raise UnsupportedError(f"arith.constant of {value} is not a scalar", label)
+            out.append(f"{ind}{n(op.result)} = {value.value.data!r}")
+        elif op.name in _BINARY:
+            a, b = n(op.operands[0]), n(op.operands[1])
+            out.append(f"{ind}{n(op.results[0])} = {_BINARY[op.name].format(a=a, b=b)}")
+        elif op.name in _DIVIDING:
+            a, b = n(op.operands[0]), n(op.operands[1])
+            out.append(f"{ind}if {b} == 0: raise r.fault({(op.name + ' divides by zero')!r}, {label!r})")
+            out.append(f"{ind}{n(op.results[0])} = {_DIVIDING[op.name].format(a=a, b=b)}")
+        elif isinstance(op, arith.CmpiOp):
+            cmp = _CMPI[op.predicate.value.data]
+            out.append(f"{ind}{n(op.result)} = ({n(op.lhs)} {cmp} {n(op.rhs)})")
+        elif isinstance(op, arith.SelectOp):
+            out.append(f"{ind}{n(op.result)} = {n(op.lhs)} if {n(op.cond)} else {n(op.rhs)}")
+        elif op.name in _PASS:
+            out.append(f"{ind}{n(op.results[0])} = {n(op.operands[0])}")
+        elif isinstance(op, affine.ApplyOp):
+            amap = op.map.data
+            args = [n(v) for v in op.mapOperands]
+            dims, syms = args[:amap.num_dims], args[amap.num_dims:]
+            out.append(f"{ind}{n(op.result)} = {self.const(amap)}.eval([{', '.join(dims)}], "
+                       f"[{', '.join(syms)}])[0]")
+        elif isinstance(op, dataflow.InstanceIndexOp):
+            out.append(f"{ind}{n(op.result)} = r.{'core' if op.level.data == 'core' else 'corelet'}")
+        elif isinstance(op, uniform.QueryMapOp):
+            out.append(f"{ind}{n(op.result)} = r.query({n(op.map)}, {n(op.key)}, {label!r})")
+        elif isinstance(op, symbol.CreateSymbolOp):
+            out.append(f"{ind}{n(op.result)} = r.symbol({op.id}, {label!r})")
+        elif isinstance(op, uniform.DefImmutableMappingOp):
+            entries = ", ".join(n(v) for v in op.entries)
+            out.append(f"{ind}{n(op.result)} = dict(zip({op.key_list!r}, [{entries}]))")
+        elif isinstance(op, scf.ForOp):
+            self._for(op, out, depth)
+        elif isinstance(op, scf.IfOp):
+            self._if(op, out, depth)
+        elif isinstance(op, (scf.YieldOp, func.ReturnOp)):
+            return
+        else:
+            self._device_op(op, out, ind, label)
+
+    def _for(self, op: scf.ForOp, out: list[str], depth: int) -> None:
+        ind = "    " * depth
+        n = self.name
+        block = op.body.block
+        iv, carried = block.args[0], list(block.args[1:])
+        label = self.label(op)
+        step = n(op.step)
+        out.append(f"{ind}if {step} <= 0: raise r.fault('scf.for step ' + str({step}) + ' is not positive', {label!r})")
+        acc = [self._new("c") for _ in carried]
+        for a, init in zip(acc, op.iter_args):
+            out.append(f"{ind}{a} = {n(init)}")
+        out.append(f"{ind}for {n(iv)} in range({n(op.lb)}, {n(op.ub)}, {step}):")
+        inner = "    " * (depth + 1)
+        for a, arg in zip(acc, carried):
+            out.append(f"{inner}{n(arg)} = {a}")
+        body_start = len(out)
+        self._block(block, out, depth + 1)
+        last = block.last_op
+        if isinstance(last, scf.YieldOp):
+            for a, v in zip(acc, last.operands):
+                out.append(f"{inner}{a} = {n(v)}")
+        if len(out) == body_start and not carried:
+            out.append(f"{inner}pass")
+        for res, a in zip(op.results, acc):
+            out.append(f"{ind}{n(res)} = {a}")
+
+    def _if(self, op: scf.IfOp, out: list[str], depth: int) -> None:
+        ind = "    " * depth
+        n = self.name
+        inner = "    " * (depth + 1)
+        for region, head in ((op.true_region, f"if {n(op.cond)}:"), (op.false_region, "else:")):
+            out.append(f"{ind}{head}")
+            start = len(out)
+            if region.blocks:
+                self._block(region.block, out, depth + 1)
+                last = region.block.last_op
+                if isinstance(last, scf.YieldOp):
+                    for res, v in zip(op.results, last.operands):
+                        out.append(f"{inner}{n(res)} = {n(v)}")
+            if len(out) == start:
+                out.append(f"{inner}pass")
+
+    def _device_op(self, op: Operation, out: list[str], ind: str, label: str) -> None:
+        n = self.name
+        if self.top:
+            raise UnsupportedError(f"{op.name} may not stand at the top level of a program "
+                                   "(only constants, symbols and maps do)", label)
+        out.append(f"{ind}proc.instruction = {label!r}")
+        if isinstance(op, dataflow.SendOp):
+            name = op.fifo.root_reference.data
+            fifo = self.fifo_var(name)
+            entry = self.image.fifos[name].entry
+            count = _numel(op.value.type.get_shape()) // _numel(entry.get_shape())
+            nbytes = count * _numel(entry.get_shape()) * _elem_bytes(entry)
+            self._wait_ready([op.value], out, ind)
+            out.append(f"{ind}_busy = {fifo}_dp.cycles({nbytes}) - {fifo}_dp.latency")
+            out.append(f"{ind}yield (SEND_BUSY, {fifo}, {n(op.value)}.reshape({count}, -1), {count}, "
+                       f"_busy + {fifo}_dp.latency, _busy)")
+        elif isinstance(op, dataflow.ReceiveOp):
+            name = op.fifo.root_reference.data
+            fifo = self.fifo_var(name)
+            entry = self.image.fifos[name].entry
+            count = _numel(op.result.type.get_shape()) // _numel(entry.get_shape())
+            shape = tuple(op.result.type.get_shape())
+            out.append(f"{ind}{n(op.result)} = (yield (RECV, {fifo}, {count})).reshape({shape!r})")
+        elif isinstance(op, (dataflow.SyncSendOp, dataflow.SyncRecvOp)):
+            sending = isinstance(op, dataflow.SyncSendOp)
+            name = op.channel.root_reference.data
+            if name not in self.image.syncs:
+                raise UnsupportedError(f"no dataflow.sync @{name} is declared", label)
+            peer = n(op.peer) if op.peer is not None else "None"
+            cmd = "SYNC_SEND" if sending else "SYNC_RECV"
+            out.append(f"{ind}yield ({cmd}, r.token({name!r}, {peer}, {sending}))")
+        elif isinstance(op, agen.VectorLoadOp):
+            k = self.const(self.image.load_plan(op))
+            res = n(op.result)
+            out.append(f"{ind}{res}, _cmd, _lat = r.vector_load({k}, {n(op.base)})")
+            out.append(f"{ind}yield _cmd")
+            out.append(f"{ind}{self.ready_name(op.result)} = proc.local + _lat")
+            self.ready.add(self.ready_name(op.result))
+        elif isinstance(op, agen.VectorStoreOp):
+            self._wait_ready([op.value], out, ind)
+            k = self.const(self.image.store_plan(op))
+            out.append(f"{ind}yield r.vector_store({k}, {n(op.base)}, {n(op.value)})")
+        elif isinstance(op, agen.CompositeLoadAndStoreOp):
+            k = self.const(self.image.composite_plan(op))
+            out.append(f"{ind}yield r.composite({k}, {n(op.source_base)}, {n(op.target_base)})")
+        elif isinstance(op, vectorchain.ConstantBitstreamOp):
+            k = self.const(self.image.bitstream_value(op))
+            out.append(f"{ind}{n(op.result)} = {k}")
+            out.append(f"{ind}yield (DELAY, 1)")
+            out.append(f"{ind}{self.ready_name(op.result)} = proc.local + r.compute_latency")
+            self.ready.add(self.ready_name(op.result))
+        elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
+                             vectorchain.ReduceOp)):
+            self._wait_ready(list(op.operands), out, ind)
+            k = self.const(self.image.compute_plan(op))
+            args = ", ".join(n(v) for v in op.operands)
+            out.append(f"{ind}{n(op.results[0])}, _cmd = r.compute({k}, ({args},))")
+            out.append(f"{ind}yield _cmd")
+            out.append(f"{ind}{self.ready_name(op.results[0])} = proc.local + r.compute_latency")
+            self.ready.add(self.ready_name(op.results[0]))
+        else:
+            raise UnsupportedError(f"the emulator does not execute {op.name}", label)
+
+
+def _numel(shape) -> int:
+    out = 1
+    for d in shape:
+        out *= d
+    return out
+
+
+def _elem_bytes(type_: VectorType) -> int:
+    from emulator.numerics import element_type
+    from spyre_sched.polyhedral.views import element_name
+
+    return element_type(element_name(type_.element_type)).size
+
+
+def compile_unit(image, tag: str, block: Block, shared: list[SSAValue], top: bool = False):
+    """(generator function taking (run, shared values, constants), constants, source); with
+    `top`, a function taking (run, constants) and returning the shared values."""
+    code = UnitCode(image, tag, block, shared, top)
+    namespace = {"DELAY": sim.DELAY, "RECV": sim.RECV, "SEND_BUSY": sim.SEND_BUSY,
+                 "SYNC_SEND": sim.SYNC_SEND, "SYNC_RECV": sim.SYNC_RECV,
+                 "WAIT_UNTIL": sim.WAIT_UNTIL, "_div_trunc": _div_trunc, "_rem_trunc": _rem_trunc}
+    exec(compile(code.source, f"<program unit @{tag} of {image.name}>", "exec"), namespace)
+    return namespace["top_level" if top else "unit_main"], code.consts, code.source
