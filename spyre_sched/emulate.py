@@ -108,7 +108,8 @@ def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: s
             f"compiling a kernel needs the scheduler, solver and lowering ({err.name} is not "
             "available in this build): give `run` a bundle folder instead") from None
     schedule = api.compile(str(kernel_path), device=device, objective=objective, strategy=strategy)
-    bundle_writer.write_bundle(schedule, out)
+    # The kernel's exact bytes go into the bundle (kernel.mlir, hashed in schedule.json).
+    bundle_writer.write_bundle(schedule, out, kernel_text=Path(kernel_path).read_bytes())
 
 
 def _reduction_info(kernel) -> tuple[bool, int]:
@@ -199,9 +200,16 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     with tempfile.TemporaryDirectory(prefix="spyre-run-") as tmp:
         if isinstance(source, (str, Path)) and Path(source).is_dir():
             bundle = Path(source)
-        elif hasattr(source, "write_bundle"):
+        elif isinstance(getattr(source, "schedule_ir", None), str):  # a compiled Schedule
+            from spyre_sched.lower.bundle import write_bundle
+
             bundle = Path(tmp) / "bundle"
-            source.write_bundle(bundle)
+            text = getattr(source, "kernel_text", None)
+            path = getattr(source, "kernel_path", None)
+            kernel_bytes = (Path(path).read_bytes() if path and Path(path).is_file()
+                            else text.encode() if isinstance(text, str) else None)
+            write_bundle(source, bundle, kernel_text=kernel_bytes)
+            device = device or getattr(source, "device", None)
         elif isinstance(source, (str, Path)) and Path(source).is_file():
             bundle = Path(tmp) / "bundle"
             compile_bundle(source, bundle, device or "spyre", objective, strategy)
