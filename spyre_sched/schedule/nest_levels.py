@@ -151,9 +151,13 @@ def nest(pipe: ktdf.PipelineOp, level: str) -> ktdf.PipelineOp:
         return value.owner in old_ops or any(
             value in b.args for loop in orig_loops for b in loop.body.blocks)
 
+    # A reduction dim is not tiled here: the buffer holds its whole extent.
+    reduction_extents = {loop_dim(o): constant_value(o.ub) for o in pipe.walk()
+                         if isinstance(o, scf.ForOp) and is_reduction_loop(o)}
     new_buffers: dict[SSAValue, ktdf.BufferOp] = {}
     for value, op in level_buffers.items():
-        dims = [reserves[d].decision.data if d in reserves else _full_extent(op, d, loops)
+        dims = [reserves[d].decision.data if d in reserves
+                else reduction_extents.get(d) or _full_extent(op, d, loops)
                 for d in range(len(op.tile_dims.data))]
         shape = [DYNAMIC_INDEX if isinstance(dims[r.position], str) else dims[r.position]  # type: ignore[attr-defined]
                  for r in op.access_map.data.results]
