@@ -45,7 +45,14 @@ EXTRA_OPTIONS: list[Callable] = []
 
 def register(main, reports_errors, device_option) -> None:
     def command(kernel_file, device, emit, print_after_all, stop_after, **options):
-        """Schedule KERNEL_FILE (KTIR, or saved ScheduleIR) and print the result."""
+        """Schedule KERNEL_FILE (KTIR, or saved ScheduleIR) and print the result, or with
+        -o OUT/ compile it all the way and write the bundle folder."""
+        output = options.pop("output", None)
+        if output is not None:
+            from spyre_sched.cli_bundle import write_output
+
+            click.echo(write_output(kernel_file, device, output, options))
+            return
         if emit not in EMITTERS:
             raise click.UsageError(f"--emit {emit}: expected one of {', '.join(EMITTERS)}")
         if print_after_all:

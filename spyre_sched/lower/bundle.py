@@ -155,7 +155,8 @@ def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None
                  kernel_text=kernel_text)
 
 
-def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = None) -> Path:
+def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = None,
+                 kernel_text: bytes | None = None) -> Path:
     """Write a bundle for `source`: a `Bundle`, or a solved schedule (`spyre_sched.compile`'s
     `Schedule`: its `.schedule_ir` text, decisions, predicted cycles and solver summary)."""
     if isinstance(source, Bundle):
@@ -163,10 +164,17 @@ def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = No
     text = getattr(source, "schedule_ir", None)
     if not isinstance(text, str):
         raise SpyreSchedError("write_bundle needs a Bundle or a solved Schedule", "bundle writer")
-    path = kernel_path or getattr(source, "kernel_path", None) or getattr(source, "kernel_file", None)
-    kernel_text = Path(path).read_bytes() if path is not None else getattr(source, "kernel_text", None)
-    if isinstance(kernel_text, str):
-        kernel_text = kernel_text.encode()
+    if kernel_text is None:
+        if kernel_path is not None:
+            kernel_text = Path(kernel_path).read_bytes()
+        else:
+            # the exact bytes the kernel was compiled from: its file when known
+            path = getattr(source, "kernel_path", None)
+            source_text = getattr(source, "kernel_text", None)
+            if path is not None and Path(path).is_file() and "ktdf." not in (source_text or ""):
+                kernel_text = Path(path).read_bytes()
+            elif isinstance(source_text, str) and "ktdf." not in source_text:
+                kernel_text = source_text.encode()
     trace = getattr(source, "trace", None)
     solver = _solver_summary(trace)
     bundle = bundle_from_schedule_ir(
