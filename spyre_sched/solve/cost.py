@@ -39,6 +39,7 @@ from spyre_sched.solve.problem import (
     Stage,
     Transfer,
     pipeline_scope,
+    stage_scope,
 )
 from spyre_sched.solve.timing import transfer_cycles
 from spyre_sched.solve.units import fmt_bytes
@@ -99,15 +100,33 @@ def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
     back: busy for the sum of the occupancies, done the largest latency later. With m
     buffers, m - 1 iterations are in flight, which hides the latency up to that depth:
     steady = max(occupancy, ceil((latency + occupancy) / (m - 1)))."""
+    occupancy, latency = _stage_parts(problem, stage, choice, memo)
+    one = occupancy + latency
+    if modulo < 2:
+        return one, one
+    return one, max(occupancy, _ceil_div(one, modulo - 1))
+
+
+def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
+                 memo: dict | None) -> tuple[int, int]:
+    """(occupancy, latency) of a stage; memoised per stage and the candidates of the
+    decisions it depends on when `memo` is given (they do not depend on the modulo)."""
+    if memo is not None:
+        scope = memo.get(id(stage))
+        if scope is None:
+            scope = memo[id(stage)] = stage_scope(stage)
+        key = (id(stage), tuple(choice[d] for d in scope))
+        found = memo.get(key)
+        if found is not None:
+            return found
     occupancy = latency = 0
     for w in stage.work:
         occ, lat = work_parts(problem, w, choice, memo)
         occupancy += occ
         latency = max(latency, lat)
-    one = occupancy + latency
-    if modulo < 2:
-        return one, one
-    return one, max(occupancy, _ceil_div(one, modulo - 1))
+    if memo is not None:
+        memo[key] = (occupancy, latency)
+    return occupancy, latency
 
 
 def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice) -> int:

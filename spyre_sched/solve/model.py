@@ -31,8 +31,11 @@ from ortools.sat.python import cp_model
 
 from spyre_sched.solve import cost
 from spyre_sched.solve.problem import (
+    Pipeline,
     Problem,
     Program,
+    Quantity,
+    Stage,
     SolveError,
     modulo_scope,
     pipeline_scope,
@@ -105,6 +108,77 @@ def program_scope(problem: Problem, program: Program) -> tuple[str, ...]:
     return tuple(d.name for d in problem.decisions if d.name in names)
 
 
+def separate(pipe: Pipeline, factor: int = 1) -> list[Pipeline]:
+    """A pipeline whose cycles are a sum over its stages, as one pipeline per stage.
+
+    When the iterations per instance are a constant N (no decision in them) and the
+    pipeline is unbuffered or runs at most once, its cycles are N × sum over stages of
+    (occupancy + latency): each stage's term is a one-stage pipeline of N iterations, and
+    a stage that only runs a nested pipeline contributes N × that pipeline's cycles (split
+    again the same way). The sum is exactly `cost.pipeline_cycles`; what it buys is that
+    decisions of different stages (e.g. the computes of a program run one after the
+    other) no longer multiply into one table."""
+    const = not pipe.iterations.scope and not pipe.instances.scope
+    if const:
+        n = -(-pipe.iterations.table[()] // max(1, pipe.instances.table[()]))
+        if n <= 1 or (isinstance(pipe.modulo, int) and pipe.modulo < 2):
+            out: list[Pipeline] = []
+            if n <= 0:
+                return out
+            for st in pipe.stages:
+                if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
+                    out += separate(st.work[0], factor * n)
+                else:
+                    out.append(Pipeline(f"{pipe.name}/{st.name}", Quantity.const(factor * n),
+                                        (st,), modulo=1))
+            return out
+    if factor == 1:
+        return [pipe]
+    return [Pipeline(f"{pipe.name} x{factor}", Quantity.const(factor),
+                     (Stage(pipe.name, "nested", (pipe,)),), modulo=1)]
+
+
+def components(problem: Problem, program: Program) -> list[Program]:
+    """The program split into parts that share no decision (union-find over the decisions
+    of its pipelines, buffers, FIFOs, accumulators and instance groups). Each part is a
+    `Program` of the same index and calls; their cycles and bytes add up to the program's.
+    Parts couple only through the program's constraints (its scratchpad), which the model
+    states over their sum: one table per part instead of one over their product."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    items: list[tuple[str, object, tuple[str, ...]]] = []
+    pipes = [q for p in program.pipelines for q in separate(p)]
+    items += [("pipelines", p, pipeline_scope(p)) for p in pipes]
+    items += [("buffers", b, (*b.bytes.scope, *modulo_scope(b.modulo))) for b in program.buffers]
+    items += [("fifos", f, f.entries.scope) for f in program.fifos]
+    items += [("registers", r, r.bytes.scope) for r in program.registers]
+    items += [("instance_limits", lim, lim.decisions) for lim in program.instance_limits]
+    for _, _, scope in items:
+        for d in scope:
+            find(d)
+        for a, b in zip(scope, scope[1:]):
+            parent[find(a)] = find(b)
+    groups: dict[str, dict[str, list]] = {}
+    order: list[str] = []
+    for field_name, item, scope in items:
+        root = find(scope[0]) if scope else ""
+        if root not in groups:
+            groups[root] = {k: [] for k in ("pipelines", "buffers", "fifos", "registers",
+                                            "instance_limits")}
+            order.append(root)
+        groups[root][field_name].append(item)
+    return [Program(program.index, program.name, tuple(g["pipelines"]), tuple(g["buffers"]),
+                    tuple(g["fifos"]), tuple(g["registers"]), tuple(g["instance_limits"]),
+                    program.calls)
+            for g in (groups[r] for r in order)] or [program]
+
+
 @dataclass
 class ProgramTable:
     """A program's non-dominated candidate combinations and their figures."""
@@ -172,19 +246,36 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
     used: set[str] = set()
     peak_upper = problem.pinned_bytes
     for prog in problem.programs:
-        t = program_table(problem, prog)
-        tables.append(t)
-        used.update(t.scope)
-        ys = [model.new_bool_var(f"p{prog.index}.combination{j}") for j in range(len(t.keys))]
-        model.add_exactly_one(ys)
-        for pos, d in enumerate(t.scope):
-            for i, lit in enumerate(one_hot[d]):
-                model.add(cp_model.LinearExpr.sum(
-                    [y for y, k in zip(ys, t.keys) if k[pos] == i]) == lit)
-        program_cycles[prog.index] = cp_model.LinearExpr.weighted_sum(ys, t.cycles)
-        program_bytes[prog.index] = (cp_model.LinearExpr.weighted_sum(ys, t.buffer_bytes)
-                                     + problem.pinned_bytes)
-        peak_upper = max(peak_upper, max(t.buffer_bytes) + problem.pinned_bytes)
+        parts = [program_table(problem, part) for part in components(problem, prog)]
+        cycles_terms, bytes_terms = [], []
+        other_terms: dict[int, list] = {}
+        fifo_terms: list[tuple[object, cp_model.LinearExprT]] = []
+        register_terms: list[tuple[object, cp_model.LinearExprT]] = []
+        for n, t in enumerate(parts):
+            tables.append(t)
+            used.update(t.scope)
+            ys = [model.new_bool_var(f"p{prog.index}.part{n}.combination{j}")
+                  for j in range(len(t.keys))]
+            model.add_exactly_one(ys)
+            for pos, d in enumerate(t.scope):
+                for i, lit in enumerate(one_hot[d]):
+                    model.add(cp_model.LinearExpr.sum(
+                        [y for y, k in zip(ys, t.keys) if k[pos] == i]) == lit)
+            cycles_terms.append(cp_model.LinearExpr.weighted_sum(ys, t.cycles))
+            bytes_terms.append(cp_model.LinearExpr.weighted_sum(ys, t.buffer_bytes))
+            for k in range(len(problem.other_memories)):
+                other_terms.setdefault(k, []).append(
+                    cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.other_bytes]))
+            for k, f in enumerate(t.program.fifos):
+                fifo_terms.append((f, cp_model.LinearExpr.weighted_sum(
+                    ys, [row[k] for row in t.fifos])))
+            for k, r in enumerate(t.program.registers):
+                register_terms.append((r, cp_model.LinearExpr.weighted_sum(
+                    ys, [row[k] for row in t.registers])))
+        program_cycles[prog.index] = cp_model.LinearExpr.sum(cycles_terms)
+        program_bytes[prog.index] = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
+        peak_upper = max(peak_upper, sum(max(t.buffer_bytes) for t in parts)
+                         + problem.pinned_bytes)
 
         def guarded(kind: str, name: str, ct: cp_model.Constraint, index: int) -> None:
             lit = None
@@ -196,14 +287,11 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         guarded("capacity", f"scratchpad of program {prog.index}",
                 model.add(program_bytes[prog.index] <= problem.scratchpad_bytes), prog.index)
         for k, (kind, size) in enumerate(sorted(problem.other_memories.items())):
-            expr = cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.other_bytes])
-            guarded("capacity", f"{kind} of program {prog.index}", model.add(expr <= size),
-                    prog.index)
-        for k, f in enumerate(prog.fifos):
-            expr = cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.fifos])
+            guarded("capacity", f"{kind} of program {prog.index}",
+                    model.add(cp_model.LinearExpr.sum(other_terms[k]) <= size), prog.index)
+        for f, expr in fifo_terms:
             guarded("fifo", f"FIFO {f.name}", model.add(expr <= f.depth), prog.index)
-        for k, r in enumerate(prog.registers):
-            expr = cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.registers])
+        for r, expr in register_terms:
             guarded("registers", f"register file for {r.name}",
                     model.add(expr <= r.capacity), prog.index)
     # A decision no figure depends on cannot matter: fix it to its first candidate.
