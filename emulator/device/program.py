@@ -234,9 +234,10 @@ class ProgramImage:
         return ComputePlan(op)
 
     def accumulators(self) -> list[str]:
-        """Element types of every vectorchain.reduce result (the accumulator types)."""
+        """Element types of every summing vectorchain.reduce result (the accumulator types;
+        max/min reductions are exact in any order)."""
         return [_vector_etype(op.result.type) for op in self.inner.walk()
-                if isinstance(op, vectorchain.ReduceOp)]
+                if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("add", "mul")]
 
     # ---- binding to a device (prepare) ---------------------------------------------------
 
