@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import scf
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -236,9 +237,7 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
 
 def _vector_geometry(comp: ktdf.StageOp) -> tuple[int, int, int]:
     """(rank, vector width, stick dim) of the compute stage's generic."""
-    from xdsl.dialects import linalg
-
-    generic = next(op for op in comp.walk() if isinstance(op, linalg.GenericOp))
+    generic = next(op for op in comp.walk() if isinstance(op, GenericOp))
     ranges = generic.get_static_loop_ranges()
     return len(ranges), ranges[-1], len(ranges) - 1
 

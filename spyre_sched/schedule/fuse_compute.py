@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import linalg, tensor
+from xdsl.dialects import tensor
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, ReduceOp, YieldOp
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -33,8 +35,8 @@ from spyre_sched.schedule.common import fail, programs
 
 NAME = "fuse-compute"
 
-PARALLEL = linalg.IteratorTypeAttr.parallel()
-REDUCTION = linalg.IteratorTypeAttr.reduction()
+PARALLEL = IteratorTypeAttr.parallel()
+REDUCTION = IteratorTypeAttr.reduction()
 
 
 class GeneralizeElementwise(RewritePattern):
@@ -49,28 +51,28 @@ class GeneralizeReduce(RewritePattern):
     """`linalg.reduce ... dimensions = [k]` -> a generic reducing dims k."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.ReduceOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter) -> None:
         rank = len(op.input.type.get_shape())  # type: ignore[attr-defined]
         reduced = set(op.dimensions.get_values())
         identity = AffineMap.identity(rank)
         kept = AffineMap(rank, 0, tuple(identity.results[d] for d in range(rank)
                                         if d not in reduced))
-        generic = linalg.GenericOp(
+        generic = GenericOp(
             [op.input], [op.init], op.region.clone(),
             [AffineMapAttr(identity), AffineMapAttr(kept)],
             [REDUCTION if d in reduced else PARALLEL for d in range(rank)],
             [r.type for r in op.result])
-        rewriter.replace_op(op, generic)
+        rewriter.replace(op, generic)
 
 
-def _is_all_parallel(op: linalg.GenericOp) -> bool:
+def _is_all_parallel(op: GenericOp) -> bool:
     return all(t == PARALLEL for t in op.iterator_types.data)
 
 
-def _fusable_producer(consumer: linalg.GenericOp) -> tuple[int, linalg.GenericOp] | None:
+def _fusable_producer(consumer: GenericOp) -> tuple[int, GenericOp] | None:
     for index, value in enumerate(consumer.inputs):
         producer = value.owner
-        if not isinstance(producer, linalg.GenericOp) or not _is_all_parallel(producer):
+        if not isinstance(producer, GenericOp) or not _is_all_parallel(producer):
             continue
         if len(producer.outputs) != 1 or len(producer.res) != 1:
             continue
@@ -86,7 +88,7 @@ def _fusable_producer(consumer: linalg.GenericOp) -> tuple[int, linalg.GenericOp
     return None
 
 
-def fuse(consumer: linalg.GenericOp, index: int, producer: linalg.GenericOp) -> linalg.GenericOp:
+def fuse(consumer: GenericOp, index: int, producer: GenericOp) -> GenericOp:
     """The consumer with input `index` computed in place by the producer's body."""
     maps = [m.data for m in consumer.indexing_maps.data]
     through = maps[index]
@@ -119,13 +121,13 @@ def fuse(consumer: linalg.GenericOp, index: int, producer: linalg.GenericOp) -> 
     for k in range(len(outputs)):
         mapping[c_args[len(consumer.inputs) + k]] = block.args[pos + k]
     for op in producer.body.block.ops:
-        if isinstance(op, linalg.YieldOp):
+        if isinstance(op, YieldOp):
             mapping[c_args[index]] = mapping.get(op.operands[0], op.operands[0])
             continue
         block.add_op(op.clone(value_mapper=mapping))
     for op in consumer.body.block.ops:
         block.add_op(op.clone(value_mapper=mapping))
-    return linalg.GenericOp(inputs, outputs, Region(block), [AffineMapAttr(m) for m in new_maps],
+    return GenericOp(inputs, outputs, Region(block), [AffineMapAttr(m) for m in new_maps],
                             list(consumer.iterator_types.data), [r.type for r in consumer.res])
 
 
@@ -139,7 +141,7 @@ def _remove_dead_tensors(fn: Operation) -> None:
     while changed:
         changed = False
         for op in list(fn.walk()):
-            if isinstance(op, tensor.EmptyOp | linalg.FillOp) and all(not r.uses for r in op.results):
+            if isinstance(op, tensor.EmptyOp | FillOp) and all(not r.uses for r in op.results):
                 Rewriter.erase_op(op)
                 changed = True
 
@@ -157,7 +159,7 @@ class FuseCompute(ModulePass):
             changed = True
             while changed:
                 changed = False
-                for consumer in [o for o in fn.walk() if isinstance(o, linalg.GenericOp)]:
+                for consumer in [o for o in fn.walk() if isinstance(o, GenericOp)]:
                     found = _fusable_producer(consumer)
                     if found is None:
                         continue
@@ -170,6 +172,6 @@ class FuseCompute(ModulePass):
             _remove_dead_tensors(fn)
             for inner in fn.walk():
                 if inner.name.startswith("linalg.") and not isinstance(
-                        inner, linalg.GenericOp | linalg.FillOp | linalg.YieldOp) \
+                        inner, GenericOp | FillOp | YieldOp) \
                         and isinstance(inner.parent_op(), type(fn)):
                     raise fail(inner, NAME, f"not supported yet: {inner.name} after fusion")

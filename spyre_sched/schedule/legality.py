@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, linalg
+from xdsl.dialects import func
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, ReduceOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     MemRefType,
@@ -69,12 +70,12 @@ def check_op(op: Operation, device) -> None:
         if not isinstance(op.tile.owner, ktdp.ConstructAccessTileOp):
             raise fail(op, NAME, "not supported yet: an access tile that is not built by "
                        "ktdp.construct_access_tile in the kernel")
-    elif isinstance(op, linalg.GenericOp):
+    elif isinstance(op, GenericOp):
         _check_generic(op)
-    elif isinstance(op, linalg.ReduceOp):
+    elif isinstance(op, ReduceOp):
         _check_tensor_types(op)
         _check_reduction_init(op, op.init)
-    elif isinstance(op, ElementwiseOperation | linalg.FillOp):
+    elif isinstance(op, ElementwiseOperation | FillOp):
         _check_tensor_types(op)
     elif op.name.startswith("linalg.") and op.name != "linalg.yield" \
             and not _inside_linalg_body(op):
@@ -131,7 +132,7 @@ def _check_tensor_types(op: Operation) -> None:
             raise fail(op, NAME, f"not supported yet: element type {t.element_type}")
 
 
-def _check_generic(op: linalg.GenericOp) -> None:
+def _check_generic(op: GenericOp) -> None:
     _check_tensor_types(op)
     if len(op.outputs) != 1:
         raise fail(op, NAME, "not supported yet: a linalg.generic with several outputs")
@@ -149,7 +150,7 @@ def _check_generic(op: linalg.GenericOp) -> None:
 
 def _check_reduction_init(op: Operation, init) -> None:
     owner = init.owner
-    if not isinstance(owner, linalg.FillOp):
+    if not isinstance(owner, FillOp):
         raise fail(op, NAME, "not supported yet: a reduction whose initial value is not a "
                    "linalg.fill of a scalar")
 

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, linalg, scf, tensor
+from xdsl.dialects import affine, arith, func, scf, tensor
+from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     MemRefType,
@@ -78,13 +79,13 @@ class Operand:
 @dataclass
 class Compute:
     prefix: str  # decision-name prefix, e.g. "p0" or "p0.c1"
-    generic: linalg.GenericOp
+    generic: GenericOp
     extents: list[int]
     reduction: list[bool]
     width: int
     inputs: list[Operand]
     output: Operand
-    init: linalg.FillOp | None
+    init: FillOp | None
     unit: str
     before: list[Operation] = field(default_factory=list)  # base computations
 
@@ -131,7 +132,7 @@ def _vector_shape(compute: Compute, amap: AffineMap) -> list[int]:
 
 def plan_computes(fn: func.FuncOp, index: int, device) -> tuple[list[Compute], list[Operation]]:
     """Describe every compute of a program; also returns the intermediate buffers."""
-    generics = [op for op in fn.body.block.ops if isinstance(op, linalg.GenericOp)]
+    generics = [op for op in fn.body.block.ops if isinstance(op, GenericOp)]
     if not generics:
         raise fail(fn, NAME, "a program without compute (a plain copy) is not supported yet")
     units = device.compute_units(compute_class="vector")
@@ -186,7 +187,7 @@ def plan_computes(fn: func.FuncOp, index: int, device) -> tuple[list[Compute], l
         init = generic.outputs[0].owner
         compute = Compute(prefix, generic, extents, reduction, width, inputs,
                           Operand(home, maps[-1], _element(result.type)),
-                          init if isinstance(init, linalg.FillOp) else None, unit.kind, before)
+                          init if isinstance(init, FillOp) else None, unit.kind, before)
         for operand in compute.inputs:
             operand.splat = (not reduction[compute.stick] and width > 1
                              and all(r.position != compute.stick for r in operand.map.results))  # type: ignore[attr-defined]
@@ -361,7 +362,7 @@ class _Builder:
         def apply(values: list[SSAValue], init: SSAValue, ops: list[Operation]) -> SSAValue:
             new_maps = [AffineMap.identity(rank) if o.splat else maps[k]
                         for k, o in enumerate(c.inputs)] + [maps[-1]]
-            op = linalg.GenericOp(values, [init], generic.body.clone(),
+            op = GenericOp(values, [init], generic.body.clone(),
                                   [AffineMapAttr(m) for m in new_maps],
                                   list(generic.iterator_types.data), [out_type])
             ops.append(op)
@@ -373,7 +374,7 @@ class _Builder:
         ops.append(empty)
         init: SSAValue = empty.tensor
         if c.init is not None:
-            fill = linalg.FillOp((c.init.inputs[0],), (init,), (out_type,))
+            fill = FillOp((c.init.inputs[0],), (init,), (out_type,))
             ops.append(fill)
             init = fill.res[0]
         if any(c.reduction):
@@ -418,7 +419,7 @@ class NaivePipeline(ModulePass):
 def _erase_kernel_compute(fn: func.FuncOp) -> None:
     """Remove the loads, generics, stores, fills and empties the pipeline replaced, then
     the access tiles nothing uses any more."""
-    doomed = (ktdp.StoreOp, linalg.GenericOp, ktdp.LoadOp, linalg.FillOp, tensor.EmptyOp)
+    doomed = (ktdp.StoreOp, GenericOp, ktdp.LoadOp, FillOp, tensor.EmptyOp)
     for op in reversed(list(fn.body.block.ops)):
         if isinstance(op, doomed):
             Rewriter.erase_op(op, safe_erase=False)

@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import linalg, scf
+from xdsl.dialects import scf
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
@@ -33,7 +34,7 @@ NAME = "chunk-reductions"
 REDUCTION_ATTR = "ktdf.reduction"
 
 
-def combiner(generic: linalg.GenericOp) -> str:
+def combiner(generic: GenericOp) -> str:
     """The op that combines a new element into the accumulator (the last op feeding the
     yield), e.g. `arith.addf`, `arith.maximumf`."""
     yield_op = generic.body.block.last_op
@@ -55,7 +56,7 @@ class ChunkReductions(ModulePass):
         for _, fn in programs(op):
             decisions = ktdf.decision_ops(fn)
             for loop in [o for o in fn.walk() if isinstance(o, scf.ForOp) and is_reduction_loop(o)]:
-                generics = [g for g in loop.walk() if isinstance(g, linalg.GenericOp)]
+                generics = [g for g in loop.walk() if isinstance(g, GenericOp)]
                 if generics:
                     loop.attributes[REDUCTION_ATTR] = StringAttr(combiner(generics[0]))
             for pipe in [p for p in fn.walk() if isinstance(p, ktdf.PipelineOp)]:
