@@ -43,6 +43,15 @@ def map_jobs(fn: Callable[[T], R], items: Sequence[T], *, jobs: int | None = Non
     progress bar on stderr. An exception in a job is raised here, after the pool stops."""
     items = list(items)
     jobs = min(jobs or default_jobs(), max(1, len(items)))
+    try:
+        return _map(fn, items, jobs, label, progress)
+    finally:
+        stderr = click.get_text_stream("stderr")
+        if progress and not stderr.isatty():
+            click.echo("", err=True)  # click prints only the label off a terminal: end it
+
+
+def _map(fn, items, jobs, label, progress):
     with click.progressbar(length=len(items), label=label, file=click.get_text_stream("stderr"),
                            show_pos=True) if progress else _NoBar() as bar:
         if jobs == 1:

@@ -8,6 +8,7 @@ JSON-ready data, so `spyre_sched.parallel.map_jobs` can run it in worker process
 
 from __future__ import annotations
 
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,11 +41,13 @@ def _pipeline():
     try:
         from spyre_sched.api import compile as compile_kernel
         from spyre_sched.emulate import run as run_schedule
+        from spyre_sched.lower.bundle import write_bundle
     except ImportError as err:
         raise SpyreSchedError(
             f"bench needs the whole pipeline: {err.name} is not available in this build "
-            "(spyre_sched.compile, issue 11; spyre_sched.run, issue 13)") from None
-    return compile_kernel, run_schedule
+            "(spyre_sched.compile, issue 11; the bundle writer, issue 12; spyre_sched.run, "
+            "issue 13)") from None
+    return compile_kernel, run_schedule, write_bundle
 
 
 def largest_tensor_elements(kernel) -> int:
@@ -82,13 +85,16 @@ def _measure(job: KernelJob) -> dict:
     bound = roofline(kernel, device)
     bound_s = time.perf_counter() - started
     inputs = reference.make_inputs(kernel, job.seed)
+    started = time.perf_counter()
+    reference.run(kernel, inputs, device=device)
+    reference_s = time.perf_counter() - started
     elements = largest_tensor_elements(kernel)
     entry = {"name": Path(job.path).stem, "file": _display_path(job.path),
              "kernel": kernel.name}
     runs = {}
     for strategy in STRATEGIES:
         try:
-            runs[strategy] = measure_strategy(job, strategy, inputs, device)
+            runs[strategy] = measure_strategy(job, strategy, inputs, device, reference_s)
         except SpyreSchedError as err:
             # One kernel the pipeline cannot handle yet must not hide the others' figures.
             return {**entry, **{k: None for k in FIGURES}, "correct": False,
@@ -125,16 +131,19 @@ def _display_path(path: str) -> str:
 
 
 def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray],
-                     device) -> dict:
-    compile_kernel, run_schedule = _pipeline()
-    started = time.perf_counter()
-    schedule = compile_kernel(job.path, device=job.device, objective=job.objective,
-                              strategy=strategy)
-    compile_s = time.perf_counter() - started
-    started = time.perf_counter()
-    result = run_schedule(schedule, inputs, device=job.device, seed=job.seed)
-    run_s = time.perf_counter() - started
-    emulate_s = _emulate_seconds(result, run_s, job, inputs)
+                     device, reference_s: float) -> dict:
+    """Compile (schedule, solve, lower, write the bundle), then emulate and check."""
+    compile_kernel, run_schedule, write_bundle = _pipeline()
+    with tempfile.TemporaryDirectory(prefix="spyre-bench-") as tmp:
+        started = time.perf_counter()
+        schedule = compile_kernel(job.path, device=job.device, objective=job.objective,
+                                  strategy=strategy)
+        bundle = write_bundle(schedule, Path(tmp) / strategy, kernel_path=job.path)
+        compile_s = time.perf_counter() - started
+        started = time.perf_counter()
+        result = run_schedule(str(bundle), inputs, device=job.device, seed=job.seed)
+        run_s = time.perf_counter() - started
+    emulate_s = _emulate_seconds(result, run_s, reference_s)
     trace = schedule.trace or {}
     stats = trace.get("solver") or {}
     predicted = schedule.predicted_cycles
@@ -167,19 +176,15 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
     }
 
 
-def _emulate_seconds(result, run_s: float, job: KernelJob, inputs) -> float:
-    """The emulator's own wall time. `run` also writes the bundle and runs the reference
-    interpreter; when it does not report the emulation's time by itself, that is estimated
-    as the run's time less a separate reference run on the same inputs."""
+def _emulate_seconds(result, run_s: float, reference_s: float) -> float:
+    """The emulator's own wall time (prepare and launch). `run` also runs the reference
+    interpreter; unless it reports the emulation's time by itself, that is the run's time
+    less the reference's on the same inputs (measured once per kernel)."""
     for name in ("emulate_s", "emulate_seconds"):
         value = getattr(result, name, None)
         if value is not None:
             return float(value)
-    import emulator.reference as reference
-
-    started = time.perf_counter()
-    reference.run(job.path, inputs, device=job.device)
-    return max(run_s - (time.perf_counter() - started), 1e-9)
+    return max(run_s - reference_s, 1e-9)
 
 
 def _compute_kinds(device) -> set[str]:

@@ -150,7 +150,7 @@ def table(doc: dict) -> str:
             f"{_fmt(k['speedup_vs_heuristic'], '.2f'):>7} "
             f"{_fmt(k['gap_closed'], '.0%'):>6} {_fmt(k['predicted_cycles'], 'd'):>9} {split:>26} "
             f"{k['solve_s'] * 1000:>6.0f}ms {k['compile_s']:>7.2f}s {k['emulate_s']:>7.2f}s "
-            f"{k['elements_per_s'] / 1e6:>7.2f} {'yes' if k['correct'] else 'NO'}")
+            f"{k['elements_per_s'] / 1e6:>7.3g} {'yes' if k['correct'] else 'NO'}")
     lines.append(summary_line(doc["summary"]))
     return "\n".join(lines)
 
