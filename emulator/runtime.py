@@ -109,6 +109,9 @@ class LaunchResult:
     per_program: dict[str, int]
     """Cycles of each program call ("local_schedule_0#0": ...)."""
     trace: TraceRecorder | None = None
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    """Every out/inout tensor argument, read back after the launch (row-major, the job
+    plan's shape)."""
 
 
 def _read_json(path: Path) -> dict:
@@ -227,7 +230,13 @@ class Runtime:
                runtime_args: dict[str, int] | None = None, trace: TraceRecorder | None = None,
                max_cycles: int = DEFAULT_MAX_CYCLES) -> LaunchResult:
         """Run the job plan's execute part. `args`: pointer arguments as element offsets
-        (from `allocate`), scalars and run-time arguments as integers."""
+        (from `allocate`) or as numpy arrays (placed in device memory first), scalars and
+        run-time arguments as integers."""
+        args = dict(args)
+        kinds = {a["name"]: a for a in prepared.arguments}
+        for name, value in list(args.items()):
+            if isinstance(value, np.ndarray) and name in kinds and kinds[name].get("kind") == "pointer":
+                args[name] = self.allocate_tensor(value, kinds[name]["element_type"])
         env = self._argument_env(prepared, args, runtime_args or {})
         pending: dict[tuple[str, int], dict[int, int]] = {}
         written: dict[str, dict[int, int]] = {}
@@ -266,7 +275,12 @@ class Runtime:
                 raise ExecutionError(f"unknown execute step '{kind}'", "jobplan.json")
         if total is None:
             raise ExecutionError("the job plan launches no program", "jobplan.json")
-        return LaunchResult(total.cycles, total, per_program, trace)
+        outputs = {}
+        for a in prepared.arguments:
+            if a.get("kind") == "pointer" and a.get("role") in ("out", "inout") and a.get("shape") \
+                    and all(isinstance(d, int) for d in a["shape"]):
+                outputs[a["name"]] = self.read_tensor(env[a["name"]], a["shape"], a["element_type"])
+        return LaunchResult(total.cycles, total, per_program, trace, outputs)
 
     def _argument_env(self, prepared: PreparedBundle, args: dict, runtime_args: dict) -> dict[str, int]:
         env: dict[str, int] = {}

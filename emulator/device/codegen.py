@@ -66,6 +66,7 @@ class UnitCode:
         for i, value in enumerate(shared):
             self.names[value] = f"s{i}"
         self.ready: set[str] = set()
+        self.send_sizes: set[tuple[str, int]] = set()
         self._counter = 0
         self.top = top
         body = []
@@ -86,6 +87,9 @@ class UnitCode:
             head.append(f"    s{i} = S[{i}]")
         for name, var in self.fifos.items():
             head.append(f"    {var}, {var}_dp = r.fifo({name!r})")
+            head.append(f"    {var}_lat = {var}_dp.latency")
+        for var, nbytes in sorted(self.send_sizes):
+            head.append(f"    {var}_b{nbytes} = {var}_dp.cycles({nbytes}) - {var}_lat")
         self.source = "\n".join(head + body + ["    return", "    yield"]) + "\n"
 
     # ---- names ---------------------------------------------------------------------
@@ -235,9 +239,10 @@ class UnitCode:
             count = _numel(op.value.type.get_shape()) // _numel(entry.get_shape())
             nbytes = count * _numel(entry.get_shape()) * _elem_bytes(entry)
             self._wait_ready([op.value], out, ind)
-            out.append(f"{ind}_busy = {fifo}_dp.cycles({nbytes}) - {fifo}_dp.latency")
+            self.send_sizes.add((fifo, nbytes))
+            busy = f"{fifo}_b{nbytes}"
             out.append(f"{ind}yield (SEND_BUSY, {fifo}, {n(op.value)}.reshape({count}, -1), {count}, "
-                       f"_busy + {fifo}_dp.latency, _busy)")
+                       f"{busy} + {fifo}_lat, {busy})")
         elif isinstance(op, dataflow.ReceiveOp):
             name = op.fifo.root_reference.data
             fifo = self.fifo_var(name)

@@ -78,6 +78,14 @@ def test_prepare_once_launch_twice_at_different_addresses(runtime, prepared):
         assert np.array_equal(out, want)
 
 
+def test_launch_takes_arrays_and_returns_outputs(runtime, prepared):
+    data = inputs(3)
+    c = runtime.allocate((96, 64), "f16")
+    result = runtime.launch(prepared, {"A": data["A"], "B": data["B"], "C": c})
+    want = (data["A"].astype(np.float32) + data["B"].astype(np.float32)).astype(np.float16)
+    assert np.array_equal(result.outputs["C"], want)
+
+
 def test_unset_argument_and_out_of_range_address_are_errors(runtime, prepared):
     with pytest.raises(ExecutionError, match="argument 'C' of add is not set"):
         runtime.launch(prepared, {"A": 0, "B": 100000})
