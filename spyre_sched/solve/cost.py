@@ -9,7 +9,8 @@ modulo m:
 where fill_drain = the sum over stages of one iteration's time through the stage (the
 fill and the drain of the pipeline together), and slowest = the largest steady-state
 time per iteration of an engine (stages that run on the same engine cannot overlap, so
-their steady times add). A stage's unit issues its work back to back:
+their steady times add; a memory whose bandwidth all cores share is an engine too, busy
+for every transfer through it: bytes × sharers ÷ its bandwidth). A stage's unit issues its work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
     one iteration = occupancy + latency
@@ -17,7 +18,8 @@ their steady times add). A stage's unit issues its work back to back:
 
     transfer: occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw)),
               latency = the hop's latency (occupancy + latency is the device's formula)
-    compute:  occupancy = ceil(elements * ops / (lanes * instances)), latency = the unit's
+    compute:  occupancy = ceil(elements * ops / (lanes * instances)) + (steps - 1) * latency,
+              latency = the unit's (steps: dependent steps of a carried accumulator)
     nested pipeline: occupancy = its own cycles, latency 0
 
 A program costs `calls` × the sum of its top-level pipelines; programs add. Memory: a
@@ -41,7 +43,7 @@ from spyre_sched.solve.problem import (
     pipeline_scope,
     stage_scope,
 )
-from spyre_sched.solve.timing import transfer_cycles
+from spyre_sched.solve.timing import occupancy_cycles, transfer_cycles
 from spyre_sched.solve.units import fmt_bytes
 
 
@@ -90,7 +92,7 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
         one = transfer_one_shot(w, choice)
         return one - w.latency, w.latency
     if isinstance(w, Compute):
-        return compute_steady(w, choice), w.latency
+        return compute_steady(w, choice) + (w.steps.at(choice) - 1) * w.latency, w.latency
     return pipeline_cycles(problem, w, choice, memo), 0
 
 
@@ -137,6 +139,17 @@ def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice) -> int:
 # ---- pipelines, programs, the kernel ------------------------------------------------
 
 
+def _add_shared(stage: Stage, choice: Choice, engines: dict[str, int]) -> None:
+    """A memory whose bandwidth all cores share (device memory) is an engine too: every
+    transfer through it, loads and stores alike, occupies it for bytes × sharers ÷ its
+    bandwidth per iteration."""
+    for w in stage.work:
+        if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+            key = f"{w.shared_memory} (shared)"
+            engines[key] = engines.get(key, 0) + occupancy_cycles(
+                w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
+
+
 def pipeline_iterations(p: Pipeline, choice: Choice) -> int:
     return _ceil_div(p.iterations.at(choice), max(1, p.instances.at(choice)))
 
@@ -167,6 +180,7 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
         one, steady = stage_times(problem, st, choice, m, memo)
         fill_drain += one
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
+        _add_shared(st, choice, per_engine)
     if m < 2:
         return n * fill_drain
     return fill_drain + (n - 1) * max(per_engine.values(), default=0)
@@ -314,6 +328,7 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
                   if isinstance(w, Pipeline)]
         stages.append(StageCost(st.name, st.engine, one, steady, nested))
         engines[st.engine] = engines.get(st.engine, 0) + steady
+        _add_shared(st, choice, engines)
         fill_drain += one
     bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
     slowest = engines.get(bottleneck, 0)

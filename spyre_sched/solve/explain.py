@@ -114,8 +114,15 @@ def explain_infeasible(problem: Problem,
     programs = {p.index: p for p in problem.programs}
     for c in core:
         program = programs[c.program]
-        if c.kind == "capacity":
+        if c.kind == "capacity" and c.name.startswith("scratchpad"):
             reasons.append(_capacity_words(problem, program))
+        elif c.kind == "capacity":
+            kind = c.name.split(" of program")[0]
+            least = _minimum(problem, _buffer_scope(program),
+                             lambda ch: cost.program_buffer_bytes(problem, program, ch, kind))
+            reasons.append(f"buffers of program {program.index} in {kind} need at least "
+                           f"{fmt_bytes(least or 0)}; a core's {kind} holds "
+                           f"{fmt_bytes(problem.other_memories[kind])}")
         else:
             reasons.append(_bounded_words(problem, program, c.kind, c.name))
     if heuristic_choice is not None and status != cp_model.INFEASIBLE:

@@ -223,13 +223,14 @@ class _Hardware:
             raise _fail(op, "the transfer's route has no hop (source and destination coincide)")
         return hops
 
-    def shared(self, hop) -> int | None:
-        """Total bandwidth of a memory at either end of the hop that all cores share."""
+    def shared(self, hop) -> tuple[int | None, str]:
+        """(total bandwidth, name) of a memory at either end of the hop that all cores
+        share, or (None, "")."""
         for end in (hop.source, hop.lands_in):
             memory = self.device.memories.get(end)
             if memory is not None and memory.bandwidth is not None and not memory.group:
-                return memory.bandwidth
-        return None
+                return memory.bandwidth, memory.name
+        return None, ""
 
 
 # ---- decisions --------------------------------------------------------------------------
@@ -441,7 +442,7 @@ class _ProgramReader:
         kinds = [a.data for a in st.applicable_units.data] if st.applicable_units else []
         work: list[Transfer | Compute | Pipeline] = []
         engines: list[str] = []
-        for op, count in self._stage_ops(st):
+        for op, count, carried in self._stage_ops(st):
             if isinstance(op, ktdf.PipelineOp):
                 work.append(self.pipeline(op, f"{name}.inner"))
                 engines.append("+".join(kinds))
@@ -450,30 +451,33 @@ class _ProgramReader:
                 work.append(t)
                 engines.append(unit)
             elif isinstance(op, GenericOp):
-                work.append(self.compute(op, kinds, count, f"{name}.c{len(work)}"))
+                work.append(self.compute(op, kinds, count, f"{name}.c{len(work)}", carried))
                 engines.append(self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)
                                .split(".")[-1])
         engine = "+".join(sorted(set(engines))) or "+".join(kinds) or name
         return Stage(name, engine, tuple(work))
 
-    def _stage_ops(self, st: ktdf.StageOp) -> Iterator[tuple[Operation, Expr]]:
+    def _stage_ops(self, st: ktdf.StageOp) -> Iterator[tuple[Operation, Expr, bool]]:
         """Work ops of a stage with how many times each runs per stage iteration (loops
-        inside the stage; a nested pipeline counts its own loops as iterations)."""
-        def walk(block_ops, count: Expr):
+        inside the stage; a nested pipeline counts its own loops as iterations), and
+        whether a loop around it carries a value (its runs depend on each other)."""
+        def walk(block_ops, count: Expr, carried: bool = False):
             for op in block_ops:
                 if isinstance(op, ktdf.PipelineOp):
-                    yield op, count
+                    yield op, count, carried
                 elif isinstance(op, ktdf.DataTransferOp | GenericOp):
-                    yield op, count
+                    yield op, count, carried
                 elif isinstance(op, scf.ForOp) or isinstance(op, ktdf.ParallelOp):
                     if any(isinstance(o, ktdf.PipelineOp) for o in op.walk() if o is not op):
                         # loops around a nested pipeline are that pipeline's iterations
-                        yield from walk(_body_ops(op), count)
+                        yield from walk(_body_ops(op), count, carried)
                         continue
+                    inner_carried = carried
                     if isinstance(op, scf.ForOp):
                         trip = _trip(self.eval(op.lb), self.eval(op.ub), self.eval(op.step))
                         if op.iter_args:
                             self._accumulator(op)
+                            inner_carried = True
                     else:
                         t = [_trip(self.eval(lo), self.eval(hi), self.eval(s)) for lo, hi, s
                              in zip(op.lower_bounds, op.upper_bounds, op.steps)]
@@ -481,11 +485,12 @@ class _ProgramReader:
                         trip = Expr(frozenset().union(*(x.scope for x in t)) | n.scope,
                                     lambda v, t=t, n=n: -(-prod(x(v) for x in t) // max(1, n(v))))
                     yield from walk(_body_ops(op), Expr(count.scope | trip.scope,
-                                                        lambda v, c=count, t=trip: c(v) * t(v)))
+                                                        lambda v, c=count, t=trip: c(v) * t(v)),
+                                    inner_carried)
                 elif isinstance(op, scf.IfOp):
                     for region in op.regions:
                         for block in region.blocks:
-                            yield from walk(block.ops, count)
+                            yield from walk(block.ops, count, carried)
         yield from walk(_body_ops(st), _const(1))
 
     def _accumulator(self, loop: scf.ForOp) -> None:
@@ -524,9 +529,10 @@ class _ProgramReader:
                 self.fifos.append(FifoUse(f"{name} ({slot.source.data} -> {slot.dest.data})",
                                           self.quantity(entries), hop.queue_depth or
                                           self._depth(slot, op)))
+        shared_bw, shared_name = self.hw.shared(hop)
         return (Transfer(name, self.quantity(nbytes), hop.bandwidth,
-                         sum(h.latency for h in hops), self.hw.shared(hop), self.hw.sharers,
-                         hop.source, hop.lands_in), hop.unit.split(".")[-1])
+                         sum(h.latency for h in hops), shared_bw, self.hw.sharers,
+                         hop.source, hop.lands_in, shared_name), hop.unit.split(".")[-1])
 
     def _depth(self, slot: ktdf.FifoSlotType, near: Operation) -> int:
         src = self.hw.unit_of_kind(slot.source.data, near)
@@ -536,7 +542,8 @@ class _ProgramReader:
         except DeviceError:
             return 1 << 30
 
-    def compute(self, op: GenericOp, kinds: list[str], count: Expr, name: str) -> Compute:
+    def compute(self, op: GenericOp, kinds: list[str], count: Expr, name: str,
+                carried: bool = False) -> Compute:
         unit = self.hw.device.units[self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)]
         out = op.outputs[0].type if op.outputs else op.res[0].type
         shape = out.get_shape() if isinstance(out, TensorType) else (1,)
@@ -549,7 +556,9 @@ class _ProgramReader:
         ops_per_point = sum(1 for o in op.body.block.ops if o.name != "linalg.yield") or 1
         latency = int(unit.compute.get("latency", 0)) if unit.compute else 0
         elements = Expr(count.scope, lambda v: points * count(v))
-        return Compute(name, self.quantity(elements), ops_per_point, lanes, latency=latency)
+        steps = self.quantity(count) if carried else Quantity.const(1)
+        return Compute(name, self.quantity(elements), ops_per_point, lanes, latency=latency,
+                       steps=steps)
 
 
 def _short(t) -> str:

@@ -129,6 +129,9 @@ class Transfer:
     sharers: int = 1
     source: str = ""
     target: str = ""
+    shared_memory: str = ""
+    """The memory whose bandwidth is shared: every transfer through it, of any stage,
+    contends for it (it is an engine of its own in the cost model)."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,9 @@ class Compute:
     lanes: int
     instances: Quantity = field(default_factory=lambda: Quantity.const(1))
     latency: int = 0
+    steps: Quantity = field(default_factory=lambda: Quantity.const(1))
+    """Dependent steps per iteration (a reduction's carried accumulator): each waits for
+    the previous one's result, so the unit's latency is paid `steps` times."""
 
 
 @dataclass(frozen=True)
@@ -304,6 +310,7 @@ class Problem:
                         elif isinstance(w, Compute):
                             yield w.elements, f"compute {w.name}"
                             yield w.instances, f"compute {w.name} instances"
+                            yield w.steps, f"compute {w.name} steps"
             for b in p.buffers:
                 yield b.bytes, f"buffer {b.name}"
             for f in p.fifos:
@@ -344,7 +351,7 @@ def stage_scope(stage: Stage) -> tuple[str, ...]:
         if isinstance(w, Transfer):
             names = w.bytes.scope
         elif isinstance(w, Compute):
-            names = (*w.elements.scope, *w.instances.scope)
+            names = (*w.elements.scope, *w.instances.scope, *w.steps.scope)
         else:
             names = pipeline_scope(w)
         for d in names:
