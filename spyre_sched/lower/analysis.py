@@ -136,8 +136,7 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
     for p in pa.pipelines:
         _pipeline_resources(pa, p)
     _classify(pa, fn)
-    for p in pa.pipelines:
-        pa.channels[pa.pipeline_index(p)] = _channels(pa, p)
+    pa.channels = _all_channels(pa)
     _instances(pa, fn, 1)
     return pa
 
@@ -274,48 +273,62 @@ def _transfer_engine(pa: ProgramAnalysis, op: ktdf.DataTransferOp) -> EngineInfo
     raise UnsupportedError("lowering: a transfer endpoint is neither a kernel view, a buffer nor a FIFO", where(op))
 
 
-def _stage_of(op: Operation, p: ktdf.PipelineOp) -> int | None:
+def _pipelines_above(op: Operation) -> list[tuple[ktdf.PipelineOp, int]]:
+    """(pipeline, index of the stage holding `op`) for every pipeline around `op`, inner first."""
+    found = []
     cur: Operation | None = op
     while cur is not None:
         parent = cur.parent_op()
-        if parent is p and isinstance(cur, ktdf.StageOp):
-            return p.stages.index(cur)
+        if isinstance(parent, ktdf.PipelineOp) and isinstance(cur, ktdf.StageOp):
+            found.append((parent, parent.stages.index(cur)))
         cur = parent
-    return None
+    return found
 
 
-def _channels(pa: ProgramAnalysis, p: ktdf.PipelineOp) -> list[SyncChannel]:
-    """Writer -> reader token channels for every buffer of `p` written in one stage and read
-    in a later one by another engine."""
-    index = pa.pipeline_index(p)
-    mine = {v for v, b in pa.buffers.items() if b.pipeline is p}
-    writes: dict[SSAValue, list[tuple[int, str]]] = {}
-    reads: dict[SSAValue, list[tuple[int, str]]] = {}
-    for op in p.walk():
-        if not isinstance(op, ktdf.DataTransferOp):
-            continue
-        stage = _stage_of(op, p)
-        if stage is None:
-            continue
-        engine = pa.engine_of[op].name
-        if op.dest in mine:
-            writes.setdefault(op.dest, []).append((stage, engine))
-        if op.source in mine:
-            reads.setdefault(op.source, []).append((stage, engine))
-    pairs: dict[tuple[str, str], tuple[int, int]] = {}
-    for buf, ws in writes.items():
-        for ws_stage, w in ws:
-            for rs_stage, r in reads.get(buf, []):
-                if r == w or rs_stage <= ws_stage:
-                    continue
-                key = (w, r)
-                if key in pairs and pairs[key] != (ws_stage, rs_stage):
+def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
+    """Writer -> reader token channels. Every buffer or kernel view written by one engine
+    and read by another in the same program is ordered by the innermost pipeline whose
+    stages separate the write from the read: the writer's stage signals `full` to the
+    reader's, the reader's signals `free` back. A pair no pipeline orders is an error
+    (it would be a race on the device)."""
+    writes: dict[SSAValue, list[Operation]] = {}
+    reads: dict[SSAValue, list[Operation]] = {}
+    for op in pa.func.walk():
+        if isinstance(op, ktdf.DataTransferOp):
+            if op.dest in pa.buffers or op.dest in pa.views:
+                writes.setdefault(op.dest, []).append(op)
+            if op.source in pa.buffers or op.source in pa.views:
+                reads.setdefault(op.source, []).append(op)
+    pairs: dict[tuple[int, str, str], tuple[int, int]] = {}
+    for resource, writers in writes.items():
+        for w_op in writers:
+            for r_op in reads.get(resource, []):
+                w, r = pa.engine_of[w_op].name, pa.engine_of[r_op].name
+                if w == r:
+                    continue  # one engine runs its ops in program order
+                w_stages = dict(_pipelines_above(w_op))
+                ordered = None
+                for p, r_stage in _pipelines_above(r_op):
+                    if p in w_stages and w_stages[p] != r_stage:
+                        ordered = (p, w_stages[p], r_stage)
+                        break
+                if ordered is None or ordered[1] > ordered[2]:
+                    what = resource.name_hint or "a buffer"
                     raise UnsupportedError(
-                        f"lowering: engines {w} and {r} exchange buffers in several stage pairs "
+                        f"lowering: {w} writes {what} and {r} reads it, but no pipeline stage "
+                        "orders the two", where(r_op))
+                p, ws, rs = ordered
+                key = (pa.pipeline_index(p), w, r)
+                if key in pairs and pairs[key] != (ws, rs):
+                    raise UnsupportedError(
+                        f"lowering: engines {w} and {r} exchange data in several stage pairs "
                         "of one pipeline", where(p))
-                pairs[key] = (ws_stage, rs_stage)
-    return [SyncChannel(f"pl{pa.index}_{index}_{w}_to_{r}", index, w, r, ws, rs)
-            for (w, r), (ws, rs) in pairs.items()]
+                pairs[key] = (ws, rs)
+    channels: dict[int, list[SyncChannel]] = {}
+    for (index, w, r), (ws, rs) in pairs.items():
+        channels.setdefault(index, []).append(
+            SyncChannel(f"pl{pa.index}_{index}_{w}_to_{r}", index, w, r, ws, rs))
+    return channels
 
 
 def _instances(pa: ProgramAnalysis, op: Operation, outer: int) -> int:

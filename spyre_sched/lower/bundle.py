@@ -1,8 +1,8 @@
 """The bundle writer: a lowered schedule as a folder (docs/bundle.md), atomically.
 
-Everything is built in memory first (lowering errors leave the disk untouched), written
-to a fresh temporary folder next to OUT/, checked (every .mlir file parses back to the same
-text), and only then renamed into place. Files are deterministic: the printer's text and
+Everything is built in memory first and verified (lowering errors leave the disk
+untouched), written to a fresh temporary folder next to OUT/, and only then renamed into
+place (`check=True` also parses every written .mlir back and compares the text). Files are deterministic: the printer's text and
 JSON with a fixed key order, 2-space indentation and a final newline.
 """
 
@@ -61,13 +61,20 @@ def check_round_trip(name: str, text: str) -> None:
                           "bundle writer")
 
 
-def write(bundle: Bundle, out: str | Path) -> Path:
-    """Write `bundle` to OUT/ atomically; return OUT."""
+def write(bundle: Bundle, out: str | Path, *, check: bool = False) -> Path:
+    """Write `bundle` to OUT/ atomically; return OUT. Every module is verified first;
+    `check` also parses each written text back (slow; the tests do it for every bundle)."""
     out = Path(out)
+    for module in [bundle.global_module, *(m for _, m in bundle.programs)]:
+        try:
+            module.verify()
+        except Exception as err:
+            raise VerifyError(f"the lowering built invalid DataflowIR: {err}", "bundle writer") from None
     files = bundle_files(bundle)
-    for name, data in files.items():
-        if name.endswith(".mlir") and name != "kernel.mlir":
-            check_round_trip(name, data.decode())
+    if check:
+        for name, data in files.items():
+            if name.endswith(".mlir") and name != "kernel.mlir":
+                check_round_trip(name, data.decode())
     parent = out.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
     if out.exists() and not out.is_dir():

@@ -60,18 +60,23 @@ def expected_addresses(kernel_path: Path, args: dict[str, int]) -> dict[tuple[st
     views on that argument touch in that tile, from the polyhedral model of the KTIR."""
     kernel = load_kernel(str(kernel_path))
     model = KernelModel(kernel.func)
-    names = [a.name_hint for a in kernel.func.body.block.args]
+    # the model's variable of each pointer argument (its isl name may differ from the
+    # argument's: `S` is `v_S`)
+    variables = {v.name: v.value.name_hint for v in model.variables
+                 if v.value is not None and v.kind.value == "argument"}
     found: dict[tuple[str, int], set[int]] = {}
     for tile in range(model.tile_count):
         for access in model.accesses:
             view = access.view
             if not hasattr(view, "address_of") or view.memory.space != "global":
                 continue
-            roots = [v.name for v in view.root]
-            if len(roots) != 1 or roots[0] not in names:
+            roots = [variables.get(v.name) for v in view.root]
+            if len(roots) != 1 or roots[0] not in args:
                 continue
             env = model.default_env(tile)
-            env.update({k: v for k, v in args.items() if k in env})
+            for var, name in variables.items():
+                if name in args and var in env:
+                    env[var] = args[name]
             points = access.points(env)
             addrs = view.address_of(points, env) * view.element_bytes
             found.setdefault((roots[0], tile), set()).update(int(a) for a in addrs)
@@ -79,29 +84,8 @@ def expected_addresses(kernel_path: Path, args: dict[str, int]) -> dict[tuple[st
 
 
 def expected_starts(kernel_path: Path, args: dict[str, int]) -> dict[tuple[str, int], int]:
-    """(argument, tile) -> lowest byte address the kernel's accesses through views on that
-    argument touch in that tile, from the polyhedral model of the KTIR itself."""
-    kernel = load_kernel(str(kernel_path))
-    model = KernelModel(kernel.func)
-    names = [a.name_hint for a in kernel.func.body.block.args]
-    starts: dict[tuple[str, int], int] = {}
-    for tile in range(model.tile_count):
-        for access in model.accesses:
-            view = access.view
-            if not hasattr(view, "address_of") or view.memory.space != "global":
-                continue
-            roots = [v.name for v in view.root]
-            if len(roots) != 1 or roots[0] not in names:
-                continue
-            env = model.default_env(tile)
-            env.update({k: v for k, v in args.items() if k in env})
-            points = access.points(env)
-            if len(points) == 0:
-                continue
-            low = int(view.address_of(points, env).min()) * view.element_bytes
-            key = (roots[0], tile)
-            starts[key] = min(starts.get(key, low), low)
-    return starts
+    """(argument, tile) -> lowest byte address the kernel touches through that argument."""
+    return {k: min(v) for k, v in expected_addresses(kernel_path, args).items() if v}
 
 
 def check_bundle(bundle: Path) -> None:
