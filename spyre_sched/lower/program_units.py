@@ -257,6 +257,12 @@ BINARY = {
 }
 
 
+def _element_size(element: Attribute) -> int:
+    from spyre_sched.lower.analysis import element_bytes
+
+    return element_bytes(element)
+
+
 def bits_hex(value: float | int, element: Attribute) -> str:
     text = str(element)
     if text == "f16":
@@ -285,6 +291,7 @@ class EngineEmitter:
         self._consts: dict[int, SSAValue] = {}
         self._index: dict[str, SSAValue] = {}
         self.corelets = pa.corelets.get(engine.name, 1)
+        self.chunk: int | None = None
 
     # ---- materialising values -------------------------------------------------------
 
@@ -400,7 +407,7 @@ class EngineEmitter:
             self.transfer(op)
         elif isinstance(op, ktdf.ReadFromFifoOp):
             fifo = self.pa.fifos[op.slot]
-            recv = self.emit(df.ReceiveOp(fifo.name, _vector(fifo.shape, fifo.element)))
+            recv = self.emit(df.ReceiveOp(fifo.name, _vector(self.widen(fifo.shape), fifo.element)))
             self.tensors[op.result] = recv.results[0]
         elif isinstance(op, ktdf.WriteToFifoOp):
             fifo = self.pa.fifos[op.slot]
@@ -449,7 +456,8 @@ class EngineEmitter:
             self.walk(body)
 
     def for_op(self, iv: SSAValue, lb: SSAValue, ub: SSAValue, step: int, body, rotating,
-               offset: Form, counter_range: tuple[int, int], scale: int = 1) -> None:
+               offset: Form, counter_range: tuple[int, int], scale: int = 1,
+               counter_step: int | None = None) -> None:
         """An scf.for from `lb` to `ub` (SSA values) whose counter c (within `counter_range`)
         gives iv = c * scale + offset, carrying the rotating slots of `rotating`."""
         inits = [self.value(self.slots.get(p, Form.constant(0)), "slot") for p in rotating]
@@ -468,7 +476,8 @@ class EngineEmitter:
         self.out.append(scf.YieldOp(*yields))
         block.add_ops(self.out)
         self.out = saved
-        counter_step = 1 if scale != 1 else step
+        if counter_step is None:
+            counter_step = 1 if scale != 1 else step
         loop = self.emit(scf.ForOp(lb, ub, self.const(counter_step), inits, block))
         for p, result in zip(rotating, loop.results):
             result.name_hint = "slot"
@@ -531,17 +540,17 @@ class EngineEmitter:
         lb, ub, step = (self.env[v].value for v in (op.lower_bounds[0], op.upper_bounds[0], op.steps[0]))
         n = op.num_instances.value.data if isinstance(op.num_instances, IntegerAttr) else 1
         body = op.body.block.ops
+        k = self.chunk_factor(op, lb, ub, step, n) if self.chunk is None else 1
+        if k > 1:
+            self.chunked_parallel(op, lb, ub, step, n, k)
+            return
         if n == 1:
             self.loop(iv, lb, ub, step, body, [])
             return
         trips = -(-max(ub - lb, 0) // step)
         full = max(ub - lb, 0) // step
         chunk = -(-trips // n)
-        inner = self.pa.inner_instances.get(op, 1)
-        k = self.instance("corelet")
-        if inner > 1:
-            k = self.emit(arith.DivUIOp(k, self.const(inner))).results[0]
-        k = self.emit(arith.RemUIOp(k, self.const(n))).results[0] if n * inner < self.corelets else k
+        k = self.parallel_index(op, n)
         lo0 = self.emit(arith.MuliOp(k, self.const(chunk))).results[0]
         lo = self.emit(arith.MinUIOp(lo0, self.const(trips))).results[0]
         hi0 = self.emit(arith.AddiOp(lo, self.const(chunk))).results[0]
@@ -560,6 +569,122 @@ class EngineEmitter:
             then = self.out
             self.out = saved
             self.emit(scf.IfOp(cond, [], then))
+
+    def parallel_index(self, op: ktdf.ParallelOp, n: int) -> SSAValue:
+        """This instance's index among the `n` of `op` (nested parallels of one group split
+        the corelet index: outer = corelet // inner-count)."""
+        inner = self.pa.inner_instances.get(op, 1)
+        k = self.instance("corelet")
+        if inner > 1:
+            k = self.emit(arith.DivUIOp(k, self.const(inner))).results[0]
+        if n * inner < self.corelets:
+            k = self.emit(arith.RemUIOp(k, self.const(n))).results[0]
+        return k
+
+    # ---- chunks: whole runs of vectors per instruction -----------------------------------
+
+    def chunk_factor(self, op: ktdf.ParallelOp, lb: int, ub: int, step: int, n: int) -> int:
+        """How many consecutive vectors of the innermost vector loop `op` one instruction
+        may move (1: none). Allowed when every instance gets the same whole number of full
+        vectors, the loop body is one FIFO pipeline of elementwise compute, every memory
+        side walks the loop's dim contiguously, and the chunk fits the compute unit's
+        registers and the smallest FIFO."""
+        total = max(ub - lb, 0)
+        if total % step or (total // step) % n:
+            return 1
+        block = total // step // n
+        body = [o for o in op.body.block.ops]
+        pipes = [o for o in body if isinstance(o, ktdf.PipelineOp)]
+        if len(pipes) != 1 or any(isinstance(o, ktdf.ParallelOp | scf.ForOp) for o in body):
+            return 1
+        pipe = pipes[0]
+        fifos = [f for v, f in self.pa.fifos.items() if v.owner.parent_op() is pipe
+                 or (pipe.private is not None and v in pipe.private.res)]
+        if not fifos or any(f.shape[-1] != step for f in fifos):
+            return 1
+        for inner in pipe.walk():
+            if isinstance(inner, scf.ForOp | ktdf.ParallelOp | ktdf.PipelineOp) and inner is not pipe:
+                return 1
+            if isinstance(inner, linalg.GenericOp) and any(
+                    "reduction" in str(getattr(t, "data", t)) for t in inner.iterator_types):
+                return 1
+            if isinstance(inner, linalg.FillOp):
+                return 1
+        if not self.walks_contiguously(op, pipe, lb, ub, step):
+            return 1
+        slot_bytes = sum(math.prod(f.shape) * _element_size(f.element) for f in fifos)
+        register_file = self.pa.units.register_file()
+        limit = max(1, min(register_file // max(slot_bytes, 1), min(f.depth for f in fifos)))
+        for k in range(min(limit, block), 0, -1):
+            if block % k == 0:
+                return k
+        return 1
+
+    def walks_contiguously(self, op: ktdf.ParallelOp, pipe: ktdf.PipelineOp, lb, ub, step) -> bool:
+        """Every memory side of the pipeline's transfers moves along its last dim with the
+        loop (offset = iv + constant there, nowhere else), with whole vectors."""
+        probe = Block(arg_types=[INDEX]).args[0]
+        env = dict(self.env)
+        iv = op.induction_vars[0]
+        env[iv] = Form.atom(probe)
+        ranges = dict(self.ranges)
+        ranges[probe] = (lb, lb + (max(ub - lb, 0) // step - 1) * step)
+        for inner in op.body.block.walk():
+            try:
+                form = index_form(inner, env, self.num_tiles, None, ranges)
+            except (UnsupportedError, KeyError):
+                return False
+            if form is not None:
+                env[inner.results[0]] = form
+                continue
+            if not isinstance(inner, ktdf.DataTransferOp):
+                continue
+            if inner.mode == "splat":
+                continue
+            for value, offsets, sizes in ((inner.source, inner.mixed_source_offsets(), inner.mixed_source_sizes()),
+                                          (inner.dest, inner.mixed_dest_offsets(), inner.mixed_dest_sizes())):
+                if value in self.pa.fifos:
+                    continue
+                forms = [env[o] if isinstance(o, SSAValue) else Form.constant(int(o)) for o in offsets]
+                coeffs = [dict(f.terms).get(probe, 0) for f in forms]
+                if coeffs[-1] != 1 or any(coeffs[:-1]):
+                    return False
+                last = sizes[-1]
+                size = env[last] if isinstance(last, SSAValue) else Form.constant(int(last))
+                if not size.is_constant or size.value != step:
+                    return False
+        return True
+
+    def chunked_parallel(self, op: ktdf.ParallelOp, lb: int, ub: int, step: int, n: int, k: int) -> None:
+        """The vector loop moving `k` vectors per instruction: each instance walks its block
+        of vectors `k` at a time; FIFO slots, transfers and compute widen by `k`."""
+        iv = op.induction_vars[0]
+        trips = (ub - lb) // step
+        block = trips // n
+        if n > 1:
+            index = self.parallel_index(op, n)
+            first = self.emit(arith.MuliOp(index, self.const(block))).results[0]
+            end = self.emit(arith.AddiOp(first, self.const(block))).results[0]
+            first.name_hint, end.name_hint = "first", "end"
+        else:
+            first, end = self.const(0), self.const(trips)
+        self.chunk = k
+        try:
+            if block == k and n == 1:
+                self.env[iv] = Form.constant(lb)
+                self.walk(op.body.block.ops)
+            else:
+                self.for_op(iv, first, end, step, op.body.block.ops, [], Form.constant(lb),
+                            (0, trips - k), scale=step, counter_step=k)
+        finally:
+            self.chunk = None
+
+    def widen(self, shape: Sequence[int]) -> list[int]:
+        """A vector shape widened by the current chunk (its last dim times k)."""
+        out = list(shape)
+        if self.chunk and out:
+            out[-1] *= self.chunk
+        return out
 
     # ---- pipelines and syncs ------------------------------------------------------------
 
@@ -633,8 +758,10 @@ class EngineEmitter:
         return buf.memory, address + element_offset.scale(buf.element_bytes), tuple(strides), buf.element
 
     def transfer(self, op: ktdf.DataTransferOp) -> None:
-        src_sizes = [self.env[s].value if isinstance(s, SSAValue) else int(s) for s in op.mixed_source_sizes()]
-        dst_sizes = [self.env[s].value if isinstance(s, SSAValue) else int(s) for s in op.mixed_dest_sizes()]
+        raw_src = [self.env[s].value if isinstance(s, SSAValue) else int(s) for s in op.mixed_source_sizes()]
+        src_sizes = self.widen(raw_src)
+        dst_sizes = self.widen([self.env[s].value if isinstance(s, SSAValue) else int(s)
+                                for s in op.mixed_dest_sizes()])
         src_is_fifo = op.source in self.pa.fifos
         dst_is_fifo = op.dest in self.pa.fifos
         if not src_is_fifo and not dst_is_fifo:
@@ -651,15 +778,16 @@ class EngineEmitter:
             fifo = self.pa.fifos[op.dest]
             mem, addr, strides, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
             if op.mode == "splat":
-                if math.prod(src_sizes) != 1:
+                if math.prod(raw_src) != 1:
                     raise UnsupportedError("lowering: a splat moves one element", where(op))
                 # the address generator reads the one element for every lane: stride 0
                 zeros = [0] * len(fifo.shape)
+                wide = self.widen(fifo.shape)
                 load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem),
-                                              _access(fifo.shape, zeros), _vector(fifo.shape, elem)))
+                                              _access(wide, zeros), _vector(wide, elem)))
                 self.emit(df.SendOp(load.results[0], fifo.name))
                 return
-            box, valid = self._fifo_box(src_sizes, fifo.shape, op)
+            box, valid = self._fifo_box_static(src_sizes, self.widen(fifo.shape), op)
             self.check_inside(op.source, op.mixed_source_offsets(), src_sizes, op)
             load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem), _access(box, strides, valid),
                                           _vector(box, elem)))
@@ -667,7 +795,7 @@ class EngineEmitter:
         else:
             fifo = self.pa.fifos[op.source]
             mem, addr, strides, elem = self.endpoint(op.dest, op.mixed_dest_offsets(), dst_sizes)
-            box, valid = self._fifo_box(dst_sizes, fifo.shape, op)
+            box, valid = self._fifo_box_static(dst_sizes, self.widen(fifo.shape), op)
             self.check_inside(op.dest, op.mixed_dest_offsets(), dst_sizes, op)
             recv = self.emit(df.ReceiveOp(fifo.name, _vector(box, elem)))
             self.emit(VectorStoreOp(recv.results[0], mem, self.value(addr, "at", memory=mem),
@@ -688,7 +816,7 @@ class EngineEmitter:
                     where(op))
 
     @staticmethod
-    def _fifo_box(sizes: Sequence[int], slot: Sequence[int], op: Operation):
+    def _fifo_box_static(sizes: Sequence[int], slot: Sequence[int], op: Operation):
         """The box a FIFO-side transfer moves: the slot's shape, with the lanes past `sizes`
         masked (a partial last vector is zero-padded in the FIFO, never stored)."""
         if len(sizes) != len(slot) or any(s > t for s, t in zip(sizes, slot)):
@@ -714,7 +842,7 @@ class EngineEmitter:
         if not reduced and maps[-1] != AffineMap.identity(n):
             raise UnsupportedError("lowering: a generic whose output map is not the identity", where(op))
         # The iteration shape: the output's, plus the reduced dim (from an input using it).
-        shape = list(out_type.get_shape())
+        shape = self.widen(out_type.get_shape())
         if reduced:
             extent = None
             for operand, amap in zip(op.inputs, maps):

@@ -122,6 +122,12 @@ class Units:
                 raise DeviceError(f"device {self.device.name} has no unit {n}")
         return names
 
+    def register_file(self) -> int:
+        """Bytes of register file of the core's vector compute units (the smallest)."""
+        sizes = [u.register_file for u in self.device.compute_units(self.core0)
+                 if u.register_file is not None]
+        return min(sizes) if sizes else 1 << 30
+
     def fifo_depth(self, source: EngineInfo, target: EngineInfo) -> int:
         """Queue depth of the datapath between the two engines' instances (core 0)."""
         def inst(e: EngineInfo) -> str:
