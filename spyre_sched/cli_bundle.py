@@ -1,7 +1,7 @@
 """`spyre-sched compile KERNEL.mlir -o OUT/`: the bundle writer's part of `compile`.
 
 Compiles (schedule, solve with the command line's solver options, lower) and writes the
-bundle folder (docs/bundle.md) atomically: nothing is created or changed in OUT/ unless
+bundle folder; a solved ScheduleIR input is lowered as it is, (docs/bundle.md) atomically: nothing is created or changed in OUT/ unless
 the whole compile succeeded. Given saved ScheduleIR instead of KTIR, `--kernel KTIR`
 names the kernel to record as `kernel.mlir` (a ScheduleIR file does not carry it).
 """
@@ -26,14 +26,36 @@ def output_options(fn):
     return fn
 
 
+def _is_solved(text: str) -> bool:
+    from xdsl.parser import Parser
+
+    from spyre_sched.dialects import ktdf
+    from spyre_sched.dialects.registry import make_context
+
+    try:
+        module = Parser(make_context(), text).parse_module()
+    except Exception:
+        return False  # not readable here: the solver's reader reports it with a location
+    return not ktdf.open_decisions(module)
+
+
 def write_output(source: str, device: str, output: str, options: dict) -> str:
     """Compile `source` and write its bundle to `output`; returns a one-line summary."""
     from spyre_sched.api import _is_schedule_ir
     from spyre_sched.cli_solve import compile_from_options
-    from spyre_sched.lower.bundle import write_bundle
+    from spyre_sched.lower.bundle import bundle_from_schedule_ir, write, write_bundle
 
-    schedule = compile_from_options(source, device, options)
     kernel = options.get("kernel_source")
+    text = Path(source).read_text(errors="replace")
+    if _is_schedule_ir(text) and _is_solved(text):
+        # solved ScheduleIR: lower it as it is (its decisions are the user's)
+        if not kernel:
+            raise SpyreSchedError("the input is ScheduleIR, which does not carry the kernel: "
+                                  "give --kernel KTIR so the bundle can record kernel.mlir", source)
+        bundle = bundle_from_schedule_ir(text, kernel_text=Path(kernel).read_bytes())
+        out = write(bundle, output)
+        return f"wrote bundle {out}/ ({', '.join(sorted(p.name for p in Path(out).iterdir()))})"
+    schedule = compile_from_options(source, device, options)
     kernel_text = Path(kernel).read_bytes() if kernel else None
     if kernel_text is None:
         text = schedule.kernel_text or ""

@@ -109,6 +109,7 @@ class ProgramAnalysis:
     channels: dict[int, list[SyncChannel]] = field(default_factory=dict)
     corelets: dict[str, int] = field(default_factory=dict)  # engine -> corelets used
     inner_instances: dict[ktdf.ParallelOp, int] = field(default_factory=dict)
+    buffer_engines: dict[ktdf.PipelineOp, set[str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -137,6 +138,11 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
         _pipeline_resources(pa, p)
     _classify(pa, fn)
     pa.channels = _all_channels(pa)
+    for v, buf in pa.buffers.items():
+        for use in v.uses:
+            engine = pa.engine_of.get(use.operation)
+            if engine is not None:
+                pa.buffer_engines.setdefault(buf.pipeline, set()).add(engine.name)
     _instances(pa, fn, 1)
     return pa
 

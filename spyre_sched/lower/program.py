@@ -126,6 +126,8 @@ def _outer_function(fn: func.FuncOp, tables: ProgramTables) -> func.FuncOp:
 
     for entry in sorted(tables.symbols, key=lambda e: e.id):
         value = build(entry.expr)
+        if value.owner in ops:
+            value.name_hint = f"s{entry.id}"
         ops.append(CreateIdOp(value, entry.id))
     name = fn.sym_name.data
     ops.append(func.CallOp(f"{name}_body", [], []))

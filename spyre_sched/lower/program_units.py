@@ -429,8 +429,10 @@ class EngineEmitter:
     # ---- loops ---------------------------------------------------------------------------
 
     def rotating_inside(self, op: Operation) -> list[ktdf.PipelineOp]:
+        # only engines that address the pipeline's buffers need its slot index
         return [p for p in self.pa.pipelines if p.modulo_value > 1
-                and self.involved(p) and op.is_ancestor(p)]
+                and self.engine.name in self.pa.buffer_engines.get(p, ())
+                and op.is_ancestor(p)]
 
     def visit_for(self, op: scf.ForOp) -> None:
         lb, ub, step = (self.env[v].value for v in (op.lb, op.ub, op.step))
@@ -707,7 +709,7 @@ class EngineEmitter:
                 if ch.reader == self.engine.name and ch.read_stage == s:
                     self.sync(ch, "free", recv=False)
         modulo = p.modulo_value
-        if modulo > 1:
+        if modulo > 1 and self.engine.name in self.pa.buffer_engines.get(p, ()):
             if slot.is_constant:
                 self.slots[p] = Form.constant((slot.value + 1) % modulo)
             else:
