@@ -310,7 +310,10 @@ class Simulator:
                 trace.stall(proc.name, kind, proc.blocked_since, now, proc.blocked_on)
             proc.blocked_on = None
         send = proc.gen.send
+        limit = self.max_cycles
         while True:
+            if limit is not None and proc.local > limit:
+                raise self._fault(proc, f"the unit passed the simulation's limit of {limit} cycles")
             cmd = proc.pending
             if cmd is not None:
                 proc.pending = None

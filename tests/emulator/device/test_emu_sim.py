@@ -279,3 +279,15 @@ def test_trace_is_valid_trace_event_json(tmp_path):
             assert e["dur"] >= 0 and "tid" in e and "ts" in e
     names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
     assert names == {"core0.p", "core0.c"}
+
+
+def test_a_unit_that_never_stops_hits_the_cycle_limit():
+    s = sim.Simulator(max_cycles=10_000)
+
+    def forever():
+        while True:
+            yield sim.delay(7)
+
+    s.spawn("spin", forever())
+    with pytest.raises(ExecutionError, match="limit of 10000 cycles"):
+        s.run()
