@@ -89,37 +89,39 @@ def _fusable_producer(consumer: GenericOp) -> tuple[int, GenericOp] | None:
 
 
 def fuse(consumer: GenericOp, index: int, producer: GenericOp) -> GenericOp:
-    """The consumer with input `index` computed in place by the producer's body."""
+    """The consumer with input `index` computed in place by the producer's body. An
+    input the two read the same way (same value, same map) is read once."""
     maps = [m.data for m in consumer.indexing_maps.data]
     through = maps[index]
     p_maps = [m.data for m in producer.indexing_maps.data]
-    inputs: list[SSAValue] = []
-    new_maps: list[AffineMap] = []
+    inputs: list[tuple[SSAValue, AffineMap]] = []
+    # which fused input each consumer / producer block argument reads
+    c_slot: dict[int, int] = {}
+    p_slot: dict[int, int] = {}
+
+    def slot(value: SSAValue, amap: AffineMap) -> int:
+        if (value, amap) not in inputs:
+            inputs.append((value, amap))
+        return inputs.index((value, amap))
+
     for k, value in enumerate(consumer.inputs):
         if k == index:
-            for pv, pm in zip(producer.inputs, p_maps):
-                inputs.append(pv)
-                new_maps.append(pm.compose(through))
+            for j, (pv, pm) in enumerate(zip(producer.inputs, p_maps)):
+                p_slot[j] = slot(pv, pm.compose(through))
         else:
-            inputs.append(value)
-            new_maps.append(maps[k])
+            c_slot[k] = slot(value, maps[k])
     outputs = list(consumer.outputs)
-    new_maps += maps[len(consumer.inputs):]
-    block = Block(arg_types=[_scalar(v) for v in inputs] + [_scalar(v) for v in outputs])
+    new_maps = [m for _, m in inputs] + maps[len(consumer.inputs):]
+    block = Block(arg_types=[_scalar(v) for v, _ in inputs] + [_scalar(v) for v in outputs])
     c_args = consumer.body.block.args
     p_args = producer.body.block.args
     mapping: dict[SSAValue, SSAValue] = {}
-    pos = 0
-    for k in range(len(consumer.inputs)):
-        if k == index:
-            for j in range(len(producer.inputs)):
-                mapping[p_args[j]] = block.args[pos]
-                pos += 1
-        else:
-            mapping[c_args[k]] = block.args[pos]
-            pos += 1
+    for j, k in p_slot.items():
+        mapping[p_args[j]] = block.args[k]
+    for j, k in c_slot.items():
+        mapping[c_args[j]] = block.args[k]
     for k in range(len(outputs)):
-        mapping[c_args[len(consumer.inputs) + k]] = block.args[pos + k]
+        mapping[c_args[len(consumer.inputs) + k]] = block.args[len(inputs) + k]
     for op in producer.body.block.ops:
         if isinstance(op, YieldOp):
             mapping[c_args[index]] = mapping.get(op.operands[0], op.operands[0])
@@ -127,8 +129,9 @@ def fuse(consumer: GenericOp, index: int, producer: GenericOp) -> GenericOp:
         block.add_op(op.clone(value_mapper=mapping))
     for op in consumer.body.block.ops:
         block.add_op(op.clone(value_mapper=mapping))
-    return GenericOp(inputs, outputs, Region(block), [AffineMapAttr(m) for m in new_maps],
-                            list(consumer.iterator_types.data), [r.type for r in consumer.res])
+    return GenericOp([v for v, _ in inputs], outputs, Region(block),
+                     [AffineMapAttr(m) for m in new_maps],
+                     list(consumer.iterator_types.data), [r.type for r in consumer.res])
 
 
 def _scalar(value: SSAValue):

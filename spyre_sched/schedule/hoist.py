@@ -9,8 +9,10 @@ extent of the dims it does depend on). The loop nest becomes the second stage of
 run-once pipeline, so the buffer is in scope for it; the inner stages index the hoisted
 buffer by the element's position in the whole dim (tile start + point).
 
-Never hoisted: outputs, and inputs that vary along the outermost tile loop (they differ
-from one iteration to the next).
+Never hoisted: outputs, inputs that vary along the outermost tile loop (they differ
+from one iteration to the next), and inputs whose whole extent would not fit the
+scratchpad next to the program's other buffers at their smallest (hoisting must never
+turn a schedulable kernel into an unschedulable one).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
 from spyre_sched.dialects import ktdf
-from spyre_sched.schedule.common import device_of, programs
+from spyre_sched.schedule.common import PINNED_ATTR, device_of, element_bytes, programs
+from spyre_sched.schedule.footprints import buffer_elements
 from spyre_sched.schedule.ir_build import (
     depends_on,
     drop_resources,
@@ -82,13 +85,43 @@ def hoistable(pipe: ktdf.PipelineOp) -> list[tuple[SSAValue, ktdf.BufferOp, ktdf
     return found
 
 
-def hoist(pipe: ktdf.PipelineOp) -> None:
-    """Hoist `pipe`'s invariant input fills into a run-once pipeline around its nest."""
-    candidates = hoistable(pipe)
-    if not candidates:
-        return
+def _fits(fn: Operation, extra: dict[str, int], device) -> bool:
+    """Would the program still fit its memories at the smallest tiles with `extra` more
+    bytes per memory kind? (Hoisting must never make a schedulable kernel unschedulable.)"""
+    decisions = ktdf.decision_ops(fn)
+    need = dict(extra)
+    for b in [o for o in fn.walk() if isinstance(o, ktdf.BufferOp)]:
+        need[b.memory] = need.get(b.memory, 0) + buffer_elements(b, decisions, "min") * \
+            element_bytes(b.result.type.element_type)
+    scratch = device.memory_kind_for("ct_local")
+    pinned = fn.attributes.get(PINNED_ATTR)
+    need[scratch] = need.get(scratch, 0) + (pinned.value.data if pinned is not None else 0)  # type: ignore[attr-defined]
+    core = device.core(0)
+    for kind, total in need.items():
+        memories = device.memories_of_kind(kind, core) or device.memories_of_kind(kind)
+        if memories and total > memories[0].size:
+            return False
+    return True
+
+
+def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
+    """Hoist `pipe`'s invariant input fills into a run-once pipeline around its nest
+    (those whose whole extent still fits next to everything else at its smallest)."""
     loops = _loops_around(pipe)
     extents = {loop_dim(l): _extent_of(l)[0] for l in loops}
+    candidates = []
+    for found in hoistable(pipe):
+        buffer = found[1]
+        used = {r.position for r in buffer.access_map.data.results}  # type: ignore[attr-defined]
+        full = 1
+        for d in used:
+            value = buffer.tile_dim_values()[d]
+            full *= extents.get(d, 1) if isinstance(value, str) else value
+        extra = full * element_bytes(buffer.result.type.element_type)
+        if _fits(fn, {buffer.memory: extra}, device):
+            candidates.append(found)
+    if not candidates:
+        return
     zero = {l.body.block.args[0]: l.lb for l in loops}
     outer = loops[0]
     new_buffers = []
@@ -184,9 +217,9 @@ class HoistInvariantTransfers(ModulePass):
     name = NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        device_of(op, NAME)
+        device = device_of(op, NAME)
         for _, fn in list(programs(op)):
             for pipe in [p for p in fn.walk() if isinstance(p, ktdf.PipelineOp)]:
                 if pipe.private is not None and _loops_around(pipe):
-                    hoist(pipe)
+                    hoist(pipe, fn, device)
             refresh_units(fn)
