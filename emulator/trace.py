@@ -70,7 +70,7 @@ class TraceRecorder:
             out.append(event)
         for name in sorted(self.fifos, key=natural_key):
             last = None
-            for time, count in self.fifos[name]:
+            for time, count in sorted(self.fifos[name], key=lambda sample: sample[0]):
                 if count == last:
                     continue
                 last = count

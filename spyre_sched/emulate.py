@@ -38,6 +38,7 @@ class UnitFigures:
     stalled_output: int
     stalled_shared: int
     utilisation: float
+    finished_at: int = 0
 
 
 @dataclass
@@ -61,6 +62,24 @@ class RunResult:
     kernel: str = ""
     device: str = ""
 
+    def critical_unit(self) -> tuple[str, UnitFigures] | None:
+        """The unit that finished last: its busy and stall time split the emulated cycles."""
+        if not self.units:
+            return None
+        name = max(self.units, key=lambda k: (self.units[k].finished_at, k))
+        return name, self.units[name]
+
+    def split(self) -> dict:
+        """Emulated cycles split into the last unit's busy time and its stall terms."""
+        found = self.critical_unit()
+        if found is None:
+            return {}
+        name, u = found
+        idle = max(self.cycles - u.busy - u.stalled_input - u.stalled_output - u.stalled_shared, 0)
+        return {"unit": name, "busy": u.busy, "stalled_input": u.stalled_input,
+                "stalled_output": u.stalled_output, "stalled_shared": u.stalled_shared,
+                "idle": idle}
+
     def as_dict(self) -> dict:
         busy = sum(u.busy for u in self.units.values())
         return {
@@ -72,6 +91,7 @@ class RunResult:
             "decisions": self.decisions,
             "predicted_cycles": self.predicted_cycles,
             "cycles": self.cycles,
+            "emulated_split": self.split(),
             "per_program": self.per_program,
             "max_error": self.max_error,
             "tolerance": self.tolerance,
@@ -271,7 +291,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             mismatches.append(problem)
     m = launched.measurements
     units = {name: UnitFigures(s.busy, s.stalled_input, s.stalled_output, s.stalled_shared,
-                               round(s.busy / m.cycles, 4) if m.cycles else 0.0)
+                               round(s.busy / m.cycles, 4) if m.cycles else 0.0, s.finished_at)
              for name, s in m.units.items()}
     return RunResult(outputs=outputs, reference=want, cycles=launched.cycles,
                      predicted_cycles=prepared.predicted_cycles, units=units, max_error=max_error,
@@ -293,6 +313,11 @@ def report(result: RunResult) -> str:
     if result.predicted_cycles:
         ratio = f" (predicted/emulated {result.predicted_cycles / max(result.cycles, 1):.3f})"
     lines.append(f"cycles: emulated {result.cycles}, predicted {predicted}{ratio}")
+    split = result.split()
+    if split:
+        lines.append(f"  last unit to finish: {split['unit']}: busy {split['busy']}, stalled on input "
+                     f"{split['stalled_input']}, on output {split['stalled_output']}, on shared "
+                     f"bandwidth {split['stalled_shared']}, idle {split['idle']}")
     if len(result.per_program) > 1:
         lines.append("programs: " + ", ".join(f"{k} {v}" for k, v in result.per_program.items()))
     by_engine: dict[str, list[UnitFigures]] = {}

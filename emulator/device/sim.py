@@ -365,6 +365,26 @@ class Simulator:
                 continue
             # ---- dealing with other units: happens at this unit's time ---------------
             if local > now:
+                # A send that fits now fits at the unit's own time too (only its receiver
+                # frees slots), so it is placed now with its entries visible when they would
+                # have been; a token is delivered at the unit's time. Neither needs the unit
+                # back on the heap.
+                if (op == SEND_BUSY or op == SEND) and cmd[1].producer == proc.name \
+                        and cmd[1].depth - cmd[1].held >= cmd[3]:
+                    fifo, busy = cmd[1], (cmd[5] if op == SEND_BUSY else 0)
+                    self._fifo_put(fifo, cmd[2], 0, cmd[3], cmd[4] + local - now, local)
+                    if busy > 0:
+                        stats.busy += busy
+                        if trace is not None:
+                            trace.slice(proc.name, proc.instruction, local, busy)
+                        proc.local = local + busy
+                    value = None
+                    continue
+                if op == SYNC_SEND and cmd[1].sender == proc.name:
+                    token = cmd[1]
+                    self.at(max(local, proc.last_landing), lambda t=token: self._signal(t))
+                    value = None
+                    continue
                 proc.pending = cmd
                 self._push(local, _RESUME, proc, None)
                 return
@@ -489,8 +509,10 @@ class Simulator:
 
     # ---- FIFOs --------------------------------------------------------------------------
 
-    def _fifo_put(self, fifo: Fifo, data: np.ndarray, sent: int, n: int, latency: int) -> int:
-        """Place as much of `data[sent:n]` as fits; returns the new `sent`."""
+    def _fifo_put(self, fifo: Fifo, data: np.ndarray, sent: int, n: int, latency: int,
+                  at: int | None = None) -> int:
+        """Place as much of `data[sent:n]` as fits; returns the new `sent`. `at`: the
+        sender's time when it is ahead of the simulation (for the occupancy trace)."""
         k = min(n - sent, fifo.depth - fifo.held)
         if k <= 0:
             return sent
@@ -501,7 +523,7 @@ class Simulator:
         fifo.chunks.append([visible, piece])
         fifo.held += k
         if fifo.trace is not None:
-            fifo.trace.append((self.now, fifo.held))
+            fifo.trace.append((self.now if at is None else at, fifo.held))
         if fifo.getter is not None:
             self._fifo_wake_at(fifo, visible)
         return sent + k
