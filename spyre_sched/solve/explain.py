@@ -258,9 +258,10 @@ def build_trace(solution: Solution) -> dict[str, object]:
     stats = solution.stats
     summary = {}
     if stats is not None:
-        last = stats.phases[-1]
-        summary = {"status": stats.status, "objective_value": last.objective,
-                   "bound": last.bound, "gap": stats.gap, "wall_time": stats.wall_time,
+        last = stats.phases[-1].as_data()
+        summary = {"status": stats.status, "objective_value": last["objective"],
+                   "bound": last["bound"], "gap": stats.as_data()["gap"],
+                   "wall_time": stats.wall_time,
                    "num_branches": sum(p.branches for p in stats.phases),
                    "num_conflicts": sum(p.conflicts for p in stats.phases)}
     return {
@@ -288,6 +289,10 @@ def _render_pipeline(p: dict[str, object], indent: str, lines: list[str]) -> Non
                      f"{s['one_iteration']}, steady {s['steady']}")
         for n in s["nested"]:
             _render_pipeline(n, indent + "    ", lines)
+
+
+def _num(value, spec: str) -> str:
+    return "unknown" if value is None else format(value, spec)
 
 
 def render_trace(trace: dict[str, object]) -> str:
@@ -321,12 +326,13 @@ def render_trace(trace: dict[str, object]) -> str:
     if s is None:
         lines.append("solver: not run (heuristic strategy)")
     else:
-        lines.append(f"CP-SAT: {s['status']}, gap {s['gap']:.4g}, wall time "
+        lines.append(f"CP-SAT: {s['status']}, gap {_num(s['gap'], '.4g')}, wall time "
                      f"{s['wall_time']:.3f} s, {s['variables']} variables, "
                      f"{s['constraints']} constraints, {s['workers']} worker(s), seed {s['seed']}")
         for ph in s["phases"]:
             lines.append(f"  minimise {ph['minimises']}: {ph['status']}, objective "
-                         f"{ph['objective']:.0f}, bound {ph['bound']:.0f}, gap {ph['gap']:.4g}, "
+                         f"{_num(ph['objective'], '.0f')}, bound {_num(ph['bound'], '.0f')}, "
+                         f"gap {_num(ph['gap'], '.4g')}, "
                          f"{ph['wall_time']:.3f} s, {ph['branches']} branches, "
                          f"{ph['conflicts']} conflicts")
     return "\n".join(lines) + "\n"

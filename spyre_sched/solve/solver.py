@@ -7,6 +7,7 @@ so the same problem gives the same choice byte for byte.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -41,7 +42,9 @@ class PhaseStats:
     conflicts: int
 
     def as_data(self) -> dict[str, object]:
-        return dict(self.__dict__)
+        """Plain data; figures CP-SAT did not reach are None (valid JSON)."""
+        return {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                for k, v in self.__dict__.items()}
 
 
 @dataclass
@@ -71,8 +74,9 @@ class SolverStats:
         return sum(p.wall_time for p in self.phases)
 
     def as_data(self) -> dict[str, object]:
+        gap = None if math.isnan(self.gap) else self.gap
         return {
-            "status": self.status, "gap": self.gap, "wall_time": self.wall_time,
+            "status": self.status, "gap": gap, "wall_time": self.wall_time,
             "variables": self.variables, "constraints": self.constraints,
             "combinations": self.combinations, "front": self.front, "workers": self.workers,
             "seed": self.seed, "time_limit": self.time_limit,
@@ -157,32 +161,63 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     built = build(problem)
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []
+    notes: list[str] = []
+    choice: dict[str, int] | None = None
     if objective == "memory":
         solver, status, stats = _run(built, built.peak, "peak scratchpad bytes", workers, seed,
                                      time_limit, lines)
         phases.append(stats)
-        _check_status(problem, status, time_limit)
-        peak = int(round(solver.objective_value))
-        first = built.choice(solver)
-        built.model.add(built.peak <= peak)
-        solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
-                                     lines, hint=first)
+        if status == cp_model.UNKNOWN:
+            choice = _fallback(problem, time_limit, notes)
+        else:
+            _check_status(problem, status, time_limit)
+            peak = int(round(solver.objective_value))
+            first = built.choice(solver)
+            built.model.add(built.peak <= peak)
+            solver, status, stats = _run(built, built.cycles, "cycles", workers, seed,
+                                         time_limit, lines, hint=first)
+            phases.append(stats)
+            if status == cp_model.UNKNOWN:
+                choice = first
+                notes.append("the time limit hit while minimising cycles at the smallest "
+                             "peak: the first phase's schedule is used")
     else:
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
                                      lines)
-    phases.append(stats)
-    _check_status(problem, status, time_limit)
-    choice = built.choice(solver)
+        phases.append(stats)
+        if status == cp_model.UNKNOWN:
+            choice = _fallback(problem, time_limit, notes)
+    if choice is None:
+        _check_status(problem, status, time_limit)
+        choice = built.choice(solver)
     solver_stats = SolverStats(built.num_variables, built.num_constraints,
                                built.combinations, built.front, phases, workers, seed, time_limit)
     solution = Solution(problem, choice, objective, "solver", solver_stats,
-                        "\n".join(lines) if lines is not None else "")
+                        "\n".join(lines) if lines is not None else "", notes)
     # The model is exact: its objective is the plain-Python cost of what it chose.
-    model_cycles = int(round(phases[-1].objective))
-    if model_cycles != solution.cycles:  # pragma: no cover - a bug, not bad input
-        raise AssertionError(f"CP-SAT objective {model_cycles} != cost model "
-                             f"{solution.cycles}")
+    last = phases[-1]
+    if last.status in ("OPTIMAL", "FEASIBLE") and last.minimises == "cycles" and not notes:
+        model_cycles = int(round(last.objective))
+        if model_cycles != solution.cycles:  # pragma: no cover - a bug, not bad input
+            raise AssertionError(f"CP-SAT objective {model_cycles} != cost model "
+                                 f"{solution.cycles}")
     return solution
+
+
+def _fallback(problem: Problem, time_limit: float | None, notes: list[str]) -> dict[str, int]:
+    """The time limit hit before CP-SAT found any schedule: the V1 rules' schedule, if it
+    fits (else the error says to raise the limit)."""
+    from spyre_sched.solve import cost as cost_model
+    from spyre_sched.solve.heuristic import v1_choice
+
+    choice = v1_choice(problem)
+    if not cost_model.feasible(problem, choice):
+        raise SolveError(f"CP-SAT found no schedule for {problem.kernel} within the time "
+                         f"limit of {time_limit} s and the V1 heuristic's does not fit; "
+                         f"raise --time-limit")
+    notes.append(f"the time limit ({time_limit} s) hit before CP-SAT found a schedule: the "
+                 f"V1 heuristic's schedule is used (status UNKNOWN, gap unknown)")
+    return choice
 
 
 def _check_status(problem: Problem, status: int, time_limit: float | None) -> None:

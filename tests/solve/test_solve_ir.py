@@ -86,7 +86,9 @@ def test_write_back_gives_solved_ir_that_the_lowering_accepts(tmp_path):
 
 
 def test_compile_api_returns_plain_data():
-    s = api.compile(str(ROOT / "examples/add_96x64.mlir"))
+    import spyre_sched
+
+    s = spyre_sched.compile(str(ROOT / "examples/add_96x64.mlir"), device="spyre")
     (p0,) = s.decisions
     assert set(p0) == {"program", "name", "tiles", "modulo", "instances"}
     assert p0["tiles"]["p0.tile.lx.d1"] == 64

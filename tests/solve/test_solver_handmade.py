@@ -161,3 +161,13 @@ def test_trace_names_decisions_candidates_reasons_and_solver_figures():
     assert any("binding constraint" in x["why"] for x in d.values())
     assert trace["programs"][0]["pipelines"][0]["cycles"] == s.cycles
     json.dumps(trace)  # plain data
+
+
+def test_time_limit_before_any_solution_falls_back_to_the_v1_schedule():
+    problem = elementwise_problem(8, 16, programs=3)
+    s = solve(problem, time_limit=1e-9)
+    assert s.stats.status == "UNKNOWN" and s.choice == v1_choice(problem)
+    assert "time limit" in s.notes[0]
+    trace = build_trace(s)
+    json.loads(json.dumps(trace, allow_nan=False))  # no NaN in the JSON
+    assert "CP-SAT: UNKNOWN, gap unknown" in render_trace(trace)
