@@ -170,6 +170,12 @@ class LegalityCheck(ModulePass):
         grid = kernel.attributes.get("grid")
         if grid is not None and len(grid.data) > 2:  # type: ignore[attr-defined]
             raise fail(kernel, NAME, "not supported yet: grids of more than 2 dimensions")
+        # The constructs this version leaves out entirely are reported first (a gather's
+        # i32 index view is less telling than the gather itself).
+        for inner in kernel.walk():
+            for kind, what in _UNSUPPORTED_KTDP.items():
+                if isinstance(inner, kind):
+                    raise fail(inner, NAME, f"not supported yet: {what}")
         for inner in kernel.walk():
             if inner is not kernel:
                 check_op(inner, device)

@@ -1,0 +1,87 @@
+"""`spyre-sched compile --emit ktdf`: output, --print-ir-after-all, --stop-after, saved
+ScheduleIR as input, KTIR loops kept by the orchestrator, device patterns applied at
+their checkpoints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from schedule_util import EXAMPLES, parse_ir, scheduled_example
+from spyre_sched.cli import main
+from spyre_sched.dialects import ktdf
+from spyre_sched.pipeline import step_names
+
+KERNELS = Path(__file__).parent / "kernels"
+ADD = str(EXAMPLES / "add_96x64.mlir")
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, ["compile", *args])
+
+
+def test_emit_ktdf_prints_schedule_ir() -> None:
+    result = invoke(ADD, "--emit", "ktdf")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == scheduled_example("add_96x64", "spyre") + "\n"
+
+
+def test_print_ir_after_all_names_every_pass_in_order() -> None:
+    result = invoke(ADD, "--print-ir-after-all")
+    assert result.exit_code == 0, result.stderr
+    headers = [line for line in result.stderr.splitlines() if line.startswith("// ----- IR after")]
+    assert headers == [f"// ----- IR after {n} -----" for n in step_names()]
+    assert result.stdout == scheduled_example("add_96x64", "spyre") + "\n"
+
+
+def test_stop_after_stops_there() -> None:
+    result = invoke(ADD, "--stop-after", "naive-pipeline")
+    assert result.exit_code == 0, result.stderr
+    assert '!ktdf.fifo.slot<"DDR" -> "sfu", 1x64xf16>' in result.stdout
+    assert "reserve_size" not in result.stdout
+    parse_ir(result.stdout)
+
+
+def test_unknown_pass_is_an_error() -> None:
+    result = invoke(ADD, "--stop-after", "tile-everything")
+    assert result.exit_code == 1
+    assert "no such pass" in result.stderr and "naive-pipeline" in result.stderr
+
+
+def test_unknown_device_is_an_error() -> None:
+    result = invoke(ADD, "--device", "no_such_device")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_saved_schedule_ir_is_accepted_and_round_trips(tmp_path) -> None:
+    saved = tmp_path / "add.ktdf.mlir"
+    saved.write_text(invoke(ADD).stdout)
+    again = invoke(str(saved))
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout == saved.read_text()
+
+
+def test_ktir_loops_stay_in_the_orchestrator() -> None:
+    result = invoke(str(KERNELS / "looped_add.mlir"))
+    assert result.exit_code == 0, result.stderr
+    module = parse_ir(result.stdout)
+    orchestrator = next(op for op in module.ops if op.name == "func.func"
+                        and op.sym_name.data == "looped_add")  # type: ignore[attr-defined]
+    loops = [op for op in orchestrator.walk() if op.name == "scf.for"]
+    assert len(loops) == 1
+    calls = [op for op in loops[0].walk() if op.name == "func.call"]
+    assert len(calls) == 1 and calls[0].operands[-1] == loops[0].body.block.args[0]
+    assert ktdf.open_decisions(module)
+
+
+def test_device_patterns_run_at_pre_mapping(tmp_path) -> None:
+    kernel = tmp_path / "silu.mlir"
+    kernel.write_text((EXAMPLES / "fused_gelu.mlir").read_text().replace("spyreop.gelu", "spyreop.silu"))
+    result = invoke(str(kernel), "--device", "sample_device")
+    assert result.exit_code == 0, result.stderr
+    assert "spyreop.silu" not in result.stdout
+    assert "spyreop.sigmoid" in result.stdout
+    on_spyre = invoke(str(kernel), "--device", "spyre", "--stop-after", "device-patterns-pre_mapping")
+    assert "spyreop.silu" not in on_spyre.stdout  # spyre's file has the same expansion

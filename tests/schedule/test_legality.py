@@ -1,0 +1,127 @@
+"""Out-of-scope KTIR is refused by the legality check with "not supported yet: ..." at the
+op's FILE:LINE:COL (through the CLI: exit 1, no traceback), never a crash later."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from schedule_util import EXAMPLES, ROOT, schedule_text
+from spyre_sched.cli import main
+from spyre_sched.errors import SourceLocation, UnsupportedError
+
+KERNELS = Path(__file__).parent / "kernels"
+EMULATOR_KERNELS = ROOT / "tests" / "emulator" / "kernels"
+SMALL = (KERNELS / "small_add.mlir").read_text()
+
+
+def refused(text: str, device: str = "spyre") -> UnsupportedError:
+    with pytest.raises(UnsupportedError) as err:
+        schedule_text(text, device, "kernel.mlir")
+    assert "not supported yet" in err.value.message
+    return err.value
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(k for k, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+MATMUL = (Path(__file__).parent / "passes" / "01_legality_matmul.mlir").read_text()
+TRANSPOSED = SMALL.replace(
+    "%a = ktdp.load %At : !ktdp.access_tile<2x96xindex> -> tensor<2x96xf16>",
+    "%a = ktdp.load %At : !ktdp.access_tile<2x96xindex> -> tensor<2x96xf16>\n"
+    "  %Tt = ktdp.construct_access_tile %Av[%row, %c0] {access_tile_set = #rows2, "
+    "access_tile_order = affine_map<(d0, d1) -> (d1, d0)>}\n"
+    "      : memref<4x96xf16> -> !ktdp.access_tile<96x2xindex>\n"
+    "  %tr = ktdp.load %Tt : !ktdp.access_tile<96x2xindex> -> tensor<96x2xf16>")
+
+DF16 = """func.func @ex(%A: index, %C: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %Av = ktdp.construct_memory_view %A, sizes: [64], strides: [1] {
+      coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>,
+      memory_space = #ktdp.memory_space<global>} : memref<64x!spyreop.df16>
+  %At = ktdp.construct_access_tile %Av[%c0] {access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>,
+      access_tile_order = affine_map<(d0) -> (d0)>} : memref<64x!spyreop.df16> -> !ktdp.access_tile<64xindex>
+  %a = ktdp.load %At : !ktdp.access_tile<64xindex> -> tensor<64x!spyreop.df16>
+  ktdp.store %a, %At : tensor<64x!spyreop.df16>, !ktdp.access_tile<64xindex>
+  return
+}
+"""
+
+EDITS = {
+    "another core's scratchpad": (
+        "%Cv = ktdp.construct_memory_view %C, sizes: [4, 96], strides: [96, 1] {\n"
+        "      coordinate_set = #whole, memory_space = #ktdp.memory_space<global>}",
+        "%Cv = ktdp.construct_memory_view %C, sizes: [4, 96], strides: [96, 1] {\n"
+        "      coordinate_set = #whole, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>}",
+        "another compute tile's scratchpad (ct_id = 1)", "%Cv = ktdp.construct_memory_view"),
+    "triangular tile": ("#rows2 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 95 >= 0)>",
+                        "#rows2 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 95 >= 0, d1 - d0 >= 0)>",
+                        "non-rectangular access tiles", "%At = ktdp.construct_access_tile"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EDITS))
+def test_out_of_scope_edit_is_refused_at_the_op(case: str) -> None:
+    old, new, message, op_text = EDITS[case]
+    assert old in SMALL, case
+    text = SMALL.replace(old, new, 1)
+    err = refused(text)
+    assert message in err.message
+    assert isinstance(err.location, SourceLocation) and err.location.file == "kernel.mlir"
+    if op_text is not None:
+        assert err.location.line == line_of(text, op_text)
+
+
+def test_df16_is_refused_at_the_view() -> None:
+    err = refused(DF16)
+    assert "not supported yet: df16" in err.message
+    assert err.location.line == line_of(DF16, "%Av = ktdp.construct_memory_view")  # type: ignore[union-attr]
+
+
+def test_matmul_is_refused() -> None:
+    text = MATMUL[MATMUL.index("builtin.module"):]
+    err = refused(text)
+    assert "not supported yet: linalg.matmul" in err.message
+    assert err.location.line == line_of(text, "linalg.matmul")  # type: ignore[union-attr]
+
+
+def test_transposed_tile_is_refused_at_the_tile() -> None:
+    err = refused(TRANSPOSED)
+    assert "order other than the identity" in err.message
+    assert err.location.line == line_of(TRANSPOSED, "%Tt = ktdp.construct_access_tile")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name, message", [
+    ("gather_scatter", "indirect access tiles"),
+    ("allreduce", "inter-tile communication"),
+    ("distributed_argument", "distributed views"),
+    ("runtime_rows", "run-time"),
+])
+def test_out_of_scope_kernels_are_refused(name: str, message: str) -> None:
+    path = EMULATOR_KERNELS / f"{name}.mlir"
+    err = refused(path.read_text())
+    assert message in err.message
+    assert isinstance(err.location, SourceLocation)
+
+
+def test_reduction_over_a_partial_vector_is_refused() -> None:
+    text = (EXAMPLES / "row_sum.mlir").read_text()
+    text = (text.replace("64x512", "64x500").replace("2x512", "2x500").replace("-d1 + 511", "-d1 + 499")
+            .replace("sizes: [64, 512], strides: [512, 1]", "sizes: [64, 500], strides: [500, 1]"))
+    err = refused(text)
+    assert "a reduction over 500 elements" in err.message
+
+
+def test_cli_reports_the_location_and_exits_1(tmp_path) -> None:
+    bad = tmp_path / "bad.mlir"
+    body = MATMUL[MATMUL.index("  func.func"):MATMUL.rindex("}")]
+    bad.write_text(body)
+    result = CliRunner().invoke(main, ["compile", str(bad), "--emit", "ktdf"])
+    assert result.exit_code == 1
+    line = line_of(bad.read_text(), "linalg.matmul")
+    assert re.search(rf"bad.mlir:{line}:\d+: error: not supported yet: linalg.matmul", result.output)
+    assert "Traceback" not in result.output
