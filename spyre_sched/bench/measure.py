@@ -173,6 +173,8 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
         "scratchpad_bytes": schedule.scratchpad_bytes,
         "decisions": _plain(schedule.decisions),
         "stalls": _stall_totals(result),
+        # The emulator's own split: the unit that finished last, busy vs stalled.
+        "emulated_split": _plain(result.split()) if hasattr(result, "split") else None,
     }
 
 
