@@ -47,26 +47,22 @@ from xdsl.ir import Operation
 from spyre_sched.device.model import Datapath, Device
 from spyre_sched.errors import DeviceError
 from spyre_sched.frontend.kernel import Kernel
-from spyre_sched.polyhedral.iterations import iterations
-from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.enumerate import box_bounds, contains
+from spyre_sched.polyhedral.iterations import iterations
+from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import MemoryRef, ViewModel, element_name
+# The branch's one copy of the device's transfer-time formula (the occupancy part):
+# it becomes spyre_sched.device.model's when issue 8 is merged.
+from spyre_sched.solve.timing import occupancy_cycles
 
 TERMS = ("memory", "compute", "ring")
 
 
-def occupancy_cycles(nbytes: int, bandwidth: int) -> int:
-    """Cycles `nbytes` keep a path of `bandwidth` bytes per cycle busy: ceil(bytes / bw).
-
-    To be replaced by `spyre_sched.device.model.occupancy_cycles` (the one transfer-time
-    formula, issue 8) once that is merged into this branch."""
-    return -(-int(nbytes) // int(bandwidth))
-
-
 @dataclass(frozen=True)
 class LinkTraffic:
-    """Bytes a scratchpad-to-scratchpad datapath must carry, and the cycles that takes."""
+    """Bytes that must cross a link (a datapath, or all the datapaths between device memory
+    and one core), and the cycles that takes at its bandwidth."""
 
     source: str
     target: str
