@@ -1,4 +1,5 @@
-"""ScheduleIR (open decisions) -> the solver's plain data (`Problem`).
+"""ScheduleIR -> the solver's plain data (`Problem`). Every decision op is a decision,
+open or already solved (a solved input is solved again; the write-back overwrites it).
 
 Reads only the IR and the device it names (docs/scheduleir.md):
 
@@ -119,9 +120,15 @@ class _Evaluator:
     def __init__(self):
         self.cache: dict[SSAValue, Expr] = {}
 
-    def __call__(self, value: SSAValue) -> Expr:
+    def __call__(self, value: SSAValue, user: Operation | None = None) -> Expr:
+        """`value` as an Expr; `user` (the op reading it) is named if it cannot be."""
         if value not in self.cache:
-            self.cache[value] = self._expr(value)
+            try:
+                self.cache[value] = self._expr(value)
+            except ExtractError as err:
+                if user is None or not isinstance(value, BlockArgument):
+                    raise
+                raise _fail(user, err.message) from None
         return self.cache[value]
 
     def _expr(self, value: SSAValue) -> Expr:
@@ -255,7 +262,7 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
     ops: dict[str, Operation] = {}
     groups: dict[tuple[int, str], list[str]] = {}
     for op in func.walk():
-        if isinstance(op, ktdf.ReserveSizeOp) and op.is_open:
+        if isinstance(op, ktdf.ReserveSizeOp):
             name = op.decision.data
             within = None
             if op.within is not None:
@@ -269,7 +276,7 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
                        f"{op.min_value.value.data}, divisibility {op.divisibility.value.data})",
                 extent=op.extent.value.data, step=op.divisibility.value.data, rule=rule))
             ops[name] = op
-        elif isinstance(op, ktdf.PipelineOp) and op.is_open:
+        elif isinstance(op, ktdf.PipelineOp) and _has_modulo_decision(op):
             name = op.decision.data
             buffers = [b.operand.data for b in _buffers(op)]
             decisions.append(Decision(
@@ -278,7 +285,7 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
                        + (", ".join(buffers) or "nothing"),
                 rule=f"1..{MAX_MODULO} copies; the scratchpad bounds it"))
             ops[name] = op
-        elif isinstance(op, ktdf.ParallelOp) and op.is_open:
+        elif isinstance(op, ktdf.ParallelOp):
             name = op.decision.data
             top = op.max_instances.value.data
             trip = _parallel_trip_source(op)
@@ -305,6 +312,11 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
             top = min(ops[n].max_instances.value.data for n in names)
             limits.append(InstanceLimit(group, tuple(names), top))
     return decisions, ops, limits
+
+
+def _has_modulo_decision(pipe: ktdf.PipelineOp) -> bool:
+    """A modulo the solver decides: open, or solved earlier (solved again)."""
+    return pipe.modulo is not None and pipe.decision is not None
 
 
 def _parallel_trip_source(op: ktdf.ParallelOp) -> str | int | None:
@@ -349,13 +361,12 @@ class _ProgramReader:
         scope = [self.decisions[n] for n in sorted(expr.scope) if n in self.decisions]
         missing = [n for n in expr.scope if n not in self.decisions]
         if missing:
-            # solved decisions keep their value in the IR; the evaluator never returns them
             raise _fail(None, f"unknown decision(s) {', '.join(missing)} in program {self.index}")
         return Quantity.of(scope, lambda *cands: expr({d.name: c.value
                                                        for d, c in zip(scope, cands)}))
 
     def _decision_or_value(self, op: ktdf.PipelineOp | ktdf.ParallelOp) -> Expr:
-        if op.is_open:
+        if op.decision is not None and op.decision.data in self.decisions:
             name = op.decision.data
             return Expr(frozenset([name]), lambda v: v[name])
         value = op.modulo_value if isinstance(op, ktdf.PipelineOp) else \
@@ -369,11 +380,12 @@ class _ProgramReader:
         parent = pipe.parent_op()
         while parent is not None and not isinstance(parent, ktdf.StageOp | FuncOp):
             if isinstance(parent, scf.ForOp):
-                trips.append(_trip(self.eval(parent.lb), self.eval(parent.ub),
-                                   self.eval(parent.step)))
+                trips.append(_trip(self.eval(parent.lb, parent), self.eval(parent.ub, parent),
+                                   self.eval(parent.step, parent)))
             elif isinstance(parent, ktdf.ParallelOp):
-                t = [_trip(self.eval(lo), self.eval(hi), self.eval(st)) for lo, hi, st in
-                     zip(parent.lower_bounds, parent.upper_bounds, parent.steps)]
+                t = [_trip(self.eval(lo, parent), self.eval(hi, parent), self.eval(st, parent))
+                     for lo, hi, st in zip(parent.lower_bounds, parent.upper_bounds,
+                                           parent.steps)]
                 n = self._decision_or_value(parent)
                 scope = frozenset().union(*(x.scope for x in t)) | n.scope
                 trips.append(Expr(scope, lambda v, t=t, n=n: -(-prod(x(v) for x in t)
@@ -390,7 +402,7 @@ class _ProgramReader:
     def pipeline(self, pipe: ktdf.PipelineOp, path: str) -> Pipeline:
         name = pipe.decision.data.rsplit(".modulo", 1)[0] if pipe.decision is not None \
             else path
-        if pipe.is_open:
+        if _has_modulo_decision(pipe):
             modulo: str | int = pipe.decision.data
         else:
             modulo = pipe.modulo_value
@@ -474,13 +486,14 @@ class _ProgramReader:
                         continue
                     inner_carried = carried
                     if isinstance(op, scf.ForOp):
-                        trip = _trip(self.eval(op.lb), self.eval(op.ub), self.eval(op.step))
+                        trip = _trip(self.eval(op.lb, op), self.eval(op.ub, op),
+                                     self.eval(op.step, op))
                         if op.iter_args:
                             self._accumulator(op)
                             inner_carried = True
                     else:
-                        t = [_trip(self.eval(lo), self.eval(hi), self.eval(s)) for lo, hi, s
-                             in zip(op.lower_bounds, op.upper_bounds, op.steps)]
+                        t = [_trip(self.eval(lo, op), self.eval(hi, op), self.eval(s, op))
+                             for lo, hi, s in zip(op.lower_bounds, op.upper_bounds, op.steps)]
                         n = self._decision_or_value(op)
                         trip = Expr(frozenset().union(*(x.scope for x in t)) | n.scope,
                                     lambda v, t=t, n=n: -(-prod(x(v) for x in t) // max(1, n(v))))
@@ -510,12 +523,12 @@ class _ProgramReader:
 
     def transfer(self, op: ktdf.DataTransferOp, kinds: list[str], count: Expr,
                  name: str) -> tuple[Transfer, str]:
-        sizes = _sizes(op.source_sizes, op.source_dyn_sizes, self.eval)
+        sizes = _sizes(op.source_sizes, op.source_dyn_sizes, self.eval, op)
         side = op.source if not isinstance(op.source.type, ktdf.FifoSlotType) else op.dest
         t = side.type
         elt = element_bytes(t.element_type if hasattr(t, "element_type") else t)
         if op.transfer_mode is not None and op.transfer_mode.data == "splat":
-            dst_sizes = _sizes(op.dest_sizes, op.dest_dyn_sizes, self.eval)
+            dst_sizes = _sizes(op.dest_sizes, op.dest_dyn_sizes, self.eval, op)
             sizes = dst_sizes  # one element written everywhere: the destination's box
         scope = frozenset().union(*(s.scope for s in sizes)) | count.scope
         nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
@@ -574,11 +587,11 @@ def _body_ops(op: Operation) -> list[Operation]:
     return out
 
 
-def _sizes(static, dynamic, ev: _Evaluator) -> list[Expr]:
+def _sizes(static, dynamic, ev: _Evaluator, user: Operation | None = None) -> list[Expr]:
     dyn = iter(dynamic)
     out = []
     for v in static.get_values():
-        out.append(ev(next(dyn)) if v == ktdf.DYNAMIC_INDEX else _const(int(v)))
+        out.append(ev(next(dyn), user) if v == ktdf.DYNAMIC_INDEX else _const(int(v)))
     return out
 
 

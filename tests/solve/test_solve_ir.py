@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,24 @@ def test_cli_explain_prints_decisions_reasons_and_solver_figures():
     for text in ("p0.tile.lx.d0 =", "candidates [1, 2, 3]", "why:", "pipeline p0.pipe.lx:",
                  "stage p0.pipe.lx.s0 on dma_load", "CP-SAT: OPTIMAL", "branches", "conflicts"):
         assert text in out
+
+
+def test_solved_schedule_ir_is_solved_again_to_the_same_values():
+    first = api.compile(str(FIXTURE))
+    again = api.compile(first.schedule_ir)
+    assert again.values == first.values and again.schedule_ir == first.schedule_ir
+    memory = api.compile(first.schedule_ir, objective="memory")
+    assert memory.scratchpad_bytes < first.scratchpad_bytes
+
+
+def test_ir_the_solver_cannot_read_is_a_located_error(tmp_path):
+    # the row tile loop runs to a kernel argument: not a function of the decisions
+    text, n = re.subn(r"(scf\.for %\w+ = %\w+ to )%\w+( step %T0)", r"\1%A\2",
+                      FIXTURE.read_text(), count=1)
+    assert n == 1
+    src = tmp_path / "bad.ktdf.mlir"
+    src.write_text(text)
+    result = CliRunner().invoke(main, ["explain", str(src)])
+    assert result.exit_code == 1, result.output
+    assert "op scf.for in pass solve" in result.output and "loop bound" in result.output
+    assert "Traceback" not in result.output
