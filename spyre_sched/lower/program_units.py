@@ -292,6 +292,7 @@ class EngineEmitter:
         self._index: dict[str, SSAValue] = {}
         self.corelets = pa.corelets.get(engine.name, 1)
         self.chunk: int | None = None
+        self.pointer: str | None = None  # the kernel argument the last endpoint addresses
 
     # ---- materialising values -------------------------------------------------------
 
@@ -316,13 +317,14 @@ class EngineEmitter:
         return self._index[level]
 
     def value(self, form: Form, hint: str = "v", kind: str = "address",
-              memory: str | None = None) -> SSAValue:
-        """An SSA value holding `form` on this unit."""
+              memory: str | None = None, argument: str | None = None) -> SSAValue:
+        """An SSA value holding `form` on this unit (`argument`: the pointer it addresses)."""
         static, dynamic = form.split()
         parts: list[SSAValue] = []
         if static.arg_terms():
             args = [a for a, _ in static.arg_terms()]
-            argument = args[0] if len(args) == 1 else None
+            if argument is None or argument not in args:
+                argument = args[0] if len(args) == 1 else None
             if isinstance(static.const, int):
                 parts.append(self.tables.symbol(symbol_expr(static, 0), kind=kind, argument=argument,
                                                 memory=memory, core=None))
@@ -741,7 +743,9 @@ class EngineEmitter:
             address = view.offset
             for o, lo, st in zip(offs, view.minima, view.strides):
                 address = address + (o - Form.constant(lo)).scale(st)
+            self.pointer = next((a for a, _ in view.offset.arg_terms()), None)
             return view.memory, address.scale(view.element_bytes), view.strides, view.element
+        self.pointer = None
         buf = self.pa.buffers[value]
         assert buf.alloc is not None
         strides = []
@@ -768,14 +772,16 @@ class EngineEmitter:
         dst_is_fifo = op.dest in self.pa.fifos
         if not src_is_fifo and not dst_is_fifo:
             smem, saddr, sstr, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
+            spointer = self.pointer
             dmem, daddr, dstr, _ = self.endpoint(op.dest, op.mixed_dest_offsets(), dst_sizes)
+            dpointer = self.pointer
             if math.prod(src_sizes) == 0:
                 return
             self.check_inside(op.source, op.mixed_source_offsets(), src_sizes, op)
             self.check_inside(op.dest, op.mixed_dest_offsets(), dst_sizes, op)
             self.emit(CompositeLoadAndStoreOp(
-                smem, self.value(saddr, "src", memory=smem), _access(src_sizes, sstr),
-                dmem, self.value(daddr, "dst", memory=dmem), _access(dst_sizes, dstr), elem))
+                smem, self.value(saddr, "src", memory=smem, argument=spointer), _access(src_sizes, sstr),
+                dmem, self.value(daddr, "dst", memory=dmem, argument=dpointer), _access(dst_sizes, dstr), elem))
         elif dst_is_fifo:
             fifo = self.pa.fifos[op.dest]
             mem, addr, strides, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
@@ -785,13 +791,13 @@ class EngineEmitter:
                 # the address generator reads the one element for every lane: stride 0
                 zeros = [0] * len(fifo.shape)
                 wide = self.widen(fifo.shape)
-                load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem),
+                load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem, argument=self.pointer),
                                               _access(wide, zeros), _vector(wide, elem)))
                 self.emit(df.SendOp(load.results[0], fifo.name))
                 return
             box, valid = self._fifo_box_static(src_sizes, self.widen(fifo.shape), op)
             self.check_inside(op.source, op.mixed_source_offsets(), src_sizes, op)
-            load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem), _access(box, strides, valid),
+            load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem, argument=self.pointer), _access(box, strides, valid),
                                           _vector(box, elem)))
             self.emit(df.SendOp(load.results[0], fifo.name))
         else:
@@ -800,7 +806,7 @@ class EngineEmitter:
             box, valid = self._fifo_box_static(dst_sizes, self.widen(fifo.shape), op)
             self.check_inside(op.dest, op.mixed_dest_offsets(), dst_sizes, op)
             recv = self.emit(df.ReceiveOp(fifo.name, _vector(box, elem)))
-            self.emit(VectorStoreOp(recv.results[0], mem, self.value(addr, "at", memory=mem),
+            self.emit(VectorStoreOp(recv.results[0], mem, self.value(addr, "at", memory=mem, argument=self.pointer),
                                     _access(box, strides, valid)))
 
     def check_inside(self, value: SSAValue, offsets, sizes: Sequence[int], op: Operation) -> None:

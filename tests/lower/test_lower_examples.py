@@ -15,6 +15,8 @@ from lower_bundle_checks import check_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
+# a KTIR loop kept in the orchestrator: the job plan unrolls it, one call per row
+LOOPED = ROOT / "tests" / "schedule" / "kernels" / "looped_add.mlir"
 
 
 def kernel_for(device: str, example: Path, tmp_path: Path) -> Path:
@@ -37,5 +39,23 @@ def test_example_compiles_and_runs(example: Path, device: str, strategy: str, tm
     schedule = compile_kernel(str(kernel), device=device, strategy=strategy)
     out = write_bundle(schedule, tmp_path / "bundle")
     check_bundle(out)
+    result = spyre_sched.run(str(out))
+    assert result.matches, result.mismatches
+
+
+def test_orchestrator_loop_becomes_one_call_per_iteration(tmp_path: Path) -> None:
+    import json
+
+    import spyre_sched
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.lower.bundle import write_bundle
+
+    out = write_bundle(compile_kernel(str(LOOPED), device="spyre", strategy="heuristic"),
+                       tmp_path / "bundle")
+    check_bundle(out)
+    plan = json.loads((out / "jobplan.json").read_text())
+    launches = [s for s in plan["execute"] if s["step"] == "launch"]
+    bindings = [s["bindings"]["k"] for s in plan["execute"] if s["step"] == "evaluate_symbols"]
+    assert len(launches) == 2 and bindings == [0, 1]
     result = spyre_sched.run(str(out))
     assert result.matches, result.mismatches
