@@ -191,3 +191,18 @@ def test_bundle_whose_kernel_was_edited_is_refused(tmp_path):
     out = CliRunner().invoke(main, ["run", str(bundle)])
     assert out.exit_code == 1
     assert "does not match the hash" in out.output
+
+
+def test_cli_trace_is_trace_event_json(tmp_path):
+    trace = tmp_path / "t.json"
+    out = CliRunner().invoke(main, ["run", str(FIXTURE), "--trace", str(trace), "--seed", "4"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(trace.read_text())
+    events = doc["traceEvents"]
+    assert doc["displayTimeUnit"] == "ns"
+    slices = [e for e in events if e["ph"] == "X"]
+    assert slices and all(e["dur"] >= 0 and e["ts"] >= 0 for e in slices)
+    counters = [e for e in events if e["ph"] == "C"]
+    assert counters and all("entries" in e["args"] for e in counters)
+    times = [e["ts"] for e in counters if e["name"] == counters[0]["name"]]
+    assert times == sorted(times)

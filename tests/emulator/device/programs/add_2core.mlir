@@ -1,6 +1,6 @@
-// Hand-written DataflowIR for the emulator's own tests: C = A + B, 6x64 f16 over cores 0
-// and 1 of spyre (3 rows each, corelet 0 of each core). Symbols 0, 1, 2: byte addresses
-// of A, B, C in device memory.
+// Hand-written DataflowIR for the emulator's own tests: C = A + B on the first N rows of
+// two 3x64 f16 shares, cores 0 and 1 of spyre (corelet 0 of each). Symbols 0, 1, 2: byte
+// addresses of A, B, C in device memory; symbol 3: N, a run-time row count (1..3).
 builtin.module {
   func.func @local_schedule_0() {
     dataflow.fifo @to_sfu "lx_load" -> "sfu" {depth = 16 : i64} : vector<64xf16>
@@ -10,6 +10,7 @@ builtin.module {
     %a = symbol.create_symbol {SymbolId = 0 : i64} : index
     %b = symbol.create_symbol {SymbolId = 1 : i64} : index
     %c = symbol.create_symbol {SymbolId = 2 : i64} : index
+    %rows = symbol.create_symbol {SymbolId = 3 : i64} : index
     %share = arith.constant 384 : index
     %lx_a = arith.constant 0 : index
     %lx_b = arith.constant 384 : index
@@ -26,7 +27,7 @@ builtin.module {
     }
     dataflow.program_unit @lx_load attributes {engine = "lx_load", units = ["core0.corelet0.lx_load", "core1.corelet0.lx_load"]} {
       %lb = arith.constant 0 : index
-      %ub = arith.constant 3 : index
+      %ub = arith.addi %rows, %lx_a : index
       %one = arith.constant 1 : index
       %row = arith.constant 128 : index
       dataflow.sync_recv @loaded
@@ -42,7 +43,7 @@ builtin.module {
     }
     dataflow.program_unit @sfu attributes {engine = "sfu", units = ["core0.corelet0.sfu", "core1.corelet0.sfu"]} {
       %lb = arith.constant 0 : index
-      %ub = arith.constant 3 : index
+      %ub = arith.addi %rows, %lx_a : index
       %one = arith.constant 1 : index
       scf.for %i = %lb to %ub step %one {
         %x = dataflow.receive @to_sfu : vector<1x64xf16>
@@ -53,7 +54,7 @@ builtin.module {
     }
     dataflow.program_unit @lx_store attributes {engine = "lx_store", units = ["core0.corelet0.lx_store", "core1.corelet0.lx_store"]} {
       %lb = arith.constant 0 : index
-      %ub = arith.constant 3 : index
+      %ub = arith.addi %rows, %lx_a : index
       %one = arith.constant 1 : index
       %row = arith.constant 128 : index
       scf.for %i = %lb to %ub step %one {
