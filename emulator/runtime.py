@@ -220,8 +220,12 @@ class Runtime:
         device_attr = module.attributes.get("dataflow.device")
         inner = _inner_function(module, name, str(file))
         image = ProgramImage.of(name, inner, locations)
+        named = device_attr.data if isinstance(device_attr, StringAttr) else None
+        if named and "/" not in named and not named.endswith(".mlir") and named != self.device.name:
+            raise ExecutionError(f"program {name} was compiled for device {named}, but this "
+                                 f"runtime emulates {self.device.name}", str(file))
         image.bind(self.device)
-        image.device_name = device_attr.data if isinstance(device_attr, StringAttr) else None
+        image.device_name = named
         return image
 
     # ---- launch -----------------------------------------------------------------------

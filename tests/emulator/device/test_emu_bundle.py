@@ -206,3 +206,8 @@ def test_cli_trace_is_trace_event_json(tmp_path):
     assert counters and all("entries" in e["args"] for e in counters)
     times = [e["ts"] for e in counters if e["name"] == counters[0]["name"]]
     assert times == sorted(times)
+
+
+def test_a_bundle_for_another_device_is_refused():
+    with pytest.raises(ExecutionError, match="compiled for device spyre, but this runtime emulates sample_device"):
+        Runtime("sample_device").prepare(FIXTURE)
