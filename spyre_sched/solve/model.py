@@ -3,19 +3,23 @@
 Encoding (no product of variables anywhere, no big-M):
 
 - every decision is a one-hot vector of booleans, one per candidate;
-- each program gets one boolean per candidate combination of its decisions (exactly one
-  true), channelled to the decisions' one-hots by `sum of the combinations with d = i ==
-  x[d][i]`; the program's cycles, scratchpad bytes, FIFO entries and register bytes are
-  linear sums `value(c) * y_c` whose coefficients are the cost model's own functions
-  (`cost.py`) evaluated per combination, so the objective is exactly the plain-Python cost
-  of the solution and the LP relaxation of each table is exact;
-- combinations that another combination dominates (no more cycles, no more of any
-  constrained resource: scratchpad bytes, FIFO entries, register bytes) are left out: every
-  objective here (cycles; peak scratchpad then cycles) and every constraint is monotone in
-  those figures, so a dominated combination can never be needed. What remains per program
-  is its Pareto front, which keeps the model small and its bounds tight.
+- a program is split into parts that share no decision (`components`, after splitting
+  pipelines whose cycles are a sum over stages: `separate`); each part gets one boolean
+  per candidate combination of its decisions (exactly one true), channelled to the
+  decisions' one-hots by `sum of the combinations with d = i == x[d][i]`; the part's
+  cycles, scratchpad bytes, FIFO entries and register bytes are linear sums
+  `value(c) * y_c` whose coefficients are the cost model's own functions (`cost.py`)
+  evaluated per combination, so the objective is exactly the plain-Python cost of the
+  solution and the LP relaxation of each table is exact;
+- combinations that another combination of the same part dominates (no more cycles, no
+  more of any constrained resource: scratchpad bytes, FIFO entries, register bytes) are
+  left out: every objective here (cycles; peak scratchpad then cycles) and every
+  constraint is monotone in those figures, so a dominated combination can never be
+  needed. What remains per part is its Pareto front, which keeps the model small and its
+  bounds tight.
 
-Programs couple through the kernel's pinned scratchpad and, for the memory objective,
+The parts of a program couple through its constraints (the scratchpad they share is
+stated over their sum); programs couple through the kernel's pinned scratchpad and, for the memory objective,
 through the peak over programs (`add_max_equality`). Constraints per program: scratchpad
 (its buffers × modulo + pinned ≤ capacity), FIFO entries ≤ depth, register-file bytes ≤
 capacity. Each can be put under an assumption literal (`with_assumptions=True`) so an

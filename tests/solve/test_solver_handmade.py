@@ -171,3 +171,29 @@ def test_time_limit_before_any_solution_falls_back_to_the_v1_schedule():
     trace = build_trace(s)
     json.loads(json.dumps(trace, allow_nan=False))  # no NaN in the JSON
     assert "CP-SAT: UNKNOWN, gap unknown" in render_trace(trace)
+
+
+def test_parts_of_a_program_couple_through_its_scratchpad():
+    """Two computes run one after the other in a once-run pipeline: the model splits them
+    into two tables, and the scratchpad they share decides between them (brute force over
+    the full product agrees)."""
+    import dataclasses
+
+    from handmade import elementwise_program
+
+    from spyre_sched.solve.model import components
+    from spyre_sched.solve.problem import Pipeline, Problem, Program, Quantity, Stage
+
+    d0, a = elementwise_program(0, 3, 2, modulos=(1, 2, 3))
+    d1, b = elementwise_program(1, 2, 3, modulos=(1, 2, 3))
+    decisions = tuple(dataclasses.replace(d, program=0) for d in (*d0, *d1))
+    once = Pipeline("p0.once", Quantity.const(1), (
+        Stage("first", "corelets", a.pipelines), Stage("second", "corelets", b.pipelines)))
+    program = Program(0, "local_schedule_0", (once,), a.buffers + b.buffers)
+    for capacity in (3000, 1800, 1200):
+        problem = Problem("two", "spyre", capacity, decisions, (program,), corelets=2)
+        assert len(components(problem, program)) == 2
+        best = brute_force(problem)
+        s = solve(problem)
+        assert (s.cycles,) == best[1]
+        assert s.peak_scratchpad <= capacity
