@@ -33,10 +33,13 @@ def write_plot(doc: dict, path: str | Path) -> Path:
     fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(names) + 2), 4.2))
     for k, (label, key, color) in enumerate(series):
         xs = [i + (k - 1) * width for i in range(len(names))]
-        ax.bar(xs, [max(1, kern[key]) for kern in kernels], width, label=label, color=color)
+        # A kernel that did not run has no bar (NaN), only its bound.
+        ax.bar(xs, [float("nan") if kern[key] is None else max(1, kern[key])
+                    for kern in kernels], width, label=label, color=color)
     ax.set_yscale("log")
     ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(names, rotation=20, ha="right")
+    ax.set_xticklabels([n if k["solver_cycles"] is not None else f"{n} (failed)"
+                        for n, k in zip(names, kernels)], rotation=20, ha="right")
     ax.set_ylabel("cycles (log scale)")
     quick = " (--quick shapes)" if doc.get("quick") else ""
     ax.set_title(f"emulated cycles vs the roofline bound on {doc['device']}{quick}")

@@ -112,13 +112,14 @@ def test_plot_is_an_svg_with_a_bar_per_kernel_and_series(tmp_path):
     pytest.importorskip("matplotlib")
     from spyre_sched.bench.plot import write_plot
 
+    failed = {**_kernel("c", None, None, 500, None), "correct": False, "error": "lowering"}
     doc = report("spyre", [_kernel("a", 1100, 2000, 1000, 1100),
-                           _kernel("b", 1200, 1300, 1000, 1150)], quick=True, jobs=1)
+                           _kernel("b", 1200, 1300, 1000, 1150), failed], quick=True, jobs=1)
     path = write_plot(doc, tmp_path / "plot.svg")
     root = ET.parse(path).getroot()
     assert root.tag.endswith("svg")
     text = path.read_text()
-    for word in ("roofline bound", "solver", "heuristic"):
+    for word in ("roofline bound", "solver", "heuristic", "c (failed)"):
         assert word in text
     # Deterministic: the same document gives the same bytes.
     again = write_plot(doc, tmp_path / "again.svg")
