@@ -96,6 +96,11 @@ class Roofline:
     vector_units_per_core: int
     # on-chip interconnect
     ring_links: tuple[LinkTraffic, ...]
+    as_written_bytes: int = 0
+    """Not part of the bound: global bytes if every load and store op of the kernel moves
+    its own footprint once (data two ops read, e.g. X in both passes of a softmax written
+    as two programs, counts twice). The floor for a schedule that keeps nothing on chip
+    between the ops the kernel wrote."""
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -112,6 +117,12 @@ class Roofline:
     def memory_cycles(self) -> int:
         return max(self.memory_port_cycles,
                    max((link.cycles for link in self.memory_links), default=0))
+
+    @property
+    def as_written_cycles(self) -> int | None:
+        if self.memory_bandwidth is None:
+            return None
+        return occupancy_cycles(self.as_written_bytes, self.memory_bandwidth)
 
     @property
     def compute_cycles(self) -> int:
@@ -157,6 +168,8 @@ class Roofline:
             "vector_instructions_max_tile": max(self.vector_instructions, default=0),
             "vector_units_per_core": self.vector_units_per_core,
             "ring_bytes": self.ring_bytes,
+            "as_written_bytes": self.as_written_bytes,
+            "as_written_cycles": self.as_written_cycles,
             "notes": list(self.notes),
         }
 
@@ -193,7 +206,7 @@ def roofline(kernel: Kernel, device: Device) -> Roofline:
     model = KernelModel(kernel.func, kernel.grid)
     notes: list[str] = []
     touches: list[Touch] = []
-    for access in model.accesses:
+    for index, access in enumerate(model.accesses):
         where = kernel.location_of(access.op)
         if not access.exact:
             notes.append(f"{access.op.name} at {where}: indirect access, its traffic is "
@@ -203,14 +216,15 @@ def roofline(kernel: Kernel, device: Device) -> Roofline:
             notes.append(f"{access.op.name} at {where}: under scf.if, not counted")
             continue
         for tile in range(model.tile_count):
-            touches += touched(model, access, tile)
+            touches += touched(model, access, tile, index)
     memory = device.device_memory()
     read_bytes, write_bytes, memory_links = _device_memory_traffic(device, touches)
+    as_written = _as_written_bytes(touches)
     vectors, units = _vector_work(kernel, model, device, notes)
     ring_links = _ring_links(device, touches)
     return Roofline(kernel.name, device.name, model.tile_count, read_bytes, write_bytes,
                     memory.bandwidth, tuple(memory_links), tuple(vectors), units,
-                    tuple(ring_links), tuple(notes))
+                    tuple(ring_links), as_written, tuple(notes))
 
 
 # ---- what each access touches -------------------------------------------------------
@@ -226,13 +240,14 @@ class Touch:
     root: tuple[str, ...]  # pointer arguments the addresses are relative to
     element_bytes: int
     addresses: np.ndarray
+    op: int  # which load/store op of the kernel (its index in program order)
 
     @property
     def remote(self) -> bool:
         return self.memory.space == "ct_local" and self.memory.core != self.tile
 
 
-def touched(model: KernelModel, access: AccessModel, tile: int) -> list[Touch]:
+def touched(model: KernelModel, access: AccessModel, tile: int, op: int = 0) -> list[Touch]:
     """Per view part, the addresses `access` touches in `tile` over all its loop iterations.
 
     A point outside every part's coordinate set is masked (never touched); a point goes to
@@ -257,7 +272,7 @@ def touched(model: KernelModel, access: AccessModel, tile: int) -> list[Touch]:
             if len(held) == 0:
                 continue
             found.append(Touch(access.kind, tile, part.memory.resolve(tile), part.root_key,
-                               part.element_bytes, _addresses(part, held, env)))
+                               part.element_bytes, _addresses(part, held, env), op))
     return found
 
 
@@ -323,6 +338,16 @@ def _device_memory_traffic(device: Device,
         links.append(LinkTraffic(source, target, nbytes, sum(dp.bandwidth for dp in paths),
                                  egress=kind == "store"))
     return total["load"], total["store"], links
+
+
+def _as_written_bytes(touches: list[Touch]) -> int:
+    """Global bytes summed over the kernel's load and store ops, each op's union once."""
+    per_op: dict[tuple[int, tuple[str, ...], int], list[np.ndarray]] = defaultdict(list)
+    for t in touches:
+        if t.memory.space == "global":
+            per_op[(t.op, t.root, t.element_bytes)].append(t.addresses)
+    return sum(_unique_count(chunks) * eb for (_op, _root, eb), chunks in sorted(per_op.items(),
+               key=lambda item: item[0]))
 
 
 def _unique_count(chunks: list[np.ndarray]) -> int:

@@ -257,3 +257,13 @@ def test_masked_positions_of_a_tile_past_its_view_are_no_traffic(spyre):
     r = roofline(parse_kernel(MASKED_KERNEL, "masked.mlir"), spyre)
     assert (r.read_bytes, r.write_bytes) == (200, 200)
     assert r.memory_cycles == 3  # ceil(400 / 150)
+
+
+def test_as_written_traffic_counts_each_op_once(spyre):
+    r = roofline(load_kernel(EXAMPLES / "softmax_rows.mlir"), spyre)
+    # X (32768 B) is loaded by groups 1 and 2: twice as written, once in the bound.
+    assert r.as_written_bytes == 2 * 32768 + 32768
+    assert r.as_written_cycles == 656  # ceil(98304 / 150)
+    assert r.bound_cycles == 437
+    add = roofline(load_kernel(EXAMPLES / "add_96x64.mlir"), spyre)
+    assert add.as_written_bytes == add.memory_bytes
