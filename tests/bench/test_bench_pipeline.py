@@ -47,10 +47,7 @@ QUICK = [p.stem for p in suite_kernels(quick=True)]
 
 #: Suite kernels the pipeline cannot run yet, with the stage's own error (kept visible:
 #: each is expected to fail until its stage is fixed, and reported when it passes).
-KNOWN_FAILURES: dict[str, str] = {
-    "layernorm": "lowering (issue 12): engines lx_store and lx_load exchange data in several "
-                 "stage pairs of one pipeline",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _entry(quick_bench, name: str) -> dict:
