@@ -324,16 +324,17 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
                         f"lowering: {w} writes {what} and {r} reads it, but no pipeline stage "
                         "orders the two", where(r_op))
                 p, ws, rs = ordered
-                key = (pa.pipeline_index(p), w, r)
-                if key in pairs and pairs[key] != (ws, rs):
-                    raise UnsupportedError(
-                        f"lowering: engines {w} and {r} exchange data in several stage pairs "
-                        "of one pipeline", where(p))
-                pairs[key] = (ws, rs)
+                pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
     channels: dict[int, list[SyncChannel]] = {}
-    for (index, w, r), (ws, rs) in pairs.items():
-        channels.setdefault(index, []).append(
-            SyncChannel(f"pl{pa.index}_{index}_{w}_to_{r}", index, w, r, ws, rs))
+    several = {}
+    for (index, w, r, ws, rs) in pairs:
+        several[(index, w, r)] = several.get((index, w, r), 0) + 1
+    for (index, w, r, ws, rs) in pairs:
+        # one channel per stage pair; the stages are named only when an engine pair
+        # exchanges data in several stage pairs of the pipeline
+        name = (f"pl{pa.index}_{index}_{w}_to_{r}" if several[(index, w, r)] == 1 else
+                f"pl{pa.index}_{index}_s{ws}_{w}_to_s{rs}_{r}")
+        channels.setdefault(index, []).append(SyncChannel(name, index, w, r, ws, rs))
     return channels
 
 

@@ -14,7 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 from spyre_sched.device import load_device
 from spyre_sched.device.model import Device
 from spyre_sched.dialects import ktdf
-from spyre_sched.errors import UnsupportedError, VerifyError
+from spyre_sched.errors import DeviceError, UnsupportedError, VerifyError
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.program import lower_program
 from spyre_sched.lower.units import Units
@@ -80,7 +80,10 @@ def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | 
     num_tiles = 1
     for g in grid:
         num_tiles *= g
-    units = Units(device, num_tiles)
+    try:
+        units = Units(device, num_tiles)
+    except DeviceError as err:
+        raise DeviceError(err.message, f"op func.func @{kernel.sym_name.data} in pass lower") from None
     counter = iter(range(1 << 30))
     programs: list[tuple[str, ModuleOp]] = []
     symbol_rows: list[dict] = []
