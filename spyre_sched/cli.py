@@ -57,6 +57,7 @@ def main() -> None:
 # ---- device: inspect architecture descriptions -----------------------------------------
 
 from spyre_sched.device.load import DEFAULT_DEVICE  # noqa: E402
+from spyre_sched.device.routing import DEFAULT_ROUTE_BYTES  # noqa: E402
 
 
 def device_option():
@@ -92,11 +93,12 @@ def device_show(device: str) -> None:
 @click.argument("device", metavar="NAME|PATH")
 @click.argument("source", metavar="SRC")
 @click.argument("target", metavar="DST")
-@click.option("--bytes", "nbytes", default=4096, show_default=True, type=click.IntRange(1),
-              help="Transfer size used for the cycle estimate.")
+@click.option("--bytes", "nbytes", default=DEFAULT_ROUTE_BYTES, show_default=True,
+              type=click.IntRange(1),
+              help="Transfer size the route is chosen for and timed with.")
 @reports_errors
 def device_route(device: str, source: str, target: str, nbytes: int) -> None:
-    """Print the shortest legal route from SRC to DST, hop by hop.
+    """Print the fastest legal route from SRC to DST for a transfer of --bytes, hop by hop.
 
     \b
     Endpoints are dotted instance names, as `device show` lists them:
@@ -109,7 +111,7 @@ def device_route(device: str, source: str, target: str, nbytes: int) -> None:
     from spyre_sched.device import load_device
     from spyre_sched.device.summary import describe_route
 
-    click.echo(describe_route(load_device(device).route(source, target), nbytes))
+    click.echo(describe_route(load_device(device).route(source, target, nbytes), nbytes))
 
 
 # ---- check: parse, verify and statically check a kernel --------------------------------

@@ -8,7 +8,6 @@ device clock and bytes per cycle.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -20,6 +19,40 @@ if TYPE_CHECKING:
     from spyre_sched.dialects.ktdf_arch import PatternsOp
 
 STAGES = ("load", "compute", "store")
+
+
+# ---- transfer timing: the one formula every stage uses -----------------------------------
+
+
+def occupancy_cycles(nbytes: int, bandwidth: int) -> int:
+    """Cycles a transfer of `nbytes` keeps a path busy at `bandwidth` bytes per cycle."""
+    if nbytes < 0:
+        raise DeviceError(f"a transfer moves a non-negative number of bytes, not {nbytes}")
+    return -(-nbytes // bandwidth)
+
+
+def transfer_cycles(nbytes: int, bandwidth: int, latency: int) -> int:
+    """Cycles from the first byte leaving to the last byte landing, for one transfer:
+    `ceil(nbytes / bandwidth) + latency`. Datapaths, hops and routes call this; the cost
+    model and the emulator call it (or the occupancy/latency parts) through them."""
+    return occupancy_cycles(nbytes, bandwidth) + latency
+
+
+class TransferTiming:
+    """Timing of anything a transfer crosses in one piece (a datapath, a routing hop):
+    it needs `bandwidth` (bytes per cycle) and `latency` (cycles).
+
+    `occupancy(n)` is how long the path is busy (a second transfer may start after it);
+    `latency` is how much later the data lands; `transfer_cycles(n)` is their sum."""
+
+    bandwidth: int
+    latency: int
+
+    def occupancy(self, nbytes: int) -> int:
+        return occupancy_cycles(nbytes, self.bandwidth)
+
+    def transfer_cycles(self, nbytes: int) -> int:
+        return transfer_cycles(nbytes, self.bandwidth, self.latency)
 
 
 def natural_key(name: str) -> tuple[object, ...]:
@@ -90,7 +123,7 @@ class Unit:
 
 
 @dataclass(frozen=True)
-class Datapath:
+class Datapath(TransferTiming):
     source: str
     target: str
     bandwidth: int
@@ -103,10 +136,6 @@ class Datapath:
     """Entries when the datapath is a FIFO, else None."""
     ordered: bool = True
     location: SourceLocation | None = field(default=None, compare=False, repr=False)
-
-    def cycles(self, nbytes: int) -> int:
-        """Cycles one transfer of `nbytes` occupies the path plus its fixed latency."""
-        return math.ceil(nbytes / self.bandwidth) + self.latency
 
 
 @dataclass(frozen=True)
@@ -285,7 +314,10 @@ class Device:
     def seconds(self, cycles: int | float) -> float:
         return cycles / self.clock_hz
 
-    def route(self, source: str, target: str) -> Route:
-        from spyre_sched.device.routing import find_route
+    def route(self, source: str, target: str, nbytes: int | None = None) -> Route:
+        """The fastest legal route for a transfer of `nbytes` (default: routing's
+        DEFAULT_ROUTE_BYTES)."""
+        from spyre_sched.device.routing import DEFAULT_ROUTE_BYTES, find_route
 
-        return find_route(self, source, target)
+        return find_route(self, source, target,
+                          DEFAULT_ROUTE_BYTES if nbytes is None else nbytes)
