@@ -183,6 +183,12 @@ def check(kernel_file: str, device: str) -> None:
     arguments = infer_arguments(kernel.func)
     diagnostics = check_kernel(kernel.func)
     for diag in diagnostics:
+        if diag.code == "not-checked":
+            other = (f" (with {diag.related.name} at {kernel.location_of(diag.related)})"
+                     if diag.related is not None else "")
+            click.echo(f"not checked: {diag.op.name} at {kernel.location_of(diag.op)}{other}: "
+                       f"{diag.message}", err=True)
+            continue
         click.echo(f"{kernel.location_of(diag.op)}: {diag.severity}: {diag.message}", err=True)
     click.echo(kernel_summary(kernel, arguments))
     errors = sum(1 for d in diagnostics if d.severity == "error")
