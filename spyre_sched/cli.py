@@ -162,7 +162,7 @@ def _memory_spaces(kernel) -> set[str]:
 
 
 @main.command("check")
-@click.argument("kernel_file", type=click.Path(dir_okay=False))
+@click.argument("kernel_file", type=click.Path())
 @device_option()
 @reports_errors
 def check(kernel_file: str, device: str) -> None:
@@ -201,16 +201,58 @@ def check(kernel_file: str, device: str) -> None:
 
 
 def _parse_runtime_args(pairs: tuple[str, ...]) -> dict[str, int]:
-    values = {}
+    from spyre_sched.errors import UsageError
+
+    values: dict[str, int] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
+        name = name.strip().lstrip("%")
         try:
-            values[name.strip().lstrip("%")] = int(value)
+            number = int(value)
         except ValueError:
             sep = ""
-        if not sep or not name.strip():
-            raise click.BadParameter(f"expected NAME=INTEGER, got '{pair}'", param_hint="--runtime-arg")
+        if not sep or not name:
+            raise UsageError(f"--runtime-arg: expected NAME=INTEGER, got '{pair}'")
+        if name in values:
+            raise UsageError(f"--runtime-arg: %{name} is given twice ({values[name]} and "
+                             f"{number}); give each run-time argument once")
+        values[name] = number
     return values
+
+
+def read_inputs(path: str) -> dict:
+    """The arrays of an .npz archive keyed by name, or a clear error saying what the file
+    is instead (missing, a directory, empty, a single .npy array, not an archive)."""
+    import pickle
+    import zipfile
+
+    import numpy as np
+
+    from spyre_sched.errors import ExecutionError
+
+    def bad(why: str) -> ExecutionError:
+        return ExecutionError(f"cannot read inputs: {why}", path)
+
+    try:
+        with open(path, "rb") as file:
+            head = file.read(6)
+    except OSError as err:
+        raise bad(err.strerror or str(err)) from None
+    if not head:
+        raise bad("the file is empty (expected an .npz archive of arrays keyed by "
+                  "argument name)")
+    if head == b"\x93NUMPY":
+        raise bad("this is a single .npy array; give an .npz archive keyed by argument name "
+                  "(numpy.savez(path, A=a, B=b))")
+    if not head.startswith(b"PK"):
+        raise bad("not an .npz archive (numpy.savez writes one)")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {key: data[key] for key in data.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, pickle.UnpicklingError,
+            KeyError) as err:
+        raise bad(f"the .npz archive is damaged or holds something other than plain "
+                  f"arrays ({type(err).__name__}: {err})") from None
 
 
 def output_summary(name: str, array) -> str:
@@ -231,11 +273,12 @@ def output_summary(name: str, array) -> str:
 
 
 @main.command("reference")
-@click.argument("kernel_file", type=click.Path(dir_okay=False))
-@click.option("--inputs", "inputs_path", type=click.Path(dir_okay=False),
+@click.argument("kernel_file", type=click.Path())
+@click.option("--inputs", "inputs_path", type=click.Path(),
               help=".npz file of input arrays keyed by argument name (default: seeded random).")
-@click.option("--save-outputs", "outputs_path", type=click.Path(dir_okay=False),
-              help="Write the outputs to this .npz file, keyed by argument name.")
+@click.option("--save-outputs", "outputs_path", type=click.Path(),
+              help="Write the outputs to this .npz file (the name must end in .npz), keyed "
+                   "by argument name.")
 @click.option("--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
               help="Value of a !ktdp.runtime_arg (or scalar) argument; repeatable.")
 @click.option("--seed", default=0, show_default=True, type=int,
@@ -252,19 +295,20 @@ def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratc
     from emulator.reference import make_inputs, run
     from spyre_sched.device import load_device
     from spyre_sched.device.fit import check_kernel_fits
-    from spyre_sched.errors import ExecutionError
+    from spyre_sched.errors import ExecutionError, UsageError
     from spyre_sched.frontend import load_kernel
 
     kernel = load_kernel(kernel_file)
     target = load_device(device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     rt = _parse_runtime_args(runtime_args)
+    if outputs_path and not outputs_path.endswith(".npz"):
+        raise UsageError(f"--save-outputs writes a .npz file: its name must end in .npz, "
+                         f"got '{outputs_path}'")
+    if outputs_path and os.path.isdir(outputs_path):
+        raise UsageError(f"--save-outputs names a directory, not a file: '{outputs_path}'")
     if inputs_path:
-        try:
-            with np.load(inputs_path, allow_pickle=False) as data:
-                inputs = {key: data[key] for key in data.files}
-        except (OSError, ValueError) as err:
-            raise ExecutionError(f"cannot read inputs: {err}", inputs_path) from None
+        inputs = read_inputs(inputs_path)
     else:
         inputs = make_inputs(kernel, seed, rt)
     outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
@@ -273,6 +317,7 @@ def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratc
         click.echo(output_summary(name, array))
     if outputs_path:
         try:
-            np.savez(outputs_path, **outputs)
+            with open(outputs_path, "wb") as file:  # exactly this path: no suffix added
+                np.savez(file, **outputs)
         except OSError as err:
             raise ExecutionError(f"cannot write outputs: {err.strerror}", outputs_path) from None

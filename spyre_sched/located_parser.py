@@ -39,6 +39,12 @@ class _LinearTimeLexer(MLIRLexer):
             raise XdslParseError(err.span, f"expected a name after '{sigil}'") from None
 
 
+MAX_NESTING = 64
+"""Ops nest at most this deep (an op inside a region of an op inside ...). Parsing,
+verification, analysis and interpretation recurse once per level; a fixed limit gives a
+clear error instead of Python's recursion limit somewhere later. Real kernels nest < 10."""
+
+
 class LocatedParser(Parser):
     """`Parser` that records the source position of each op it builds."""
 
@@ -54,6 +60,10 @@ class LocatedParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        if len(self.open_ops) >= MAX_NESTING:
+            raise ProblemAt(
+                f"ops nest more than {MAX_NESTING} levels deep here (the most spyre-sched "
+                "supports); flatten the loops or conditions", start)
         self.open_ops.append(start)
         op = super().parse_operation()
         self.open_ops.pop()
@@ -62,6 +72,16 @@ class LocatedParser(Parser):
 
     def location_at(self, position: int) -> SourceLocation:
         return location_in_text(self.text, self.filename, position)
+
+
+class ProblemAt(Exception):
+    """A parse problem found by our parser at a character offset; the caller turns it into
+    a located ParseError (it knows the error class to use)."""
+
+    def __init__(self, message: str, position: int):
+        super().__init__(message)
+        self.message = message
+        self.position = position
 
 
 def location_in_text(text: str, filename: str, position: int) -> SourceLocation:

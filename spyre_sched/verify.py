@@ -4,8 +4,8 @@
 that every operand is defined before its use (xDSL's parser resolves forward references
 and does not check dominance), that integers and affine constants fit 64/63 bits and
 affine divisors are positive constants, every op's own verifier (alone, so the error
-names the op that breaks the rule, not the function around it), and that access-tile
-types have their set's shape. The front end calls it on parsed text; a pass calls it on
+names the op that breaks the rule, not the function around it), that access-tile types
+have their set's shape, and that a `scf.for` with a constant step steps forward. The front end calls it on parsed text; a pass calls it on
 the module it built (`locations` then holds what survives of the source positions).
 
 Errors are `VerifyError`s at FILE:LINE:COL when the op has a source location, and at the
@@ -27,6 +27,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
 )
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.scf import ForOp
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 from xdsl.utils.exceptions import VerifyException
@@ -97,6 +99,7 @@ def verify_module(module: Operation, locations: Locations | None = None,
             raise fail(f"'{op.name}' is malformed ({type(err).__name__}: "
                        f"{first_line(str(err))})", op) from None
     _verify_tile_shapes(module, fail)
+    _verify_loop_steps(module, fail)
 
 
 Fail = Callable[[str, Operation], VerifyError]
@@ -179,16 +182,22 @@ _DIVISIONS = {AffineBinaryOpKind.Mod: "mod", AffineBinaryOpKind.FloorDiv: "floor
               AffineBinaryOpKind.CeilDiv: "ceildiv"}
 
 
+MAX_AFFINE_DEPTH = 100
+"""Affine expressions nest at most this deep (`d0 + d1 + ...` is a chain of binary ops).
+xDSL hashes and prints them recursively; a fixed limit gives a clear error instead of
+Python's recursion limit later."""
+
+
 def _affine_nodes(expr):
-    """Every node of an affine expression, iteratively (deep expressions must not hit
-    Python's recursion limit)."""
-    stack = [expr]
+    """(node, depth) for every node of an affine expression, iteratively (deep expressions
+    must not hit Python's recursion limit)."""
+    stack = [(expr, 1)]
     while stack:
-        node = stack.pop()
-        yield node
+        node, depth = stack.pop()
+        yield node, depth
         if isinstance(node, AffineBinaryOpExpr):
-            stack.append(node.rhs)
-            stack.append(node.lhs)
+            stack.append((node.rhs, depth + 1))
+            stack.append((node.lhs, depth + 1))
 
 
 def _integer_problem(item) -> str | None:
@@ -203,7 +212,10 @@ def _integer_problem(item) -> str | None:
         if isinstance(item.type, IndexType) and item.value.data not in _INT64:
             return too_large.format(item.value.data)
         return None
-    for node in _affine_nodes(item):
+    for node, depth in _affine_nodes(item):
+        if depth > MAX_AFFINE_DEPTH:
+            return (f"an affine expression nests more than {MAX_AFFINE_DEPTH} operations "
+                    "deep (the most spyre-sched supports); split it or use fewer terms")
         if isinstance(node, AffineConstantExpr) and node.value not in _AFFINE_CONSTANTS:
             return too_large.format(abs(node.value))  # the sign may be the normal form's
         if isinstance(node, AffineBinaryOpExpr) and node.kind in _DIVISIONS:
@@ -249,3 +261,17 @@ def _verify_tile_shapes(module: Operation, fail: Fail) -> None:
                 f"{op.name}: the tile type says {'x'.join(map(str, declared))} but its set "
                 f"spans {shape} (extents permuted by its order): the type must be "
                 f"!ktdp.access_tile<{shape}xindex>", op)
+
+
+def _verify_loop_steps(module: Operation, fail: Fail) -> None:
+    """A `scf.for` whose step is a constant must have a positive one: a step of 0 never
+    ends and a negative one is not a loop `scf.for` defines. (A step computed at run time
+    is checked when the loop runs.)"""
+    for op in module.walk():
+        if not isinstance(op, ForOp):
+            continue
+        owner = op.step.owner
+        if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+            step = owner.value.value.data
+            if step <= 0:
+                raise fail(f"scf.for has step {step}; a loop's step must be positive", op)

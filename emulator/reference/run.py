@@ -207,6 +207,12 @@ def run(
             raise ExecutionError(
                 f"'{key}' is not an argument of @{kernel.name} (its arguments: "
                 f"{', '.join('%' + a.name for a in args)})", _where(kernel))
+    for arg in args:
+        if arg.name in runtime_args and arg.role in POINTER_ROLES:
+            raise ExecutionError(
+                f"run-time argument %{arg.name} names a pointer argument (a tensor, "
+                f"{arg.role}); run-time arguments give scalars and !ktdp.runtime_arg values, "
+                "tensors come as input arrays", _where(kernel))
 
     # Arguments: values for scalars and run-time arguments, placements for pointers.
     bound: list[object] = [None] * len(args)

@@ -68,6 +68,8 @@ def resolve_device_path(name_or_path: str | Path) -> Path:
     text = str(name_or_path)
     path = Path(text)
     if path.suffix == ".mlir" or path.exists() or "/" in text:
+        if path.is_dir():
+            raise DeviceError(f"the device path is a directory, not a file: {text}")
         if not path.is_file():
             raise DeviceError(f"device file not found: {text}")
         return path

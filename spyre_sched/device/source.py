@@ -17,7 +17,12 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import DeviceError, SourceLocation
-from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
+from spyre_sched.located_parser import (
+    LocatedParser,
+    ProblemAt,
+    location_in_text,
+    read_source,
+)
 
 
 def device_context() -> Context:
@@ -57,6 +62,8 @@ def parse_device_file(path: Path, ctx: Context | None = None) -> ParsedFile:
         module = parser.parse_module()
     except ParseError as err:
         raise DeviceError(err.msg, parser.location_at(err.span.start)) from None
+    except ProblemAt as err:
+        raise DeviceError(err.message, parser.location_at(err.position)) from None
     except VerifyException as err:
         # An attribute rejected while its op is being built (an integer too large for its
         # type): there is no token span, so report it at the op being parsed.

@@ -410,7 +410,12 @@ class DatapathOp(IRDLOperation):
     def parse(cls, parser: Parser) -> DatapathOp:
         source = _parse_value_use(parser, "datapath source")
         parser.parse_keyword("to")
+        start = parser.pos
         target = _parse_value_use(parser, "datapath target")
+        if target is source:
+            parser.raise_error(
+                "a datapath must join two different units or memories, not "
+                f"%{source.name_hint or '?'} to itself", start, parser.pos)
         spec = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         for value in (source, target):

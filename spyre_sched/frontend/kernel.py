@@ -19,7 +19,12 @@ from spyre_sched.errors import (
     SpyreSchedError,
     VerifyError,
 )
-from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
+from spyre_sched.located_parser import (
+    LocatedParser,
+    ProblemAt,
+    location_in_text,
+    read_source,
+)
 from spyre_sched.verify import first_line, location_of, verify_module
 
 
@@ -121,6 +126,8 @@ def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
                 message = _unknown_attr_message(name, kind, ctx)
                 position = name_at
         raise ParseError(message, parser.location_at(position)) from None
+    except ProblemAt as err:
+        raise ParseError(err.message, parser.location_at(err.position)) from None
     except SpyreSchedError:
         raise
     except Exception as err:  # xDSL raises several kinds while building ops and attrs
