@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from pathlib import Path
 
@@ -57,6 +58,7 @@ class LocatedParser(Parser):
         # Start positions of the ops being parsed, innermost last: an error raised while
         # building an op (not at a token) is reported at the op.
         self.open_ops: list[int] = []
+        self._line_starts: list[int] | None = None
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -71,7 +73,16 @@ class LocatedParser(Parser):
         return op
 
     def location_at(self, position: int) -> SourceLocation:
-        return location_in_text(self.text, self.filename, position)
+        """FILE:LINE:COL of a character offset: a binary search over the line starts
+        (found once), so locating every op of a file is not quadratic in its size."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        index = bisect.bisect_right(self._line_starts, position) - 1
+        start = self._line_starts[index]
+        end = (self._line_starts[index + 1] - 1 if index + 1 < len(self._line_starts)
+               else len(self.text))
+        return SourceLocation(self.filename, index + 1, position - start + 1,
+                              self.text[start:end])
 
 
 class ProblemAt(Exception):
