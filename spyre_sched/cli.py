@@ -168,20 +168,26 @@ def _memory_spaces(kernel) -> set[str]:
 def check(kernel_file: str, device: str) -> None:
     """Parse, verify and statically check KERNEL_FILE; print a summary.
 
-    Errors (syntax, verifier, out-of-bounds, write races, a grid larger than the device or
-    a memory space it does not map) print as FILE:LINE:COL: error: and exit 1; warnings
-    (e.g. output elements never written) do not change the status.
+    Errors (syntax, verifier, out-of-bounds, write races, a grid larger than the device, a
+    memory space it does not map, a view larger than its memory, a loaded tile larger than
+    the scratchpad) print as FILE:LINE:COL: error: and exit 1; warnings (e.g. output
+    elements never written) and "not checked:" notes do not change the status.
     """
     from spyre_sched.device import load_device
-    from spyre_sched.device.fit import check_kernel_fits
+    from spyre_sched.device.fit import check_kernel_fits, check_resources
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
     from spyre_sched.polyhedral.checks import check_kernel
+    from spyre_sched.polyhedral.resources import loaded_tiles, view_spans
 
     kernel = load_kernel(kernel_file)
-    check_kernel_fits(load_device(device), kernel.func, kernel.num_tiles, kernel.location_of)
+    target = load_device(device)
+    check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     arguments = infer_arguments(kernel.func)
     diagnostics = check_kernel(kernel.func)
+    too_large = check_resources(target, view_spans(kernel.func), loaded_tiles(kernel.func))
+    for op, message in too_large:
+        click.echo(f"{kernel.location_of(op)}: error: {message}", err=True)
     for diag in diagnostics:
         if diag.code == "not-checked":
             other = (f" (with {diag.related.name} at {kernel.location_of(diag.related)})"
@@ -191,7 +197,7 @@ def check(kernel_file: str, device: str) -> None:
             continue
         click.echo(f"{kernel.location_of(diag.op)}: {diag.severity}: {diag.message}", err=True)
     click.echo(kernel_summary(kernel, arguments))
-    errors = sum(1 for d in diagnostics if d.severity == "error")
+    errors = sum(1 for d in diagnostics if d.severity == "error") + len(too_large)
     if errors:
         click.echo(f"{kernel_file}: {errors} error(s)", err=True)
         sys.exit(1)
@@ -218,6 +224,21 @@ def _parse_runtime_args(pairs: tuple[str, ...]) -> dict[str, int]:
                              f"{number}); give each run-time argument once")
         values[name] = number
     return values
+
+
+def parse_size(text: str, option: str) -> int:
+    """`4GiB`, `512M`, `1000000` -> bytes (a positive integer); K/M/G/T are powers of
+    1000, KiB/MiB/GiB/TiB powers of 1024."""
+    import re
+
+    from spyre_sched.errors import UsageError
+
+    match = re.fullmatch(r"\s*(\d+)\s*(?:([kmgt])(i)?b?|b)?\s*", text, re.IGNORECASE)
+    if match is None or int(match.group(1)) <= 0:
+        raise UsageError(f"{option}: expected a positive size such as 4GiB, 512M or "
+                         f"1000000, got '{text}'")
+    power = "kmgt".index(match.group(2).lower()) + 1 if match.group(2) else 0
+    return int(match.group(1)) * (1024 if match.group(3) else 1000) ** power
 
 
 def read_inputs(path: str) -> dict:
@@ -285,10 +306,15 @@ def output_summary(name: str, array) -> str:
               help="Seed of the random inputs used when --inputs is not given.")
 @click.option("--scratchpad-bytes", type=click.IntRange(1), default=None,
               help="Scratchpad size per compute tile (default: the device's).")
+@click.option("--memory-cap", "memory_cap", default="4GiB", show_default=True,
+              metavar="SIZE",
+              help="Refuse, before allocating, a run whose simulated memory (arguments, "
+                   "scratchpads, random inputs) would exceed SIZE (bytes, or with K/M/G/T "
+                   "or KiB/MiB/GiB/TiB).")
 @device_option()
 @reports_errors
 def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratchpad_bytes,
-              device):
+              memory_cap, device):
     """Run KERNEL_FILE on the reference interpreter and summarise each output."""
     import numpy as np
 
@@ -302,6 +328,7 @@ def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratc
     target = load_device(device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     rt = _parse_runtime_args(runtime_args)
+    cap = parse_size(memory_cap, "--memory-cap")
     if outputs_path and not outputs_path.endswith(".npz"):
         raise UsageError(f"--save-outputs writes a .npz file: its name must end in .npz, "
                          f"got '{outputs_path}'")
@@ -310,9 +337,9 @@ def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratc
     if inputs_path:
         inputs = read_inputs(inputs_path)
     else:
-        inputs = make_inputs(kernel, seed, rt)
+        inputs = make_inputs(kernel, seed, rt, memory_cap=cap)
     outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
-                  device=target)
+                  device=target, memory_cap=cap)
     for name, array in outputs.items():
         click.echo(output_summary(name, array))
     if outputs_path:

@@ -7,6 +7,7 @@ kernel receives element offsets. Outputs (roles out / inout) come back keyed by 
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +46,21 @@ def as_kernel(kernel: Kernel | str | Path) -> Kernel:
     return parse_kernel(kernel, "<input>")
 
 
-#: what one argument may occupy in the simulated memory (this machine has 24 GiB)
-MAX_ARGUMENT_BYTES = 4 << 30
+#: the most simulated memory (arguments, scratchpads, generated inputs) a run may use,
+#: unless the caller says otherwise (`memory_cap=`, the CLI's --memory-cap): a run that
+#: would need more is refused before anything is allocated, with the figures
+DEFAULT_MEMORY_CAP = 4 << 30
+
+
+def _refuse_above_cap(what: str, parts: list[tuple[str, int]], cap: int,
+                      kernel: Kernel) -> None:
+    total = sum(n for _, n in parts)
+    if total <= cap:
+        return
+    shown = ", ".join(f"{name} {n} bytes" for name, n in parts if n)
+    raise ExecutionError(
+        f"{what} needs {total} bytes ({shown}), more than the memory cap of {cap} bytes; "
+        "raise it (--memory-cap) or shrink the kernel's tensors", _where(kernel))
 
 
 #: the space of an argument whose views spread it over several scratchpads
@@ -184,11 +198,13 @@ def run(
     runtime_args: dict[str, int] | None = None,
     scratchpad_bytes: int | None = None,
     device=None,
+    memory_cap: int = DEFAULT_MEMORY_CAP,
 ) -> dict[str, np.ndarray]:
     """Execute `kernel` on every compute tile; return its outputs keyed by argument name.
 
     The scratchpad size per tile is `scratchpad_bytes`, else that of `device` (a
-    `spyre_sched.device` Device, or a device name / path), else 2 MiB.
+    `spyre_sched.device` Device, or a device name / path), else 2 MiB. A run whose
+    simulated memory would exceed `memory_cap` bytes is refused before allocating.
     """
     kernel = as_kernel(kernel)
     if scratchpad_bytes is None and device is not None:
@@ -215,6 +231,7 @@ def run(
                 "tensors come as input arrays", _where(kernel))
 
     # Arguments: values for scalars and run-time arguments, placements for pointers.
+    needs: list[tuple[str, int]] = []
     bound: list[object] = [None] * len(args)
     placements: list[Placement] = []
     cursors: dict[object, int] = {}
@@ -249,11 +266,7 @@ def run(
                 "layouts", _where(kernel))
         count = (placement.layout.size() if placement.strided() or space == DISTRIBUTED
                  else int(np.prod(shape)))
-        if count * size > MAX_ARGUMENT_BYTES:
-            raise ExecutionError(
-                f"argument %{arg.name} spans {count * size} bytes of memory through its "
-                f"views; the reference interpreter holds at most {MAX_ARGUMENT_BYTES} per "
-                "argument", _where(kernel))
+        needs.append((f"%{arg.name}", max(count, 1) * size * len(placement.keys(num_tiles))))
         keys = placement.keys(num_tiles)
         start = max(cursors.get(k, 0) for k in keys)
         for k in keys:
@@ -268,6 +281,9 @@ def run(
             raise ExecutionError(
                 f"the arguments pinned in tile {key}'s scratchpad need {end} bytes, more "
                 f"than its {capacity}", _where(kernel))
+    needs.append((f"scratchpads ({num_tiles} x {capacity})", num_tiles * capacity))
+    _refuse_above_cap(f"running @{kernel.name} on the reference interpreter", needs,
+                      memory_cap, kernel)
     memory = DeviceMemory(cursors.get("global", 0), num_tiles, capacity)
     machine = Machine(kernel, memory, kernel.grid, Exchange(num_tiles))
     for p in placements:
@@ -330,7 +346,8 @@ def _final_shape(p: Placement, machine: Machine) -> tuple[int, ...]:
 
 
 def make_inputs(
-    kernel: Kernel | str | Path, seed: int = 0, runtime_args: dict[str, int] | None = None
+    kernel: Kernel | str | Path, seed: int = 0, runtime_args: dict[str, int] | None = None,
+    memory_cap: int = DEFAULT_MEMORY_CAP,
 ) -> dict[str, np.ndarray]:
     """Seeded random inputs for every in/inout pointer argument: floats uniform in [-2, 2]
     rounded to the element type; index tensors within the coordinates they select;
@@ -339,6 +356,7 @@ def make_inputs(
     rng = np.random.default_rng(seed)
     ranges = _index_ranges(kernel)
     out = {}
+    shapes = {}
     for arg in infer_arguments(kernel.func):
         if arg.role not in ("in", "inout"):
             continue
@@ -348,6 +366,12 @@ def make_inputs(
         if any(d is None for d in shape):
             raise ExecutionError(
                 f"cannot make an input for %{arg.name}: its shape is unbounded", _where(kernel))
+        shapes[arg.name] = (arg, shape)
+    # float64 draws before rounding: 8 bytes per element while an input is made
+    _refuse_above_cap("making the random inputs",
+                      [(f"%{name}", 8 * math.prod(shape)) for name, (_, shape) in shapes.items()],
+                      memory_cap, kernel)
+    for arg, shape in shapes.values():
         et = element_type(arg.element_type)
         if et.is_float:
             out[arg.name] = round_to(et, rng.uniform(-2.0, 2.0, size=shape))
