@@ -55,9 +55,12 @@ class TransferTiming:
         return transfer_cycles(nbytes, self.bandwidth, self.latency)
 
 
+_DIGIT_RUNS = re.compile(r"(\d+)")
+
+
 def natural_key(name: str) -> tuple[object, ...]:
     """Sort key putting core2 before core10."""
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
+    return tuple(int(t) if t.isdigit() else t for t in _DIGIT_RUNS.split(name))
 CHECKPOINTS = ("pre_mapping", "pre_scheduling", "post_scheduling", "post_lowering")
 
 
@@ -165,6 +168,7 @@ class Device:
     location: SourceLocation | None = None
 
     def __post_init__(self) -> None:
+        self._node_names: list[str] | None = None
         self._out: dict[str, list[Datapath]] = {}
         self._edge: dict[tuple[str, str], Datapath] = {}
         for dp in self.datapaths:
@@ -204,7 +208,11 @@ class Device:
             )
 
     def node_names(self) -> list[str]:
-        return sorted([*self.memories, *self.units], key=natural_key)
+        """Every memory and unit, in natural order (computed once: the model is not
+        changed after loading)."""
+        if self._node_names is None:
+            self._node_names = sorted([*self.memories, *self.units], key=natural_key)
+        return list(self._node_names)
 
     def is_node(self, name: str) -> bool:
         return name in self.memories or name in self.units

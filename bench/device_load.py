@@ -1,0 +1,34 @@
+"""Time to load (parse, elaborate, validate) a Spyre-like device of N cores.
+
+    python bench/device_load.py [N ...]        (default: 32 1000 4096)
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(counts: list[int]) -> None:
+    from spyre_sched.device.load import _Loader
+
+    text = (ROOT / "devices" / "spyre.mlir").read_text()
+    print(f"{'cores':>6} {'units':>7} {'datapaths':>9} {'load s':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in counts:
+            path = Path(tmp) / f"spyre{n}.mlir"
+            path.write_text(text.replace("count = 32} share(%ddr)", f"count = {n}}} share(%ddr)"))
+            best = float("inf")
+            for _ in range(3):
+                start = time.perf_counter()
+                device = _Loader().load(path)  # uncached
+                best = min(best, time.perf_counter() - start)
+            print(f"{n:>6} {len(device.units):>7} {len(device.datapaths):>9} {best:>8.3f}")
+
+
+if __name__ == "__main__":
+    main([int(a) for a in sys.argv[1:]] or [32, 1000, 4096])
