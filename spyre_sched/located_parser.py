@@ -8,37 +8,9 @@ from pathlib import Path
 
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.exceptions import ParseError as XdslParseError
-from xdsl.utils.lexer import Input
-from xdsl.utils.mlir_lexer import MLIRLexer
 
 from spyre_sched.errors import SourceLocation, SpyreSchedError
-
-
-class _LinearTimeLexer(MLIRLexer):
-    """xDSL's lexer with plainer messages and a string-literal pattern that cannot
-    backtrack. The original nests one repetition in another, so a string left unterminated
-    (`"spyreop.silu (%x ...` up to the end of the line) takes time exponential in the
-    line's length. Same language."""
-
-    _unescaped_characters_regex = re.compile(
-        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-    )
-
-    def _lex_string_literal(self, start_pos):
-        try:
-            return super()._lex_string_literal(start_pos)
-        except XdslParseError as err:  # xDSL says "End of file reached" for any line
-            raise XdslParseError(err.span, "string literal is not closed on its line") from None
-
-    def _lex_prefixed_ident(self, start_pos):
-        try:
-            return super()._lex_prefixed_ident(start_pos)
-        except XdslParseError as err:  # xDSL's message leaves "{first_char}" unformatted
-            sigil = self.input.content[start_pos]
-            raise XdslParseError(err.span, f"expected a name after '{sigil}'") from None
-
+from spyre_sched.xdsl_compat import current_token, install_linear_time_lexer
 
 MAX_NESTING = 64
 """Ops nest at most this deep (an op inside a region of an op inside ...). Parsing,
@@ -51,7 +23,7 @@ class LocatedParser(Parser):
 
     def __init__(self, ctx, text: str, filename: str):
         super().__init__(ctx, "", filename)
-        self._parser_state = ParserState(_LinearTimeLexer(Input(text, filename)))
+        install_linear_time_lexer(self, text, filename)
         self.filename = filename
         self.text = text
         self.op_positions: dict[Operation, int] = {}
@@ -61,7 +33,7 @@ class LocatedParser(Parser):
         self._line_starts: list[int] | None = None
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
+        start = current_token(self).span.start
         if len(self.open_ops) >= MAX_NESTING:
             raise ProblemAt(
                 f"ops nest more than {MAX_NESTING} levels deep here (the most spyre-sched "

@@ -17,6 +17,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import DeviceError, SourceLocation
+from spyre_sched.xdsl_compat import current_token
 from spyre_sched.located_parser import (
     LocatedParser,
     ProblemAt,
@@ -67,7 +68,8 @@ def parse_device_file(path: Path, ctx: Context | None = None) -> ParsedFile:
     except VerifyException as err:
         # An attribute rejected while its op is being built (an integer too large for its
         # type): there is no token span, so report it at the op being parsed.
-        position = parser.open_ops[-1] if parser.open_ops else parser._current_token.span.start
+        position = (parser.open_ops[-1] if parser.open_ops
+                    else current_token(parser).span.start)
         raise DeviceError(str(err).strip().splitlines()[0], parser.location_at(position)) from None
     parsed = ParsedFile(path, module, text, parser.op_positions)
     try:

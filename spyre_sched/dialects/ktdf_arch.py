@@ -123,9 +123,10 @@ from xdsl.irdl import (
     operand_def,
 )
 from xdsl.parser import AttrParser, Parser
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, NoTerminator
+
+from spyre_sched.xdsl_compat import MLIRTokenKind, current_token
 
 # ---- types ------------------------------------------------------------------------------
 
@@ -322,7 +323,7 @@ def _parse_value_use(parser: Parser, what: str) -> SSAValue:
 
 def _parse_spec_dict(parser: Parser) -> dict[str, Attribute]:
     """`{...}` or an alias (`#L1`) of a dictionary attribute."""
-    if parser._current_token.kind != MLIRTokenKind.HASH_IDENT:  # pyright: ignore
+    if current_token(parser).kind != MLIRTokenKind.HASH_IDENT:
         return parser.parse_optional_attr_dict()
     pos = parser.pos
     attr = parser.parse_optional_attribute()
@@ -527,7 +528,7 @@ class YieldOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> YieldOp:
         values: list[SSAValue] = []
-        if parser._current_token.text.startswith("%"):  # pyright: ignore[reportPrivateUsage]
+        if current_token(parser).text.startswith("%"):
             values = parser.parse_comma_separated_list(
                 parser.Delimiter.NONE, lambda: _parse_value_use(parser, "yield")
             )
@@ -636,7 +637,7 @@ class DeviceOp(IRDLOperation):
             parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict_with_keyword()
         body = None
-        if parser._current_token.text == "{":  # pyright: ignore[reportPrivateUsage]
+        if current_token(parser).text == "{":
             body = _parse_body(parser)
         if body is None:
             if import_path is None:

@@ -55,7 +55,10 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
 from xdsl.utils.str_enum import StrEnum
+
+from spyre_sched.xdsl_compat import current_token
 
 # ---------------------------------------------------------------------------------------
 # Types
@@ -243,7 +246,7 @@ def _print_operand_list(printer: Printer, values: Sequence[SSAValue]) -> None:
 def _parse_f32_literal(parser: Parser, what: str) -> FloatAttr:
     """A float written as MLIR prints f32 attributes: `2.000000e-01`, `1.5`, `3`, `-1.0`,
     or a `0x7F800000` bit pattern (how MLIR writes inf and nan)."""
-    if parser._current_token.text[:2] in ("0x", "0X"):
+    if current_token(parser).text[:2] in ("0x", "0X"):
         bits = parser.parse_integer(allow_boolean=False, allow_negative=False)
         if bits.bit_length() > 32:
             parser.raise_error(f"hexadecimal {what} does not fit the 32 bits of an f32")

@@ -10,7 +10,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError as XdslParseError
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import (
@@ -26,6 +25,7 @@ from spyre_sched.located_parser import (
     read_source,
 )
 from spyre_sched.verify import first_line, location_of, verify_module
+from spyre_sched.xdsl_compat import MLIRTokenKind, current_token
 
 
 @dataclass
@@ -111,7 +111,7 @@ def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
             position = min(uses, default=position)
         message = _explain_parse_error(err.msg, ctx)
         if message.startswith("Could not parse entire input"):
-            at_end = parser._current_token.kind == MLIRTokenKind.EOF
+            at_end = current_token(parser).kind == MLIRTokenKind.EOF
             message = "the file defines no func.func kernel" if at_end else "expected an operation"
         if (match := _UNKNOWN_OP.search(err.msg)) is not None:
             # xDSL points after the op name; point at the name itself.
@@ -131,7 +131,8 @@ def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
     except SpyreSchedError:
         raise
     except Exception as err:  # xDSL raises several kinds while building ops and attrs
-        position = parser.open_ops[-1] if parser.open_ops else parser._current_token.span.start
+        position = (parser.open_ops[-1] if parser.open_ops
+                    else current_token(parser).span.start)
         raise ParseError(first_line(str(err)), parser.location_at(position)) from None
     locations = {op: parser.location_at(pos) for op, pos in parser.op_positions.items()}
     func = _find_kernel_func(module, filename)
