@@ -33,6 +33,8 @@ from spyre_sched.dialects.ktdp import (
 from spyre_sched.errors import ExecutionError, UnsupportedError
 from spyre_sched.frontend import Kernel, load_kernel, parse_kernel
 from spyre_sched.frontend.arguments import ArgumentInfo, infer_arguments
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.resources import touched_address_range
 
 POINTER_ROLES = ("in", "out", "inout", "unused")
 
@@ -67,6 +69,21 @@ def _refuse_above_cap(what: str, parts: list[tuple[str, int]], cap: int,
 DISTRIBUTED = "distributed"
 
 
+@dataclass(frozen=True)
+class WindowedInput:
+    """An input tensor too large to hold, given by the only elements the kernel touches:
+    `values` are the row-major elements `lo`..`lo + len(values) - 1` of a tensor of
+    `shape` (make_inputs builds one when the whole tensor exceeds the memory cap)."""
+
+    shape: tuple[int, ...]
+    lo: int
+    values: np.ndarray
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.values.dtype
+
+
 @dataclass
 class Placement:
     arg: ArgumentInfo
@@ -76,6 +93,9 @@ class Placement:
     offset: int  # element offset
     shape: tuple[int, ...]  # allocated shape (upper bounds where dynamic)
     layout: ArgumentLayout | None = None  # the views' strided layout; None: row-major
+    #: (lo, hi): only these element addresses are allocated (an input whose whole tensor
+    #: would exceed the memory cap, of which the kernel touches a part); None: all
+    window: tuple[int, int] | None = None
 
     def strided(self) -> bool:
         return self.layout is not None and not self.layout.is_row_major(self.shape)
@@ -103,6 +123,10 @@ class Placement:
                 yield key, None, None
 
     def write(self, memory: DeviceMemory, raw: np.ndarray, num_tiles: int) -> None:
+        if self.window is not None:  # raw holds the window's elements only
+            start = self.offset + self.window[0]
+            memory.elements(self.space, raw.dtype)[start : start + raw.size] = raw
+            return
         for key, index, address in self._pieces(self.shape, num_tiles):
             elements = memory.elements(key, raw.dtype)
             if address is None:
@@ -231,6 +255,7 @@ def run(
                 "tensors come as input arrays", _where(kernel))
 
     # Arguments: values for scalars and run-time arguments, placements for pointers.
+    model: KernelModel | None = None  # built only when an argument is too large to hold
     needs: list[tuple[str, int]] = []
     bound: list[object] = [None] * len(args)
     placements: list[Placement] = []
@@ -251,7 +276,10 @@ def run(
         given = inputs.get(arg.name)
         if given is None and arg.role in ("in", "inout"):
             raise ExecutionError(f"missing input %{arg.name}", _where(kernel))
-        if given is not None:
+        if isinstance(given, WindowedInput):
+            inputs[arg.name] = WindowedInput(given.shape, given.lo,
+                                             _check_dtype(arg, given.values, kernel))
+        elif given is not None:
             given = _check_dtype(arg, np.asarray(given), kernel)
             inputs[arg.name] = given
         shape = _expected_shape(arg, given, kernel)
@@ -265,15 +293,30 @@ def run(
                 "a distributed tensor whose views start at the argument with static "
                 "layouts", _where(kernel))
         count = (placement.layout.size() if placement.strided() or space == DISTRIBUTED
-                 else int(np.prod(shape)))
+                 else math.prod(shape))
+        if (arg.role == "in" and space == "global" and not placement.strided()
+                and (count * size > memory_cap or isinstance(given, WindowedInput))):
+            # Too large to hold whole: allocate only the addresses the kernel touches.
+            model = model or KernelModel(kernel.func)
+            placement.window = touched_address_range(model, arg.position)
+            if isinstance(given, WindowedInput) and (
+                    placement.window is None or given.lo != placement.window[0]
+                    or len(given.values) != placement.window[1] - placement.window[0] + 1):
+                raise ExecutionError(
+                    f"input %{arg.name} gives elements {given.lo}.."
+                    f"{given.lo + len(given.values) - 1}, but the kernel touches "
+                    f"{'an unbounded part' if placement.window is None else placement.window}",
+                    _where(kernel))
+            if placement.window is not None:
+                count = placement.window[1] - placement.window[0] + 1
         needs.append((f"%{arg.name}", max(count, 1) * size * len(placement.keys(num_tiles))))
         keys = placement.keys(num_tiles)
         start = max(cursors.get(k, 0) for k in keys)
         for k in keys:
             cursors[k] = align_up(start + max(count, 1) * size)
-        placement.offset = start // size
+        placement.offset = start // size - (placement.window[0] if placement.window else 0)
         placements.append(placement)
-        bound[arg.position] = start // size
+        bound[arg.position] = placement.offset
 
     capacity = scratchpad_bytes or DEFAULT_SCRATCHPAD_BYTES
     for key, end in cursors.items():
@@ -289,7 +332,12 @@ def run(
     for p in placements:
         et = element_type(p.arg.element_type)
         given = inputs.get(p.arg.name)
-        if given is not None:
+        if isinstance(given, WindowedInput):
+            p.write(memory, to_memory(et, given.values).reshape(-1), num_tiles)
+        elif given is not None:
+            if p.window is not None:
+                lo, hi = p.window
+                given = np.asarray(given).reshape(-1)[lo : hi + 1]
             p.write(memory, to_memory(et, given).reshape(-1), num_tiles)
         if p.arg.shape and any(d is None for d in p.arg.shape) and p.space != "own":
             machine.watched[(p.space, p.offset)] = []
@@ -367,13 +415,33 @@ def make_inputs(
             raise ExecutionError(
                 f"cannot make an input for %{arg.name}: its shape is unbounded", _where(kernel))
         shapes[arg.name] = (arg, shape)
+    # A float input whose whole tensor would pass the memory cap is made as a window of
+    # the elements the kernel touches: the same values the whole tensor would hold there
+    # (the generator skips the rest: one 64-bit draw per float).
+    windows: dict[str, tuple[int, int]] = {}
+    model = None
+    for name, (arg, shape) in shapes.items():
+        if 8 * math.prod(shape) > memory_cap and element_type(arg.element_type).is_float:
+            model = model or KernelModel(kernel.func)
+            touched = touched_address_range(model, arg.position)
+            layout = layout_of(kernel.func, arg.position)
+            if touched is not None and (layout is None or layout.is_row_major(shape)):
+                windows[name] = touched
     # float64 draws before rounding: 8 bytes per element while an input is made
-    _refuse_above_cap("making the random inputs",
-                      [(f"%{name}", 8 * math.prod(shape)) for name, (_, shape) in shapes.items()],
-                      memory_cap, kernel)
+    _refuse_above_cap(
+        "making the random inputs",
+        [(f"%{name}", 8 * (windows[name][1] - windows[name][0] + 1 if name in windows
+                           else math.prod(shape)))
+         for name, (_, shape) in shapes.items()], memory_cap, kernel)
     for arg, shape in shapes.values():
         et = element_type(arg.element_type)
-        if et.is_float:
+        if arg.name in windows:
+            lo, hi = windows[arg.name]
+            rng.bit_generator.advance(lo)
+            values = round_to(et, rng.uniform(-2.0, 2.0, size=hi - lo + 1))
+            rng.bit_generator.advance(math.prod(shape) - hi - 1)
+            out[arg.name] = WindowedInput(shape, lo, values)
+        elif et.is_float:
             out[arg.name] = round_to(et, rng.uniform(-2.0, 2.0, size=shape))
         else:
             lo, hi = ranges.get(arg.position, (0, 7))

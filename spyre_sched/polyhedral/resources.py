@@ -80,3 +80,41 @@ def _upper(values: AffineValues, form) -> int | None:
         if var.upper is not None and text == var.name:
             return var.upper
     return None
+
+
+def touched_address_range(model, position: int) -> tuple[int, int] | None:
+    """The lowest and highest element address (relative to the argument) that any load or
+    store touches through views of pointer argument `position`, over every tile and
+    iteration; None when that cannot be bounded exactly (an indirect tile, a view with
+    dynamic strides, a distributed view, no access)."""
+    from spyre_sched.polyhedral.affine_values import VariableKind
+    from spyre_sched.polyhedral.isl_text import conj, make_set, pw_constant
+    from spyre_sched.polyhedral.views import ViewModel
+
+    values = model.values
+    block = model.func_op.regions[0].blocks[0]
+    used = values.of_expr(values.expr(block.args[position])).used
+    if len(used) != 1 or used[0].kind != VariableKind.ARGUMENT:
+        return None
+    root = used[0]
+    mine = [a for a in model.accesses if any(root in p.root for p in a.view.parts)]
+    if not mine:
+        return None
+    pieces = []
+    for access in mine:
+        view = access.view
+        if not (access.exact and isinstance(view, ViewModel) and view.root == (root,)
+                and view.has_address()):
+            return None
+        coords = [f"c{k}" for k in range(view.rank)]
+        pieces.append(f"exists ({', '.join(coords)} : "
+                      f"{conj(access.contains_text(coords), f'a = {view.address_text(coords)}')})")
+    import islpy as isl
+
+    names = [v.name for v in values.variables]
+    formula = conj(values.context(), f"{root.name} = 0", " or ".join(f"({p})" for p in pieces))
+    touched = make_set(names, ["a"], formula).project_out(isl.dim_type.param, 0, len(names))
+    if touched.is_empty() or not touched.is_bounded():
+        return None
+    lo, hi = pw_constant(touched.dim_min(0)), pw_constant(touched.dim_max(0))
+    return None if lo is None or hi is None else (lo, hi)
