@@ -178,13 +178,15 @@ def check(kernel_file: str, device: str) -> None:
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
     from spyre_sched.polyhedral.checks import check_kernel
+    from spyre_sched.polyhedral.kernel_model import KernelModel
     from spyre_sched.polyhedral.resources import loaded_tiles, view_spans
 
     kernel = load_kernel(kernel_file)
     target = load_device(device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
-    arguments = infer_arguments(kernel.func)
-    diagnostics = check_kernel(kernel.func)
+    model = KernelModel(kernel.func)  # built once: the analyses share it
+    arguments = infer_arguments(kernel.func, model)
+    diagnostics = check_kernel(kernel.func, model)
     too_large = check_resources(target, view_spans(kernel.func), loaded_tiles(kernel.func))
     for op, message in too_large:
         click.echo(f"{kernel.location_of(op)}: error: {message}", err=True)
