@@ -57,6 +57,7 @@ def main() -> None:
 # ---- device: inspect architecture descriptions -----------------------------------------
 
 from spyre_sched.device.load import DEFAULT_DEVICE  # noqa: E402
+from spyre_sched.device.routing import DEFAULT_ROUTE_BYTES  # noqa: E402
 
 
 def device_option():
@@ -92,11 +93,12 @@ def device_show(device: str) -> None:
 @click.argument("device", metavar="NAME|PATH")
 @click.argument("source", metavar="SRC")
 @click.argument("target", metavar="DST")
-@click.option("--bytes", "nbytes", default=4096, show_default=True, type=click.IntRange(1),
-              help="Transfer size used for the cycle estimate.")
+@click.option("--bytes", "nbytes", default=DEFAULT_ROUTE_BYTES, show_default=True,
+              type=click.IntRange(1),
+              help="Transfer size the route is chosen for and timed with.")
 @reports_errors
 def device_route(device: str, source: str, target: str, nbytes: int) -> None:
-    """Print the shortest legal route from SRC to DST, hop by hop.
+    """Print the fastest legal route from SRC to DST for a transfer of --bytes, hop by hop.
 
     \b
     Endpoints are dotted instance names, as `device show` lists them:
@@ -109,7 +111,7 @@ def device_route(device: str, source: str, target: str, nbytes: int) -> None:
     from spyre_sched.device import load_device
     from spyre_sched.device.summary import describe_route
 
-    click.echo(describe_route(load_device(device).route(source, target), nbytes))
+    click.echo(describe_route(load_device(device).route(source, target, nbytes), nbytes))
 
 
 # ---- check: parse, verify and statically check a kernel --------------------------------
@@ -160,30 +162,44 @@ def _memory_spaces(kernel) -> set[str]:
 
 
 @main.command("check")
-@click.argument("kernel_file", type=click.Path(dir_okay=False))
+@click.argument("kernel_file", type=click.Path())
 @device_option()
 @reports_errors
 def check(kernel_file: str, device: str) -> None:
     """Parse, verify and statically check KERNEL_FILE; print a summary.
 
-    Errors (syntax, verifier, out-of-bounds, write races, a grid larger than the device or
-    a memory space it does not map) print as FILE:LINE:COL: error: and exit 1; warnings
-    (e.g. output elements never written) do not change the status.
+    Errors (syntax, verifier, out-of-bounds, write races, a grid larger than the device, a
+    memory space it does not map, a view larger than its memory, a loaded tile larger than
+    the scratchpad) print as FILE:LINE:COL: error: and exit 1; warnings (e.g. output
+    elements never written) and "not checked:" notes do not change the status.
     """
     from spyre_sched.device import load_device
-    from spyre_sched.device.fit import check_kernel_fits
+    from spyre_sched.device.fit import check_kernel_fits, check_resources
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
     from spyre_sched.polyhedral.checks import check_kernel
+    from spyre_sched.polyhedral.kernel_model import KernelModel
+    from spyre_sched.polyhedral.resources import loaded_tiles, view_spans
 
     kernel = load_kernel(kernel_file)
-    check_kernel_fits(load_device(device), kernel.func, kernel.num_tiles, kernel.location_of)
-    arguments = infer_arguments(kernel.func)
-    diagnostics = check_kernel(kernel.func)
+    target = load_device(device)
+    check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
+    model = KernelModel(kernel.func)  # built once: the analyses share it
+    arguments = infer_arguments(kernel.func, model)
+    diagnostics = check_kernel(kernel.func, model)
+    too_large = check_resources(target, view_spans(kernel.func), loaded_tiles(kernel.func))
+    for op, message in too_large:
+        click.echo(f"{kernel.location_of(op)}: error: {message}", err=True)
     for diag in diagnostics:
+        if diag.code == "not-checked":
+            other = (f" (with {diag.related.name} at {kernel.location_of(diag.related)})"
+                     if diag.related is not None else "")
+            click.echo(f"not checked: {diag.op.name} at {kernel.location_of(diag.op)}{other}: "
+                       f"{diag.message}", err=True)
+            continue
         click.echo(f"{kernel.location_of(diag.op)}: {diag.severity}: {diag.message}", err=True)
     click.echo(kernel_summary(kernel, arguments))
-    errors = sum(1 for d in diagnostics if d.severity == "error")
+    errors = sum(1 for d in diagnostics if d.severity == "error") + len(too_large)
     if errors:
         click.echo(f"{kernel_file}: {errors} error(s)", err=True)
         sys.exit(1)
@@ -193,16 +209,73 @@ def check(kernel_file: str, device: str) -> None:
 
 
 def _parse_runtime_args(pairs: tuple[str, ...]) -> dict[str, int]:
-    values = {}
+    from spyre_sched.errors import UsageError
+
+    values: dict[str, int] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
+        name = name.strip().lstrip("%")
         try:
-            values[name.strip().lstrip("%")] = int(value)
+            number = int(value)
         except ValueError:
             sep = ""
-        if not sep or not name.strip():
-            raise click.BadParameter(f"expected NAME=INTEGER, got '{pair}'", param_hint="--runtime-arg")
+        if not sep or not name:
+            raise UsageError(f"--runtime-arg: expected NAME=INTEGER, got '{pair}'")
+        if name in values:
+            raise UsageError(f"--runtime-arg: %{name} is given twice ({values[name]} and "
+                             f"{number}); give each run-time argument once")
+        values[name] = number
     return values
+
+
+def parse_size(text: str, option: str) -> int:
+    """`4GiB`, `512M`, `1000000` -> bytes (a positive integer); K/M/G/T are powers of
+    1000, KiB/MiB/GiB/TiB powers of 1024."""
+    import re
+
+    from spyre_sched.errors import UsageError
+
+    match = re.fullmatch(r"\s*(\d+)\s*(?:([kmgt])(i)?b?|b)?\s*", text, re.IGNORECASE)
+    if match is None or int(match.group(1)) <= 0:
+        raise UsageError(f"{option}: expected a positive size such as 4GiB, 512M or "
+                         f"1000000, got '{text}'")
+    power = "kmgt".index(match.group(2).lower()) + 1 if match.group(2) else 0
+    return int(match.group(1)) * (1024 if match.group(3) else 1000) ** power
+
+
+def read_inputs(path: str) -> dict:
+    """The arrays of an .npz archive keyed by name, or a clear error saying what the file
+    is instead (missing, a directory, empty, a single .npy array, not an archive)."""
+    import pickle
+    import zipfile
+
+    import numpy as np
+
+    from spyre_sched.errors import ExecutionError
+
+    def bad(why: str) -> ExecutionError:
+        return ExecutionError(f"cannot read inputs: {why}", path)
+
+    try:
+        with open(path, "rb") as file:
+            head = file.read(6)
+    except OSError as err:
+        raise bad(err.strerror or str(err)) from None
+    if not head:
+        raise bad("the file is empty (expected an .npz archive of arrays keyed by "
+                  "argument name)")
+    if head == b"\x93NUMPY":
+        raise bad("this is a single .npy array; give an .npz archive keyed by argument name "
+                  "(numpy.savez(path, A=a, B=b))")
+    if not head.startswith(b"PK"):
+        raise bad("not an .npz archive (numpy.savez writes one)")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {key: data[key] for key in data.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, pickle.UnpicklingError,
+            KeyError) as err:
+        raise bad(f"the .npz archive is damaged or holds something other than plain "
+                  f"arrays ({type(err).__name__}: {err})") from None
 
 
 def output_summary(name: str, array) -> str:
@@ -223,49 +296,58 @@ def output_summary(name: str, array) -> str:
 
 
 @main.command("reference")
-@click.argument("kernel_file", type=click.Path(dir_okay=False))
-@click.option("--inputs", "inputs_path", type=click.Path(dir_okay=False),
+@click.argument("kernel_file", type=click.Path())
+@click.option("--inputs", "inputs_path", type=click.Path(),
               help=".npz file of input arrays keyed by argument name (default: seeded random).")
-@click.option("--save-outputs", "outputs_path", type=click.Path(dir_okay=False),
-              help="Write the outputs to this .npz file, keyed by argument name.")
+@click.option("--save-outputs", "outputs_path", type=click.Path(),
+              help="Write the outputs to this .npz file (the name must end in .npz), keyed "
+                   "by argument name.")
 @click.option("--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
               help="Value of a !ktdp.runtime_arg (or scalar) argument; repeatable.")
 @click.option("--seed", default=0, show_default=True, type=int,
               help="Seed of the random inputs used when --inputs is not given.")
 @click.option("--scratchpad-bytes", type=click.IntRange(1), default=None,
               help="Scratchpad size per compute tile (default: the device's).")
+@click.option("--memory-cap", "memory_cap", default="4GiB", show_default=True,
+              metavar="SIZE",
+              help="Refuse, before allocating, a run whose simulated memory (arguments, "
+                   "scratchpads, random inputs) would exceed SIZE (bytes, or with K/M/G/T "
+                   "or KiB/MiB/GiB/TiB).")
 @device_option()
 @reports_errors
 def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratchpad_bytes,
-              device):
+              memory_cap, device):
     """Run KERNEL_FILE on the reference interpreter and summarise each output."""
     import numpy as np
 
     from emulator.reference import make_inputs, run
     from spyre_sched.device import load_device
     from spyre_sched.device.fit import check_kernel_fits
-    from spyre_sched.errors import ExecutionError
+    from spyre_sched.errors import ExecutionError, UsageError
     from spyre_sched.frontend import load_kernel
 
     kernel = load_kernel(kernel_file)
     target = load_device(device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     rt = _parse_runtime_args(runtime_args)
+    cap = parse_size(memory_cap, "--memory-cap")
+    if outputs_path and not outputs_path.endswith(".npz"):
+        raise UsageError(f"--save-outputs writes a .npz file: its name must end in .npz, "
+                         f"got '{outputs_path}'")
+    if outputs_path and os.path.isdir(outputs_path):
+        raise UsageError(f"--save-outputs names a directory, not a file: '{outputs_path}'")
     if inputs_path:
-        try:
-            with np.load(inputs_path, allow_pickle=False) as data:
-                inputs = {key: data[key] for key in data.files}
-        except (OSError, ValueError) as err:
-            raise ExecutionError(f"cannot read inputs: {err}", inputs_path) from None
+        inputs = read_inputs(inputs_path)
     else:
-        inputs = make_inputs(kernel, seed, rt)
+        inputs = make_inputs(kernel, seed, rt, memory_cap=cap)
     outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
-                  device=target)
+                  device=target, memory_cap=cap)
     for name, array in outputs.items():
         click.echo(output_summary(name, array))
     if outputs_path:
         try:
-            np.savez(outputs_path, **outputs)
+            with open(outputs_path, "wb") as file:  # exactly this path: no suffix added
+                np.savez(file, **outputs)
         except OSError as err:
             raise ExecutionError(f"cannot write outputs: {err.strerror}", outputs_path) from None
 

@@ -71,3 +71,8 @@ class ExecutionError(SpyreSchedError):
 
 class UnsupportedError(SpyreSchedError):
     """Valid input that this version of spyre-sched does not handle (said plainly)."""
+
+
+class UsageError(SpyreSchedError):
+    """A command-line option or API argument has a value that cannot be used (said plainly,
+    naming the option)."""

@@ -2,41 +2,20 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from pathlib import Path
 
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.exceptions import ParseError as XdslParseError
-from xdsl.utils.lexer import Input
-from xdsl.utils.mlir_lexer import MLIRLexer
 
 from spyre_sched.errors import SourceLocation, SpyreSchedError
+from spyre_sched.xdsl_compat import current_token, install_linear_time_lexer
 
-
-class _LinearTimeLexer(MLIRLexer):
-    """xDSL's lexer with plainer messages and a string-literal pattern that cannot
-    backtrack. The original nests one repetition in another, so a string left unterminated
-    (`"spyreop.silu (%x ...` up to the end of the line) takes time exponential in the
-    line's length. Same language."""
-
-    _unescaped_characters_regex = re.compile(
-        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-    )
-
-    def _lex_string_literal(self, start_pos):
-        try:
-            return super()._lex_string_literal(start_pos)
-        except XdslParseError as err:  # xDSL says "End of file reached" for any line
-            raise XdslParseError(err.span, "string literal is not closed on its line") from None
-
-    def _lex_prefixed_ident(self, start_pos):
-        try:
-            return super()._lex_prefixed_ident(start_pos)
-        except XdslParseError as err:  # xDSL's message leaves "{first_char}" unformatted
-            sigil = self.input.content[start_pos]
-            raise XdslParseError(err.span, f"expected a name after '{sigil}'") from None
+MAX_NESTING = 64
+"""Ops nest at most this deep (an op inside a region of an op inside ...). Parsing,
+verification, analysis and interpretation recurse once per level; a fixed limit gives a
+clear error instead of Python's recursion limit somewhere later. Real kernels nest < 10."""
 
 
 class LocatedParser(Parser):
@@ -44,16 +23,21 @@ class LocatedParser(Parser):
 
     def __init__(self, ctx, text: str, filename: str):
         super().__init__(ctx, "", filename)
-        self._parser_state = ParserState(_LinearTimeLexer(Input(text, filename)))
+        install_linear_time_lexer(self, text, filename)
         self.filename = filename
         self.text = text
         self.op_positions: dict[Operation, int] = {}
         # Start positions of the ops being parsed, innermost last: an error raised while
         # building an op (not at a token) is reported at the op.
         self.open_ops: list[int] = []
+        self._line_starts: list[int] | None = None
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
+        start = current_token(self).span.start
+        if len(self.open_ops) >= MAX_NESTING:
+            raise ProblemAt(
+                f"ops nest more than {MAX_NESTING} levels deep here (the most spyre-sched "
+                "supports); flatten the loops or conditions", start)
         self.open_ops.append(start)
         op = super().parse_operation()
         self.open_ops.pop()
@@ -61,7 +45,26 @@ class LocatedParser(Parser):
         return op
 
     def location_at(self, position: int) -> SourceLocation:
-        return location_in_text(self.text, self.filename, position)
+        """FILE:LINE:COL of a character offset: a binary search over the line starts
+        (found once), so locating every op of a file is not quadratic in its size."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        index = bisect.bisect_right(self._line_starts, position) - 1
+        start = self._line_starts[index]
+        end = (self._line_starts[index + 1] - 1 if index + 1 < len(self._line_starts)
+               else len(self.text))
+        return SourceLocation(self.filename, index + 1, position - start + 1,
+                              self.text[start:end])
+
+
+class ProblemAt(Exception):
+    """A parse problem found by our parser at a character offset; the caller turns it into
+    a located ParseError (it knows the error class to use)."""
+
+    def __init__(self, message: str, position: int):
+        super().__init__(message)
+        self.message = message
+        self.position = position
 
 
 def location_in_text(text: str, filename: str, position: int) -> SourceLocation:

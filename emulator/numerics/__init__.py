@@ -15,9 +15,11 @@ Everything works on whole numpy arrays.  The rules both executors follow:
   away from zero.
 * **Integers** wrap modulo 2**width (two's complement); undefined cases are pinned down in
   `arith_ops` (division by zero is an error).
-* **Reductions** (`reductions.reduce`): floats accumulate in float64 and round to the element
-  type once at the end (exact, hence order-independent, for up to 8192 16-bit values); partial
-  results stay in float64 until the final rounding.
+* **Reductions** (`reductions.reduce`): a float sum or product is the exact result of the
+  exact values, rounded once to the element type (order-independent); float64 accumulation
+  is used where it is provably exact (always for up to 8192 f16 values), exact arithmetic
+  elsewhere. An executor accumulating in hardware order is compared with it within
+  `matches_hardware_order_sum` (the bound's formula is in docs/numerics.md).
 * The op table (`op_table.OPS`, entry point `apply_op`) holds arith, math and spyreop
   semantics under their IR names; formulas of the spyreop intrinsics are in `spyreop_ops`.
 """
@@ -51,7 +53,15 @@ from .element_types import (
 )
 from .erf import erf, erfc
 from .op_table import OPS, OpSpec, apply_op, op_spec
-from .reductions import FLOAT_KINDS, INT_KINDS, REDUCTION_KIND_OF_OP, reduce
+from .reductions import (
+    FLOAT_KINDS,
+    INT_KINDS,
+    REDUCTION_KIND_OF_OP,
+    float64_sum_is_exact,
+    hardware_sum_error_bound,
+    matches_hardware_order_sum,
+    reduce,
+)
 from .spyreop_ops import LAYERNORM_EPS, STICK_BYTES
 
 __all__ = [
@@ -59,7 +69,9 @@ __all__ = [
     "ELEMENT_TYPES", "ElementType", "FLOAT_KINDS", "INT_KINDS", "LAYERNORM_EPS", "OPS",
     "OpSpec", "REDUCTION_KIND_OF_OP", "STICK_BYTES",
     "apply_op", "compute_dtype", "constant", "df16_from_f32", "df16_from_float", "df16_round",
-    "df16_to_f32", "element_size", "element_type", "erf", "erfc", "from_bits", "from_memory",
+    "df16_to_f32", "element_size", "element_type", "erf", "erfc", "float64_sum_is_exact",
+    "from_bits", "from_memory", "hardware_sum_error_bound",
+    "matches_hardware_order_sum",
     "op_spec", "reduce", "round_to", "storage_dtype", "to_bits", "to_memory", "value_dtype",
     "wrap_int",
 ]

@@ -2,20 +2,34 @@
 
 Shared semantics, which both executors must follow:
 
-* floats (f16, bf16, df16, f32, f64) accumulate in **float64** and are rounded to the element
-  type **once**, at the end.  float64 holds every sum of up to 8192 16-bit-float values
-  exactly, so a reduction split across cores or chunks in any order gives bit-identical
-  results; for f32 the order can only matter in the last float64 bits, far below f32's.
-  A partial result that will be combined further must stay in float64
-  (`round_result=False`) and be rounded with `round_to` only when final.
+* float `add` and `mul` (f16, bf16, df16, f32, f64) give the **exact** sum or product of the
+  exact values (and `init`), rounded **once** to the element type (correctly rounded).  So
+  the result does not depend on the order of the terms, nor on how a reduction is split.
+  Fast path: float64 accumulation, taken per output only when it is provably exact
+  (`float64_sum_is_exact`: every term is a multiple of 2**q, and n * max|x| <= 2**(53 + q),
+  so every partial sum is an integer multiple of 2**q below 2**53 * 2**q, which float64
+  holds exactly; for a product: the terms' significant bits add up to at most 53 with no
+  overflow or underflow). For f16 the sum bound always holds up to 8192 terms. Otherwise
+  the output is computed exactly (`math.fsum` and the sign of its residual; integer
+  significands for products) and brought to float64 by rounding to odd, which the final
+  rounding to a type of at most 51 significant bits turns into a correct rounding.
+* An executor that accumulates in hardware order in an accumulator type is compared with
+  this result by `matches_hardware_order_sum` (docs/numerics.md states the bound); every
+  other op, and max/min reductions, must match bit for bit.
+* `round_result=False` returns the float64 accumulator of each output without the final
+  rounding: exact when the fast path's bound holds, otherwise the exact value rounded to odd
+  (rounding it once more to the element type is then still correct).
 * `max`/`min` propagate NaN (like `arith.maximumf`); `maxnum`/`minnum` ignore NaN; -0 < +0.
 * integers accumulate in 64-bit and wrap to the type at the end (the same as wrapping every
   step); `max`/`min` read signed, `maxu`/`minu` unsigned.
-* `init` (the reduction's initial value, e.g. linalg.reduce's init operand) is combined with
-  the accumulated value before the final rounding.  Reducing zero elements gives the identity.
+* `init` (the reduction's initial value, e.g. linalg.reduce's init operand) is one more
+  term of the exact sum or product.  Reducing zero elements gives the identity.
 """
 
 from __future__ import annotations
+
+import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -128,11 +142,206 @@ def reduce(kind: str, array, axes, element_type_name, init=None, round_result: b
     ax = _normalize_axes(axes, arr.ndim)
     with np.errstate(all="ignore"):
         if et.is_float:
-            acc = _float_reduce(kind, arr.astype(np.float64), ax)
-            if init is not None:
-                acc = _FLOAT_COMBINE[kind](acc, np.asarray(init, dtype=np.float64))
+            if kind in ("add", "mul"):
+                acc = _exact_reduce(kind, arr.astype(np.float64), ax, init, et.name)
+            else:
+                acc = _float_reduce(kind, arr.astype(np.float64), ax)
+                if init is not None:
+                    acc = _FLOAT_COMBINE[kind](acc, np.asarray(init, dtype=np.float64))
             return round_to(et, acc) if round_result else acc
         acc = _int_reduce(kind, et, arr, ax)
         if init is not None:
             acc = _int_combine(kind, et, acc, np.asarray(init).astype(et.value_dtype))
         return wrap_int(et, acc) if round_result else acc
+
+
+# ---- exact float sums and products ---------------------------------------------------------
+
+
+def _terms(values: np.ndarray, axes: tuple[int, ...], init) -> np.ndarray:
+    """The terms of every output along one last axis: shape (*kept, n [+1 for init])."""
+    kept = [d for d in range(values.ndim) if d not in axes]
+    moved = np.moveaxis(values, [*kept, *axes], range(values.ndim))
+    terms = moved.reshape(*moved.shape[:len(kept)], -1)
+    if init is not None:
+        extra = np.broadcast_to(np.asarray(init, dtype=np.float64), terms.shape[:-1])
+        terms = np.concatenate([terms, extra[..., None]], axis=-1)
+    return terms
+
+
+def _exponents(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For finite non-zero terms: e with |x| < 2**e, and q with x a multiple of 2**q (the
+    weight of the lowest set bit). Zeros and non-finite terms give (-inf, +inf) markers."""
+    finite = np.isfinite(terms) & (terms != 0)
+    mantissa, exponent = np.frexp(np.where(finite, terms, 1.0))
+    digits = np.abs(mantissa * 2.0**53).astype(np.int64)       # exact: 53-bit integers
+    lowest = digits & -digits
+    q = exponent - 53 + np.log2(np.maximum(lowest, 1)).astype(np.int64)
+    top = np.where(finite, exponent, np.iinfo(np.int64).min // 4)
+    low = np.where(finite, q, np.iinfo(np.int64).max // 4)
+    return top, low
+
+
+def float64_sum_is_exact(terms: np.ndarray) -> np.ndarray:
+    """Per output (last axis = the terms): whether summing the finite terms in float64, in
+    any order, is exact. Every term is a multiple of 2**q_min and n * max|x| <= 2**(53 +
+    q_min), so every partial sum is an integer multiple of 2**q_min below 2**53 in those
+    units: float64 holds it exactly."""
+    n = terms.shape[-1]
+    if n == 0:
+        return np.ones(terms.shape[:-1], dtype=bool)
+    top, low = _exponents(terms)
+    log_n = max(n - 1, 1).bit_length()                       # 2**log_n >= n
+    return top.max(axis=-1) + log_n <= 53 + low.min(axis=-1)
+
+
+def _float64_product_is_exact(terms: np.ndarray) -> np.ndarray:
+    top, low = _exponents(terms)
+    finite = np.isfinite(terms) & (terms != 0)
+    bits = np.where(finite, top - low, 0).sum(axis=-1)       # significant bits per term
+    exponent_sum = np.where(finite, top, 0).sum(axis=-1)
+    return (bits <= 53) & (np.abs(exponent_sum) < 900)
+
+
+def _to_odd(exact: Fraction | float, nearest: float) -> float:
+    """The float64 next to `exact` (with `nearest` its correctly rounded float64) whose last
+    significand bit is odd, unless `exact` is a float64: rounding to odd."""
+    if Fraction(nearest) == exact:
+        return nearest
+    other = math.nextafter(nearest, math.inf if exact > Fraction(nearest) else -math.inf)
+    pair = (nearest, other)
+    bits = [int(np.float64(v).view(np.int64)) & 1 for v in pair]
+    return pair[bits.index(1)] if 1 in bits else nearest
+
+
+def _exact_sum(terms: np.ndarray, to_odd: bool) -> float:
+    values = [float(v) for v in terms]
+    nonfinite = [v for v in values if not math.isfinite(v)]
+    if nonfinite:
+        return float(np.sum(nonfinite))                       # nan, or one infinity
+    try:
+        nearest = math.fsum(values)
+    except OverflowError:
+        exact: Fraction = sum((Fraction(v) for v in values), Fraction(0))
+        return _fraction_to_float(exact, to_odd)
+    if not to_odd or not math.isfinite(nearest):
+        return nearest
+    residual = math.fsum([*values, -nearest])                 # sign of exact - nearest
+    if residual == 0:
+        return nearest
+    other = math.nextafter(nearest, math.inf if residual > 0 else -math.inf)
+    return other if int(np.float64(other).view(np.int64)) & 1 else nearest
+
+
+def _fraction_to_float(exact: Fraction, to_odd: bool) -> float:
+    try:
+        nearest = float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+    return _to_odd(exact, nearest) if to_odd and math.isfinite(nearest) else nearest
+
+
+def _exact_product(terms: np.ndarray, to_odd: bool) -> float:
+    values = [float(v) for v in terms]
+    if any(not math.isfinite(v) for v in values) or 0.0 in values:
+        return float(np.prod(np.asarray(values, dtype=np.float64)))  # nan, inf or signed 0
+    exact = Fraction(1)
+    for v in values:
+        exact *= Fraction(v)
+    return _fraction_to_float(exact, to_odd)
+
+
+# Per type: (e_max with |x| < 2**e_max for every finite value, q with every value a
+# multiple of 2**q). f16: |x| < 2**16, multiples of 2**-24, so any 8192 terms sum exactly.
+_TYPE_EXPONENTS = {"f16": (16, -24)}
+
+
+def _sum_exact_for_type(type_name: str, n: int) -> bool:
+    """Whether float64 sums every n values of the type exactly (a bound on the type alone)."""
+    if type_name not in _TYPE_EXPONENTS:
+        return False
+    top, low = _TYPE_EXPONENTS[type_name]
+    return top + max(n - 1, 1).bit_length() <= 53 + low
+
+
+def _exact_reduce(kind: str, values: np.ndarray, axes: tuple[int, ...], init,
+                  type_name: str) -> np.ndarray:
+    """Float add/mul reduction: float64 where provably exact, exact arithmetic elsewhere."""
+    fast = _float_reduce(kind, values, axes)
+    if init is not None:
+        fast = _FLOAT_COMBINE[kind](fast, np.asarray(init, dtype=np.float64))
+    fast = np.asarray(fast, dtype=np.float64)
+    terms = _terms(values, axes, init)
+    n = terms.shape[-1]
+    if n <= 1 or (kind == "add" and _sum_exact_for_type(type_name, n)):
+        return fast
+    exact_ok = (float64_sum_is_exact(terms) if kind == "add"
+                else _float64_product_is_exact(terms))
+    if np.all(exact_ok):
+        return fast
+    out = np.array(fast, dtype=np.float64, copy=True)
+    slow = _exact_sum if kind == "add" else _exact_product
+    to_odd = type_name != "f64"   # f64: the correctly rounded float64 is the result
+    for index in np.argwhere(~np.asarray(exact_ok)):
+        out[tuple(index)] = slow(terms[tuple(index)], to_odd)
+    return out
+
+
+# ---- comparing an executor that accumulates in hardware order -------------------------------
+
+UNIT_ROUNDOFF = {"f16": 2.0**-11, "bf16": 2.0**-8, "df16": 2.0**-10, "f32": 2.0**-24,
+                 "f64": 2.0**-53}
+"""u = 2**-p for a format of p significant bits (round to nearest)."""
+
+SMALLEST_SPACING = {"f16": 2.0**-24, "bf16": 2.0**-133, "df16": 2.0**-31 * (1 + 2.0**-9),
+                    "f32": 2.0**-149, "f64": 2.0**-1074}
+"""The largest rounding step near zero: the subnormal spacing, or for df16 (no subnormals,
+flush to zero) its smallest positive value."""
+
+
+def gamma(n: int, unit_roundoff: float) -> float:
+    """gamma_n = n u / (1 - n u), the bound on the relative error of n roundings."""
+    nu = n * unit_roundoff
+    if nu >= 1:
+        return math.inf
+    return nu / (1 - nu)
+
+
+def hardware_sum_error_bound(terms, accumulator_type: str, element_type_name: str,
+                             oracle, hardware, axis: int = -1) -> np.ndarray:
+    """Per output: how far `hardware` (a sum accumulated in `accumulator_type` in any order,
+    then rounded once to the element type) may lie from `oracle` (this module's result:
+    the exact sum rounded once). With n terms x_i (init included), A = sum |x_i|, u the
+    unit roundoff and tiny the largest rounding step near zero of a type:
+
+        E     = gamma_{n-1}(u_acc) * A + (n - 1) * tiny_acc      (accumulation, any order)
+        bound = E + u_et * (|oracle| + |hardware|) + 2 * tiny_et  (the two final roundings)
+
+    gamma_k(u) = k u / (1 - k u) (infinite when k u >= 1). docs/numerics.md derives it.
+    Sums that are not finite are outside the bound: compare them bit for bit."""
+    x = np.abs(np.asarray(terms, dtype=np.float64))
+    n = x.shape[axis]
+    total = x.sum(axis=axis)
+    acc = element_type(accumulator_type).name
+    et = element_type(element_type_name).name
+    steps = max(n - 1, 0)
+    results = (np.abs(np.asarray(oracle, dtype=np.float64))
+               + np.abs(np.asarray(hardware, dtype=np.float64)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        accumulation = gamma(steps, UNIT_ROUNDOFF[acc]) * total + steps * SMALLEST_SPACING[acc]
+        return accumulation + UNIT_ROUNDOFF[et] * results + 2 * SMALLEST_SPACING[et]
+
+
+def matches_hardware_order_sum(terms, accumulator_type: str, element_type_name: str,
+                               oracle, hardware, axis: int = -1) -> np.ndarray:
+    """Per output: whether an executor's sum passes the comparison rule of
+    docs/numerics.md (within the bound when both are finite, else bit for bit)."""
+    oracle = np.asarray(oracle, dtype=np.float64)
+    hardware = np.asarray(hardware, dtype=np.float64)
+    bound = hardware_sum_error_bound(terms, accumulator_type, element_type_name,
+                                     oracle, hardware, axis)
+    finite = np.isfinite(oracle) & np.isfinite(hardware)
+    with np.errstate(invalid="ignore"):
+        close = np.abs(hardware - oracle) <= bound
+    same = (oracle == hardware) | (np.isnan(oracle) & np.isnan(hardware))
+    return np.where(finite, close, same)

@@ -238,8 +238,9 @@ def _slice_reduction(et, rt, x, reduction_kind, reduction_scope, lanes):
     # in_slice reduces the lane axis; across_slice reduces all stick positions, lane by lane.
     sticks = x if scope == "in_slice" else x.reshape(-1, lanes).T
     if kind == "sub":
-        first = sticks[..., 0].astype(np.float64)
-        acc = first - reduce("add", sticks[..., 1:], -1, et, round_result=False)
+        # first - (the rest): one exact sum of the first and the negated rest.
+        signed_terms = np.concatenate([sticks[..., :1], -sticks[..., 1:]], axis=-1)
+        acc = reduce("add", signed_terms, -1, et, round_result=False)
     elif kind == "abs_max":
         acc = reduce("max", np.abs(sticks), -1, et, round_result=False)
     else:

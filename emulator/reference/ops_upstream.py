@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -14,38 +12,12 @@ from xdsl.dialects.builtin import (
 )
 
 from emulator.numerics import OPS, apply_op, constant, value_dtype
+from emulator.numerics.index_scalars import INDEX_BINARY_OPS, index_binary, index_compare
 from emulator.reference.interpreter import handles
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
 
 # ---- arith ------------------------------------------------------------------------------
-
-
-def _trunc_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-# Index arithmetic on Python ints: loop counters and offsets stay cheap.
-_INDEX_OPS = {
-    "arith.addi": operator.add,
-    "arith.subi": operator.sub,
-    "arith.muli": operator.mul,
-    "arith.divsi": _trunc_div,
-    "arith.divui": operator.floordiv,
-    "arith.remsi": lambda a, b: a - _trunc_div(a, b) * b,
-    "arith.remui": operator.mod,
-    "arith.floordivsi": operator.floordiv,
-    "arith.ceildivsi": lambda a, b: -(-a // b),
-    "arith.maxsi": max,
-    "arith.minsi": min,
-    "arith.maxui": max,
-    "arith.minui": min,
-}
-_INDEX_DIVISIONS = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
-                    "arith.floordivsi", "arith.ceildivsi"}
-_CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt,
-         5: operator.ge, 6: operator.lt, 7: operator.le, 8: operator.gt, 9: operator.ge}
 
 
 _INDEX_RANGE = range(-(2**63), 2**63)
@@ -89,13 +61,10 @@ def _constant(ex, op, vals):
 
 def _arith(ex, op, vals):
     name = op.name
-    if name in _INDEX_OPS and type(vals[0]) is int and type(vals[1]) is int:
-        if name in _INDEX_DIVISIONS and vals[1] == 0:
-            raise ExecutionError("division by zero")
-        return [_index(name, _INDEX_OPS[name](vals[0], vals[1]), vals)]
+    if name in INDEX_BINARY_OPS and type(vals[0]) is int and type(vals[1]) is int:
+        return [index_binary(name, vals[0], vals[1])]
     if name == "arith.cmpi" and type(vals[0]) is int and type(vals[1]) is int:
-        pred = op.predicate.value.data
-        return [_CMPI[pred](vals[0], vals[1])]
+        return [index_compare(op.predicate.value.data, vals[0], vals[1])]
     attrs = {}
     if name in ("arith.cmpf", "arith.cmpi"):
         attrs["predicate"] = op.predicate.value.data

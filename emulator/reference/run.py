@@ -7,6 +7,7 @@ kernel receives element offsets. Outputs (roles out / inout) come back keyed by 
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,8 @@ from spyre_sched.dialects.ktdp import (
 from spyre_sched.errors import ExecutionError, UnsupportedError
 from spyre_sched.frontend import Kernel, load_kernel, parse_kernel
 from spyre_sched.frontend.arguments import ArgumentInfo, infer_arguments
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.resources import touched_address_range
 
 POINTER_ROLES = ("in", "out", "inout", "unused")
 
@@ -45,12 +48,40 @@ def as_kernel(kernel: Kernel | str | Path) -> Kernel:
     return parse_kernel(kernel, "<input>")
 
 
-#: what one argument may occupy in the simulated memory (this machine has 24 GiB)
-MAX_ARGUMENT_BYTES = 4 << 30
+#: the most simulated memory (arguments, scratchpads, generated inputs) a run may use,
+#: unless the caller says otherwise (`memory_cap=`, the CLI's --memory-cap): a run that
+#: would need more is refused before anything is allocated, with the figures
+DEFAULT_MEMORY_CAP = 4 << 30
+
+
+def _refuse_above_cap(what: str, parts: list[tuple[str, int]], cap: int,
+                      kernel: Kernel) -> None:
+    total = sum(n for _, n in parts)
+    if total <= cap:
+        return
+    shown = ", ".join(f"{name} {n} bytes" for name, n in parts if n)
+    raise ExecutionError(
+        f"{what} needs {total} bytes ({shown}), more than the memory cap of {cap} bytes; "
+        "raise it (--memory-cap) or shrink the kernel's tensors", _where(kernel))
 
 
 #: the space of an argument whose views spread it over several scratchpads
 DISTRIBUTED = "distributed"
+
+
+@dataclass(frozen=True)
+class WindowedInput:
+    """An input tensor too large to hold, given by the only elements the kernel touches:
+    `values` are the row-major elements `lo`..`lo + len(values) - 1` of a tensor of
+    `shape` (make_inputs builds one when the whole tensor exceeds the memory cap)."""
+
+    shape: tuple[int, ...]
+    lo: int
+    values: np.ndarray
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.values.dtype
 
 
 @dataclass
@@ -62,6 +93,9 @@ class Placement:
     offset: int  # element offset
     shape: tuple[int, ...]  # allocated shape (upper bounds where dynamic)
     layout: ArgumentLayout | None = None  # the views' strided layout; None: row-major
+    #: (lo, hi): only these element addresses are allocated (an input whose whole tensor
+    #: would exceed the memory cap, of which the kernel touches a part); None: all
+    window: tuple[int, int] | None = None
 
     def strided(self) -> bool:
         return self.layout is not None and not self.layout.is_row_major(self.shape)
@@ -89,6 +123,10 @@ class Placement:
                 yield key, None, None
 
     def write(self, memory: DeviceMemory, raw: np.ndarray, num_tiles: int) -> None:
+        if self.window is not None:  # raw holds the window's elements only
+            start = self.offset + self.window[0]
+            memory.elements(self.space, raw.dtype)[start : start + raw.size] = raw
+            return
         for key, index, address in self._pieces(self.shape, num_tiles):
             elements = memory.elements(key, raw.dtype)
             if address is None:
@@ -184,11 +222,13 @@ def run(
     runtime_args: dict[str, int] | None = None,
     scratchpad_bytes: int | None = None,
     device=None,
+    memory_cap: int = DEFAULT_MEMORY_CAP,
 ) -> dict[str, np.ndarray]:
     """Execute `kernel` on every compute tile; return its outputs keyed by argument name.
 
     The scratchpad size per tile is `scratchpad_bytes`, else that of `device` (a
-    `spyre_sched.device` Device, or a device name / path), else 2 MiB.
+    `spyre_sched.device` Device, or a device name / path), else 2 MiB. A run whose
+    simulated memory would exceed `memory_cap` bytes is refused before allocating.
     """
     kernel = as_kernel(kernel)
     if scratchpad_bytes is None and device is not None:
@@ -207,8 +247,16 @@ def run(
             raise ExecutionError(
                 f"'{key}' is not an argument of @{kernel.name} (its arguments: "
                 f"{', '.join('%' + a.name for a in args)})", _where(kernel))
+    for arg in args:
+        if arg.name in runtime_args and arg.role in POINTER_ROLES:
+            raise ExecutionError(
+                f"run-time argument %{arg.name} names a pointer argument (a tensor, "
+                f"{arg.role}); run-time arguments give scalars and !ktdp.runtime_arg values, "
+                "tensors come as input arrays", _where(kernel))
 
     # Arguments: values for scalars and run-time arguments, placements for pointers.
+    model: KernelModel | None = None  # built only when an argument is too large to hold
+    needs: list[tuple[str, int]] = []
     bound: list[object] = [None] * len(args)
     placements: list[Placement] = []
     cursors: dict[object, int] = {}
@@ -228,7 +276,10 @@ def run(
         given = inputs.get(arg.name)
         if given is None and arg.role in ("in", "inout"):
             raise ExecutionError(f"missing input %{arg.name}", _where(kernel))
-        if given is not None:
+        if isinstance(given, WindowedInput):
+            inputs[arg.name] = WindowedInput(given.shape, given.lo,
+                                             _check_dtype(arg, given.values, kernel))
+        elif given is not None:
             given = _check_dtype(arg, np.asarray(given), kernel)
             inputs[arg.name] = given
         shape = _expected_shape(arg, given, kernel)
@@ -242,19 +293,30 @@ def run(
                 "a distributed tensor whose views start at the argument with static "
                 "layouts", _where(kernel))
         count = (placement.layout.size() if placement.strided() or space == DISTRIBUTED
-                 else int(np.prod(shape)))
-        if count * size > MAX_ARGUMENT_BYTES:
-            raise ExecutionError(
-                f"argument %{arg.name} spans {count * size} bytes of memory through its "
-                f"views; the reference interpreter holds at most {MAX_ARGUMENT_BYTES} per "
-                "argument", _where(kernel))
+                 else math.prod(shape))
+        if (arg.role == "in" and space == "global" and not placement.strided()
+                and (count * size > memory_cap or isinstance(given, WindowedInput))):
+            # Too large to hold whole: allocate only the addresses the kernel touches.
+            model = model or KernelModel(kernel.func)
+            placement.window = touched_address_range(model, arg.position)
+            if isinstance(given, WindowedInput) and (
+                    placement.window is None or given.lo != placement.window[0]
+                    or len(given.values) != placement.window[1] - placement.window[0] + 1):
+                raise ExecutionError(
+                    f"input %{arg.name} gives elements {given.lo}.."
+                    f"{given.lo + len(given.values) - 1}, but the kernel touches "
+                    f"{'an unbounded part' if placement.window is None else placement.window}",
+                    _where(kernel))
+            if placement.window is not None:
+                count = placement.window[1] - placement.window[0] + 1
+        needs.append((f"%{arg.name}", max(count, 1) * size * len(placement.keys(num_tiles))))
         keys = placement.keys(num_tiles)
         start = max(cursors.get(k, 0) for k in keys)
         for k in keys:
             cursors[k] = align_up(start + max(count, 1) * size)
-        placement.offset = start // size
+        placement.offset = start // size - (placement.window[0] if placement.window else 0)
         placements.append(placement)
-        bound[arg.position] = start // size
+        bound[arg.position] = placement.offset
 
     capacity = scratchpad_bytes or DEFAULT_SCRATCHPAD_BYTES
     for key, end in cursors.items():
@@ -262,12 +324,20 @@ def run(
             raise ExecutionError(
                 f"the arguments pinned in tile {key}'s scratchpad need {end} bytes, more "
                 f"than its {capacity}", _where(kernel))
+    needs.append((f"scratchpads ({num_tiles} x {capacity})", num_tiles * capacity))
+    _refuse_above_cap(f"running @{kernel.name} on the reference interpreter", needs,
+                      memory_cap, kernel)
     memory = DeviceMemory(cursors.get("global", 0), num_tiles, capacity)
     machine = Machine(kernel, memory, kernel.grid, Exchange(num_tiles))
     for p in placements:
         et = element_type(p.arg.element_type)
         given = inputs.get(p.arg.name)
-        if given is not None:
+        if isinstance(given, WindowedInput):
+            p.write(memory, to_memory(et, given.values).reshape(-1), num_tiles)
+        elif given is not None:
+            if p.window is not None:
+                lo, hi = p.window
+                given = np.asarray(given).reshape(-1)[lo : hi + 1]
             p.write(memory, to_memory(et, given).reshape(-1), num_tiles)
         if p.arg.shape and any(d is None for d in p.arg.shape) and p.space != "own":
             machine.watched[(p.space, p.offset)] = []
@@ -324,7 +394,8 @@ def _final_shape(p: Placement, machine: Machine) -> tuple[int, ...]:
 
 
 def make_inputs(
-    kernel: Kernel | str | Path, seed: int = 0, runtime_args: dict[str, int] | None = None
+    kernel: Kernel | str | Path, seed: int = 0, runtime_args: dict[str, int] | None = None,
+    memory_cap: int = DEFAULT_MEMORY_CAP,
 ) -> dict[str, np.ndarray]:
     """Seeded random inputs for every in/inout pointer argument: floats uniform in [-2, 2]
     rounded to the element type; index tensors within the coordinates they select;
@@ -333,6 +404,7 @@ def make_inputs(
     rng = np.random.default_rng(seed)
     ranges = _index_ranges(kernel)
     out = {}
+    shapes = {}
     for arg in infer_arguments(kernel.func):
         if arg.role not in ("in", "inout"):
             continue
@@ -342,8 +414,34 @@ def make_inputs(
         if any(d is None for d in shape):
             raise ExecutionError(
                 f"cannot make an input for %{arg.name}: its shape is unbounded", _where(kernel))
+        shapes[arg.name] = (arg, shape)
+    # A float input whose whole tensor would pass the memory cap is made as a window of
+    # the elements the kernel touches: the same values the whole tensor would hold there
+    # (the generator skips the rest: one 64-bit draw per float).
+    windows: dict[str, tuple[int, int]] = {}
+    model = None
+    for name, (arg, shape) in shapes.items():
+        if 8 * math.prod(shape) > memory_cap and element_type(arg.element_type).is_float:
+            model = model or KernelModel(kernel.func)
+            touched = touched_address_range(model, arg.position)
+            layout = layout_of(kernel.func, arg.position)
+            if touched is not None and (layout is None or layout.is_row_major(shape)):
+                windows[name] = touched
+    # float64 draws before rounding: 8 bytes per element while an input is made
+    _refuse_above_cap(
+        "making the random inputs",
+        [(f"%{name}", 8 * (windows[name][1] - windows[name][0] + 1 if name in windows
+                           else math.prod(shape)))
+         for name, (_, shape) in shapes.items()], memory_cap, kernel)
+    for arg, shape in shapes.values():
         et = element_type(arg.element_type)
-        if et.is_float:
+        if arg.name in windows:
+            lo, hi = windows[arg.name]
+            rng.bit_generator.advance(lo)
+            values = round_to(et, rng.uniform(-2.0, 2.0, size=hi - lo + 1))
+            rng.bit_generator.advance(math.prod(shape) - hi - 1)
+            out[arg.name] = WindowedInput(shape, lo, values)
+        elif et.is_float:
             out[arg.name] = round_to(et, rng.uniform(-2.0, 2.0, size=shape))
         else:
             lo, hi = ranges.get(arg.position, (0, 7))

@@ -45,8 +45,11 @@ class MemoryView:
         self._check_address_range()
 
     def _check_address_range(self) -> None:
-        """Every byte address of the view's bounding box fits in 64 bits: loads and stores
-        compute addresses in int64, where an overflow would wrap silently."""
+        """Whether every byte address of the view's bounding box fits in 64 bits. Loads
+        and stores compute addresses in int64, where an overflow would wrap silently, so
+        a view that does not fit (`wide`) has each access's addresses checked exactly
+        instead: a huge view read through a small tile still runs."""
+        self.wide = False
         if self.bounds is not None:
             box = self.bounds
         else:
@@ -54,11 +57,22 @@ class MemoryView:
             box = list(zip((int(v) for v in lo), (int(v) for v in hi)))
         if any(lo > hi for lo, hi in box):
             return  # an empty view has no addresses
+        low, high = self.address_span(box)
         size = element_type(self.etype).size
+        self.wide = low * size < -(2**63) or high * size >= 2**63
+
+    def address_span(self, box) -> tuple[int, int]:
+        """Lowest and highest element address of a coordinate box, in exact integers."""
         low = high = self.offset
         for (lo, hi), origin, stride in zip(box, self.origin, self.strides):
             ends = ((lo - origin) * stride, (hi - origin) * stride)
             low, high = low + min(ends), high + max(ends)
+        return low, high
+
+    def check_fits_64_bits(self, box) -> None:
+        """AccessFault unless the addresses of a coordinate box fit 64-bit byte addresses."""
+        low, high = self.address_span(box)
+        size = element_type(self.etype).size
         if low * size < -(2**63) or high * size >= 2**63:
             raise AccessFault(
                 f"the view's element addresses run from {low} to {high} (offset "
@@ -75,6 +89,9 @@ class MemoryView:
         return affine_sets.contains(self.cset, coords, self.symbols)
 
     def addresses(self, coords: np.ndarray) -> np.ndarray:
+        if self.wide and len(coords):
+            self.check_fits_64_bits(list(zip((int(v) for v in coords.min(axis=0)),
+                                             (int(v) for v in coords.max(axis=0)))))
         local = coords - np.asarray(self.origin, dtype=np.int64)
         return self.offset + local @ np.asarray(self.strides, dtype=np.int64)
 
@@ -229,6 +246,8 @@ class AccessTile:
         for d, (vlo, vhi) in enumerate(view.bounds):
             if lo[d] < vlo or lo[d] + ext[d] - 1 > vhi:
                 return None  # out of bounds: the general path finds the first bad point
+        if view.wide:
+            view.check_fits_64_bits([(lo[d], lo[d] + ext[d] - 1) for d in range(len(perm))])
         start = view.offset + sum(
             (lo[d] - view.origin[d]) * view.strides[d] for d in range(len(perm))
         )

@@ -29,3 +29,30 @@ def check_kernel_fits(
                 device.memory_kind_for(op.memory_space.space)  # type: ignore[attr-defined]
             except DeviceError as err:
                 raise DeviceError(err.message, locate(op)) from None
+
+
+def check_resources(device: Device, view_spans, loaded_tiles) -> list[tuple[Operation, str]]:
+    """(op, message) for every memory view larger than the memory its space maps to, and
+    every loaded tile larger than the scratchpad it lands in. `view_spans` and
+    `loaded_tiles` are `spyre_sched.polyhedral.resources` spans (op, bytes, space)."""
+    problems = []
+    memories = {"global": device.device_memory()}
+    if "ct_local" in device.mem_space_mapping and device.cores:
+        memories["ct_local"] = min((device.scratchpad(c) for c in device.cores),
+                                   key=lambda m: m.size)
+    for span in view_spans:
+        memory = memories.get(span.space)
+        if span.bytes is None or memory is None or span.bytes <= memory.size:
+            continue
+        problems.append((span.op, (
+            f"the view spans {span.bytes} bytes, more than the {memory.size} bytes of "
+            f"{memory.name} ({memory.kind}), where space '{span.space}' lives on device "
+            f"{device.name}")))
+    scratchpad = memories.get("ct_local")
+    for tile in loaded_tiles:
+        if scratchpad is None or tile.bytes is None or tile.bytes <= scratchpad.size:
+            continue
+        problems.append((tile.op, (
+            f"the loaded tile holds {tile.bytes} bytes, more than the {scratchpad.size}-byte "
+            f"scratchpad ({scratchpad.name}) it lands in on device {device.name}")))
+    return problems

@@ -68,6 +68,8 @@ def resolve_device_path(name_or_path: str | Path) -> Path:
     text = str(name_or_path)
     path = Path(text)
     if path.suffix == ".mlir" or path.exists() or "/" in text:
+        if path.is_dir():
+            raise DeviceError(f"the device path is a directory, not a file: {text}")
         if not path.is_file():
             raise DeviceError(f"device file not found: {text}")
         return path
@@ -90,6 +92,10 @@ def _load_cached(path: Path, _mtime: int) -> Device:
 
 
 # ---- helpers reading attribute values ----------------------------------------------------
+
+# Defaults of optional figures, built once (xDSL attributes are costly to construct).
+_ZERO = IntegerAttr(0, 64)
+_ONE = IntegerAttr(1, 64)
 
 
 def _int(value: Attribute | None, what: str, loc: SourceLocation, minimum: int = 1) -> int:
@@ -268,7 +274,7 @@ class _Loader:
             group=group,
             bandwidth=(_int(spec["bandwidth"], f"bandwidth of memory {full}", loc)
                        if "bandwidth" in spec else None),
-            latency=_int(spec.get("latency", IntegerAttr(0, 64)), "latency", loc, 0),
+            latency=_int(spec.get("latency", _ZERO), "latency", loc, 0),
             location=loc,
         )
 
@@ -338,7 +344,7 @@ class _Loader:
             splat=splat,
             zero_pad=zero_pad,
             queue_depth=depth,
-            latency=_int(spec.get("latency", IntegerAttr(0, 64)), "latency", loc, 0),
+            latency=_int(spec.get("latency", _ZERO), "latency", loc, 0),
             location=loc,
         )
 
@@ -369,8 +375,8 @@ class _Loader:
                 source=source,
                 target=target,
                 bandwidth=_int(spec["bandwidth"], f"bandwidth of {what}", loc),
-                latency=_int(spec.get("latency", IntegerAttr(0, 64)), "latency", loc, 0),
-                transfer_granularity=_int(spec.get("transfer_granularity", IntegerAttr(1, 64)),
+                latency=_int(spec.get("latency", _ZERO), "latency", loc, 0),
+                transfer_granularity=_int(spec.get("transfer_granularity", _ONE),
                                           f"transfer_granularity of {what}", loc),
                 queue_depth=depth,
                 ordered=ordered,
@@ -394,20 +400,36 @@ class _Loader:
                 f"{len(op.outputs)} results", loc)
         results: list[list[str]] = [[] for _ in op.outputs]
         instances: list[str] = []
+        template: _Template | None = None
         for index in range(count if count is not None else 1):
             inst = prefix + (f"{name}{index}" if count is not None else name)
             self._claim(inst, loc)
+            if template is not None:
+                # Replicas share the first instance's elaboration: renamed copies of what
+                # it created, in the same order (no attribute is read twice).
+                for k, names in enumerate(template.instantiate(self, inst, loc)):
+                    results[k] += names
+                instances.append(inst)
+                continue
+            before = self._sizes()
             inner_env = dict(env)
             self.groups[inst] = GroupInstance(inst, kind, group, (), (), (), loc)  # placeholder
             mems, units, children = self._elaborate(op.body.block, inst + ".", inst, inner_env)
             self.groups[inst] = GroupInstance(inst, kind, group, tuple(children),
                                               tuple(mems), tuple(units), loc)
-            for k, value in enumerate(yielded):
-                results[k] += inner_env[value]
+            yielded_names = [inner_env[value] for value in yielded]
+            for k, names in enumerate(yielded_names):
+                results[k] += names
             instances.append(inst)
+            if count is not None and count > 1:
+                template = _Template(self, before, inst, yielded_names)
         for result, names in zip(op.outputs, results):
             env[result] = names
         return instances
+
+    def _sizes(self) -> tuple[int, int, int, int, int]:
+        return (len(self.memories), len(self.units), len(self.groups), len(self.datapaths),
+                len(self.patterns))
 
     def _check_sharing(self, op: GroupOp, loc: SourceLocation) -> None:
         """Ops in a group may use outer values only through the group's `share` list."""
@@ -435,8 +457,8 @@ class _Loader:
         if "bandwidth" not in spec:
             raise DeviceError(f"switch {name} has no bandwidth (bytes per cycle)", loc)
         bandwidth = _int(spec["bandwidth"], f"bandwidth of switch {name}", loc)
-        latency = _int(spec.get("latency", IntegerAttr(0, 64)), "latency", loc, 0)
-        granularity = _int(spec.get("transfer_granularity", IntegerAttr(1, 64)),
+        latency = _int(spec.get("latency", _ZERO), "latency", loc, 0)
+        granularity = _int(spec.get("transfer_granularity", _ONE),
                            "transfer_granularity", loc)
         ports = [p for value in op.ports for p in env[value]]
         if len(ports) < 2:
@@ -517,3 +539,60 @@ def _validate_device(device: Device, loc: SourceLocation) -> None:
             raise DeviceError(
                 f"no route from device memory {global_memories[0].name} to compute unit "
                 f"{unit.name}", unit.location)
+
+
+class _Template:
+    """What elaborating the first instance of a replicated group created (memories, units,
+    nested groups, datapaths, patterns, yielded names), to be copied under each further
+    instance's name. Names inside the instance (`core0`, `core0.lx`, `core0.corelet1.sfu`)
+    are renamed; names outside it (a shared `ddr`) are kept."""
+
+    def __init__(self, loader: _Loader, before: tuple[int, ...], instance: str,
+                 yielded: list[list[str]]):
+        mems, units, groups, paths, patterns = before
+        self.instance = instance
+        self.memories = list(loader.memories.values())[mems:]
+        self.units = list(loader.units.values())[units:]
+        self.groups = list(loader.groups.values())[groups:]
+        self.datapaths = loader.datapaths[paths:]
+        self.patterns = loader.patterns[patterns:]
+        self.yielded = yielded
+
+    def instantiate(self, loader: _Loader, instance: str,
+                    loc: SourceLocation) -> list[list[str]]:
+        old, cut = self.instance, len(self.instance)
+        inside = old + "."
+
+        def rename(name: str) -> str:
+            return instance + name[cut:] if name == old or name.startswith(inside) else name
+
+        for g in self.groups:
+            name = rename(g.name)
+            if name != instance:
+                loader._claim(name, loc)
+            loader.groups[name] = _renamed(
+                g, name=name, parent=rename(g.parent), children=tuple(map(rename, g.children)),
+                memories=tuple(map(rename, g.memories)), units=tuple(map(rename, g.units)))
+        for m in self.memories:
+            name = rename(m.name)
+            loader._claim(name, loc)
+            loader.memories[name] = _renamed(m, name=name, group=rename(m.group))
+        for u in self.units:
+            name = rename(u.name)
+            loader._claim(name, loc)
+            loader.units[name] = _renamed(u, name=name, group=rename(u.group))
+        loader.datapaths.extend(
+            _renamed(dp, source=rename(dp.source), target=rename(dp.target))
+            for dp in self.datapaths)
+        loader.patterns.extend(self.patterns)
+        return [[rename(n) for n in names] for names in self.yielded]
+
+
+def _renamed(instance, **names):
+    """A copy of a frozen model dataclass with some name fields changed. Only names change
+    (no field is derived from them), so the copy skips `dataclasses.replace`'s __init__ and
+    checks: replicating a thousand cores copies tens of thousands of these."""
+    copy = object.__new__(type(instance))
+    copy.__dict__.update(instance.__dict__)
+    copy.__dict__.update(names)
+    return copy

@@ -8,7 +8,6 @@ device clock and bytes per cycle.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,9 +21,46 @@ if TYPE_CHECKING:
 STAGES = ("load", "compute", "store")
 
 
+# ---- transfer timing: the one formula every stage uses -----------------------------------
+
+
+def occupancy_cycles(nbytes: int, bandwidth: int) -> int:
+    """Cycles a transfer of `nbytes` keeps a path busy at `bandwidth` bytes per cycle."""
+    if nbytes < 0:
+        raise DeviceError(f"a transfer moves a non-negative number of bytes, not {nbytes}")
+    return -(-nbytes // bandwidth)
+
+
+def transfer_cycles(nbytes: int, bandwidth: int, latency: int) -> int:
+    """Cycles from the first byte leaving to the last byte landing, for one transfer:
+    `ceil(nbytes / bandwidth) + latency`. Datapaths, hops and routes call this; the cost
+    model and the emulator call it (or the occupancy/latency parts) through them."""
+    return occupancy_cycles(nbytes, bandwidth) + latency
+
+
+class TransferTiming:
+    """Timing of anything a transfer crosses in one piece (a datapath, a routing hop):
+    it needs `bandwidth` (bytes per cycle) and `latency` (cycles).
+
+    `occupancy(n)` is how long the path is busy (a second transfer may start after it);
+    `latency` is how much later the data lands; `transfer_cycles(n)` is their sum."""
+
+    bandwidth: int
+    latency: int
+
+    def occupancy(self, nbytes: int) -> int:
+        return occupancy_cycles(nbytes, self.bandwidth)
+
+    def transfer_cycles(self, nbytes: int) -> int:
+        return transfer_cycles(nbytes, self.bandwidth, self.latency)
+
+
+_DIGIT_RUNS = re.compile(r"(\d+)")
+
+
 def natural_key(name: str) -> tuple[object, ...]:
     """Sort key putting core2 before core10."""
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
+    return tuple(int(t) if t.isdigit() else t for t in _DIGIT_RUNS.split(name))
 CHECKPOINTS = ("pre_mapping", "pre_scheduling", "post_scheduling", "post_lowering")
 
 
@@ -90,7 +126,7 @@ class Unit:
 
 
 @dataclass(frozen=True)
-class Datapath:
+class Datapath(TransferTiming):
     source: str
     target: str
     bandwidth: int
@@ -103,10 +139,6 @@ class Datapath:
     """Entries when the datapath is a FIFO, else None."""
     ordered: bool = True
     location: SourceLocation | None = field(default=None, compare=False, repr=False)
-
-    def cycles(self, nbytes: int) -> int:
-        """Cycles one transfer of `nbytes` occupies the path plus its fixed latency."""
-        return math.ceil(nbytes / self.bandwidth) + self.latency
 
 
 @dataclass(frozen=True)
@@ -136,6 +168,7 @@ class Device:
     location: SourceLocation | None = None
 
     def __post_init__(self) -> None:
+        self._node_names: list[str] | None = None
         self._out: dict[str, list[Datapath]] = {}
         self._edge: dict[tuple[str, str], Datapath] = {}
         for dp in self.datapaths:
@@ -175,7 +208,11 @@ class Device:
             )
 
     def node_names(self) -> list[str]:
-        return sorted([*self.memories, *self.units], key=natural_key)
+        """Every memory and unit, in natural order (computed once: the model is not
+        changed after loading)."""
+        if self._node_names is None:
+            self._node_names = sorted([*self.memories, *self.units], key=natural_key)
+        return list(self._node_names)
 
     def is_node(self, name: str) -> bool:
         return name in self.memories or name in self.units
@@ -285,7 +322,10 @@ class Device:
     def seconds(self, cycles: int | float) -> float:
         return cycles / self.clock_hz
 
-    def route(self, source: str, target: str) -> Route:
-        from spyre_sched.device.routing import find_route
+    def route(self, source: str, target: str, nbytes: int | None = None) -> Route:
+        """The fastest legal route for a transfer of `nbytes` (default: routing's
+        DEFAULT_ROUTE_BYTES)."""
+        from spyre_sched.device.routing import DEFAULT_ROUTE_BYTES, find_route
 
-        return find_route(self, source, target)
+        return find_route(self, source, target,
+                          DEFAULT_ROUTE_BYTES if nbytes is None else nbytes)

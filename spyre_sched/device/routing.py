@@ -1,30 +1,35 @@
-"""Routing: the shortest legal path of units and memories between two nodes.
+"""Routing: the fastest legal path of units and memories between two nodes.
 
 The graph is the device's datapaths. A path is legal when every node strictly inside it
 is a memory or a unit that moves data (load/store/DMA units, switch stops): data never
-passes *through* a compute unit. Shortest means least fixed latency, counting one extra
-cycle per datapath (so a ring neighbour beats a round trip through device memory, and a
-far ring stop may not); ties go to fewer datapaths, then to the lexicographically
-smallest sequence of node names, so they always break the same way.
+passes *through* a compute unit.
 
 A route is reported as hops. Every unit on the path except a unit that is the
 destination performs one hop: it takes the data from the node before it (or from
 itself, for a source unit) and it lands in the node after it (a memory, or the input
-FIFO of the next unit).
+FIFO of the next unit). A hop's timing is the device model's one transfer formula
+(`ceil(bytes / bandwidth) + latency`, with the hop's slowest bandwidth and all its
+latencies: datapaths, the unit's own, the memory read). The route's time is the sum over
+its hops (store and forward) for a transfer of a given size, and the search minimises
+exactly that figure; ties go to fewer datapaths, then to the lexicographically smallest
+sequence of node names, so they always break the same way.
 """
 
 from __future__ import annotations
 
 import heapq
-import math
 from dataclasses import dataclass
 
-from spyre_sched.device.model import Datapath, Device
+from spyre_sched.device.model import Datapath, Device, TransferTiming
 from spyre_sched.errors import DeviceError
 
 
+DEFAULT_ROUTE_BYTES = 4096
+"""Transfer size a route is chosen for when the caller does not say (one 4 KiB block)."""
+
+
 @dataclass(frozen=True)
-class Hop:
+class Hop(TransferTiming):
     unit: str
     """The unit performing the move."""
     source: str
@@ -39,9 +44,6 @@ class Hop:
     queue_depth: int | None
     """Depth of the FIFO the data lands in, when it lands in one."""
 
-    def cycles(self, nbytes: int) -> int:
-        return math.ceil(nbytes / self.bandwidth) + self.latency
-
 
 @dataclass(frozen=True)
 class Route:
@@ -50,9 +52,19 @@ class Route:
     nodes: tuple[str, ...]
     hops: tuple[Hop, ...]
 
-    def cycles(self, nbytes: int) -> int:
-        """Store-and-forward time of one transfer of `nbytes` along the whole route."""
-        return sum(h.cycles(nbytes) for h in self.hops)
+    def transfer_cycles(self, nbytes: int) -> int:
+        """Store-and-forward time of one transfer of `nbytes` along the whole route: the
+        sum of every hop's `transfer_cycles` (the device model's one formula)."""
+        return sum(h.transfer_cycles(nbytes) for h in self.hops)
+
+    def occupancy(self, nbytes: int) -> tuple[int, ...]:
+        """Cycles each hop's unit is busy with one transfer of `nbytes`."""
+        return tuple(h.occupancy(nbytes) for h in self.hops)
+
+    @property
+    def latency(self) -> int:
+        """The route's fixed cycles: every hop's latency."""
+        return sum(h.latency for h in self.hops)
 
     @property
     def units(self) -> tuple[str, ...]:
@@ -93,59 +105,68 @@ def reachable_from(device: Device, source: str) -> set[str]:
     return seen
 
 
-def find_route(device: Device, source: str, target: str) -> Route:
+def find_route(device: Device, source: str, target: str,
+               nbytes: int = DEFAULT_ROUTE_BYTES) -> Route:
+    """The legal route whose `transfer_cycles(nbytes)` is least."""
     _check_node(device, source)
     _check_node(device, target)
-    # Dijkstra on (latency + datapaths, datapaths, node names): tuples compare
-    # deterministically.
-    best: dict[str, tuple[int, int, tuple[str, ...]]] = {}
+    if source == target:
+        return Route(source, target, (source,), ())
+    # Dijkstra over (previous node, node) states: a hop's time depends on the unit and on
+    # the nodes either side of it, so it is charged when the path leaves the unit.
+    # Heap entries (cycles, datapaths, node names) compare deterministically.
+    done: set[tuple[str | None, str]] = set()
     heap: list[tuple[int, int, tuple[str, ...]]] = [(0, 0, (source,))]
     found: tuple[str, ...] | None = None
     while heap:
         cost, length, path = heapq.heappop(heap)
         node = path[-1]
-        if node in best:
-            continue
-        best[node] = (cost, length, path)
         if node == target:
             found = path
             break
+        state = (path[-2] if len(path) > 1 else None, node)
+        if state in done:
+            continue
+        done.add(state)
         if node != source and not _passable(device, node):
             continue
         for dp in device.outgoing(node):
-            if dp.target not in best:
-                step = dp.latency + 1 + _read_latency(device, node)
-                heapq.heappush(heap, (cost + step, length + 1, (*path, dp.target)))
+            if dp.target in path:
+                continue
+            step = (_hop(device, path[-2] if len(path) > 1 else None, node, dp.target)
+                    .transfer_cycles(nbytes) if node in device.units else 0)
+            heapq.heappush(heap, (cost + step, length + 1, (*path, dp.target)))
     if found is None:
         raise DeviceError(f"device {device.name} has no route from {source} to {target}")
     return Route(source, target, found, _hops(device, found))
 
 
+def _hop(device: Device, before: str | None, unit: str, after: str) -> Hop:
+    """The move `unit` performs from `before` (None: the route starts at the unit) into
+    `after`."""
+    # The unit reads from a memory before it; data from a unit before it was already
+    # delivered into this unit's FIFO by that unit's own hop.
+    into = device.datapath(before, unit) if before in device.memories else None
+    out = device.datapath(unit, after)
+    paths = (into, out) if into is not None else (out,)
+    bandwidth = min(dp.bandwidth for dp in paths)
+    for end in (before, after):
+        memory = device.memories.get(end) if end is not None else None
+        if memory is not None and memory.bandwidth is not None:
+            bandwidth = min(bandwidth, memory.bandwidth)
+    return Hop(
+        unit=unit,
+        source=before if before is not None else unit,
+        lands_in=after,
+        datapaths=paths,
+        bandwidth=bandwidth,
+        latency=sum(dp.latency for dp in paths) + device.units[unit].latency
+        + (_read_latency(device, before) if before is not None else 0),
+        transfer_granularity=max(dp.transfer_granularity for dp in paths),
+        queue_depth=out.queue_depth,
+    )
+
+
 def _hops(device: Device, nodes: tuple[str, ...]) -> tuple[Hop, ...]:
-    hops: list[Hop] = []
-    for i, node in enumerate(nodes[:-1]):
-        if node not in device.units:
-            continue
-        # The unit reads from a memory before it; data from a unit before it was already
-        # delivered into this unit's FIFO by that unit's own hop.
-        into = (device.datapath(nodes[i - 1], node)
-                if i > 0 and nodes[i - 1] in device.memories else None)
-        out = device.datapath(node, nodes[i + 1])
-        paths = (into, out) if into is not None else (out,)
-        bandwidth = min(dp.bandwidth for dp in paths)
-        for end in (nodes[i - 1] if i > 0 else None, nodes[i + 1]):
-            memory = device.memories.get(end) if end is not None else None
-            if memory is not None and memory.bandwidth is not None:
-                bandwidth = min(bandwidth, memory.bandwidth)
-        hops.append(Hop(
-            unit=node,
-            source=nodes[i - 1] if i > 0 else node,
-            lands_in=nodes[i + 1],
-            datapaths=paths,
-            bandwidth=bandwidth,
-            latency=sum(dp.latency for dp in paths) + device.units[node].latency
-            + (_read_latency(device, nodes[i - 1]) if i > 0 else 0),
-            transfer_granularity=max(dp.transfer_granularity for dp in paths),
-            queue_depth=out.queue_depth,
-        ))
-    return tuple(hops)
+    return tuple(_hop(device, nodes[i - 1] if i > 0 else None, node, nodes[i + 1])
+                 for i, node in enumerate(nodes[:-1]) if node in device.units)

@@ -17,7 +17,13 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import DeviceError, SourceLocation
-from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
+from spyre_sched.xdsl_compat import current_token
+from spyre_sched.located_parser import (
+    LocatedParser,
+    ProblemAt,
+    location_in_text,
+    read_source,
+)
 
 
 def device_context() -> Context:
@@ -57,10 +63,13 @@ def parse_device_file(path: Path, ctx: Context | None = None) -> ParsedFile:
         module = parser.parse_module()
     except ParseError as err:
         raise DeviceError(err.msg, parser.location_at(err.span.start)) from None
+    except ProblemAt as err:
+        raise DeviceError(err.message, parser.location_at(err.position)) from None
     except VerifyException as err:
         # An attribute rejected while its op is being built (an integer too large for its
         # type): there is no token span, so report it at the op being parsed.
-        position = parser.open_ops[-1] if parser.open_ops else parser._current_token.span.start
+        position = (parser.open_ops[-1] if parser.open_ops
+                    else current_token(parser).span.start)
         raise DeviceError(str(err).strip().splitlines()[0], parser.location_at(position)) from None
     parsed = ParsedFile(path, module, text, parser.op_positions)
     try:

@@ -125,7 +125,7 @@ def describe_device(device: Device) -> str:
 
 def describe_route(route: Route, nbytes: int) -> str:
     lines = [f"route {route.source} -> {route.target}: {len(route.hops)} hop(s), "
-             f"{route.cycles(nbytes)} cycles for {nbytes} bytes (store and forward)"]
+             f"{route.transfer_cycles(nbytes)} cycles for {nbytes} bytes (store and forward)"]
     if not route.hops:
         lines.append("  (source and target are the same node)")
     for index, hop in enumerate(route.hops, 1):

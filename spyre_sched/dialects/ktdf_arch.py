@@ -98,6 +98,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IntAttr,
+    IntegerAttr,
     StringAttr,
     UnitAttr,
 )
@@ -123,9 +124,11 @@ from xdsl.irdl import (
     operand_def,
 )
 from xdsl.parser import AttrParser, Parser
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from spyre_sched.xdsl_compat import MLIRTokenKind, current_token
 
 # ---- types ------------------------------------------------------------------------------
 
@@ -164,21 +167,57 @@ def _type_word(t: Attribute) -> str:
 
 # ---- attributes -------------------------------------------------------------------------
 
+# What a feature's value may be, and how a message names it.
+_INTEGER: tuple[type[Attribute], ...] = (IntegerAttr,)
+_STRING: tuple[type[Attribute], ...] = (StringAttr,)
+_FLAG: tuple[type[Attribute], ...] = (UnitAttr,)
+_DICTIONARY: tuple[type[Attribute], ...] = (DictionaryAttr,)
+_KIND_WORDS = {_INTEGER: "an integer", _STRING: "a string", _FLAG: "a flag (a bare key)",
+               _DICTIONARY: "a dictionary {name = integer, ...}"}
+
 
 class _KeyValueAttr(ParametrizedAttribute):
     """`<key = value, flag, ...>`: the common form of maps and features.
 
-    `ALLOWED_KEYS` (None: any key) is checked while parsing so that a misspelt key is
-    reported at its own position in the file.
+    A typed attribute: `KEYS` maps each allowed key to what its value must be (None: any
+    key, any value) and `REQUIRED` lists the keys that must be present. The parser checks
+    keys at their own position in the file; `verify` (run whenever the attribute is built,
+    so also by `module.verify()` on IR a pass made) checks keys, value kinds and required
+    keys, so a misspelt key or a string where a number belongs never reaches the loader.
     """
 
-    ALLOWED_KEYS: ClassVar[tuple[str, ...] | None] = None
+    KEYS: ClassVar[dict[str, tuple[type[Attribute], ...]] | None] = None
+    REQUIRED: ClassVar[tuple[str, ...]] = ()
     entries: DictionaryAttr
+
+    @classmethod
+    def allowed_keys(cls) -> tuple[str, ...] | None:
+        return None if cls.KEYS is None else tuple(cls.KEYS)
 
     def __init__(self, entries: DictionaryAttr | dict[str, Attribute]):
         if not isinstance(entries, DictionaryAttr):
             entries = DictionaryAttr(entries)
         super().__init__(entries)
+
+    def verify(self) -> None:
+        if self.KEYS is None:
+            return
+        for key, value in self.entries.data.items():
+            if key not in self.KEYS:
+                raise VerifyException(
+                    f"unknown key '{key}' in {self.name}; expected one of "
+                    + ", ".join(self.KEYS))
+            kinds = self.KEYS[key]
+            if not isinstance(value, kinds):
+                raise VerifyException(
+                    f"{self.name}: '{key}' must be {_KIND_WORDS[kinds]}, got {value}")
+            if isinstance(value, DictionaryAttr) and not all(
+                    isinstance(v, IntegerAttr) for v in value.data.values()):
+                raise VerifyException(
+                    f"{self.name}: every entry of '{key}' must be an integer, got {value}")
+        for key in self.REQUIRED:
+            if key not in self.entries.data:
+                raise VerifyException(f"{self.name} needs {key}")
 
     @property
     def values(self) -> dict[str, Attribute]:
@@ -193,10 +232,11 @@ class _KeyValueAttr(ParametrizedAttribute):
             key = parser.parse_optional_identifier_or_str_literal()
             if key is None:
                 parser.raise_error("expected a key", pos, parser.pos)
-            if cls.ALLOWED_KEYS is not None and key not in cls.ALLOWED_KEYS:
+            allowed = cls.allowed_keys()
+            if allowed is not None and key not in allowed:
                 parser.raise_error(
                     f"unknown key '{key}' in {cls.name}; expected one of "
-                    + ", ".join(cls.ALLOWED_KEYS),
+                    + ", ".join(allowed),
                     pos,
                     parser.pos,
                 )
@@ -236,7 +276,8 @@ class ComputeFeature(_KeyValueAttr):
     `register_file` in bytes; `latency` in cycles from operands to result."""
 
     name = "ktdf_arch.feature.compute"
-    ALLOWED_KEYS = ("class", "rows", "cols", "register_file", "latency")
+    KEYS = {"class": _STRING, "rows": _INTEGER, "cols": _INTEGER,
+            "register_file": _INTEGER, "latency": _INTEGER}
 
 
 @irdl_attr_definition
@@ -245,7 +286,8 @@ class LoadFeature(_KeyValueAttr):
     `access_granularity` bytes."""
 
     name = "ktdf_arch.feature.load"
-    ALLOWED_KEYS = ("word_size", "access_granularity")
+    KEYS = {"word_size": _INTEGER, "access_granularity": _INTEGER}
+    REQUIRED = ("word_size", "access_granularity")
 
 
 @irdl_attr_definition
@@ -253,7 +295,8 @@ class StoreFeature(_KeyValueAttr):
     """The unit writes memory; same figures as `load`."""
 
     name = "ktdf_arch.feature.store"
-    ALLOWED_KEYS = ("word_size", "access_granularity")
+    KEYS = {"word_size": _INTEGER, "access_granularity": _INTEGER}
+    REQUIRED = ("word_size", "access_granularity")
 
 
 @irdl_attr_definition
@@ -262,7 +305,8 @@ class SimdFeature(_KeyValueAttr):
     `splat` (broadcast a scalar) and `zero_pad` (pad a partial vector) are flags."""
 
     name = "ktdf_arch.feature.simd"
-    ALLOWED_KEYS = ("lanes", "splat", "zero_pad")
+    KEYS = {"lanes": _DICTIONARY, "splat": _FLAG, "zero_pad": _FLAG}
+    REQUIRED = ("lanes",)
 
 
 @irdl_attr_definition
@@ -270,7 +314,8 @@ class QueueFeature(_KeyValueAttr):
     """A FIFO: `depth` entries; `ordered` if entries leave in arrival order."""
 
     name = "ktdf_arch.feature.queue"
-    ALLOWED_KEYS = ("depth", "ordered")
+    KEYS = {"depth": _INTEGER, "ordered": _FLAG}
+    REQUIRED = ("depth",)
 
 
 _CLOCK_UNITS = {"Hz": 1, "kHz": 10**3, "MHz": 10**6, "GHz": 10**9}
@@ -322,7 +367,7 @@ def _parse_value_use(parser: Parser, what: str) -> SSAValue:
 
 def _parse_spec_dict(parser: Parser) -> dict[str, Attribute]:
     """`{...}` or an alias (`#L1`) of a dictionary attribute."""
-    if parser._current_token.kind != MLIRTokenKind.HASH_IDENT:  # pyright: ignore
+    if current_token(parser).kind != MLIRTokenKind.HASH_IDENT:
         return parser.parse_optional_attr_dict()
     pos = parser.pos
     attr = parser.parse_optional_attribute()
@@ -410,7 +455,12 @@ class DatapathOp(IRDLOperation):
     def parse(cls, parser: Parser) -> DatapathOp:
         source = _parse_value_use(parser, "datapath source")
         parser.parse_keyword("to")
+        start = parser.pos
         target = _parse_value_use(parser, "datapath target")
+        if target is source:
+            parser.raise_error(
+                "a datapath must join two different units or memories, not "
+                f"%{source.name_hint or '?'} to itself", start, parser.pos)
         spec = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         for value in (source, target):
@@ -522,7 +572,7 @@ class YieldOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> YieldOp:
         values: list[SSAValue] = []
-        if parser._current_token.text.startswith("%"):  # pyright: ignore[reportPrivateUsage]
+        if current_token(parser).text.startswith("%"):
             values = parser.parse_comma_separated_list(
                 parser.Delimiter.NONE, lambda: _parse_value_use(parser, "yield")
             )
@@ -631,7 +681,7 @@ class DeviceOp(IRDLOperation):
             parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict_with_keyword()
         body = None
-        if parser._current_token.text == "{":  # pyright: ignore[reportPrivateUsage]
+        if current_token(parser).text == "{":
             body = _parse_body(parser)
         if body is None:
             if import_path is None:

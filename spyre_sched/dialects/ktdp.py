@@ -31,7 +31,6 @@ out-of-bounds) live in `spyre_sched.polyhedral`.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -84,11 +83,17 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
-from xdsl.parser.affine_parser import AffineParser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from spyre_sched.xdsl_compat import (
+    MLIRTokenKind,
+    current_token,
+    parse_affine_expr_with,
+    parse_optional_token,
+    printer_ssa_name,
+)
 
 # ---------------------------------------------------------------------------------------
 # Attributes and types
@@ -786,7 +791,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         parser.parse_keyword("intermediate_variables")
 
         def parse_var() -> str:
-            tok = parser._parse_optional_token(MLIRTokenKind.PERCENT_IDENT)
+            tok = parse_optional_token(parser, MLIRTokenKind.PERCENT_IDENT)
             if tok is None:
                 parser.raise_error("expected an intermediate variable name like %i")
             return tok.text[1:]
@@ -795,10 +800,10 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
         var_pos = {name: i for i, name in enumerate(var_names)}
         outer_names: dict[str, int] = {}
         outer_operands: list[UnresolvedOperand] = []
-        affine = AffineParser(parser._parser_state)
+        parse_affine_expr = parse_affine_expr_with(parser)
 
         def parse_id() -> AffineExpr | None:
-            tok = parser._parse_optional_token(MLIRTokenKind.PERCENT_IDENT)
+            tok = parse_optional_token(parser, MLIRTokenKind.PERCENT_IDENT)
             if tok is None:
                 return None
             name = tok.text[1:]
@@ -821,7 +826,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 index_views.append(parser.parse_unresolved_operand())
                 index_exprs.append(
                     parser.parse_comma_separated_list(
-                        parser.Delimiter.SQUARE, lambda: affine._parse_affine_expr(parse_id)
+                        parser.Delimiter.SQUARE, lambda: parse_affine_expr(parse_id)
                     )
                 )
                 parser.parse_punctuation(")")
@@ -829,7 +834,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 dim_exprs.append(AffineExpr.constant(0))
             else:
                 ind_dims.append(-1)
-                dim_exprs.append(affine._parse_affine_expr(parse_id))
+                dim_exprs.append(parse_affine_expr(parse_id))
 
         parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_subscript)
         props, attrs = _split_dict(parser.parse_optional_attr_dict(), cls.PROPS)
@@ -1016,14 +1021,7 @@ def affine_expr_text(expr: AffineExpr, leaf, min_prec: int = 0) -> str:
 
 def _ssa_name(printer: Printer, value: SSAValue) -> str:
     """The name `printer` uses for `value`, assigning one without printing if needed."""
-    name = printer._ssa_values.get(value)
-    if name is None:
-        saved, printer.stream = printer.stream, io.StringIO()
-        try:
-            name = printer.print_ssa_value(value)
-        finally:
-            printer.stream = saved
-    return name
+    return printer_ssa_name(printer, value)
 
 
 def _distinct_names(names: Sequence[str], taken: set[str]) -> list[str]:
@@ -1189,7 +1187,7 @@ class RuntimeArgExtractOp(IRDLOperation):
 
 def _parse_future_type(parser: Parser) -> TileFutureType:
     """`!ktdp.tile_future<...>` or the short form `<(T, ...), groups = ...>`."""
-    if parser._current_token.kind == MLIRTokenKind.LESS:
+    if current_token(parser).kind == MLIRTokenKind.LESS:
         with parser.in_angle_brackets():
             types, groups = TileFutureType.parse_body(parser)
         return TileFutureType(types, groups)

@@ -7,8 +7,11 @@ says otherwise (the fused normalisation ops, which pack a (mean, mean-of-squares
 into one value of a `*_fused` type). `slice_reduction` is the one tensor op: it reduces
 one 64-wide stick (128 bytes).
 
-Type rules are checked in `verify_` rather than by IRDL constraints so that messages read
-like MLIR's ("operand #0 must be f16, f32 or !spyreop.df16, but got i32").
+Simple ops (`_UnaryFloatOp`, `_BinaryFloatOp`, `select`) are the template for new
+dialects: a declarative `assembly_format` and IRDL constraint variables for "same type".
+The float-kind rule stays in `verify_` so that its message reads like MLIR's ("operand #0
+must be f16, f32 or !spyreop.df16, but got i32"); ops with keywords, literals or enums in
+their syntax keep hand-written parse/print.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from xdsl.ir import (
     SSAValue,
 )
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
@@ -50,12 +54,16 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    VarConstraint,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
 from xdsl.utils.str_enum import StrEnum
+
+from spyre_sched.xdsl_compat import current_token
 
 # ---------------------------------------------------------------------------------------
 # Types
@@ -243,7 +251,7 @@ def _print_operand_list(printer: Printer, values: Sequence[SSAValue]) -> None:
 def _parse_f32_literal(parser: Parser, what: str) -> FloatAttr:
     """A float written as MLIR prints f32 attributes: `2.000000e-01`, `1.5`, `3`, `-1.0`,
     or a `0x7F800000` bit pattern (how MLIR writes inf and nan)."""
-    if parser._current_token.text[:2] in ("0x", "0X"):
+    if current_token(parser).text[:2] in ("0x", "0X"):
         bits = parser.parse_integer(allow_boolean=False, allow_negative=False)
         if bits.bit_length() > 32:
             parser.raise_error(f"hexadecimal {what} does not fit the 32 bits of an f32")
@@ -292,11 +300,24 @@ class _SameFloatTypeOp(_SpyreOp, ABC):
 # ---------------------------------------------------------------------------------------
 
 
-class _UnaryFloatOp(_SameFloatTypeOp, ABC):
-    """`%r = spyreop.<name> %x : T`"""
+SAME_TYPE = "T (the one type of every operand and the result)"
+"""The constraint variable of ops whose operands and result share one type; xDSL's
+messages name it: "attribute f16 expected from variable 'T (...)', but got f32"."""
 
-    input = operand_def()
-    result = result_def()
+
+class _UnaryFloatOp(_SameFloatTypeOp, ABC):
+    """`%r = spyreop.<name> %x : T`
+
+    The template for simple ops: a declarative `assembly_format`, and the "same type"
+    rule as an IRDL constraint variable `T` (which also gives the result type when
+    parsing); only the rule xDSL has no constraint message for (T is one of three float
+    types) stays in `verify_`."""
+
+    T: ClassVar = VarConstraint(SAME_TYPE, AnyAttr())
+    input = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(
         self, input: SSAValue | Operation, attributes: Mapping[str, Attribute] | None = None
@@ -306,16 +327,6 @@ class _UnaryFloatOp(_SameFloatTypeOp, ABC):
             result_types=[SSAValue.get(input).type],
             attributes=dict(attributes or {}),
         )
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        input = parser.parse_unresolved_operand()
-        attrs, type_ = _parse_attrs_then_type(parser)
-        return cls(parser.resolve_operand(input, type_), attrs)
-
-    def print(self, printer: Printer) -> None:
-        _print_operand_list(printer, [self.input])
-        _print_attrs_then_type(printer, self, self.input.type)
 
 
 @irdl_op_definition
@@ -408,11 +419,14 @@ class SoftplusOp(_SameFloatTypeOp):
 
 
 class _BinaryFloatOp(_SameFloatTypeOp, ABC):
-    """`%r = spyreop.<name> %a, %b : T`"""
+    """`%r = spyreop.<name> %a, %b : T` (declarative, like `_UnaryFloatOp`)."""
 
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
+    T: ClassVar = VarConstraint(SAME_TYPE, AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
 
     def __init__(
         self,
@@ -425,19 +439,6 @@ class _BinaryFloatOp(_SameFloatTypeOp, ABC):
             result_types=[SSAValue.get(lhs).type],
             attributes=dict(attributes or {}),
         )
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs, type_ = _parse_attrs_then_type(parser)
-        lhs_value, rhs_value = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        return cls(lhs_value, rhs_value, attrs)
-
-    def print(self, printer: Printer) -> None:
-        _print_operand_list(printer, [self.lhs, self.rhs])
-        _print_attrs_then_type(printer, self, self.lhs.type)
 
 
 @irdl_op_definition
@@ -498,10 +499,13 @@ class SelectOp(_SameFloatTypeOp):
 
     name = "spyreop.select"
 
-    condition = operand_def()
-    true_value = operand_def()
-    false_value = operand_def()
-    result = result_def()
+    T: ClassVar = VarConstraint(SAME_TYPE, AnyAttr())
+    condition = operand_def(T)
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)"
 
     def __init__(
         self,
@@ -515,21 +519,6 @@ class SelectOp(_SameFloatTypeOp):
             result_types=[SSAValue.get(true_value).type],
             attributes=dict(attributes or {}),
         )
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        names = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        if len(names) != 3:
-            parser.raise_error(f"spyreop.select takes 3 operands, got {len(names)}")
-        attrs, type_ = _parse_attrs_then_type(parser)
-        values = parser.resolve_operands(names, [type_] * 3, parser.pos)
-        return cls(*values, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        _print_operand_list(printer, [self.condition, self.true_value, self.false_value])
-        _print_attrs_then_type(printer, self, self.true_value.type)
 
 
 # ---------------------------------------------------------------------------------------

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import islpy as isl
 from xdsl.ir import Operation
 
 from spyre_sched.polyhedral.affine_values import VariableKind
-from spyre_sched.polyhedral.isl_text import conj, make_set, pw_constant
+from spyre_sched.polyhedral.argument_shapes import box_shape, flat_shape
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import ViewModel, element_name
 
@@ -89,7 +88,7 @@ def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> lis
             (reads, writes), "unused")
         direct = all(values.of_expr(v.offset).used == [var] and
                      str(values.of_expr(v.offset)) == var.name for v in views)
-        shape, upper = _box_shape(model, views) if direct else _flat_shape(model, views, var.name)
+        shape, upper = box_shape(views) if direct else flat_shape(model, views, var.name)
         spaces = []
         for v in views:
             if str(v.memory) not in spaces:
@@ -99,47 +98,3 @@ def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> lis
             element_name(views[0].element_type), tuple(spaces), flat=not direct,
         ))
     return result
-
-
-def _box_shape(model: KernelModel, views: list[ViewModel]):
-    rank = views[0].rank
-    union = views[0].coordinate_set_isl()
-    for v in views[1:]:
-        if v.rank == rank:
-            union = union.union(v.coordinate_set_isl())
-    union = union.coalesce()
-    nparam = union.dim(isl.dim_type.param)
-    # Every variable ranging over its bounds: the largest extent a dimension can have.
-    widest = union.project_out(isl.dim_type.param, 0, nparam)
-    shape, upper = [], []
-    for k in range(rank):
-        lo, hi = pw_constant(union.dim_min(k).coalesce()), pw_constant(union.dim_max(k).coalesce())
-        shape.append(hi - lo + 1 if lo is not None and hi is not None else None)
-        wlo = pw_constant(widest.dim_min(k).coalesce()) if widest.is_bounded() else None
-        whi = pw_constant(widest.dim_max(k).coalesce()) if widest.is_bounded() else None
-        upper.append(whi - wlo + 1 if wlo is not None and whi is not None else None)
-    return tuple(shape), tuple(upper)
-
-
-def _flat_shape(model: KernelModel, views: list[ViewModel], root: str):
-    values = model.values
-    if not all(v.has_address() for v in views):
-        return (None,), (None,)
-    per_view = []
-    for v in views:
-        coords = [f"c{k}" for k in range(v.rank)]
-        per_view.append(
-            f"exists ({', '.join(coords)} : "
-            f"{conj(v.contains_text(coords), f'a = {v.address_text(coords)}')})"
-        )
-    names = [n.name for n in values.variables]
-    formula = conj(values.context(), f"{root} = 0", " or ".join(f"({p})" for p in per_view))
-    aset = make_set(names, ["a"], formula)
-    aset = aset.project_out(isl.dim_type.param, 0, len(names))
-    if not aset.is_bounded() or aset.is_empty():
-        return (None,), (None,)
-    lo, hi = pw_constant(aset.dim_min(0)), pw_constant(aset.dim_max(0))
-    if lo is None or hi is None:
-        return (None,), (None,)
-    extent = hi + 1 if lo >= 0 else hi - lo + 1
-    return (extent,), (extent,)

@@ -186,10 +186,27 @@ class AffineValues:
     # ---- queries -----------------------------------------------------------------
 
     def expr(self, value: SSAValue) -> AffineExpr:
-        """The affine expression (symbols = `self.variables`) of an index value."""
-        if value not in self._forms:
-            self._forms[value] = _simplify(self._compute(value), len(self.variables))
-        return self._forms[value]
+        """The affine expression (symbols = `self.variables`) of an index value.
+
+        Operands are resolved first with an explicit stack (depth first, left operand
+        first, as a recursion would), so a chain of 100,000 dependent values neither
+        recurses 100,000 deep nor revisits a value."""
+        forms = self._forms
+        if value in forms:
+            return forms[value]
+        stack = [value]
+        while stack:
+            current = stack[-1]
+            if current in forms:
+                stack.pop()
+                continue
+            pending = [v for v in _affine_operands(current) if v not in forms]
+            if pending:
+                stack.extend(reversed(pending))
+                continue
+            stack.pop()
+            forms[current] = _simplify(self._compute(current), len(self.variables))
+        return forms[value]
 
     def form(self, value: SSAValue) -> AffineForm:
         expr = self.expr(value)
@@ -377,3 +394,22 @@ def _rename_text(text: str, rename: dict[str, str]) -> str:
 
 
 rename_text = _rename_text
+
+
+_ARITH_WITH_AFFINE_OPERANDS = (
+    arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.ShLIOp, arith.IndexCastOp,
+    arith.DivSIOp, arith.DivUIOp, arith.FloorDivSIOp, arith.CeilDivSIOp, arith.CeilDivUIOp,
+    arith.RemSIOp, arith.RemUIOp, arith.ShRSIOp, arith.ShRUIOp,
+)
+
+
+def _affine_operands(value: SSAValue) -> list[SSAValue]:
+    """The operands `AffineValues._compute` reads the expressions of, for `value`."""
+    op = value.owner
+    if not isinstance(op, Operation):
+        return []
+    if isinstance(op, _ARITH_WITH_AFFINE_OPERANDS) or op.name == "arith.index_castui":
+        return list(op.operands)
+    if isinstance(op, affine.ApplyOp):
+        return list(op.mapOperands)
+    return []

@@ -1,5 +1,6 @@
 """Static checks for `spyre-sched check`: out-of-bounds, write races, output coverage,
-overlapping parts of a distributed view.
+overlapping parts of a distributed view, and what they could not check (`not-checked`
+notes: see `unmodelled`).
 
 `check_kernel(func_op)` returns diagnostics as data (the op and a witness); the caller
 maps ops to file:line:col.
@@ -15,13 +16,15 @@ from spyre_sched.polyhedral.bounds import find_out_of_bounds
 from spyre_sched.polyhedral.isl_text import witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.races import find_write_races, store_coverage
+from spyre_sched.polyhedral.unmodelled import unmodelled
 from spyre_sched.polyhedral.views import DistributedViewModel
 
 
 @dataclass(frozen=True)
 class Diagnostic:
-    severity: str  # "error" | "warning"
-    code: str  # "out-of-bounds" | "write-race" | "uncovered-output" | "overlapping-parts"
+    severity: str  # "error" | "warning" | "not checked"
+    #: "out-of-bounds" | "write-race" | "uncovered-output" | "overlapping-parts" | "not-checked"
+    code: str
     message: str
     op: Operation
     #: witness: "tile" (and "tile2" for races), "coordinate", loop variables by name, ...
@@ -40,6 +43,8 @@ def _name(op: Operation) -> str:
 def check_kernel(func_op: Operation, model: KernelModel | None = None) -> list[Diagnostic]:
     model = model or KernelModel(func_op)
     diags: list[Diagnostic] = _overlapping_parts(model)
+    for gap in unmodelled(model):
+        diags.append(Diagnostic("not checked", "not-checked", gap.why, gap.op, {}, gap.other))
     for access in model.accesses:
         if not access.exact:
             continue

@@ -11,6 +11,11 @@ also needs a barrier between the tiles (`needs_barrier`).
 A store textually after the load reaches it only in a later iteration of a loop enclosing
 both (`loop_carried`); a store before the load in one loop is compared with the load over
 all iterations (conservative).
+
+Conservative where the model is blind: an indirect tile's coordinates are over-approximated
+(any coordinate of the view), and a store and a load whose elements cannot be compared
+(different views of one tensor with dynamic strides, see `unmodelled`) are taken to
+depend, with `assumed` saying why.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.overlap import OverlapWitness, find_overlap
+from spyre_sched.polyhedral.unmodelled import incomparable
 
 
 @dataclass(frozen=True)
@@ -30,14 +36,16 @@ class Dependence:
     cross_tile: OverlapWitness | None
     #: the store is after the load in program order and reaches it in a later iteration
     loop_carried: bool = False
+    #: why the dependence is assumed rather than shown (the model cannot compare them)
+    assumed: str | None = None
 
     @property
     def splits_kernel(self) -> bool:
-        return self.same_tile is not None or self.cross_tile is not None
+        return self.same_tile is not None or self.cross_tile is not None or bool(self.assumed)
 
     @property
     def needs_barrier(self) -> bool:
-        return self.cross_tile is not None
+        return self.cross_tile is not None or bool(self.assumed)
 
 
 def find_dependences(model: KernelModel) -> list[Dependence]:
@@ -55,8 +63,10 @@ def find_dependences(model: KernelModel) -> list[Dependence]:
             # Indirect tiles are over-approximated: any element of the view may be read.
             same = find_overlap(store, load, "same", earlier)
             cross = find_overlap(store, load, "different", earlier)
-            if same is not None or cross is not None:
-                result.append(Dependence(store, load, same, cross, loop_carried=earlier is not None))
+            assumed = None if same or cross else incomparable(store, load)
+            if same is not None or cross is not None or assumed is not None:
+                result.append(Dependence(store, load, same, cross,
+                                         loop_carried=earlier is not None, assumed=assumed))
     return result
 
 

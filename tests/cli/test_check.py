@@ -148,3 +148,18 @@ def test_summary_names_run_time_arguments_with_their_bounds():
     assert result.exit_code == 0, result.output
     assert "%n: index (run-time: a multiple of 64, at most 256)" in result.output
     assert "%X: ?<=256x64xf16 (in)" in result.output
+
+
+def test_check_lists_what_it_did_not_check():
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from spyre_sched.cli import main
+
+    path = Path(__file__).parents[1] / "emulator" / "kernels" / "gather_scatter.mlir"
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 0
+    lines = [ln for ln in result.output.splitlines() if ln.startswith("not checked: ")]
+    assert lines[0].startswith(f"not checked: ktdp.load at {path}:26:3: an indirect access tile")
+    assert len(lines) == 2

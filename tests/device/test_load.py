@@ -125,3 +125,26 @@ def test_dialect_docstring_example_loads(write_device):
     assert dev.route("core0.l1", "core1.corelet0.sfu").nodes == (
         "core0.l1", "ring.stop0", "ring.stop1", "core1.l1", "core1.corelet0.l1_load",
         "core1.corelet0.sfu")
+
+
+def test_replicated_groups_copy_one_elaborated_template(write_device):
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "devices" / "spyre.mlir").read_text()
+    dev = load_device(write_device(text.replace("count = 32} share(%ddr)",
+                                                "count = 1000} share(%ddr)")))
+    assert dev.num_cores == 1000 and len(dev.units) == 1000 * 11
+    assert dev.groups["core999.corelet1"].parent == "core999"
+    assert dev.groups["core999"].children == ("core999.corelet0", "core999.corelet1")
+    # Replicas are copies of the first instance's elaboration, renamed: they share its
+    # parsed figures rather than reading the attributes again.
+    first, last = dev.units["core0.corelet0.sfu"], dev.units["core999.corelet1.sfu"]
+    assert last.compute is first.compute and last.simd_lanes is first.simd_lanes
+    assert (last.group, last.lanes("f16")) == ("core999.corelet1", 64)
+    assert dev.route("ddr", "core999.corelet1.sfu").units == (
+        "core999.dma_load", "core999.corelet1.lx_load")
+    assert dev.datapath("core999.lx", "ring.stop999").bandwidth == 128
+    # The same model as elaborating every instance (32 cores: the shipped file).
+    shipped = load_device("spyre")
+    assert [dp for dp in dev.datapaths if dp.source in ("core31.lx", "core31.dma_load")] == [
+        dp for dp in shipped.datapaths if dp.source in ("core31.lx", "core31.dma_load")]

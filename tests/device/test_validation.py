@@ -203,3 +203,29 @@ def test_a_bad_first_token_is_located(write_device):
     with pytest.raises(DeviceError, match="expected a name after '#'") as info:
         load_device(write_device("#\n"))
     assert (info.value.location.line, info.value.location.col) == (1, 1)
+
+
+def test_feature_attributes_are_typed_and_verified_wherever_they_are_built():
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, StringAttr
+    from xdsl.utils.exceptions import VerifyException
+
+    from spyre_sched.dialects.ktdf_arch import LoadFeature, QueueFeature, SimdFeature
+
+    sixty_four = IntegerAttr(64, 64)
+    LoadFeature({"word_size": sixty_four, "access_granularity": sixty_four})  # fine
+    with pytest.raises(VerifyException, match="unknown key 'word_sise'"):
+        LoadFeature({"word_sise": sixty_four, "access_granularity": sixty_four})
+    with pytest.raises(VerifyException, match="'word_size' must be an integer"):
+        LoadFeature({"word_size": StringAttr("64"), "access_granularity": sixty_four})
+    with pytest.raises(VerifyException, match="ktdf_arch.feature.queue needs depth"):
+        QueueFeature({})
+    with pytest.raises(VerifyException, match="every entry of 'lanes' must be an integer"):
+        SimdFeature({"lanes": DictionaryAttr({"f16": StringAttr("many")})})
+
+
+def test_a_mistyped_feature_value_is_located_in_the_file(write_device):
+    text = TINY.replace("word_size = 64, access_granularity = 64",
+                        'word_size = "64", access_granularity = 64', 1)
+    with pytest.raises(DeviceError, match="'word_size' must be an integer") as info:
+        load_device(write_device(text))
+    assert info.value.location.line == line_of(text, 'word_size = "64"')

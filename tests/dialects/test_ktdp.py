@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir.affine import AffineExpr
 from xdsl.parser import Parser
-from xdsl.parser.affine_parser import AffineParser
 from xdsl.printer import Printer
 
 from spyre_sched.dialects.ktdp import (
@@ -147,19 +146,25 @@ exprs = st.recursive(
 
 
 def _parse_expr(text: str) -> AffineExpr:
+    from spyre_sched.xdsl_compat import (
+        current_token,
+        parse_affine_expr_with,
+        parse_optional_token,
+    )
+
     parser = Parser(make_context(), text)
-    affine = AffineParser(parser._parser_state)
+    parse_affine_expr = parse_affine_expr_with(parser)
 
     def ident():
-        tok = parser._parse_optional_token(parser._current_token.kind)
+        tok = parse_optional_token(parser, current_token(parser).kind)
         return AffineExpr.dimension(NAMES.index(tok.text[1:]))
 
     def parse_id():
-        if parser._current_token.text.startswith("%"):
+        if current_token(parser).text.startswith("%"):
             return ident()
         return None
 
-    return affine._parse_affine_expr(parse_id)
+    return parse_affine_expr(parse_id)
 
 
 @settings(max_examples=150, deadline=None)

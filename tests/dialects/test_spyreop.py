@@ -208,10 +208,11 @@ VERIFY_ERRORS = [
     # float type sets
     ("%r = spyreop.exp %i : i32", "operand #0 must be f16, f32 or !spyreop.df16, but got i32"),
     ("%r = spyreop.sqrt %t : tensor<64xf16>", "operand #0 must be f16, f32 or !spyreop.df16, but got tensor<64xf16>"),
-    ('%r = "spyreop.gelu"(%x) : (f16) -> f32', "result #0 must have the operand type f16, but got f32"),
+    # one type for operands and result: an IRDL constraint variable, xDSL's message
+    ('%r = "spyreop.gelu"(%x) : (f16) -> f32', r"result 'result' at position 0 does not verify:\s+attribute f16 expected from variable 'T \(the one type of every operand and the result\)', but got f32"),
     ("%r = spyreop.realdiv %i, %j : i32", "operand #0 must be f16, f32 or !spyreop.df16, but got i32"),
-    ('%r = "spyreop.realdiv"(%x, %g) : (f16, f32) -> f16', r"operand #1 must have the type of operand #0 \(f16\), but got f32"),
-    ('%r = "spyreop.select"(%x, %y, %d) : (f16, f16, !spyreop.df16) -> f16', r"operand #2 must have the type of operand #0 \(f16\), but got !spyreop.df16"),
+    ('%r = "spyreop.realdiv"(%x, %g) : (f16, f32) -> f16', r"operand 'rhs' at position 1 does not verify:\s+attribute f16 expected from variable 'T \(the one type of every operand and the result\)', but got f32"),
+    ('%r = "spyreop.select"(%x, %y, %d) : (f16, f16, !spyreop.df16) -> f16', r"operand 'false_value' at position 2 does not verify:\s+attribute f16 expected from variable 'T \(the one type of every operand and the result\)', but got !spyreop.df16"),
     ('%r = "spyreop.compare"(%g, %h) <{predicate = #spyreop.compare_predicate<equal>}> : (f32, f32) -> i1', "result #0 must have the operand type f32, but got i1"),
     # softplus
     ("%r = spyreop.softplus %x beta 0.0 threshold 1.0 : f16", "softplus beta must be non-zero"),
@@ -287,7 +288,7 @@ PARSE_ERRORS = [
     ("%r = spyreop.idx32toaddr %i base 2147483648 stride 4", "base 2147483648 does not fit in i32"),
     ("%r = spyreop.idx32toaddr %i base 1.5 stride 4", "or SSA value for base"),
     ("%r = spyreop.addi32toi32 %x, %j", "type"),
-    ("%r = spyreop.select %x, %y : f16", "spyreop.select takes 3 operands, got 2"),
+    ("%r = spyreop.select %x, %y : f16", "Expected ','"),
     ("%r = spyreop.layernormnorm %x squares %y scale %z bias %x : f16", "weight"),
     (
         "%r = spyreop.slice_reduction %t {reduction_kind = #spyreop.reduction_kind<sum>, reduction_scope = #spyreop.reduction_scope<in_slice>} : tensor<64xf16> -> tensor<64xf16>",
@@ -363,7 +364,8 @@ def test_generic_body_type_mismatch_is_caught(ctx: Context) -> None:
         '    %bad = "spyreop.exp"(%a) : (f16) -> f32',
     )
     assert bad != GENERIC_KERNEL
-    with pytest.raises(VerifyException, match="result #0 must have the operand type f16, but got f32"):
+    with pytest.raises(VerifyException, match=r"expected from variable 'T \(the one type of every "
+                       r"operand and the result\)', but got f32"):
         Parser(ctx, bad).parse_module().verify()
 
 

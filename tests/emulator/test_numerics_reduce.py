@@ -1,5 +1,7 @@
 """Reductions: float64 accumulation with one final rounding, integer wrap, kinds, init."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -102,3 +104,90 @@ def test_reduction_errors():
         reduce("add", np.float32([1]), 1, "f32")
     with pytest.raises(ExecutionError, match="repeat"):
         reduce("add", np.zeros((2, 2), np.float32), (0, -2), "f32")
+
+
+# ---- the exact-sum rule: order-independent for every float type --------------------------
+
+
+def test_df16_sum_is_the_exact_sum_in_every_order():
+    import itertools
+
+    x = round_to("df16", np.array([2.0**32, 2.0**-30, -(2.0**32)]))
+    results = {float(reduce("add", x[list(p)], 0, "df16")) for p in itertools.permutations(range(3))}
+    assert results == {float(round_to("df16", np.float64(2.0**-30)))}
+
+
+def test_sum_rounds_once_not_through_float64():
+    # Exact 1 + 2**-24 + 2**-80: float64 gives the f32 tie 1 + 2**-24 (then even: 1.0);
+    # rounded once, it is above the tie: 1 + 2**-23.
+    x = np.float32([1.0, 2.0**-24, 2.0**-80])
+    assert reduce("add", x, 0, "f32") == np.float32(1 + 2.0**-23)
+    # bf16 likewise: 1 + 2**-8 + 2**-60 is above bf16's tie at 1 + 2**-8.
+    y = round_to("bf16", np.array([1.0, 2.0**-8, 2.0**-60]))
+    assert reduce("add", y, 0, "bf16") == np.float32(1 + 2.0**-7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["bf16", "df16", "f32", "f16", "f64"]),
+       st.integers(1, 40))
+def test_cancelling_large_terms_never_change_the_sum(seed, type_name, big_exponent):
+    # Small terms whose float64 sum is exact, plus large terms that cancel exactly: the
+    # float64 running sum loses the small terms in some orders, the exact sum never does.
+    rng = np.random.default_rng(seed)
+    big_exponent = min(big_exponent, {"f16": 14, "df16": 31}.get(type_name, 40))  # finite
+    small = round_to(type_name, rng.uniform(-1, 1, size=5) * 2.0**-20)
+    big = round_to(type_name, np.float64(2.0**big_exponent) * rng.choice([1.0, 1.5], size=3))
+    terms = np.concatenate([small, big, -big])
+    # 5 close terms: exact in float64 for the 16/32-bit types; f64 needs fsum's rounding.
+    want = round_to(type_name, np.float64(math.fsum(small.astype(np.float64))))
+    for _ in range(4):
+        got = reduce("add", terms[rng.permutation(terms.size)], 0, type_name)
+        assert got.tobytes() == want.tobytes()
+    # As rows of a 2-D reduction, and with init as one more term.
+    rows = np.stack([terms, terms[::-1]])
+    assert np.array_equal(reduce("add", rows, 1, type_name), np.stack([want, want]))
+    init = np.asarray(big[:1].astype(np.float64))
+    with_init = reduce("add", np.concatenate([terms, -big[:1]]), 0, type_name, init=init[0])
+    assert with_init.tobytes() == want.tobytes()
+
+
+def test_float64_fast_path_bound():
+    from emulator.numerics import float64_sum_is_exact
+
+    # 8192 f16 values of the largest magnitude and the smallest step: still exact.
+    f16 = np.float64([65504.0] * 8191 + [2.0**-24])
+    assert float64_sum_is_exact(f16[None, :])[0]
+    assert not float64_sum_is_exact(np.float64([[2.0**32, 2.0**-30, -(2.0**32)]]))[0]
+    assert float64_sum_is_exact(np.float64([[1.0, 2.0, 3.0], [0.0, -0.0, np.inf]])).all()
+
+
+def test_products_are_exact_and_order_independent():
+    x = np.float32([3.0, 1 / 3, 3.0, 1 / 3, 7.0, 1 / 7, 1e30, 1e-30, 1e20, 1e-20])
+    rng = np.random.default_rng(3)
+    got = {reduce("mul", x[rng.permutation(x.size)], 0, "f32").tobytes() for _ in range(6)}
+    assert len(got) == 1
+
+
+def test_hardware_order_sums_are_within_the_error_bound():
+    from emulator.numerics import hardware_sum_error_bound, matches_hardware_order_sum
+    from emulator.numerics.reductions import gamma
+
+    rng = np.random.default_rng(11)
+    x = round_to("f16", rng.normal(size=(16, 3000)) * 30)
+    oracle = reduce("add", x, 1, "f16").astype(np.float64)
+    for _ in range(3):
+        order = rng.permutation(x.shape[1])
+        acc = np.zeros(16, dtype=np.float32)
+        for column in order:                     # sequential f32 accumulation, any order
+            acc = (acc + x[:, column].astype(np.float32)).astype(np.float32)
+        hardware = round_to("f16", acc).astype(np.float64)
+        assert matches_hardware_order_sum(x, "f32", "f16", oracle, hardware, axis=1).all()
+    # The bound is the formula of docs/numerics.md ...
+    total = np.abs(x.astype(np.float64)).sum(axis=1)
+    bound = hardware_sum_error_bound(x, "f32", "f16", oracle, hardware, axis=1)
+    e = gamma(2999, 2.0**-24) * total + 2999 * 2.0**-149
+    assert np.allclose(bound, e + 2.0**-11 * (np.abs(oracle) + np.abs(hardware)) + 2 * 2.0**-24)
+    # ... and a sum beyond it fails; so does a NaN against a number.
+    wrong = oracle + 2 * bound
+    assert not matches_hardware_order_sum(x, "f32", "f16", oracle, wrong, axis=1).any()
+    assert not matches_hardware_order_sum(x[:1], "f32", "f16", oracle[:1], [np.nan], axis=1)[0]

@@ -144,3 +144,33 @@ def test_overlapping_parts_of_a_distributed_view_are_an_error(kernel):
     assert "parts %v0 and %v1 of distributed view %X both hold coordinate [30, 0]" in diags[0].message
     assert bad.location_of(diags[0].op).line == 24
     assert not [d for d in check_kernel(k.func) if d.code == "overlapping-parts"]
+
+
+def test_what_the_model_cannot_compare_is_listed_and_assumed_dependent(kernel):
+    from spyre_sched.polyhedral.unmodelled import unmodelled
+
+    k = kernel("dynamic_stride_alias.mlir")
+    model = KernelModel(k.func)
+    deps = find_dependences(model)
+    # The store through %Td and the later load through %Ts: a dependence is assumed.
+    assert len(deps) == 1 and deps[0].assumed and deps[0].splits_kernel
+    assert deps[0].needs_barrier
+    assert (deps[0].store.op.name, k.location_of(deps[0].load.op).line) == ("ktdp.store", 20)
+    gaps = unmodelled(model)
+    assert [(k.location_of(g.op).line, k.location_of(g.other).line) for g in gaps] == [
+        (18, 19), (19, 20)]
+    notes = [d for d in check_kernel(k.func) if d.code == "not-checked"]
+    assert len(notes) == 2 and all(d.severity == "not checked" for d in notes)
+
+
+def test_indirect_accesses_are_listed_as_not_checked():
+    from pathlib import Path
+
+    from spyre_sched.frontend import load_kernel
+
+    path = Path(__file__).parents[1] / "emulator" / "kernels" / "gather_scatter.mlir"
+    k = load_kernel(path)
+    notes = [d for d in check_kernel(k.func) if d.code == "not-checked"]
+    assert [(d.op.name, k.location_of(d.op).line) for d in notes] == [
+        ("ktdp.load", 26), ("ktdp.store", 28)]
+    assert all("indirect access tile" in d.message for d in notes)

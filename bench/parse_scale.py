@@ -1,0 +1,79 @@
+"""How parse + verify (+ the static checks) time grows with a kernel's op count.
+
+Generates kernels of N ops (a chain of index arithmetic feeding an access tile, plus a
+load/add/store at the end) and times `load_kernel` (parse + verify) and, for the smaller
+sizes, `spyre-sched check`'s analysis. Linear growth shows as a constant time per op.
+
+    python bench/parse_scale.py [N ...]        (default: 1000 10000 100000)
+
+Measured 2026-12-01 on the shared 2-core machine (load average ~8.5, so wall time is
+~3-4x CPU time): 1,002 ops 0.72 s (0.29 s CPU); 10,002 ops 11.2 s (3.4 s CPU);
+100,002 ops 125 s wall, 1.25 ms/op, flat from 1k to 100k ops. Before the fix (line
+numbers counted from the file start per op, the visible-value set copied per op, one
+recursion per dependent value): 16,002 ops 36.9 s (10.4 s CPU) and growing
+quadratically; 4,000 dependent ops hit Python's recursion limit in `check`. What is left
+per op is xDSL's own parsing and op verification.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HEADER = """\
+#tile = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#rm = affine_map<(d0, d1) -> (d0, d1)>
+func.func @big(%A: index, %C: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v0 = arith.constant 0 : index
+"""
+
+FOOTER = """\
+  %r = arith.remui %v{last}, %c96 : index
+  %Av = ktdp.construct_memory_view %A, sizes: [96, 64], strides: [64, 1] {{
+      coordinate_set = #whole, memory_space = #ktdp.memory_space<global>}} : memref<96x64xf16>
+  %Cv = ktdp.construct_memory_view %C, sizes: [96, 64], strides: [64, 1] {{
+      coordinate_set = #whole, memory_space = #ktdp.memory_space<global>}} : memref<96x64xf16>
+  %At = ktdp.construct_access_tile %Av[%r, %c0] {{access_tile_set = #tile, access_tile_order = #rm}}
+      : memref<96x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %Ct = ktdp.construct_access_tile %Cv[%r, %c0] {{access_tile_set = #tile, access_tile_order = #rm}}
+      : memref<96x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %x = ktdp.load %At : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>
+  ktdp.store %x, %Ct : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
+  return
+}}
+"""
+
+
+def generate(num_ops: int) -> str:
+    """A kernel of about `num_ops` ops: a chain %v{k+1} = %v{k} + 1 (mod 96 at the end)."""
+    body = [f"  %v{k + 1} = arith.addi %v{k}, %c1 : index\n" for k in range(num_ops - 12)]
+    last = num_ops - 12
+    return (HEADER + "".join(body) + "  %c96 = arith.constant 96 : index\n"
+            + FOOTER.format(last=last))
+
+
+def main(sizes: list[int]) -> None:
+    from spyre_sched.frontend import load_kernel
+
+    # wall time, and CPU time of this process (less sensitive to a shared, busy machine)
+    print(f"{'ops':>8} {'MB':>6} {'parse+verify s':>15} {'cpu s':>8} {'us/op':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            path = Path(tmp) / f"k{n}.mlir"
+            text = generate(n)
+            path.write_text(text)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            kernel = load_kernel(path)
+            seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+            ops = sum(1 for _ in kernel.module.walk())
+            print(f"{ops:>8} {len(text) / 1e6:>6.1f} {seconds:>15.2f} {cpu:>8.2f} "
+                  f"{seconds / ops * 1e6:>8.1f}")
+
+
+if __name__ == "__main__":
+    main([int(a) for a in sys.argv[1:]] or [1000, 10000, 100000])

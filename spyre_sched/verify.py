@@ -1,0 +1,277 @@
+"""The one verify entry point: every rule a module must satisfy, for any stage to call.
+
+`verify_module(module, locations)` checks, in this order: the kernel `grid` attributes,
+that every operand is defined before its use (xDSL's parser resolves forward references
+and does not check dominance), that integers and affine constants fit 64/63 bits and
+affine divisors are positive constants, every op's own verifier (alone, so the error
+names the op that breaks the rule, not the function around it), that access-tile types
+have their set's shape, and that a `scf.for` with a constant step steps forward. The front end calls it on parsed text; a pass calls it on
+the module it built (`locations` then holds what survives of the source positions).
+
+Errors are `VerifyError`s at FILE:LINE:COL when the op has a source location, and at the
+op's name and path in the module otherwise (`func.func @add > scf.for #2 > ktdp.load #5`,
+#N counting ops in their block from 1), plus the nearest enclosing op's location.
+Everything runs in time linear in the size of the module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+)
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.scf import ForOp
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
+from xdsl.utils.exceptions import VerifyException
+
+from spyre_sched.dialects.ktdp import ConstructAccessTileOp, ConstructIndirectAccessTileOp
+from spyre_sched.errors import AnalysisError, SourceLocation, VerifyError
+from spyre_sched.polyhedral import tile_extents
+
+Locations = Mapping[Operation, SourceLocation]
+
+
+def op_path(op: Operation) -> str:
+    """`func.func @add > scf.for #2 > ktdp.load #5`: the op's name and where it sits."""
+    parts: list[str] = []
+    current: Operation | None = op
+    while current is not None and not (isinstance(current, ModuleOp)
+                                       and current.parent_op() is None):
+        text = current.name
+        symbol = current.attributes.get("sym_name") or current.properties.get("sym_name")
+        if symbol is not None and hasattr(symbol, "data"):
+            text += f" @{symbol.data}"
+        block = current.parent_block()
+        if block is not None and symbol is None:
+            text += f" #{block.get_operation_index(current) + 1}"
+        parts.append(text)
+        current = current.parent_op()
+    return " > ".join(reversed(parts)) or op.name
+
+
+def location_of(op: Operation, locations: Locations | None = None,
+                filename: str | None = None) -> SourceLocation | str:
+    """The op's source location; otherwise its path, with the nearest enclosing op's
+    source location when there is one."""
+    locations = locations or {}
+    if op in locations:
+        return locations[op]
+    where = f"op {op_path(op)}"
+    parent = op.parent_op()
+    while parent is not None:
+        if parent in locations:
+            return f"{where} (inside the op at {locations[parent]})"
+        parent = parent.parent_op()
+    return f"{filename}: {where}" if filename else where
+
+
+def verify_module(module: Operation, locations: Locations | None = None,
+                  filename: str | None = None, stage: str | None = None) -> None:
+    """Check every rule of the module's dialects and of KTIR kernels; raise the first
+    failure as a `VerifyError` (see the module docstring for where it points). `stage`
+    (e.g. "after pass ktdf-pipeline") is added to the message for IR a pass built."""
+    locations = locations or {}
+
+    def where(op: Operation) -> SourceLocation | str:
+        return location_of(op, locations, filename)
+
+    def fail(message: str, op: Operation) -> VerifyError:
+        return VerifyError(f"{message} ({stage})" if stage else message, where(op))
+
+    _verify_grid(module, where, fail)
+    _verify_defined_before_use(module, locations, fail)
+    _verify_integer_ranges(module, fail)
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as err:
+            raise fail(first_line(str(err)), op) from None
+        except Exception as err:  # a verifier tripping over malformed IR is still bad input
+            raise fail(f"'{op.name}' is malformed ({type(err).__name__}: "
+                       f"{first_line(str(err))})", op) from None
+    _verify_tile_shapes(module, fail)
+    _verify_loop_steps(module, fail)
+
+
+Fail = Callable[[str, Operation], VerifyError]
+
+
+def first_line(message: str) -> str:
+    """The message's first line; xDSL's "... does not verify:" continues on the next."""
+    lines = [ln.strip() for ln in message.strip().splitlines() if ln.strip()]
+    if not lines:
+        return message
+    if lines[0].endswith(":") and len(lines) > 1:
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]
+
+
+def _verify_grid(module: Operation, where, fail: Fail) -> None:
+    for func in module.walk():
+        grid = func.attributes.get("grid")
+        if grid is None:
+            continue
+        if not isinstance(grid, ArrayAttr) or not all(
+            isinstance(g, IntegerAttr) and g.value.data > 0 for g in grid.data
+        ):
+            raise fail("'grid' must be a list of positive integers, e.g. grid = [32]", func)
+
+
+def _verify_defined_before_use(module: Operation, locations: Locations, fail: Fail) -> None:
+    """Every operand is defined earlier in its block or in an enclosing one. One set of
+    visible values, grown and shrunk as blocks are entered and left: linear time."""
+    visible: set = set()
+
+    def visit(block: Block) -> None:
+        added = list(block.args)
+        visible.update(added)
+        for op in block.ops:
+            for operand in op.operands:
+                if operand not in visible:
+                    name = f"%{operand.name_hint}" if operand.name_hint else "a value"
+                    defined = getattr(operand, "op", None)
+                    at = locations.get(defined) if defined is not None else None
+                    later = f" (defined later, on line {at.line})" if at else ""
+                    raise fail(f"'{op.name}' uses {name} before it is defined{later}", op)
+            for region in op.regions:
+                for inner in region.blocks:
+                    visit(inner)
+            visible.update(op.results)
+            added.extend(op.results)
+        visible.difference_update(added)
+
+    for region in module.regions:
+        for block in region.blocks:
+            visit(block)
+
+
+_INT64 = range(-(2**63), 2**63)
+#: affine constants keep one bit of headroom: bounds derived from them (negated, or summed
+#: with a coordinate) must still fit in 64 bits
+_AFFINE_CONSTANTS = range(-(2**62), 2**62)
+
+
+def _integers_and_affine_exprs(attr: Attribute):
+    """Every IntegerAttr and every affine expression (of sets and maps) in `attr`, nested
+    ones too."""
+    if isinstance(attr, IntegerAttr):
+        yield attr
+    elif isinstance(attr, AffineSetAttr):
+        yield from (e for c in attr.data.constraints for e in (c.lhs, c.rhs))
+    elif isinstance(attr, AffineMapAttr):
+        yield from attr.data.results
+    elif isinstance(attr, (ArrayAttr, DictionaryAttr)):
+        items = attr.data.values() if isinstance(attr, DictionaryAttr) else attr.data
+        for item in items:
+            yield from _integers_and_affine_exprs(item)
+    elif isinstance(attr, ParametrizedAttribute):
+        for param in attr.parameters:
+            yield from _integers_and_affine_exprs(param)
+
+
+_DIVISIONS = {AffineBinaryOpKind.Mod: "mod", AffineBinaryOpKind.FloorDiv: "floordiv",
+              AffineBinaryOpKind.CeilDiv: "ceildiv"}
+
+
+MAX_AFFINE_DEPTH = 100
+"""Affine expressions nest at most this deep (`d0 + d1 + ...` is a chain of binary ops).
+xDSL hashes and prints them recursively; a fixed limit gives a clear error instead of
+Python's recursion limit later."""
+
+
+def _affine_nodes(expr):
+    """(node, depth) for every node of an affine expression, iteratively (deep expressions
+    must not hit Python's recursion limit)."""
+    stack = [(expr, 1)]
+    while stack:
+        node, depth = stack.pop()
+        yield node, depth
+        if isinstance(node, AffineBinaryOpExpr):
+            stack.append((node.rhs, depth + 1))
+            stack.append((node.lhs, depth + 1))
+
+
+def _integer_problem(item) -> str | None:
+    """What is wrong with an integer or affine expression, in words, or None.
+
+    xDSL checks integers of fixed width but leaves `index` values and affine constants
+    unbounded, and accepts any divisor; isl and numpy need 64-bit values and positive
+    constant divisors."""
+    too_large = ("the integer {} is too large (index values must fit in 64 bits, the "
+                 "constants of affine sets and maps in 63)")
+    if isinstance(item, IntegerAttr):
+        if isinstance(item.type, IndexType) and item.value.data not in _INT64:
+            return too_large.format(item.value.data)
+        return None
+    for node, depth in _affine_nodes(item):
+        if depth > MAX_AFFINE_DEPTH:
+            return (f"an affine expression nests more than {MAX_AFFINE_DEPTH} operations "
+                    "deep (the most spyre-sched supports); split it or use fewer terms")
+        if isinstance(node, AffineConstantExpr) and node.value not in _AFFINE_CONSTANTS:
+            return too_large.format(abs(node.value))  # the sign may be the normal form's
+        if isinstance(node, AffineBinaryOpExpr) and node.kind in _DIVISIONS:
+            divisor = node.rhs
+            if not isinstance(divisor, AffineConstantExpr) or divisor.value <= 0:
+                return (f"'{_DIVISIONS[node.kind]}' needs a positive integer constant on its "
+                        f"right, got {divisor} (in {node})")
+    return None
+
+
+def _verify_integer_ranges(module: Operation, fail: Fail) -> None:
+    for op in module.walk():
+        attrs = [*op.attributes.values(), *op.properties.values(),
+                 *(r.type for r in op.results)]
+        for attr in attrs:
+            for item in _integers_and_affine_exprs(attr):
+                problem = _integer_problem(item)
+                if problem is not None:
+                    raise fail(f"'{op.name}': {problem}", op)
+
+
+def _verify_tile_shapes(module: Operation, fail: Fail) -> None:
+    """An access tile's type must have the shape of its set: the set's extents permuted by
+    its order. Op verifiers cannot say this (it needs integer-set reasoning); a set with
+    symbols is checked when it runs, since its extents depend on their values."""
+    for op in module.walk():
+        if isinstance(op, ConstructAccessTileOp):
+            aset, order = op.access_tile_set.data, op.access_tile_order.data
+        elif isinstance(op, ConstructIndirectAccessTileOp):
+            aset, order = op.variables_space_set.data, op.variables_space_order.data
+        else:
+            continue
+        if aset.num_symbols:
+            continue
+        declared = op.result.type.get_shape()
+        try:
+            extents = tuple(int(e) for e in tile_extents(aset, [], order))
+        except AnalysisError as err:
+            raise fail(err.message, op) from None
+        if extents != tuple(declared):
+            shape = "x".join(map(str, extents))
+            raise fail(
+                f"{op.name}: the tile type says {'x'.join(map(str, declared))} but its set "
+                f"spans {shape} (extents permuted by its order): the type must be "
+                f"!ktdp.access_tile<{shape}xindex>", op)
+
+
+def _verify_loop_steps(module: Operation, fail: Fail) -> None:
+    """A `scf.for` whose step is a constant must have a positive one: a step of 0 never
+    ends and a negative one is not a loop `scf.for` defines. (A step computed at run time
+    is checked when the loop runs.)"""
+    for op in module.walk():
+        if not isinstance(op, ForOp):
+            continue
+        owner = op.step.owner
+        if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+            step = owner.value.value.data
+            if step <= 0:
+                raise fail(f"scf.for has step {step}; a loop's step must be positive", op)

@@ -1,0 +1,60 @@
+"""One verify entry point: kernel-level rules run on any module, located or not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from xdsl.parser import Parser
+
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.errors import SourceLocation, VerifyError
+from spyre_sched.frontend import parse_kernel
+from spyre_sched.verify import verify_module
+
+ADD = (Path(__file__).parents[2] / "examples" / "add_96x64.mlir").read_text()
+# 4 rows per tile in the set, 3 in the type: only the kernel-level tile-shape rule sees it.
+WRONG_SHAPE = ADD.replace("+ 2 >= 0, d1", "+ 3 >= 0, d1", 1)
+
+
+def _plain_module(text: str):
+    """A module as a pass would hold it: parsed without source positions."""
+    return Parser(make_context(), text).parse_module()
+
+
+def test_module_verify_alone_misses_the_kernel_rules_and_verify_module_does_not():
+    module = _plain_module(WRONG_SHAPE)
+    module.verify()  # xDSL's op verifiers cannot see integer-set rules
+    with pytest.raises(VerifyError) as info:
+        verify_module(module, stage="after pass test-pass")
+    err = info.value
+    assert not isinstance(err.location, SourceLocation)
+    assert err.location.startswith("op func.func @add > ktdp.construct_access_tile #")
+    assert "the tile type says 3x64 but its set spans 4x64" in err.message
+    assert err.message.endswith("(after pass test-pass)")
+
+
+def test_use_before_definition_in_a_built_module():
+    text = ADD.replace("%c3 = arith.constant 3 : index\n", "").replace(
+        "%row0 = arith.muli %id, %c3 : index",
+        "%row0 = arith.muli %id, %c3 : index\n  %c3 = arith.constant 3 : index")
+    with pytest.raises(VerifyError, match="'arith.muli' uses %c3 before it is defined") as info:
+        verify_module(_plain_module(text))
+    assert "func.func @add > arith.muli #" in str(info.value.location)
+
+
+def test_parsed_kernels_are_located_through_the_same_entry_point():
+    with pytest.raises(VerifyError) as info:
+        parse_kernel(WRONG_SHAPE, "k.mlir")
+    assert isinstance(info.value.location, SourceLocation)
+    assert (info.value.location.file, info.value.location.line) == ("k.mlir", 17)
+
+
+def test_an_op_a_pass_added_is_named_by_path_inside_its_located_parent():
+    kernel = parse_kernel(ADD, "k.mlir")
+    op = next(o for o in kernel.func.walk() if o.name == "ktdp.load")
+    clone = op.clone()
+    op.parent_block().insert_op_after(clone, op)
+    where = kernel.location_of(clone)
+    assert isinstance(where, str) and "func.func @add > ktdp.load #" in where
+    assert "inside the op at k.mlir:6:1" in where
