@@ -202,8 +202,9 @@ def _solver_summary(trace) -> dict | None:
         data = dict(vars(trace))
     else:
         return {"text": str(trace)}
-    keep = ("status", "objective", "objective_value", "best_bound", "bound", "gap", "wall_time",
-            "wall_time_s", "strategy", "num_branches", "num_conflicts")
+    # wall time is left out: the bundle must be byte-identical from run to run
+    keep = ("status", "objective", "objective_value", "best_bound", "bound", "gap",
+            "strategy", "num_branches", "num_conflicts")
     summary = {k: data[k] for k in keep if k in data and _jsonable(data[k])}
     return summary or None
 

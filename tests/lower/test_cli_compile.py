@@ -61,3 +61,20 @@ def test_saved_schedule_ir_needs_the_kernel(tmp_path: Path) -> None:
     ok = run("compile", path, "-o", tmp_path / "b", "--kernel", ADD, "--strategy", "heuristic")
     assert ok.exit_code == 0, ok.output
     check_bundle(tmp_path / "b")
+
+
+def test_identical_bytes_across_processes(tmp_path: Path) -> None:
+    """Two separate processes with different hash seeds write the same bundle bytes."""
+    import os
+    import subprocess
+    import sys
+
+    kernel = ROOT / "examples" / "softmax_rows.mlir"
+    for seed, name in (("1", "a"), ("2", "b")):
+        env = {**os.environ, "PYTHONHASHSEED": seed,
+               "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        done = subprocess.run([sys.executable, "-c", "from spyre_sched.cli import main; main()",
+                               "compile", str(kernel), "-o", str(tmp_path / name)],
+                              env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    assert files(tmp_path / "a") == files(tmp_path / "b")
