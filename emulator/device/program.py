@@ -446,7 +446,7 @@ class UnitRun(_TopLevel):
             src, dst = (memory.name, self.unit) if source is None else (self.unit, memory.name)
             dp = self.datapath(src, dst)
             nbytes = plan.access.box_bytes
-            found = (memory, dp.cycles(nbytes) - dp.latency, dp.latency,
+            found = (memory, dp.occupancy(nbytes), dp.latency,
                      self.launch.resources_of(memory.name), (f"{src}->{dst}",))
             self._links[key] = found
         return found
@@ -484,21 +484,42 @@ class UnitRun(_TopLevel):
         return (sim.TRANSFER, busy, latency, shared, access.box_bytes, (memory, land), names)
 
     def composite(self, plan: CompositePlan, src_base: int, dst_base: int):
-        src_mem, dst_mem = self.memory(plan.source), self.memory(plan.target)
+        key = id(plan)
+        found = self._links.get(key)
+        if found is None:
+            src_mem, dst_mem = self.memory(plan.source), self.memory(plan.target)
+            path = self.path(src_mem.name, dst_mem.name)
+            occupancy, latency = path.timing(plan.source_access.box_bytes)
+            found = (src_mem, dst_mem, occupancy, latency, self.launch.resources(path),
+                     path.datapaths)
+            self._links[key] = found
+        src_mem, dst_mem, occupancy, latency, shared, datapaths = found
         sa, da, et = plan.source_access, plan.target_access, plan.et
+        dtype = et.storage_dtype
         try:
-            values = _read(src_mem, src_base, sa, et)
-            if sa.mask is not None or da.mask is not None:
-                values = _remask(values, sa, da)
-            dst_mem.check(dst_base + da.offset, da.shape, da.strides, et.size,
-                          f"write of {dst_mem.name} at byte {dst_base}")
+            raw = src_mem.box(src_base, sa, dtype, f"read of {src_mem.name} at byte {src_base}")
+            dst_mem.box(dst_base, da, dtype, f"write of {dst_mem.name} at byte {dst_base}")
         except ExecutionError as err:
             raise self.fault(err.message) from None
-        path = self.path(src_mem.name, dst_mem.name)
-        nbytes = sa.box_bytes
-        occupancy, latency = path.timing(nbytes)
-        return (sim.TRANSFER, occupancy, latency, self.launch.resources(path), nbytes,
-                (dst_mem, lambda: _write(dst_mem, dst_base, da, et, values)), path.datapaths)
+        if sa.mask is None and da.mask is None:
+            # Raw bytes move unchanged: no conversion, one copy now, one write at landing.
+            data = raw.copy()
+            what = f"write of {dst_mem.name} at byte {dst_base}"
+
+            def land():
+                dst_mem.box(dst_base, da, dtype, what)[...] = data.reshape(da.shape)
+        else:
+            values = from_memory(et, raw)
+            if sa.mask is not None:
+                values = np.where(sa.mask, values, np.zeros((), dtype=values.dtype))
+            try:
+                values = _remask(values, sa, da)
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+
+            def land():
+                _write(dst_mem, dst_base, da, et, values)
+        return (sim.TRANSFER, occupancy, latency, shared, sa.box_bytes, (dst_mem, land), datapaths)
 
     def compute(self, plan: ComputePlan, args: tuple):
         if self.unit_model.compute is None:
