@@ -89,7 +89,7 @@ class UnitCode:
             head.append(f"    {var}, {var}_dp = r.fifo({name!r})")
             head.append(f"    {var}_lat = {var}_dp.latency")
         for var, nbytes in sorted(self.send_sizes):
-            head.append(f"    {var}_b{nbytes} = {var}_dp.cycles({nbytes}) - {var}_lat")
+            head.append(f"    {var}_b{nbytes} = {var}_dp.occupancy({nbytes})")
         self.source = "\n".join(head + body + ["    return", "    yield"]) + "\n"
 
     # ---- names ---------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Transfer timing, from the device model's one formula.
 
-`Hop.cycles(nbytes)` (spyre_sched.device.routing, built on the datapaths' `cycles`) is the
-single definition of how long a transfer takes: ceil(bytes / bandwidth) + latency. The
+`spyre_sched.device.model.transfer_cycles` (reached through `Hop.occupancy` /
+`Hop.latency`) is the single definition of how long a transfer takes:
+ceil(bytes / bandwidth) + latency. The
 emulator splits it in two parts because they behave differently in time: the unit is
 *occupied* for the bandwidth part and can issue its next transfer right after, while the
 data *lands* a fixed latency later (so several transfers of one unit overlap).
@@ -14,8 +15,7 @@ from spyre_sched.device.routing import Hop
 
 def hop_timing(hop: Hop, nbytes: int) -> tuple[int, int]:
     """(occupancy, latency) of one transfer of `nbytes` over `hop`."""
-    total = hop.cycles(nbytes)
-    return total - hop.latency, hop.latency
+    return hop.occupancy(nbytes), hop.latency
 
 
 def compute_cycles(elements: int, lanes: int) -> int:

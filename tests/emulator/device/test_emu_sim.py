@@ -229,7 +229,7 @@ def test_shared_bandwidth_is_contended():
 def test_device_paths_take_their_timing_from_the_device_model(spyre):
     path = spyre.path("core0.dma_load", "ddr", "core0.lx")
     occupancy, latency = path.timing(4096)
-    assert occupancy + latency == path.hop.cycles(4096)
+    assert occupancy + latency == path.hop.transfer_cycles(4096)
     assert occupancy == 4096 // 128
     assert path.shared == ("ddr",)
     with pytest.raises(ExecutionError, match="cannot move data"):
