@@ -45,11 +45,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.polyhedral.enumerate import box_bounds
 from spyre_sched.schedule.common import (
-    constant_value,
     device_of,
     fail,
     index_constant,
-    int_attr,
     programs,
 )
 from spyre_sched.schedule.ir_build import for_loop, pipeline

@@ -25,7 +25,7 @@ from schedule_util import (
 
 LEVELS = {"spyre": ["lx"], "sample_device": ["l1"], THREE_LEVEL: ["l2", "l1"]}
 UNITS = {"spyre": {"dma", "load", "sfu", "store"}, "sample_device": {"dma", "load", "sfu", "store"},
-         THREE_LEVEL: {"dma", "mover", "load", "sfu", "store"}}
+         THREE_LEVEL: {"dma", "fill", "drain", "load", "sfu", "store"}}
 
 
 def dev_id(device: str) -> str:
@@ -85,8 +85,9 @@ def test_three_level_device_nests_twice() -> None:
     assert decisions["p0.tile.l1.d0"].within.data == "p0.tile.l2.d0"  # type: ignore[union-attr]
     modulo = [op for op in module.walk() if isinstance(op, ktdf.PipelineOp) and op.modulo]
     assert [p.decision.data for p in modulo] == ["p0.pipe.l2.modulo", "p0.pipe.l1.modulo"]
-    movers = [s for s in module.walk() if isinstance(s, ktdf.StageOp) and s.units == ["mover"]]
-    assert len(movers) == 2  # L2 -> L1 in, L1 -> L2 out
+    movers = [s.units for s in module.walk() if isinstance(s, ktdf.StageOp)
+              and s.units in (["fill"], ["drain"])]
+    assert movers == [["fill"], ["drain"]]  # L2 -> L1 in, L1 -> L2 out
     # instances split the L1 tiles (each corelet has its own L1), not the points
     parallel = [op for op in module.walk() if isinstance(op, ktdf.ParallelOp)]
     assert [p.max_instances.value.data for p in parallel] == [4, 4]

@@ -26,8 +26,8 @@ ktdf_arch.device @three_level attributes {
 
     ktdf_arch.group @corelet {kind = "corelet", count = 4} share(%l2) {
       %l1 = ktdf_arch.memory @l1 #L1
-      %fill = ktdf_arch.exec_unit @fill {kind = "mover", features = [#DMA_LOAD]}
-      %drain = ktdf_arch.exec_unit @drain {kind = "mover", features = [#DMA_STORE]}
+      %fill = ktdf_arch.exec_unit @fill {kind = "fill", features = [#DMA_LOAD]}
+      %drain = ktdf_arch.exec_unit @drain {kind = "drain", features = [#DMA_STORE]}
       ktdf_arch.datapath %l2 to %fill {transfer_granularity = 64, bandwidth = 128, latency = 10} : memory, exec_unit
       ktdf_arch.datapath %fill to %l1 {transfer_granularity = 64, bandwidth = 128} : exec_unit, memory
       ktdf_arch.datapath %l1 to %drain {transfer_granularity = 64, bandwidth = 128} : memory, exec_unit
