@@ -85,3 +85,17 @@ def test_device_patterns_run_at_pre_mapping(tmp_path) -> None:
     assert "spyreop.sigmoid" in result.stdout
     on_spyre = invoke(str(kernel), "--device", "spyre", "--stop-after", "device-patterns-pre_mapping")
     assert "spyreop.silu" not in on_spyre.stdout  # spyre's file has the same expansion
+
+
+def test_device_patterns_run_at_post_scheduling() -> None:
+    """A device pattern named for post_scheduling rewrites the scheduled compute (after
+    open-decisions), not before."""
+    device = str(Path(__file__).parent / "devices" / "post_patterns.mlir")
+    gelu = str(EXAMPLES / "fused_gelu.mlir")
+    before = invoke(gelu, "--device", device, "--stop-after", "open-decisions")
+    assert before.exit_code == 0, before.stderr
+    assert "spyreop.gelu" in before.stdout and "spyreop.sigmoid" not in before.stdout
+    after = invoke(gelu, "--device", device)
+    assert after.exit_code == 0, after.stderr
+    assert "spyreop.gelu" not in after.stdout and "spyreop.sigmoid" in after.stdout
+    assert "ktdf.pipeline modulo(size: ?" in after.stdout  # rewritten in scheduled IR
