@@ -44,7 +44,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Operation
 
-from spyre_sched.device.model import Datapath, Device
+from spyre_sched.device.model import Datapath, Device, occupancy_cycles
 from spyre_sched.errors import DeviceError
 from spyre_sched.frontend.kernel import Kernel
 from spyre_sched.polyhedral.accesses import AccessModel
@@ -52,9 +52,6 @@ from spyre_sched.polyhedral.enumerate import box_bounds, contains
 from spyre_sched.polyhedral.iterations import iterations
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import MemoryRef, ViewModel, element_name
-# The branch's one copy of the device's transfer-time formula (the occupancy part):
-# it becomes spyre_sched.device.model's when issue 8 is merged.
-from spyre_sched.solve.timing import occupancy_cycles
 
 TERMS = ("memory", "compute", "ring")
 
