@@ -77,11 +77,53 @@ def transfer_steady(t: Transfer, choice: Choice, modulo: int) -> int:
     occupancy = one - t.latency
     if modulo < 2:
         return one
-    return max(occupancy, _ceil_div(one, modulo - 1))
+    return max(occupancy, _ceil_div(one, modulo))
 
 
 def compute_steady(c: Compute, choice: Choice) -> int:
     return _ceil_div(c.elements.at(choice) * c.ops, c.lanes * c.instances.at(choice))
+
+
+def transfer_alone(t: Transfer, choice: Choice) -> int:
+    """One transfer when the shared memory serves it at full speed: the cores arrive
+    staggered (an earlier stage's traffic through the same memory spaced them out), so it
+    waits for no other core's share."""
+    nbytes = t.bytes.at(choice)
+    own = transfer_cycles(nbytes, t.bandwidth, t.latency)
+    if t.shared_bandwidth is None:
+        return own
+    return max(own, transfer_cycles(nbytes, t.shared_bandwidth, t.latency))
+
+
+def shared_memories(stage: Stage) -> set[str]:
+    return {w.shared_memory for w in stage.work
+            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory}
+
+
+def staggered_stages(p: Pipeline) -> list[tuple[str, ...]]:
+    """Per stage, the shared memories an earlier stage of `p` already moved data through
+    (plus what the stage was marked with when split off its pipeline)."""
+    seen: set[str] = set()
+    out: list[tuple[str, ...]] = []
+    for st in p.stages:
+        out.append(tuple(sorted(seen | set(st.staggered))))
+        seen |= shared_memories(st)
+    return out
+
+
+def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[str, ...],
+               memo: dict | None = None) -> int:
+    """One iteration through the stage during the fill and drain. A transfer through a
+    shared memory that an earlier stage already used is not slowed to all cores' share:
+    the first shared stage orders the cores (they are served one after another), so
+    later stages of different cores overlap instead of waiting for each other."""
+    occupancy, latency = _stage_parts(problem, stage, choice, memo)
+    if not staggered:
+        return occupancy + latency
+    for w in stage.work:
+        if isinstance(w, Transfer) and w.shared_memory in staggered:
+            occupancy -= transfer_one_shot(w, choice) - transfer_alone(w, choice)
+    return occupancy + latency
 
 
 def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choice,
@@ -106,7 +148,7 @@ def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
     one = occupancy + latency
     if modulo < 2:
         return one, one
-    return one, max(occupancy, _ceil_div(one, modulo - 1))
+    return one, max(occupancy, _ceil_div(one, modulo))
 
 
 def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
@@ -176,9 +218,9 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     m = modulo_value(problem, p.modulo, choice)
     fill_drain = 0
     per_engine: dict[str, int] = {}
-    for st in p.stages:
-        one, steady = stage_times(problem, st, choice, m, memo)
-        fill_drain += one
+    for st, stag in zip(p.stages, staggered_stages(p)):
+        _, steady = stage_times(problem, st, choice, m, memo)
+        fill_drain += stage_fill(problem, st, choice, stag, memo)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         _add_shared(st, choice, per_engine)
     if m < 2:
@@ -322,8 +364,9 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     stages: list[StageCost] = []
     engines: dict[str, int] = {}
     fill_drain = 0
-    for st in p.stages:
-        one, steady = stage_times(problem, st, choice, m)
+    for st, stag in zip(p.stages, staggered_stages(p)):
+        _, steady = stage_times(problem, st, choice, m)
+        one = stage_fill(problem, st, choice, stag)
         nested = [pipeline_breakdown(problem, w, choice) for w in st.work
                   if isinstance(w, Pipeline)]
         stages.append(StageCost(st.name, st.engine, one, steady, nested))

@@ -29,7 +29,7 @@ infeasible model names the conflicting ones.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
@@ -129,7 +129,9 @@ def separate(pipe: Pipeline, factor: int = 1) -> list[Pipeline]:
             out: list[Pipeline] = []
             if n <= 0:
                 return out
-            for st in pipe.stages:
+            for st, stag in zip(pipe.stages, cost.staggered_stages(pipe)):
+                if stag != st.staggered:
+                    st = replace(st, staggered=stag)
                 if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
                     out += separate(st.work[0], factor * n)
                 else:

@@ -158,6 +158,11 @@ class Stage:
     name: str
     engine: str
     work: tuple[Transfer | Compute | Pipeline, ...]
+    staggered: tuple[str, ...] = ()
+    """Shared memories an earlier stage of the same pipeline already moved data through
+    (set when a pipeline is split into one pipeline per stage, `model.separate`): the
+    cores reach this stage staggered by that earlier stage, so one iteration of it pays
+    its own transfer time, not all cores' share (docs/solver.md, "fill")."""
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,12 @@ def test_transfer_steady_state_hides_latency_with_more_buffers():
     t = pipe.stages[0].work[0]
     # one transfer: ceil(1000 / 100) + 50 = 60 cycles
     assert cost.transfer_one_shot(t, {}) == 60
-    # m = 2: max(10, 60 / 1) = 60; m = 3: max(10, ceil(60 / 2)) = 30; m = 7: bandwidth-bound 10
-    assert cost.transfer_steady(t, {}, 2) == 60
-    assert cost.transfer_steady(t, {}, 3) == 30
-    assert cost.transfer_steady(t, {}, 7) == 10
+    # m buffers keep m transfers in flight (docs/solver.md, "why m and not m - 1"):
+    # m = 2: max(10, 60 / 2) = 30; m = 3: max(10, 60 / 3) = 20; m = 6: bandwidth-bound 10
+    assert cost.transfer_steady(t, {}, 1) == 60
+    assert cost.transfer_steady(t, {}, 2) == 30
+    assert cost.transfer_steady(t, {}, 3) == 20
+    assert cost.transfer_steady(t, {}, 6) == 10
 
 
 def test_buffered_and_unbuffered_pipeline():
@@ -46,10 +48,10 @@ def test_buffered_and_unbuffered_pipeline():
     # stages: dma one-shot 60, compute 640/64 = 10 (+6 latency) = 16
     # m = 1: 10 x (60 + 16) = 760
     assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 0}) == 760
-    # m = 2: fill+drain 76 + 9 x max(60, 10) = 616
-    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 1}) == 76 + 9 * 60
-    # m = 3: 76 + 9 x max(30, 10) = 346
-    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 2}) == 76 + 9 * 30
+    # m = 2: fill+drain 76 + 9 x max(60 / 2, 10) = 346
+    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 1}) == 76 + 9 * 30
+    # m = 3: 76 + 9 x max(60 / 3, 10) = 256
+    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 2}) == 76 + 9 * 20
     # scratchpad: the buffer times its modulo
     assert cost.program_buffer_bytes(problem, problem.programs[0], {"p0.mod": 2}) == 3000
 
@@ -59,6 +61,31 @@ def test_device_memory_bandwidth_is_shared_by_the_cores_running_the_program():
     t = pipe.stages[0].work[0]
     # 1000 bytes x 32 cores / 150 bytes per cycle = 214 cycles of occupancy (> 1000 / 100)
     assert cost.transfer_one_shot(t, {}) == -(-32000 // 150) + 50
+
+
+def test_later_shared_stages_fill_at_their_own_speed():
+    """The first stage through device memory orders the cores (served one after another);
+    a later stage through it (the store) overlaps across cores in the fill and drain, so
+    one iteration of it is its own transfer time, while the steady state still charges
+    device memory for every core's bytes."""
+    load = Transfer("load", Quantity.const(1000), 100, 50, 150, 32, shared_memory="ddr")
+    store = Transfer("store", Quantity.const(1000), 100, 10, 150, 32, shared_memory="ddr")
+    pipe = Pipeline("p", Quantity.const(1), (Stage("ld", "dma_load", (load,)),
+                                             Stage("st", "dma_store", (store,))), modulo=2)
+    problem = Problem("k", "d", 1 << 20, (), (Program(0, "p", (pipe,)),))
+    shared = -(-32000 // 150)
+    own = max(-(-1000 // 100), -(-1000 // 150))
+    assert cost.pipeline_cycles(problem, pipe, {}) == (shared + 50) + (own + 10)
+    # two iterations: the shared engine is the slowest, every core's load and store
+    two = Pipeline("p", Quantity.const(2), pipe.stages, modulo=2)
+    assert cost.pipeline_cycles(problem, two, {}) == (shared + 50) + (own + 10) + 2 * shared
+    # split into one pipeline per stage (what the CP-SAT model does), the sum is the same
+    from spyre_sched.solve.model import separate
+
+    parts = separate(pipe)
+    assert len(parts) == 2
+    assert sum(cost.pipeline_cycles(problem, q, {}) for q in parts) == \
+        cost.pipeline_cycles(problem, pipe, {})
 
 
 def test_compute_divides_by_lanes_and_instances():
@@ -81,10 +108,10 @@ def test_nested_pipelines_compose_and_programs_add():
     problem = Problem("k", "d", 1 << 20, (), (prog, Program(1, "q", (outer,), calls=2)))
     # inner: fill+drain (1+4) + (1+6) = 12, steady max(ld 1, c 1) = 1 -> 12 + 3 x 1 = 15
     assert cost.pipeline_cycles(problem, inner, {}) == 15
-    # outer: dma one-shot 4 + 20 = 24, steady max(4, 24 / 1) = 24; body 15
-    # -> 24 + 15 + 2 x 24 = 87
-    assert cost.pipeline_cycles(problem, outer, {}) == 87
-    assert cost.kernel_cycles(problem, {}) == 87 + 2 * 87
+    # outer: dma one-shot 4 + 20 = 24, steady max(4, 24 / 2) = 12; body 15
+    # -> 24 + 15 + 2 x 15 = 69
+    assert cost.pipeline_cycles(problem, outer, {}) == 69
+    assert cost.kernel_cycles(problem, {}) == 69 + 2 * 69
 
 
 def test_pinned_regions_count_in_every_program():
