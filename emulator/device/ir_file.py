@@ -11,6 +11,7 @@ from xdsl.utils.exceptions import VerifyException
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import ParseError, SourceLocation, VerifyError
 from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
+from spyre_sched.xdsl_compat import current_token
 
 
 def parse_ir_text(text: str, filename: str) -> tuple[ModuleOp, dict]:
@@ -26,7 +27,7 @@ def parse_ir_text(text: str, filename: str) -> tuple[ModuleOp, dict]:
         raise ParseError(err.msg.splitlines()[-1].strip() or err.msg,
                          parser.location_at(err.span.start)) from None
     except Exception as err:  # xDSL raises several kinds while building ops and attributes
-        position = parser.open_ops[-1] if parser.open_ops else parser._current_token.span.start
+        position = parser.open_ops[-1] if parser.open_ops else current_token(parser).span.start
         raise ParseError(str(err).splitlines()[0], parser.location_at(position)) from None
     locations = {op: parser.location_at(pos) for op, pos in parser.op_positions.items()}
     try:
