@@ -82,6 +82,8 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, NoMemoryEffect, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from spyre_sched.xdsl_compat import current_token
+
 # ---------------------------------------------------------------------------------------
 # Attributes and types
 # ---------------------------------------------------------------------------------------
@@ -589,7 +591,7 @@ class DataTransferOp(IRDLOperation):
         index = IndexType()
 
         def index_list(optional: bool):
-            if optional and parser._current_token.text != "[":
+            if optional and current_token(parser).text != "[":
                 return [], DenseArrayBase.from_list(i64, [])
             dyn, static = parse_dynamic_index_list_without_types(parser, DYNAMIC_INDEX)
             return ([parser.resolve_operand(d, index) for d in dyn],
