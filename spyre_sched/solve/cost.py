@@ -111,13 +111,45 @@ def staggered_stages(p: Pipeline) -> list[tuple[str, ...]]:
     return out
 
 
+def leading_transfer(stage: Stage) -> tuple[str, int] | None:
+    """(engine, latency) of the transfer a stage starts with (looking into a nested
+    pipeline's first stage), or None when it starts with compute."""
+    if not stage.work:
+        return None
+    first = stage.work[0]
+    if isinstance(first, Transfer):
+        return stage.engine, first.latency
+    if isinstance(first, Pipeline) and first.stages:
+        return leading_transfer(first.stages[0])
+    return None
+
+
+def overlapped_latency(p: Pipeline) -> list[int]:
+    """Per stage, the cycles of its latency that the next stage hides. A stage made only of
+    transfers (a hoisted load) whose next stage starts with a transfer on the same unit:
+    the unit issues the next transfer as soon as it is no longer busy, and only the unit
+    that reads the hoisted data waits for it (docs/dataflowir.md, "Tokens"), so the two
+    latencies run side by side; the hoisted one adds only what exceeds the next one."""
+    out: list[int] = []
+    for k, st in enumerate(p.stages):
+        hidden = st.overlapped
+        if (k + 1 < len(p.stages) and st.work
+                and all(isinstance(w, Transfer) for w in st.work)):
+            nxt = leading_transfer(p.stages[k + 1])
+            if nxt is not None and nxt[0] == st.engine:
+                hidden = max(hidden, min(max(w.latency for w in st.work), nxt[1]))
+        out.append(hidden)
+    return out
+
+
 def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[str, ...],
-               memo: dict | None = None) -> int:
+               memo: dict | None = None, overlapped: int = 0) -> int:
     """One iteration through the stage during the fill and drain. A transfer through a
     shared memory that an earlier stage already used is not slowed to all cores' share:
     the first shared stage orders the cores (they are served one after another), so
     later stages of different cores overlap instead of waiting for each other."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
+    latency -= min(latency, overlapped)
     if not staggered:
         return occupancy + latency
     for w in stage.work:
@@ -218,9 +250,9 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     m = modulo_value(problem, p.modulo, choice)
     fill_drain = 0
     per_engine: dict[str, int] = {}
-    for st, stag in zip(p.stages, staggered_stages(p)):
+    for st, stag, hidden in zip(p.stages, staggered_stages(p), overlapped_latency(p)):
         _, steady = stage_times(problem, st, choice, m, memo)
-        fill_drain += stage_fill(problem, st, choice, stag, memo)
+        fill_drain += stage_fill(problem, st, choice, stag, memo, hidden)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         _add_shared(st, choice, per_engine)
     if m < 2:
@@ -364,9 +396,9 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     stages: list[StageCost] = []
     engines: dict[str, int] = {}
     fill_drain = 0
-    for st, stag in zip(p.stages, staggered_stages(p)):
+    for st, stag, hidden in zip(p.stages, staggered_stages(p), overlapped_latency(p)):
         _, steady = stage_times(problem, st, choice, m)
-        one = stage_fill(problem, st, choice, stag)
+        one = stage_fill(problem, st, choice, stag, None, hidden)
         nested = [pipeline_breakdown(problem, w, choice) for w in st.work
                   if isinstance(w, Pipeline)]
         stages.append(StageCost(st.name, st.engine, one, steady, nested))

@@ -129,9 +129,10 @@ def separate(pipe: Pipeline, factor: int = 1) -> list[Pipeline]:
             out: list[Pipeline] = []
             if n <= 0:
                 return out
-            for st, stag in zip(pipe.stages, cost.staggered_stages(pipe)):
-                if stag != st.staggered:
-                    st = replace(st, staggered=stag)
+            for st, stag, hidden in zip(pipe.stages, cost.staggered_stages(pipe),
+                                        cost.overlapped_latency(pipe)):
+                if stag != st.staggered or hidden != st.overlapped:
+                    st = replace(st, staggered=stag, overlapped=hidden)
                 if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
                     out += separate(st.work[0], factor * n)
                 else:

@@ -163,6 +163,9 @@ class Stage:
     (set when a pipeline is split into one pipeline per stage, `model.separate`): the
     cores reach this stage staggered by that earlier stage, so one iteration of it pays
     its own transfer time, not all cores' share (docs/solver.md, "fill")."""
+    overlapped: int = 0
+    """Cycles of this stage's latency that the next stage of the same pipeline hides (set
+    when split off its pipeline, like `staggered`; docs/solver.md, "Hoisted transfers")."""
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,31 @@ def test_later_shared_stages_fill_at_their_own_speed():
         cost.pipeline_cycles(problem, pipe, {})
 
 
+def test_hoisted_load_latency_overlaps_the_next_load_on_the_same_unit():
+    """A hoisted load (a stage of transfers only) followed by a stage that starts with a
+    load on the same unit: the unit issues both back to back, so only the latency beyond
+    the next load's is added; followed by compute, nothing is hidden."""
+    hoisted = Transfer("w", Quantity.const(512), 128, 50)
+    main = Transfer("x", Quantity.const(1024), 128, 40)
+    body = Pipeline("body", Quantity.const(1), (
+        Stage("ld", "dma_load", (main,)),
+        Stage("c", "sfu", (Compute("c", Quantity.const(64), 1, 64, latency=6),)),
+    ), modulo=1)
+    outer = Pipeline("outer", Quantity.const(1), (
+        Stage("w", "dma_load", (hoisted,)), Stage("body", "corelets", (body,))), modulo=1)
+    problem = Problem("k", "d", 1 << 20, (), (Program(0, "p", (outer,)),))
+    # w: 4 + (50 - 40); body: (8 + 40) + (1 + 6)
+    assert cost.pipeline_cycles(problem, outer, {}) == (4 + 10) + (8 + 40) + (1 + 6)
+    other = Pipeline("outer", Quantity.const(1), (
+        Stage("w", "dma_load", (hoisted,)),
+        Stage("c", "sfu", (Compute("c", Quantity.const(64), 1, 64, latency=6),))), modulo=1)
+    assert cost.pipeline_cycles(problem, other, {}) == (4 + 50) + (1 + 6)
+    from spyre_sched.solve.model import separate
+
+    assert sum(cost.pipeline_cycles(problem, q, {}) for q in separate(outer)) == \
+        cost.pipeline_cycles(problem, outer, {})
+
+
 def test_compute_divides_by_lanes_and_instances():
     d = Decision("p0.dist", "distribute", 0, (Candidate(1, "i", 4), Candidate(2, "i", 4)))
     c = Compute("sfu", Quantity.const(640), 3, 64, Quantity.of([d], lambda x: x.value))
