@@ -32,6 +32,8 @@ def reports_errors(fn):
         except SpyreSchedError as err:
             click.echo(str(err), err=True)
             sys.exit(1)
+        except click.ClickException:
+            raise  # a usage error (bad option value): click reports it, exit 2
         except Exception as err:
             if os.environ.get(DEBUG_ENV):
                 raise
@@ -132,8 +134,10 @@ def _argument_text(kernel, info) -> str:
         return f"%{info.name}: {_shape_text(info)} ({info.role})"
     arg_type = kernel.func.body.block.args[info.position].type
     if isinstance(arg_type, RuntimeArgType):
-        return (f"%{info.name}: {arg_type.value_type} (run-time: a multiple of "
-                f"{arg_type.granularity.data}, at most {arg_type.upperbound.data})")
+        g, u = arg_type.granularity_value, arg_type.upperbound_value
+        facts = ([f"a multiple of {g}"] if g is not None else []) + (
+            [f"at most {u}"] if u is not None else ["no static upper bound"])
+        return f"%{info.name}: {arg_type.value_type} (run-time: {', '.join(facts)})"
     return f"%{info.name}: {info.type} ({info.role})"
 
 
@@ -159,49 +163,101 @@ def _memory_spaces(kernel) -> set[str]:
     }
 
 
+def kernel_device_option():
+    """`--device` for commands that read a kernel: without it, the device the kernel file
+    declares (`ktdf_arch.device @name ... import("path")`), else the default."""
+    return click.option(
+        "--device",
+        "device",
+        default=None,
+        metavar="NAME|PATH",
+        help="Device description: a shipped device name (devices/NAME.mlir) or a path to "
+        "a ktdf_arch .mlir file. Default: the device the kernel file declares, else "
+        f"{DEFAULT_DEVICE}.",
+    )
+
+
+def argument_values_option():
+    """`--arg NAME=VALUE` (repeatable; `--runtime-arg` is the older spelling)."""
+    return click.option(
+        "--arg",
+        "--runtime-arg",
+        "arg_values",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="Value of a scalar or !ktdp.runtime_arg argument (integer or float); "
+        "repeatable. --runtime-arg is an alias.",
+    )
+
+
 @main.command("check")
 @click.argument("kernel_file", type=click.Path(dir_okay=False))
-@device_option()
+@kernel_device_option()
+@argument_values_option()
+@click.option("--strict", is_flag=True,
+              help="Treat warnings as errors (exit 1 if there is any).")
 @reports_errors
-def check(kernel_file: str, device: str) -> None:
+def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
+          strict: bool) -> None:
     """Parse, verify and statically check KERNEL_FILE; print a summary.
 
-    Errors (syntax, verifier, out-of-bounds, write races, a grid larger than the device or
-    a memory space it does not map) print as FILE:LINE:COL: error: and exit 1; warnings
-    (e.g. output elements never written) do not change the status.
+    Errors (syntax, verifier, out-of-bounds with a witness that replays, write races, a
+    grid larger than the device or a memory space it does not map) print as
+    FILE:LINE:COL: error: and exit 1. Warnings (rules stricter than the dialect's
+    definition, masked positions of a tile sticking out of its view, findings that hold
+    only for some values of an unbound scalar, outputs not fully covered) do not change
+    the status unless --strict is given.
     """
-    from spyre_sched.device import load_device
+    from spyre_sched.device.declared import device_for_kernel
     from spyre_sched.device.fit import check_kernel_fits
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
     from spyre_sched.polyhedral.checks import check_kernel
 
     kernel = load_kernel(kernel_file)
-    check_kernel_fits(load_device(device), kernel.func, kernel.num_tiles, kernel.location_of)
+    values = parse_argument_values(arg_values, kernel)
+    check_kernel_fits(device_for_kernel(kernel, device), kernel.func, kernel.num_tiles,
+                      kernel.location_of)
     arguments = infer_arguments(kernel.func)
-    diagnostics = check_kernel(kernel.func)
+    diagnostics = [*kernel.warnings, *check_kernel(kernel.func, arguments=values)]
     for diag in diagnostics:
         click.echo(f"{kernel.location_of(diag.op)}: {diag.severity}: {diag.message}", err=True)
     click.echo(kernel_summary(kernel, arguments))
     errors = sum(1 for d in diagnostics if d.severity == "error")
-    if errors:
-        click.echo(f"{kernel_file}: {errors} error(s)", err=True)
+    warnings = len(diagnostics) - errors
+    if errors or (strict and warnings):
+        extra = f" and {warnings} warning(s) (--strict)" if strict and warnings else ""
+        click.echo(f"{kernel_file}: {errors} error(s){extra}", err=True)
         sys.exit(1)
 
 
 # ---- reference: run a kernel on the KTIR reference interpreter -------------------------
 
 
-def _parse_runtime_args(pairs: tuple[str, ...]) -> dict[str, int]:
-    values = {}
+def parse_argument_values(pairs: tuple[str, ...], kernel=None) -> dict[str, int | float]:
+    """`NAME=VALUE` pairs -> {name: int or float}; names must be the kernel's arguments."""
+    values: dict[str, int | float] = {}
     for pair in pairs:
-        name, sep, value = pair.partition("=")
-        try:
-            values[name.strip().lstrip("%")] = int(value)
-        except ValueError:
-            sep = ""
-        if not sep or not name.strip():
-            raise click.BadParameter(f"expected NAME=INTEGER, got '{pair}'", param_hint="--runtime-arg")
+        name, sep, text = pair.partition("=")
+        name = name.strip().lstrip("%")
+        value: int | float | None = None
+        for convert in (int, float):
+            try:
+                value = convert(text.strip())
+                break
+            except ValueError:
+                continue
+        if not sep or not name or value is None or value != value:  # NaN is no value
+            raise click.BadParameter(f"expected NAME=NUMBER, got '{pair}'", param_hint="--arg")
+        values[name] = value
+    if kernel is not None:
+        known = [a.name_hint for a in kernel.func.body.block.args]
+        for name in values:
+            if name not in known:
+                listed = ", ".join(f"%{k}" for k in known if k) or "none"
+                raise click.BadParameter(
+                    f"'{name}' is not an argument of @{kernel.name} (its arguments: {listed})",
+                    param_hint="--arg")
     return values
 
 
@@ -228,29 +284,28 @@ def output_summary(name: str, array) -> str:
               help=".npz file of input arrays keyed by argument name (default: seeded random).")
 @click.option("--save-outputs", "outputs_path", type=click.Path(dir_okay=False),
               help="Write the outputs to this .npz file, keyed by argument name.")
-@click.option("--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
-              help="Value of a !ktdp.runtime_arg (or scalar) argument; repeatable.")
+@argument_values_option()
 @click.option("--seed", default=0, show_default=True, type=int,
               help="Seed of the random inputs used when --inputs is not given.")
 @click.option("--scratchpad-bytes", type=click.IntRange(1), default=None,
               help="Scratchpad size per compute tile (default: the device's).")
-@device_option()
+@kernel_device_option()
 @reports_errors
-def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratchpad_bytes,
+def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchpad_bytes,
               device):
     """Run KERNEL_FILE on the reference interpreter and summarise each output."""
     import numpy as np
 
     from emulator.reference import make_inputs, run
-    from spyre_sched.device import load_device
+    from spyre_sched.device.declared import device_for_kernel
     from spyre_sched.device.fit import check_kernel_fits
     from spyre_sched.errors import ExecutionError
     from spyre_sched.frontend import load_kernel
 
     kernel = load_kernel(kernel_file)
-    target = load_device(device)
+    target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
-    rt = _parse_runtime_args(runtime_args)
+    rt = parse_argument_values(arg_values, kernel)
     if inputs_path:
         try:
             with np.load(inputs_path, allow_pickle=False) as data:

@@ -17,7 +17,7 @@ from spyre_sched.errors import ExecutionError
 class RuntimeArg:
     """A `!ktdp.runtime_arg` function argument's launch value and bounds."""
 
-    def __init__(self, value: int, granularity: int, upperbound: int):
+    def __init__(self, value, granularity: int | None, upperbound: int | None):
         self.value, self.granularity, self.upperbound = value, granularity, upperbound
 
 
@@ -40,7 +40,8 @@ def _merge(static, dynamic) -> list[int]:
 @handles("ktdp.construct_memory_view")
 def _memory_view(ex, op, vals):
     env = ex.env
-    dyn_sizes = [int(env[v]) for v in op.sizes]
+    # The set's symbols bind to the dynamic sizes, left to right (there may be fewer).
+    dyn_sizes = [int(env[v]) for v in op.sizes][: op.coordinate_set.data.num_symbols]
     space_attr = op.memory_space
     if space_attr.space == "global":
         space = "global"
@@ -89,7 +90,8 @@ def _indirect_access_tile(ex, op, vals):
     env = ex.env
     return [
         views.IndirectAccessTile(
-            op, env[op.view], [env[v] for v in op.index_views], [int(env[v]) for v in op.outer]
+            op, env[op.view], [env[v] for v in op.index_views], [int(env[v]) for v in op.outer],
+            [int(env[v]) for v in op.tile_symbols],
         )
     ]
 

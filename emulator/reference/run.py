@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, IntegerType
 
 from emulator.numerics import element_type, from_memory, round_to, to_memory
 from emulator.reference import affine_sets, linalg, ops_ktdp, ops_upstream  # noqa: F401
@@ -169,12 +169,20 @@ def _check_dtype(arg: ArgumentInfo, given: np.ndarray, kernel: Kernel) -> np.nda
 def _runtime_value(arg, type_, runtime_args: dict, kernel: Kernel) -> RuntimeArg:
     if arg.name not in runtime_args:
         raise ExecutionError(f"missing run-time argument %{arg.name}", _where(kernel))
-    value = int(runtime_args[arg.name])
-    g, u = type_.granularity.data, type_.upperbound.data
-    if value <= 0 or value % g or value > u:
+    given = runtime_args[arg.name]
+    g, u = type_.granularity_value, type_.upperbound_value
+    if not isinstance(type_.value_type, IndexType | IntegerType):
+        return RuntimeArg(given, g, u)  # a float run-time argument: no bounds to check
+    if isinstance(given, float) and not given.is_integer():
         raise ExecutionError(
-            f"run-time argument %{arg.name} = {value} must be a positive multiple of its "
-            f"granularity {g} and at most its upperbound {u}", _where(kernel))
+            f"run-time argument %{arg.name} is an integer, not {given}", _where(kernel))
+    value = int(given)
+    if value <= 0 or (g is not None and value % g) or (u is not None and value > u):
+        rules = (["a positive integer"] + ([f"a multiple of its granularity {g}"] if g else [])
+                 + ([f"at most its upperbound {u}"] if u else []))
+        raise ExecutionError(
+            f"run-time argument %{arg.name} = {value} must be {', '.join(rules)}",
+            _where(kernel))
     return RuntimeArg(value, g, u)
 
 

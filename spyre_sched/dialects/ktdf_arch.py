@@ -173,6 +173,8 @@ class _KeyValueAttr(ParametrizedAttribute):
     """
 
     ALLOWED_KEYS: ClassVar[tuple[str, ...] | None] = None
+    #: keys may also be written as attributes (`#ktdp.memory_space<global> = "DDR"`)
+    ATTRIBUTE_KEYS: ClassVar[bool] = False
     entries: DictionaryAttr
 
     def __init__(self, entries: DictionaryAttr | dict[str, Attribute]):
@@ -191,6 +193,8 @@ class _KeyValueAttr(ParametrizedAttribute):
         def parse_entry() -> None:
             pos = parser.pos
             key = parser.parse_optional_identifier_or_str_literal()
+            if key is None and cls.ATTRIBUTE_KEYS and parser._current_token.text.startswith("#"):
+                key = _attribute_key(parser.parse_attribute())
             if key is None:
                 parser.raise_error("expected a key", pos, parser.pos)
             if cls.ALLOWED_KEYS is not None and key not in cls.ALLOWED_KEYS:
@@ -228,6 +232,14 @@ class MapAttr(_KeyValueAttr):
     """`#ktdf_arch.map<global = "DDR", ct_local = "L1">`: a plain key -> value map."""
 
     name = "ktdf_arch.map"
+    ATTRIBUTE_KEYS: ClassVar[bool] = True
+
+
+def _attribute_key(attr: Attribute) -> str:
+    """A map key written as a memory-space attribute names its space (`global`,
+    `ct_local`), as the dataflow scheduler's device declarations write it."""
+    space = getattr(attr, "space", None)
+    return space if isinstance(space, str) else str(attr)
 
 
 @irdl_attr_definition
@@ -625,11 +637,15 @@ class DeviceOp(IRDLOperation):
     def parse(cls, parser: Parser) -> DeviceOp:
         name = parser.parse_symbol_name()
         import_path = None
+        # `import("path")` may come before or after `attributes {...}` (the dataflow
+        # scheduler writes the attributes first).
+        attributes = parser.parse_optional_attr_dict_with_keyword()
         if parser.parse_optional_keyword("import") is not None:
             parser.parse_punctuation("(")
             import_path = parser.parse_str_literal()
             parser.parse_punctuation(")")
-        attributes = parser.parse_optional_attr_dict_with_keyword()
+        if attributes is None:
+            attributes = parser.parse_optional_attr_dict_with_keyword()
         body = None
         if parser._current_token.text == "{":  # pyright: ignore[reportPrivateUsage]
             body = _parse_body(parser)

@@ -25,6 +25,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from spyre_sched.dialects.ktdp import (
     ConstructAccessTileOp,
     ConstructIndirectAccessTileOp,
+    ConstructMemoryViewOp,
 )
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import (
@@ -46,6 +47,9 @@ class Kernel:
     func: FuncOp
     filename: str
     op_locations: dict[Operation, SourceLocation] = field(default_factory=dict)
+    #: findings of rules stricter than the dialect's definition (`check --strict` makes
+    #: them errors): polyhedral.checks.Diagnostic with severity "warning"
+    warnings: list = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -187,6 +191,7 @@ def verify_kernel(kernel: Kernel) -> None:
                 kernel.location_of(op),
             ) from None
     _verify_tile_shapes(kernel)
+    _verify_view_symbols(kernel)
 
 
 def _verify_defined_before_use(kernel: Kernel) -> None:
@@ -278,8 +283,10 @@ def _verify_integer_ranges(kernel: Kernel) -> None:
 
 
 def _verify_tile_shapes(kernel: Kernel) -> None:
-    """An access tile's type must have the shape of its set: the set's extents permuted by
-    its order. Op verifiers cannot say this (it needs integer-set reasoning); a set with
+    """An access tile's type should have the shape of its set: the set's extents permuted
+    by its order. The dialect's definition only requires the ranks to agree, so a
+    mismatch is a warning naming both shapes (a load or store through such a tile is
+    still an error when it runs: the data cannot take the type's shape). A set with
     symbols is checked when it runs, since its extents depend on their values."""
     for op in kernel.module.walk():
         if isinstance(op, ConstructAccessTileOp):
@@ -297,12 +304,30 @@ def _verify_tile_shapes(kernel: Kernel) -> None:
             raise VerifyError(err.message, kernel.location_of(op)) from None
         if extents != tuple(declared):
             shape = "x".join(map(str, extents))
-            raise VerifyError(
-                f"{op.name}: the tile type says {'x'.join(map(str, declared))} but its set "
-                f"spans {shape} (extents permuted by its order): the type must be "
-                f"!ktdp.access_tile<{shape}xindex>",
-                kernel.location_of(op),
-            )
+            _warn(kernel, op, "tile-shape",
+                  f"{op.name}: the tile type says {'x'.join(map(str, declared))} but its "
+                  f"set spans {shape} (extents permuted by its order); the dialect checks "
+                  f"only the rank, but a load or store through it needs "
+                  f"!ktdp.access_tile<{shape}xindex>")
+
+
+def _verify_view_symbols(kernel: Kernel) -> None:
+    """A view's coordinate set usually has one symbol per dynamic size; the dialect does
+    not require it, so fewer symbols is a warning (they bind left to right)."""
+    for op in kernel.module.walk():
+        if not isinstance(op, ConstructMemoryViewOp):
+            continue
+        nsyms, ndyn = op.coordinate_set.data.num_symbols, len(op.sizes)
+        if nsyms < ndyn:
+            _warn(kernel, op, "view-symbols",
+                  f"{op.name}: coordinate_set has {nsyms} symbols for {ndyn} dynamic sizes; "
+                  f"the first {nsyms} dynamic sizes bind them, the others bind nothing")
+
+
+def _warn(kernel: Kernel, op: Operation, code: str, message: str) -> None:
+    from spyre_sched.polyhedral.checks import Diagnostic
+
+    kernel.warnings.append(Diagnostic("warning", code, message, op))
 
 
 def _first_line(message: str) -> str:
@@ -325,5 +350,10 @@ def _verify_grid(kernel: Kernel) -> None:
         ):
             raise VerifyError(
                 "'grid' must be a list of positive integers, e.g. grid = [32]",
+                kernel.location_of(func),
+            )
+        if not grid.data:
+            raise VerifyError(
+                "'grid' must have at least one dimension, e.g. grid = [1]",
                 kernel.location_of(func),
             )

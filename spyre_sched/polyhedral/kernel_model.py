@@ -23,9 +23,10 @@ from spyre_sched.polyhedral.views import AnyViewModel, DistributedViewModel, Vie
 
 
 class KernelModel:
-    def __init__(self, func_op: Operation, grid: tuple[int, ...] | None = None):
+    def __init__(self, func_op: Operation, grid: tuple[int, ...] | None = None,
+                 bindings: dict[str, int | float] | None = None):
         self.func_op = func_op
-        self.values = AffineValues(func_op, grid)
+        self.values = AffineValues(func_op, grid, bindings)
         self.views: dict[SSAValue, AnyViewModel] = {}
         self.accesses: list[AccessModel] = []
         for op in func_op.walk():
