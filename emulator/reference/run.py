@@ -32,6 +32,7 @@ from spyre_sched.dialects.ktdp import (
 from spyre_sched.errors import ExecutionError, UnsupportedError
 from spyre_sched.frontend import Kernel, load_kernel, parse_kernel
 from spyre_sched.frontend.arguments import ArgumentInfo, infer_arguments
+from spyre_sched.polyhedral.kernel_model import KernelModel
 
 POINTER_ROLES = ("in", "out", "inout", "unused")
 
@@ -207,7 +208,11 @@ def run(
         scratchpad_bytes = device.scratchpad_bytes
     runtime_args = dict(runtime_args or {})
     inputs = dict(inputs)
-    args = infer_arguments(kernel.func)
+    # Shapes are bounded by the run-time values given (a run-time argument may declare
+    # no upper bound of its own).
+    bindings = {k: v for k, v in runtime_args.items() if isinstance(v, int)}
+    args = infer_arguments(kernel.func, KernelModel(kernel.func, bindings=bindings)
+                           if bindings else None)
     block = kernel.func.body.block
     names = {a.name for a in args}
     for key in list(inputs) + list(runtime_args):
@@ -341,7 +346,10 @@ def make_inputs(
     rng = np.random.default_rng(seed)
     ranges = _index_ranges(kernel)
     out = {}
-    for arg in infer_arguments(kernel.func):
+    # Run-time values given (e.g. --arg n=11) size the inputs; else their upper bounds.
+    bindings = {k: v for k, v in (runtime_args or {}).items() if isinstance(v, int)}
+    model = KernelModel(kernel.func, bindings=bindings) if bindings else None
+    for arg in infer_arguments(kernel.func, model):
         if arg.role not in ("in", "inout"):
             continue
         shape = tuple(
@@ -349,7 +357,9 @@ def make_inputs(
         )
         if any(d is None for d in shape):
             raise ExecutionError(
-                f"cannot make an input for %{arg.name}: its shape is unbounded", _where(kernel))
+                f"cannot make an input for %{arg.name}: its shape is unbounded (give the "
+                "run-time sizes it depends on, e.g. --arg NAME=VALUE, or --inputs)",
+                _where(kernel))
         et = element_type(arg.element_type)
         if et.is_float:
             out[arg.name] = round_to(et, rng.uniform(-2.0, 2.0, size=shape))
