@@ -7,6 +7,7 @@ kernel receives element offsets. Outputs (roles out / inout) come back keyed by 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,6 +168,35 @@ def _check_dtype(arg: ArgumentInfo, given: np.ndarray, kernel: Kernel) -> np.nda
         _where(kernel))
 
 
+def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]:
+    """The kernel's arguments; a dynamic extent with no static upper bound (a run-time
+    argument that declares none) is bounded by the run-time values given, if any."""
+    args = infer_arguments(kernel.func)
+    if not any(a.upper_bounds and None in a.upper_bounds for a in args):
+        return args
+    block = kernel.func.body.block
+    bindings = {}
+    for info in args:
+        type_ = block.args[info.position].type
+        if isinstance(type_, RuntimeArgType) and info.name in runtime_args:
+            bindings[info.name] = _runtime_value(info, type_, runtime_args, kernel).value
+        elif info.name in runtime_args and isinstance(runtime_args[info.name], int):
+            bindings[info.name] = runtime_args[info.name]
+    if not bindings:
+        return args
+    bound = {a.position: a for a in infer_arguments(
+        kernel.func, KernelModel(kernel.func, bindings=bindings))}
+    result = []
+    for info in args:
+        if info.upper_bounds and None in info.upper_bounds:
+            given = bound[info.position].upper_bounds or ()
+            uppers = tuple(u if u is not None else g
+                           for u, g in zip(info.upper_bounds, given))
+            info = dataclasses.replace(info, upper_bounds=uppers)
+        result.append(info)
+    return result
+
+
 def _runtime_value(arg, type_, runtime_args: dict, kernel: Kernel) -> RuntimeArg:
     if arg.name not in runtime_args:
         raise ExecutionError(f"missing run-time argument %{arg.name}", _where(kernel))
@@ -208,11 +238,7 @@ def run(
         scratchpad_bytes = device.scratchpad_bytes
     runtime_args = dict(runtime_args or {})
     inputs = dict(inputs)
-    # Shapes are bounded by the run-time values given (a run-time argument may declare
-    # no upper bound of its own).
-    bindings = {k: v for k, v in runtime_args.items() if isinstance(v, int)}
-    args = infer_arguments(kernel.func, KernelModel(kernel.func, bindings=bindings)
-                           if bindings else None)
+    args = _bounded_arguments(kernel, runtime_args)
     block = kernel.func.body.block
     names = {a.name for a in args}
     for key in list(inputs) + list(runtime_args):
@@ -346,10 +372,7 @@ def make_inputs(
     rng = np.random.default_rng(seed)
     ranges = _index_ranges(kernel)
     out = {}
-    # Run-time values given (e.g. --arg n=11) size the inputs; else their upper bounds.
-    bindings = {k: v for k, v in (runtime_args or {}).items() if isinstance(v, int)}
-    model = KernelModel(kernel.func, bindings=bindings) if bindings else None
-    for arg in infer_arguments(kernel.func, model):
+    for arg in _bounded_arguments(kernel, runtime_args or {}):
         if arg.role not in ("in", "inout"):
             continue
         shape = tuple(
