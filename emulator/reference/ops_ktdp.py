@@ -12,6 +12,7 @@ from emulator.reference.interpreter import Undelivered, handles
 from emulator.reference.tiles import Wait
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError
+from spyre_sched.polyhedral.enumerate import tile_extents
 
 
 class RuntimeArg:
@@ -79,15 +80,32 @@ def _access_tile(ex, op, vals):
     indices = [int(env[v]) for v in op.indices]
     base = list(op.base_map.data.eval([], indices))
     symbols = [int(env[v]) for v in op.tile_symbols]
+    _check_tile_type(op, op.access_tile_set.data, symbols, op.access_tile_order.data)
     return [
         views.AccessTile(op, env[op.view], base, op.access_tile_set.data, symbols,
                          op.access_tile_order.data)
     ]
 
 
+def _check_tile_type(op, aset, symbols, order) -> None:
+    """The tile's points must take its type's shape; checked before enumerating them (a
+    set that does not fit its type may be huge)."""
+    want = tuple(op.result.type.get_shape())
+    if DYNAMIC_INDEX in want:
+        return
+    shape = tile_extents(aset, symbols, order)
+    if tuple(shape) != want:
+        raise ExecutionError(
+            f"the access tile has shape {list(shape)} (its set's extents permuted by its "
+            f"order) but its type and so the tensor type says {list(want)}"
+        )
+
+
 @handles("ktdp.construct_indirect_access_tile")
 def _indirect_access_tile(ex, op, vals):
     env = ex.env
+    _check_tile_type(op, op.variables_space_set.data, [int(env[v]) for v in op.tile_symbols],
+                     op.variables_space_order.data)
     return [
         views.IndirectAccessTile(
             op, env[op.view], [env[v] for v in op.index_views], [int(env[v]) for v in op.outer],

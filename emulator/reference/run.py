@@ -24,6 +24,7 @@ from emulator.reference.machine import Machine
 from emulator.reference.memory import DEFAULT_SCRATCHPAD_BYTES, DeviceMemory, align_up
 from emulator.reference.ops_ktdp import RuntimeArg
 from emulator.reference.tiles import run_round_robin
+from emulator.reference.types import element_name
 from spyre_sched.dialects.ktdp import (
     ConstructDistributedMemoryViewOp,
     ConstructIndirectAccessTileOp,
@@ -168,6 +169,33 @@ def _check_dtype(arg: ArgumentInfo, given: np.ndarray, kernel: Kernel) -> np.nda
         _where(kernel))
 
 
+def _constant_address_end(kernel: Kernel) -> int:
+    """Bytes of device memory that views at constant addresses reach (0 if none): the
+    producers' own tests often address device memory directly (`arith.constant 1024`)."""
+    from spyre_sched.polyhedral.affine_values import AffineValues
+    from spyre_sched.polyhedral.enumerate import bounding_box
+
+    values = AffineValues(kernel.func)
+    end = 0
+    for op in kernel.func.walk():
+        if not isinstance(op, ConstructMemoryViewOp) or op.memory_space.space != "global":
+            continue
+        offset = values.form(op.offset).constant
+        if offset is None or op.sizes or op.strides:
+            continue
+        cset = op.coordinate_set.data
+        if cset.num_symbols:
+            continue
+        lo, hi = bounding_box(cset, [])
+        if (hi < lo).any():
+            continue
+        reach = offset + sum(max((h - l) * st, 0) for l, h, st in
+                             zip(lo.tolist(), hi.tolist(), op.static_strides.get_values()))
+        size = element_type(element_name(op.result.type)).size
+        end = max(end, (reach + 1) * size)
+    return end
+
+
 def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]:
     """The kernel's arguments; a dynamic extent with no static upper bound (a run-time
     argument that declares none) is bounded by the run-time values given, if any."""
@@ -250,7 +278,12 @@ def run(
     # Arguments: values for scalars and run-time arguments, placements for pointers.
     bound: list[object] = [None] * len(args)
     placements: list[Placement] = []
+    # Views at constant element addresses (no pointer argument) own device memory from 0
+    # up to the highest address they can reach; pointer arguments are placed after it.
     cursors: dict[object, int] = {}
+    fixed_end = _constant_address_end(kernel)
+    if fixed_end:
+        cursors["global"] = align_up(fixed_end)
     num_tiles = kernel.num_tiles
     for arg in args:
         type_ = block.args[arg.position].type

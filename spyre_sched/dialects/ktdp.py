@@ -612,16 +612,8 @@ class ConstructMemoryViewOp(IRDLOperation):
                 raise VerifyException(
                     f"ktdp.construct_memory_view: size {size} of dim {axis} must be positive"
                 )
-            if size != DYNAMIC_INDEX and dim != DYNAMIC_INDEX and size != dim:
-                raise VerifyException(
-                    f"ktdp.construct_memory_view: size {size} of dim {axis} does not match "
-                    f"the memref type's {dim}"
-                )
-            if size == DYNAMIC_INDEX and dim != DYNAMIC_INDEX:
-                raise VerifyException(
-                    f"ktdp.construct_memory_view: dim {axis} has a dynamic size, so the "
-                    "memref type must say '?' there"
-                )
+            # A memref type whose extents differ from the sizes (or are static where a
+            # size is dynamic) is allowed by the dialect: the front end warns.
         verify_memory_space(self, self.memory_space)
 
 

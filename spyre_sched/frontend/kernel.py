@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
@@ -322,6 +323,14 @@ def _verify_view_symbols(kernel: Kernel) -> None:
             _warn(kernel, op, "view-symbols",
                   f"{op.name}: coordinate_set has {nsyms} symbols for {ndyn} dynamic sizes; "
                   f"the first {nsyms} dynamic sizes bind them, the others bind nothing")
+        shape = op.result.type.get_shape()
+        for axis, (size, dim) in enumerate(zip(op.static_sizes.get_values(), shape)):
+            if size != dim and dim != DYNAMIC_INDEX:
+                said = "a dynamic size" if size == DYNAMIC_INDEX else f"size {size}"
+                _warn(kernel, op, "view-type",
+                      f"{op.name}: dim {axis} has {said} but the memref type says {dim}; "
+                      "the sizes and the coordinate set are what the view holds")
+                break
 
 
 def _warn(kernel: Kernel, op: Operation, code: str, message: str) -> None:

@@ -143,3 +143,16 @@ def test_stricter_rules_are_warnings_and_strict_makes_them_errors(tmp_path):
     assert f"{path}:4:3: warning: ktdp.construct_memory_view: coordinate_set has 0 symbols" in done.output
     strict = runner.invoke(main, ["check", str(path), "--strict"])
     assert strict.exit_code == 1 and "0 error(s) and 1 warning(s) (--strict)" in strict.output
+
+
+def test_memref_type_that_differs_from_the_sizes_is_a_warning():
+    # The dialect ties only the ranks of sizes, strides and the memref type together.
+    text = LOOSE_VIEW.replace(
+        "sizes: [%k], strides: [1] {\n    coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>,\n"
+        "    memory_space = #ktdp.memory_space<global> } : memref<?xf16>",
+        "sizes: [%k], strides: [1] {\n    coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>,\n"
+        "    memory_space = #ktdp.memory_space<global> } : memref<4xf16>")
+    text = text.replace("} : memref<?xf16> -> !ktdp", "} : memref<4xf16> -> !ktdp")
+    warnings = parse_kernel(text, "t.mlir").warnings
+    assert [w.code for w in warnings] == ["view-symbols", "view-type"]
+    assert "dim 0 has a dynamic size but the memref type says 4" in warnings[1].message
