@@ -41,8 +41,9 @@ def _merge(static, dynamic) -> list[int]:
 @handles("ktdp.construct_memory_view")
 def _memory_view(ex, op, vals):
     env = ex.env
+    dyn_sizes = [int(env[v]) for v in op.sizes]
     # The set's symbols bind to the dynamic sizes, left to right (there may be fewer).
-    dyn_sizes = [int(env[v]) for v in op.sizes][: op.coordinate_set.data.num_symbols]
+    symbols = dyn_sizes[: op.coordinate_set.data.num_symbols]
     space_attr = op.memory_space
     if space_attr.space == "global":
         space = "global"
@@ -51,7 +52,7 @@ def _memory_view(ex, op, vals):
     offset = int(env[op.offset])
     watched = ex.machine.watched.get((space, offset))
     if watched is not None:
-        watched.append((op.coordinate_set.data, dyn_sizes))
+        watched.append((op.coordinate_set.data, symbols))
     return [
         views.MemoryView(
             op,
@@ -59,7 +60,7 @@ def _memory_view(ex, op, vals):
             _merge(op.static_sizes, dyn_sizes),
             _merge(op.static_strides, [env[v] for v in op.strides]),
             op.coordinate_set.data,
-            dyn_sizes,
+            symbols,
             space,
             element_name(op.result.type),
         )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType
 
 from emulator.numerics import element_type, from_memory, round_to, to_memory
 from emulator.reference import affine_sets, linalg, ops_ktdp, ops_upstream  # noqa: F401
@@ -181,16 +181,18 @@ def _constant_address_end(kernel: Kernel) -> int:
         if not isinstance(op, ConstructMemoryViewOp) or op.memory_space.space != "global":
             continue
         offset = values.form(op.offset).constant
-        if offset is None or op.sizes or op.strides:
+        sizes = [values.form(v).constant for v in op.sizes]
+        dyn_strides = iter([values.form(v).constant for v in op.strides])
+        strides = [next(dyn_strides) if st == DYNAMIC_INDEX else st
+                   for st in op.static_strides.get_values()]
+        if offset is None or None in sizes or None in strides:
             continue
         cset = op.coordinate_set.data
-        if cset.num_symbols:
-            continue
-        lo, hi = bounding_box(cset, [])
+        lo, hi = bounding_box(cset, sizes[: cset.num_symbols])
         if (hi < lo).any():
             continue
         reach = offset + sum(max((h - l) * st, 0) for l, h, st in
-                             zip(lo.tolist(), hi.tolist(), op.static_strides.get_values()))
+                             zip(lo.tolist(), hi.tolist(), strides))
         size = element_type(element_name(op.result.type)).size
         end = max(end, (reach + 1) * size)
     return end
@@ -282,6 +284,10 @@ def run(
     # up to the highest address they can reach; pointer arguments are placed after it.
     cursors: dict[object, int] = {}
     fixed_end = _constant_address_end(kernel)
+    if fixed_end > MAX_ARGUMENT_BYTES:
+        raise ExecutionError(
+            f"views at constant addresses reach {fixed_end} bytes of device memory; the "
+            f"reference interpreter holds at most {MAX_ARGUMENT_BYTES}", _where(kernel))
     if fixed_end:
         cursors["global"] = align_up(fixed_end)
     num_tiles = kernel.num_tiles
