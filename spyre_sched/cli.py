@@ -6,6 +6,7 @@ exit status 1; a user never sees a traceback for bad input.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -30,6 +31,9 @@ def reports_errors(fn):
         try:
             return fn(*args, **kwargs)
         except SpyreSchedError as err:
+            kernel = getattr(err, "kernel", None)
+            if err.location is None and kernel is not None and getattr(err, "op", None):
+                err.location = kernel.location_of(err.op)  # an analysis names the op only
             click.echo(str(err), err=True)
             sys.exit(1)
         except click.ClickException:
@@ -163,6 +167,16 @@ def _memory_spaces(kernel) -> set[str]:
     }
 
 
+@contextlib.contextmanager
+def locating(kernel):
+    """Errors of the analyses name an op (`err.op`); `reports_errors` locates them."""
+    try:
+        yield
+    except SpyreSchedError as err:
+        err.kernel = kernel  # type: ignore[attr-defined]
+        raise
+
+
 def kernel_device_option():
     """`--device` for commands that read a kernel: without it, the device the kernel file
     declares (`ktdf_arch.device @name ... import("path")`), else the default."""
@@ -218,8 +232,9 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     values = parse_argument_values(arg_values, kernel)
     check_kernel_fits(device_for_kernel(kernel, device), kernel.func, kernel.num_tiles,
                       kernel.location_of)
-    arguments = infer_arguments(kernel.func)
-    diagnostics = [*kernel.warnings, *check_kernel(kernel.func, arguments=values)]
+    with locating(kernel):
+        arguments = infer_arguments(kernel.func)
+        diagnostics = [*kernel.warnings, *check_kernel(kernel.func, arguments=values)]
     for diag in diagnostics:
         click.echo(f"{kernel.location_of(diag.op)}: {diag.severity}: {diag.message}", err=True)
     click.echo(kernel_summary(kernel, arguments))
@@ -312,10 +327,11 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
                 inputs = {key: data[key] for key in data.files}
         except (OSError, ValueError) as err:
             raise ExecutionError(f"cannot read inputs: {err}", inputs_path) from None
-    else:
-        inputs = make_inputs(kernel, seed, rt)
-    outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
-                  device=target)
+    with locating(kernel):
+        if not inputs_path:
+            inputs = make_inputs(kernel, seed, rt)
+        outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
+                      device=target)
     for name, array in outputs.items():
         click.echo(output_summary(name, array))
     if outputs_path:

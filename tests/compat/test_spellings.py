@@ -177,3 +177,11 @@ def test_views_at_constant_addresses_get_device_memory(tmp_path):
     path.write_text(text)
     done = CliRunner().invoke(main, ["reference", str(path), "--arg", "k=4"])
     assert done.exit_code == 0, done.output
+
+
+def test_distributed_view_of_other_memrefs_verifies_and_is_unsupported_at_the_access():
+    path = KERNELS / "distributed_of_arguments.mlir"
+    for command in ("check", "reference"):
+        done = CliRunner().invoke(main, [command, str(path)])
+        assert done.exit_code == 1
+        assert f"{path}:9:3: error: the access goes through a memory view that is not built" in done.output
