@@ -146,6 +146,11 @@ class Instance:
                 return {"arith.andi": x and y, "arith.ori": x or y, "arith.xori": x != y}[op.name]
         raise Unreplayable("a condition that is not an integer comparison")
 
+    def _bound(self, amap, operands, pick) -> int:
+        """An affine.for bound: the max (lower) or min (upper) of its map's results."""
+        vals = [self.eval(v) for v in operands]
+        return pick(int(r) for r in amap.eval(vals[: amap.num_dims], vals[amap.num_dims:]))
+
     def reaches(self, op: Operation) -> bool:
         """True when this instance executes `op`: every enclosing loop variable is in its
         range and every enclosing `scf.if` takes the branch holding `op`."""
@@ -161,8 +166,13 @@ class Instance:
                 in_then = child.parent_region() is parent.true_region
                 if self.condition(parent.cond) != in_then:
                     return False
-            elif not isinstance(parent, affine.ForOp):
-                pass
+            elif isinstance(parent, affine.ForOp):
+                iv = self.eval(parent.body.block.args[0])
+                lb = self._bound(parent.lowerBoundMap.data, parent.lowerBoundOperands, max)
+                ub = self._bound(parent.upperBoundMap.data, parent.upperBoundOperands, min)
+                step = parent.step.value.data
+                if not (lb <= iv < ub) or (iv - lb) % step:
+                    return False
             child, parent = parent, parent.parent_op()
         return True
 

@@ -145,3 +145,10 @@ def test_error_witnesses_replay_and_races_are_exact(grid, rows, h, stride, offse
         t = d.witness["tile"]
         lo = stride * t + offset
         assert d.witness["masked"] == sum(1 for r in range(lo, lo + h) if not 0 <= r < rows) * 2
+
+
+def test_race_inside_affine_for_replays_with_the_loop_bounds():
+    (race,) = [d for d in diagnostics("affine_rows.mlir") if d.code == "write-race"]
+    w = race.witness
+    assert race.severity == "error" and {w["tile"], w["tile2"]} == {0, 1}
+    assert w["coordinate"][0] in (3, 4)
