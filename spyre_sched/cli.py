@@ -6,6 +6,7 @@ exit status 1; a user never sees a traceback for bad input.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -30,8 +31,13 @@ def reports_errors(fn):
         try:
             return fn(*args, **kwargs)
         except SpyreSchedError as err:
+            kernel = getattr(err, "kernel", None)
+            if err.location is None and kernel is not None and getattr(err, "op", None):
+                err.location = kernel.location_of(err.op)  # an analysis names the op only
             click.echo(str(err), err=True)
             sys.exit(1)
+        except click.ClickException:
+            raise  # a usage error (bad option value): click reports it, exit 2
         except Exception as err:
             if os.environ.get(DEBUG_ENV):
                 raise
@@ -134,8 +140,10 @@ def _argument_text(kernel, info) -> str:
         return f"%{info.name}: {_shape_text(info)} ({info.role})"
     arg_type = kernel.func.body.block.args[info.position].type
     if isinstance(arg_type, RuntimeArgType):
-        return (f"%{info.name}: {arg_type.value_type} (run-time: a multiple of "
-                f"{arg_type.granularity.data}, at most {arg_type.upperbound.data})")
+        g, u = arg_type.granularity_value, arg_type.upperbound_value
+        facts = ([f"a multiple of {g}"] if g is not None else []) + (
+            [f"at most {u}"] if u is not None else ["no static upper bound"])
+        return f"%{info.name}: {arg_type.value_type} (run-time: {', '.join(facts)})"
     return f"%{info.name}: {info.type} ({info.role})"
 
 
@@ -161,19 +169,63 @@ def _memory_spaces(kernel) -> set[str]:
     }
 
 
+@contextlib.contextmanager
+def locating(kernel):
+    """Errors of the analyses name an op (`err.op`); `reports_errors` locates them."""
+    try:
+        yield
+    except SpyreSchedError as err:
+        err.kernel = kernel  # type: ignore[attr-defined]
+        raise
+
+
+def kernel_device_option():
+    """`--device` for commands that read a kernel: without it, the device the kernel file
+    declares (`ktdf_arch.device @name ... import("path")`), else the default."""
+    return click.option(
+        "--device",
+        "device",
+        default=None,
+        metavar="NAME|PATH",
+        help="Device description: a shipped device name (devices/NAME.mlir) or a path to "
+        "a ktdf_arch .mlir file. Default: the device the kernel file declares, else "
+        f"{DEFAULT_DEVICE}.",
+    )
+
+
+def argument_values_option():
+    """`--arg NAME=VALUE` (repeatable; `--runtime-arg` is the older spelling)."""
+    return click.option(
+        "--arg",
+        "--runtime-arg",
+        "arg_values",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="Value of a scalar or !ktdp.runtime_arg argument (integer or float); "
+        "repeatable. --runtime-arg is an alias.",
+    )
+
+
 @main.command("check")
 @click.argument("kernel_file", type=click.Path())
-@device_option()
+@kernel_device_option()
+@argument_values_option()
+@click.option("--strict", is_flag=True,
+              help="Treat warnings as errors (exit 1 if there is any).")
 @reports_errors
-def check(kernel_file: str, device: str) -> None:
+def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
+          strict: bool) -> None:
     """Parse, verify and statically check KERNEL_FILE; print a summary.
 
-    Errors (syntax, verifier, out-of-bounds, write races, a grid larger than the device, a
-    memory space it does not map, a view larger than its memory, a loaded tile larger than
-    the scratchpad) print as FILE:LINE:COL: error: and exit 1; warnings (e.g. output
-    elements never written) and "not checked:" notes do not change the status.
+    Errors (syntax, verifier, out-of-bounds with a witness that replays, write races, a
+    grid larger than the device, a memory space it does not map, a view larger than its
+    memory, a loaded tile larger than the scratchpad) print as FILE:LINE:COL: error: and
+    exit 1. Warnings (rules stricter than the dialect's definition, masked positions of a
+    tile sticking out of its view, findings that hold only for some values of an unbound
+    scalar, outputs not fully covered) and "not checked:" notes do not change the status
+    unless --strict is given.
     """
-    from spyre_sched.device import load_device
+    from spyre_sched.device.declared import device_for_kernel
     from spyre_sched.device.fit import check_kernel_fits, check_resources
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
@@ -182,11 +234,15 @@ def check(kernel_file: str, device: str) -> None:
     from spyre_sched.polyhedral.resources import loaded_tiles, view_spans
 
     kernel = load_kernel(kernel_file)
-    target = load_device(device)
+    values = parse_argument_values(arg_values, kernel)
+    target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
-    model = KernelModel(kernel.func)  # built once: the analyses share it
-    arguments = infer_arguments(kernel.func, model)
-    diagnostics = check_kernel(kernel.func, model)
+    with locating(kernel):
+        model = KernelModel(kernel.func)  # built once: the analyses share it
+        arguments = infer_arguments(kernel.func, model)
+        checked = model if not values else KernelModel(kernel.func, bindings=values)
+        diagnostics = [*kernel.warnings,
+                       *check_kernel(kernel.func, checked, arguments=values)]
     too_large = check_resources(target, view_spans(kernel.func), loaded_tiles(kernel.func))
     for op, message in too_large:
         click.echo(f"{kernel.location_of(op)}: error: {message}", err=True)
@@ -200,31 +256,46 @@ def check(kernel_file: str, device: str) -> None:
         click.echo(f"{kernel.location_of(diag.op)}: {diag.severity}: {diag.message}", err=True)
     click.echo(kernel_summary(kernel, arguments))
     errors = sum(1 for d in diagnostics if d.severity == "error") + len(too_large)
-    if errors:
-        click.echo(f"{kernel_file}: {errors} error(s)", err=True)
+    warnings = sum(1 for d in diagnostics if d.severity == "warning")
+    if errors or (strict and warnings):
+        extra = f" and {warnings} warning(s) (--strict)" if strict and warnings else ""
+        click.echo(f"{kernel_file}: {errors} error(s){extra}", err=True)
         sys.exit(1)
 
 
 # ---- reference: run a kernel on the KTIR reference interpreter -------------------------
 
 
-def _parse_runtime_args(pairs: tuple[str, ...]) -> dict[str, int]:
+def parse_argument_values(pairs: tuple[str, ...], kernel=None) -> dict[str, int | float]:
+    """`NAME=VALUE` pairs -> {name: int or float}; names must be the kernel's arguments,
+    each given once."""
     from spyre_sched.errors import UsageError
 
-    values: dict[str, int] = {}
+    values: dict[str, int | float] = {}
     for pair in pairs:
-        name, sep, value = pair.partition("=")
+        name, sep, text = pair.partition("=")
         name = name.strip().lstrip("%")
-        try:
-            number = int(value)
-        except ValueError:
-            sep = ""
-        if not sep or not name:
-            raise UsageError(f"--runtime-arg: expected NAME=INTEGER, got '{pair}'")
+        value: int | float | None = None
+        for convert in (int, float):
+            try:
+                value = convert(text.strip())
+                break
+            except ValueError:
+                continue
+        if not sep or not name or value is None or value != value:  # NaN is no value
+            raise click.BadParameter(f"expected NAME=NUMBER, got '{pair}'", param_hint="--arg")
         if name in values:
-            raise UsageError(f"--runtime-arg: %{name} is given twice ({values[name]} and "
-                             f"{number}); give each run-time argument once")
-        values[name] = number
+            raise UsageError(f"--arg: %{name} is given twice ({values[name]} and {value}); "
+                             "give each argument once")
+        values[name] = value
+    if kernel is not None:
+        known = [a.name_hint for a in kernel.func.body.block.args]
+        for name in values:
+            if name not in known:
+                listed = ", ".join(f"%{k}" for k in known if k) or "none"
+                raise click.BadParameter(
+                    f"'{name}' is not an argument of @{kernel.name} (its arguments: {listed})",
+                    param_hint="--arg")
     return values
 
 
@@ -302,8 +373,7 @@ def output_summary(name: str, array) -> str:
 @click.option("--save-outputs", "outputs_path", type=click.Path(),
               help="Write the outputs to this .npz file (the name must end in .npz), keyed "
                    "by argument name.")
-@click.option("--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
-              help="Value of a !ktdp.runtime_arg (or scalar) argument; repeatable.")
+@argument_values_option()
 @click.option("--seed", default=0, show_default=True, type=int,
               help="Seed of the random inputs used when --inputs is not given.")
 @click.option("--scratchpad-bytes", type=click.IntRange(1), default=None,
@@ -313,35 +383,35 @@ def output_summary(name: str, array) -> str:
               help="Refuse, before allocating, a run whose simulated memory (arguments, "
                    "scratchpads, random inputs) would exceed SIZE (bytes, or with K/M/G/T "
                    "or KiB/MiB/GiB/TiB).")
-@device_option()
+@kernel_device_option()
 @reports_errors
-def reference(kernel_file, inputs_path, outputs_path, runtime_args, seed, scratchpad_bytes,
+def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchpad_bytes,
               memory_cap, device):
     """Run KERNEL_FILE on the reference interpreter and summarise each output."""
     import numpy as np
 
     from emulator.reference import make_inputs, run
-    from spyre_sched.device import load_device
+    from spyre_sched.device.declared import device_for_kernel
     from spyre_sched.device.fit import check_kernel_fits
     from spyre_sched.errors import ExecutionError, UsageError
     from spyre_sched.frontend import load_kernel
 
     kernel = load_kernel(kernel_file)
-    target = load_device(device)
+    target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
-    rt = _parse_runtime_args(runtime_args)
+    rt = parse_argument_values(arg_values, kernel)
     cap = parse_size(memory_cap, "--memory-cap")
     if outputs_path and not outputs_path.endswith(".npz"):
         raise UsageError(f"--save-outputs writes a .npz file: its name must end in .npz, "
                          f"got '{outputs_path}'")
     if outputs_path and os.path.isdir(outputs_path):
         raise UsageError(f"--save-outputs names a directory, not a file: '{outputs_path}'")
-    if inputs_path:
-        inputs = read_inputs(inputs_path)
-    else:
-        inputs = make_inputs(kernel, seed, rt, memory_cap=cap)
-    outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
-                  device=target, memory_cap=cap)
+    inputs = read_inputs(inputs_path) if inputs_path else None
+    with locating(kernel):
+        if inputs is None:
+            inputs = make_inputs(kernel, seed, rt, memory_cap=cap)
+        outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
+                      device=target, memory_cap=cap)
     for name, array in outputs.items():
         click.echo(output_summary(name, array))
     if outputs_path:

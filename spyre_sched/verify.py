@@ -4,8 +4,10 @@
 that every operand is defined before its use (xDSL's parser resolves forward references
 and does not check dominance), that integers and affine constants fit 64/63 bits and
 affine divisors are positive constants, every op's own verifier (alone, so the error
-names the op that breaks the rule, not the function around it), that access-tile types
-have their set's shape, and that a `scf.for` with a constant step steps forward. The front end calls it on parsed text; a pass calls it on
+names the op that breaks the rule, not the function around it), and that a `scf.for`
+with a constant step steps forward. Rules stricter than the dialect's own definition (an
+access tile's type against its set's extents, a view's set symbols against its dynamic
+sizes and type) are warnings: `verify_module` returns them. The front end calls it on parsed text; a pass calls it on
 the module it built (`locations` then holds what survives of the source positions).
 
 Errors are `VerifyError`s at FILE:LINE:COL when the op has a source location, and at the
@@ -19,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
@@ -33,7 +36,11 @@ from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 from xdsl.utils.exceptions import VerifyException
 
-from spyre_sched.dialects.ktdp import ConstructAccessTileOp, ConstructIndirectAccessTileOp
+from spyre_sched.dialects.ktdp import (
+    ConstructAccessTileOp,
+    ConstructIndirectAccessTileOp,
+    ConstructMemoryViewOp,
+)
 from spyre_sched.errors import AnalysisError, SourceLocation, VerifyError
 from spyre_sched.polyhedral import tile_extents
 
@@ -75,10 +82,11 @@ def location_of(op: Operation, locations: Locations | None = None,
 
 
 def verify_module(module: Operation, locations: Locations | None = None,
-                  filename: str | None = None, stage: str | None = None) -> None:
+                  filename: str | None = None, stage: str | None = None) -> list:
     """Check every rule of the module's dialects and of KTIR kernels; raise the first
-    failure as a `VerifyError` (see the module docstring for where it points). `stage`
-    (e.g. "after pass ktdf-pipeline") is added to the message for IR a pass built."""
+    failure as a `VerifyError` (see the module docstring for where it points), and return
+    the warnings (`Diagnostic`s). `stage` (e.g. "after pass ktdf-pipeline") is added to
+    the message for IR a pass built."""
     locations = locations or {}
 
     def where(op: Operation) -> SourceLocation | str:
@@ -98,8 +106,11 @@ def verify_module(module: Operation, locations: Locations | None = None,
         except Exception as err:  # a verifier tripping over malformed IR is still bad input
             raise fail(f"'{op.name}' is malformed ({type(err).__name__}: "
                        f"{first_line(str(err))})", op) from None
-    _verify_tile_shapes(module, fail)
     _verify_loop_steps(module, fail)
+    warnings: list = []
+    _verify_tile_shapes(module, fail, warnings)
+    _verify_view_symbols(module, warnings)
+    return warnings
 
 
 Fail = Callable[[str, Operation], VerifyError]
@@ -124,6 +135,8 @@ def _verify_grid(module: Operation, where, fail: Fail) -> None:
             isinstance(g, IntegerAttr) and g.value.data > 0 for g in grid.data
         ):
             raise fail("'grid' must be a list of positive integers, e.g. grid = [32]", func)
+        if not grid.data:
+            raise fail("'grid' must have at least one dimension, e.g. grid = [1]", func)
 
 
 def _verify_defined_before_use(module: Operation, locations: Locations, fail: Fail) -> None:
@@ -237,9 +250,11 @@ def _verify_integer_ranges(module: Operation, fail: Fail) -> None:
                     raise fail(f"'{op.name}': {problem}", op)
 
 
-def _verify_tile_shapes(module: Operation, fail: Fail) -> None:
-    """An access tile's type must have the shape of its set: the set's extents permuted by
-    its order. Op verifiers cannot say this (it needs integer-set reasoning); a set with
+def _verify_tile_shapes(module: Operation, fail: Fail, warnings: list) -> None:
+    """An access tile's type should have the shape of its set: the set's extents permuted
+    by its order. The dialect's definition only requires the ranks to agree, so a
+    mismatch is a warning naming both shapes (a load or store through such a tile is
+    still an error when it runs: the data cannot take the type's shape). A set with
     symbols is checked when it runs, since its extents depend on their values."""
     for op in module.walk():
         if isinstance(op, ConstructAccessTileOp):
@@ -257,10 +272,41 @@ def _verify_tile_shapes(module: Operation, fail: Fail) -> None:
             raise fail(err.message, op) from None
         if extents != tuple(declared):
             shape = "x".join(map(str, extents))
-            raise fail(
-                f"{op.name}: the tile type says {'x'.join(map(str, declared))} but its set "
-                f"spans {shape} (extents permuted by its order): the type must be "
-                f"!ktdp.access_tile<{shape}xindex>", op)
+            warnings.append(_warning(
+                op, "tile-shape",
+                f"{op.name}: the tile type says {'x'.join(map(str, declared))} but its "
+                f"set spans {shape} (extents permuted by its order); the dialect checks "
+                f"only the rank, but a load or store through it needs "
+                f"!ktdp.access_tile<{shape}xindex>"))
+
+
+def _verify_view_symbols(module: Operation, warnings: list) -> None:
+    """A view's coordinate set usually has one symbol per dynamic size; the dialect does
+    not require it, so fewer symbols is a warning (they bind left to right)."""
+    for op in module.walk():
+        if not isinstance(op, ConstructMemoryViewOp):
+            continue
+        nsyms, ndyn = op.coordinate_set.data.num_symbols, len(op.sizes)
+        if nsyms < ndyn:
+            warnings.append(_warning(
+                op, "view-symbols",
+                f"{op.name}: coordinate_set has {nsyms} symbols for {ndyn} dynamic sizes; "
+                f"the first {nsyms} dynamic sizes bind them, the others bind nothing"))
+        shape = op.result.type.get_shape()
+        for axis, (size, dim) in enumerate(zip(op.static_sizes.get_values(), shape)):
+            if size != dim and dim != DYNAMIC_INDEX:
+                said = "a dynamic size" if size == DYNAMIC_INDEX else f"size {size}"
+                warnings.append(_warning(
+                    op, "view-type",
+                    f"{op.name}: dim {axis} has {said} but the memref type says {dim}; "
+                    "the sizes and the coordinate set are what the view holds"))
+                break
+
+
+def _warning(op: Operation, code: str, message: str):
+    from spyre_sched.polyhedral.checks import Diagnostic
+
+    return Diagnostic("warning", code, message, op)
 
 
 def _verify_loop_steps(module: Operation, fail: Fail) -> None:

@@ -3,9 +3,12 @@
 Every structured op (generic and the named ones) is run the same way: each block argument
 is bound to its operand laid out over the iteration domain by its indexing map (size-1
 axes where the operand does not vary, so numpy broadcasting does the rest), and the body
-runs once. With reduction iterators, each yielded value must be `combine(f, %out)` for an
-associative combiner; f is then reduced along the reduction axes with
-`emulator.numerics.reduce` and combined with the init.
+runs once. With reduction iterators, when each yielded value is `combine(f, %out)` for an
+associative combiner, f is reduced along the reduction axes with
+`emulator.numerics.reduce` and combined with the init. Any other body (a max with NaN
+rules written as cmpf + select, a two-output argmax, ...) runs literally: once per point
+of the reduction axes in index order, vectorised over the parallel axes, each step's
+yielded values becoming the next step's outputs.
 """
 
 from __future__ import annotations
@@ -85,7 +88,11 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
             ys = ex.run_pure(block, [*bound_in, *bound_out], op)
             return [_to_output(y, m, sizes, t, init)
                     for y, m, t, init in zip(ys, out_maps, out_types, outputs)]
-        combiners = _reduction_combiners(block, len(inputs), op)
+        try:
+            combiners = _reduction_combiners(block, len(inputs), op)
+        except UnsupportedError:
+            return _reduce_in_order(ex, op, block, bound_in, outputs, out_maps, out_types,
+                                    sizes, red)
         bound_out = [_bind(a, m, [1 if d in red else s for d, s in enumerate(sizes)])
                      for a, m in zip(outputs, out_maps)]
         ex.run_pure(block, [*bound_in, *bound_out], op)
@@ -102,6 +109,38 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
         return results
     finally:
         ex.linalg_domains.pop()
+
+
+def _reduce_in_order(ex, op, block, bound_in, outputs, out_maps, out_types, sizes, red):
+    """A reduction body that is not `combine(f, %out)`: its literal meaning, one step per
+    point of the reduction axes (lexicographic, last axis fastest), every parallel point
+    at once."""
+    ndom = len(sizes)
+    parallel = [d for d in range(ndom) if d not in red]
+    kept = [1 if d in red else s for d, s in enumerate(sizes)]
+    accs = [_bind(a, m, kept) for a, m in zip(outputs, out_maps)]
+    for point in np.ndindex(*[sizes[d] for d in red]):
+        at = dict(zip(red, point))
+        step_in = []
+        for arr in bound_in:
+            arr = np.asarray(arr)
+            index = tuple(slice(at[d], at[d] + 1) if d in at and arr.shape[d] != 1
+                          else slice(None) for d in range(ndom))
+            step_in.append(arr[index])
+        ex.linalg_domains.append((sizes, at))
+        try:
+            ys = ex.run_pure(block, [*step_in, *accs], op)
+        finally:
+            ex.linalg_domains.pop()
+        accs = [np.broadcast_to(np.asarray(y, dtype=value_dtype(element_name(t))), kept)
+                for y, t in zip(ys, out_types)]
+    results = []
+    for acc, amap, t, init in zip(accs, out_maps, out_types, outputs):
+        od = _output_dims(amap, parallel)
+        squeezed = acc.reshape([sizes[d] for d in parallel])
+        results.append(_place(np.ascontiguousarray(
+            squeezed.transpose([parallel.index(d) for d in od])), _constant_index(amap), init))
+    return results
 
 
 def _constant_index(amap: AffineMap) -> tuple:
@@ -230,5 +269,9 @@ def _transpose(ex, op, vals):
 def _index(ex, op, vals):
     sizes = ex.linalg_domains[-1]
     d = op.dim.value.data
+    if isinstance(sizes, tuple):  # a step of an in-order reduction: (sizes, {axis: index})
+        sizes, at = sizes
+        if d in at:
+            return [np.full([1] * len(sizes), at[d], dtype=np.int64)]
     shape = [sizes[d] if i == d else 1 for i in range(len(sizes))]
     return [np.arange(sizes[d], dtype=np.int64).reshape(shape)]

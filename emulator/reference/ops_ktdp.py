@@ -12,12 +12,13 @@ from emulator.reference.interpreter import Undelivered, handles
 from emulator.reference.tiles import Wait
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError
+from spyre_sched.polyhedral.enumerate import tile_extents
 
 
 class RuntimeArg:
     """A `!ktdp.runtime_arg` function argument's launch value and bounds."""
 
-    def __init__(self, value: int, granularity: int, upperbound: int):
+    def __init__(self, value, granularity: int | None, upperbound: int | None):
         self.value, self.granularity, self.upperbound = value, granularity, upperbound
 
 
@@ -41,6 +42,8 @@ def _merge(static, dynamic) -> list[int]:
 def _memory_view(ex, op, vals):
     env = ex.env
     dyn_sizes = [int(env[v]) for v in op.sizes]
+    # The set's symbols bind to the dynamic sizes, left to right (there may be fewer).
+    symbols = dyn_sizes[: op.coordinate_set.data.num_symbols]
     space_attr = op.memory_space
     if space_attr.space == "global":
         space = "global"
@@ -49,7 +52,7 @@ def _memory_view(ex, op, vals):
     offset = int(env[op.offset])
     watched = ex.machine.watched.get((space, offset))
     if watched is not None:
-        watched.append((op.coordinate_set.data, dyn_sizes))
+        watched.append((op.coordinate_set.data, symbols))
     return [
         views.MemoryView(
             op,
@@ -57,7 +60,7 @@ def _memory_view(ex, op, vals):
             _merge(op.static_sizes, dyn_sizes),
             _merge(op.static_strides, [env[v] for v in op.strides]),
             op.coordinate_set.data,
-            dyn_sizes,
+            symbols,
             space,
             element_name(op.result.type),
         )
@@ -78,18 +81,36 @@ def _access_tile(ex, op, vals):
     indices = [int(env[v]) for v in op.indices]
     base = list(op.base_map.data.eval([], indices))
     symbols = [int(env[v]) for v in op.tile_symbols]
+    _check_tile_type(op, op.access_tile_set.data, symbols, op.access_tile_order.data)
     return [
         views.AccessTile(op, env[op.view], base, op.access_tile_set.data, symbols,
                          op.access_tile_order.data)
     ]
 
 
+def _check_tile_type(op, aset, symbols, order) -> None:
+    """The tile's points must take its type's shape; checked before enumerating them (a
+    set that does not fit its type may be huge)."""
+    want = tuple(op.result.type.get_shape())
+    if DYNAMIC_INDEX in want:
+        return
+    shape = tile_extents(aset, symbols, order)
+    if tuple(shape) != want:
+        raise ExecutionError(
+            f"the access tile has shape {list(shape)} (its set's extents permuted by its "
+            f"order) but its type and so the tensor type says {list(want)}"
+        )
+
+
 @handles("ktdp.construct_indirect_access_tile")
 def _indirect_access_tile(ex, op, vals):
     env = ex.env
+    _check_tile_type(op, op.variables_space_set.data, [int(env[v]) for v in op.tile_symbols],
+                     op.variables_space_order.data)
     return [
         views.IndirectAccessTile(
-            op, env[op.view], [env[v] for v in op.index_views], [int(env[v]) for v in op.outer]
+            op, env[op.view], [env[v] for v in op.index_views], [int(env[v]) for v in op.outer],
+            [int(env[v]) for v in op.tile_symbols],
         )
     ]
 

@@ -8,12 +8,13 @@ kernel receives element offsets. Outputs (roles out / inout) come back keyed by 
 from __future__ import annotations
 
 import math
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType
 
 from emulator.numerics import element_type, from_memory, round_to, to_memory
 from emulator.reference import affine_sets, linalg, ops_ktdp, ops_upstream  # noqa: F401
@@ -24,6 +25,7 @@ from emulator.reference.machine import Machine
 from emulator.reference.memory import DEFAULT_SCRATCHPAD_BYTES, DeviceMemory, align_up
 from emulator.reference.ops_ktdp import RuntimeArg
 from emulator.reference.tiles import run_round_robin
+from emulator.reference.types import element_name
 from spyre_sched.dialects.ktdp import (
     ConstructDistributedMemoryViewOp,
     ConstructIndirectAccessTileOp,
@@ -204,15 +206,81 @@ def _check_dtype(arg: ArgumentInfo, given: np.ndarray, kernel: Kernel) -> np.nda
         _where(kernel))
 
 
+def _constant_address_end(kernel: Kernel) -> int:
+    """Bytes of device memory that views at constant addresses reach (0 if none): the
+    producers' own tests often address device memory directly (`arith.constant 1024`)."""
+    from spyre_sched.polyhedral.affine_values import AffineValues
+    from spyre_sched.polyhedral.enumerate import bounding_box
+
+    values = AffineValues(kernel.func)
+    end = 0
+    for op in kernel.func.walk():
+        if not isinstance(op, ConstructMemoryViewOp) or op.memory_space.space != "global":
+            continue
+        offset = values.form(op.offset).constant
+        sizes = [values.form(v).constant for v in op.sizes]
+        dyn_strides = iter([values.form(v).constant for v in op.strides])
+        strides = [next(dyn_strides) if st == DYNAMIC_INDEX else st
+                   for st in op.static_strides.get_values()]
+        if offset is None or None in sizes or None in strides:
+            continue
+        cset = op.coordinate_set.data
+        lo, hi = bounding_box(cset, sizes[: cset.num_symbols])
+        if (hi < lo).any():
+            continue
+        reach = offset + sum(max((h - l) * st, 0) for l, h, st in
+                             zip(lo.tolist(), hi.tolist(), strides))
+        size = element_type(element_name(op.result.type)).size
+        end = max(end, (reach + 1) * size)
+    return end
+
+
+def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]:
+    """The kernel's arguments; a dynamic extent with no static upper bound (a run-time
+    argument that declares none) is bounded by the run-time values given, if any."""
+    args = infer_arguments(kernel.func)
+    if not any(a.upper_bounds and None in a.upper_bounds for a in args):
+        return args
+    block = kernel.func.body.block
+    bindings = {}
+    for info in args:
+        type_ = block.args[info.position].type
+        if isinstance(type_, RuntimeArgType) and info.name in runtime_args:
+            bindings[info.name] = _runtime_value(info, type_, runtime_args, kernel).value
+        elif info.name in runtime_args and isinstance(runtime_args[info.name], int):
+            bindings[info.name] = runtime_args[info.name]
+    if not bindings:
+        return args
+    bound = {a.position: a for a in infer_arguments(
+        kernel.func, KernelModel(kernel.func, bindings=bindings))}
+    result = []
+    for info in args:
+        if info.upper_bounds and None in info.upper_bounds:
+            given = bound[info.position].upper_bounds or ()
+            uppers = tuple(u if u is not None else g
+                           for u, g in zip(info.upper_bounds, given))
+            info = dataclasses.replace(info, upper_bounds=uppers)
+        result.append(info)
+    return result
+
+
 def _runtime_value(arg, type_, runtime_args: dict, kernel: Kernel) -> RuntimeArg:
     if arg.name not in runtime_args:
         raise ExecutionError(f"missing run-time argument %{arg.name}", _where(kernel))
-    value = int(runtime_args[arg.name])
-    g, u = type_.granularity.data, type_.upperbound.data
-    if value <= 0 or value % g or value > u:
+    given = runtime_args[arg.name]
+    g, u = type_.granularity_value, type_.upperbound_value
+    if not isinstance(type_.value_type, IndexType | IntegerType):
+        return RuntimeArg(given, g, u)  # a float run-time argument: no bounds to check
+    if isinstance(given, float) and not given.is_integer():
         raise ExecutionError(
-            f"run-time argument %{arg.name} = {value} must be a positive multiple of its "
-            f"granularity {g} and at most its upperbound {u}", _where(kernel))
+            f"run-time argument %{arg.name} is an integer, not {given}", _where(kernel))
+    value = int(given)
+    if value <= 0 or (g is not None and value % g) or (u is not None and value > u):
+        rules = (["a positive integer"] + ([f"a multiple of its granularity {g}"] if g else [])
+                 + ([f"at most its upperbound {u}"] if u else []))
+        raise ExecutionError(
+            f"run-time argument %{arg.name} = {value} must be {', '.join(rules)}",
+            _where(kernel))
     return RuntimeArg(value, g, u)
 
 
@@ -239,7 +307,7 @@ def run(
         scratchpad_bytes = device.scratchpad_bytes
     runtime_args = dict(runtime_args or {})
     inputs = dict(inputs)
-    args = infer_arguments(kernel.func)
+    args = _bounded_arguments(kernel, runtime_args)
     block = kernel.func.body.block
     names = {a.name for a in args}
     for key in list(inputs) + list(runtime_args):
@@ -259,7 +327,14 @@ def run(
     needs: list[tuple[str, int]] = []
     bound: list[object] = [None] * len(args)
     placements: list[Placement] = []
+    # Views at constant element addresses (no pointer argument) own device memory from 0
+    # up to the highest address they can reach; pointer arguments are placed after it.
     cursors: dict[object, int] = {}
+    fixed_end = _constant_address_end(kernel)
+    _refuse_above_cap("views at constant addresses", [("device memory from 0", fixed_end)],
+                      memory_cap, kernel)
+    if fixed_end:
+        cursors["global"] = align_up(fixed_end)
     num_tiles = kernel.num_tiles
     for arg in args:
         type_ = block.args[arg.position].type
@@ -405,7 +480,7 @@ def make_inputs(
     ranges = _index_ranges(kernel)
     out = {}
     shapes = {}
-    for arg in infer_arguments(kernel.func):
+    for arg in _bounded_arguments(kernel, runtime_args or {}):
         if arg.role not in ("in", "inout"):
             continue
         shape = tuple(
@@ -413,7 +488,9 @@ def make_inputs(
         )
         if any(d is None for d in shape):
             raise ExecutionError(
-                f"cannot make an input for %{arg.name}: its shape is unbounded", _where(kernel))
+                f"cannot make an input for %{arg.name}: its shape is unbounded (give the "
+                "run-time sizes it depends on, e.g. --arg NAME=VALUE, or --inputs)",
+                _where(kernel))
         shapes[arg.name] = (arg, shape)
     # A float input whose whole tensor would pass the memory cap is made as a window of
     # the elements the kernel touches: the same values the whole tensor would hold there

@@ -160,8 +160,11 @@ def _fmt(coord) -> str:
     return "(" + ", ".join(str(int(c)) for c in coord) + ")"
 
 
-def resolve_coords(view, coords: np.ndarray, memory: DeviceMemory) -> list[Segment]:
-    """Segments for global coordinates (N, rank) of `view`; AccessFault when outside."""
+def resolve_coords(view, coords: np.ndarray, memory: DeviceMemory,
+                   masked: bool = False) -> list[Segment]:
+    """Segments for global coordinates (N, rank) of `view`. A coordinate outside the
+    view's coordinate set is an AccessFault, or with `masked` (loads and stores through
+    access tiles) simply in no segment: a load reads zero there, a store skips it."""
     n = len(coords)
     remaining = None  # indices not yet placed (None: all)
     segments = []
@@ -183,7 +186,7 @@ def resolve_coords(view, coords: np.ndarray, memory: DeviceMemory) -> list[Segme
         remaining = remaining_next
     if remaining is None:
         remaining = np.arange(n)
-    if len(remaining):
+    if len(remaining) and not masked:
         bad = coords[remaining[0]]
         raise AccessFault(
             f"coordinate {_fmt(bad)} is outside the view's {view.describe()}"
@@ -280,7 +283,7 @@ class AccessTile:
             self.tset, self.symbols, self.order
         )
         coords = points + np.asarray(self.base, dtype=np.int64)
-        segments = resolve_coords(self.view, coords, memory)
+        segments = resolve_coords(self.view, coords, memory, masked=True)
         pos = None if dense else tuple(positions.T)
         return Resolved(shape, pos, len(points), segments)
 
@@ -293,6 +296,7 @@ class IndirectAccessTile:
     view: object
     index_views: list
     outer: list[int]
+    symbols: list[int] = field(default_factory=list)  # bound to variables_space_set's
     _resolved: Resolved | None = None
 
     @property
@@ -304,9 +308,8 @@ class IndirectAccessTile:
             return self._resolved
         op = self.op
         vset = op.variables_space_set.data
-        syms = self.outer if vset.num_symbols == len(self.outer) else []
         points, positions, shape, dense = affine_sets.points_in_order(
-            vset, syms, op.variables_space_order.data
+            vset, self.symbols, op.variables_space_order.data
         )
         ind_dims = op.ind_dims.get_values()
         dim_exprs = op.dim_map.data.results
@@ -322,7 +325,7 @@ class IndirectAccessTile:
             else:
                 columns.append(affine_sets.eval_exprs([dim_exprs[k]], points, self.outer)[:, 0])
         coords = np.stack(columns, axis=1) if columns else np.zeros((len(points), 0), np.int64)
-        segments = resolve_coords(self.view, coords, memory)
+        segments = resolve_coords(self.view, coords, memory, masked=True)
         self._resolved = Resolved(shape, None if dense else tuple(positions.T), len(points), segments)
         return self._resolved
 

@@ -188,6 +188,8 @@ class _KeyValueAttr(ParametrizedAttribute):
 
     KEYS: ClassVar[dict[str, tuple[type[Attribute], ...]] | None] = None
     REQUIRED: ClassVar[tuple[str, ...]] = ()
+    #: keys may also be written as attributes (`#ktdp.memory_space<global> = "DDR"`)
+    ATTRIBUTE_KEYS: ClassVar[bool] = False
     entries: DictionaryAttr
 
     @classmethod
@@ -230,6 +232,8 @@ class _KeyValueAttr(ParametrizedAttribute):
         def parse_entry() -> None:
             pos = parser.pos
             key = parser.parse_optional_identifier_or_str_literal()
+            if key is None and cls.ATTRIBUTE_KEYS and current_token(parser).text.startswith("#"):
+                key = _attribute_key(parser.parse_attribute())
             if key is None:
                 parser.raise_error("expected a key", pos, parser.pos)
             allowed = cls.allowed_keys()
@@ -268,6 +272,14 @@ class MapAttr(_KeyValueAttr):
     """`#ktdf_arch.map<global = "DDR", ct_local = "L1">`: a plain key -> value map."""
 
     name = "ktdf_arch.map"
+    ATTRIBUTE_KEYS: ClassVar[bool] = True
+
+
+def _attribute_key(attr: Attribute) -> str:
+    """A map key written as a memory-space attribute names its space (`global`,
+    `ct_local`), as the dataflow scheduler's device declarations write it."""
+    space = getattr(attr, "space", None)
+    return space if isinstance(space, str) else str(attr)
 
 
 @irdl_attr_definition
@@ -675,11 +687,15 @@ class DeviceOp(IRDLOperation):
     def parse(cls, parser: Parser) -> DeviceOp:
         name = parser.parse_symbol_name()
         import_path = None
+        # `import("path")` may come before or after `attributes {...}` (the dataflow
+        # scheduler writes the attributes first).
+        attributes = parser.parse_optional_attr_dict_with_keyword()
         if parser.parse_optional_keyword("import") is not None:
             parser.parse_punctuation("(")
             import_path = parser.parse_str_literal()
             parser.parse_punctuation(")")
-        attributes = parser.parse_optional_attr_dict_with_keyword()
+        if attributes is None:
+            attributes = parser.parse_optional_attr_dict_with_keyword()
         body = None
         if current_token(parser).text == "{":
             body = _parse_body(parser)

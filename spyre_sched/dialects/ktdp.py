@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DYNAMIC_INDEX,
     AffineMapAttr,
     AffineSetAttr,
@@ -156,19 +157,61 @@ class MemorySpaceAttr(_MemorySpaceSyntax, ParametrizedAttribute):
 
 
 @irdl_attr_definition
-class SpyreMemorySpaceAttr(_MemorySpaceSyntax, ParametrizedAttribute):
-    """The older spelling `#ktdp.spyre_memory_space<HBM | LX[, core = k]>`.
+class SpyreMemorySpaceAttr(ParametrizedAttribute):
+    """Upstream's `#ktdp.spyre_memory_space<unspecified | LX | HBM | L0[, core = k]>`.
 
-    HBM means `global`, LX means `ct_local`; kept as written so text round-trips.
+    HBM is device memory (`global`); LX (the shared on-chip scratchpad) and L0 (a core's
+    own) are scratchpads (`ct_local`); `unspecified` (not yet decided) is read as device
+    memory. A core affinity is valid only for LX and L0, as upstream's verifier says.
+    Kept as written so text round-trips.
     """
 
     name = "ktdp.spyre_memory_space"
-    GLOBAL_WORD: ClassVar[str] = "HBM"
-    LOCAL_WORD: ClassVar[str] = "LX"
-    TILE_KEY: ClassVar[str] = "core"
+    KINDS: ClassVar[tuple[str, ...]] = ("unspecified", "LX", "HBM", "L0")
+    LOCAL_KINDS: ClassVar[tuple[str, ...]] = ("LX", "L0")
 
     kind: StringAttr
     tile_id: IntAttr | NoneAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            kind = parser.parse_keyword_in(cls.KINDS, f" in #{cls.name}")
+            tile_id: IntAttr | NoneAttr = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("core")
+                parser.parse_punctuation("=")
+                tile_id = IntAttr(parser.parse_integer(allow_boolean=False))
+        return (StringAttr(kind), tile_id)
+
+    def print_parameters(self, printer: Printer) -> None:
+        text = self.kind.data
+        if isinstance(self.tile_id, IntAttr):
+            text += f", core = {self.tile_id.data}"
+        printer.print_string(f"<{text}>")
+
+    def verify(self) -> None:
+        if self.kind.data not in self.KINDS:
+            raise VerifyException(
+                f"#ktdp.spyre_memory_space kind must be one of {', '.join(self.KINDS)}, "
+                f"got {self.kind.data}")
+        if isinstance(self.tile_id, IntAttr):
+            if self.tile_id.data < 0:
+                raise VerifyException(
+                    f"#ktdp.spyre_memory_space: core affinity must be non-negative, got "
+                    f"{self.tile_id.data}")
+            if self.kind.data not in self.LOCAL_KINDS:
+                raise VerifyException(
+                    "#ktdp.spyre_memory_space: a core affinity is only valid for LX or L0, "
+                    f"not {self.kind.data} (core = {self.tile_id.data})")
+
+    @property
+    def space(self) -> str:
+        return "ct_local" if self.kind.data in self.LOCAL_KINDS else "global"
+
+    @property
+    def tile(self) -> int | None:
+        return self.tile_id.data if isinstance(self.tile_id, IntAttr) else None
 
 
 AnyMemorySpace = MemorySpaceAttr | SpyreMemorySpaceAttr
@@ -226,49 +269,61 @@ class AccessTileType(ParametrizedAttribute, TypeAttribute):
 
 @irdl_attr_definition
 class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
-    """`!ktdp.runtime_arg<index, granularity = G, upperbound = U>`: a run-time value."""
+    """`!ktdp.runtime_arg<T[, granularity = G][, upperbound = U]>`: a run-time value.
+
+    Both bounds are optional and may come in either order (upstream's grammar); the
+    printer writes them granularity first, as upstream does. A missing bound is NoneAttr:
+    use `.granularity_value` / `.upperbound_value` (None when absent).
+    """
 
     name = "ktdp.runtime_arg"
 
     value_type: Attribute
-    granularity: IntAttr
-    upperbound: IntAttr
+    granularity: IntAttr | NoneAttr
+    upperbound: IntAttr | NoneAttr
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
         with parser.in_angle_brackets():
             value_type = parser.parse_type()
-            values = {}
-            for key in ("granularity", "upperbound"):
-                parser.parse_punctuation(",")
-                parser.parse_keyword(key)
+            values: dict[str, int] = {}
+            while parser.parse_optional_punctuation(",") is not None:
+                key = parser.parse_keyword_in(
+                    ("granularity", "upperbound"), " in !ktdp.runtime_arg")
+                if key in values:
+                    parser.raise_error(f"duplicate '{key}' in !ktdp.runtime_arg")
                 parser.parse_punctuation("=")
                 values[key] = parser.parse_integer(allow_boolean=False)
-        return (value_type, IntAttr(values["granularity"]), IntAttr(values["upperbound"]))
+        return (value_type, *(IntAttr(values[k]) if k in values else NoneAttr()
+                              for k in ("granularity", "upperbound")))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.value_type)
-            printer.print_string(
-                f", granularity = {self.granularity.data}, upperbound = {self.upperbound.data}"
-            )
+            for key in ("granularity", "upperbound"):
+                value = getattr(self, key)
+                if isinstance(value, IntAttr):
+                    printer.print_string(f", {key} = {value.data}")
+
+    @property
+    def granularity_value(self) -> int | None:
+        return self.granularity.data if isinstance(self.granularity, IntAttr) else None
+
+    @property
+    def upperbound_value(self) -> int | None:
+        return self.upperbound.data if isinstance(self.upperbound, IntAttr) else None
 
     def verify(self) -> None:
-        if not isinstance(self.value_type, IndexType | IntegerType):
+        if not isinstance(self.value_type, IndexType | IntegerType | AnyFloat):
             raise VerifyException(
-                f"!ktdp.runtime_arg value type must be index or an integer, got "
+                f"!ktdp.runtime_arg value type must be index, an integer or a float, got "
                 f"{self.value_type}"
             )
-        if self.granularity.data <= 0 or self.upperbound.data <= 0:
-            raise VerifyException(
-                "!ktdp.runtime_arg granularity and upperbound must be positive, got "
-                f"granularity = {self.granularity.data}, upperbound = {self.upperbound.data}"
-            )
-        if self.upperbound.data % self.granularity.data:
-            raise VerifyException(
-                f"!ktdp.runtime_arg upperbound {self.upperbound.data} is not a multiple "
-                f"of its granularity {self.granularity.data}"
-            )
+        for key in ("granularity", "upperbound"):
+            value = getattr(self, key)
+            if isinstance(value, IntAttr) and value.data <= 0:
+                raise VerifyException(
+                    f"!ktdp.runtime_arg {key} must be positive, got {value.data}")
 
 
 @irdl_attr_definition
@@ -390,6 +445,22 @@ def _print_mixed_list(printer: Printer, static: Sequence[int], dynamic: Sequence
         else printer.print_string(str(s)),
     )
     printer.print_string("]")
+
+
+def parse_ktdp_type(parser: AttrParser, kind: type) -> Attribute:
+    """A ktdp type where the op's grammar fixes its kind: the full `!ktdp.name<...>` or
+    the short `<...>` that MLIR's printer writes there (the dialect prefix elided)."""
+    if current_token(parser).kind == MLIRTokenKind.LESS:
+        return kind.new(kind.parse_parameters(parser))  # type: ignore[attr-defined]
+    return parser.parse_type()
+
+
+def print_ktdp_type(printer: Printer, attr: Attribute) -> None:
+    """A ktdp type with its prefix elided, `<...>`, as upstream prints it in op syntax."""
+    if isinstance(attr, AccessTileType | RuntimeArgType):
+        attr.print_parameters(printer)
+    else:
+        printer.print_attribute(attr)
 
 
 def _require(attr: Attribute | None, kind: type, what: str, op_name: str):
@@ -533,27 +604,21 @@ class ConstructMemoryViewOp(IRDLOperation):
                 "ktdp.construct_memory_view: dynamic size/stride markers do not match "
                 "the SSA operands"
             )
-        if cset.num_symbols != n_dyn_sizes:
+        if cset.num_symbols > n_dyn_sizes:
+            # Fewer symbols than dynamic sizes is allowed (the dialect does not tie them);
+            # the front end warns. More cannot be bound to anything.
             raise VerifyException(
                 f"ktdp.construct_memory_view: coordinate_set has {cset.num_symbols} "
-                f"symbols but there are {n_dyn_sizes} dynamic sizes (symbols bind to the "
-                "dynamic sizes, left to right)"
+                f"symbols but there are only {n_dyn_sizes} dynamic sizes to bind them to "
+                "(symbols bind to the dynamic sizes, left to right)"
             )
         for axis, (size, dim) in enumerate(zip(sizes, mtype.get_shape())):
             if size != DYNAMIC_INDEX and size <= 0:
                 raise VerifyException(
                     f"ktdp.construct_memory_view: size {size} of dim {axis} must be positive"
                 )
-            if size != DYNAMIC_INDEX and dim != DYNAMIC_INDEX and size != dim:
-                raise VerifyException(
-                    f"ktdp.construct_memory_view: size {size} of dim {axis} does not match "
-                    f"the memref type's {dim}"
-                )
-            if size == DYNAMIC_INDEX and dim != DYNAMIC_INDEX:
-                raise VerifyException(
-                    f"ktdp.construct_memory_view: dim {axis} has a dynamic size, so the "
-                    "memref type must say '?' there"
-                )
+            # A memref type whose extents differ from the sizes (or are static where a
+            # size is dynamic) is allowed by the dialect: the front end warns.
         verify_memory_space(self, self.memory_space)
 
 
@@ -626,11 +691,8 @@ class ConstructDistributedMemoryViewOp(IRDLOperation):
                     f"ktdp.construct_distributed_memory_view: view #{i} holds "
                     f"{vtype.element_type}, the result holds {rtype.element_type}"
                 )
-            if not isinstance(view.owner, ConstructMemoryViewOp):
-                raise VerifyException(
-                    f"ktdp.construct_distributed_memory_view: view #{i} must come from "
-                    "ktdp.construct_memory_view"
-                )
+            # Upstream takes any memrefs as parts; the analyses and the reference
+            # interpreter say so when a part is not a ktdp.construct_memory_view.
 
 
 def _parse_affine_map_of_ssa_ids(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
@@ -773,6 +835,8 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
     view = operand_def(MemRefType)
     index_views = var_operand_def(MemRefType)
     outer = var_operand_def(IndexType)
+    #: `symbols(...)`: values bound to the variables_space_set's symbols
+    tile_symbols = var_operand_def(IndexType)
     var_names = prop_def(ArrayAttr[StringAttr])
     ind_dims = prop_def(DenseArrayBase)
     dim_map = prop_def(AffineMapAttr)
@@ -837,6 +901,11 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 dim_exprs.append(parse_affine_expr(parse_id))
 
         parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_subscript)
+        symbols: list[UnresolvedOperand] = []
+        if parser.parse_optional_keyword("symbols") is not None:
+            symbols = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_unresolved_operand
+            )
         props, attrs = _split_dict(parser.parse_optional_attr_dict(), cls.PROPS)
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
@@ -853,6 +922,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 parser.resolve_operand(view, types[0]),
                 [parser.resolve_operand(o, t) for o, t in zip(index_views, types[1:])],
                 [parser.resolve_operand(o, IndexType()) for o in outer_operands],
+                [parser.resolve_operand(o, IndexType()) for o in symbols],
             ],
             properties={
                 "var_names": ArrayAttr(StringAttr(n) for n in var_names),
@@ -904,6 +974,10 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
 
         printer.print_list(items, print_item)
         printer.print_string("]")
+        if self.tile_symbols:
+            printer.print_string(" symbols(")
+            printer.print_list(self.tile_symbols, printer.print_ssa_value)
+            printer.print_string(")")
         entries = {k: self.properties[k] for k in self.PROPS if k in self.properties}
         entries.update(self.attributes)
         _print_dict(printer, entries)
@@ -931,10 +1005,10 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 f"ktdp.construct_indirect_access_tile: {nvars} intermediate_variables but "
                 f"variables_space_set has {vset.num_dims} dims"
             )
-        if vset.num_symbols:
+        if vset.num_symbols != len(self.tile_symbols):
             raise VerifyException(
                 f"ktdp.construct_indirect_access_tile: variables_space_set has "
-                f"{vset.num_symbols} symbols, but nothing binds them"
+                f"{vset.num_symbols} symbols but symbols(...) gives {len(self.tile_symbols)}"
             )
         if len(set(self.var_names.data)) != nvars:
             raise VerifyException(
@@ -1053,7 +1127,7 @@ class LoadOp(IRDLOperation):
         tile = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        tile_type = parser.parse_type()
+        tile_type = parse_ktdp_type(parser, AccessTileType)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         return cls.build(
@@ -1067,7 +1141,7 @@ class LoadOp(IRDLOperation):
         printer.print_ssa_value(self.tile)
         _print_dict(printer, dict(self.attributes))
         printer.print_string(" : ")
-        printer.print_attribute(self.tile.type)
+        print_ktdp_type(printer, self.tile.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
@@ -1093,7 +1167,7 @@ class StoreOp(IRDLOperation):
         parser.parse_punctuation(":")
         value_type = parser.parse_type()
         parser.parse_punctuation(",")
-        tile_type = parser.parse_type()
+        tile_type = parse_ktdp_type(parser, AccessTileType)
         return cls.build(
             operands=[
                 parser.resolve_operand(value, value_type),
@@ -1111,7 +1185,7 @@ class StoreOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_attribute(self.value.type)
         printer.print_string(", ")
-        printer.print_attribute(self.tile.type)
+        print_ktdp_type(printer, self.tile.type)
 
     def verify_(self) -> None:
         _verify_tile_tensor(self, self.tile.type, self.value.type)
@@ -1144,19 +1218,22 @@ class RuntimeArgExtractOp(IRDLOperation):
 
     arg = operand_def(RuntimeArgType)
     field = prop_def(StringAttr)
-    result = result_def(IndexType)
+    result = result_def()
     traits = traits_def(NoMemoryEffect())
 
     FIELDS: ClassVar[tuple[str, ...]] = ("value", "granularity", "upperbound")
 
     @classmethod
     def parse(cls, parser: Parser) -> RuntimeArgExtractOp:
+        # Upstream: `$kind from $input : type($input) attr-dict -> type($result)`; an
+        # attribute dictionary before the colon is accepted too.
         field = parser.parse_keyword_in(cls.FIELDS, " for ktdp.runtime_arg_extract")
         parser.parse_keyword("from")
         arg = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
+        attrs = dict(parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
-        arg_type = parser.parse_type()
+        arg_type = parse_ktdp_type(parser, RuntimeArgType)
+        attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         return cls.build(
@@ -1169,16 +1246,36 @@ class RuntimeArgExtractOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.field.data} from ")
         printer.print_ssa_value(self.arg)
-        _print_dict(printer, dict(self.attributes))
         printer.print_string(" : ")
-        printer.print_attribute(self.arg.type)
+        print_ktdp_type(printer, self.arg.type)
+        _print_dict(printer, dict(self.attributes))
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        if self.field.data not in self.FIELDS:
+        field = self.field.data
+        if field not in self.FIELDS:
             raise VerifyException(
                 f"ktdp.runtime_arg_extract: field must be one of {', '.join(self.FIELDS)}"
+            )
+        rtype = self.arg.type
+        assert isinstance(rtype, RuntimeArgType)
+        if field == "value":
+            if self.result.type != rtype.value_type:
+                raise VerifyException(
+                    f"ktdp.runtime_arg_extract: the result type {self.result.type} must be "
+                    f"the run-time argument's type {rtype.value_type} when extracting value"
+                )
+            return
+        if getattr(rtype, f"{field}_value") is None:
+            raise VerifyException(
+                f"ktdp.runtime_arg_extract: cannot extract {field} from a run-time "
+                f"argument that has none ({rtype})"
+            )
+        if not isinstance(self.result.type, IndexType):
+            raise VerifyException(
+                f"ktdp.runtime_arg_extract: extracting {field} gives an index, not "
+                f"{self.result.type}"
             )
 
 

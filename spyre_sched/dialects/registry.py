@@ -31,7 +31,7 @@ def make_context() -> Context:
     ctx = Context()
     for name, factory in get_all_dialects().items():
         if name not in OUR_DIALECTS:
-            ctx.register_dialect(name, _linalg_for_ktir if name == "linalg" else factory)
+            ctx.register_dialect(name, _EXTENDED.get(name, factory))
     for name, (module, attr) in OUR_DIALECTS.items():
         ctx.register_dialect(name, dialect_loader(module, attr))
     return ctx
@@ -42,3 +42,21 @@ def _linalg_for_ktir():
     from spyre_sched.dialects.linalg_ktir import LINALG_KTIR
 
     return LINALG_KTIR
+
+
+def _scf_for_ktir():
+    # `scf.for ... -> T {` with one result type and no parentheses.
+    from spyre_sched.dialects.scf_ktir import SCF_KTIR
+
+    return SCF_KTIR
+
+
+def _arith_for_ktir():
+    # `arith.select` with a tensor condition.
+    from spyre_sched.dialects.arith_ktir import ARITH_KTIR
+
+    return ARITH_KTIR
+
+
+#: upstream dialects replaced by the KTIR-extended ones above
+_EXTENDED = {"linalg": _linalg_for_ktir, "scf": _scf_for_ktir, "arith": _arith_for_ktir}

@@ -36,6 +36,9 @@ class Kernel:
     func: FuncOp
     filename: str
     op_locations: dict[Operation, SourceLocation] = field(default_factory=dict)
+    #: findings of rules stricter than the dialect's definition (`check --strict` makes
+    #: them errors): polyhedral.checks.Diagnostic with severity "warning"
+    warnings: list = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -156,4 +159,4 @@ def _find_kernel_func(module: ModuleOp, filename: str) -> FuncOp:
 
 def verify_kernel(kernel: Kernel) -> None:
     """Verify the kernel with the one entry point every stage uses, at source locations."""
-    verify_module(kernel.module, kernel.op_locations, kernel.filename)
+    kernel.warnings = verify_module(kernel.module, kernel.op_locations, kernel.filename)

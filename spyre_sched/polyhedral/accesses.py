@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 import numpy as np
+from xdsl.dialects import scf
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.ir.affine.affine_set import AffineSet
@@ -28,7 +29,7 @@ from spyre_sched.dialects.ktdp import (
     LoadOp,
     StoreOp,
 )
-from spyre_sched.polyhedral.affine_values import AffineValues, Variable
+from spyre_sched.polyhedral.affine_values import AffineValues, Variable, rename_text
 from spyre_sched.polyhedral.enumerate import enumerate_points, eval_affine_exprs
 from spyre_sched.polyhedral.isl_text import conj, expr_text, make_set, set_text
 from spyre_sched.polyhedral.views import AnyViewModel
@@ -52,6 +53,11 @@ class AccessModel:
     exact: bool = True
     #: view dims whose coordinate comes from an index tensor (indirect tiles)
     indirect_dims: tuple[int, ...] = ()
+    #: isl text: the enclosing `scf.if` conditions under which the access runs
+    guard: str = "true"
+    #: False when some enclosing condition is not an affine comparison (ignored, so the
+    #: model over-approximates: findings are warnings)
+    guard_exact: bool = True
 
     @property
     def rank(self) -> int:
@@ -63,13 +69,14 @@ class AccessModel:
 
     def contains_text(self, coords: Sequence[str], rename: dict[str, str] | None = None) -> str:
         """isl text: this access touches coordinates `coords` (in the instance `rename`)."""
+        guard = rename_text(self.guard, rename) if rename else self.guard
         if isinstance(self.tile_op, ConstructIndirectAccessTileOp):
-            return self._indirect_text(coords, rename)
+            return conj(self._indirect_text(coords, rename), guard)
         shifted = [
             f"(({c}) - ({self.values.text(b, rename)}))" for c, b in zip(coords, self.base)
         ]
         syms = [self.values.text(s, rename) for s in self.tile_symbols]
-        return set_text(self.tile_set, shifted, syms)
+        return conj(set_text(self.tile_set, shifted, syms), guard)
 
     def _indirect_text(self, coords: Sequence[str], rename: dict[str, str] | None) -> str:
         op = self.tile_op
@@ -77,7 +84,8 @@ class AccessModel:
         nvars = len(op.var_names.data)
         vnames = [f"q{k}" for k in range(nvars)]
         outer = [self.values.text(self.values.expr(v), rename) for v in op.outer]
-        parts = [set_text(op.variables_space_set.data, vnames, [])]
+        syms = [self.values.text(self.values.expr(v), rename) for v in op.tile_symbols]
+        parts = [set_text(op.variables_space_set.data, vnames, syms)]
         for k, (c, expr) in enumerate(zip(coords, op.dim_map.data.results)):
             if k not in self.indirect_dims:
                 parts.append(f"{c} = {expr_text(expr, vnames, outer)}")
@@ -121,6 +129,7 @@ def build_access(op: LoadOp | StoreOp, view: AnyViewModel, values: AffineValues)
     assert isinstance(tile_op, Operation)
     kind = "load" if isinstance(op, LoadOp) else "store"
     loops = values.enclosing_loops(op)
+    guard, guard_exact = _guard(op, values)
     if isinstance(tile_op, ConstructAccessTileOp):
         base_map = tile_op.base_map.data
         base = tuple(values.substitute(e, tile_op.indices) for e in base_map.results)
@@ -129,15 +138,34 @@ def build_access(op: LoadOp | StoreOp, view: AnyViewModel, values: AffineValues)
             tile_op.access_tile_set.data,
             tuple(values.expr(v) for v in tile_op.tile_symbols),
             tile_op.access_tile_order.data,
+            guard=guard, guard_exact=guard_exact,
         )
     assert isinstance(tile_op, ConstructIndirectAccessTileOp)
     ind = tuple(k for k, j in enumerate(tile_op.ind_dims.get_values()) if j >= 0)
-    for v in tile_op.outer:
+    for v in (*tile_op.outer, *tile_op.tile_symbols):
         values.expr(v)
     rank = len(tile_op.ind_dims.get_values())
     return AccessModel(
         op, kind, tile_op, view, values, loops,
         tuple(AffineExpr.constant(0) for _ in range(rank)),
         tile_op.variables_space_set.data, (), tile_op.variables_space_order.data,
-        exact=False, indirect_dims=ind,
+        exact=False, indirect_dims=ind, guard=guard, guard_exact=guard_exact,
     )
+
+
+def _guard(op: Operation, values: AffineValues) -> tuple[str, bool]:
+    """The conditions of the `scf.if` ops around `op` (negated in else branches), as isl
+    text, and whether all of them could be read."""
+    texts, exact = [], True
+    child, parent = op, op.parent_op()
+    while parent is not None and parent is not values.func_op:
+        if isinstance(parent, scf.IfOp):
+            cond = values.condition_text(parent.cond)
+            if cond is None:
+                exact = False
+            elif child.parent_region() is parent.true_region:
+                texts.append(f"({cond})")
+            else:
+                texts.append(f"not ({cond})")
+        child, parent = parent, parent.parent_op()
+    return conj(*texts) if texts else "true", exact

@@ -15,8 +15,16 @@ Variables:
 - run-time arguments (`ktdp.runtime_arg_extract value`), granularity <= v <= upperbound and
   a multiple of the granularity;
 - function arguments (pointers, scalars), unconstrained;
-- opaque values: anything not understood (an `arith.maxsi`, a value loaded from memory, a
-  product of two non-constant values), unconstrained.
+- derived values: `arith.minsi/maxsi/minui/maxui`, `arith.select` on an affine
+  comparison, and a product of a tile-id expression with another value (fixed tile by
+  tile: `(tile = 0 and p = 0) or (tile = 1 and p = M') or ...`), each a variable whose
+  constraint defines it piecewise-affinely;
+- opaque values: anything not understood (a value loaded from memory, a product of two
+  non-constant values), unconstrained.
+
+`bindings` (`check --arg NAME=VALUE`) fix function arguments and run-time arguments by
+name. `condition_text(value)` gives an i1 value as isl text when it is an affine
+comparison (`arith.cmpi`, combined with `andi`/`ori`), used for `scf.if` guards.
 
 `arith.divsi`/`divui`/`remsi`/`remui` by a positive constant are read as floordiv / mod:
 the same on the non-negative values index arithmetic works with.
@@ -29,7 +37,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from xdsl.dialects import affine, arith, func, scf
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntAttr, IntegerAttr, IntegerType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineSymExpr
 
@@ -42,7 +50,15 @@ class VariableKind(Enum):
     LOOP = "loop"
     RUNTIME = "runtime"
     ARGUMENT = "argument"
+    DERIVED = "derived"
     OPAQUE = "opaque"
+
+
+#: `arith.cmpi` predicates as isl comparisons (operands taken as signed: index values)
+_COMPARISONS = {0: "=", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=",
+                6: "<", 7: "<=", 8: ">", 9: ">="}
+#: a product with a tile-id expression is split tile by tile up to this many tiles
+MAX_TILES_SPLIT = 256
 
 
 @dataclass(eq=False)
@@ -145,8 +161,12 @@ class AffineValues:
 
     TILE = "tile"
 
-    def __init__(self, func_op: Operation, grid: tuple[int, ...] | None = None):
+    def __init__(self, func_op: Operation, grid: tuple[int, ...] | None = None,
+                 bindings: dict[str, int | float] | None = None):
         self.func_op = func_op
+        #: argument name -> value given by the user (integers only matter here)
+        self.bindings = {k: int(v) for k, v in (bindings or {}).items()
+                         if isinstance(v, int) or float(v).is_integer()}
         self.grid = tuple(grid) if grid is not None else grid_of(func_op)
         self.tile_count = 1
         for g in self.grid:
@@ -278,7 +298,21 @@ class AffineValues:
                 return lhs * _const_of(rhs)
             if _const_of(lhs) is not None:
                 return rhs * _const_of(lhs)
-            return self._opaque(value)
+            return self._tile_product(value, lhs, rhs)
+        if op.name in ("arith.minsi", "arith.minui", "arith.maxsi", "arith.maxui"):
+            lhs, rhs = self.text(self.expr(op.operands[0])), self.text(self.expr(op.operands[1]))
+            keep = "<=" if "min" in op.name else ">="
+            return self._derived(value, lambda v: (
+                f"({v} = {lhs} and {lhs} {keep} {rhs}) or ({v} = {rhs} and {rhs} {keep} {lhs})"))
+        if op.name == "arith.select" and str(value.type) == "index" or (
+            op.name == "arith.select" and isinstance(value.type, IntegerType)
+        ):
+            cond = self.condition_text(op.operands[0])
+            if cond is None:
+                return self._opaque(value)
+            lhs, rhs = self.text(self.expr(op.operands[1])), self.text(self.expr(op.operands[2]))
+            return self._derived(value, lambda v: (
+                f"(({cond}) and {v} = {lhs}) or (not ({cond}) and {v} = {rhs})"))
         if isinstance(op, arith.ShLIOp):
             amount = _const_of(self.expr(op.rhs))
             if amount is not None and 0 <= amount < 62:
@@ -302,6 +336,58 @@ class AffineValues:
         if isinstance(op, RuntimeArgExtractOp):
             return self._runtime(op, value)
         return self._opaque(value)
+
+    def _derived(self, value: SSAValue, define) -> AffineExpr:
+        """A variable for `value`, defined by the isl text `define(name)`."""
+        var = self._new(value.name_hint or "v", VariableKind.DERIVED, value)
+        var.constraint = f"({define(var.name)})"
+        return self._sym(var)
+
+    def _tile_product(self, value: SSAValue, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+        """`lhs * rhs` where one factor depends on the tile id only: affine once the tile
+        is fixed, so defined tile by tile (the grid is finite)."""
+        tile_only = {self.tile}
+        for factor, other in ((lhs, rhs), (rhs, lhs)):
+            used = set(self.of_expr(factor).used)
+            if not used or not used <= tile_only or self.tile_count > MAX_TILES_SPLIT:
+                continue
+            other_text = self.text(other)
+            position = self.variables.index(self.tile)
+            pieces = []
+            for t in range(self.tile_count):
+                env = [0] * len(self.variables)
+                env[position] = t
+                c = factor.eval([], env)
+                pieces.append(f"(tile = {t} and {{v}} = {c} * ({other_text}))")
+            text = " or ".join(pieces).replace("tile = ", f"{self.tile.name} = ")
+            return self._derived(value, lambda v, text=text: text.replace("{v}", v))
+        return self._opaque(value)
+
+    def condition_text(self, value: SSAValue) -> str | None:
+        """isl text of an i1 value that is an affine comparison (or and/or of them)."""
+        op = value.owner
+        if not isinstance(op, Operation):
+            return None
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+            return "1 = 1" if op.value.value.data else "1 = 0"
+        if op.name == "arith.cmpi" and str(op.operands[0].type) in ("index",) or (
+            op.name == "arith.cmpi" and isinstance(op.operands[0].type, IntegerType)
+        ):
+            relation = _COMPARISONS.get(op.properties["predicate"].value.data)  # type: ignore
+            lhs = self.text(self.expr(op.operands[0]))
+            rhs = self.text(self.expr(op.operands[1]))
+            if relation is None:
+                return None
+            if relation == "!=":
+                return f"({lhs} < {rhs} or {lhs} > {rhs})"
+            return f"{lhs} {relation} {rhs}"
+        if op.name in ("arith.andi", "arith.ori"):
+            parts = [self.condition_text(v) for v in op.operands]
+            if any(p is None for p in parts):
+                return None
+            word = " and " if op.name == "arith.andi" else " or "
+            return word.join(f"({p})" for p in parts)
+        return None
 
     def _division(self, op: Operation, value: SSAValue, kind: str) -> AffineExpr:
         lhs = self.expr(op.operands[0])
@@ -335,16 +421,26 @@ class AffineValues:
     def _runtime(self, op: RuntimeArgExtractOp, value: SSAValue) -> AffineExpr:
         rtype = op.arg.type
         assert isinstance(rtype, RuntimeArgType)
-        g, u = rtype.granularity.data, rtype.upperbound.data
-        if op.field.data == "granularity":
+        g, u = rtype.granularity_value, rtype.upperbound_value
+        if op.field.data == "granularity" and g is not None:
             return AffineExpr.constant(g)
-        if op.field.data == "upperbound":
+        if op.field.data == "upperbound" and u is not None:
             return AffineExpr.constant(u)
+        if op.field.data != "value" or not isinstance(value.type, IndexType | IntegerType):
+            return self._opaque(value)
         hint = value.name_hint or op.arg.name_hint or "rt"
-        var = self._new(hint, VariableKind.RUNTIME, value, lower=g, upper=u)
-        var.constraint = f"{g} <= {var.name} <= {u}" + (
-            f" and ({var.name}) mod {g} = 0" if g > 1 else ""
-        )
+        low = g if g is not None else 1
+        var = self._new(hint, VariableKind.RUNTIME, value, lower=low, upper=u)
+        texts = [f"{low} <= {var.name}"]
+        if u is not None:
+            texts.append(f"{var.name} <= {u}")
+        if g is not None and g > 1:
+            texts.append(f"({var.name}) mod {g} = 0")
+        bound = self.bindings.get(op.arg.name_hint or "")
+        if bound is not None:
+            texts.append(f"{var.name} = {bound}")
+            var.lower = var.upper = bound
+        var.constraint = " and ".join(texts)
         return self._sym(var)
 
     def _block_argument(self, arg: BlockArgument) -> AffineExpr:
@@ -354,6 +450,9 @@ class AffineValues:
             hint = arg.name_hint or f"arg{arg.index}"
             if isinstance(arg.type, RuntimeArgType):
                 return self._opaque(arg, VariableKind.RUNTIME, hint=hint)
+            bound = self.bindings.get(arg.name_hint or "")
+            if bound is not None:
+                return AffineExpr.constant(bound)
             return self._opaque(arg, VariableKind.ARGUMENT, hint=hint)
         if isinstance(parent, scf.ForOp) and arg.index == 0:
             return self._loop_iv(arg, parent, self.expr(parent.lb), self.expr(parent.ub),

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
-from spyre_sched.polyhedral.bounds import find_out_of_bounds
+from spyre_sched.polyhedral.bounds import find_out_of_bounds, masked_count
 from spyre_sched.polyhedral.isl_text import witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.races import find_write_races, store_coverage
 from spyre_sched.polyhedral.unmodelled import unmodelled
+from spyre_sched.polyhedral.replay import Instance, Unreplayable, written_addresses
 from spyre_sched.polyhedral.views import DistributedViewModel
 
 
@@ -40,8 +41,16 @@ def _name(op: Operation) -> str:
     return f"%{hint}" if hint else op.name
 
 
-def check_kernel(func_op: Operation, model: KernelModel | None = None) -> list[Diagnostic]:
-    model = model or KernelModel(func_op)
+def check_kernel(func_op: Operation, model: KernelModel | None = None,
+                 arguments: dict[str, int | float] | None = None) -> list[Diagnostic]:
+    """Diagnostics for one kernel. `arguments` binds scalar and run-time arguments by
+    name (`check --arg`); unbound ones range over every value.
+
+    Errors are only write races whose witness replays concretely; positions of a tile
+    outside its view are masked (warning); a finding that needs a particular value of an
+    unbound scalar, an opaque value, or a condition the model cannot read is a warning.
+    """
+    model = model or KernelModel(func_op, bindings=arguments)
     diags: list[Diagnostic] = _overlapping_parts(model)
     for gap in unmodelled(model):
         diags.append(Diagnostic("not checked", "not-checked", gap.why, gap.op, {}, gap.other))
@@ -51,29 +60,10 @@ def check_kernel(func_op: Operation, model: KernelModel | None = None) -> list[D
         oob = find_out_of_bounds(access)
         if oob is None:
             continue
-        tile_name = _name(access.tile_op)
-        view_name = _name(access.view.op)
-        verb = "reads" if access.kind == "load" else "writes"
-        may = "" if oob.certain else "may "
-        diags.append(Diagnostic(
-            "error" if oob.certain else "warning", "out-of-bounds",
-            f"{access.op.name} through {tile_name} {may}{verb} outside the coordinate set "
-            f"of {view_name}: {oob}",
-            access.op,
-            {"tile": oob.tile, "coordinate": oob.coordinate, **oob.loops, **oob.others},
-            access.view.op,
-        ))
+        diags.append(_masked(access, oob))
+    pointers = {n for view in model.views.values() for part in view.parts for n in part.root_key}
     for race in find_write_races(model):
-        w = race.witness
-        other = "" if race.first is race.second else f" and {_name(race.second.tile_op)}"
-        diags.append(Diagnostic(
-            "error", "write-race",
-            f"write race: stores through {_name(race.first.tile_op)}{other}: {race}",
-            race.first.op,
-            {"tile": w.tile1, "tile2": w.tile2, "coordinate": w.coordinate,
-             **{k: v for k, v in w.loops1.items()}},
-            race.second.op,
-        ))
+        diags.append(_race(model, race, pointers))
     for cov in store_coverage(model):
         if cov.complete:
             continue
@@ -88,13 +78,80 @@ def check_kernel(func_op: Operation, model: KernelModel | None = None) -> list[D
     return diags
 
 
+def _masked(access, oob) -> Diagnostic:
+    """A tile sticking out of its view: its outside positions are masked (a load reads
+    zero there, a store skips them). Reported with their count at the witness."""
+    tile_name = _name(access.tile_op)
+    view_name = _name(access.view.op)
+    count = masked_count(access, oob)
+    counted = f"{count} position(s)" if count is not None else "some positions"
+    what = "read as zero" if access.kind == "load" else "not written"
+    return Diagnostic(
+        "warning", "masked-access",
+        f"{access.op.name} through {tile_name} sticks out of the coordinate set of "
+        f"{view_name}: {counted} masked ({what}) at {oob}",
+        access.op,
+        {"tile": oob.tile, "coordinate": oob.coordinate, **oob.loops, **oob.others,
+         "masked": count},
+        access.view.op,
+    )
+
+
+def _race(model: KernelModel, race, pointers: set[str]) -> Diagnostic:
+    """A write race is an error only if its witness replays concretely at fixed
+    arguments; otherwise a warning saying why."""
+    w = race.witness
+    other = "" if race.first is race.second else f" and {_name(race.second.tile_op)}"
+    text = f"write race: stores through {_name(race.first.tile_op)}{other}: {race}"
+    data = {"tile": w.tile1, "tile2": w.tile2, "coordinate": w.coordinate, **w.loops1}
+    severity, note = "error", ""
+    try:
+        unbound = replay_race(model, race, pointers)
+    except Unreplayable as why:
+        severity, note = "warning", f" (may: the witness cannot be replayed: {why})"
+        unbound = {}
+    if unbound is None:
+        severity = "warning"
+        note = " (may: not confirmed when replayed concretely; the model over-approximates)"
+    elif unbound:
+        severity = "warning"
+        values = ", ".join(f"{k} = {v}" for k, v in unbound.items())
+        note = f" (for {values}; bind them with --arg NAME=VALUE to decide)"
+    if not (race.first.guard_exact and race.second.guard_exact) and severity == "error":
+        severity, note = "warning", " (may: a guarding condition is not modelled)"
+    return Diagnostic(severity, "write-race", text + note, race.first.op, data,
+                      race.second.op)
+
+
+def replay_race(model: KernelModel, race, pointers: set[str]) -> dict[str, int] | None:
+    """Replay a race witness: both instances reach their stores and write one address.
+    Returns the unbound scalars the replay needed (empty: a real race at any value of
+    them), None when the witness does not replay; raises Unreplayable."""
+    w = race.witness
+    shared = dict(w.others)
+    first = Instance(model.values, w.tile1, {**shared, **w.loops1}, pointers)
+    second = Instance(model.values, w.tile2, {**shared, **w.loops2}, pointers)
+    if w.tile1 == w.tile2:
+        return None
+    if not (first.reaches(race.first.op) and second.reaches(race.second.op)):
+        return None
+    a = written_addresses(race.first, first)
+    b = written_addresses(race.second, second)
+    if not any(a[k] & b.get(k, set()) for k in a):
+        return None
+    return {**first.unbound, **second.unbound}
+
+
 def _overlapping_parts(model: KernelModel) -> list[Diagnostic]:
-    """A coordinate of a distributed view must belong to one part: KTIR sends it to "the
-    view whose coordinate set holds it", which two parts cannot both be."""
+    """Parts of a distributed view that share a coordinate: upstream leaves which part
+    holds it unspecified, so this is a warning; an error when a store writes through
+    the view (which copy would be written is then undefined)."""
     diags = []
+    stored = {id(a.view) for a in model.stores}
     for view in model.views.values():
         if not isinstance(view, DistributedViewModel):
             continue
+        severity = "error" if id(view) in stored else "warning"
         for i, first in enumerate(view.parts):
             for second in view.parts[i + 1:]:
                 common = first.coordinate_set_isl().intersect(second.coordinate_set_isl())
@@ -102,11 +159,12 @@ def _overlapping_parts(model: KernelModel) -> list[Diagnostic]:
                     continue
                 point = witness(common)
                 coordinate = tuple(point[f"c{k}"] for k in range(view.rank))
+                rule = ("a store through it must write exactly one part" if severity == "error"
+                        else "which part a load reads there is unspecified")
                 diags.append(Diagnostic(
-                    "error", "overlapping-parts",
+                    severity, "overlapping-parts",
                     f"parts {_name(first.op)} and {_name(second.op)} of distributed view "
-                    f"{_name(view.op)} both hold coordinate {list(coordinate)}: a "
-                    "coordinate must belong to exactly one part",
+                    f"{_name(view.op)} both hold coordinate {list(coordinate)}: {rule}",
                     view.op, {"coordinate": coordinate}, second.op,
                 ))
     return diags

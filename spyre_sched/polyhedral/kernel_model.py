@@ -23,15 +23,18 @@ from spyre_sched.polyhedral.views import AnyViewModel, DistributedViewModel, Vie
 
 
 class KernelModel:
-    def __init__(self, func_op: Operation, grid: tuple[int, ...] | None = None):
+    def __init__(self, func_op: Operation, grid: tuple[int, ...] | None = None,
+                 bindings: dict[str, int | float] | None = None):
         self.func_op = func_op
-        self.values = AffineValues(func_op, grid)
+        self.values = AffineValues(func_op, grid, bindings)
         self.views: dict[SSAValue, AnyViewModel] = {}
         self.accesses: list[AccessModel] = []
         for op in func_op.walk():
             if isinstance(op, ConstructMemoryViewOp):
                 self.views[op.result] = ViewModel(op, self.values)
             elif isinstance(op, ConstructDistributedMemoryViewOp):
+                if not all(v in self.views for v in op.views):
+                    continue  # a part that is not a view of this kernel: unsupported if used
                 parts = [self.view_of(v) for v in op.views]
                 self.views[op.result] = DistributedViewModel(
                     op, [p for p in parts if isinstance(p, ViewModel)]
@@ -44,7 +47,12 @@ class KernelModel:
                         f"{op.name}: the access tile does not come from "
                         "ktdp.construct_access_tile (block arguments are not supported)"
                     )
-                self.accesses.append(build_access(op, self.view_of(view_value), self.values))
+                try:
+                    view = self.view_of(view_value)
+                except UnsupportedError as err:
+                    err.op = op  # type: ignore[attr-defined]  # the caller locates it
+                    raise
+                self.accesses.append(build_access(op, view, self.values))
         # Touch every index value once so the variable table is complete before isl use.
         for op in func_op.walk():
             for res in op.results:
@@ -54,8 +62,9 @@ class KernelModel:
     def view_of(self, value: SSAValue) -> AnyViewModel:
         if value not in self.views:
             raise UnsupportedError(
-                "a memory view that is not built by ktdp.construct_memory_view or "
-                "ktdp.construct_distributed_memory_view in this kernel"
+                "the access goes through a memory view that is not built by "
+                "ktdp.construct_memory_view or ktdp.construct_distributed_memory_view (of "
+                "such views) in this kernel"
             )
         return self.views[value]
 

@@ -47,9 +47,9 @@ def _params(values: AffineValues, renames: list[dict[str, str]]) -> list[str]:
 def _piece_text(access: AccessModel, part: ViewModel, coords: list[str],
                 rename: dict[str, str], by_address: bool) -> tuple[str, str | None, str]:
     """(membership text, address text or None, core text) of one part of an access."""
-    text = access.contains_text(coords, rename)
-    if len(access.view.parts) > 1:
-        text = conj(text, part.contains_text(coords, rename))
+    # Positions outside the view's coordinate set are masked: a store there writes
+    # nothing, a load reads zero; only coordinates of the part count.
+    text = conj(access.contains_text(coords, rename), part.contains_text(coords, rename))
     address = part.address_text(coords, rename) if by_address else None
     return text, address, part.core_text(rename)
 

@@ -100,8 +100,9 @@ class ViewModel:
         self.sizes = self._mixed(op.static_sizes.get_values(), op.sizes)
         self.strides = self._mixed(op.static_strides.get_values(), op.strides)
         self.coordinate_set = op.coordinate_set.data
-        # The set's symbols bind to the dynamic sizes, left to right.
-        self.symbols = tuple(values.expr(v) for v in op.sizes)
+        # The set's symbols bind to the dynamic sizes, left to right (a set may have
+        # fewer symbols than there are dynamic sizes: the rest bind nothing).
+        self.symbols = tuple(values.expr(v) for v in op.sizes)[: self.coordinate_set.num_symbols]
         used = values.of_expr(self.offset).used
         self.root: tuple[Variable, ...] = tuple(
             v for v in used if v.kind == VariableKind.ARGUMENT

@@ -48,11 +48,11 @@ func.func @tiles(%A: index, %P: index, %I: index, %m0: index) attributes {grid =
   // CHECK-NEXT: %outer = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k) %Av[ind(%Pv[%m + %id]), ((%k + %id) floordiv 2 + %id mod 4 * -1)] {{.*}} -> !ktdp.access_tile<8x4xindex>
   %outer = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k) %Av[ind(%Pv[%m + %id]), ((%k + %id) floordiv 2 - %id mod 4)] {
       variables_space_set = #vars, variables_space_order = #rowmajor } : memref<96x64xf16>, memref<8xi32> -> !ktdp.access_tile<8x4xindex>
-  // CHECK-NEXT: %a = ktdp.load %t : !ktdp.access_tile<3x64xindex> -> tensor<3x64xf16>
+  // CHECK-NEXT: %a = ktdp.load %t : <3x64xindex> -> tensor<3x64xf16>
   %a = ktdp.load %t : !ktdp.access_tile<3x64xindex> -> tensor<3x64xf16>
-  // CHECK-NEXT: %gathered = ktdp.load %gat {note = 1 : i64} : !ktdp.access_tile<8x4xindex> -> tensor<8x4xf16>
+  // CHECK-NEXT: %gathered = ktdp.load %gat {note = 1 : i64} : <8x4xindex> -> tensor<8x4xf16>
   %gathered = ktdp.load %gat {note = 1} : !ktdp.access_tile<8x4xindex> -> tensor<8x4xf16>
-  // CHECK-NEXT: ktdp.store %a, %aff : tensor<3x64xf16>, !ktdp.access_tile<3x64xindex>
+  // CHECK-NEXT: ktdp.store %a, %aff : tensor<3x64xf16>, <3x64xindex>
   ktdp.store %a, %aff : tensor<3x64xf16>, !ktdp.access_tile<3x64xindex>
   // CHECK-NEXT: func.return
   return

@@ -39,11 +39,11 @@ func.func @views(%A: index, %B: index, %n: index, %s: index,
       coordinate_set = #small, memory_space = #ktdp.spyre_memory_space<LX> } : memref<3x64xf16>
   // CHECK-NEXT: %dist = ktdp.construct_distributed_memory_view (%own, %other : memref<3x64xf16>, memref<3x64xf16>) : memref<6x64xf16>
   %dist = ktdp.construct_distributed_memory_view (%own, %other : memref<3x64xf16>, memref<3x64xf16>) : memref<6x64xf16>
-  // CHECK-NEXT: %v = ktdp.runtime_arg_extract value from %rt : !ktdp.runtime_arg<index, granularity = 64, upperbound = 4096> -> index
+  // CHECK-NEXT: %v = ktdp.runtime_arg_extract value from %rt : <index, granularity = 64, upperbound = 4096> -> index
   %v = ktdp.runtime_arg_extract value from %rt : !ktdp.runtime_arg<index, granularity = 64, upperbound = 4096> -> index
-  // CHECK-NEXT: %gr = ktdp.runtime_arg_extract granularity from %rt : !ktdp.runtime_arg<index, granularity = 64, upperbound = 4096> -> index
+  // CHECK-NEXT: %gr = ktdp.runtime_arg_extract granularity from %rt : <index, granularity = 64, upperbound = 4096> -> index
   %gr = ktdp.runtime_arg_extract granularity from %rt : !ktdp.runtime_arg<index, granularity = 64, upperbound = 4096> -> index
-  // CHECK-NEXT: %ub = ktdp.runtime_arg_extract upperbound from %rt {note = "bound"} : !ktdp.runtime_arg<index, granularity = 64, upperbound = 4096> -> index
+  // CHECK-NEXT: %ub = ktdp.runtime_arg_extract upperbound from %rt : <index, granularity = 64, upperbound = 4096> {note = "bound"} -> index
   %ub = ktdp.runtime_arg_extract upperbound from %rt {note = "bound"} : !ktdp.runtime_arg<index, granularity = 64, upperbound = 4096> -> index
   // CHECK-NEXT: func.return
   return

@@ -109,7 +109,7 @@ func.func @control(%A: index, %rt: !ktdp.runtime_arg<index, granularity = 4, upp
   // CHECK: %acc = scf.for %i = %c0 to %steps step %c1 iter_args(%sum = %e) -> (tensor<4x8xf16>) {
   // CHECK-NEXT:   %r = arith.muli %i, %c4 : index
   // CHECK-NEXT:   %t = ktdp.construct_access_tile %Av[%r, %c0] {{.*}} : memref<?x8xf16> -> !ktdp.access_tile<4x8xindex>
-  // CHECK-NEXT:   %x = ktdp.load %t : !ktdp.access_tile<4x8xindex> -> tensor<4x8xf16>
+  // CHECK-NEXT:   %x = ktdp.load %t : <4x8xindex> -> tensor<4x8xf16>
   // CHECK-NEXT:   %next = linalg.add ins(%sum, %x : tensor<4x8xf16>, tensor<4x8xf16>) outs(%e : tensor<4x8xf16>) -> tensor<4x8xf16>
   // CHECK-NEXT:   scf.yield %next : tensor<4x8xf16>
   // CHECK-NEXT: }

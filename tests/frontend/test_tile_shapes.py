@@ -4,24 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
-from spyre_sched.errors import VerifyError
 from spyre_sched.frontend import parse_kernel
 
 ADD = (Path(__file__).parents[2] / "examples" / "add_96x64.mlir").read_text()
 
 
-def test_transposed_order_needs_a_transposed_type():
+def test_transposed_order_without_a_transposed_type_is_a_warning():
+    # The dialect checks only the rank (its own examples disagree on the direction), so
+    # a type that is not the set's extents permuted by the order is a warning naming both.
     text = ADD.replace(
         "#rowmajor = affine_map<(d0, d1) -> (d0, d1)>", "#rowmajor = affine_map<(d0, d1) -> (d1, d0)>"
     )
-    with pytest.raises(VerifyError) as info:
-        parse_kernel(text, "t.mlir")
-    assert str(info.value).startswith(
-        "t.mlir:17:3: error: ktdp.construct_access_tile: the tile type says 3x64 but its set "
-        "spans 64x3 (extents permuted by its order): the type must be !ktdp.access_tile<64x3xindex>"
-    )
+    kernel = parse_kernel(text, "t.mlir")
+    first = kernel.warnings[0]
+    assert first.severity == "warning" and first.code == "tile-shape"
+    assert str(kernel.location_of(first.op)) == "t.mlir:17:3"
+    assert first.message.startswith(
+        "ktdp.construct_access_tile: the tile type says 3x64 but its set spans 64x3 "
+        "(extents permuted by its order)")
 
 
 def test_transposed_order_with_a_transposed_type_is_accepted():
@@ -40,5 +41,6 @@ def test_indirect_tile_type_follows_its_variables_space():
     bad = text.replace("!ktdp.access_tile<8x64xindex>", "!ktdp.access_tile<9x64xindex>").replace(
         "tensor<8x64xf16>", "tensor<9x64xf16>"
     )
-    with pytest.raises(VerifyError, match="the tile type says 9x64 but its set spans 8x64"):
-        parse_kernel(bad, "g.mlir")
+    warnings = parse_kernel(bad, "g.mlir").warnings
+    assert warnings and all("the tile type says 9x64 but its set spans 8x64" in w.message
+                            for w in warnings)

@@ -13,8 +13,11 @@ from spyre_sched.frontend import parse_kernel
 from spyre_sched.verify import verify_module
 
 ADD = (Path(__file__).parents[2] / "examples" / "add_96x64.mlir").read_text()
-# 4 rows per tile in the set, 3 in the type: only the kernel-level tile-shape rule sees it.
+# 4 rows per tile in the set, 3 in the type: only the kernel-level tile-shape rule sees it
+# (a warning: the dialect itself only checks ranks).
 WRONG_SHAPE = ADD.replace("+ 2 >= 0, d1", "+ 3 >= 0, d1", 1)
+# An empty grid: a kernel-level rule xDSL's op verifiers do not know.
+NO_GRID = ADD.replace("grid = [32]", "grid = []", 1)
 
 
 def _plain_module(text: str):
@@ -23,15 +26,23 @@ def _plain_module(text: str):
 
 
 def test_module_verify_alone_misses_the_kernel_rules_and_verify_module_does_not():
-    module = _plain_module(WRONG_SHAPE)
-    module.verify()  # xDSL's op verifiers cannot see integer-set rules
+    module = _plain_module(NO_GRID)
+    module.verify()  # xDSL's op verifiers do not know the kernel rules
     with pytest.raises(VerifyError) as info:
         verify_module(module, stage="after pass test-pass")
     err = info.value
     assert not isinstance(err.location, SourceLocation)
-    assert err.location.startswith("op func.func @add > ktdp.construct_access_tile #")
-    assert "the tile type says 3x64 but its set spans 4x64" in err.message
+    assert err.location.startswith("op func.func @add")
+    assert "'grid' must have at least one dimension" in err.message
     assert err.message.endswith("(after pass test-pass)")
+
+
+def test_rules_stricter_than_the_dialect_are_returned_as_warnings():
+    module = _plain_module(WRONG_SHAPE)
+    warnings = verify_module(module)
+    assert [w.code for w in warnings] == ["tile-shape"] * 3  # the tiles of A, B and C
+    assert "the tile type says 3x64 but its set spans 4x64" in warnings[0].message
+    assert warnings[0].op.name == "ktdp.construct_access_tile"
 
 
 def test_use_before_definition_in_a_built_module():
@@ -45,9 +56,11 @@ def test_use_before_definition_in_a_built_module():
 
 def test_parsed_kernels_are_located_through_the_same_entry_point():
     with pytest.raises(VerifyError) as info:
-        parse_kernel(WRONG_SHAPE, "k.mlir")
+        parse_kernel(NO_GRID, "k.mlir")
     assert isinstance(info.value.location, SourceLocation)
-    assert (info.value.location.file, info.value.location.line) == ("k.mlir", 17)
+    assert (info.value.location.file, info.value.location.line) == ("k.mlir", 6)
+    kernel = parse_kernel(WRONG_SHAPE, "k.mlir")
+    assert [kernel.location_of(w.op).line for w in kernel.warnings] == [17, 19, 21]
 
 
 def test_an_op_a_pass_added_is_named_by_path_inside_its_located_parent():

@@ -1,5 +1,6 @@
 from spyre_sched.frontend import parse_kernel
 from spyre_sched.polyhedral.affine_values import AffineValues, VariableKind
+from spyre_sched.polyhedral.isl_text import conj, make_set, witness
 
 KERNEL = """
 func.func @k(%P: index, %q: i32) attributes {grid = [4, 2]} {
@@ -34,7 +35,18 @@ def test_affine_forms():
     assert ev("x") == 2 and ev("y") == 1
     assert ev("b") == 7 and ev("c") == 3 and ev("d") == 1 and ev("e") == 3
     assert ev("g") == 19 and ev("c3") == 3 and form("c4").constant == 4
-    assert [v.kind for v in form("h").used] == [VariableKind.OPAQUE]
-    assert [v.kind for v in form("m").used] == [VariableKind.OPAQUE]
+    # b * q: affine once the tile is fixed; max: piecewise affine. Both are variables
+    # whose constraints define them; at tile 6 (b = 7) and q = 5 they are 35 and 7.
+    assert [v.kind for v in form("h").used] == [VariableKind.DERIVED]
+    assert [v.kind for v in form("m").used] == [VariableKind.DERIVED]
+    for name, want in (("h", 35), ("m", 7)):
+        var = form(name).used[0]
+        names = [v.name for v in values.variables]
+        pinned = make_set(names, [], conj(values.context(), "tile = 6", "q = 5"))
+        point = witness(pinned)
+        assert point[var.name] == want
+        other = make_set(names, [], conj(values.context(), "tile = 6", "q = 5",
+                                         f"{var.name} != {want}"))
+        assert other.is_empty()
     assert {v.name for v in form("g").used} == {"tile", "q"}
     assert values.tile.upper == 7
