@@ -173,6 +173,7 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
         "scratchpad_bytes": schedule.scratchpad_bytes,
         "decisions": _plain(schedule.decisions),
         "stalls": _stall_totals(result),
+        **_device_memory_bytes(result, device),
         # The emulator's own split: the unit that finished last, busy vs stalled.
         "emulated_split": _plain(result.split()) if hasattr(result, "split") else None,
     }
@@ -224,6 +225,20 @@ def _predicted_compute(trace: dict, device) -> int | None:
 
     return int(sum(prog.get("calls", 1) * sum(pipeline(p) for p in prog["pipelines"])
                    for prog in programs))
+
+
+def _device_memory_bytes(result, device) -> dict[str, int]:
+    """Bytes the emulated schedule moved out of and into device memory (to compare with
+    the bound's compulsory traffic: a schedule that re-reads data shows here)."""
+    memory = device.device_memory().name
+    moved = {"memory_read_bytes": 0, "memory_write_bytes": 0}
+    for path, nbytes in result.datapath_bytes.items():
+        source, _, target = path.partition("->")
+        if source == memory:
+            moved["memory_read_bytes"] += int(nbytes)
+        elif target == memory:
+            moved["memory_write_bytes"] += int(nbytes)
+    return moved
 
 
 def _stall_totals(result) -> dict[str, int]:

@@ -86,6 +86,10 @@ def test_suite_kernel_runs_and_matches_the_reference(quick_bench, name):
     assert k["correct"] is True, (k["solver"]["mismatches"], k["heuristic"]["mismatches"])
     for field in ("solver_cycles", "heuristic_cycles", "predicted_cycles"):
         assert isinstance(k[field], int) and k[field] > 0
+    # No schedule moves less than the compulsory device-memory traffic.
+    for strategy in ("solver", "heuristic"):
+        assert k[strategy]["memory_read_bytes"] >= k["bound"]["read_bytes"]
+        assert k[strategy]["memory_write_bytes"] >= k["bound"]["write_bytes"]
 
 
 @needs_pipeline
