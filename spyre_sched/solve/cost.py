@@ -158,6 +158,18 @@ def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[
     return occupancy + latency
 
 
+REDUCE_STEP_EXTRA_OPS = 2
+"""Vector ops one step of a carried accumulator adds to the body's own: the lowering turns
+a reduction step into the body's ops, a lane `reduce` and a `shuffle` into the
+accumulator's shape (docs/dataflowir.md), and the vector unit issues them in order, each
+waiting for the previous one's result."""
+
+
+def step_chain(c: Compute) -> int:
+    """Dependent ops per step of a carried accumulator: each waits the unit's latency."""
+    return c.ops + REDUCE_STEP_EXTRA_OPS
+
+
 def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choice,
                memo: dict | None = None) -> tuple[int, int]:
     """(occupancy, latency) of one piece of work: how long it keeps its unit busy, and how
@@ -166,7 +178,8 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
         one = transfer_one_shot(w, choice)
         return one - w.latency, w.latency
     if isinstance(w, Compute):
-        return compute_steady(w, choice) + (w.steps.at(choice) - 1) * w.latency, w.latency
+        return (compute_steady(w, choice)
+                + (w.steps.at(choice) - 1) * w.latency * step_chain(w)), w.latency
     return pipeline_cycles(problem, w, choice, memo), 0
 
 

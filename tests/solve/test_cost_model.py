@@ -147,3 +147,14 @@ def test_pinned_regions_count_in_every_program():
     assert not cost.violations(pinned, {"p0.mod": 1})
     (v,) = cost.violations(pinned, {"p0.mod": 2})
     assert v.kind == "capacity" and v.need == 4500 and v.have == 4000
+
+
+def test_carried_accumulator_pays_the_lowered_chain_per_step():
+    """Each step of a reduction waits for the previous one's result through the body's ops
+    plus the lowering's reduce and shuffle, each one unit latency (in-order issue)."""
+    c = Compute("sum", Quantity.const(512), 2, 64, latency=6, steps=Quantity.const(8))
+    occupancy, latency = cost.work_parts(None, c, {})
+    assert latency == 6
+    assert occupancy == 16 + 7 * 6 * (2 + cost.REDUCE_STEP_EXTRA_OPS)
+    plain = Compute("add", Quantity.const(512), 2, 64, latency=6)
+    assert cost.work_parts(None, plain, {}) == (16, 6)
