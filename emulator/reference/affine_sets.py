@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir.affine.affine_set import AffineSet
 
-from spyre_sched.polyhedral import enumerate as polyhedral
+from spyre_sched.polyhedral import point_sets as polyhedral
 
 
 def box_bounds(aset: AffineSet, symbols) -> list[tuple[int, int]] | None:

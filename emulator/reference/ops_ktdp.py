@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from emulator.reference import views
 from emulator.reference.exchange import Future
 from emulator.reference.interpreter import Undelivered, handles
-from emulator.reference.tiles import Wait
+from emulator.reference.tile_scheduler import Wait
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError
 

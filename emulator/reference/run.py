@@ -22,7 +22,7 @@ from emulator.reference.layout import ArgumentLayout, layout_of
 from emulator.reference.machine import Machine
 from emulator.reference.memory import DEFAULT_SCRATCHPAD_BYTES, DeviceMemory, align_up
 from emulator.reference.ops_ktdp import RuntimeArg
-from emulator.reference.tiles import run_round_robin
+from emulator.reference.tile_scheduler import run_round_robin
 from spyre_sched.dialects.ktdp import (
     ConstructDistributedMemoryViewOp,
     ConstructIndirectAccessTileOp,
@@ -310,7 +310,7 @@ def _final_shape(p: Placement, machine: Machine) -> tuple[int, ...]:
         bounds = affine_sets.box_bounds(cset, symbols)
         top = [b[1] for b in bounds] if bounds is not None else None
         if top is None:
-            from spyre_sched.polyhedral.enumerate import bounding_box
+            from spyre_sched.polyhedral.point_sets import bounding_box
 
             top = [int(v) for v in bounding_box(cset, symbols)[1]]
         lo = points_lo if lo is None else [min(a, b) for a, b in zip(lo, points_lo)]

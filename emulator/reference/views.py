@@ -17,7 +17,7 @@ from xdsl.ir.affine.affine_set import AffineSet
 from emulator.numerics import element_type, from_memory, to_memory
 from emulator.reference import affine_sets
 from emulator.reference.memory import DeviceMemory
-from spyre_sched.polyhedral import enumerate as polyhedral
+from spyre_sched.polyhedral import point_sets as polyhedral
 
 
 class AccessFault(Exception):

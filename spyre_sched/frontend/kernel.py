@@ -35,7 +35,7 @@ from spyre_sched.errors import (
     VerifyError,
 )
 from spyre_sched.located_parser import LocatedParser, location_in_text, read_source
-from spyre_sched.polyhedral.enumerate import tile_extents
+from spyre_sched.polyhedral.point_sets import tile_extents
 
 
 @dataclass

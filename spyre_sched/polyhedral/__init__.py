@@ -11,10 +11,10 @@ islpy stays inside this package: callers get plain Python / numpy answers.
 """
 
 from spyre_sched.polyhedral.affine_values import AffineForm, AffineValues, Variable, VariableKind
-from spyre_sched.polyhedral.bounds import OutOfBounds, find_out_of_bounds
+from spyre_sched.polyhedral.out_of_bounds import OutOfBounds, find_out_of_bounds
 from spyre_sched.polyhedral.checks import Diagnostic, check_kernel
 from spyre_sched.polyhedral.dependences import Dependence, find_dependences
-from spyre_sched.polyhedral.enumerate import (
+from spyre_sched.polyhedral.point_sets import (
     bounding_box,
     contains,
     enumerate_points,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind, AffineSet
 
-from spyre_sched.polyhedral.enumerate import (
+from spyre_sched.polyhedral.point_sets import (
     contains,
     enumerate_points,
     eval_affine_exprs,
