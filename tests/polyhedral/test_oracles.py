@@ -300,3 +300,28 @@ def check_placement(spec: KernelSpec):
 
 
 test_placement, test_placement_many = both(check_placement, kernel_specs())
+
+
+# ---- regressions the oracles found ---------------------------------------------------------
+
+
+def test_store_before_load_in_a_loop_reaches_only_later_iterations():
+    # for i: store row i; load row i + 1. The load of row i + 1 runs in iteration i, before
+    # iteration i + 1 stores it: no flow dependence (the layer used to report one, taking
+    # every pair of iterations for a store textually before the load).
+    from random_kernels import Base, TileSet
+
+    row = TileSet((0, 0), (0, 3), None, None)
+    zero = Base(0, 0, (0, 0), 0)
+    store = Access("store", 0, (Base(0, 0, (1, 0), 0), zero), row, False, 1, 0)
+    load = Access("load", 0, (Base(0, 0, (1, 0), 1), zero), row, False, 1, 1)
+    spec = KernelSpec((2,), [(0, 4, 1)], [View([Part(0, "global", 0, (0, 0), (4, 3))])],
+                      [store, load])
+    assert find_dependences(model_of(spec)) == []
+    check_dependences(spec)
+    # for i: store row i + 1; load row i. Iteration i + 1 loads what iteration i stored.
+    store.base = (Base(0, 0, (1, 0), 1), zero)
+    load.base = (Base(0, 0, (1, 0), 0), zero)
+    (dep,) = find_dependences(model_of(spec))
+    assert dep.same_tile.loops1["i0"] + 1 == dep.same_tile.loops2["i0"]
+    check_dependences(spec)
