@@ -13,9 +13,36 @@ from xdsl.ir.affine.affine_set import AffineSet
 from spyre_sched.polyhedral import point_sets as polyhedral
 
 
+# Per set object (by identity, holding the set so its id stays its own), per symbol
+# values: answers already computed. Hashing an xDSL AffineSet walks its whole expression
+# tree, which used to dominate loops that rebuild a view or tile every iteration.
+_BY_IDENTITY: dict[int, tuple[AffineSet, dict]] = {}
+_MAX_SETS = 4096
+
+
+def _memo(aset: AffineSet, key: tuple, compute):
+    entry = _BY_IDENTITY.get(id(aset))
+    if entry is None or entry[0] is not aset:
+        if len(_BY_IDENTITY) >= _MAX_SETS:
+            _BY_IDENTITY.clear()
+        entry = _BY_IDENTITY[id(aset)] = (aset, {})
+    answers = entry[1]
+    try:
+        return answers[key]
+    except KeyError:
+        value = answers[key] = compute()
+        return value
+
+
 def box_bounds(aset: AffineSet, symbols) -> list[tuple[int, int]] | None:
     """Inclusive (lo, hi) per dim if `aset` is a box (hi < lo: empty), else None."""
-    return polyhedral.box_bounds(aset, [int(s) for s in symbols])
+    syms = tuple(int(s) for s in symbols)
+    bounds = _memo(aset, ("box", syms), lambda: _frozen(polyhedral.box_bounds(aset, list(syms))))
+    return None if bounds is None else list(bounds)
+
+
+def _frozen(bounds):
+    return None if bounds is None else tuple(bounds)
 
 
 def permutation_of(order) -> list[int]:
@@ -42,8 +69,10 @@ def minimum(aset: AffineSet, symbols) -> list[int]:
     bounds = box_bounds(aset, symbols)
     if bounds is not None:
         return [lo for lo, _ in bounds]
-    lo, hi = polyhedral.bounding_box(aset, list(symbols))
-    return [int(v) for v in lo]
+    syms = tuple(int(s) for s in symbols)
+    lo = _memo(aset, ("lo", syms), lambda: tuple(
+        int(v) for v in polyhedral.bounding_box(aset, list(syms))[0]))
+    return list(lo)
 
 
 def points_in_order(aset: AffineSet, symbols, order):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
 from xdsl.ir import Block, Operation
 
@@ -39,6 +40,23 @@ def handles(*names: str, generator: bool = False):
         return fn
 
     return register
+
+
+# op -> {builder: what builder(op) returned}: an op's attributes read once, not on every
+# execution (xDSL attribute access costs microseconds; loops run an op thousands of times).
+_STATIC: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def op_static(op: Operation, build: Callable):
+    """`build(op)`, computed once per op (the op's IR must not change while kernels run)."""
+    per_op = _STATIC.get(op)
+    if per_op is None:
+        per_op = _STATIC[op] = {}
+    try:
+        return per_op[build]
+    except KeyError:
+        value = per_op[build] = build(op)
+        return value
 
 
 class Undelivered:

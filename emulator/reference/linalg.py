@@ -10,6 +10,8 @@ associative combiner; f is then reduced along the reduction axes with
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
 from xdsl.ir import Block, Operation
@@ -17,7 +19,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 
 from emulator.numerics import REDUCTION_KIND_OF_OP, reduce, value_dtype
 from emulator.reference import affine_sets
-from emulator.reference.interpreter import handles
+from emulator.reference.interpreter import handles, op_static
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
 
@@ -46,10 +48,17 @@ def _domain_sizes(operands, maps, ndom: int, op) -> list[int]:
     return sizes  # type: ignore[return-value]
 
 
+def _is_identity(amap: AffineMap, ndom: int) -> bool:
+    return (amap.num_dims == ndom and len(amap.results) == ndom and all(
+        isinstance(e, AffineDimExpr) and e.position == k for k, e in enumerate(amap.results)))
+
+
 def _bind(arr, amap: AffineMap, sizes: list[int]):
     """`arr` laid out over the iteration domain (size 1 where it does not vary)."""
     arr = np.asarray(arr)
     ndom = len(sizes)
+    if arr.shape == tuple(sizes) and _is_identity(amap, ndom):
+        return arr
     results = amap.results
     dims = [e.position for e in results if isinstance(e, AffineDimExpr)]
     simple = all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in results)
@@ -71,11 +80,21 @@ def _iterators(op) -> list[str]:
     return [str(getattr(it.data, "value", it.data)) for it in attr.data]
 
 
+def _out_types(op: Operation, n_in: int) -> list:
+    return [v.type for v in op.results] or [v.type for v in op.operands[n_in:]]
+
+
+@functools.cache
+def _out_types_of(n_in: int):
+    """One (cacheable) builder per input count, for `op_static`."""
+    return lambda op: _out_types(op, n_in)
+
+
 def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: Block):
     ndom = len(iterators)
     sizes = _domain_sizes([*inputs, *outputs], maps, ndom, op)
     red = [d for d, it in enumerate(iterators) if it == "reduction"]
-    out_types = [v.type for v in op.results] or [v.type for v in op.operands[len(inputs):]]
+    out_types = op_static(op, _out_types_of(len(inputs)))
     bound_in = [_bind(a, m, sizes) for a, m in zip(inputs, maps)]
     out_maps = maps[len(inputs):]
     ex.linalg_domains.append(sizes)
@@ -141,6 +160,11 @@ def _output_dims(amap: AffineMap, parallel: list[int]) -> list[int]:
 
 
 def _to_output(y, amap: AffineMap, sizes, out_type, init):
+    if _is_identity(amap, len(sizes)):
+        arr = np.asarray(y, dtype=value_dtype(element_name(out_type)))
+        if arr.shape == tuple(sizes):
+            return np.ascontiguousarray(arr)
+        return np.ascontiguousarray(np.broadcast_to(arr, sizes))
     dims = _map_dims(amap)
     if sorted(dims) != list(range(len(sizes))):
         raise UnsupportedError(f"output indexing map {amap} must use every loop once")
@@ -192,11 +216,15 @@ def _reduction_combiners(block: Block, n_in: int, op: Operation):
     return combiners
 
 
+def _structured_static(op):
+    return ([m.data for m in op.get_indexing_maps().data], len(op.inputs), _iterators(op),
+            op.body.block)
+
+
 @handles(*STRUCTURED)
 def _structured(ex, op, vals):
-    maps = [m.data for m in op.get_indexing_maps().data]
-    n_in = len(op.inputs)
-    return run_structured(ex, op, vals[:n_in], vals[n_in:], maps, _iterators(op), op.body.block)
+    maps, n_in, iterators, block = op_static(op, _structured_static)
+    return run_structured(ex, op, vals[:n_in], vals[n_in:], maps, iterators, block)
 
 
 @handles("linalg.reduce")

@@ -8,7 +8,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 
 from emulator.reference import views
 from emulator.reference.exchange import Future
-from emulator.reference.interpreter import Undelivered, handles
+from emulator.reference.interpreter import Undelivered, handles, op_static
 from emulator.reference.tile_scheduler import Wait
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError
@@ -72,16 +72,18 @@ def _distributed_view(ex, op, vals):
     return [views.DistributedView(op, parts)]
 
 
+def _access_tile_static(op):
+    return (tuple(op.indices), op.base_map.data, tuple(op.tile_symbols), op.view,
+            op.access_tile_set.data, op.access_tile_order.data)
+
+
 @handles("ktdp.construct_access_tile")
 def _access_tile(ex, op, vals):
     env = ex.env
-    indices = [int(env[v]) for v in op.indices]
-    base = list(op.base_map.data.eval([], indices))
-    symbols = [int(env[v]) for v in op.tile_symbols]
-    return [
-        views.AccessTile(op, env[op.view], base, op.access_tile_set.data, symbols,
-                         op.access_tile_order.data)
-    ]
+    indices, base_map, tile_symbols, view, tset, order = op_static(op, _access_tile_static)
+    base = list(base_map.eval([], [int(env[v]) for v in indices]))
+    symbols = [int(env[v]) for v in tile_symbols]
+    return [views.AccessTile(op, env[view], base, tset, symbols, order)]
 
 
 @handles("ktdp.construct_indirect_access_tile")
