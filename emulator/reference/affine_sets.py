@@ -8,6 +8,7 @@ says which): its points and containment are computed directly. Any other set goe
 from __future__ import annotations
 
 import numpy as np
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind
 from xdsl.ir.affine.affine_set import AffineSet
 
 from spyre_sched.polyhedral import point_sets as polyhedral
@@ -96,6 +97,33 @@ def points_in_order(aset: AffineSet, symbols, order):
     count = int(np.prod(shape)) if shape else 1
     dense = len(points) == count
     return points, positions, shape, dense
+
+
+_NONLINEAR = (AffineBinaryOpKind.Mod, AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv)
+
+
+def _linear(expr) -> bool:
+    """No mod / floordiv / ceildiv anywhere (a product always has a constant side)."""
+    return not any(isinstance(node, AffineBinaryOpExpr) and node.kind in _NONLINEAR
+                   for node in expr.dfs())
+
+
+def compiled_map(amap):
+    """A function from symbol values (a map without dims, as an access tile's base map)
+    to the map's results as a list of ints: coefficients when the results are linear,
+    else xDSL's own evaluation."""
+    n = amap.num_symbols
+    if amap.num_dims == 0 and all(_linear(e) for e in amap.results):
+        const = list(amap.eval([], [0] * n))
+        rows = [amap.eval([], [1 if k == j else 0 for k in range(n)]) for j in range(n)]
+        terms = [[(j, rows[j][r] - const[r]) for j in range(n) if rows[j][r] != const[r]]
+                 for r in range(len(const))]
+
+        def linear(symbols):
+            return [k + sum(c * symbols[j] for j, c in t) for k, t in zip(const, terms)]
+
+        return linear
+    return lambda symbols: list(amap.eval([], symbols))
 
 
 def eval_exprs(exprs, dims: np.ndarray, syms) -> np.ndarray:

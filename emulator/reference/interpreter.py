@@ -59,6 +59,25 @@ def op_static(op: Operation, build: Callable):
         return value
 
 
+_TERMINATOR = object()
+_BLOCK_PLANS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _block_plan(block: Block) -> list[tuple]:
+    """(op, handler or _TERMINATOR or None, operands, results, is generator) per op of
+    `block`, read from the IR once."""
+    plan = _BLOCK_PLANS.get(block)
+    if plan is None:
+        plan = []
+        for op in block.ops:
+            name = op.name
+            handler = _TERMINATOR if name in TERMINATORS else HANDLERS.get(name)
+            plan.append((op, handler, tuple(op.operands), tuple(op.results),
+                         name in GENERATOR_OPS))
+        _BLOCK_PLANS[block] = plan
+    return plan
+
+
 class Undelivered:
     """What a tile that is in no consumer group gets from an inter-tile consume/reduce:
     using it is an error naming the op."""
@@ -90,24 +109,22 @@ class TileExecutor:
         env = self.env
         for arg, value in zip(block.args, args):
             env[arg] = value
-        for op in block.ops:
-            name = op.name
-            if name in TERMINATORS:
-                return [env[v] for v in op.operands]
-            handler = HANDLERS.get(name)
+        for op, handler, operands, results, generator in _block_plan(block):
+            if handler is _TERMINATOR:
+                return [env[v] for v in operands]
             if handler is None:
                 raise self.error(
                     op, "this op is not supported by the reference interpreter", UnsupportedError
                 )
-            values = [env[v] for v in op.operands]
+            values = [env[v] for v in operands]
             for value in values:
                 if type(value) is Undelivered:
                     raise self.error(op, value.reason)
             try:
-                if name in GENERATOR_OPS:
-                    results = yield from handler(self, op, values)
+                if generator:
+                    produced = yield from handler(self, op, values)
                 else:
-                    results = handler(self, op, values)
+                    produced = handler(self, op, values)
             except AccessFault as fault:
                 raise self.error(op, str(fault)) from None
             except SpyreSchedError as err:
@@ -117,8 +134,8 @@ class TileExecutor:
             except (ValueError, IndexError) as err:
                 # numpy refusing the operands (shapes, indices the verifier cannot see).
                 raise self.error(op, f"cannot execute on these operands: {err}") from None
-            if results is not None:
-                for result, value in zip(op.results, results):
+            if produced is not None:
+                for result, value in zip(results, produced):
                     env[result] = value
         return []
 

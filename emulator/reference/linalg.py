@@ -85,12 +85,35 @@ def _out_types(op: Operation, n_in: int) -> list:
 
 
 @functools.cache
+def _out_dtypes_of(n_in: int):
+    return lambda op: [value_dtype(element_name(t)) for t in _out_types(op, n_in)]
+
+
+@functools.cache
 def _out_types_of(n_in: int):
     """One (cacheable) builder per input count, for `op_static`."""
     return lambda op: _out_types(op, n_in)
 
 
-def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: Block):
+def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: Block,
+                   elementwise: bool = False):
+    """`elementwise`: every map is the identity and every loop parallel; operands of one
+    shape then bind as they are."""
+    if elementwise:
+        shape = np.shape(outputs[0]) if outputs else None
+        if shape is not None and all(np.shape(a) == shape for a in (*inputs, *outputs)):
+            ex.linalg_domains.append(list(shape))
+            try:
+                ys = ex.run_pure(block, [*inputs, *outputs], op)
+            finally:
+                ex.linalg_domains.pop()
+            out_dtypes = op_static(op, _out_dtypes_of(len(inputs)))
+            results = []
+            for y, dtype in zip(ys, out_dtypes):
+                y = np.asarray(y, dtype=dtype)
+                results.append(np.ascontiguousarray(
+                    y if y.shape == shape else np.broadcast_to(y, shape)))
+            return results
     ndom = len(iterators)
     sizes = _domain_sizes([*inputs, *outputs], maps, ndom, op)
     red = [d for d, it in enumerate(iterators) if it == "reduction"]
@@ -217,14 +240,17 @@ def _reduction_combiners(block: Block, n_in: int, op: Operation):
 
 
 def _structured_static(op):
-    return ([m.data for m in op.get_indexing_maps().data], len(op.inputs), _iterators(op),
-            op.body.block)
+    maps = [m.data for m in op.get_indexing_maps().data]
+    iterators = _iterators(op)
+    elementwise = (all(it == "parallel" for it in iterators)
+                   and all(_is_identity(m, len(iterators)) for m in maps))
+    return maps, len(op.inputs), iterators, op.body.block, elementwise
 
 
 @handles(*STRUCTURED)
 def _structured(ex, op, vals):
-    maps, n_in, iterators, block = op_static(op, _structured_static)
-    return run_structured(ex, op, vals[:n_in], vals[n_in:], maps, iterators, block)
+    maps, n_in, iterators, block, elementwise = op_static(op, _structured_static)
+    return run_structured(ex, op, vals[:n_in], vals[n_in:], maps, iterators, block, elementwise)
 
 
 @handles("linalg.reduce")
