@@ -261,20 +261,73 @@ def enumerate_points(
     n = aset.num_dims
     if empty:
         return np.zeros((0, n), dtype=np.int64)
-    extents = hi - lo + 1
     perm = _permutation(order, n)
     walk = perm if perm is not None else list(range(n))
-    # Generate the box with axes in walk order, so C order is the requested lex order.
-    grid = np.indices(tuple(int(extents[k]) for k in walk), dtype=np.int64).reshape(n, -1)
-    points = np.empty((grid.shape[1], n), dtype=np.int64)
-    for j, k in enumerate(walk):
-        points[:, k] = grid[j] + lo[k]
-    if residual:
-        points = points[_mask(residual, points, syms)]
+    if residual and n:
+        points = _rows(walk, lo, hi, residual, syms)
+    else:
+        # Generate the box with axes in walk order, so C order is the requested lex order.
+        extents = hi - lo + 1
+        grid = np.indices(tuple(int(extents[k]) for k in walk), dtype=np.int64).reshape(n, -1)
+        points = np.empty((grid.shape[1], n), dtype=np.int64)
+        for j, k in enumerate(walk):
+            points[:, k] = grid[j] + lo[k]
     if perm is None:
         assert order is not None
         keys = eval_affine_exprs(order.results, points, syms)
         points = points[np.lexsort(keys[:, ::-1].T)]
+    return points
+
+
+def _rows(walk: list[int], lo, hi, residual, syms) -> np.ndarray:
+    """The points of a non-box set, in C order of the `walk` axes, without enumerating its
+    bounding box: the outer axes' box row by row, each row's range of the innermost axis
+    cut by the constraints linear in it (a diagonal of a 4096 x 4096 box is 4096 rows of
+    one point), then the remaining constraints as a mask."""
+    n = len(walk)
+    inner, outer = walk[-1], walk[:-1]
+    extents = hi - lo + 1
+    if outer:
+        grid = np.indices(tuple(int(extents[k]) for k in outer), dtype=np.int64)
+        grid = grid.reshape(n - 1, -1)
+    else:
+        grid = np.zeros((0, 1), dtype=np.int64)
+    base = np.zeros((grid.shape[1], n), dtype=np.int64)
+    for j, k in enumerate(outer):
+        base[:, k] = grid[j] + lo[k]
+    row_lo = np.full(len(base), lo[inner], dtype=np.int64)
+    row_hi = np.full(len(base), hi[inner], dtype=np.int64)
+    rest = []
+    for c in residual:
+        expr = _constraint_expr(c)
+        if c.kind == AffineConstraintKind.le:
+            expr = -expr
+        if _uses_dim_nonlinearly(expr):
+            rest.append(c)
+            continue
+        coeffs, _ = _linear_coefficients(expr, n, syms)
+        a = int(coeffs[inner])
+        if a == 0:
+            rest.append(c)
+            continue
+        # a * x + value >= 0 (or == 0) with value the rest of the expression on this row.
+        value = eval_affine_exprs([expr], base, syms)[:, 0]
+        if c.kind == AffineConstraintKind.eq:
+            exact = np.mod(-value, a) == 0
+            x = np.floor_divide(-value, a)
+            row_lo = np.where(exact, np.maximum(row_lo, x), row_hi + 1)
+            row_hi = np.where(exact, np.minimum(row_hi, x), row_hi)
+        elif a > 0:
+            row_lo = np.maximum(row_lo, -np.floor_divide(value, a))
+        else:
+            row_hi = np.minimum(row_hi, np.floor_divide(value, -a))
+    counts = np.maximum(row_hi - row_lo + 1, 0)
+    total = int(counts.sum())
+    points = np.repeat(base, counts, axis=0)
+    starts = np.cumsum(counts) - counts
+    points[:, inner] = np.repeat(row_lo - starts, counts) + np.arange(total, dtype=np.int64)
+    if rest:
+        points = points[_mask(rest, points, syms)]
     return points
 
 
