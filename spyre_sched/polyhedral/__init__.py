@@ -3,10 +3,10 @@ questions the verifier, scheduler, solver and interpreter ask of them.
 
 islpy stays inside this package: callers get plain Python / numpy answers.
 
-- `enumerate`: numpy enumeration of affine sets (interpreter / emulator fast path)
+- `point_sets`: numpy enumeration of affine sets (interpreter / emulator fast path)
 - `affine_values`: index values as affine forms over the kernel's variables
 - `views`, `accesses`, `kernel_model`: the models
-- `footprint`, `placement`, `bounds`, `races`, `dependences`, `invariance`: the questions
+- `footprint`, `placement`, `out_of_bounds`, `races`, `dependences`, `invariance`: the questions
 - `checks`: diagnostics for `spyre-sched check`
 """
 
