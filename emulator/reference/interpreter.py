@@ -95,6 +95,11 @@ class TileExecutor:
         self.env: dict = {}
         self.instances: dict[Operation, int] = defaultdict(int)
         self.linalg_domains: list[list[int]] = []  # iteration domains of running linalg ops
+        # Loop-carried tensors updated in place (see ops_upstream._updated): how many times
+        # each loop body has been entered, and per insert op the array it last produced
+        # and in which entry.
+        self.loop_entries: dict[Block, int] = defaultdict(int)
+        self.owned: dict[Operation, tuple[object, int]] = {}
 
     # ---- errors ------------------------------------------------------------------
     def error(self, op: Operation, message: str, cls=ExecutionError) -> SpyreSchedError:

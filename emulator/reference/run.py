@@ -98,8 +98,11 @@ class Placement:
 
     def read(self, memory: DeviceMemory, dtype, shape, num_tiles: int) -> np.ndarray:
         count = int(np.prod(shape)) if shape else 1
+        pieces = list(self._pieces(shape, num_tiles))
+        if len(pieces) == 1 and pieces[0][2] is None:  # one contiguous block
+            return memory.elements(pieces[0][0], dtype)[self.offset : self.offset + count].copy()
         raw = np.zeros(count, dtype=dtype)
-        for key, index, address in self._pieces(shape, num_tiles):
+        for key, index, address in pieces:
             elements = memory.elements(key, dtype)
             if address is None:
                 raw[:] = elements[self.offset : self.offset + count]
