@@ -59,19 +59,19 @@ def op_static(op: Operation, build: Callable):
         return value
 
 
-_TERMINATOR = object()
+TERMINATOR = object()
 _BLOCK_PLANS: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def _block_plan(block: Block) -> list[tuple]:
-    """(op, handler or _TERMINATOR or None, operands, results, is generator) per op of
+def block_plan(block: Block) -> list[tuple]:
+    """(op, handler or TERMINATOR or None, operands, results, is generator) per op of
     `block`, read from the IR once."""
     plan = _BLOCK_PLANS.get(block)
     if plan is None:
         plan = []
         for op in block.ops:
             name = op.name
-            handler = _TERMINATOR if name in TERMINATORS else HANDLERS.get(name)
+            handler = TERMINATOR if name in TERMINATORS else HANDLERS.get(name)
             plan.append((op, handler, tuple(op.operands), tuple(op.results),
                          name in GENERATOR_OPS))
         _BLOCK_PLANS[block] = plan
@@ -108,14 +108,16 @@ class TileExecutor:
         return err
 
     # ---- execution ---------------------------------------------------------------
-    def run_block(self, block: Block, args):
+    def run_block(self, block: Block, args, plan: list[tuple] | None = None):
         """Generator: run `block` with its arguments bound to `args`; returns the
-        terminator's operand values."""
+        terminator's operand values. `plan`: a part of `block_plan(block)` to run instead
+        of the whole block."""
         env = self.env
         for arg, value in zip(block.args, args):
             env[arg] = value
-        for op, handler, operands, results, generator in _block_plan(block):
-            if handler is _TERMINATOR:
+        for op, handler, operands, results, generator in (
+                block_plan(block) if plan is None else plan):
+            if handler is TERMINATOR:
                 return [env[v] for v in operands]
             if handler is None:
                 raise self.error(
@@ -144,9 +146,9 @@ class TileExecutor:
                     env[result] = value
         return []
 
-    def run_pure(self, block: Block, args, op: Operation):
+    def run_pure(self, block: Block, args, op: Operation, plan: list[tuple] | None = None):
         """Run a region that must not wait for other tiles (linalg bodies, combiners)."""
-        gen = self.run_block(block, args)
+        gen = self.run_block(block, args, plan)
         try:
             next(gen)
         except StopIteration as stop:

@@ -19,7 +19,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 
 from emulator.numerics import REDUCTION_KIND_OF_OP, reduce, value_dtype
 from emulator.reference import affine_sets
-from emulator.reference.interpreter import handles, op_static
+from emulator.reference.interpreter import TERMINATOR, block_plan, handles, op_static
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
 
@@ -128,22 +128,69 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
             return [_to_output(y, m, sizes, t, init)
                     for y, m, t, init in zip(ys, out_maps, out_types, outputs)]
         combiners = _reduction_combiners(block, len(inputs), op)
+        parallel = [d for d in range(ndom) if d not in red]
         bound_out = [_bind(a, m, [1 if d in red else s for d, s in enumerate(sizes)])
                      for a, m in zip(outputs, out_maps)]
-        ex.run_pure(block, [*bound_in, *bound_out], op)
+        ods = [_output_dims(out_maps[i], parallel) for i in range(len(combiners))]
+        indices = [_constant_index(out_maps[i]) for i in range(len(combiners))]
+        inits = [np.asarray(outputs[i])[indices[i]].transpose([od.index(d) for d in parallel])
+                 for i, od in enumerate(ods)]
+        # The body runs over the whole domain at once, so a large one (a matmul's M x N x K)
+        # runs in slabs of one parallel loop: each output element is still reduced in one
+        # go, from the same values, so the result is the same.
+        axis, step = _slab(sizes, parallel, block)
+        # The combiners only fold each f into %out (checked above); reduce does that, so
+        # the body runs without them.
+        skip = {comb for comb, _ in combiners}
+        plan = [e for e in block_plan(block) if e[0] not in skip and e[1] is not TERMINATOR]
+        partials: list[list[np.ndarray]] = [[] for _ in combiners]
+        for start in range(0, sizes[axis], step) if axis is not None else [None]:
+            cut = _slicer(axis, start, step)
+            chunk_sizes = list(sizes)
+            if axis is not None:
+                chunk_sizes[axis] = min(step, sizes[axis] - start)
+            ex.run_pure(block, [cut(b) for b in (*bound_in, *bound_out)], op, plan)
+            for i, (comb, x) in enumerate(combiners):
+                full = np.broadcast_to(np.asarray(ex.env[x]), chunk_sizes)
+                init = inits[i]
+                if axis is not None:
+                    k = parallel.index(axis)
+                    init = init[(slice(None),) * k + (slice(start, start + step),)]
+                partials[i].append(reduce(REDUCTION_KIND_OF_OP[comb.name], full, tuple(red),
+                                          element_name(out_types[i]), init=init))
         results = []
-        parallel = [d for d in range(ndom) if d not in red]
-        for i, (comb, x) in enumerate(combiners):
-            od = _output_dims(out_maps[i], parallel)
-            et = element_name(out_types[i])
-            full = np.broadcast_to(np.asarray(ex.env[x]), sizes)
-            index = _constant_index(out_maps[i])
-            init = np.asarray(outputs[i])[index].transpose([od.index(d) for d in parallel])
-            acc = reduce(REDUCTION_KIND_OF_OP[comb.name], full, tuple(red), et, init=init)
-            results.append(_place(acc.transpose([parallel.index(d) for d in od]), index, outputs[i]))
+        for i, od in enumerate(ods):
+            acc = partials[i][0] if axis is None else np.concatenate(
+                partials[i], axis=parallel.index(axis))
+            results.append(_place(acc.transpose([parallel.index(d) for d in od]), indices[i],
+                                  outputs[i]))
         return results
     finally:
         ex.linalg_domains.pop()
+
+
+SLAB_ELEMENTS = 1 << 20
+
+
+def _slab(sizes: list[int], parallel: list[int], block: Block) -> tuple[int | None, int]:
+    """(the parallel loop to cut the domain along, slab extent), or (None, 0) when the
+    domain is small, has no parallel loop, or the body reads loop indices."""
+    total = int(np.prod(sizes)) if sizes else 1
+    if total <= SLAB_ELEMENTS or not parallel or any(
+            o.name == "linalg.index" for o in block.walk()):
+        return None, 0
+    axis = max(parallel, key=lambda d: sizes[d])
+    rest = total // sizes[axis]
+    return axis, max(1, SLAB_ELEMENTS // max(rest, 1))
+
+
+def _slicer(axis: int | None, start, step):
+    """Cut a bound operand to the slab [start, start + step) of domain axis `axis`
+    (operands that do not vary along it have extent 1 there and stay whole)."""
+    if axis is None:
+        return lambda arr: arr
+    index = (slice(None),) * axis + (slice(start, start + step),)
+    return lambda arr: arr[index] if np.shape(arr)[axis] != 1 else arr
 
 
 def _constant_index(amap: AffineMap) -> tuple:
