@@ -1,5 +1,6 @@
 """Large reducing linalg ops run in slabs of a parallel loop: the same bits as one pass
-over the whole domain (forced here with a tiny slab size)."""
+over the whole domain (forced here with a tiny slab size; the matmul case is in
+test_reference_ops)."""
 
 from __future__ import annotations
 
@@ -9,28 +10,8 @@ import pytest
 from emulator.reference import linalg, run
 from test_reference_ops import f16, rand, tile, view
 
-MATMUL = f"""
-func.func @mm(%A: index, %B: index, %C: index) attributes {{grid = [1]}} {{
-  %c0 = arith.constant 0 : index
-  %zero = arith.constant 0.0 : f16
-  {view("Av", "A", 16, 32)}
-  {view("Bv", "B", 32, 8)}
-  {view("Cv", "C", 16, 8)}
-  {tile("At", "Av", "%c0", "%c0", 16, 32, 16, 32)}
-  {tile("Bt", "Bv", "%c0", "%c0", 32, 8, 32, 8)}
-  {tile("Ct", "Cv", "%c0", "%c0", 16, 8, 16, 8)}
-  %a = ktdp.load %At : !ktdp.access_tile<16x32xindex> -> tensor<16x32xf16>
-  %b = ktdp.load %Bt : !ktdp.access_tile<32x8xindex> -> tensor<32x8xf16>
-  %e = tensor.empty() : tensor<16x8xf16>
-  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<16x8xf16>) -> tensor<16x8xf16>
-  %c = linalg.matmul ins(%a, %b : tensor<16x32xf16>, tensor<32x8xf16>) outs(%z : tensor<16x8xf16>) -> tensor<16x8xf16>
-  ktdp.store %c, %Ct : tensor<16x8xf16>, !ktdp.access_tile<16x8xindex>
-  return
-}}
-"""
-
-# Column sums of X (8x24) plus the row of Y as init, written transposed into a 24x1 tensor,
-# and the column maxima: two outputs, one reduction loop, an output map that permutes.
+# Column sums of squares of X (8x24) plus Y as init, into a 24x1 tensor (the input map
+# transposes), and the column maxima: two outputs, one reduction loop.
 GENERIC = f"""
 func.func @g(%X: index, %Y: index, %S: index, %M: index) attributes {{grid = [1]}} {{
   %c0 = arith.constant 0 : index
@@ -61,15 +42,6 @@ func.func @g(%X: index, %Y: index, %S: index, %M: index) attributes {{grid = [1]
   return
 }}
 """
-
-
-@pytest.mark.parametrize("slab", [1 << 20, 100, 7, 1])
-def test_matmul_in_slabs(monkeypatch, slab):
-    monkeypatch.setattr(linalg, "SLAB_ELEMENTS", slab)
-    a, b = rand((16, 32), 1), rand((32, 8), 2)
-    out = run(MATMUL, {"A": a, "B": b})
-    products = f16(a.astype(np.float64)[:, :, None] * b.astype(np.float64)[None, :, :])
-    np.testing.assert_array_equal(out["C"], f16(products.astype(np.float64).sum(axis=1)))
 
 
 @pytest.mark.parametrize("slab", [1 << 20, 50, 1])
