@@ -5,7 +5,8 @@ on two pointers and in scratchpads with row-major, column-major and padded strid
 distributed views, access tiles whose sets are boxes cut by a half-plane and a stride,
 in either order. For each, every instance and every point is enumerated in plain Python
 and compared with what the layer answers: out-of-bounds, write races, overlapping parts,
-dependences (same tile, cross tile, loop-carried), invariance, footprints, placement.
+dependences (same tile, cross tile, loop-carried), invariance, footprints, placement,
+output coverage.
 
 The default run draws a few dozen kernels per question (derandomized: the same ones every
 run); `pytest -m slow` draws many more.
@@ -43,6 +44,7 @@ from spyre_sched.polyhedral import (
     loop_dependences,
     memories_touched,
     pieces,
+    store_coverage,
     tile_pieces,
 )
 
@@ -117,6 +119,32 @@ def check_write_races(spec: KernelSpec):
 
 
 test_write_races, test_write_races_many = both(check_write_races, kernel_specs())
+
+
+# ---- output coverage -------------------------------------------------------------------
+
+
+def check_coverage(spec: KernelSpec):
+    model, oracle = model_of(spec), Oracle(spec)
+    expected = {}
+    for j, view in enumerate(spec.views):
+        stores = [a for a in spec.accesses if a.kind == "store" and a.view == j]
+        if not stores:
+            continue
+        held = {c for p in view.parts for c in p.points()}
+        written = {c for a in stores for i in oracle.instances(a) for c in oracle.points(a, i)}
+        expected[j] = held - written
+    views = {id(ma.view): a.view for a, ma in zip(spec.accesses, model.accesses)}
+    found = store_coverage(model)
+    assert len(found) == len(expected)
+    for cov in found:
+        j = views[id(cov.view)]
+        assert cov.complete == (not expected[j]), spec.text()
+        if not cov.complete:
+            assert tuple(cov.missing) in expected[j], spec.text()
+
+
+test_coverage, test_coverage_many = both(check_coverage, kernel_specs())
 
 
 # ---- overlapping parts of a distributed view ---------------------------------------------
