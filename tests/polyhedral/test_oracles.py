@@ -353,3 +353,20 @@ def test_store_before_load_in_a_loop_reaches_only_later_iterations():
     (dep,) = find_dependences(model_of(spec))
     assert dep.same_tile.loops1["i0"] + 1 == dep.same_tile.loops2["i0"]
     check_dependences(spec)
+
+
+def test_coverage_witness_where_isl_cannot_take_the_lexicographic_minimum():
+    # Found by the oracle: two strided stores into a per-tile scratchpad view; isl's lexmin
+    # of the unwritten set failed ("affine expression involves some of the domain
+    # dimensions") and `check` crashed instead of reporting the uncovered coordinate.
+    from random_kernels import Base, TileSet
+
+    zero = Base(0, 0, (0, 0), 0)
+    spec = KernelSpec((3,), [], [View([Part(None, "own", 0, (0, -2), (4, 4))])], [
+        Access("store", 0, (Base(2, 0, (0, 0), 0), zero),
+               TileSet((0, 0), (0, 2), (0, 0, 0), (1, 2)), False, 0, 0),
+        Access("store", 0, (Base(1, 0, (0, 0), 1), Base(-1, 0, (0, 0), 0)),
+               TileSet((0, 0), (0, 1), None, (0, 2)), False, 0, 1)])
+    (cov,) = store_coverage(model_of(spec))
+    assert not cov.complete
+    check_coverage(spec)
