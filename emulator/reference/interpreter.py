@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
 from xdsl.ir import Block, Operation
 
@@ -41,6 +42,42 @@ def handles(*names: str, generator: bool = False):
     return register
 
 
+# op -> {builder: what builder(op) returned}: an op's attributes read once, not on every
+# execution (xDSL attribute access costs microseconds; loops run an op thousands of times).
+_STATIC: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def op_static(op: Operation, build: Callable):
+    """`build(op)`, computed once per op (the op's IR must not change while kernels run)."""
+    per_op = _STATIC.get(op)
+    if per_op is None:
+        per_op = _STATIC[op] = {}
+    try:
+        return per_op[build]
+    except KeyError:
+        value = per_op[build] = build(op)
+        return value
+
+
+TERMINATOR = object()
+_BLOCK_PLANS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def block_plan(block: Block) -> list[tuple]:
+    """(op, handler or TERMINATOR or None, operands, results, is generator) per op of
+    `block`, read from the IR once."""
+    plan = _BLOCK_PLANS.get(block)
+    if plan is None:
+        plan = []
+        for op in block.ops:
+            name = op.name
+            handler = TERMINATOR if name in TERMINATORS else HANDLERS.get(name)
+            plan.append((op, handler, tuple(op.operands), tuple(op.results),
+                         name in GENERATOR_OPS))
+        _BLOCK_PLANS[block] = plan
+    return plan
+
+
 class Undelivered:
     """What a tile that is in no consumer group gets from an inter-tile consume/reduce:
     using it is an error naming the op."""
@@ -58,6 +95,11 @@ class TileExecutor:
         self.env: dict = {}
         self.instances: dict[Operation, int] = defaultdict(int)
         self.linalg_domains: list[list[int]] = []  # iteration domains of running linalg ops
+        # Loop-carried tensors updated in place (see ops_upstream._updated): how many times
+        # each loop body has been entered, and per insert op the array it last produced
+        # and in which entry.
+        self.loop_entries: dict[Block, int] = defaultdict(int)
+        self.owned: dict[Operation, tuple[object, int]] = {}
 
     # ---- errors ------------------------------------------------------------------
     def error(self, op: Operation, message: str, cls=ExecutionError) -> SpyreSchedError:
@@ -66,30 +108,30 @@ class TileExecutor:
         return err
 
     # ---- execution ---------------------------------------------------------------
-    def run_block(self, block: Block, args):
+    def run_block(self, block: Block, args, plan: list[tuple] | None = None):
         """Generator: run `block` with its arguments bound to `args`; returns the
-        terminator's operand values."""
+        terminator's operand values. `plan`: a part of `block_plan(block)` to run instead
+        of the whole block."""
         env = self.env
         for arg, value in zip(block.args, args):
             env[arg] = value
-        for op in block.ops:
-            name = op.name
-            if name in TERMINATORS:
-                return [env[v] for v in op.operands]
-            handler = HANDLERS.get(name)
+        for op, handler, operands, results, generator in (
+                block_plan(block) if plan is None else plan):
+            if handler is TERMINATOR:
+                return [env[v] for v in operands]
             if handler is None:
                 raise self.error(
                     op, "this op is not supported by the reference interpreter", UnsupportedError
                 )
-            values = [env[v] for v in op.operands]
+            values = [env[v] for v in operands]
             for value in values:
                 if type(value) is Undelivered:
                     raise self.error(op, value.reason)
             try:
-                if name in GENERATOR_OPS:
-                    results = yield from handler(self, op, values)
+                if generator:
+                    produced = yield from handler(self, op, values)
                 else:
-                    results = handler(self, op, values)
+                    produced = handler(self, op, values)
             except AccessFault as fault:
                 raise self.error(op, str(fault)) from None
             except SpyreSchedError as err:
@@ -99,14 +141,14 @@ class TileExecutor:
             except (ValueError, IndexError) as err:
                 # numpy refusing the operands (shapes, indices the verifier cannot see).
                 raise self.error(op, f"cannot execute on these operands: {err}") from None
-            if results is not None:
-                for result, value in zip(op.results, results):
+            if produced is not None:
+                for result, value in zip(results, produced):
                     env[result] = value
         return []
 
-    def run_pure(self, block: Block, args, op: Operation):
+    def run_pure(self, block: Block, args, op: Operation, plan: list[tuple] | None = None):
         """Run a region that must not wait for other tiles (linalg bodies, combiners)."""
-        gen = self.run_block(block, args)
+        gen = self.run_block(block, args, plan)
         try:
             next(gen)
         except StopIteration as stop:

@@ -24,7 +24,7 @@ from xdsl.ir.affine.affine_set import AffineSet
 
 from emulator.reference import affine_sets
 from spyre_sched.dialects.ktdp import ConstructMemoryViewOp
-from spyre_sched.polyhedral.enumerate import bounding_box
+from spyre_sched.polyhedral.point_sets import bounding_box
 
 
 @dataclass(frozen=True)

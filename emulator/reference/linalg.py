@@ -13,6 +13,8 @@ yielded values becoming the next step's outputs.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
 from xdsl.ir import Block, Operation
@@ -20,7 +22,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 
 from emulator.numerics import REDUCTION_KIND_OF_OP, reduce, value_dtype
 from emulator.reference import affine_sets
-from emulator.reference.interpreter import handles
+from emulator.reference.interpreter import TERMINATOR, block_plan, handles, op_static
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
 
@@ -49,10 +51,17 @@ def _domain_sizes(operands, maps, ndom: int, op) -> list[int]:
     return sizes  # type: ignore[return-value]
 
 
+def _is_identity(amap: AffineMap, ndom: int) -> bool:
+    return (amap.num_dims == ndom and len(amap.results) == ndom and all(
+        isinstance(e, AffineDimExpr) and e.position == k for k, e in enumerate(amap.results)))
+
+
 def _bind(arr, amap: AffineMap, sizes: list[int]):
     """`arr` laid out over the iteration domain (size 1 where it does not vary)."""
     arr = np.asarray(arr)
     ndom = len(sizes)
+    if arr.shape == tuple(sizes) and _is_identity(amap, ndom):
+        return arr
     results = amap.results
     dims = [e.position for e in results if isinstance(e, AffineDimExpr)]
     simple = all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in results)
@@ -74,11 +83,44 @@ def _iterators(op) -> list[str]:
     return [str(getattr(it.data, "value", it.data)) for it in attr.data]
 
 
-def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: Block):
+def _out_types(op: Operation, n_in: int) -> list:
+    return [v.type for v in op.results] or [v.type for v in op.operands[n_in:]]
+
+
+@functools.cache
+def _out_dtypes_of(n_in: int):
+    return lambda op: [value_dtype(element_name(t)) for t in _out_types(op, n_in)]
+
+
+@functools.cache
+def _out_types_of(n_in: int):
+    """One (cacheable) builder per input count, for `op_static`."""
+    return lambda op: _out_types(op, n_in)
+
+
+def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: Block,
+                   elementwise: bool = False):
+    """`elementwise`: every map is the identity and every loop parallel; operands of one
+    shape then bind as they are."""
+    if elementwise:
+        shape = np.shape(outputs[0]) if outputs else None
+        if shape is not None and all(np.shape(a) == shape for a in (*inputs, *outputs)):
+            ex.linalg_domains.append(list(shape))
+            try:
+                ys = ex.run_pure(block, [*inputs, *outputs], op)
+            finally:
+                ex.linalg_domains.pop()
+            out_dtypes = op_static(op, _out_dtypes_of(len(inputs)))
+            results = []
+            for y, dtype in zip(ys, out_dtypes):
+                y = np.asarray(y, dtype=dtype)
+                results.append(np.ascontiguousarray(
+                    y if y.shape == shape else np.broadcast_to(y, shape)))
+            return results
     ndom = len(iterators)
     sizes = _domain_sizes([*inputs, *outputs], maps, ndom, op)
     red = [d for d, it in enumerate(iterators) if it == "reduction"]
-    out_types = [v.type for v in op.results] or [v.type for v in op.operands[len(inputs):]]
+    out_types = op_static(op, _out_types_of(len(inputs)))
     bound_in = [_bind(a, m, sizes) for a, m in zip(inputs, maps)]
     out_maps = maps[len(inputs):]
     ex.linalg_domains.append(sizes)
@@ -93,19 +135,42 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
         except UnsupportedError:
             return _reduce_in_order(ex, op, block, bound_in, outputs, out_maps, out_types,
                                     sizes, red)
+        parallel = [d for d in range(ndom) if d not in red]
         bound_out = [_bind(a, m, [1 if d in red else s for d, s in enumerate(sizes)])
                      for a, m in zip(outputs, out_maps)]
-        ex.run_pure(block, [*bound_in, *bound_out], op)
+        ods = [_output_dims(out_maps[i], parallel) for i in range(len(combiners))]
+        indices = [_constant_index(out_maps[i]) for i in range(len(combiners))]
+        inits = [np.asarray(outputs[i])[indices[i]].transpose([od.index(d) for d in parallel])
+                 for i, od in enumerate(ods)]
+        # The body runs over the whole domain at once, so a large one (a matmul's M x N x K)
+        # runs in slabs of one parallel loop: each output element is still reduced in one
+        # go, from the same values, so the result is the same.
+        axis, step = _slab(sizes, parallel, block)
+        # The combiners only fold each f into %out (checked above); reduce does that, so
+        # the body runs without them.
+        skip = {comb for comb, _ in combiners}
+        plan = [e for e in block_plan(block) if e[0] not in skip and e[1] is not TERMINATOR]
+        partials: list[list[np.ndarray]] = [[] for _ in combiners]
+        for start in range(0, sizes[axis], step) if axis is not None else [None]:
+            cut = _slicer(axis, start, step)
+            chunk_sizes = list(sizes)
+            if axis is not None:
+                chunk_sizes[axis] = min(step, sizes[axis] - start)
+            ex.run_pure(block, [cut(b) for b in (*bound_in, *bound_out)], op, plan)
+            for i, (comb, x) in enumerate(combiners):
+                full = np.broadcast_to(np.asarray(ex.env[x]), chunk_sizes)
+                init = inits[i]
+                if axis is not None:
+                    k = parallel.index(axis)
+                    init = init[(slice(None),) * k + (slice(start, start + step),)]
+                partials[i].append(reduce(REDUCTION_KIND_OF_OP[comb.name], full, tuple(red),
+                                          element_name(out_types[i]), init=init))
         results = []
-        parallel = [d for d in range(ndom) if d not in red]
-        for i, (comb, x) in enumerate(combiners):
-            od = _output_dims(out_maps[i], parallel)
-            et = element_name(out_types[i])
-            full = np.broadcast_to(np.asarray(ex.env[x]), sizes)
-            index = _constant_index(out_maps[i])
-            init = np.asarray(outputs[i])[index].transpose([od.index(d) for d in parallel])
-            acc = reduce(REDUCTION_KIND_OF_OP[comb.name], full, tuple(red), et, init=init)
-            results.append(_place(acc.transpose([parallel.index(d) for d in od]), index, outputs[i]))
+        for i, od in enumerate(ods):
+            acc = partials[i][0] if axis is None else np.concatenate(
+                partials[i], axis=parallel.index(axis))
+            results.append(_place(acc.transpose([parallel.index(d) for d in od]), indices[i],
+                                  outputs[i]))
         return results
     finally:
         ex.linalg_domains.pop()
@@ -141,6 +206,30 @@ def _reduce_in_order(ex, op, block, bound_in, outputs, out_maps, out_types, size
         results.append(_place(np.ascontiguousarray(
             squeezed.transpose([parallel.index(d) for d in od])), _constant_index(amap), init))
     return results
+
+
+SLAB_ELEMENTS = 1 << 20
+
+
+def _slab(sizes: list[int], parallel: list[int], block: Block) -> tuple[int | None, int]:
+    """(the parallel loop to cut the domain along, slab extent), or (None, 0) when the
+    domain is small, has no parallel loop, or the body reads loop indices."""
+    total = int(np.prod(sizes)) if sizes else 1
+    if total <= SLAB_ELEMENTS or not parallel or any(
+            o.name == "linalg.index" for o in block.walk()):
+        return None, 0
+    axis = max(parallel, key=lambda d: sizes[d])
+    rest = total // sizes[axis]
+    return axis, max(1, SLAB_ELEMENTS // max(rest, 1))
+
+
+def _slicer(axis: int | None, start, step):
+    """Cut a bound operand to the slab [start, start + step) of domain axis `axis`
+    (operands that do not vary along it have extent 1 there and stay whole)."""
+    if axis is None:
+        return lambda arr: arr
+    index = (slice(None),) * axis + (slice(start, start + step),)
+    return lambda arr: arr[index] if np.shape(arr)[axis] != 1 else arr
 
 
 def _constant_index(amap: AffineMap) -> tuple:
@@ -180,6 +269,11 @@ def _output_dims(amap: AffineMap, parallel: list[int]) -> list[int]:
 
 
 def _to_output(y, amap: AffineMap, sizes, out_type, init):
+    if _is_identity(amap, len(sizes)):
+        arr = np.asarray(y, dtype=value_dtype(element_name(out_type)))
+        if arr.shape == tuple(sizes):
+            return np.ascontiguousarray(arr)
+        return np.ascontiguousarray(np.broadcast_to(arr, sizes))
     dims = _map_dims(amap)
     if sorted(dims) != list(range(len(sizes))):
         raise UnsupportedError(f"output indexing map {amap} must use every loop once")
@@ -231,11 +325,18 @@ def _reduction_combiners(block: Block, n_in: int, op: Operation):
     return combiners
 
 
+def _structured_static(op):
+    maps = [m.data for m in op.get_indexing_maps().data]
+    iterators = _iterators(op)
+    elementwise = (all(it == "parallel" for it in iterators)
+                   and all(_is_identity(m, len(iterators)) for m in maps))
+    return maps, len(op.inputs), iterators, op.body.block, elementwise
+
+
 @handles(*STRUCTURED)
 def _structured(ex, op, vals):
-    maps = [m.data for m in op.get_indexing_maps().data]
-    n_in = len(op.inputs)
-    return run_structured(ex, op, vals[:n_in], vals[n_in:], maps, _iterators(op), op.body.block)
+    maps, n_in, iterators, block, elementwise = op_static(op, _structured_static)
+    return run_structured(ex, op, vals[:n_in], vals[n_in:], maps, iterators, block, elementwise)
 
 
 @handles("linalg.reduce")

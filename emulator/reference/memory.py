@@ -26,6 +26,8 @@ class DeviceMemory:
         self.buffers: dict[object, np.ndarray] = {
             "global": np.zeros(align_up(max(global_bytes, ALIGNMENT)), dtype=np.uint8)
         }
+        # (space, dtype) -> the buffer seen as that dtype (buffers are never replaced)
+        self._typed: dict[tuple[object, np.dtype], np.ndarray] = {}
 
     def buffer(self, space: object) -> np.ndarray:
         """The byte buffer of `space` ("global" or a tile id)."""
@@ -37,7 +39,11 @@ class DeviceMemory:
 
     def elements(self, space: object, dtype: np.dtype) -> np.ndarray:
         """The buffer of `space` seen as an array of `dtype` (index = element offset)."""
-        return self.buffer(space).view(dtype)
+        key = (space, dtype)
+        typed = self._typed.get(key)
+        if typed is None:
+            typed = self._typed[key] = self.buffer(space).view(dtype)
+        return typed
 
     @staticmethod
     def describe(space: object) -> str:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 
-from emulator.reference import views
+from emulator.reference import affine_sets, views
 from emulator.reference.exchange import Future
-from emulator.reference.interpreter import Undelivered, handles
-from emulator.reference.tiles import Wait
+from emulator.reference.interpreter import Undelivered, handles, op_static
+from emulator.reference.tile_scheduler import Wait
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError
-from spyre_sched.polyhedral.enumerate import tile_extents
+from spyre_sched.polyhedral.point_sets import tile_extents
 
 
 class RuntimeArg:
@@ -75,17 +75,27 @@ def _distributed_view(ex, op, vals):
     return [views.DistributedView(op, parts)]
 
 
+def _access_tile_static(op):
+    return (tuple(op.indices), affine_sets.compiled_map(op.base_map.data),
+            tuple(op.tile_symbols), op.view, op.access_tile_set.data, op.access_tile_order.data)
+
+
 @handles("ktdp.construct_access_tile")
 def _access_tile(ex, op, vals):
     env = ex.env
-    indices = [int(env[v]) for v in op.indices]
-    base = list(op.base_map.data.eval([], indices))
-    symbols = [int(env[v]) for v in op.tile_symbols]
-    _check_tile_type(op, op.access_tile_set.data, symbols, op.access_tile_order.data)
-    return [
-        views.AccessTile(op, env[op.view], base, op.access_tile_set.data, symbols,
-                         op.access_tile_order.data)
-    ]
+    indices, base_map, tile_symbols, view, tset, order = op_static(op, _access_tile_static)
+    base = base_map([int(env[v]) for v in indices])
+    symbols = [int(env[v]) for v in tile_symbols]
+    checked = op_static(op, _checked_symbols)
+    if tuple(symbols) not in checked:
+        _check_tile_type(op, tset, symbols, order)
+        checked.add(tuple(symbols))
+    return [views.AccessTile(op, env[view], base, tset, symbols, order)]
+
+
+def _checked_symbols(op) -> set:
+    """The symbol values whose tile shape was already checked against the type."""
+    return set()
 
 
 def _check_tile_type(op, aset, symbols, order) -> None:
@@ -115,15 +125,22 @@ def _indirect_access_tile(ex, op, vals):
     ]
 
 
+def _load_shape(op) -> tuple[int, ...]:
+    return tuple(op.result.type.get_shape())
+
+
+def _store_shape(op) -> tuple[int, ...]:
+    return tuple(op.value.type.get_shape())
+
+
 @handles("ktdp.load")
 def _load(ex, op, vals):
     data = views.load(vals[0], ex.machine.memory)
-    _check_shape(op.result.type, data.shape)
+    _check_shape(op_static(op, _load_shape), data.shape)
     return [data]
 
 
-def _check_shape(tensor_type, shape) -> None:
-    want = tuple(tensor_type.get_shape())
+def _check_shape(want: tuple[int, ...], shape) -> None:
     if tuple(shape) != want:
         raise ExecutionError(
             f"the access tile has shape {list(shape)} (its set's extents permuted by its "
@@ -135,7 +152,7 @@ def _check_shape(tensor_type, shape) -> None:
 def _store(ex, op, vals):
     data, tile = vals
     resolved = tile.resolve(ex.machine.memory)
-    _check_shape(op.value.type, resolved.shape)
+    _check_shape(op_static(op, _store_shape), resolved.shape)
     views.store(tile, np.asarray(data), ex.machine.memory)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -10,10 +11,11 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
 )
+from xdsl.ir import BlockArgument
 
 from emulator.numerics import OPS, apply_op, constant, value_dtype
 from emulator.numerics.index_scalars import INDEX_BINARY_OPS, index_binary, index_compare
-from emulator.reference.interpreter import handles
+from emulator.reference.interpreter import handles, op_static
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
 
@@ -126,6 +128,7 @@ def _for(ex, op, vals):
         raise ExecutionError(f"loop step must be positive, got {step}")
     carried = vals[3:]
     block = op.body.block
+    ex.loop_entries[block] += 1
     for iv in range(lb, ub, step):
         carried = yield from ex.run_block(block, [iv, *carried])
     return carried
@@ -203,12 +206,43 @@ def _extract_slice(ex, op, vals):
     return [part.copy()]
 
 
+def _carried_only_through(op) -> bool:
+    """True when `op`'s destination tensor is an scf.for iteration argument used by `op`
+    alone, and `op`'s result is used only to carry it to the next iteration: the loop
+    then hands the array from one insert to the next and nothing else can see it."""
+    dest, result = op.operands[1], op.results[0]
+    if not (isinstance(dest, BlockArgument) and dest.has_one_use() and result.has_one_use()):
+        return False
+    block = dest.block
+    loop = block.parent_op()
+    if not isinstance(loop, scf.ForOp) or op.parent_block() is not block or dest.index == 0:
+        return False
+    use = result.get_unique_use()
+    return isinstance(use.operation, scf.YieldOp) and use.operation.parent_block() is block \
+        and use.index == dest.index - 1
+
+
+def _updated(ex, op, dest: np.ndarray) -> np.ndarray:
+    """The array an insert writes its result into: `dest` itself when the previous
+    iteration of the same loop entry produced it and nothing else can see it (a row-by-row
+    build costs a row, not a copy of the whole tensor), else a copy."""
+    if op_static(op, _carried_only_through):
+        block = op.operands[1].block
+        last = ex.owned.get(op)
+        if last is not None and last[0] is dest and last[1] == ex.loop_entries[block]:
+            return dest
+        out = dest.copy()
+        ex.owned[op] = (out, ex.loop_entries[block])
+        return out
+    return dest.copy()
+
+
 @handles("tensor.insert_slice")
 def _insert_slice(ex, op, vals):
     source, dest = vals[0], vals[1]
     slices, sizes = _slices(op, ex.env)
     _check_slice(dest, slices, sizes)
-    out = dest.copy()
+    out = _updated(ex, op, dest)
     out[slices] = source.reshape(sizes)
     return [out]
 
@@ -231,8 +265,9 @@ def _extract(ex, op, vals):
 @handles("tensor.insert")
 def _insert(ex, op, vals):
     scalar, dest = vals[0], vals[1]
-    out = dest.copy()
-    out[_indices(dest, vals[2:])] = scalar
+    index = _indices(dest, vals[2:])
+    out = _updated(ex, op, dest)
+    out[index] = scalar
     return [out]
 
 

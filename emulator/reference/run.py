@@ -24,7 +24,7 @@ from emulator.reference.layout import ArgumentLayout, layout_of
 from emulator.reference.machine import Machine
 from emulator.reference.memory import DEFAULT_SCRATCHPAD_BYTES, DeviceMemory, align_up
 from emulator.reference.ops_ktdp import RuntimeArg
-from emulator.reference.tiles import run_round_robin
+from emulator.reference.tile_scheduler import run_round_robin
 from emulator.reference.types import element_name
 from spyre_sched.dialects.ktdp import (
     ConstructDistributedMemoryViewOp,
@@ -138,8 +138,11 @@ class Placement:
 
     def read(self, memory: DeviceMemory, dtype, shape, num_tiles: int) -> np.ndarray:
         count = int(np.prod(shape)) if shape else 1
+        pieces = list(self._pieces(shape, num_tiles))
+        if len(pieces) == 1 and pieces[0][2] is None:  # one contiguous block
+            return memory.elements(pieces[0][0], dtype)[self.offset : self.offset + count].copy()
         raw = np.zeros(count, dtype=dtype)
-        for key, index, address in self._pieces(shape, num_tiles):
+        for key, index, address in pieces:
             elements = memory.elements(key, dtype)
             if address is None:
                 raw[:] = elements[self.offset : self.offset + count]
@@ -210,7 +213,7 @@ def _constant_address_end(kernel: Kernel) -> int:
     """Bytes of device memory that views at constant addresses reach (0 if none): the
     producers' own tests often address device memory directly (`arith.constant 1024`)."""
     from spyre_sched.polyhedral.affine_values import AffineValues
-    from spyre_sched.polyhedral.enumerate import bounding_box
+    from spyre_sched.polyhedral.point_sets import bounding_box
 
     values = AffineValues(kernel.func)
     end = 0
@@ -455,7 +458,7 @@ def _final_shape(p: Placement, machine: Machine) -> tuple[int, ...]:
         bounds = affine_sets.box_bounds(cset, symbols)
         top = [b[1] for b in bounds] if bounds is not None else None
         if top is None:
-            from spyre_sched.polyhedral.enumerate import bounding_box
+            from spyre_sched.polyhedral.point_sets import bounding_box
 
             top = [int(v) for v in bounding_box(cset, symbols)[1]]
         lo = points_lo if lo is None else [min(a, b) for a, b in zip(lo, points_lo)]

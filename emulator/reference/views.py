@@ -17,7 +17,7 @@ from xdsl.ir.affine.affine_set import AffineSet
 from emulator.numerics import element_type, from_memory, to_memory
 from emulator.reference import affine_sets
 from emulator.reference.memory import DeviceMemory
-from spyre_sched.polyhedral import enumerate as polyhedral
+from spyre_sched.polyhedral import point_sets as polyhedral
 
 
 class AccessFault(Exception):
@@ -38,6 +38,10 @@ class MemoryView:
     etype: str
     bounds: list[tuple[int, int]] | None = field(init=False)
     origin: list[int] = field(init=False)
+    #: (access tile op, tile symbols) -> _BoxPlan or None: what an access tile through
+    #: this view resolves to apart from its base, computed once (loops re-build the
+    #: tile every iteration with a new base only)
+    plans: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self):
         self.bounds = affine_sets.box_bounds(self.cset, self.symbols)
@@ -126,10 +130,17 @@ class Segment:
     select: np.ndarray | None
     addresses: np.ndarray | None
     strided: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+    #: the strided box is one run of consecutive elements in C order (a plain slice)
+    contiguous: bool = False
 
 
 def _strided_view(memory: DeviceMemory, seg: Segment, dtype: np.dtype) -> np.ndarray:
     start, shape, strides = seg.strided  # type: ignore[misc]
+    if seg.contiguous:
+        count = 1
+        for n in shape:
+            count *= n
+        return memory.elements(seg.space, dtype)[start:start + count].reshape(shape)
     base = memory.elements(seg.space, dtype)[start:]
     # An axis of extent 1 never moves: its stride (possibly huge) is not used.
     return np.lib.stride_tricks.as_strided(
@@ -212,6 +223,63 @@ def _check_addresses(part: MemoryView, addrs: np.ndarray, coords, memory: Device
 
 
 @dataclass
+class _BoxPlan:
+    """A box access tile through a box view, everything but its base: shape, strides in
+    the tile's order, and (when positions may share addresses) the address offsets."""
+
+    perm: list[int]
+    tile_lo: list[int]
+    ext: list[int]
+    shape: tuple[int, ...]
+    count: int
+    strides: tuple[int, ...]
+    start0: int  # start address = start0 + sum(lo_d * stride_d)
+    reach: int  # last address - first address
+    non_overlapping: bool
+    contiguous: bool  # the points fill [start, start + count) in C order
+    offsets: np.ndarray | None  # overlapping strides: per-point address - start
+    view_bytes: tuple  # (space, element size) for the memory limit
+    _limit: int | None = None
+
+    @staticmethod
+    def build(view: MemoryView, tbounds, order) -> _BoxPlan:
+        perm = affine_sets.permutation_of(order)
+        rank = len(perm)
+        ext = [max(tbounds[d][1] - tbounds[d][0] + 1, 0) for d in range(rank)]
+        shape = tuple(ext[d] for d in perm)
+        count = int(np.prod(shape)) if shape else 1
+        strides = tuple(view.strides[d] for d in perm)
+        start0 = view.offset - sum(view.origin[d] * view.strides[d] for d in range(rank))
+        reach = sum(s * (n - 1) for s, n in zip(strides, shape))
+        non_overlapping = _non_overlapping(shape, strides)
+        expected, contiguous = 1, True
+        for s, n in zip(reversed(strides), reversed(shape)):
+            if n > 1 and s != expected:
+                contiguous = False
+            expected *= n
+        offsets = None
+        if not non_overlapping and count:
+            offsets = np.zeros((1,) * len(shape), dtype=np.int64)
+            for k, s in enumerate(strides):
+                axis = np.arange(shape[k], dtype=np.int64) * s
+                offsets = offsets + axis.reshape([-1 if i == k else 1 for i in range(len(shape))])
+            offsets = offsets.reshape(-1)
+        return _BoxPlan(perm, [lo for lo, _ in tbounds], ext, shape, count, strides, start0,
+                        reach, non_overlapping, contiguous, offsets,
+                        (view.space, element_type(view.etype).size))
+
+    @property
+    def rank(self) -> int:
+        return len(self.perm)
+
+    def limit(self, memory: DeviceMemory) -> int:
+        if self._limit is None:
+            space, size = self.view_bytes
+            self._limit = memory.buffer(space).size // size
+        return self._limit
+
+
+@dataclass
 class AccessTile:
     """`ktdp.construct_access_tile`: {base + p : p in set}, ordered by `order`."""
 
@@ -232,51 +300,56 @@ class AccessTile:
             self._resolved = self._box_fast_path(memory) or self._general(memory)
         return self._resolved
 
-    def _box_fast_path(self, memory: DeviceMemory) -> Resolved | None:
+    def _box_plan(self) -> _BoxPlan | None:
         view = self.view
         if not isinstance(view, MemoryView) or view.bounds is None:
             return None
+        key = (self.op, tuple(self.symbols))
+        try:
+            return view.plans[key]
+        except KeyError:
+            pass
         tbounds = affine_sets.box_bounds(self.tset, self.symbols)
-        if tbounds is None:
+        plan = None if tbounds is None else _BoxPlan.build(view, tbounds, self.order)
+        view.plans[key] = plan
+        return plan
+
+    def _box_fast_path(self, memory: DeviceMemory) -> Resolved | None:
+        plan = self._box_plan()
+        if plan is None:
             return None
-        perm = affine_sets.permutation_of(self.order)
-        lo = [self.base[d] + tbounds[d][0] for d in range(len(perm))]
-        ext = [max(tbounds[d][1] - tbounds[d][0] + 1, 0) for d in range(len(perm))]
-        shape = tuple(ext[d] for d in perm)
-        count = int(np.prod(shape)) if shape else 1
-        if count == 0:
+        view = self.view
+        shape, rank = plan.shape, plan.rank
+        if plan.count == 0:
             return Resolved(shape, None, 0, [])
+        base = self.base
+        lo = [base[d] + plan.tile_lo[d] for d in range(rank)]
         for d, (vlo, vhi) in enumerate(view.bounds):
-            if lo[d] < vlo or lo[d] + ext[d] - 1 > vhi:
+            if lo[d] < vlo or lo[d] + plan.ext[d] - 1 > vhi:
                 return None  # out of bounds: the general path finds the first bad point
         if view.wide:
-            view.check_fits_64_bits([(lo[d], lo[d] + ext[d] - 1) for d in range(len(perm))])
-        start = view.offset + sum(
-            (lo[d] - view.origin[d]) * view.strides[d] for d in range(len(perm))
-        )
-        strides = tuple(view.strides[d] for d in perm)
-        if _non_overlapping(shape, strides):
+            view.check_fits_64_bits([(lo[d], lo[d] + plan.ext[d] - 1) for d in range(rank)])
+        start = plan.start0 + sum(lo[d] * view.strides[d] for d in range(rank))
+        strides = plan.strides
+        if plan.non_overlapping:
             # Addresses are start + sum(i_k * stride_k): check the two extreme corners.
-            end = start + sum(s * (n - 1) for s, n in zip(strides, shape))
-            corners = [lo, [lo[d] + ext[d] - 1 for d in range(len(perm))]]
-            _check_addresses(view, np.asarray([start, end]), corners, memory)
-            segment = Segment(view.space, None, None, (start, shape, strides))
-            return Resolved(shape, None, count, [segment])
-        addr = np.full((1,) * len(shape), start, dtype=np.int64)
-        for k, s in enumerate(strides):
-            axis = np.arange(shape[k], dtype=np.int64) * s
-            addr = addr + axis.reshape([-1 if i == k else 1 for i in range(len(shape))])
-        addr = addr.reshape(-1)
+            end = start + plan.reach
+            if not (0 <= start < plan.limit(memory) and 0 <= end < plan.limit(memory)):
+                corners = [lo, [lo[d] + plan.ext[d] - 1 for d in range(rank)]]
+                _check_addresses(view, np.asarray([start, end]), corners, memory)
+            segment = Segment(view.space, None, None, (start, shape, strides), plan.contiguous)
+            return Resolved(shape, None, plan.count, [segment])
+        addr = start + plan.offsets
 
         def coord_of(i: int) -> list[int]:
             pos = np.unravel_index(i, shape)
             coord = list(lo)
-            for k, d in enumerate(perm):
+            for k, d in enumerate(plan.perm):
                 coord[d] += int(pos[k])
             return coord
 
         _check_addresses(view, addr, coord_of, memory)
-        return Resolved(shape, None, count, [Segment(view.space, None, addr)])
+        return Resolved(shape, None, plan.count, [Segment(view.space, None, addr)])
 
     def _general(self, memory: DeviceMemory) -> Resolved:
         points, positions, shape, dense = affine_sets.points_in_order(

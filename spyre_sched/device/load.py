@@ -30,7 +30,7 @@ from spyre_sched.device.model import (
     Memory,
     Unit,
 )
-from spyre_sched.device.source import ParsedFile, parse_device_file
+from spyre_sched.device.device_parser import ParsedFile, parse_device_file
 from spyre_sched.dialects.ktdf_arch import (
     ClockAttr,
     ComputeFeature,

@@ -26,7 +26,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import InterpretationError
 
 from spyre_sched.device.model import CHECKPOINTS, Device
-from spyre_sched.device.source import device_context
+from spyre_sched.device.device_parser import device_context
 from spyre_sched.errors import DeviceError
 
 

@@ -1,6 +1,6 @@
 """The `ktdp` dialect: KTIR's explicit memories and accesses.
 
-Syntax (see ../shared/KTIR.md):
+Syntax (see docs/ktir.md):
 
     %t = ktdp.get_compute_tile_id : index
     %v = ktdp.construct_memory_view %off, sizes: [96, %n], strides: [%n, 1] {

@@ -3,18 +3,18 @@ questions the verifier, scheduler, solver and interpreter ask of them.
 
 islpy stays inside this package: callers get plain Python / numpy answers.
 
-- `enumerate`: numpy enumeration of affine sets (interpreter / emulator fast path)
+- `point_sets`: numpy enumeration of affine sets (interpreter / emulator fast path)
 - `affine_values`: index values as affine forms over the kernel's variables
 - `views`, `accesses`, `kernel_model`: the models
-- `footprint`, `placement`, `bounds`, `races`, `dependences`, `invariance`: the questions
+- `footprint`, `placement`, `out_of_bounds`, `races`, `dependences`, `invariance`: the questions
 - `checks`: diagnostics for `spyre-sched check`
 """
 
 from spyre_sched.polyhedral.affine_values import AffineForm, AffineValues, Variable, VariableKind
-from spyre_sched.polyhedral.bounds import OutOfBounds, find_out_of_bounds
+from spyre_sched.polyhedral.out_of_bounds import OutOfBounds, find_out_of_bounds
 from spyre_sched.polyhedral.checks import Diagnostic, check_kernel
 from spyre_sched.polyhedral.dependences import Dependence, find_dependences
-from spyre_sched.polyhedral.enumerate import (
+from spyre_sched.polyhedral.point_sets import (
     bounding_box,
     contains,
     enumerate_points,

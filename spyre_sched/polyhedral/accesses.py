@@ -30,7 +30,7 @@ from spyre_sched.dialects.ktdp import (
     StoreOp,
 )
 from spyre_sched.polyhedral.affine_values import AffineValues, Variable, rename_text
-from spyre_sched.polyhedral.enumerate import enumerate_points, eval_affine_exprs
+from spyre_sched.polyhedral.point_sets import enumerate_points, eval_affine_exprs
 from spyre_sched.polyhedral.isl_text import conj, expr_text, make_set, set_text
 from spyre_sched.polyhedral.views import AnyViewModel
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
-from spyre_sched.polyhedral.bounds import find_out_of_bounds, masked_count
+from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds, masked_count
 from spyre_sched.polyhedral.isl_text import witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.races import find_write_races, store_coverage

@@ -8,9 +8,11 @@ e.g. on chip in a ct_local view). `same_tile`: a tile reads back its own write;
 `cross_tile`: a tile reads what another tile wrote; tiles run concurrently, so the split
 also needs a barrier between the tiles (`needs_barrier`).
 
-A store textually after the load reaches it only in a later iteration of a loop enclosing
-both (`loop_carried`); a store before the load in one loop is compared with the load over
-all iterations (conservative).
+Within a tile, a store instance reaches a load instance when it runs first: a store
+textually after the load reaches it only from an earlier iteration of the loops enclosing
+both (`loop_carried`); a store textually before the load, from the same or an earlier
+iteration (a store in iteration 5 of row 5 does not reach the load of row 5 in iteration 4).
+Instances in different tiles are ordered the same way, as if the tiles ran in lock step.
 
 Conservative where the model is blind: an indirect tile's coordinates are over-approximated
 (any coordinate of the view), and a store and a load whose elements cannot be compared
@@ -53,20 +55,17 @@ def find_dependences(model: KernelModel) -> list[Dependence]:
     result = []
     for store in model.stores:
         for load in model.loads:
-            earlier = None
-            if order[store.op] > order[load.op]:
-                # A store after the load in program order reaches it only around a loop
-                # enclosing both: from an earlier iteration (loop-carried).
-                earlier = _shared_loops(store, load)
-                if not earlier:
-                    continue
+            shared = _shared_loops(store, load) or None
+            after = order[store.op] > order[load.op]
+            if after and shared is None:
+                continue  # a store after the load, no loop around both: never reaches it
             # Indirect tiles are over-approximated: any element of the view may be read.
-            same = find_overlap(store, load, "same", earlier)
-            cross = find_overlap(store, load, "different", earlier)
+            same = find_overlap(store, load, "same", shared, strict=after)
+            cross = find_overlap(store, load, "different", shared, strict=after)
             assumed = None if same or cross else incomparable(store, load)
             if same is not None or cross is not None or assumed is not None:
                 result.append(Dependence(store, load, same, cross,
-                                         loop_carried=earlier is not None, assumed=assumed))
+                                         loop_carried=after, assumed=assumed))
     return result
 
 

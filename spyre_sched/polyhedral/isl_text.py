@@ -99,15 +99,21 @@ def witness(iset: isl.Set) -> dict[str, int]:
     """One point of a non-empty set, parameters included, by name.
 
     The lexicographic minimum (parameters first, in declaration order) when the set is
-    bounded, so witnesses are the smallest tile / coordinate that shows the problem;
-    otherwise any point isl picks (deterministic for a given input).
+    bounded and isl can compute it, so witnesses are the smallest tile / coordinate that
+    shows the problem; otherwise any point isl picks (deterministic for a given input).
     """
     params = iset.get_var_names(isl.dim_type.param)
     dims = iset.get_var_names(isl.dim_type.set)
     nparam = len(params)
     flat = iset.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, nparam)
     if flat.is_bounded():
-        flat = flat.lexmin()
+        try:
+            flat = flat.lexmin()
+        except isl.Error:
+            # isl's lexmin gives up on some sets with existentially quantified divisions
+            # ("affine expression involves some of the domain dimensions"); any point is
+            # still a witness.
+            pass
     point = flat.sample_point()
     names = list(params) + [d or f"x{k}" for k, d in enumerate(dims)]
     return {

@@ -12,7 +12,7 @@ import numpy as np
 
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.polyhedral.affine_values import AffineValues, Variable
-from spyre_sched.polyhedral.enumerate import eval_affine_exprs
+from spyre_sched.polyhedral.point_sets import eval_affine_exprs
 
 
 def _value(values: AffineValues, expr, env: dict[str, int]) -> int:

@@ -3,7 +3,7 @@
 `KernelModel(func_op)` walks the kernel in program order, models every memory view,
 distributed view and load/store, and then freezes the variable table (isl sets built
 afterwards all share the same parameter list). The question modules (`footprint`,
-`placement`, `bounds`, `races`, `dependences`, `invariance`) take a `KernelModel`.
+`placement`, `out_of_bounds`, `races`, `dependences`, `invariance`) take a `KernelModel`.
 """
 
 from __future__ import annotations

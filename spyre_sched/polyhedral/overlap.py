@@ -55,12 +55,13 @@ def _piece_text(access: AccessModel, part: ViewModel, coords: list[str],
 
 
 def find_overlap(a: AccessModel, b: AccessModel, relation: str,
-                 earlier_loops: list | None = None) -> OverlapWitness | None:
+                 earlier_loops: list | None = None, strict: bool = True) -> OverlapWitness | None:
     """A witness that instances of `a` and `b` touch one element, or None.
 
     `relation` restricts the two tile ids: "different" (t1 != t2), "same" (t1 = t2) or
     "any". `earlier_loops` (loop variables enclosing both, outermost first) further asks
-    that `a`'s instance come in a lexicographically earlier iteration of them than `b`'s.
+    that `a`'s instance come in a lexicographically earlier iteration of them than `b`'s
+    (`strict`), or in an iteration that is not later (not `strict`).
     """
     values = a.values
     r1, r2 = renaming(values, "1"), renaming(values, "2")
@@ -70,8 +71,12 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str,
                 "same": f"{r1[tile]} = {r2[tile]}", "any": "true"}[relation]
     order_rel = "true"
     if earlier_loops is not None:
-        order_rel = lex_earlier([r1[v.name] for v in earlier_loops],
-                                [r2[v.name] for v in earlier_loops])
+        first = [r1[v.name] for v in earlier_loops]
+        second = [r2[v.name] for v in earlier_loops]
+        order_rel = lex_earlier(first, second)
+        if not strict:
+            same = conj(*(f"{x} = {y}" for x, y in zip(first, second)))
+            order_rel = f"({order_rel}) or ({same})"
     context = conj(values.context(r1), values.context(r2), tile_rel, order_rel)
     c1 = [f"c{k}" for k in range(a.rank)]
     c2 = [f"e{k}" for k in range(b.rank)]

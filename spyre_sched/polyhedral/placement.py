@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from spyre_sched.polyhedral.accesses import AccessModel
-from spyre_sched.polyhedral.enumerate import contains
+from spyre_sched.polyhedral.point_sets import contains
 from spyre_sched.polyhedral.footprint import access_points
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import MemoryRef

@@ -28,7 +28,7 @@ from spyre_sched.dialects.ktdp import (
     RuntimeArgExtractOp,
 )
 from spyre_sched.polyhedral.affine_values import AffineValues
-from spyre_sched.polyhedral.enumerate import bounding_box, contains, enumerate_points
+from spyre_sched.polyhedral.point_sets import bounding_box, contains, enumerate_points
 
 
 class Unreplayable(Exception):

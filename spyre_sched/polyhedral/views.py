@@ -27,7 +27,7 @@ from spyre_sched.dialects.ktdp import (
     ConstructMemoryViewOp,
 )
 from spyre_sched.polyhedral.affine_values import AffineValues, Variable, VariableKind
-from spyre_sched.polyhedral.enumerate import bounding_box, eval_affine_exprs
+from spyre_sched.polyhedral.point_sets import bounding_box, eval_affine_exprs
 from spyre_sched.polyhedral.isl_text import make_set, pw_affine_text, set_text
 
 

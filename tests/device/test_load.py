@@ -7,7 +7,7 @@ from xdsl.parser import Parser
 
 from spyre_sched.device import DEFAULT_DEVICE, load_device
 from spyre_sched.device.load import DEVICES_DIR
-from spyre_sched.device.source import device_context
+from spyre_sched.device.device_parser import device_context
 from spyre_sched.errors import DeviceError
 
 

@@ -7,7 +7,7 @@ from xdsl.parser import Parser
 
 from spyre_sched.device import apply_device_patterns, load_device
 from spyre_sched.device.patterns import device_patterns
-from spyre_sched.device.source import device_context
+from spyre_sched.device.device_parser import device_context
 from spyre_sched.errors import DeviceError
 
 from ktdf_arch_testutil import TINY, line_of

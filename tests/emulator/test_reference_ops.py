@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from emulator.reference import run
+from emulator.reference import linalg, run
 
 BOX = "affine_set<(d0, d1) : (d0 >= 0, -d0 + {r} >= 0, d1 >= 0, -d1 + {c} >= 0)>"
 ID2 = "affine_map<(d0, d1) -> (d0, d1)>"
@@ -36,7 +36,10 @@ def rand(shape, seed=0, dtype=np.float16):
     return np.random.default_rng(seed).uniform(-2, 2, shape).astype(dtype)
 
 
-def test_matmul_rounds_products_then_sums_exactly():
+@pytest.mark.parametrize("slab", [1 << 20, 100, 7, 1])
+def test_matmul_rounds_products_then_sums_exactly(monkeypatch, slab):
+    # Small slabs force the reduction to run a few rows of the domain at a time.
+    monkeypatch.setattr(linalg, "SLAB_ELEMENTS", slab)
     k = f"""
 func.func @mm(%A: index, %B: index, %C: index) attributes {{grid = [1]}} {{
   %c0 = arith.constant 0 : index

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind, AffineSet
 
-from spyre_sched.polyhedral.enumerate import (
+from spyre_sched.polyhedral.point_sets import (
     contains,
     enumerate_points,
     eval_affine_exprs,
@@ -57,7 +57,8 @@ def sets(draw):
     n = draw(st.integers(1, 3))
     lo = [draw(st.integers(-4, 4)) for _ in range(n)]
     hi = [a + draw(st.integers(0, 6)) for a in lo]
-    kind = draw(st.sampled_from(["box", "strided", "skewed", "triangular", "symbolic"]))
+    kind = draw(st.sampled_from(["box", "strided", "skewed", "triangular", "symbolic",
+                                 "cut", "diagonal"]))
     cons = box_constraints(lo, hi)
     syms: list[int] = []
     nsym = 0
@@ -69,6 +70,13 @@ def sets(draw):
         cons.append(ge(AffineExpr.constant(hi[0] + hi[1] - 1) - d(0) - d(1)))
     elif kind == "triangular" and n >= 2:
         cons.append(ge(d(1) - lo[1] - (d(0) - lo[0])))
+    elif kind in ("cut", "diagonal") and n >= 2:
+        # a . d + c >= 0 (or == 0: a thin set, e.g. d1 = d0 + c or 2 * d1 = d0) with any
+        # signs, on any pair of dims: enumerated row by row, not over the bounding box.
+        i, j = draw(st.permutations(list(range(n))))[:2]
+        a, b = draw(st.integers(-3, 3)), draw(st.integers(-3, 3))
+        expr = d(i) * a + d(j) * b + draw(st.integers(-6, 6))
+        cons.append(AffineConstraintExpr(EQ, expr, ZERO) if kind == "diagonal" else ge(expr))
     elif kind == "symbolic":
         nsym = 1
         syms = [draw(st.integers(0, 3))]
@@ -78,7 +86,7 @@ def sets(draw):
     return AffineSet(n, nsym, tuple(cons)), syms, order, lo, hi
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(sets())
 def test_enumeration_matches_brute_force(case):
     aset, syms, order, lo, hi = case

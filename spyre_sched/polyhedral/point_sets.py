@@ -128,6 +128,18 @@ def _constraint_expr(c) -> AffineExpr:
     return c.lhs - c.rhs
 
 
+def _linear_form(c, ndims: int, syms: Sequence[int]):
+    """(expr, coefficients per dim, constant) of constraint `c` as `expr >= 0` (or
+    `== 0`), or None when a dim appears under mod / floordiv / ceildiv."""
+    expr = _constraint_expr(c)
+    if c.kind == AffineConstraintKind.le:
+        expr = -expr
+    if _uses_dim_nonlinearly(expr):
+        return None
+    coeffs, const = _linear_coefficients(expr, ndims, syms)
+    return expr, coeffs, const
+
+
 @lru_cache(maxsize=4096)
 def _analyse(aset: AffineSet, symbols: tuple[int, ...]):
     """Bounding box (lo, hi inclusive) and the constraints the box does not imply.
@@ -140,13 +152,11 @@ def _analyse(aset: AffineSet, symbols: tuple[int, ...]):
     residual = []
     empty = False
     for c in aset.constraints:
-        expr = _constraint_expr(c)
-        if c.kind == AffineConstraintKind.le:
-            expr = -expr
-        if _uses_dim_nonlinearly(expr):
+        linear = _linear_form(c, n, symbols)
+        if linear is None:
             residual.append(c)
             continue
-        coeffs, const = _linear_coefficients(expr, n, symbols)
+        _, coeffs, const = linear
         nz = np.flatnonzero(coeffs)
         if len(nz) == 0:
             ok = const == 0 if c.kind == AffineConstraintKind.eq else const >= 0
@@ -156,16 +166,9 @@ def _analyse(aset: AffineSet, symbols: tuple[int, ...]):
             residual.append(c)
             continue
         k, a = int(nz[0]), int(coeffs[nz[0]])
-        if c.kind == AffineConstraintKind.eq:
-            if (-const) % a:
-                empty = True
-                continue
-            v = -const // a
-            lo[k], hi[k] = max(lo[k], v), min(hi[k], v)
-        elif a > 0:  # a*d + const >= 0  ->  d >= ceil(-const / a)
-            lo[k] = max(lo[k], -((const) // a))
-        else:  # d <= floor(const / -a)
-            hi[k] = min(hi[k], const // (-a))
+        lower, upper = _implied_range(c.kind, a, np.int64(const), lo[k], hi[k])
+        lo[k], hi[k] = lower, upper
+        empty = empty or lower > upper
     if residual and not empty:
         # Other constraints may tighten the box, and only isl knows by how much.
         lo, hi, empty = _isl_box(aset, symbols, lo, hi)
@@ -175,6 +178,19 @@ def _analyse(aset: AffineSet, symbols: tuple[int, ...]):
     if not empty and np.any(unbounded):
         raise AnalysisError(f"the affine set ({aset}) with symbols {list(symbols)} is unbounded")
     return lo, hi, tuple(residual), bool(empty)
+
+
+def _implied_range(kind, a: int, value, lo, hi):
+    """Bounds [lo, hi] on x narrowed by `a * x + value >= 0` (or `== 0` for an equality);
+    `value`, `lo`, `hi` are scalars or arrays (one per row). No integer x: lo > hi."""
+    if kind == AffineConstraintKind.eq:
+        exact = np.mod(-value, a) == 0
+        x = np.floor_divide(-value, a)
+        return (np.where(exact, np.maximum(lo, x), np.maximum(lo, hi + 1)),
+                np.where(exact, np.minimum(hi, x), hi))
+    if a > 0:  # x >= ceil(-value / a)
+        return np.maximum(lo, -np.floor_divide(value, a)), hi
+    return lo, np.minimum(hi, np.floor_divide(value, -a))  # x <= floor(value / -a)
 
 
 def _isl_box(aset: AffineSet, symbols: tuple[int, ...], lo, hi):
@@ -261,20 +277,63 @@ def enumerate_points(
     n = aset.num_dims
     if empty:
         return np.zeros((0, n), dtype=np.int64)
-    extents = hi - lo + 1
     perm = _permutation(order, n)
     walk = perm if perm is not None else list(range(n))
-    # Generate the box with axes in walk order, so C order is the requested lex order.
-    grid = np.indices(tuple(int(extents[k]) for k in walk), dtype=np.int64).reshape(n, -1)
-    points = np.empty((grid.shape[1], n), dtype=np.int64)
-    for j, k in enumerate(walk):
-        points[:, k] = grid[j] + lo[k]
-    if residual:
-        points = points[_mask(residual, points, syms)]
+    if residual and n:
+        points = _rows(walk, lo, hi, residual, syms)
+    else:
+        # Generate the box with axes in walk order, so C order is the requested lex order.
+        extents = hi - lo + 1
+        grid = np.indices(tuple(int(extents[k]) for k in walk), dtype=np.int64).reshape(n, -1)
+        points = np.empty((grid.shape[1], n), dtype=np.int64)
+        for j, k in enumerate(walk):
+            points[:, k] = grid[j] + lo[k]
     if perm is None:
         assert order is not None
         keys = eval_affine_exprs(order.results, points, syms)
         points = points[np.lexsort(keys[:, ::-1].T)]
+    return points
+
+
+def _rows(walk: list[int], lo, hi, residual, syms) -> np.ndarray:
+    """The points of a non-box set, in C order of the `walk` axes, without enumerating its
+    bounding box: the outer axes' box row by row, each row's range of the innermost axis
+    cut by the constraints linear in it (a diagonal of a 4096 x 4096 box is 4096 rows of
+    one point), then the remaining constraints as a mask."""
+    n = len(walk)
+    inner, outer = walk[-1], walk[:-1]
+    extents = hi - lo + 1
+    if outer:
+        grid = np.indices(tuple(int(extents[k]) for k in outer), dtype=np.int64)
+        grid = grid.reshape(n - 1, -1)
+    else:
+        grid = np.zeros((0, 1), dtype=np.int64)
+    base = np.zeros((grid.shape[1], n), dtype=np.int64)
+    for j, k in enumerate(outer):
+        base[:, k] = grid[j] + lo[k]
+    row_lo = np.full(len(base), lo[inner], dtype=np.int64)
+    row_hi = np.full(len(base), hi[inner], dtype=np.int64)
+    rest = []
+    for c in residual:
+        linear = _linear_form(c, n, syms)
+        if linear is None:
+            rest.append(c)
+            continue
+        expr, coeffs, _ = linear
+        a = int(coeffs[inner])
+        if a == 0:
+            rest.append(c)
+            continue
+        # a * x + value >= 0 (or == 0) with value the rest of the expression on this row.
+        value = eval_affine_exprs([expr], base, syms)[:, 0]
+        row_lo, row_hi = _implied_range(c.kind, a, value, row_lo, row_hi)
+    counts = np.maximum(row_hi - row_lo + 1, 0)
+    total = int(counts.sum())
+    points = np.repeat(base, counts, axis=0)
+    starts = np.cumsum(counts) - counts
+    points[:, inner] = np.repeat(row_lo - starts, counts) + np.arange(total, dtype=np.int64)
+    if rest:
+        points = points[_mask(rest, points, syms)]
     return points
 
 

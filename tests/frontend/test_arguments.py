@@ -1,6 +1,22 @@
+"""Argument inference: shape, element type, role and memory spaces of each pointer argument."""
+
 from pathlib import Path
 
+import pytest
+
+from spyre_sched.frontend import load_kernel
 from spyre_sched.frontend.arguments import infer_arguments
+
+TESTS = Path(__file__).parents[1]
+SEARCH = (TESTS.parent / "examples", TESTS / "polyhedral" / "kernels", TESTS / "emulator" / "kernels")
+
+
+@pytest.fixture
+def kernel():
+    def load(name: str):
+        return load_kernel(next(d / name for d in SEARCH if (d / name).exists()))
+
+    return load
 
 
 def test_add_arguments(kernel):
@@ -27,10 +43,7 @@ def test_distributed_output_argument(kernel):
     assert [(a.name, a.role, a.shape) for a in args] == [("O", "out", (128, 64))]
 
 
-def test_index_tensor_read_through_ind_is_an_input():
-    from spyre_sched.frontend import load_kernel
-
-    path = Path(__file__).parents[1] / "emulator" / "kernels" / "gather_scatter.mlir"
-    args = {a.name: a for a in infer_arguments(load_kernel(path).func)}
+def test_index_tensor_read_through_ind_is_an_input(kernel):
+    args = {a.name: a for a in infer_arguments(kernel("gather_scatter.mlir").func)}
     assert args["I"].role == "in" and args["I"].element_type == "i32"
     assert (args["X"].role, args["Y"].role, args["Z"].role) == ("in", "out", "out")
