@@ -48,7 +48,7 @@ from spyre_sched.device.model import Datapath, Device, occupancy_cycles
 from spyre_sched.errors import DeviceError
 from spyre_sched.frontend.kernel import Kernel
 from spyre_sched.polyhedral.accesses import AccessModel
-from spyre_sched.polyhedral.enumerate import box_bounds, contains
+from spyre_sched.polyhedral.point_sets import box_bounds, contains
 from spyre_sched.polyhedral.iterations import iterations
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import MemoryRef, ViewModel, element_name

@@ -17,7 +17,7 @@ import numpy as np
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from spyre_sched.errors import AnalysisError
-from spyre_sched.polyhedral.enumerate import eval_affine_exprs
+from spyre_sched.polyhedral.point_sets import eval_affine_exprs
 
 #: counting by enumeration is refused beyond this many box points (a closed form is
 #: needed then)

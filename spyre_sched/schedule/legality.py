@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.errors import DeviceError
-from spyre_sched.polyhedral.enumerate import box_bounds
+from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.polyhedral.tile_image import projected_dims
 from spyre_sched.schedule.common import device_of, fail, kernel_funcs
 

@@ -43,7 +43,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
-from spyre_sched.polyhedral.enumerate import box_bounds
+from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import (
     device_of,
     fail,
