@@ -12,7 +12,7 @@ machines better than the seconds do:
   execution costs over one vectorised expression);
 - a 4096x4096 f16 add over 32 tiles (checked against numpy before it is timed), in
   elements per second, against numpy adding the two f16 arrays directly;
-- interpreter overheads on `bench/kernels/`: a 1024-iteration loop of 5 ops (time per op),
+- interpreter overheads on `bench/interpreter_kernels/`: a 1024-iteration loop of 5 ops (time per op),
   a loop that builds a tensor with `tensor.insert_slice` (time per iteration), the diagonal
   of a 4096x4096 matrix through a thin access tile, and a 256x256x256 f16 matmul.
 
@@ -170,7 +170,7 @@ def large_add_row() -> str:
 
 
 def overhead_rows() -> list[str]:
-    kernels = ROOT / "bench" / "kernels"
+    kernels = ROOT / "bench" / "interpreter_kernels"
     rows = []
 
     def timed(name: str, repeats: int = 2):
