@@ -49,6 +49,7 @@ class ViewInfo:
     element: Attribute
     element_bytes: int
     pinned: bool  # a ct_local view: the kernel's own scratchpad region
+    maxima: tuple[int, ...] = ()
 
 
 @dataclass
@@ -137,13 +138,13 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
     for p in pa.pipelines:
         _pipeline_resources(pa, p)
     _classify(pa, fn)
+    _instances(pa, fn, 1)
     pa.channels = _all_channels(pa)
     for v, buf in pa.buffers.items():
         for use in v.uses:
             engine = pa.engine_of.get(use.operation)
             if engine is not None:
                 pa.buffer_engines.setdefault(buf.pipeline, set()).add(engine.name)
-    _instances(pa, fn, 1)
     return pa
 
 
@@ -171,6 +172,7 @@ def _view_info(op: ktdp.ConstructMemoryViewOp, units: Units, env: dict[SSAValue,
         element=mtype.element_type,
         element_bytes=element_bytes(mtype.element_type),
         pinned=kind == "ct_local",
+        maxima=tuple(hi for _, hi in bounds),
     )
 
 
@@ -305,26 +307,16 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
                 writes.setdefault(op.dest, []).append(op)
             if op.source in pa.buffers or op.source in pa.views:
                 reads.setdefault(op.source, []).append(op)
-    pairs: dict[tuple[int, str, str], tuple[int, int]] = {}
-    for resource, writers in writes.items():
-        for w_op in writers:
-            for r_op in reads.get(resource, []):
-                w, r = pa.engine_of[w_op].name, pa.engine_of[r_op].name
-                if w == r:
-                    continue  # one engine runs its ops in program order
-                w_stages = dict(_pipelines_above(w_op))
-                ordered = None
-                for p, r_stage in _pipelines_above(r_op):
-                    if p in w_stages and w_stages[p] != r_stage:
-                        ordered = (p, w_stages[p], r_stage)
-                        break
-                if ordered is None or ordered[1] > ordered[2]:
-                    what = resource.name_hint or "a buffer"
-                    raise UnsupportedError(
-                        f"lowering: {w} writes {what} and {r} reads it, but no pipeline stage "
-                        "orders the two", where(r_op))
-                p, ws, rs = ordered
-                pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
+    pairs: dict[tuple[int, str, str, int, int], tuple[int, int]] = {}
+    for written, writers in writes.items():
+        for read, readers in reads.items():
+            # Different SSA values may name the same bytes (two views of one pinned
+            # region, or of one tensor): the pair is keyed by storage, not by value.
+            if not _may_alias(pa, written, read):
+                continue
+            for w_op in writers:
+                for r_op in readers:
+                    _order_pair(pa, pairs, written, w_op, r_op)
     channels: dict[int, list[SyncChannel]] = {}
     several = {}
     for (index, w, r, ws, rs) in pairs:
@@ -336,6 +328,75 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
                 f"pl{pa.index}_{index}_s{ws}_{w}_to_s{rs}_{r}")
         channels.setdefault(index, []).append(SyncChannel(name, index, w, r, ws, rs))
     return channels
+
+
+def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Operation,
+                r_op: Operation) -> None:
+    """Record the stage pair that orders the write `w_op` before the read `r_op`."""
+    w, r = pa.engine_of[w_op].name, pa.engine_of[r_op].name
+    what = resource.name_hint or "a buffer"
+    if w == r:
+        # One instance runs its ops in program order; several instances of one engine
+        # (corelets splitting a loop) are not ordered by anything the lowering emits, so
+        # one instance could read what another writes before it lands.
+        if pa.engine_of[w_op].level == "corelet" and pa.corelets.get(w, 1) > 1:
+            raise UnsupportedError(
+                f"lowering: {w} writes {what} and {w} reads it on {pa.corelets[w]} corelets; "
+                "no sync orders one instance's write before another's read", where(r_op))
+        return
+    w_stages = dict(_pipelines_above(w_op))
+    ordered = None
+    for p, r_stage in _pipelines_above(r_op):
+        if p in w_stages and w_stages[p] != r_stage:
+            ordered = (p, w_stages[p], r_stage)
+            break
+    if ordered is None or ordered[1] > ordered[2]:
+        raise UnsupportedError(
+            f"lowering: {w} writes {what} and {r} reads it, but no pipeline stage "
+            "orders the two", where(r_op))
+    p, ws, rs = ordered
+    pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
+
+
+def _may_alias(pa: ProgramAnalysis, a: SSAValue, b: SSAValue) -> bool:
+    """Whether two transfer endpoints (buffers or kernel views) may share bytes.
+
+    Buffers are separate allocations (the allocator keeps them apart and out of pinned
+    regions). Views share bytes when they are in the same memory and their byte ranges
+    overlap; views whose origins differ by kernel arguments are distinct tensors (the
+    kernel's pointer arguments do not overlap). When the lowering cannot tell, they alias."""
+    if a is b:
+        return True
+    if a in pa.buffers or b in pa.buffers:
+        return False
+    va, vb = pa.views[a], pa.views[b]
+    if va.memory.split(".")[-1] != vb.memory.split(".")[-1]:
+        return False
+    if va.memory != vb.memory and "." in va.memory and "." in vb.memory:
+        return False  # two different cores' scratchpads, both named absolutely
+    if va.memory != vb.memory:
+        return True  # one relative, one absolute name: may be the same scratchpad
+    start_a = va.offset.scale(va.element_bytes)
+    start_b = vb.offset.scale(vb.element_bytes)
+    diff = start_b - start_a
+    if diff.terms:
+        return (start_a.arg_terms() == start_b.arg_terms())  # run-time parts: unknown
+    lo_a, hi_a = _byte_extent(va)
+    lo_b, hi_b = _byte_extent(vb)
+    consts = diff.const if isinstance(diff.const, tuple) else (diff.const,)
+    # b's range shifted by the (per-core) distance between the origins
+    return any(lo_b + d < hi_a and lo_a < hi_b + d for d in consts)
+
+
+def _byte_extent(view: ViewInfo) -> tuple[int, int]:
+    """[lo, hi) bytes of a view's bounding box, relative to its origin."""
+    if not view.maxima:
+        return (-(1 << 62), 1 << 62)
+    lo = hi = 0
+    for s, mn, mx in zip(view.strides, view.minima, view.maxima):
+        lo += min(s * mn, s * mx)
+        hi += max(s * mn, s * mx)
+    return lo * view.element_bytes, (hi + 1) * view.element_bytes
 
 
 def _instances(pa: ProgramAnalysis, op: Operation, outer: int) -> int:

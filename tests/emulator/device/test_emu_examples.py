@@ -37,10 +37,6 @@ def test_example_on_sample_device(kernel, strategy, tmp_path):
     text = (EXAMPLES / f"{kernel}.mlir").read_text().replace("grid = [32]", "grid = [1]")
     path = tmp_path / f"{kernel}.mlir"
     path.write_text(text)
-    if (kernel, strategy) == ("softmax_rows", "solver"):
-        pytest.xfail("lowering: program 1 re-loads E from scratchpad with no sync after the "
-                     "store units wrote it (columns split over corelets for exp, rows for the "
-                     "sum); the emulator sees the race as a wrong row sum")
     result = spyre_sched.run(path, device="sample_device", strategy=strategy)
     assert result.matches, result.mismatches
     assert result.device == "sample_device"

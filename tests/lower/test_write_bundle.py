@@ -1,0 +1,48 @@
+"""`write_bundle(schedule, OUT)` without `kernel_text=`: the device comes from the solved
+ScheduleIR and the kernel bytes from the schedule itself (its file, or the KTIR text it
+was compiled from; nothing when it was compiled from ScheduleIR)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spyre_sched.api import compile as compile_kernel
+from spyre_sched.lower.bundle import write_bundle
+
+ADD = Path(__file__).parents[2] / "examples" / "add_96x64.mlir"
+
+
+@pytest.fixture(scope="module")
+def from_path():
+    return compile_kernel(str(ADD), device="spyre", strategy="heuristic")
+
+
+def _device(out: Path) -> str:
+    return json.loads((out / "jobplan.json").read_text())["device"]
+
+
+def test_from_a_kernel_file_records_its_bytes(from_path, tmp_path):
+    out = write_bundle(from_path, tmp_path / "b")
+    assert _device(out) == "spyre"
+    assert (out / "kernel.mlir").read_bytes() == ADD.read_bytes()
+
+
+def test_from_ktir_text_records_the_text(tmp_path):
+    text = ADD.read_text()
+    out = write_bundle(compile_kernel(text, device="spyre", strategy="heuristic"),
+                       tmp_path / "b")
+    assert _device(out) == "spyre"
+    assert (out / "kernel.mlir").read_text() == text
+
+
+def test_from_scheduleir_writes_no_kernel_file(from_path, tmp_path):
+    again = compile_kernel(from_path.schedule_ir, device="spyre", strategy="heuristic")
+    out = write_bundle(again, tmp_path / "b")
+    assert _device(out) == "spyre"
+    assert not (out / "kernel.mlir").exists()
+    # the same schedule with and without the kernel file: identical programs
+    first = write_bundle(from_path, tmp_path / "first")
+    assert (out / "local_schedule_0.mlir").read_bytes() == (first / "local_schedule_0.mlir").read_bytes()
