@@ -47,6 +47,8 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from spyre_sched.dialects.affine_maps import is_permutation
+
 
 # ---------------------------------------------------------------------------------------
 # Affine helpers (xdsl only: the dialect room may not import the polyhedral layer)
@@ -115,15 +117,6 @@ def box_bounds(aset: AffineSet) -> list[tuple[int, int]] | None:
     if any(v is None for v in lows + highs):
         return None
     return [(lo, hi) for lo, hi in zip(lows, highs)]  # type: ignore[misc]
-
-
-def is_permutation(amap: AffineMap) -> bool:
-    seen = []
-    for r in amap.results:
-        if not isinstance(r, AffineDimExpr):
-            return False
-        seen.append(r.position)
-    return sorted(seen) == list(range(amap.num_dims)) and amap.num_symbols == 0
 
 
 # ---------------------------------------------------------------------------------------

@@ -88,6 +88,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from spyre_sched.dialects.affine_maps import is_permutation
 from spyre_sched.xdsl_compat import (
     MLIRTokenKind,
     current_token,
@@ -467,14 +468,6 @@ def _require(attr: Attribute | None, kind: type, what: str, op_name: str):
     if not isinstance(attr, kind):
         raise VerifyException(f"{op_name} needs '{what}'")
     return attr
-
-
-def is_permutation(amap: AffineMap) -> bool:
-    """True if the map's results are its dims, each exactly once, in some order."""
-    if amap.num_symbols or not all(isinstance(e, AffineDimExpr) for e in amap.results):
-        return False
-    dims = sorted(e.position for e in amap.results)  # type: ignore[attr-defined]
-    return dims == list(range(amap.num_dims))
 
 
 # ---------------------------------------------------------------------------------------
