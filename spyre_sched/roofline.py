@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Operation
 
 from spyre_sched.device.model import Datapath, Device, occupancy_cycles
+from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.errors import DeviceError
 from spyre_sched.frontend.kernel import Kernel
 from spyre_sched.polyhedral.accesses import AccessModel
@@ -388,7 +389,7 @@ def _vector_work(kernel: Kernel, model: KernelModel, device: Device,
 def _compute_ops(func: Operation):
     """linalg ops and elementwise ops on tensors, not those inside a linalg body."""
     for op in func.walk():
-        if _inside_linalg(op):
+        if inside_linalg_body(op):
             continue
         if op.name.startswith("linalg.") and op.name != "linalg.yield":
             yield op
@@ -407,15 +408,6 @@ def _does_arithmetic(op: Operation) -> bool:
         body = op.regions[0].blocks.first
         return body is not None and any(o.name != "linalg.yield" for o in body.ops)
     return True
-
-
-def _inside_linalg(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent.name.startswith("linalg."):
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def _under_condition(op: Operation, func: Operation) -> bool:

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, i64
 from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
-from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 from xdsl.parser import Parser
 
@@ -114,6 +114,16 @@ class ReduceOp(linalg_ops.ReduceOp):
         )
         block.add_ops([combined, linalg_ops.YieldOp(combined.results[0])])
         return cls(input_value, init_value, DenseArrayBase.from_list(i64, dimensions), Region(block))
+
+
+def inside_linalg_body(op: Operation) -> bool:
+    """True if `op` sits inside some linalg op's region (its payload, not kernel-level work)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name.startswith("linalg."):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def _linalg_for_ktir() -> Dialect:

@@ -27,6 +27,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdp
+from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.errors import DeviceError
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.polyhedral.tile_image import projected_dims
@@ -78,21 +79,12 @@ def check_op(op: Operation, device) -> None:
     elif isinstance(op, ElementwiseOperation | FillOp):
         _check_tensor_types(op)
     elif op.name.startswith("linalg.") and op.name != "linalg.yield" \
-            and not _inside_linalg_body(op):
+            and not inside_linalg_body(op):
         raise fail(op, NAME, f"not supported yet: {op.name} (only elementwise, broadcast and "
                    "reduction linalg work is scheduled)")
-    elif not _inside_linalg_body(op) and not op.name.startswith(_KERNEL_DIALECTS) \
+    elif not inside_linalg_body(op) and not op.name.startswith(_KERNEL_DIALECTS) \
             and not isinstance(op, func.FuncOp):
         raise fail(op, NAME, f"not supported yet: {op.name} in a kernel")
-
-
-def _inside_linalg_body(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent.name.startswith("linalg."):
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
