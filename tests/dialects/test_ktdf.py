@@ -3,43 +3,17 @@ attribute, the generic form, and one negative case per verifier rule."""
 
 from __future__ import annotations
 
-import io
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from spyre_sched.dialects.ktdf import KTDF, LoopType, LoopTypeAttr, ReserveSizeOp
-from spyre_sched.dialects.registry import make_context
+from dialect_ir import parse, print_ir, run_filecheck
 
 HERE = Path(__file__).parent
 ROUNDTRIP = HERE / "ktdf_roundtrip.mlir"
-
-
-def parse(text: str) -> ModuleOp:
-    module = Parser(make_context(), text).parse_module()
-    module.verify()
-    return module
-
-
-def print_ir(op, generic: bool = False) -> str:
-    out = io.StringIO()
-    Printer(out, print_generic_format=generic).print_op(op)
-    return out.getvalue()
-
-
-def run_filecheck(check_file: Path, text: str) -> subprocess.CompletedProcess:
-    filecheck = shutil.which("filecheck")
-    command = [filecheck] if filecheck else [sys.executable, "-m", "filecheck"]
-    return subprocess.run([*command, str(check_file)], input=text, capture_output=True,
-                          text=True, check=False)
 
 
 def test_every_ktdf_op_and_type_is_covered() -> None:

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,23 +24,10 @@ from spyre_sched.dialects.ktdp import (
 )
 from spyre_sched.errors import ParseError, SourceLocation, VerifyError
 from spyre_sched.frontend import make_context, parse_kernel
+from dialect_ir import print_ir, run_filecheck
 
 HERE = Path(__file__).parent
 CHECK_FILES = sorted(HERE.glob("ktdp_*.mlir"))
-
-
-def print_ir(op) -> str:
-    out = io.StringIO()
-    Printer(out).print_op(op)
-    return out.getvalue()
-
-
-def run_filecheck(check_file: Path, text: str) -> subprocess.CompletedProcess:
-    filecheck = shutil.which("filecheck")
-    command = [filecheck] if filecheck else [sys.executable, "-m", "filecheck"]
-    return subprocess.run(
-        [*command, str(check_file)], input=text, capture_output=True, text=True, check=False
-    )
 
 
 # ---------------------------------------------------------------------------------------

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import math
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,16 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, linalg, math as math_dialect, tensor
-from xdsl.dialects.builtin import ModuleOp, f16, f32, i32
+from xdsl.dialects.builtin import f16, f32, i32
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Block
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from spyre_sched.dialects import spyreop
 from spyre_sched.dialects.spyreop import SPYREOP
+from dialect_ir import parse_in, print_ir, run_filecheck
 
 HERE = Path(__file__).parent
 
@@ -43,18 +39,6 @@ def ctx() -> Context:
     ):
         context.load_dialect(dialect)
     return context
-
-
-def parse(ctx: Context, text: str) -> ModuleOp:
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
-
-
-def print_ir(op, generic: bool = False) -> str:
-    out = io.StringIO()
-    Printer(out, print_generic_format=generic).print_op(op)
-    return out.getvalue()
 
 
 ARGS = (
@@ -126,18 +110,18 @@ def op_lines(printed: str) -> list[str]:
 
 @pytest.mark.parametrize("line", ROUND_TRIP_LINES)
 def test_round_trip_exact_text(ctx: Context, line: str) -> None:
-    printed = print_ir(parse(ctx, in_func(line)))
+    printed = print_ir(parse_in(ctx, in_func(line)))
     assert op_lines(printed) == [line]
     # What we print parses again, to the same text.
-    assert print_ir(parse(ctx, printed)) == printed
+    assert print_ir(parse_in(ctx, printed)) == printed
     # And the generic form round-trips to the same custom text.
-    generic = print_ir(parse(ctx, in_func(line)), generic=True)
-    assert print_ir(parse(ctx, generic)) == printed
+    generic = print_ir(parse_in(ctx, in_func(line)), generic=True)
+    assert print_ir(parse_in(ctx, generic)) == printed
 
 
 def test_alternative_spellings_normalise(ctx: Context) -> None:
     """Integer or short float literals are accepted and printed in MLIR's f32 style."""
-    printed = print_ir(parse(ctx, in_func("%r = spyreop.softplus %x beta 2 threshold -0.5 : f16")))
+    printed = print_ir(parse_in(ctx, in_func("%r = spyreop.softplus %x beta 2 threshold -0.5 : f16")))
     assert op_lines(printed) == [
         "%r = spyreop.softplus %x beta 2.000000e+00 threshold -5.000000e-01 : f16"
     ]
@@ -148,7 +132,7 @@ def test_slice_reduction_keeps_written_property_order(ctx: Context) -> None:
         "%r = spyreop.slice_reduction %t {reduction_scope = #spyreop.reduction_scope<across_slice>, "
         "reduction_kind = #spyreop.reduction_kind<sub>} : tensor<64xf16> -> tensor<64xf16>"
     )
-    module = parse(ctx, in_func(line))
+    module = parse_in(ctx, in_func(line))
     assert op_lines(print_ir(module)) == [line]
     op = next(o for o in module.walk() if isinstance(o, spyreop.SliceReductionOp))
     assert op.reduction_kind.data == spyreop.ReductionKind.SUB
@@ -159,9 +143,9 @@ def test_slice_reduction_keeps_written_property_order(ctx: Context) -> None:
 @given(st.floats(width=32, allow_nan=True, allow_infinity=True))
 def test_softplus_floats_round_trip_bit_exactly(ctx: Context, threshold: float) -> None:
     line = f"%r = spyreop.softplus %g beta 1.0 threshold {_f32_text(threshold)} : f32"
-    module = parse(ctx, in_func(line))
+    module = parse_in(ctx, in_func(line))
     printed = print_ir(module)
-    again = parse(ctx, printed)
+    again = parse_in(ctx, printed)
     first, second = (
         next(o for o in m.walk() if isinstance(o, spyreop.SoftplusOp)).threshold.value.data
         for m in (module, again)
@@ -178,12 +162,8 @@ def _f32_text(value: float) -> str:
 
 def test_filecheck_on_printed_output(ctx: Context) -> None:
     source = HERE / "spyreop_roundtrip.mlir"
-    printed = print_ir(parse(ctx, source.read_text()))
-    filecheck = shutil.which("filecheck")
-    command = [filecheck] if filecheck else [sys.executable, "-m", "filecheck"]
-    done = subprocess.run(
-        [*command, str(source)], input=printed, capture_output=True, text=True, check=False
-    )
+    printed = print_ir(parse_in(ctx, source.read_text()))
+    done = run_filecheck(source, printed)
     assert done.returncode == 0, done.stderr + "\n--- printed ---\n" + printed
 
 
@@ -193,10 +173,8 @@ def test_filecheck_catches_a_wrong_line(ctx: Context, tmp_path: Path) -> None:
     broken = tmp_path / "broken.mlir"
     broken.write_text(source.replace("// CHECK-NEXT: %a = spyreop.addi32toi32 %i, %j",
                                      "// CHECK-NEXT: %a = spyreop.addi32toi32 %j, %i"))
-    printed = print_ir(parse(ctx, source))
-    filecheck = shutil.which("filecheck")
-    command = [filecheck] if filecheck else [sys.executable, "-m", "filecheck"]
-    done = subprocess.run([*command, str(broken)], input=printed, capture_output=True, text=True)
+    printed = print_ir(parse_in(ctx, source))
+    done = run_filecheck(broken, printed)
     assert done.returncode != 0
 
 
@@ -340,7 +318,7 @@ func.func @softplus_gate(%in: tensor<4x64xf16>, %other: tensor<4x64xf16>) -> ten
 
 
 def test_ops_inside_linalg_generic(ctx: Context) -> None:
-    module = parse(ctx, GENERIC_KERNEL)
+    module = parse_in(ctx, GENERIC_KERNEL)
     generic = next(o for o in module.walk() if isinstance(o, GenericOp))
     body_ops = [op.name for op in generic.body.block.ops]
     assert body_ops == [
@@ -354,7 +332,7 @@ def test_ops_inside_linalg_generic(ctx: Context) -> None:
     ]
     printed = print_ir(module)
     assert "spyreop.select %gt, %sp, %b : f16" in printed
-    assert print_ir(parse(ctx, printed)) == printed
+    assert print_ir(parse_in(ctx, printed)) == printed
 
 
 def test_generic_body_type_mismatch_is_caught(ctx: Context) -> None:
