@@ -255,18 +255,24 @@ class InstanceIndexOp(IRDLOperation):
         _engine(self)
 
 
-def _fifo_for(op: Operation, ref: SymbolRefAttr, role: str) -> FifoOp:
+def _channel_for(op: Operation, ref: SymbolRefAttr, role: str, kind: type, what: str):
+    """The `kind` declaration (fifo or sync channel) `ref` names, checked to have `op`'s
+    engine at its `role` end ("source" or "target")."""
     engine = _engine(op)
     name = ref.root_reference.data
-    fifo = find_declaration(op, name, FifoOp)
-    if fifo is None:
-        raise VerifyException(f"{op.name}: no dataflow.fifo @{name} is declared in this program")
-    end = fifo.source.data if role == "source" else fifo.target.data
+    channel = find_declaration(op, name, kind)
+    if channel is None:
+        raise VerifyException(f"{op.name}: no {kind.name} @{name} is declared in this program")
+    end = channel.source.data if role == "source" else channel.target.data
     if end != engine:
         raise VerifyException(
-            f"{op.name} @{name} runs on '{engine}' but the fifo's {role} is '{end}'"
+            f"{op.name} @{name} runs on '{engine}' but the {what}'s {role} is '{end}'"
         )
-    return fifo
+    return channel
+
+
+def _fifo_for(op: Operation, ref: SymbolRefAttr, role: str) -> FifoOp:
+    return _channel_for(op, ref, role, FifoOp, "fifo")
 
 
 def _check_payload(op: Operation, fifo: FifoOp, type_: Attribute) -> None:
@@ -324,17 +330,7 @@ class ReceiveOp(IRDLOperation):
 
 
 def _sync_for(op: Operation, ref: SymbolRefAttr, role: str) -> SyncOp:
-    engine = _engine(op)
-    name = ref.root_reference.data
-    sync = find_declaration(op, name, SyncOp)
-    if sync is None:
-        raise VerifyException(f"{op.name}: no dataflow.sync @{name} is declared in this program")
-    end = sync.source.data if role == "source" else sync.target.data
-    if end != engine:
-        raise VerifyException(
-            f"{op.name} @{name} runs on '{engine}' but the sync channel's {role} is '{end}'"
-        )
-    return sync
+    return _channel_for(op, ref, role, SyncOp, "sync channel")
 
 
 @irdl_op_definition
