@@ -86,13 +86,6 @@ def _check_vector(op: Operation, type_: Attribute, what: str) -> VectorType:
     return type_
 
 
-def _num_elements(type_: VectorType) -> int:
-    n = 1
-    for d in type_.get_shape():
-        n *= d
-    return n
-
-
 # ---------------------------------------------------------------------------------------
 # Declarations
 # ---------------------------------------------------------------------------------------
@@ -284,10 +277,10 @@ def _check_payload(op: Operation, fifo: FifoOp, type_: Attribute) -> None:
             f"{op.name} @{fifo.sym_name.data}: element type {value.element_type} differs from "
             f"the fifo's {entry.element_type}"
         )
-    if _num_elements(value) % _num_elements(entry):
+    if value.element_count() % entry.element_count():
         raise VerifyException(
-            f"{op.name} @{fifo.sym_name.data}: {_num_elements(value)} elements are not a whole "
-            f"number of {_num_elements(entry)}-element entries"
+            f"{op.name} @{fifo.sym_name.data}: {value.element_count()} elements are not a whole "
+            f"number of {entry.element_count()}-element entries"
         )
 
 

@@ -35,6 +35,7 @@ Loops carry `loop_type = #ktdf.loop_type<parallel_loop | reduction_loop>`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from enum import StrEnum
 
@@ -734,17 +735,10 @@ class DataTransferOp(IRDLOperation):
             static = sizes.get_values()
             if (side == "source" and self.mode == "copy") and DYNAMIC_INDEX not in static:
                 other = self.dest_sizes.get_values()
-                if DYNAMIC_INDEX not in other and _product(static) != _product(other):
+                if DYNAMIC_INDEX not in other and math.prod(static) != math.prod(other):
                     raise VerifyException(
-                        f"ktdf.data_transfer: source moves {_product(static)} elements but "
-                        f"the destination takes {_product(other)}")
-
-
-def _product(values: Sequence[int]) -> int:
-    p = 1
-    for v in values:
-        p *= v
-    return p
+                        f"ktdf.data_transfer: source moves {math.prod(static)} elements but "
+                        f"the destination takes {math.prod(other)}")
 
 
 def _element_type(t: Attribute) -> Attribute:
@@ -783,9 +777,9 @@ def _verify_fifo_tensor(op: Operation, slot: FifoSlotType, tensor: TensorType) -
     if slot.element_type != tensor.element_type:
         raise VerifyException(f"{op.name}: the tensor's element type {tensor.element_type} "
                               f"is not the FIFO's {slot.element_type}")
-    if _product(tensor.get_shape()) != _product(slot.get_shape()):
-        raise VerifyException(f"{op.name}: the tensor holds {_product(tensor.get_shape())} "
-                              f"elements but a FIFO slot {_product(slot.get_shape())}")
+    if math.prod(tensor.get_shape()) != math.prod(slot.get_shape()):
+        raise VerifyException(f"{op.name}: the tensor holds {math.prod(tensor.get_shape())} "
+                              f"elements but a FIFO slot {math.prod(slot.get_shape())}")
 
 
 # ---------------------------------------------------------------------------------------

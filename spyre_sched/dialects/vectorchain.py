@@ -37,13 +37,6 @@ def _is_float(element: Attribute) -> bool:
     return str(element) in FLOAT_TYPES
 
 
-def _elements(type_: VectorType) -> int:
-    n = 1
-    for d in type_.get_shape():
-        n *= d
-    return n
-
-
 def _static(op: IRDLOperation, type_: Attribute, what: str) -> VectorType:
     if not isinstance(type_, VectorType) or any(d <= 0 for d in type_.get_shape()):
         raise VerifyException(f"{op.name}: {what} must be a vector with a static, non-empty shape")
@@ -180,9 +173,9 @@ class ConstantBitstreamOp(IRDLOperation):
         if width is None or width % 4:
             raise VerifyException(f"vectorchain.constant_bitstream: no bit layout for {t.element_type}")
         digits = self.bits.data
-        if len(digits) != _elements(t) * (width // 4) or any(c not in "0123456789abcdef" for c in digits):
+        if len(digits) != t.element_count() * (width // 4) or any(c not in "0123456789abcdef" for c in digits):
             raise VerifyException(
-                f"vectorchain.constant_bitstream: needs {_elements(t) * (width // 4)} lowercase hex "
+                f"vectorchain.constant_bitstream: needs {t.element_count() * (width // 4)} lowercase hex "
                 f"digits for {t}, got {len(digits)}"
             )
 
@@ -221,7 +214,7 @@ class ShuffleOp(IRDLOperation):
         pattern = self.pattern_list
         if not pattern:
             raise VerifyException("vectorchain.shuffle: the pattern is empty")
-        n = _elements(src)
+        n = src.element_count()
         if any(not 0 <= p < n for p in pattern):
             raise VerifyException(f"vectorchain.shuffle: pattern indices must be in [0, {n})")
 
