@@ -111,6 +111,14 @@ def _shaped_result(op: IRDLOperation) -> None:
     op.results[0]._type = i1_like(op.operands[0].type)  # noqa: SLF001
 
 
+def _verify_comparison_result(op: CmpiOp | CmpfOp) -> None:
+    """A comparison gives i1 of its operands' shape (a scalar i1 for scalars)."""
+    if op.result.type != i1_like(op.lhs.type):
+        raise VerifyException(
+            f"{op.name}: operands {op.lhs.type} give {i1_like(op.lhs.type)}, "
+            f"not {op.result.type}")
+
+
 @irdl_op_definition
 class CmpiOp(arith.CmpiOp):
     name = "arith.cmpi"
@@ -125,10 +133,7 @@ class CmpiOp(arith.CmpiOp):
         _shaped_result(self)
 
     def verify_(self) -> None:
-        if self.result.type != i1_like(self.lhs.type):
-            raise VerifyException(
-                f"arith.cmpi: operands {self.lhs.type} give {i1_like(self.lhs.type)}, "
-                f"not {self.result.type}")
+        _verify_comparison_result(self)
 
 
 @irdl_op_definition
@@ -146,10 +151,7 @@ class CmpfOp(arith.CmpfOp):
         _shaped_result(self)
 
     def verify_(self) -> None:
-        if self.result.type != i1_like(self.lhs.type):
-            raise VerifyException(
-                f"arith.cmpf: operands {self.lhs.type} give {i1_like(self.lhs.type)}, "
-                f"not {self.result.type}")
+        _verify_comparison_result(self)
 
 
 _REPLACED = {op.name: op for op in (SelectOp, CmpiOp, CmpfOp)}
