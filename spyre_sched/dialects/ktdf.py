@@ -83,6 +83,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, NoMemoryEffect, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from spyre_sched.dialects.syntax import parse_body
 from spyre_sched.xdsl_compat import current_token
 
 # ---------------------------------------------------------------------------------------
@@ -196,14 +197,6 @@ def _single_block(region: Region) -> Block:
     return region.blocks[0]
 
 
-def _parse_body(parser: Parser, arguments=None) -> Region:
-    """A region; an empty `{}` gets its one (empty) block."""
-    region = parser.parse_region(arguments) if arguments is not None else parser.parse_region()
-    if not region.blocks:
-        region.add_block(Block())
-    return region
-
-
 def _decision_value(attr: Attribute | None) -> int | None:
     """The integer of a solved decision (None when open or absent)."""
     return attr.value.data if isinstance(attr, IntegerAttr) else None
@@ -284,7 +277,7 @@ class PipelineOp(IRDLOperation):
                 props["decision"] = StringAttr(parser.parse_str_literal())
             parser.parse_punctuation(")")
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        region = _parse_body(parser)
+        region = parse_body(parser)
         op = cls.build(properties=props, regions=[region])
         if attrs is not None:
             op.attributes.update(attrs.data)
@@ -523,7 +516,7 @@ class StageOp(IRDLOperation):
         ins = _parse_token_list(parser)
         parser.parse_keyword("depends_out")
         outs = _parse_token_list(parser)
-        region = _parse_body(parser)
+        region = parse_body(parser)
         attrs = parser.parse_optional_attr_dict()
         units = attrs.pop("applicable_units", None)
         if units is None:
@@ -849,7 +842,7 @@ class ParallelOp(IRDLOperation):
         num = _parse_open_or_int(parser)
         parser.parse_punctuation(")")
         attrs = parser.parse_optional_attr_dict()
-        region = _parse_body(parser, [iv.resolve(index) for iv in ivs])
+        region = parse_body(parser, [iv.resolve(index) for iv in ivs])
         props = {"num_instances": num}
         for key in ("max_instances", "instance_group", "decision"):
             if key not in attrs:

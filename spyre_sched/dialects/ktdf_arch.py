@@ -104,7 +104,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Attribute,
-    Block,
     Dialect,
     ParametrizedAttribute,
     Region,
@@ -128,6 +127,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from spyre_sched.dialects.syntax import parse_body
 from spyre_sched.xdsl_compat import MLIRTokenKind, current_token
 
 # ---- types ------------------------------------------------------------------------------
@@ -390,14 +390,6 @@ def _parse_spec_dict(parser: Parser) -> dict[str, Attribute]:
     return dict(attr.data)
 
 
-def _parse_body(parser: Parser) -> Region:
-    """A `{ ... }` body; an empty one still gets its (empty) block."""
-    body = parser.parse_region()
-    if not body.blocks:
-        body.add_block(Block())
-    return body
-
-
 def _print_name_and_spec(printer: Printer, op: IRDLOperation) -> None:
     name = op.properties.get("sym_name")
     if isinstance(name, StringAttr):
@@ -541,7 +533,7 @@ class GroupOp(IRDLOperation):
             for value in shared:
                 if not isinstance(value.type, MemoryType):
                     parser.raise_error("a group shares memories only, not units")
-        body = _parse_body(parser)
+        body = parse_body(parser)
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(
@@ -654,7 +646,7 @@ class PatternsOp(IRDLOperation):
             isinstance(c, StringAttr) for c in checkpoints.data
         ):
             parser.raise_error('expected a list of checkpoint names ["..."]', pos, parser.pos)
-        return cls(checkpoints, _parse_body(parser))
+        return cls(checkpoints, parse_body(parser))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -698,7 +690,7 @@ class DeviceOp(IRDLOperation):
             attributes = parser.parse_optional_attr_dict_with_keyword()
         body = None
         if current_token(parser).text == "{":
-            body = _parse_body(parser)
+            body = parse_body(parser)
         if body is None:
             if import_path is None:
                 parser.raise_error("a device needs a body { ... } or import(\"path\")")
