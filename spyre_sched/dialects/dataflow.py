@@ -36,6 +36,8 @@ from xdsl.irdl import (
 from xdsl.traits import NoMemoryEffect, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from spyre_sched.dialects.vector_types import static_vector
+
 # The levels a unit instance name has: `core3.corelet1.sfu` is core 3, corelet 1.
 INSTANCE_LEVELS = ("core", "corelet")
 
@@ -80,12 +82,6 @@ def find_declaration(op: Operation, name: str, kind: type) -> Operation | None:
     return None
 
 
-def _check_vector(op: Operation, type_: Attribute, what: str) -> VectorType:
-    if not isinstance(type_, VectorType) or any(d <= 0 for d in type_.get_shape()):
-        raise VerifyException(f"{op.name}: {what} must be a vector with a static, non-empty shape")
-    return type_
-
-
 # ---------------------------------------------------------------------------------------
 # Declarations
 # ---------------------------------------------------------------------------------------
@@ -125,7 +121,7 @@ class FifoOp(IRDLOperation):
                 f"dataflow.fifo @{self.sym_name.data}: depth must be at least 1, "
                 f"got {self.depth.value.data}"
             )
-        entry = _check_vector(self, self.entry, "the entry type")
+        entry = static_vector(self, self.entry, "the entry type")
         if len(entry.get_shape()) != 1:
             raise VerifyException(f"dataflow.fifo @{self.sym_name.data}: an entry is a 1-D vector")
         if self.source.data == self.target.data:
@@ -269,7 +265,7 @@ def _fifo_for(op: Operation, ref: SymbolRefAttr, role: str) -> FifoOp:
 
 
 def _check_payload(op: Operation, fifo: FifoOp, type_: Attribute) -> None:
-    value = _check_vector(op, type_, "the value")
+    value = static_vector(op, type_, "the value")
     entry = fifo.entry
     assert isinstance(entry, VectorType)
     if value.element_type != entry.element_type:

@@ -29,18 +29,14 @@ from xdsl.irdl import (
 from xdsl.traits import NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from spyre_sched.dialects.vector_types import static_vector
+
 FLOAT_TYPES = ("f16", "f32", "bf16", "f64", "!spyreop.df16")
 REDUCTION_KINDS = ("add", "mul", "max", "min", "maxnum", "minnum", "maxu", "minu", "and", "or", "xor")
 
 
 def _is_float(element: Attribute) -> bool:
     return str(element) in FLOAT_TYPES
-
-
-def _static(op: IRDLOperation, type_: Attribute, what: str) -> VectorType:
-    if not isinstance(type_, VectorType) or any(d <= 0 for d in type_.get_shape()):
-        raise VerifyException(f"{op.name}: {what} must be a vector with a static, non-empty shape")
-    return type_
 
 
 # Binary op -> the numerics table's scalar op for (float, integer) element types.
@@ -75,7 +71,7 @@ class BinaryOp(IRDLOperation):
         return float_op if _is_float(element) else int_op
 
     def verify_(self) -> None:
-        _static(self, self.result.type, "the result")
+        static_vector(self, self.result.type, "the result")
 
 
 @irdl_op_definition
@@ -132,7 +128,7 @@ class ApplyOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        result = _static(self, self.result.type, "the result")
+        result = static_vector(self, self.result.type, "the result")
         if "." not in self.fn.data:
             raise VerifyException(
                 f"vectorchain.apply: '{self.fn.data}' must be a full op name such as 'math.exp'"
@@ -140,7 +136,7 @@ class ApplyOp(IRDLOperation):
         if not self.inputs:
             raise VerifyException("vectorchain.apply: needs at least one input")
         for value in self.inputs:
-            t = _static(self, value.type, "every input")
+            t = static_vector(self, value.type, "every input")
             if tuple(t.get_shape()) != tuple(result.get_shape()):
                 raise VerifyException(
                     f"vectorchain.apply: input shape {list(t.get_shape())} differs from the "
@@ -166,7 +162,7 @@ class ConstantBitstreamOp(IRDLOperation):
         super().__init__(properties={"bits": StringAttr(bits)}, result_types=[type_])
 
     def verify_(self) -> None:
-        t = _static(self, self.result.type, "the result")
+        t = static_vector(self, self.result.type, "the result")
         width = getattr(t.element_type, "bitwidth", None)
         if width is None:
             width = 16 if "df16" in str(t.element_type) else None
@@ -207,8 +203,8 @@ class ShuffleOp(IRDLOperation):
         return tuple(int(p) for p in self.pattern.get_values())
 
     def verify_(self) -> None:
-        src = _static(self, self.source.type, "the source")
-        res = _static(self, self.result.type, "the result")
+        src = static_vector(self, self.source.type, "the source")
+        res = static_vector(self, self.result.type, "the result")
         if src.element_type != res.element_type:
             raise VerifyException("vectorchain.shuffle: source and result element types differ")
         pattern = self.pattern_list
@@ -240,8 +236,8 @@ class ReduceOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        src = _static(self, self.source.type, "the source")
-        res = _static(self, self.result.type, "the result")
+        src = static_vector(self, self.source.type, "the source")
+        res = static_vector(self, self.result.type, "the result")
         if self.kind.data not in REDUCTION_KINDS:
             raise VerifyException(
                 f"vectorchain.reduce: unknown kind '{self.kind.data}' "
