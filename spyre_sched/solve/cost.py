@@ -273,11 +273,47 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     return fill_drain + (n - 1) * max(per_engine.values(), default=0)
 
 
+def shared_memory_busy(problem: Problem, p: Pipeline, choice: Choice) -> dict[str, int]:
+    """Per shared memory (device memory), the cycles one run of `p` keeps it busy: every
+    transfer through it, nested pipelines' too, at bytes × sharers ÷ its bandwidth, each
+    time it runs. Additive over pipelines (and over `model.separate`'s pieces)."""
+    n = pipeline_iterations(p, choice)
+    busy: dict[str, int] = {}
+    if n <= 0:
+        return busy
+    for st in p.stages:
+        for w in st.work:
+            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+                busy[w.shared_memory] = busy.get(w.shared_memory, 0) + n * occupancy_cycles(
+                    w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
+            elif isinstance(w, Pipeline):
+                for mem, cycles in shared_memory_busy(problem, w, choice).items():
+                    busy[mem] = busy.get(mem, 0) + n * cycles
+    return busy
+
+
+def program_parts(problem: Problem, program: Program, choice: Choice,
+                  memo: dict | None = None) -> tuple[int, dict[str, int]]:
+    """(the program's pipelines' cycles, per shared memory the cycles it is busy), both
+    times the program's calls: the two sums `program_cycles` takes the larger of."""
+    # Top-level pipelines differ in every combination: only nested ones are memoised.
+    cycles = sum(_pipeline_cycles(problem, p, choice, memo) for p in program.pipelines)
+    busy: dict[str, int] = {}
+    for p in program.pipelines:
+        for mem, c in shared_memory_busy(problem, p, choice).items():
+            busy[mem] = busy.get(mem, 0) + c
+    return program.calls * cycles, {m: program.calls * c for m, c in busy.items()}
+
+
 def program_cycles(problem: Problem, program: Program, choice: Choice,
                    memo: dict | None = None) -> int:
-    # Top-level pipelines differ in every combination: only nested ones are memoised.
-    return program.calls * sum(_pipeline_cycles(problem, p, choice, memo)
-                               for p in program.pipelines)
+    """The program's pipelines' cycles, but never less than the time a shared memory needs
+    for all of the program's traffic through it. The pipeline formula lets a stage whose
+    cores arrive staggered use the memory at full speed during fill and drain; for a
+    pipeline that runs once or a few times that can add up to less than the memory can
+    serve, i.e. below the roofline bound. The floor restores it."""
+    cycles, busy = program_parts(problem, program, choice, memo)
+    return max(cycles, *busy.values()) if busy else cycles
 
 
 def kernel_cycles(problem: Problem, choice: Choice) -> int:

@@ -195,13 +195,18 @@ class ProgramTable:
     keys: list[tuple[int, ...]]
     cycles: list[int]
     buffer_bytes: list[int]
+    shared_busy: list[list[int]]
+    """per combination, the cycles each of `problem`'s shared memories is busy"""
     other_bytes: list[list[int]]
     fifos: list[list[int]]
     registers: list[list[int]]
     enumerated: int
 
 
-def program_table(problem: Problem, program: Program) -> ProgramTable:
+def program_table(problem: Problem, program: Program, whole: bool = False) -> ProgramTable:
+    """The Pareto front of a program part's combinations. `whole`: the part is the whole
+    program, so its cycles take the shared-memory floor directly (`cost.program_cycles`)
+    and the busy times need not be kept apart (fewer incomparable rows)."""
     scope = program_scope(problem, program)
     sizes = [len(problem.decision(d).candidates) for d in scope]
     total = 1
@@ -214,15 +219,20 @@ def program_table(problem: Problem, program: Program) -> ProgramTable:
     rows = []
     memo: dict = {}
     others = sorted(problem.other_memories)
+    shared = [] if whole else shared_memories_of(problem)
     for key in itertools.product(*(range(n) for n in sizes)):
         ch = dict(zip(scope, key))
         if any(lim.product(problem, ch) > lim.available for lim in program.instance_limits):
             continue  # not legal: more instances than the group provides
+        cycles, busy = cost.program_parts(problem, program, ch, memo)
+        if whole and busy:
+            cycles = max(cycles, *busy.values())
         figures = (cost.program_buffer_bytes(problem, program, ch),
                    *(cost.program_buffer_bytes(problem, program, ch, k) for k in others),
                    *(f.entries.at(ch) for f in program.fifos),
-                   *(r.bytes.at(ch) for r in program.registers))
-        rows.append((cost.program_cycles(problem, program, ch, memo), figures, key))
+                   *(r.bytes.at(ch) for r in program.registers),
+                   *(busy.get(m, 0) for m in shared))
+        rows.append((cycles, figures, key))
     rows.sort()
     front: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
     for row in rows:  # cycles ascending: dominated if an earlier row needs no more of anything
@@ -231,12 +241,32 @@ def program_table(problem: Problem, program: Program) -> ProgramTable:
         front.append(row)
     if not front:
         raise SolveError(f"program {program.index}: no legal combination of its decisions")
-    no, nf = 1 + len(others), len(program.fifos)
+    no, nf, nr = 1 + len(others), len(program.fifos), len(program.registers)
+    ns = no + nf + nr
     return ProgramTable(
         program, scope, [r[2] for r in front], [r[0] for r in front],
-        [r[1][0] for r in front], [list(r[1][1:no]) for r in front],
-        [list(r[1][no:no + nf]) for r in front], [list(r[1][no + nf:]) for r in front],
+        [r[1][0] for r in front], [list(r[1][ns:]) for r in front],
+        [list(r[1][1:no]) for r in front],
+        [list(r[1][no:no + nf]) for r in front], [list(r[1][no + nf:ns]) for r in front],
         total)
+
+
+def shared_memories_of(problem: Problem) -> list[str]:
+    """The shared memories (device memory) any transfer of the problem goes through."""
+    found: set[str] = set()
+
+    def visit(p: Pipeline) -> None:
+        for st in p.stages:
+            for w in st.work:
+                if isinstance(w, Pipeline):
+                    visit(w)
+                elif getattr(w, "shared_bandwidth", None) is not None and w.shared_memory:
+                    found.add(w.shared_memory)
+
+    for prog in problem.programs:
+        for p in prog.pipelines:
+            visit(p)
+    return sorted(found)
 
 
 def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
@@ -253,8 +283,10 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
     used: set[str] = set()
     peak_upper = problem.pinned_bytes
     for prog in problem.programs:
-        parts = [program_table(problem, part) for part in components(problem, prog)]
+        pieces = components(problem, prog)
+        parts = [program_table(problem, part, whole=len(pieces) == 1) for part in pieces]
         cycles_terms, bytes_terms = [], []
+        busy_terms: dict[int, list] = {}
         other_terms: dict[int, list] = {}
         fifo_terms: list[tuple[object, cp_model.LinearExprT]] = []
         register_terms: list[tuple[object, cp_model.LinearExprT]] = []
@@ -270,6 +302,9 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
                         [y for y, k in zip(ys, t.keys) if k[pos] == i]) == lit)
             cycles_terms.append(cp_model.LinearExpr.weighted_sum(ys, t.cycles))
             bytes_terms.append(cp_model.LinearExpr.weighted_sum(ys, t.buffer_bytes))
+            for k in range(len(t.shared_busy[0]) if t.shared_busy else 0):
+                busy_terms.setdefault(k, []).append(
+                    cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.shared_busy]))
             for k in range(len(problem.other_memories)):
                 other_terms.setdefault(k, []).append(
                     cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.other_bytes]))
@@ -279,7 +314,20 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
             for k, r in enumerate(t.program.registers):
                 register_terms.append((r, cp_model.LinearExpr.weighted_sum(
                     ys, [row[k] for row in t.registers])))
-        program_cycles[prog.index] = cp_model.LinearExpr.sum(cycles_terms)
+        pipelines_sum = cp_model.LinearExpr.sum(cycles_terms)
+        busy_sums = [cp_model.LinearExpr.sum(terms) for terms in busy_terms.values()]
+        if busy_sums:
+            # cost.program_cycles: never less than a shared memory's busy time
+            upper = (sum(max(t.cycles) for t in parts)
+                     + sum(max(max(row) for row in t.shared_busy) for t in parts))
+            floor = model.new_int_var(0, upper, f"p{prog.index}.cycles")
+            # floor >= every sum: minimising the cycles makes it their max (two linear
+            # inequalities; add_max_equality's reified form solved ~100x slower here)
+            for term in (pipelines_sum, *busy_sums):
+                model.add(floor >= term)
+            program_cycles[prog.index] = floor
+        else:
+            program_cycles[prog.index] = pipelines_sum
         program_bytes[prog.index] = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
         peak_upper = max(peak_upper, sum(max(t.buffer_bytes) for t in parts)
                          + problem.pinned_bytes)

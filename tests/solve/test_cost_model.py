@@ -158,3 +158,24 @@ def test_carried_accumulator_pays_the_lowered_chain_per_step():
     assert occupancy == 16 + 7 * 6 * (2 + cost.REDUCE_STEP_EXTRA_OPS)
     plain = Compute("add", Quantity.const(512), 2, 64, latency=6)
     assert cost.work_parts(None, plain, {}) == (16, 6)
+
+
+def test_a_program_never_takes_less_than_device_memory_needs_for_its_traffic():
+    """A pipeline that runs once lets the store fill at its own speed, which alone would
+    predict less than device memory can serve (below the roofline bound): the program's
+    cycles are at least every core's bytes through it over its bandwidth. The CP-SAT model
+    states the same floor over the program's parts, so its optimum equals this figure."""
+    from spyre_sched.solve.solver import solve
+
+    load = Transfer("load", Quantity.const(96000), 128, 20, 150, 32, shared_memory="ddr")
+    store = Transfer("store", Quantity.const(48000), 128, 20, 150, 32, shared_memory="ddr")
+    pipe = Pipeline("p", Quantity.const(1), (Stage("ld", "dma_load", (load,)),
+                                             Stage("st", "dma_store", (store,))))
+    program = Program(0, "p", (pipe,))
+    problem = Problem("k", "d", 1 << 20, (), (program,))
+    busy = -(-96000 * 32 // 150) + -(-48000 * 32 // 150)
+    assert cost.pipeline_cycles(problem, pipe, {}) < busy  # the pipeline formula alone
+    assert cost.shared_memory_busy(problem, pipe, {}) == {"ddr": busy}
+    assert cost.program_cycles(problem, program, {}) == busy
+    solution = solve(problem)
+    assert solution.cycles == busy and solution.stats.phases[-1].objective == busy
