@@ -41,3 +41,12 @@ def run_filecheck(check_file: Path, text: str) -> subprocess.CompletedProcess:
     command = [filecheck] if filecheck else [sys.executable, "-m", "filecheck"]
     return subprocess.run([*command, str(check_file)], input=text, capture_output=True,
                           text=True, check=False)
+
+
+def check_round_trip_and_filecheck(check_file: Path) -> None:
+    """`check_file` parses, prints, parses back to the same text, and that text passes the
+    file's own CHECK lines."""
+    first = print_ir(parse(check_file.read_text()))
+    assert print_ir(parse(first)) == first
+    done = run_filecheck(check_file, first)
+    assert done.returncode == 0, done.stderr + "\n--- printed ---\n" + first

@@ -10,7 +10,7 @@ import pytest
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from spyre_sched.dialects.ktdf import KTDF, LoopType, LoopTypeAttr, ReserveSizeOp
-from dialect_ir import parse, print_ir, run_filecheck
+from dialect_ir import check_round_trip_and_filecheck, parse, print_ir
 
 HERE = Path(__file__).parent
 ROUNDTRIP = HERE / "ktdf_roundtrip.mlir"
@@ -25,10 +25,7 @@ def test_every_ktdf_op_and_type_is_covered() -> None:
 
 
 def test_round_trip_and_filecheck() -> None:
-    first = print_ir(parse(ROUNDTRIP.read_text()))
-    assert print_ir(parse(first)) == first
-    done = run_filecheck(ROUNDTRIP, first)
-    assert done.returncode == 0, done.stderr + "\n--- printed ---\n" + first
+    check_round_trip_and_filecheck(ROUNDTRIP)
 
 
 def test_generic_form_round_trips() -> None:
