@@ -43,7 +43,7 @@ from spyre_sched.solve.problem import (
     pipeline_scope,
     stage_scope,
 )
-from spyre_sched.solve.timing import occupancy_cycles, transfer_cycles
+from spyre_sched.device.model import occupancy_cycles, transfer_cycles
 from spyre_sched.solve.units import fmt_bytes
 
 
