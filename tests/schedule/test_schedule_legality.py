@@ -99,7 +99,6 @@ def test_transposed_tile_is_refused_at_the_tile() -> None:
     ("gather_scatter", "indirect access tiles"),
     ("allreduce", "inter-tile communication"),
     ("distributed_argument", "distributed views"),
-    ("runtime_rows", "run-time"),
 ])
 def test_out_of_scope_kernels_are_refused(name: str, message: str) -> None:
     path = EMULATOR_KERNELS / f"{name}.mlir"
@@ -125,3 +124,27 @@ def test_cli_reports_the_location_and_exits_1(tmp_path) -> None:
     line = line_of(bad.read_text(), "linalg.matmul")
     assert re.search(rf"bad.mlir:{line}:\d+: error: not supported yet: linalg.matmul", result.output)
     assert "Traceback" not in result.output
+
+
+ROWS = (EMULATOR_KERNELS / "runtime_rows.mlir").read_text()
+
+
+def test_run_time_sizes_pass_but_run_time_strides_are_refused_at_the_view() -> None:
+    schedule_text(ROWS, "spyre", "kernel.mlir")  # run-time sizes, static strides: scheduled
+    strided = ROWS.replace("sizes: [%N, 64], strides: [64, 1] {\n      coordinate_set = #all, "
+                           "memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>\n  %Yv",
+                           "sizes: [%N, 64], strides: [%c64, 1] {\n      coordinate_set = #all, "
+                           "memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>\n  %Yv", 1)
+    assert strided != ROWS
+    err = refused(strided)
+    assert "run-time strides" in err.message
+    assert err.location.line == line_of(strided, "%Xv = ktdp.construct_memory_view")  # type: ignore[union-attr]
+
+
+def test_run_time_access_tile_shapes_are_refused_at_the_tile() -> None:
+    text = ROWS.replace("#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0,",
+                        "#block = affine_set<(d0, d1)[s0] : (d0 >= 0, s0 - 1 - d0 >= 0,")
+    text = text.replace("[%i, %c0] {access_tile_set = #block", "[%i, %c0] symbols(%c64) {access_tile_set = #block")
+    err = refused(text)
+    assert "access tiles whose set has symbols" in err.message
+    assert err.location.line == line_of(text, "%Xt = ktdp.construct_access_tile")  # type: ignore[union-attr]
