@@ -135,3 +135,17 @@ def test_cli_run_with_a_run_time_argument() -> None:
     assert ok.exit_code == 0, ok.output
     assert "result: MATCH" in ok.output
     assert "local_schedule_0#0[i=128]" in ok.output
+
+
+def test_run_time_rows_on_sample_device(tmp_path: Path) -> None:
+    import spyre_sched
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.lower.bundle import write_bundle
+
+    out = write_bundle(compile_kernel(str(ROWS), device="sample_device", strategy="heuristic"),
+                       tmp_path / "bundle")
+    check_bundle(out)
+    for n in (64, 192):
+        result = spyre_sched.run(str(out), runtime_args={"n": n})
+        assert result.matches, result.mismatches
+        assert result.outputs["Y"].shape == (n, 64)
