@@ -148,3 +148,16 @@ def test_run_time_access_tile_shapes_are_refused_at_the_tile() -> None:
     err = refused(text)
     assert "access tiles whose set has symbols" in err.message
     assert err.location.line == line_of(text, "%Xt = ktdp.construct_access_tile")  # type: ignore[union-attr]
+
+
+def test_an_access_tile_sticking_out_of_its_view_is_refused() -> None:
+    # a static view one row short of the last tile, and a run-time row count whose
+    # granularity (32) is finer than the 64-row tiles: both would move a whole tile
+    short = (EXAMPLES / "add_96x64.mlir").read_text().replace("-d0 + 95 >= 0", "-d0 + 94 >= 0") \
+        .replace("sizes: [96, 64]", "sizes: [95, 64]").replace("memref<96x64xf16>", "memref<95x64xf16>")
+    err = refused(short)
+    assert "masked accesses" in err.message and "tile 31" in err.message
+    assert err.location.line == line_of(short, "%a = ktdp.load %At")  # type: ignore[union-attr]
+    fine = ROWS.replace("granularity = 64", "granularity = 32")
+    err = refused(fine)
+    assert "masked accesses" in err.message and "N = 32" in err.message
