@@ -149,3 +149,23 @@ def test_run_time_rows_on_sample_device(tmp_path: Path) -> None:
         result = spyre_sched.run(str(out), runtime_args={"n": n})
         assert result.matches, result.mismatches
         assert result.outputs["Y"].shape == (n, 64)
+
+
+def test_a_condition_on_the_run_time_loop_counter(tmp_path: Path) -> None:
+    import spyre_sched
+
+    text = ROWS.read_text().replace(
+        "  scf.for %i = %c0 to %N step %c64 {\n",
+        "  %c128 = arith.constant 128 : index\n  scf.for %i = %c0 to %N step %c64 {\n"
+        "    %lt = arith.cmpi ult, %i, %c128 : index\n    scf.if %lt {\n").replace(
+        "    ktdp.store %y, %Yt : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>\n  }\n",
+        "    ktdp.store %y, %Yt : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>\n    }\n  }\n")
+    kernel = tmp_path / "rows_below_128.mlir"
+    kernel.write_text(text)
+    x = np.random.default_rng(9).uniform(-2, 2, (256, 64)).astype(np.float16)
+    result = spyre_sched.run(str(kernel), {"X": x}, strategy="heuristic", runtime_args={"n": 256})
+    assert result.matches, result.mismatches
+    assert sorted(result.per_program) == ["local_schedule_0#0[i=0]", "local_schedule_0#0[i=64]"]
+    want = np.zeros((256, 64), np.float16)
+    want[:128] = (x[:128].astype(np.float32) * 2).astype(np.float16)
+    assert np.array_equal(result.outputs["Y"], want)
