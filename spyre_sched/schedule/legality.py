@@ -99,6 +99,9 @@ def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
         raise fail(op, NAME, f"not supported yet: element type {mtype.element_type} "
                    f"(this version schedules {' and '.join(ELEMENT_TYPES)})")
     space = op.memory_space
+    if space.space == "ct_local" and op.sizes:
+        raise fail(op, NAME, "not supported yet: scratchpad (ct_local) views with run-time "
+                   "sizes (the region the kernel pins must be known at compile time)")
     if space.space == "ct_local" and space.tile is not None:
         raise fail(op, NAME, f"not supported yet: views in another compute tile's "
                    f"scratchpad (ct_id = {space.tile})")

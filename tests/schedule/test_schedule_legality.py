@@ -161,3 +161,12 @@ def test_an_access_tile_sticking_out_of_its_view_is_refused() -> None:
     fine = ROWS.replace("granularity = 64", "granularity = 32")
     err = refused(fine)
     assert "masked accesses" in err.message and "N = 32" in err.message
+
+
+def test_a_scratchpad_view_with_a_run_time_size_is_refused() -> None:
+    text = ROWS.replace("coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>\n  %Yv",
+                        "coordinate_set = #all, memory_space = #ktdp.memory_space<ct_local>} : memref<?x64xf16>\n  %Yv")
+    assert text != ROWS
+    err = refused(text)
+    assert "ct_local) views with run-time sizes" in err.message
+    assert err.location.line == line_of(text, "%Xv = ktdp.construct_memory_view")  # type: ignore[union-attr]
