@@ -258,17 +258,9 @@ def _describe(level: ktdf.PipelineOp) -> _Nest:
         raise fail(compute, NAME, "not supported yet: chunking a reduction held whole by "
                    "more than one scratchpad level")
     for buffer in _buffers(level):
-        if buffer.role.data != "input" or not _spans_whole(buffer, dims):
-            raise fail(compute, NAME, f"not supported yet: chunking a reduction whose tile "
-                       f"also stages {buffer.operand.data} ({buffer.role.data}, not along the "
-                       f"reduction) through the scratchpad")
-    for stage in level.stages:
-        if stage is middle:
-            continue
-        for op in stage.body.block.ops:
-            if isinstance(op, ktdf.DataTransferOp) and op.dest not in level.private.res:  # type: ignore[union-attr]
-                raise fail(op, NAME, "not supported yet: chunking a reduction whose tile "
-                           "pipeline moves something other than its inputs")
+        if _spans_whole(buffer, dims) and buffer.role.data != "input":
+            raise fail(compute, NAME, f"not supported yet: chunking a reduction along which "
+                       f"{buffer.operand.data} ({buffer.role.data}) is staged")
     return _Nest(level, tile_loops, point_loops, middle, compute, prefix, dim, extent, step,
                  _memory_of(level))
 
@@ -291,6 +283,9 @@ def _chunk(level: ktdf.PipelineOp, device: Device) -> None:
             if isinstance(op, ktdf.DeriveSizeOp) and op.offset is loop.body.block.args[0]:
                 mapping[op.result] = loop.ub
     chunks = _Chunks(nest, reserve.result, zero.result, whole.result)
+    whole = _whole_buffers(nest)
+    for old, buffer in whole.items():
+        mapping[old] = buffer.result
     private = nest.compute.private
     assert private is not None
     resources = [op.clone() for op in private.body.block.ops
@@ -302,6 +297,8 @@ def _chunk(level: ktdf.PipelineOp, device: Device) -> None:
         ops = _point_nest(nest, stage, dict(mapping), zero.result, chunks)
         bodies.append((stage.units, ops))
     new = pipeline(resources, bodies, dict(nest.compute.attributes))
+    if whole:
+        new = _stage_whole(nest, whole, new, dict(mapping))
     outermost = nest.tile_loops[0]
     Rewriter.insert_op([*head, new], InsertPoint.before(outermost))
     tile_reserves = [loop.step.owner for loop in nest.tile_loops]
@@ -309,6 +306,64 @@ def _chunk(level: ktdf.PipelineOp, device: Device) -> None:
     for op in tile_reserves:
         if isinstance(op, ktdf.ReserveSizeOp) and not op.result.uses:
             Rewriter.erase_op(op)
+
+
+def _whole_buffers(nest: _Nest) -> dict[SSAValue, ktdf.BufferOp]:
+    """The tile buffers that do not span the reduction (a per-row operand, the staged
+    result), now holding the whole extent of every dim: they are filled once before the
+    chunked compute and drained once after it. Maps old value -> new buffer."""
+    extents = {}
+    for loop in nest.tile_loops:
+        reserve = loop.step.owner
+        if isinstance(reserve, ktdf.ReserveSizeOp):
+            extents[reserve.decision.data] = reserve.extent.value.data
+    dims = {nest.dim: nest.extent}
+    made = {}
+    private = nest.level.private
+    assert private is not None
+    for value, op in zip(private.res, private.body.block.ops):
+        if not isinstance(op, ktdf.BufferOp) or _spans_whole(op, dims):
+            continue
+        tile_dims = [extents.get(v, v) if isinstance(v, str) else v for v in op.tile_dim_values()]
+        if any(isinstance(v, str) for v in tile_dims):
+            raise fail(nest.compute, NAME, f"not supported yet: chunking a reduction next to "
+                       f"{op.operand.data}, tiled by a decision of another loop")
+        shape = [tile_dims[r.position] for r in op.access_map.data.results]  # type: ignore[attr-defined]
+        mtype = op.result.type
+        made[value] = ktdf.BufferOp(op.role.data, op.operand.data, op.access_map, tile_dims,
+                                    MemRefType(mtype.element_type, shape,
+                                               memory_space=mtype.memory_space))
+    return made
+
+
+def _stage_whole(nest: _Nest, whole: dict[SSAValue, ktdf.BufferOp], compute: ktdf.PipelineOp,
+                 subst: dict[SSAValue, SSAValue]) -> ktdf.PipelineOp:
+    """A run-once pipeline around the chunked compute: the tile pipeline's fills and
+    drains of the whole buffers, for the whole extent, before and after it."""
+    before: list[tuple[list[str], list[Operation]]] = []
+    after: list[tuple[list[str], list[Operation]]] = []
+    seen_middle = False
+    for stage in nest.level.stages:
+        if stage is nest.middle:
+            seen_middle = True
+            continue
+        local = set(stage.walk())
+        ops: list[Operation] = []
+        for t in [o for o in stage.walk() if isinstance(o, ktdf.DataTransferOp)]:
+            if t.source not in whole and t.dest not in whole:
+                continue
+
+            def copy(values):
+                return [rebuild(v, subst, ops, lambda x: x.owner in local)
+                        if isinstance(v, SSAValue) else v for v in values]
+
+            ops.append(ktdf.DataTransferOp(
+                subst.get(t.source, t.source), copy(t.mixed_source_offsets()),
+                copy(t.mixed_source_sizes()), subst.get(t.dest, t.dest),
+                copy(t.mixed_dest_offsets()), copy(t.mixed_dest_sizes()), _mode(t)))
+        if ops:
+            (after if seen_middle else before).append((stage.units, ops))
+    return pipeline(list(whole.values()), [*before, ([], [compute]), *after])
 
 
 def _point_nest(nest: _Nest, stage: ktdf.StageOp, mapping: dict[SSAValue, SSAValue],

@@ -56,3 +56,30 @@ func.func @row_sum(%X: index, %S: index) attributes {{grid = [{grid}]}} {{
   return
 }}
 """
+
+
+def _resize(text: str, cols: int, old_cols: int, grid: int, old_grid: int = 32) -> str:
+    """An example kernel with 2 rows per tile resized to `cols` columns and `grid` tiles."""
+    rows, old_rows = 2 * grid, 2 * old_grid
+    for old, new in ((f"{old_rows}x{old_cols}", f"{rows}x{cols}"),
+                     (f"sizes: [{old_rows}, {old_cols}]", f"sizes: [{rows}, {cols}]"),
+                     (f"strides: [{old_cols}, 1]", f"strides: [{cols}, 1]"),
+                     (f"-d0 + {old_rows - 1} >= 0", f"-d0 + {rows - 1} >= 0"),
+                     (f"-d1 + {old_cols - 1} >= 0", f"-d1 + {cols - 1} >= 0"),
+                     (f"-d0 + {old_cols - 1} >= 0", f"-d0 + {cols - 1} >= 0"),
+                     (f"sizes: [{old_cols}]", f"sizes: [{cols}]"),
+                     (f"<{old_cols}x", f"<{cols}x"),
+                     (f"2x{old_cols}", f"2x{cols}"),
+                     (f"grid = [{old_grid}]", f"grid = [{grid}]")):
+        text = text.replace(old, new)
+    return text
+
+
+def rmsnorm(cols: int, grid: int) -> str:
+    """examples/rmsnorm.mlir with rows of `cols` (2 rows per tile, `grid` tiles)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "rmsnorm.mlir").read_text()
+    text = text.replace("%inv_n = arith.constant 0.001953125 : f32",
+                        f"%inv_n = arith.constant {1.0 / cols!r} : f32")
+    return _resize(text, cols, 512, grid)
