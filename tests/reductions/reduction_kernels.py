@@ -83,3 +83,22 @@ def rmsnorm(cols: int, grid: int) -> str:
     text = text.replace("%inv_n = arith.constant 0.001953125 : f32",
                         f"%inv_n = arith.constant {1.0 / cols!r} : f32")
     return _resize(text, cols, 512, grid)
+
+
+def col_sum(rows: int, grid: int) -> str:
+    """tests/reductions/col_sum.mlir with `rows` rows per tile (instead of 8) and `grid`
+    tiles: each tile sums its rows x 128 block down the columns."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent / "col_sum.mlir").read_text()
+    total = rows * grid
+    for old, new in (("#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0",
+                      f"#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0"),
+                     ("#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0",
+                      f"#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + {total - 1} >= 0"),
+                     ("256x128", f"{total}x128"), ("sizes: [256, 128]", f"sizes: [{total}, 128]"),
+                     ("8x128", f"{rows}x128"), ("%c8 = arith.constant 8", f"%c8 = arith.constant {rows}"),
+                     ("grid = [32]", f"grid = [{grid}]")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text

@@ -27,7 +27,6 @@ from emulator.numerics import matches_hardware_order_sum
 
 HERE = Path(__file__).resolve().parent
 SMALL_LX = str(HERE / "devices" / "small_lx.mlir")
-COL_SUM = HERE / "col_sum.mlir"
 ROW_SUM_2M = HERE / "row_sum_2m.mlir"
 
 
@@ -187,17 +186,19 @@ def test_row_sum_larger_than_sample_device_l1(tmp_path: Path) -> None:
 # ---- reductions over an outer dim -------------------------------------------------------
 
 
-@pytest.mark.parametrize("device,strategy", [("spyre", "solver"), ("sample_device", "heuristic")])
-def test_column_sum(device: str, strategy: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("device,strategy,rows,grid", [
+    ("spyre", "solver", 8, 32), ("sample_device", "heuristic", 8, 1),
+    (SMALL_LX, "solver", 256, 2)], ids=["spyre", "sample_device", "small_lx-chunked"])
+def test_column_sum(device: str, strategy: str, rows: int, grid: int, tmp_path: Path) -> None:
+    """Column sums; on small_lx a tile of 256 x 128 f16 (64 KiB) is chunked along the
+    reduced rows."""
     import spyre_sched
 
-    text = COL_SUM.read_text()
-    grid = 32 if device == "spyre" else 1
-    text = text.replace("grid = [32]", f"grid = [{grid}]")
-    schedule = _compile(text, tmp_path, device, strategy)
-    x = _f16(np.random.default_rng(8), (256, 128))
+    schedule = _compile(kernels.col_sum(rows, grid), tmp_path, device, strategy)
+    assert ("p0.tile.lx.d0" in _decisions(schedule)) == (device == SMALL_LX)
+    x = _f16(np.random.default_rng(8), (rows * grid, 128))
     result = spyre_sched.run(schedule, {"X": x}, device=device)
-    tiles = x[:8 * grid].reshape(grid, 8, 128)
+    tiles = x.reshape(grid, rows, 128)
     sums = result.outputs["S"][:grid * 128].reshape(grid, 128)
     assert result.matches, result.mismatches
     for t in range(grid):
