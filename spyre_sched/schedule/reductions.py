@@ -142,7 +142,10 @@ def _over_capacity(fn: FuncOp, device: Device) -> dict[str, tuple[int, int]]:
     for buffer in [b for b in fn.walk() if isinstance(b, ktdf.BufferOp)]:
         nbytes = buffer_elements(buffer, decisions, "min") * element_bytes(
             buffer.result.type.element_type)
-        need[buffer.memory] = need.get(buffer.memory, 0) + nbytes
+        memories = device.memories_of_kind(buffer.memory, core) or \
+            device.memories_of_kind(buffer.memory)
+        align = device.access_granularity(memories[0].name) if memories else 1
+        need[buffer.memory] = need.get(buffer.memory, 0) + -(-nbytes // align) * align
     pinned = fn.attributes.get(PINNED_ATTR)
     scratch = device.memory_kind_for("ct_local")
     if pinned is not None and scratch in need:

@@ -173,15 +173,11 @@ class _Hardware:
         self.corelet = corelets[0] if corelets else None
 
     def granularity(self, kind: str) -> int:
-        """The access granularity of this core's memory of `kind` (the largest transfer
-        granularity of a datapath into or out of it; 1 when none says): the lowering aligns
+        """The access granularity of this core's memory of `kind`: the lowering aligns
         every buffer copy to it."""
         memories = self.device.memories_of_kind(kind, self.core) or \
             self.device.memories_of_kind(kind)
-        names = {m.name for m in memories[:1]}
-        sizes = [dp.transfer_granularity or 1 for dp in self.device.datapaths
-                 if dp.source in names or dp.target in names]
-        return max(sizes, default=1)
+        return self.device.access_granularity(memories[0].name) if memories else 1
 
     def unit_of_kind(self, kind: str, near: Operation | None = None) -> str:
         names = sorted((u.name for u in self.device.units.values() if u.kind == kind
