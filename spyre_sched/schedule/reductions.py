@@ -243,6 +243,11 @@ def _describe(level: ktdf.PipelineOp) -> _Nest:
     steps = {constant_value(lp.step) for lp in compute.walk()
              if isinstance(lp, scf.ForOp) and loop_dim(lp) == dim}
     step = max(s or 1 for s in steps)
+    inner_levels = [p for p in level.walk() if isinstance(p, ktdf.PipelineOp)
+                    and p not in (level, compute) and _buffers(p)]
+    if inner_levels:
+        raise fail(compute, NAME, "not supported yet: chunking a reduction held whole by "
+                   "more than one scratchpad level")
     middle = next(s for s in level.stages if s.is_ancestor(compute))
     point_loops = _loops_directly_around(compute)
     if not point_loops or point_loops[0].parent_op() is not middle:
@@ -255,11 +260,6 @@ def _describe(level: ktdf.PipelineOp) -> _Nest:
         if extra:
             raise fail(extra[0], NAME, "not supported yet: chunking a reduction whose tile "
                        "loops hold other work")
-    inner_levels = [p for p in compute.walk() if isinstance(p, ktdf.PipelineOp)
-                    and p is not compute]
-    if inner_levels:
-        raise fail(compute, NAME, "not supported yet: chunking a reduction held whole by "
-                   "more than one scratchpad level")
     for buffer in _buffers(level):
         if _spans_whole(buffer, dims) and buffer.role.data != "input":
             raise fail(compute, NAME, f"not supported yet: chunking a reduction along which "

@@ -8,6 +8,8 @@ rounding), each compute tile reducing `rows` whole rows of `cols` elements. The 
 
 from __future__ import annotations
 
+import re
+
 
 def row_sum(rows: int, cols: int, grid: int) -> str:
     total = rows * grid
@@ -97,8 +99,8 @@ def col_sum(rows: int, grid: int) -> str:
                      ("#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0",
                       f"#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + {total - 1} >= 0"),
                      ("256x128", f"{total}x128"), ("sizes: [256, 128]", f"sizes: [{total}, 128]"),
-                     ("8x128", f"{rows}x128"), ("%c8 = arith.constant 8", f"%c8 = arith.constant {rows}"),
+                     ("%c8 = arith.constant 8", f"%c8 = arith.constant {rows}"),
                      ("grid = [32]", f"grid = [{grid}]")):
         assert old in text, old
         text = text.replace(old, new)
-    return text
+    return re.sub(r"\b8x128", f"{rows}x128", text)
