@@ -81,13 +81,15 @@ def _decisions(schedule) -> dict[str, int]:
 def test_row_sum_larger_than_the_scratchpad_is_chunked(tmp_path: Path) -> None:
     import spyre_sched
 
-    schedule = _compile(kernels.row_sum(2, 16384, 2), tmp_path, SMALL_LX)
+    """Rows of 16448 f16: chunks are multiples of 128 (at most 256 sizes), none divides
+    the row, so the last chunk of every row is partial."""
+    schedule = _compile(kernels.row_sum(2, 16448, 2), tmp_path, SMALL_LX)
     decisions = _decisions(schedule)
     chunk = decisions["p0.tile.lx.d1"]
-    assert 64 <= chunk < 16384 and chunk % 64 == 0
+    assert 128 <= chunk < 16448 and chunk % 128 == 0 and 16448 % chunk
     assert "p0.pipe.lx.d1.modulo" in decisions and "p0.tile.lx.d0" not in decisions
     assert schedule.scratchpad_bytes <= 16384
-    x = _f16(np.random.default_rng(1), (4, 16384))
+    x = _f16(np.random.default_rng(1), (4, 16448))
     result = spyre_sched.run(schedule, {"X": x}, device=SMALL_LX)
     _check_sum(result, "S", x, 32, axis=1)
 
