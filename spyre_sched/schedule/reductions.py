@@ -10,36 +10,39 @@ extent in each scratchpad tile, so a row is reduced in one pass when it fits.
 This pass marks every reduction loop's vector step with the reduction it performs
 (`ktdf.reduction = "<combiner op>"`, for traces and device patterns), then, per program,
 adds up what its scratchpad buffers need at the smallest tiles of the other dims (plus
-the kernel's pinned bytes). When that exceeds a core's memory of that kind, every tile
-pipeline of the program whose buffers hold a whole reduction extent is **chunked**:
+the kernel's pinned bytes, each buffer aligned as the allocator aligns it). When that
+exceeds a core's memory of that kind, every tile pipeline of the program whose buffers
+hold a whole reduction extent is **chunked** (row sum of 2M f16 per row on spyre):
 
-    %K = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = E,
-                                   min_value = g, divisibility = g}      // the chunk
-    scf.for %t0 ... {                                                    // tile loops
-      <init nest: the point loops around a run-once pipeline
-         [sfu] linalg.fill -> FIFO, [store] FIFO -> accumulator>          // acc = init
-      scf.for %k = 0 to E step %K {reduction_loop, ktdf.dim = r} {       // chunk loop
-        %m = ktdf.tiling.derive_size %k, %K, E
-        ktdf.pipeline modulo(...) {                                      // as before, but
-          buffers hold %K of dim r; the DMA moves [.., %m] from position k
-          point loops { compute pipeline:
-            [load]  accumulator -> FIFO; chunk vectors -> FIFO (0 to %m)
-            [sfu]   acc = read FIFO; scf.for ... iter_args(acc) ...; write FIFO
-            [store] FIFO -> accumulator } } } }
+    %K1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 2097152,
+                                    min_value = 8192, divisibility = 8192}   // the chunk
+    ktdf.pipeline {ktdf.compute = "p0"}                     // FIFOs only, runs once
+      stage [dma, load]: scf.for %p0 (the point loops, whole extents) {
+        scf.for %k1 = 0 to E step %K1 {reduction_loop}       // chunk loop
+          %m1 = ktdf.tiling.derive_size %k1, %K1, E
+          ktdf.pipeline modulo(size: ?, decision = "p0.pipe.lx.d1.modulo") {
+            chunk buffer [1 x %K1]; [dma] X[row + p0, k1] size [1, %m1] -> chunk;
+            [load] the vectors of the chunk -> FIFO } }
+      stage [sfu]: scf.for %p0 { acc = fill;
+        scf.for %k1 ... iter_args(acc) { scf.for %v = 0 to %m1 ... iter_args(acc) {...} };
+        write acc }
+      stage [store]: scf.for %p0 { FIFO -> the result's home }
 
-The accumulator is where the reduction's result lives already (its home): an
-intermediate buffer of the program or a `ct_local` view, in the scratchpad, in the
-accumulator type (the combiner's type, e.g. f32 for f16 data). Each chunk reads it,
-folds the chunk's vectors in one at a time in iteration order, and writes it back, so the
-terms reach the accumulator in the same order, in the same type, as without chunking:
-the hardware order `docs/numerics.md` (rule 3) compares with the reference. A chunk is a
-whole number of the reduction loop's steps (vectors along the stick); its legal values
-are multiples of a granule g (the step, doubled until the extent has at most
-`MAX_CHUNK_VALUES` granules) and the solver sizes it against the scratchpad like any tile.
+The tile pipeline and its tile loops go: the point loops move inside each stage over the
+whole extents, so the accumulator stays in the compute unit for a whole row and crosses
+chunks as the carried value of the sfu's chunk loop. Every term reaches it in the same
+order and type as without chunking (the hardware order docs/numerics.md, rule 3, judges;
+the emulated result is bit-identical to the unchunked one). The chunk is a tile decision
+of the reduction dim whose legal values are multiples of a granule (the reduction loop's
+step, doubled until the extent has at most `MAX_CHUNK_VALUES` of them); its pipeline's
+modulo is a decision too: the solver sizes both against the scratchpad, so the next
+chunk's DMA overlaps the current chunk's reduction. Tile buffers that do not span the
+reduction (a per-row operand, a result staged out to device memory) hold the whole tile
+in a run-once pipeline around the compute, filled before it and drained after it.
 
-Not chunked (reported, at the compute): a result staged out to device memory (its home
-is not in the scratchpad), several reduction dims in one compute, and a reduction whose
-whole extent is held by more than one scratchpad level.
+Refused (not supported yet, at the compute): several reduction dims in one compute, a
+reduction held whole by more than one scratchpad level, tile loops holding other work.
+A chunked compute is not split over corelets (its point loops are inside the stages).
 """
 
 from __future__ import annotations
@@ -122,7 +125,7 @@ class ChunkReductions(ModulePass):
             chunked = False
             for level in _whole_reduction_pipelines(fn):
                 if _memory_of(level) in over:
-                    _chunk(level, device)
+                    _chunk(level)
                     chunked = True
             if chunked:
                 refresh_units(fn)
@@ -268,7 +271,7 @@ def _describe(level: ktdf.PipelineOp) -> _Nest:
                  _memory_of(level))
 
 
-def _chunk(level: ktdf.PipelineOp, device: Device) -> None:
+def _chunk(level: ktdf.PipelineOp) -> None:
     nest = _describe(level)
     dim, extent = nest.dim, nest.extent
     granule = chunk_granule(nest.step, extent)
