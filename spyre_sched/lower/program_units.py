@@ -39,6 +39,7 @@ from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
+from spyre_sched.lower.reduction_vectors import ReductionShape, reduction_shape
 from spyre_sched.lower.units import EngineInfo
 from spyre_sched.lower.values import Form
 
@@ -841,28 +842,9 @@ class EngineEmitter:
         out_type = op.outputs[0].type
         assert isinstance(out_type, TensorType)
         maps = [m.data for m in op.indexing_maps]  # type: ignore[attr-defined]
-        reduced = [i for i, t in enumerate(iterators) if "reduction" in t]
-        n = len(iterators)
-        if reduced and (reduced != [n - 1] or maps[-1] != AffineMap(n, 0, tuple(
-                AffineExpr.dimension(i) for i in range(n - 1)))):
-            raise UnsupportedError("lowering: only a reduction over the innermost dim, into "
-                                   "the other dims, is supported yet", where(op))
-        if not reduced and maps[-1] != AffineMap.identity(n):
-            raise UnsupportedError("lowering: a generic whose output map is not the identity", where(op))
-        # The iteration shape: the output's, plus the reduced dim (from an input using it).
-        shape = self.widen(out_type.get_shape())
-        if reduced:
-            extent = None
-            for operand, amap in zip(op.inputs, maps):
-                t = operand.type
-                if isinstance(t, TensorType):
-                    for pos, expr in enumerate(amap.results):
-                        if getattr(expr, "position", None) == n - 1:
-                            extent = t.get_shape()[pos]
-            if extent is None:
-                raise UnsupportedError("lowering: no input spans the reduced dim", where(op))
-            shape.append(extent)
-        shape = tuple(shape)
+        # The iteration shape: the output's, plus the reduced dims (from inputs using them).
+        layout = reduction_shape(op, self.widen(out_type.get_shape()))
+        reduced, shape = layout.reduced, layout.shape
         block = op.body.block
         acc_arg = block.args[len(op.inputs)]
         values: dict[SSAValue, SSAValue] = {}
@@ -876,7 +858,7 @@ class EngineEmitter:
                 self.tensors[op.results[0]] = result
                 return
             if reduced and acc_arg in inner.operands:
-                values[inner.results[0]] = self.combine(inner, acc_arg, values, op)
+                values[inner.results[0]] = self.combine(inner, acc_arg, values, op, layout)
                 continue
             if isinstance(inner, arith.ConstantOp):
                 values[inner.result] = self.splat_constant(inner.value, shape)
@@ -901,10 +883,11 @@ class EngineEmitter:
             values[inner.results[0]] = new.results[0]
 
     def combine(self, inner: Operation, acc_arg: SSAValue, values: dict[SSAValue, SSAValue],
-                op: linalg.GenericOp) -> SSAValue:
+                op: linalg.GenericOp, layout: ReductionShape) -> SSAValue:
         """`acc' = combiner(contribution, acc)`: reduce the contribution's innermost dim
-        (exact, rounded once to the accumulator type), then combine with the carried
-        accumulator: the hardware's chunk-by-chunk accumulation."""
+        when it is reduced (exact, rounded once to the accumulator type), then combine with
+        the carried accumulator: the hardware's chunk-by-chunk accumulation. A reduction
+        over an outer dim combines the whole vector lane by lane (reduction_vectors.py)."""
         kind = REDUCTION_KINDS.get(inner.name)
         others = [o for o in inner.operands if o is not acc_arg]
         if kind is None or len(others) != 1 or others[0] not in values:
@@ -915,9 +898,11 @@ class EngineEmitter:
         assert isinstance(ctype, VectorType)
         lead = list(ctype.get_shape())[:-1]
         acc_elem = inner.results[0].type
-        reduced = self.emit(vectorchain.ReduceOp(kind, contribution, _vector([*lead, 1], acc_elem)))
+        if layout.reduces_lanes:
+            contribution = self.emit(vectorchain.ReduceOp(
+                kind, contribution, _vector([*lead, 1], acc_elem))).results[0]
         out_shape = self.tensors_shape(op.outputs[0])
-        flat = self.emit(vectorchain.ShuffleOp(reduced.results[0], list(range(math.prod(out_shape))),
+        flat = self.emit(vectorchain.ShuffleOp(contribution, list(range(math.prod(out_shape))),
                                                _vector(out_shape, acc_elem)))
         acc = self.tensors.get(op.outputs[0])
         if acc is None:
