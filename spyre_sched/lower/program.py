@@ -12,7 +12,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
-from spyre_sched.lower import addresses
+from spyre_sched.lower import addresses, lifetimes
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms
 from spyre_sched.lower.units import Units
@@ -43,6 +43,8 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
             modulo = _modulo(pa, ch.pipeline)
             decls.append(df.SyncOp(f"{ch.name}_full", ch.writer, ch.reader, 0))
             decls.append(df.SyncOp(f"{ch.name}_free", ch.reader, ch.writer, modulo))
+    if pa.reuse is not None:
+        decls += lifetimes.declarations(pa.reuse)
     consts = [op for op in tables.top_ops if isinstance(op, arith.ConstantOp)]
     syms = [op for op in tables.top_ops if isinstance(op, CreateSymbolOp)]
     name = fn.sym_name.data
@@ -79,10 +81,11 @@ def _assign_addresses(pa: ProgramAnalysis) -> None:
         pa.name, requests,
         capacity={m: pa.units.scratchpad_size(m) for m in memories},
         alignment={m: pa.units.memory_granularity(m) for m in memories},
-        pinned=pinned)
+        pinned=pinned, lifetimes=lifetimes.lifetimes(pa))
     for buf, alloc in zip(pa.buffers.values(), allocs):
         buf.alloc = alloc
     pa.pinned_bytes = pinned_bytes  # type: ignore[attr-defined]
+    pa.reuse = lifetimes.plan_reuse(pa)
 
 
 def _fifo_depths(pa: ProgramAnalysis) -> None:

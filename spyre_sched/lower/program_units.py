@@ -37,6 +37,7 @@ from spyre_sched.dialects import uniform, vectorchain
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
+from spyre_sched.lower import lifetimes
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
 from spyre_sched.lower.units import EngineInfo
@@ -376,7 +377,9 @@ class EngineEmitter:
 
     def walk(self, ops) -> None:
         for op in ops:
+            lifetimes.emit_tokens(self, op, before=True)
             self.visit(op)
+            lifetimes.emit_tokens(self, op, before=False)
 
     def visit(self, op: Operation) -> None:
         form = index_form(op, self.env, self.num_tiles, self._emit_index_op, self.ranges)
