@@ -14,8 +14,9 @@ engine runs its part of the program in program order, but different engines are 
 ordered by data: nothing stops the DMA filling the next pipeline's buffer while a load
 unit still reads the previous one. So for every placed pair that shares bytes, every
 engine that touches the earlier buffer sends a token after the earlier scope (once its
-transfers have landed: `dataflow.sync_send` semantics) and every engine that touches
-the later buffer takes one from each of them before the later scope. Tokens flow only
+transfers have landed: `dataflow.sync_send` semantics) and every engine that writes
+the later buffer takes one from each of them before the later scope (its readers read
+only after its writers, which the pipeline's own tokens already order). Tokens flow only
 forward in program order, so they add no cycle.
 """
 
@@ -88,13 +89,16 @@ def lifetimes(pa: ProgramAnalysis) -> list[tuple[int, int]]:
     return [spans[scope_of(b)] for b in pa.buffers.values()]
 
 
-def buffer_engines(pa: ProgramAnalysis, value) -> set[str]:
-    """Engines whose transfers read or write the buffer `value`."""
+def buffer_engines(pa: ProgramAnalysis, value, *, writers_only: bool = False) -> set[str]:
+    """Engines whose transfers read or write the buffer `value` (only write it)."""
     found = set()
     for use in value.uses:
         engine = pa.engine_of.get(use.operation)
-        if engine is not None:
-            found.add(engine.name)
+        if engine is None:
+            continue
+        if writers_only and not (isinstance(use.operation, ktdf.DataTransferOp) and use.operation.dest is value):
+            continue
+        found.add(engine.name)
     return found
 
 
@@ -115,8 +119,11 @@ def plan_reuse(pa: ProgramAnalysis) -> ReusePlan:
                 first, then, vfirst, vthen = sb, sa, vb, va
             else:
                 raise AssertionError(f"buffers {a.name} and {b.name} share bytes while both live")
+            # Readers of the later buffer read after its writers (the pipeline's tokens
+            # order every write/read pair), so ordering the writers is enough.
+            targets = buffer_engines(pa, vthen, writers_only=True) or buffer_engines(pa, vthen)
             for src in sorted(buffer_engines(pa, vfirst)):
-                for dst in sorted(buffer_engines(pa, vthen)):
+                for dst in sorted(targets):
                     if src == dst and (pa.engines[src].level == "core" or pa.corelets.get(src, 1) == 1):
                         continue  # one instance per core: its program order is enough
                     wanted[(first, then, src, dst)] = None
