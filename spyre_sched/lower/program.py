@@ -12,7 +12,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
-from spyre_sched.lower import addresses, lifetimes
+from spyre_sched.lower import addresses, lifetimes, parallel_loops
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms
 from spyre_sched.lower.units import Units
@@ -71,7 +71,10 @@ def _modulo(pa: ProgramAnalysis, pipeline: int) -> int:
 
 
 def _assign_addresses(pa: ProgramAnalysis) -> None:
-    requests = [addresses.BufferRequest(b.name, b.memory, b.bytes, b.slots, b.op.role.data)
+    # a pipeline inside a distributed loop gets one copy of its slots per corelet when
+    # the corelets share the memory (parallel_loops.py)
+    requests = [addresses.BufferRequest(b.name, b.memory, b.bytes,
+                                        b.slots * parallel_loops.instance_copies(pa, b), b.op.role.data)
                 for b in pa.buffers.values()]
     memories = sorted({r.memory for r in requests} | {pa.units.memory_for_space("ct_local")})
     pinned_attr = pa.func.attributes.get("ktdf.pinned_bytes")
