@@ -30,6 +30,10 @@ class BufferRequest:
     slot_bytes: int  # bytes of one copy
     slots: int  # the pipeline's modulo
     role: str
+    # written by a unit that runs ahead of the compute (a DMA fill): taking a dead buffer's
+    # bytes would hold the fill back until that buffer's last reader is done, so it gets
+    # bytes of its own unless it would not fit otherwise
+    early: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,28 +62,38 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+def _first_fit(size: int, align: int, taken: Sequence[tuple[int, int]]) -> int:
+    """The lowest aligned offset where `size` bytes overlap none of `taken`."""
+    offset = 0
+    for start, end in sorted(taken):
+        if offset + size <= start:
+            break
+        offset = max(offset, align_up(end, align))
+    return offset
+
+
 def assign(program: str, requests: Sequence[BufferRequest], *, capacity: dict[str, int],
            alignment: dict[str, int], pinned: dict[str, Sequence[tuple[int, int]]],
            lifetimes: Sequence[tuple[int, int]] | None = None) -> list[Allocation]:
     """Place `requests` (in order) in their memories: first fit, aligned, around the pinned
     [start, end) byte ranges and around the buffers already placed whose lifetime
     (`lifetimes[i]`, [start, end) in program order) overlaps this one's; without
-    `lifetimes` every buffer is live at once. Raises CapacityError naming the program and
+    `lifetimes` every buffer is live at once. An `early` request avoids every buffer
+    placed before it when that fits. Raises CapacityError naming the program and
     the buffers live together."""
     placed: list[Allocation] = []
     for i, req in enumerate(requests):
         align = alignment.get(req.memory, 1)
         slot = align_up(max(req.slot_bytes, 1), align)
         size = slot * req.slots
-        live = [j for j in range(i) if placed[j].memory == req.memory and (
-            lifetimes is None or _overlap(lifetimes[i], lifetimes[j]))]
-        used = sorted([*pinned.get(req.memory, ()), *((placed[j].offset, placed[j].end) for j in live)])
-        offset = 0
-        for start, end in used:
-            if offset + size <= start:
-                break
-            offset = max(offset, align_up(end, align))
         cap = capacity[req.memory]
+        same = [j for j in range(i) if placed[j].memory == req.memory]
+        live = [j for j in same if lifetimes is None or _overlap(lifetimes[i], lifetimes[j])]
+        offset = _first_fit(size, align, [*pinned.get(req.memory, ()), *((placed[j].offset, placed[j].end) for j in live)])
+        if req.early and lifetimes is not None:
+            apart = _first_fit(size, align, [*pinned.get(req.memory, ()), *((placed[j].offset, placed[j].end) for j in same)])
+            if apart + size <= cap:
+                offset = apart
         if offset + size > cap:
             mine = [placed[j] for j in live] + [
                 Allocation(req.name, req.memory, offset, slot, req.slots, req.role)]

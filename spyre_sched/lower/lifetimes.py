@@ -102,6 +102,12 @@ def buffer_engines(pa: ProgramAnalysis, value, *, writers_only: bool = False) ->
     return found
 
 
+def filled_ahead(pa: ProgramAnalysis, value) -> bool:
+    """Whether a core-level engine (a DMA, one per core) writes the buffer: such fills run
+    ahead of the compute, and sharing bytes would make them wait for the compute."""
+    return any(pa.engines[e].level == "core" for e in buffer_engines(pa, value, writers_only=True))
+
+
 def plan_reuse(pa: ProgramAnalysis) -> ReusePlan:
     """The token edges every address-sharing pair of allocated buffers needs."""
     spans = op_spans(pa)

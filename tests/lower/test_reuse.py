@@ -34,6 +34,21 @@ def test_buffers_with_disjoint_lifetimes_share_bytes() -> None:
     assert all(p[1] <= q[0] for p, q in zip(spans, spans[1:]))
 
 
+def test_early_fills_keep_their_own_bytes_while_they_fit() -> None:
+    requests = [BufferRequest("x", "lx", 1024, 1, "input", early=True),
+                BufferRequest("w", "lx", 1024, 1, "input", early=True),
+                BufferRequest("y", "lx", 1024, 1, "output")]
+    lifetimes = [(0, 5), (5, 9), (5, 9)]
+    x, w, y = assign("p", requests, capacity={"lx": 4096}, alignment={"lx": 128}, pinned={},
+                     lifetimes=lifetimes)
+    assert (x.offset, w.offset, y.offset) == (0, 1024, 0)  # the compute output reuses x
+    # with no room left, the fill takes the dead buffer's bytes after all
+    requests[2] = BufferRequest("y", "lx", 512, 1, "output")
+    x, w, y = assign("p", requests, capacity={"lx": 1536}, alignment={"lx": 128}, pinned={},
+                     lifetimes=lifetimes)
+    assert (x.offset, w.offset, y.offset) == (0, 0, 1024)
+
+
 def test_capacity_error_lists_only_the_buffers_live_together() -> None:
     requests = [BufferRequest("early", "lx", 3000, 1, "input"), BufferRequest("late", "lx", 3000, 1, "input"),
                 BufferRequest("big", "lx", 3000, 1, "output")]
@@ -88,10 +103,12 @@ def test_reuse_lowers_peak_scratchpad_of_multi_compute_programs() -> None:
     peak = max(b.alloc.end for b in pa.buffers.values())
     total = sum(b.alloc.bytes for b in pa.buffers.values())
     assert peak < total
-    # the first compute's X tiles are dead once the second compute starts: W, the
-    # second X and Y reuse them (the sum intermediate stays live across both)
+    # the first compute's X tiles are dead once the second compute starts: the second
+    # compute's Y takes their bytes; W and the second X are DMA fills that run ahead, so
+    # they keep bytes of their own (the sum intermediate stays live across both)
     by_name = [(b.op.operand.data, b.alloc.offset) for b in pa.buffers.values()]
-    assert by_name[1] == ("X", 128) and by_name[2] == ("W", 128)
+    assert by_name[1] == ("X", 128) and by_name[4] == ("Y", 128)
+    assert by_name[2][1] >= 128 + 2048 and by_name[3][1] >= 128 + 2048
     assert schedule.scratchpad_bytes >= peak  # the solver's sum is an upper bound
 
 
