@@ -19,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent
 
 
-def _run(fixture: Path, kernel: Path, inputs: dict, tmp_path: Path):
+def _run(fixture: Path | str, kernel: Path, inputs: dict, tmp_path: Path):
     import spyre_sched
 
-    bundle = bundle_from_schedule_ir(fixture.read_text(), kernel_text=kernel.read_bytes())
+    text = fixture if isinstance(fixture, str) else fixture.read_text()
+    bundle = bundle_from_schedule_ir(text, kernel_text=kernel.read_bytes())
     out = write(bundle, tmp_path / "bundle")
     result = spyre_sched.run(str(out), inputs=inputs)
     assert result.matches, result.mismatches
@@ -38,13 +39,15 @@ def test_two_dimensional_parallel_runs_and_matches_numpy(tmp_path: Path) -> None
     assert np.array_equal(result.outputs["Y"], x + bias[None, :])
 
 
-def test_rotating_slots_per_corelet_run_and_match_numpy(tmp_path: Path) -> None:
+@pytest.mark.parametrize("instances", [2, 1])
+def test_rotating_slots_per_corelet_run_and_match_numpy(instances: int, tmp_path: Path) -> None:
+    text = (HERE / "row_sum_rotating_in_parallel.ktdf.mlir").read_text().replace(
+        "distribute(num_instances = 2)", f"distribute(num_instances = {instances})")
     x = np.random.default_rng(7).uniform(-2, 2, size=(64, 512)).astype(np.float16)
-    bundle, result = _run(HERE / "row_sum_rotating_in_parallel.ktdf.mlir",
-                          ROOT / "tests" / "lower" / "kernels" / "row_sum_16.mlir", {"X": x}, tmp_path)
+    bundle, result = _run(text, ROOT / "tests" / "lower" / "kernels" / "row_sum_16.mlir", {"X": x}, tmp_path)
     sums = {b["name"]: b for b in bundle.schedule["buffers"]}
-    # modulo 2 on each of the 2 corelets sharing LX: four 128-byte slots
-    assert (sums["sum"]["slots"], sums["sum"]["slot_bytes"]) == (4, 128)
+    # modulo 2 on each corelet, the corelets sharing LX: 2 slots of 128 bytes per corelet
+    assert (sums["sum"]["slots"], sums["sum"]["slot_bytes"]) == (2 * instances, 128)
     expected = x.astype(np.float64).sum(axis=1).astype(np.float32).astype(np.float16)
     assert np.allclose(result.outputs["S"].astype(np.float32), expected.astype(np.float32), rtol=2e-3)
 
