@@ -37,6 +37,7 @@ from spyre_sched.dialects import uniform, vectorchain
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
+from spyre_sched.lower import lifetimes, parallel_loops
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
 from spyre_sched.lower.reduction_vectors import ReductionShape, reduction_shape
@@ -377,7 +378,9 @@ class EngineEmitter:
 
     def walk(self, ops) -> None:
         for op in ops:
+            lifetimes.emit_tokens(self, op, before=True)
             self.visit(op)
+            lifetimes.emit_tokens(self, op, before=False)
 
     def visit(self, op: Operation) -> None:
         form = index_form(op, self.env, self.num_tiles, self._emit_index_op, self.ranges)
@@ -537,20 +540,21 @@ class EngineEmitter:
             self.tensors[result] = value
 
     def visit_parallel(self, op: ktdf.ParallelOp) -> None:
+        parallel_loops.check_distributed(self, op)
+        rotating = self.rotating_inside(op)
         if len(op.induction_vars) != 1:
-            raise UnsupportedError("lowering: multi-dimensional ktdf.parallel is not supported yet", where(op))
-        if self.rotating_inside(op):
-            raise UnsupportedError("lowering: N-buffered pipelines inside a ktdf.parallel are not supported yet", where(op))
+            parallel_loops.visit_multi_dim(self, op, rotating)
+            return
         iv = op.induction_vars[0]
         lb, ub, step = (self.env[v].value for v in (op.lower_bounds[0], op.upper_bounds[0], op.steps[0]))
         n = op.num_instances.value.data if isinstance(op.num_instances, IntegerAttr) else 1
         body = op.body.block.ops
-        k = self.chunk_factor(op, lb, ub, step, n) if self.chunk is None else 1
+        k = self.chunk_factor(op, lb, ub, step, n) if self.chunk is None and not rotating else 1
         if k > 1:
             self.chunked_parallel(op, lb, ub, step, n, k)
             return
         if n == 1:
-            self.loop(iv, lb, ub, step, body, [])
+            self.loop(iv, lb, ub, step, body, rotating)
             return
         trips = -(-max(ub - lb, 0) // step)
         full = max(ub - lb, 0) // step
@@ -563,8 +567,11 @@ class EngineEmitter:
         lo.name_hint, hi.name_hint = "first", "end"
         main_hi = hi if full == trips else self.emit(arith.MinUIOp(hi, self.const(full))).results[0]
         if full:
-            self.for_op(iv, lo, main_hi, 1, body, [], Form.constant(lb), (0, full - 1), scale=step)
+            self.for_op(iv, lo, main_hi, 1, body, rotating, Form.constant(lb), (0, full - 1), scale=step)
         if full < trips:
+            if rotating:
+                raise UnsupportedError("lowering: an N-buffered pipeline inside a distributed "
+                                       "ktdf.parallel whose step does not divide its extent", where(op))
             cond = self.emit(arith.CmpiOp(hi, self.const(full), "ugt")).results[0]
             saved = self.out
             self.out = []
@@ -729,9 +736,11 @@ class EngineEmitter:
         peer = receiver if not recv else sender
         peer_info = self.pa.engines[peer]
         name = f"{ch.name}_{which}"
-        peers = [None] if peer_info.level == "core" else list(range(self.pa.corelets.get(peer, 1)))
+        peers = parallel_loops.channel_peers(self, ch, peer)
+        if peers is None:
+            peers = [None] if peer_info.level == "core" else list(range(self.pa.corelets.get(peer, 1)))
         for k in peers:
-            arg = None if k is None else self.const(k)
+            arg = k if k is None or isinstance(k, SSAValue) else self.const(k)
             self.emit(df.SyncRecvOp(name, arg) if recv else df.SyncSendOp(name, arg))
 
     # ---- transfers ------------------------------------------------------------------------
@@ -759,6 +768,7 @@ class EngineEmitter:
         slot = self.slots.get(buf.pipeline, Form.constant(0))
         if buf.slots > 1:
             address = address + slot.scale(buf.alloc.slot_bytes)
+        address = address + parallel_loops.instance_offset(self, buf)
         element_offset = Form.constant(0)
         for o, st in zip(offs, strides):
             element_offset = element_offset + o.scale(st)
