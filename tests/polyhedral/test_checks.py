@@ -231,3 +231,26 @@ def test_read_write_race_in_a_shared_loop_only_from_the_same_or_a_later_iteratio
     deps = [(d.store.tile_op.results[0].name_hint, d.cross_tile is not None)
             for d in find_dependences(model)]
     assert ("Tn", True) in deps
+
+
+def test_indirect_tiles_are_placed_over_the_whole_view_they_can_index(kernel):
+    # Tile t gathers X[I[i], 32t + j]: its pieces are every row of X (the rows come from
+    # memory) in its own 32 columns, marked inexact; the store's piece is exact.
+    from spyre_sched.polyhedral import tile_pieces
+
+    k = kernel("gather_columns.mlir")
+    model = KernelModel(k.func)
+    for tile in (0, 1):
+        gather, store = tile_pieces(model, tile)
+        assert (gather.access.kind, gather.exact, store.exact) == ("load", False, True)
+        cols = range(32 * tile, 32 * tile + 32)
+        assert [tuple(p) for p in gather.points.tolist()] == [
+            (r, c) for r in range(16) for c in cols]
+        assert (gather.lo, gather.hi) == ((0, 32 * tile), (15, 32 * tile + 31))
+        assert gather.addresses == (32 * tile, 15 * 64 + 32 * tile + 31)
+        assert gather.memory == MemoryRef("global", None)
+        assert (store.lo, store.hi) == ((0, 32 * tile), (3, 32 * tile + 31))
+    # The static checks still say they cannot model the gather.
+    notes = [d for d in check_kernel(k.func) if d.code == "not-checked"]
+    assert [d.op.name for d in notes] == ["ktdp.load"]
+    assert "placement takes every coordinate of the view" in notes[0].message
