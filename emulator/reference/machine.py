@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from spyre_sched.frontend import Kernel
 
+from emulator.reference.error_tracking import ErrorTracking
 from emulator.reference.exchange import Exchange
 from emulator.reference.memory import DeviceMemory
 
@@ -19,6 +20,8 @@ class Machine:
     #: (space, element offset) of arguments whose shape is only known at run time ->
     #: the (coordinate set, symbols) of every view built there
     watched: dict[tuple[object, int], list] = field(default_factory=dict)
+    #: bounds of a hardware-order executor's error, when the launch tracks them
+    errors: ErrorTracking | None = None
 
     @property
     def num_tiles(self) -> int:
