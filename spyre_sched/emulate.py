@@ -46,7 +46,6 @@ class _Stopwatch:
 
     def __enter__(self):
         self.wall, self.cpu = time.perf_counter(), time.process_time()
-        return self
 
     def __exit__(self, *exc):
         entry = self.timings.setdefault(self.name, {"wall_s": 0.0, "cpu_s": 0.0})
@@ -288,38 +287,36 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             timings["reference"] = {"wall_s": reference.wall_s, "cpu_s": reference.cpu_s,
                                     "reused": True}
         else:
-            with _Stopwatch(timings, "reference") as watch:
+            with _Stopwatch(timings, "reference"):
                 want, bounds = reference_interpreter.run_with_error_bounds(
                     kernel, given, accumulator, runtime_args=rt_args, device=runtime.device)
             reference = ReferenceRun(want, bounds, accumulator, timings["reference"]["wall_s"],
                                      timings["reference"]["cpu_s"])
         want = reference.outputs
-        watch = _Stopwatch(timings, "emulate").__enter__()
-
-        args: dict[str, int] = {}
-        outputs_at: dict[str, tuple[int, tuple[int, ...], str]] = {}
-        for arg in prepared.arguments:
-            name = arg["name"]
-            if arg.get("kind") != "pointer":
-                if name not in rt_args and name in given:
-                    rt_args[name] = int(np.asarray(given[name]))
-                continue
-            element = arg["element_type"]
-            if name in given:
-                values = np.asarray(given[name])
-                args[name] = runtime.allocate(values.shape, element)
-                runtime.write_tensor(args[name], values, element)
-                shape = values.shape
-            else:
-                shape = tuple(int(d) for d in arg["shape"])
-                args[name] = runtime.allocate(shape, element)
-            if arg.get("role") in ("out", "inout"):
-                outputs_at[name] = (args[name], tuple(shape), element)
-        recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
-        launched = runtime.launch(prepared, args, rt_args, trace=recorder)
-        outputs = {name: runtime.read_tensor(off, want[name].shape if name in want else shape, el)
-                   for name, (off, shape, el) in outputs_at.items()}
-        watch.__exit__()
+        with _Stopwatch(timings, "emulate"):  # placing inputs, launch, reading back
+            args: dict[str, int] = {}
+            outputs_at: dict[str, tuple[int, tuple[int, ...], str]] = {}
+            for arg in prepared.arguments:
+                name = arg["name"]
+                if arg.get("kind") != "pointer":
+                    if name not in rt_args and name in given:
+                        rt_args[name] = int(np.asarray(given[name]))
+                    continue
+                element = arg["element_type"]
+                if name in given:
+                    values = np.asarray(given[name])
+                    args[name] = runtime.allocate(values.shape, element)
+                    runtime.write_tensor(args[name], values, element)
+                    shape = values.shape
+                else:
+                    shape = tuple(int(d) for d in arg["shape"])
+                    args[name] = runtime.allocate(shape, element)
+                if arg.get("role") in ("out", "inout"):
+                    outputs_at[name] = (args[name], tuple(shape), element)
+            recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
+            launched = runtime.launch(prepared, args, rt_args, trace=recorder)
+            outputs = {name: runtime.read_tensor(off, want[name].shape if name in want else shape, el)
+                       for name, (off, shape, el) in outputs_at.items()}
         trace_path = None
         if recorder is not None:
             trace_path = str(recorder.write(trace, {"kernel": prepared.kernel, "device": runtime.device.name,
