@@ -7,9 +7,10 @@ Float `add` reductions are the sources (`numerics.reduction_error_bound`); eleme
 carry their operands' bounds forward (`numerics.elementwise_error_bound`, evaluated with
 the reference's own handler at the corners of the operands' intervals); data movement
 (slices, reshapes, broadcasts, loads and stores through a shadow of device memory) moves
-them with the data. An op that a bound reaches but that the rule cannot carry it through
-(a comparison, a loop-carried value, an exchange between tiles) is refused by name: the
-comparison never silently drops a bound.
+them with the data; scf.for loops hand carried values' bounds round the loop. An op that
+a bound reaches but that the rule cannot carry it through (a comparison, a value yielded
+out of an scf.if, an exchange between tiles) is refused by name: the comparison never
+silently drops a bound.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ DATA_MOVEMENT = frozenset({
     "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape", "tensor.cast",
     "linalg.broadcast", "linalg.transpose",
 })
-#: ops that set their results' bounds themselves (run_structured, load, store)
+#: ops that set their results' bounds themselves (run_structured, run_loop)
 SELF_TRACKED = frozenset({
+    "scf.for",
     "linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
     "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy", "linalg.fill",
     "linalg.matmul", "linalg.div", "linalg.reduce",
@@ -136,10 +138,27 @@ def after_op(ex, op, handler, values, produced) -> None:
 
 
 def check_terminator(ex, op) -> None:
-    """A block's yielded values leave through its parent: only linalg bodies (handled by
-    run_structured) carry their bounds out; a loop or branch carrying one is refused."""
-    if op.name != "linalg.yield" and any(v in ex.errors for v in op.operands):
-        raise _refuse(ex, op, "a value carried out of a loop or branch")
+    """A block's yielded values leave through its parent: linalg bodies (run_structured)
+    and scf.for bodies (run_loop) carry their bounds out; any other carrying one (a branch
+    of scf.if, an exchange between tiles) is refused."""
+    if op.name == "linalg.yield" or (op.name == "scf.yield"
+                                     and op.parent_op().name == "scf.for"):
+        return
+    if any(v in ex.errors for v in op.operands):
+        raise _refuse(ex, op, "a value carried out of a branch or region")
+
+
+def run_loop(ex, op, block, steps, carried):
+    """Generator: an scf.for's iterations with the bounds of its carried values handed from
+    each iteration's yield to the next one's arguments, and to the loop's results."""
+    bounds = [ex.errors.get(v) for v in op.operands[3:]]
+    for iv in steps:
+        bind_block(ex, block, [None, *bounds], lambda e: e)
+        carried = yield from ex.run_block(block, [iv, *carried])
+        bounds = yielded(ex, block)
+    for result, bound in zip(op.results, bounds):
+        _set(ex.errors, result, bound)
+    return carried
 
 
 # ---- memory -------------------------------------------------------------------------------
