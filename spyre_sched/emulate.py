@@ -3,6 +3,8 @@
     result = spyre_sched.run("examples/add_96x64.mlir")          # compile + emulate + compare
     result = spyre_sched.run("out/")                             # a bundle folder as it is
     result.outputs, result.cycles, result.predicted_cycles, result.units, result.max_error
+    result.bound_ratio, result.timings        # error / allowed bound; seconds per stage
+    spyre_sched.run("out2/", reference=result.reference_run)   # same inputs, reference reused
 
 The emulator runs the bundle's DataflowIR (never the KTIR); the reference interpreter runs
 the KTIR the bundle records (`kernel.mlir`, checked against its hash) on the same inputs.
