@@ -251,6 +251,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                              "(result.reference_run): outputs with their error bounds")
     source = schedule_or_kernel
     timings: dict[str, dict] = {}
+    kernel_file = None
     with tempfile.TemporaryDirectory(prefix="spyre-run-") as tmp:
         if isinstance(source, (str, Path)) and Path(source).is_dir():
             bundle = Path(source)
@@ -266,6 +267,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                 write_bundle(source, bundle, kernel_text=kernel_bytes)
             device = device or getattr(source, "device", None)
         elif isinstance(source, (str, Path)) and Path(source).is_file():
+            kernel_file = Path(source)  # errors point at the user's file, not the copy
             bundle = Path(tmp) / "bundle"
             with _Stopwatch(timings, "compile"):
                 compile_bundle(source, bundle, device or "spyre", objective, strategy)
@@ -274,7 +276,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                                  "nor a compiled schedule")
         schedule = _read_json(bundle / "schedule.json")
         kernel_path = _kernel_hash_ok(bundle, schedule)
-        kernel = load_kernel(kernel_path)
+        kernel = load_kernel(kernel_file or kernel_path)
         target = device or schedule.get("device") or "spyre"
         with _Stopwatch(timings, "emulate"):
             runtime = Runtime(target)

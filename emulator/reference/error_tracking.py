@@ -134,6 +134,9 @@ def after_op(ex, op, handler, values, produced) -> None:
             raise _refuse(ex, op, str(err)) from None
         _set(errors, op.results[0], bound)
         return
+    if name in OPS:
+        raise _refuse(ex, op, "its result is not a float (a comparison or a conversion to "
+                              "an integer can change by a whole step within any bound)")
     raise _refuse(ex, op, "it is not an elementwise float op or a data movement")
 
 
