@@ -164,7 +164,8 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
         raise ValueError(f"the condition of {op_name} depends on a reordered sum")
     z = np.asarray(result, dtype=np.float64)
     worst = np.zeros(np.broadcast_shapes(z.shape, *(np.shape(errors[k]) for k in varying)))
-    largest = np.abs(z) + worst
+    approximate = op_name in APPROXIMATE_OPS
+    largest = np.abs(z) + worst if approximate else None
     with np.errstate(all="ignore"):
         lows = [np.asarray(operands[k], dtype=np.float64) - errors[k] for k in varying]
         highs = [np.asarray(operands[k], dtype=np.float64) + errors[k] for k in varying]
@@ -175,13 +176,14 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             g = np.asarray(evaluate(values), dtype=np.float64)
             deviation = np.abs(g - z)
             worst = np.maximum(worst, np.where(np.isnan(deviation), np.inf, deviation))
-            largest = np.maximum(largest, np.abs(g))
+            if approximate:
+                largest = np.maximum(largest, np.abs(g))
         divisor = DIVISOR_OPERAND.get(op_name)
         if divisor is not None and divisor in varying:
             at = varying.index(divisor)
             straddles = (lows[at] <= 0) & (highs[at] >= 0)
             worst = np.where(straddles, np.inf, worst)
-        if op_name in APPROXIMATE_OPS:
+        if approximate:
             et = element_type(result_type).name
             worst = worst + 4 * UNIT_ROUNDOFF[et] * largest + 2 * SMALLEST_SPACING[et]
     return worst
