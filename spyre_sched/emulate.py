@@ -3,12 +3,15 @@
     result = spyre_sched.run("examples/add_96x64.mlir")          # compile + emulate + compare
     result = spyre_sched.run("out/")                             # a bundle folder as it is
     result.outputs, result.cycles, result.predicted_cycles, result.units, result.max_error
+    result.bound_ratio, result.timings        # error / allowed bound; seconds per stage
+    spyre_sched.run("out2/", reference=result.reference_run)   # same inputs, reference reused
 
 The emulator runs the bundle's DataflowIR (never the KTIR); the reference interpreter runs
 the KTIR the bundle records (`kernel.mlir`, checked against its hash) on the same inputs.
-Results must be bit-identical, except outputs of kernels with reductions: the schedule may
+Results must be bit-identical, except the elements a float sum reaches: the schedule may
 sum in another order, chunk by chunk in the accumulator type, so those are compared
-within the bound of docs/emulator.md ("Comparing with the reference").
+within the bound the reference computes for each element (the reordered sum's bound
+carried through the ops after it: docs/numerics.md, `emulator.numerics.error_bounds`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,12 +27,32 @@ import numpy as np
 
 from spyre_sched.errors import ExecutionError, ParseError, SpyreSchedError, UnsupportedError
 
-#: ops whose result depends on the order of a sum (their schedule may change it)
-REDUCING_OPS = ("linalg.reduce", "spyreop.slice_reduction", "spyreop.layernormscale",
-                "spyreop.layernormscale_fused", "spyreop.layernormnorm")
-#: unit roundoff of accumulator types
-UNIT_ROUNDOFF = {"f16": 2.0 ** -11, "bf16": 2.0 ** -8, "df16": 2.0 ** -10, "f32": 2.0 ** -24,
-                 "f64": 2.0 ** -53}
+@dataclass
+class ReferenceRun:
+    """The reference interpreter's outputs on some inputs, with per output the bound of how
+    far an executor that sums float reductions in another order, in `accumulator`, may lie
+    from each element (docs/numerics.md; 0: bit for bit)."""
+
+    outputs: dict[str, np.ndarray]
+    bounds: dict[str, np.ndarray]
+    accumulator: str
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+
+
+class _Stopwatch:
+    """Wall and CPU seconds of a `with` block, added to `timings[name]`."""
+
+    def __init__(self, timings: dict, name: str):
+        self.timings, self.name = timings, name
+
+    def __enter__(self):
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def __exit__(self, *exc):
+        entry = self.timings.setdefault(self.name, {"wall_s": 0.0, "cpu_s": 0.0})
+        entry["wall_s"] += time.perf_counter() - self.wall
+        entry["cpu_s"] += time.process_time() - self.cpu
 
 
 @dataclass
@@ -61,6 +85,28 @@ class RunResult:
     bundle: str | None = None
     kernel: str = ""
     device: str = ""
+    bound_ratio: dict[str, float | None] = field(default_factory=dict)
+    """Per output: the largest |emulated - reference| / allowed bound over its toleranced
+    elements (those a reordered sum reaches); None when every element is bit-exact."""
+    timings: dict[str, dict] = field(default_factory=dict)
+    """Per stage ("compile", "emulate", "reference"): {"wall_s", "cpu_s"} (and "reused":
+    true when the caller's reference run was used); compile is absent for a bundle."""
+    reference_run: ReferenceRun | None = field(default=None, repr=False)
+    """The reference outputs with their bounds: pass it as `run(..., reference=)` to check
+    another schedule of the same kernel on the same inputs without running it again."""
+
+    @property
+    def compile_s(self) -> float | None:
+        return self.timings.get("compile", {}).get("wall_s")
+
+    @property
+    def emulate_s(self) -> float | None:
+        """Wall seconds of the emulation (prepare, place the inputs, launch, read back)."""
+        return self.timings.get("emulate", {}).get("wall_s")
+
+    @property
+    def reference_s(self) -> float | None:
+        return self.timings.get("reference", {}).get("wall_s")
 
     def critical_unit(self) -> tuple[str, UnitFigures] | None:
         """The unit that finished last: its busy and stall time split the emulated cycles."""
@@ -94,7 +140,9 @@ class RunResult:
             "emulated_split": self.split(),
             "per_program": self.per_program,
             "max_error": self.max_error,
+            "bound_ratio": self.bound_ratio,
             "tolerance": self.tolerance,
+            "timings": self.timings,
             "units": {k: vars(v) for k, v in self.units.items()},
             "unit_busy_total": busy,
             "datapath_bytes": self.datapath_bytes,
@@ -132,30 +180,11 @@ def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: s
     bundle_writer.write_bundle(schedule, out, kernel_text=Path(kernel_path).read_bytes())
 
 
-def _reduction_info(kernel) -> tuple[bool, int]:
-    """Whether the kernel reduces, and the longest extent it could reduce over."""
-    from xdsl.dialects.builtin import ArrayAttr
-
-    reduces = False
-    for op in kernel.func.walk():
-        if op.name in REDUCING_OPS:
-            reduces = True
-        elif op.name == "linalg.generic":
-            iters = op.properties.get("iterator_types") or op.attributes.get("iterator_types")
-            if isinstance(iters, ArrayAttr) and "reduction" in str(iters):
-                reduces = True
-    from spyre_sched.frontend.arguments import infer_arguments
-
-    longest = 1
-    for arg in infer_arguments(kernel.func):
-        for d in arg.upper_bounds or arg.shape or ():
-            if d:
-                longest = max(longest, int(d))
-    return reduces, longest
-
-
 def _accumulator(prepared) -> str:
-    """The accumulator type of the bundle's reductions with the largest unit roundoff."""
+    """The accumulator type of the bundle's sums with the largest unit roundoff (f32 when
+    the bundle has none): what the reordered-sum bounds are computed for."""
+    from emulator.numerics.error_bounds import UNIT_ROUNDOFF
+
     worst = "f32"
     for program in prepared.programs.values():
         for name in program.image.accumulators():
@@ -164,59 +193,65 @@ def _accumulator(prepared) -> str:
     return worst
 
 
-def _ulp(values: np.ndarray) -> np.ndarray:
-    v = np.abs(values.astype(np.float64))
-    if values.dtype == np.float16:
-        return np.spacing(np.abs(values)).astype(np.float64)
-    return np.spacing(v.astype(np.float32)).astype(np.float64) if values.dtype == np.float32 else np.spacing(v)
+def compare(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None,
+            accumulator: str = "f32") -> tuple[float, float | None, str | None, str]:
+    """One output against the reference: (max |got - want|, max error / allowed bound over
+    the toleranced elements or None when none is, a mismatch message or None, the
+    tolerance in words). `bound`: the reference's per-element bounds (None or 0: bit for
+    bit), from `reference.run_with_error_bounds`; the rule is `numerics.compare_with_bound`."""
+    from emulator.numerics import compare_with_bound
 
-
-def compare(name: str, got: np.ndarray, want: np.ndarray, reduces: bool, length: int,
-            accumulator: str) -> tuple[float, str | None, str]:
-    """(max error, a mismatch message or None, the tolerance used)."""
     if got.shape != want.shape:
-        return float("inf"), f"%{name}: shape {list(got.shape)} but the reference has {list(want.shape)}", "shape"
-    if got.dtype.kind == "f":
-        same = (got == want) | (np.isnan(got) & np.isnan(want))
-        same &= np.signbit(got) == np.signbit(want)
-        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        diff = np.where(same, 0.0, diff)
+        return (float("inf"), None, f"%{name}: shape {list(got.shape)} but the reference has "
+                f"{list(want.shape)}", "shape")
+    if bound is not None and not np.any(bound):
+        bound = None
+    passes, diff, ratio = compare_with_bound(got, want, bound)
+    worst = float(diff.max()) if diff.size else 0.0
+    toleranced = 0 if bound is None else int(np.count_nonzero(bound))
+    if toleranced:
+        tolerance = (f"{toleranced} of {want.size} elements may differ by a reordered sum's "
+                     f"bound ({accumulator} accumulator)"
+                     + ("" if toleranced == want.size else ", the rest bit-exact"))
+        finite = ratio[np.asarray(bound) > 0]
+        relative = float(finite.max()) if finite.size else 0.0
     else:
-        same = got == want
-        diff = np.where(same, 0, np.abs(got.astype(np.int64) - want.astype(np.int64))).astype(np.float64)
-    worst = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff))) if diff.size else 0.0
-    if same.all():
-        return 0.0, None, "bit-exact"
-    if not reduces or got.dtype.kind != "f":
-        bad = int((~same).sum())
-        first = tuple(int(i) for i in np.argwhere(~same)[0])
-        return worst, (f"%{name}: {bad} of {got.size} elements differ (bit-exact required); first "
-                       f"at {list(first)}: emulated {got[first]!r}, reference {want[first]!r}"), "bit-exact"
-    u = UNIT_ROUNDOFF.get(accumulator, 2.0 ** -24)
-    gamma = length * u / (1 - length * u) if length * u < 1 else float("inf")
-    bound = 2 * _ulp(want) + gamma * np.abs(want.astype(np.float64))
-    tolerance = f"2 ulp + {length}*u({accumulator}) relative"
-    over = ~same & ~(diff <= bound)
-    if over.any():
-        first = tuple(int(i) for i in np.argwhere(over)[0])
-        return worst, (f"%{name}: {int(over.sum())} of {got.size} elements exceed the reduction "
-                       f"bound ({tolerance}); first at {list(first)}: emulated {got[first]!r}, "
-                       f"reference {want[first]!r}"), tolerance
-    return worst, None, tolerance
+        tolerance, relative = "bit-exact", None
+    if passes.all():
+        return worst, relative, None, tolerance
+    bad = ~passes
+    first = tuple(int(i) for i in np.argwhere(bad)[0])
+    allowed = 0.0 if bound is None else float(np.broadcast_to(bound, want.shape)[first])
+    rule = "bit-exact required" if allowed == 0 else f"allowed {allowed:.3g}"
+    return worst, relative, (
+        f"%{name}: {int(bad.sum())} of {got.size} elements differ beyond the comparison rule; "
+        f"first at {list(first)}: emulated {got[first]!r}, reference {want[first]!r} "
+        f"({rule})"), tolerance
 
 
 def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         device: str | None = None, objective: str = "latency", strategy: str = "solver",
         runtime_args: dict[str, int] | None = None, seed: int = 0,
-        trace: str | os.PathLike | None = None) -> RunResult:
+        trace: str | os.PathLike | None = None,
+        reference: ReferenceRun | None = None) -> RunResult:
     """Emulate a bundle folder (or compile a kernel into one first) and compare its outputs
-    with the reference interpreter's on the same inputs (missing inputs: seeded random)."""
-    import emulator.reference as reference
+    with the reference interpreter's on the same inputs (missing inputs: seeded random).
+
+    `reference`: the `ReferenceRun` of an earlier result (`result.reference_run`) of the
+    same kernel on the same inputs, used instead of running the reference again (it is
+    run again only if this bundle accumulates in another type). `result.timings` gives the
+    wall and CPU seconds of compile, emulation and reference."""
+    import emulator.reference as reference_interpreter
     from emulator.runtime import Runtime, _read_json, argument_shape
     from emulator.trace import TraceRecorder
     from spyre_sched.frontend import load_kernel
 
+    if reference is not None and not isinstance(reference, ReferenceRun):
+        raise ExecutionError("run: reference= takes the ReferenceRun of an earlier result "
+                             "(result.reference_run): outputs with their error bounds")
     source = schedule_or_kernel
+    timings: dict[str, dict] = {}
+    kernel_file = None
     with tempfile.TemporaryDirectory(prefix="spyre-run-") as tmp:
         if isinstance(source, (str, Path)) and Path(source).is_dir():
             bundle = Path(source)
@@ -228,67 +263,82 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             path = getattr(source, "kernel_path", None)
             kernel_bytes = (Path(path).read_bytes() if path and Path(path).is_file()
                             else text.encode() if isinstance(text, str) else None)
-            write_bundle(source, bundle, kernel_text=kernel_bytes)
+            with _Stopwatch(timings, "compile"):  # the lowering into a bundle
+                write_bundle(source, bundle, kernel_text=kernel_bytes)
             device = device or getattr(source, "device", None)
         elif isinstance(source, (str, Path)) and Path(source).is_file():
+            kernel_file = Path(source)  # errors point at the user's file, not the copy
             bundle = Path(tmp) / "bundle"
-            compile_bundle(source, bundle, device or "spyre", objective, strategy)
+            with _Stopwatch(timings, "compile"):
+                compile_bundle(source, bundle, device or "spyre", objective, strategy)
         else:
             raise ExecutionError(f"run: {source!r} is neither a bundle folder, a kernel file "
                                  "nor a compiled schedule")
         schedule = _read_json(bundle / "schedule.json")
         kernel_path = _kernel_hash_ok(bundle, schedule)
-        kernel = load_kernel(kernel_path)
+        kernel = load_kernel(kernel_file or kernel_path)
         target = device or schedule.get("device") or "spyre"
-        runtime = Runtime(target)
-        prepared = runtime.prepare(bundle)
+        with _Stopwatch(timings, "emulate"):
+            runtime = Runtime(target)
+            prepared = runtime.prepare(bundle)
+        accumulator = _accumulator(prepared)
         rt_args = dict(runtime_args or {})
         given = dict(inputs or {})
-        made = reference.make_inputs(kernel, seed, rt_args)
+        made = reference_interpreter.make_inputs(kernel, seed, rt_args)
         for name, value in made.items():
             given.setdefault(name, value)
-        want = reference.run(kernel, given, runtime_args=rt_args, device=runtime.device)
-
-        args: dict[str, int] = {}
-        outputs_at: dict[str, tuple[int, tuple[int, ...], str]] = {}
-        for arg in prepared.arguments:
-            name = arg["name"]
-            if arg.get("kind") != "pointer":
-                if name not in rt_args and name in given:
-                    rt_args[name] = int(np.asarray(given[name]))
-                continue
-            element = arg["element_type"]
-            if name in given:
-                values = np.asarray(given[name])
-                args[name] = runtime.allocate(values.shape, element)
-                runtime.write_tensor(args[name], values, element)
-                shape = values.shape
-            else:
-                # run-time extents are expressions over the run-time arguments
-                shape = argument_shape(arg, rt_args)
-                if shape is None:
-                    raise ExecutionError(f"run: the shape of %{name} is not known for this launch")
-                args[name] = runtime.allocate(shape, element)
-            if arg.get("role") in ("out", "inout"):
-                outputs_at[name] = (args[name], tuple(shape), element)
-        recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
-        launched = runtime.launch(prepared, args, rt_args, trace=recorder)
-        outputs = {name: runtime.read_tensor(off, want[name].shape if name in want else shape, el)
-                   for name, (off, shape, el) in outputs_at.items()}
+        if reference is not None and reference.accumulator == accumulator:
+            timings["reference"] = {"wall_s": reference.wall_s, "cpu_s": reference.cpu_s,
+                                    "reused": True}
+        else:
+            with _Stopwatch(timings, "reference"):
+                want, bounds = reference_interpreter.run_with_error_bounds(
+                    kernel, given, accumulator, runtime_args=rt_args, device=runtime.device)
+            reference = ReferenceRun(want, bounds, accumulator, timings["reference"]["wall_s"],
+                                     timings["reference"]["cpu_s"])
+        want = reference.outputs
+        with _Stopwatch(timings, "emulate"):  # placing inputs, launch, reading back
+            args: dict[str, int] = {}
+            outputs_at: dict[str, tuple[int, tuple[int, ...], str]] = {}
+            for arg in prepared.arguments:
+                name = arg["name"]
+                if arg.get("kind") != "pointer":
+                    if name not in rt_args and name in given:
+                        rt_args[name] = int(np.asarray(given[name]))
+                    continue
+                element = arg["element_type"]
+                if name in given:
+                    values = np.asarray(given[name])
+                    args[name] = runtime.allocate(values.shape, element)
+                    runtime.write_tensor(args[name], values, element)
+                    shape = values.shape
+                else:
+                    # run-time extents are expressions over the run-time arguments
+                    shape = argument_shape(arg, rt_args)
+                    if shape is None:
+                        raise ExecutionError(
+                            f"run: the shape of %{name} is not known for this launch")
+                    args[name] = runtime.allocate(shape, element)
+                if arg.get("role") in ("out", "inout"):
+                    outputs_at[name] = (args[name], tuple(shape), element)
+            recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
+            launched = runtime.launch(prepared, args, rt_args, trace=recorder)
+            outputs = {name: runtime.read_tensor(off, want[name].shape if name in want else shape, el)
+                       for name, (off, shape, el) in outputs_at.items()}
         trace_path = None
         if recorder is not None:
             trace_path = str(recorder.write(trace, {"kernel": prepared.kernel, "device": runtime.device.name,
                                                     "cycles": launched.cycles}))
 
-    reduces, length = _reduction_info(kernel)
-    accumulator = _accumulator(prepared)
-    max_error, mismatches, tolerance = {}, [], {}
+    max_error, bound_ratio, mismatches, tolerance = {}, {}, [], {}
     for name, ref in want.items():
         if name not in outputs:
             mismatches.append(f"%{name}: the bundle does not write this output")
             continue
-        err, problem, tol = compare(name, outputs[name], ref, reduces, length, accumulator)
+        err, relative, problem, tol = compare(name, outputs[name], ref,
+                                              reference.bounds.get(name), accumulator)
         max_error[name] = err
+        bound_ratio[name] = relative
         tolerance[name] = tol
         if problem:
             mismatches.append(problem)
@@ -302,7 +352,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                      datapath_bytes=m.datapath_bytes, bandwidth=m.bandwidth(),
                      per_program=launched.per_program, tolerance=tolerance, trace_path=trace_path,
                      bundle=str(source) if isinstance(source, (str, Path)) and Path(source).is_dir() else None,
-                     kernel=prepared.kernel, device=runtime.device.name)
+                     kernel=prepared.kernel, device=runtime.device.name,
+                     bound_ratio=bound_ratio, timings=timings, reference_run=reference)
 
 
 def report(result: RunResult) -> str:
@@ -335,15 +386,31 @@ def report(result: RunResult) -> str:
     total_bytes = sum(v for k, v in result.datapath_bytes.items())
     lines.append(f"bytes moved: {total_bytes} over {len(result.datapath_bytes)} datapaths")
     for name in sorted(result.max_error):
-        lines.append(f"output %{name}: max error {result.max_error[name]:g} ({result.tolerance.get(name)})")
+        ratio = result.bound_ratio.get(name)
+        if ratio is None:
+            lines.append(f"output %{name}: max error {result.max_error[name]:g} (bit-exact)")
+        else:
+            lines.append(f"output %{name}: max error {result.max_error[name]:g}, {ratio:.2f} of "
+                         f"the allowed bound ({result.tolerance.get(name)})")
+    if result.timings:
+        parts = []
+        for stage in ("compile", "emulate", "reference"):
+            t = result.timings.get(stage)
+            if t:
+                parts.append(f"{stage} {t['wall_s']:.2f} s (CPU {t['cpu_s']:.2f} s"
+                             + (", reused" if t.get("reused") else "") + ")")
+        lines.append("time: " + ", ".join(parts))
     if result.trace_path:
         lines.append(f"trace: {result.trace_path} (open in ui.perfetto.dev)")
     if result.matches:
-        lines.append("result: MATCH (emulated outputs equal the reference)")
+        lines.append("result: MATCH (emulated outputs equal the reference"
+                     + (", within the bounds of reordered sums)"
+                        if any(r is not None for r in result.bound_ratio.values()) else ")"))
     else:
         lines.append("result: MISMATCH")
         lines.extend("  " + m for m in result.mismatches)
     return "\n".join(lines)
 
 
-__all__ = ["RunResult", "UnitFigures", "compare", "report", "run", "SpyreSchedError"]
+__all__ = ["ReferenceRun", "RunResult", "UnitFigures", "compare", "report", "run",
+           "SpyreSchedError"]

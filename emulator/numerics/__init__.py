@@ -18,8 +18,9 @@ Everything works on whole numpy arrays.  The rules both executors follow:
 * **Reductions** (`reductions.reduce`): a float sum or product is the exact result of the
   exact values, rounded once to the element type (order-independent); float64 accumulation
   is used where it is provably exact (always for up to 8192 f16 values), exact arithmetic
-  elsewhere. An executor accumulating in hardware order is compared with it within
-  `matches_hardware_order_sum` (the bound's formula is in docs/numerics.md).
+  elsewhere. An executor accumulating in hardware order is compared with it within the
+  bounds of `error_bounds`: each reordered sum's bound, carried through the elementwise ops
+  after it to every output (the formulas are in docs/numerics.md).
 * The op table (`op_table.OPS`, entry point `apply_op`) holds arith, math and spyreop
   semantics under their IR names; formulas of the spyreop intrinsics are in `spyreop_ops`.
 """
@@ -53,13 +54,18 @@ from .element_types import (
 )
 from .erf import erf, erfc
 from .op_table import OPS, OpSpec, apply_op, op_spec
+from .error_bounds import (
+    compare_with_bound,
+    elementwise_error_bound,
+    hardware_sum_error_bound,
+    matches_hardware_order_sum,
+    reduction_error_bound,
+)
 from .reductions import (
     FLOAT_KINDS,
     INT_KINDS,
     REDUCTION_KIND_OF_OP,
     float64_sum_is_exact,
-    hardware_sum_error_bound,
-    matches_hardware_order_sum,
     reduce,
 )
 from .spyreop_ops import LAYERNORM_EPS, STICK_BYTES
@@ -68,10 +74,10 @@ __all__ = [
     "DF16_MAX", "DF16_MIN_POSITIVE", "DF16_NEG_SPECIAL", "DF16_POS_SPECIAL",
     "ELEMENT_TYPES", "ElementType", "FLOAT_KINDS", "INT_KINDS", "LAYERNORM_EPS", "OPS",
     "OpSpec", "REDUCTION_KIND_OF_OP", "STICK_BYTES",
-    "apply_op", "compute_dtype", "constant", "df16_from_f32", "df16_from_float", "df16_round",
-    "df16_to_f32", "element_size", "element_type", "erf", "erfc", "float64_sum_is_exact",
+    "apply_op", "compare_with_bound", "compute_dtype", "constant", "df16_from_f32", "df16_from_float", "df16_round",
+    "df16_to_f32", "element_size", "element_type", "elementwise_error_bound", "erf", "erfc", "float64_sum_is_exact",
     "from_bits", "from_memory", "hardware_sum_error_bound",
     "matches_hardware_order_sum",
-    "op_spec", "reduce", "round_to", "storage_dtype", "to_bits", "to_memory", "value_dtype",
+    "op_spec", "reduce", "reduction_error_bound", "round_to", "storage_dtype", "to_bits", "to_memory", "value_dtype",
     "wrap_int",
 ]

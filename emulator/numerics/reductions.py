@@ -14,7 +14,7 @@ Shared semantics, which both executors must follow:
   significands for products) and brought to float64 by rounding to odd, which the final
   rounding to a type of at most 51 significant bits turns into a correct rounding.
 * An executor that accumulates in hardware order in an accumulator type is compared with
-  this result by `matches_hardware_order_sum` (docs/numerics.md states the bound); every
+  this result within the bounds of `error_bounds` (docs/numerics.md states them); every
   other op, and max/min reductions, must match bit for bit.
 * `round_result=False` returns the float64 accumulator of each output without the final
   rounding: exact when the fast path's bound holds, otherwise the exact value rounded to odd
@@ -287,61 +287,5 @@ def _exact_reduce(kind: str, values: np.ndarray, axes: tuple[int, ...], init,
     return out
 
 
-# ---- comparing an executor that accumulates in hardware order -------------------------------
-
-UNIT_ROUNDOFF = {"f16": 2.0**-11, "bf16": 2.0**-8, "df16": 2.0**-10, "f32": 2.0**-24,
-                 "f64": 2.0**-53}
-"""u = 2**-p for a format of p significant bits (round to nearest)."""
-
-SMALLEST_SPACING = {"f16": 2.0**-24, "bf16": 2.0**-133, "df16": 2.0**-31 * (1 + 2.0**-9),
-                    "f32": 2.0**-149, "f64": 2.0**-1074}
-"""The largest rounding step near zero: the subnormal spacing, or for df16 (no subnormals,
-flush to zero) its smallest positive value."""
-
-
-def gamma(n: int, unit_roundoff: float) -> float:
-    """gamma_n = n u / (1 - n u), the bound on the relative error of n roundings."""
-    nu = n * unit_roundoff
-    if nu >= 1:
-        return math.inf
-    return nu / (1 - nu)
-
-
-def hardware_sum_error_bound(terms, accumulator_type: str, element_type_name: str,
-                             oracle, hardware, axis: int = -1) -> np.ndarray:
-    """Per output: how far `hardware` (a sum accumulated in `accumulator_type` in any order,
-    then rounded once to the element type) may lie from `oracle` (this module's result:
-    the exact sum rounded once). With n terms x_i (init included), A = sum |x_i|, u the
-    unit roundoff and tiny the largest rounding step near zero of a type:
-
-        E     = gamma_{n-1}(u_acc) * A + (n - 1) * tiny_acc      (accumulation, any order)
-        bound = E + u_et * (|oracle| + |hardware|) + 2 * tiny_et  (the two final roundings)
-
-    gamma_k(u) = k u / (1 - k u) (infinite when k u >= 1). docs/numerics.md derives it.
-    Sums that are not finite are outside the bound: compare them bit for bit."""
-    x = np.abs(np.asarray(terms, dtype=np.float64))
-    n = x.shape[axis]
-    total = x.sum(axis=axis)
-    acc = element_type(accumulator_type).name
-    et = element_type(element_type_name).name
-    steps = max(n - 1, 0)
-    results = (np.abs(np.asarray(oracle, dtype=np.float64))
-               + np.abs(np.asarray(hardware, dtype=np.float64)))
-    with np.errstate(invalid="ignore", over="ignore"):
-        accumulation = gamma(steps, UNIT_ROUNDOFF[acc]) * total + steps * SMALLEST_SPACING[acc]
-        return accumulation + UNIT_ROUNDOFF[et] * results + 2 * SMALLEST_SPACING[et]
-
-
-def matches_hardware_order_sum(terms, accumulator_type: str, element_type_name: str,
-                               oracle, hardware, axis: int = -1) -> np.ndarray:
-    """Per output: whether an executor's sum passes the comparison rule of
-    docs/numerics.md (within the bound when both are finite, else bit for bit)."""
-    oracle = np.asarray(oracle, dtype=np.float64)
-    hardware = np.asarray(hardware, dtype=np.float64)
-    bound = hardware_sum_error_bound(terms, accumulator_type, element_type_name,
-                                     oracle, hardware, axis)
-    finite = np.isfinite(oracle) & np.isfinite(hardware)
-    with np.errstate(invalid="ignore"):
-        close = np.abs(hardware - oracle) <= bound
-    same = (oracle == hardware) | (np.isnan(oracle) & np.isnan(hardware))
-    return np.where(finite, close, same)
+# The comparison of an executor that sums in hardware order with `reduce` (its error
+# bounds) lives in `error_bounds`.

@@ -6,6 +6,6 @@ It depends only on the front end, dialects and polyhedral layer of spyre_sched a
 `emulator.numerics`; never on the scheduler.
 """
 
-from emulator.reference.run import as_kernel, make_inputs, run
+from emulator.reference.run import as_kernel, make_inputs, run, run_with_error_bounds
 
-__all__ = ["as_kernel", "make_inputs", "run"]
+__all__ = ["as_kernel", "make_inputs", "run", "run_with_error_bounds"]

@@ -16,6 +16,7 @@ from xdsl.ir import Block, Operation
 
 from spyre_sched.errors import ExecutionError, SpyreSchedError, UnsupportedError
 
+from emulator.reference import error_tracking
 from emulator.reference.views import AccessFault
 
 # op name -> handler(executor, op, operand values) -> result values (list) or None.
@@ -100,6 +101,9 @@ class TileExecutor:
         # and in which entry.
         self.loop_entries: dict[Block, int] = defaultdict(int)
         self.owned: dict[Operation, tuple[object, int]] = {}
+        # SSA value -> bound of how far a hardware-order executor may lie from its value
+        # (error_tracking); None when the launch does not track bounds
+        self.errors: dict | None = {} if machine.errors is not None else None
 
     # ---- errors ------------------------------------------------------------------
     def error(self, op: Operation, message: str, cls=ExecutionError) -> SpyreSchedError:
@@ -113,11 +117,14 @@ class TileExecutor:
         terminator's operand values. `plan`: a part of `block_plan(block)` to run instead
         of the whole block."""
         env = self.env
+        tracking = self.errors is not None
         for arg, value in zip(block.args, args):
             env[arg] = value
         for op, handler, operands, results, generator in (
                 block_plan(block) if plan is None else plan):
             if handler is TERMINATOR:
+                if tracking:
+                    error_tracking.check_terminator(self, op)
                 return [env[v] for v in operands]
             if handler is None:
                 raise self.error(
@@ -144,6 +151,8 @@ class TileExecutor:
             if produced is not None:
                 for result, value in zip(results, produced):
                     env[result] = value
+            if tracking:
+                error_tracking.after_op(self, op, handler, values, produced)
         return []
 
     def run_pure(self, block: Block, args, op: Operation, plan: list[tuple] | None = None):

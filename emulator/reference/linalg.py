@@ -21,7 +21,7 @@ from xdsl.ir import Block, Operation
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from emulator.numerics import REDUCTION_KIND_OF_OP, reduce, value_dtype
-from emulator.reference import affine_sets
+from emulator.reference import affine_sets, error_tracking
 from emulator.reference.interpreter import TERMINATOR, block_plan, handles, op_static
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
@@ -105,6 +105,8 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
     if elementwise:
         shape = np.shape(outputs[0]) if outputs else None
         if shape is not None and all(np.shape(a) == shape for a in (*inputs, *outputs)):
+            tracked = ex.errors is not None and error_tracking.bind_block(
+                ex, block, [ex.errors.get(v) for v in op.operands], lambda e: e)
             ex.linalg_domains.append(list(shape))
             try:
                 ys = ex.run_pure(block, [*inputs, *outputs], op)
@@ -116,6 +118,11 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
                 y = np.asarray(y, dtype=dtype)
                 results.append(np.ascontiguousarray(
                     y if y.shape == shape else np.broadcast_to(y, shape)))
+            if ex.errors is not None:
+                bounds = error_tracking.yielded(ex, block) if tracked else [None] * len(ys)
+                for result, bound in zip(op.results, bounds):
+                    error_tracking._set(ex.errors, result, None if bound is None else
+                                        np.array(np.broadcast_to(bound, shape)))
             return results
     ndom = len(iterators)
     sizes = _domain_sizes([*inputs, *outputs], maps, ndom, op)
@@ -123,16 +130,35 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
     out_types = op_static(op, _out_types_of(len(inputs)))
     bound_in = [_bind(a, m, sizes) for a, m in zip(inputs, maps)]
     out_maps = maps[len(inputs):]
+    operand_errors = ([ex.errors.get(v) for v in op.operands] if ex.errors is not None
+                      else [None] * (len(inputs) + len(outputs)))
+    tracked = any(e is not None for e in operand_errors)
     ex.linalg_domains.append(sizes)
     try:
         if not red:
             bound_out = [_bind(a, m, sizes) for a, m in zip(outputs, out_maps)]
+            if ex.errors is not None:
+                error_tracking.bind_block(ex, block, [
+                    None if e is None else _bind(e, m, sizes)
+                    for e, m in zip(operand_errors, maps)], lambda e: e)
             ys = ex.run_pure(block, [*bound_in, *bound_out], op)
-            return [_to_output(y, m, sizes, t, init)
-                    for y, m, t, init in zip(ys, out_maps, out_types, outputs)]
+            results = [_to_output(y, m, sizes, t, init)
+                       for y, m, t, init in zip(ys, out_maps, out_types, outputs)]
+            if ex.errors is not None:
+                for k, (bound, m, init) in enumerate(zip(
+                        error_tracking.yielded(ex, block), out_maps, outputs)):
+                    init_error = operand_errors[len(inputs) + k]
+                    error_tracking._set(ex.errors, op.results[k], None if bound is None
+                                        and init_error is None else _errors_to_output(
+                                            bound, m, sizes, init, init_error))
+            return results
         try:
             combiners = _reduction_combiners(block, len(inputs), op)
         except UnsupportedError:
+            if tracked:
+                raise UnsupportedError(
+                    "a reordered sum's error bound reaches a reduction whose body runs in "
+                    "index order; the comparison rule cannot carry it") from None
             return _reduce_in_order(ex, op, block, bound_in, outputs, out_maps, out_types,
                                     sizes, red)
         parallel = [d for d in range(ndom) if d not in red]
@@ -151,26 +177,61 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
         skip = {comb for comb, _ in combiners}
         plan = [e for e in block_plan(block) if e[0] not in skip and e[1] is not TERMINATOR]
         partials: list[list[np.ndarray]] = [[] for _ in combiners]
+        if ex.errors is not None:  # the bounds of the inits and of the body's arguments
+            kept = [1 if d in red else s for d, s in enumerate(sizes)]
+            init_errors = [None if e is None else np.broadcast_to(e, np.shape(outputs[i]))[
+                indices[i]].transpose([od.index(d) for d in parallel])
+                for i, (e, od) in enumerate(zip(operand_errors[len(inputs):], ods))]
+            bound_errors = [None if e is None else _bind(e, m, sizes if k < len(inputs) else kept)
+                            for k, (e, m) in enumerate(zip(operand_errors, maps))]
+            partial_errors: list[list] = [[] for _ in combiners]
         for start in range(0, sizes[axis], step) if axis is not None else [None]:
             cut = _slicer(axis, start, step)
             chunk_sizes = list(sizes)
             if axis is not None:
                 chunk_sizes[axis] = min(step, sizes[axis] - start)
+            if ex.errors is not None:
+                error_tracking.bind_block(ex, block, [None if e is None else cut(e)
+                                                      for e in bound_errors], lambda e: e)
             ex.run_pure(block, [cut(b) for b in (*bound_in, *bound_out)], op, plan)
             for i, (comb, x) in enumerate(combiners):
                 full = np.broadcast_to(np.asarray(ex.env[x]), chunk_sizes)
                 init = inits[i]
+                init_error = None if ex.errors is None else init_errors[i]
                 if axis is not None:
                     k = parallel.index(axis)
                     init = init[(slice(None),) * k + (slice(start, start + step),)]
-                partials[i].append(reduce(REDUCTION_KIND_OF_OP[comb.name], full, tuple(red),
-                                          element_name(out_types[i]), init=init))
+                    if init_error is not None:
+                        init_error = init_error[(slice(None),) * k + (slice(start, start + step),)]
+                kind = REDUCTION_KIND_OF_OP[comb.name]
+                partials[i].append(reduce(kind, full, tuple(red), element_name(out_types[i]),
+                                          init=init))
+                if ex.errors is not None:
+                    term_error = ex.errors.get(x)
+                    partial_errors[i].append(error_tracking.reduction_bound(
+                        ex, kind, full, None if term_error is None else
+                        np.broadcast_to(term_error, chunk_sizes), tuple(red), init,
+                        init_error, element_name(out_types[i]), partials[i][-1]))
         results = []
         for i, od in enumerate(ods):
             acc = partials[i][0] if axis is None else np.concatenate(
                 partials[i], axis=parallel.index(axis))
-            results.append(_place(acc.transpose([parallel.index(d) for d in od]), indices[i],
-                                  outputs[i]))
+            order = [parallel.index(d) for d in od]
+            results.append(_place(acc.transpose(order), indices[i], outputs[i]))
+            if ex.errors is not None:
+                parts = partial_errors[i]
+                if all(p is None for p in parts):
+                    error_tracking._set(ex.errors, op.results[i], None)
+                    continue
+                parts = [np.zeros(np.shape(a)) if p is None else p
+                         for p, a in zip(parts, partials[i])]
+                bound = parts[0] if axis is None else np.concatenate(
+                    parts, axis=parallel.index(axis))
+                init_error = operand_errors[len(inputs) + i]
+                error_tracking._set(ex.errors, op.results[i], _place(
+                    bound.transpose(order), indices[i],
+                    np.zeros(np.shape(outputs[i])) if init_error is None
+                    else np.broadcast_to(init_error, np.shape(outputs[i]))))
         return results
     finally:
         ex.linalg_domains.pop()
@@ -244,6 +305,17 @@ def _place(value: np.ndarray, index: tuple, init) -> np.ndarray:
     out = np.array(init, copy=True)
     out[index] = value
     return out
+
+
+def _errors_to_output(bound, amap: AffineMap, sizes, init, init_error) -> np.ndarray:
+    """The bounds of a structured op's output laid out like `_to_output` lays its values
+    (the init's bounds where the map does not write)."""
+    full = np.zeros(sizes) if bound is None else np.broadcast_to(bound, sizes)
+    if _is_identity(amap, len(sizes)):
+        return np.array(full, dtype=np.float64)
+    base = (np.zeros(np.shape(init)) if init_error is None
+            else np.broadcast_to(init_error, np.shape(init)))
+    return _place(full.transpose(_map_dims(amap)), _constant_index(amap), base)
 
 
 def _map_dims(amap: AffineMap) -> list[int]:

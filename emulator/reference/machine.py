@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from spyre_sched.frontend import Kernel
 
+from emulator.reference.error_tracking import ErrorTracking
 from emulator.reference.exchange import Exchange
 from emulator.reference.memory import DeviceMemory
 
@@ -23,6 +24,8 @@ class Machine:
     #: tiles that build the same view share one (and the access plans it caches). Per
     #: launch: a plan remembers the size of this launch's memory.
     views: dict[tuple, object] = field(default_factory=dict)
+    #: bounds of a hardware-order executor's error, when the launch tracks them
+    errors: ErrorTracking | None = None
 
     @property
     def num_tiles(self) -> int:

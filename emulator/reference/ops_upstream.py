@@ -15,6 +15,7 @@ from xdsl.ir import BlockArgument
 
 from emulator.numerics import OPS, apply_op, constant, value_dtype
 from emulator.numerics.index_scalars import INDEX_BINARY_OPS, index_binary, index_compare
+from emulator.reference import error_tracking
 from emulator.reference.interpreter import handles, op_static
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
@@ -129,6 +130,8 @@ def _for(ex, op, vals):
     carried = vals[3:]
     block = op.body.block
     ex.loop_entries[block] += 1
+    if ex.errors is not None:  # carried values' error bounds go round the loop with them
+        return (yield from error_tracking.run_loop(ex, op, block, range(lb, ub, step), carried))
     for iv in range(lb, ub, step):
         carried = yield from ex.run_block(block, [iv, *carried])
     return carried

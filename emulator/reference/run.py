@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType
 
 from emulator.numerics import element_type, from_memory, round_to, to_memory
 from emulator.reference import affine_sets, linalg, ops_ktdp, ops_upstream  # noqa: F401
+from emulator.reference.error_tracking import ErrorTracking, read_output
 from emulator.reference.exchange import Exchange
 from emulator.reference.interpreter import TileExecutor
 from emulator.reference.layout import ArgumentLayout, layout_of
@@ -303,6 +304,27 @@ def run(
     `spyre_sched.device` Device, or a device name / path), else 2 MiB. A run whose
     simulated memory would exceed `memory_cap` bytes is refused before allocating.
     """
+    return _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap)[0]
+
+
+def run_with_error_bounds(
+    kernel: Kernel | str | Path,
+    inputs: dict[str, np.ndarray],
+    accumulator: str,
+    runtime_args: dict[str, int] | None = None,
+    scratchpad_bytes: int | None = None,
+    device=None,
+    memory_cap: int = DEFAULT_MEMORY_CAP,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """`run`, plus per output the bound of how far an executor that sums float reductions
+    in another order, in `accumulator`, may lie from each element (0: bit for bit). The
+    rule is docs/numerics.md's; `emulator.numerics.compare_with_bound` applies it."""
+    return _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
+                   accumulator)
+
+
+def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
+            accumulator: str | None = None):
     kernel = as_kernel(kernel)
     if scratchpad_bytes is None and device is not None:
         if isinstance(device, (str, Path)):
@@ -408,7 +430,8 @@ def run(
     _refuse_above_cap(f"running @{kernel.name} on the reference interpreter", needs,
                       memory_cap, kernel)
     memory = DeviceMemory(cursors.get("global", 0), num_tiles, capacity)
-    machine = Machine(kernel, memory, kernel.grid, Exchange(num_tiles))
+    machine = Machine(kernel, memory, kernel.grid, Exchange(num_tiles),
+                      errors=None if accumulator is None else ErrorTracking(accumulator, memory))
     for p in placements:
         et = element_type(p.arg.element_type)
         given = inputs.get(p.arg.name)
@@ -435,7 +458,7 @@ def run(
                     f"input %{p.arg.name} has shape {list(p.shape)} but the kernel's views of "
                     f"it span {list(spanned)} at run time", _where(kernel))
 
-    outputs = {}
+    outputs, bounds = {}, {}
     for p in placements:
         if p.arg.role not in ("out", "inout"):
             continue
@@ -443,7 +466,9 @@ def run(
         et = element_type(p.arg.element_type)
         raw = p.read(memory, np.dtype(et.storage_dtype), shape, num_tiles)
         outputs[p.arg.name] = from_memory(et, raw).reshape(shape)
-    return outputs
+        if machine.errors is not None:
+            bounds[p.arg.name] = read_output(machine.errors, p, shape, num_tiles)
+    return outputs, bounds
 
 
 def _final_shape(p: Placement, machine: Machine) -> tuple[int, ...]:

@@ -85,16 +85,15 @@ def _measure(job: KernelJob) -> dict:
     bound = roofline(kernel, device)
     bound_s = time.perf_counter() - started
     inputs = reference.make_inputs(kernel, job.seed)
-    started = time.perf_counter()
-    reference.run(kernel, inputs, device=device)
-    reference_s = time.perf_counter() - started
     elements = largest_tensor_elements(kernel)
     entry = {"name": Path(job.path).stem, "file": _display_path(job.path),
              "kernel": kernel.name}
     runs = {}
+    reference_run = None  # the reference runs once: the second strategy reuses the first's
     for strategy in STRATEGIES:
         try:
-            runs[strategy] = measure_strategy(job, strategy, inputs, device, reference_s)
+            runs[strategy], reference_run = measure_strategy(job, strategy, inputs, device,
+                                                             reference_run)
         except SpyreSchedError as err:
             # One kernel the pipeline cannot handle yet must not hide the others' figures.
             return {**entry, **{k: None for k in FIGURES}, "correct": False,
@@ -131,8 +130,10 @@ def _display_path(path: str) -> str:
 
 
 def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray],
-                     device, reference_s: float) -> dict:
-    """Compile (schedule, solve, lower, write the bundle), then emulate and check."""
+                     device, reference_run=None) -> tuple[dict, object]:
+    """Compile (schedule, solve, lower, write the bundle), then emulate and check (against
+    `reference_run`, an earlier `RunResult.reference_run` on the same inputs, when given):
+    the figures, and the reference run to reuse."""
     compile_kernel, run_schedule, write_bundle = _pipeline()
     with tempfile.TemporaryDirectory(prefix="spyre-bench-") as tmp:
         started = time.perf_counter()
@@ -141,9 +142,10 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
         bundle = write_bundle(schedule, Path(tmp) / strategy, kernel_path=job.path)
         compile_s = time.perf_counter() - started
         started = time.perf_counter()
-        result = run_schedule(str(bundle), inputs, device=job.device, seed=job.seed)
+        result = run_schedule(str(bundle), inputs, device=job.device, seed=job.seed,
+                              reference=reference_run)
         run_s = time.perf_counter() - started
-    emulate_s = _emulate_seconds(result, run_s, reference_s)
+    emulate_s = _emulate_seconds(result, run_s)
     trace = schedule.trace or {}
     stats = trace.get("solver") or {}
     predicted = schedule.predicted_cycles
@@ -151,6 +153,7 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
     emulated_compute = _emulated_compute(result, device)
     return {
         "strategy": strategy,
+        "timings": _plain(result.timings),
         "cycles": int(result.cycles),
         "predicted_cycles": None if predicted is None else int(predicted),
         "predicted_compute_cycles": predicted_compute,
@@ -170,24 +173,21 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
         "correct": bool(result.matches),
         "mismatches": list(result.mismatches),
         "max_error": {k: float(v) for k, v in sorted(result.max_error.items())},
+        "bound_ratio": _plain(dict(sorted(result.bound_ratio.items()))),
         "scratchpad_bytes": schedule.scratchpad_bytes,
         "decisions": _plain(schedule.decisions),
         "stalls": _stall_totals(result),
         **_device_memory_bytes(result, device),
         # The emulator's own split: the unit that finished last, busy vs stalled.
         "emulated_split": _plain(result.split()) if hasattr(result, "split") else None,
-    }
+    }, result.reference_run
 
 
-def _emulate_seconds(result, run_s: float, reference_s: float) -> float:
-    """The emulator's own wall time (prepare and launch). `run` also runs the reference
-    interpreter; unless it reports the emulation's time by itself, that is the run's time
-    less the reference's on the same inputs (measured once per kernel)."""
-    for name in ("emulate_s", "emulate_seconds"):
-        value = getattr(result, name, None)
-        if value is not None:
-            return float(value)
-    return max(run_s - reference_s, 1e-9)
+def _emulate_seconds(result, run_s: float) -> float:
+    """The emulator's own wall time (prepare, launch, read back), as `run` measures it
+    apart from the reference interpreter's (the whole run's time if it is missing)."""
+    value = getattr(result, "emulate_s", None)
+    return float(value) if value is not None else run_s
 
 
 def _compute_kinds(device) -> set[str]:

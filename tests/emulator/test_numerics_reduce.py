@@ -170,7 +170,7 @@ def test_products_are_exact_and_order_independent():
 
 def test_hardware_order_sums_are_within_the_error_bound():
     from emulator.numerics import hardware_sum_error_bound, matches_hardware_order_sum
-    from emulator.numerics.reductions import gamma
+    from emulator.numerics.error_bounds import gamma
 
     rng = np.random.default_rng(11)
     x = round_to("f16", rng.normal(size=(16, 3000)) * 30)

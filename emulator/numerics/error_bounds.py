@@ -1,0 +1,217 @@
+"""How far an executor that sums in hardware order may lie from the oracle, output by output.
+
+The one comparison rule of docs/numerics.md ("Rule 3"), in three parts, all on whole numpy
+arrays:
+
+* **Sources.** A float `add` reduction may be summed in another order, chunk by chunk in
+  the accumulator type. With terms x_i (init included) whose own error bounds are e_i (0
+  for exact terms), n terms, y_ref the oracle's result in the element type et:
+
+      A     = sum_i (|x_i| + e_i)
+      E     = gamma_{n-1}(u_acc) * A + (n - 1) * tiny_acc + sum_i e_i
+      bound = (1 + u_et) * E + (2 * u_et * |y_ref| + 3 * tiny_et) / (1 - u_et)
+
+  (`reduction_error_bound`). A max/min reduction is exact in any order; its bound is
+  max_i e_i. Other reductions (products, integers) must match bit for bit.
+* **Propagation.** An elementwise op z = g(a, b, ...) whose operands carry bounds e_a, ...
+  gets e_z = max over the corners c of the box [a - e_a, a + e_a] x ... of |g(c) - z|,
+  evaluated with the op's own implementation (so its roundings are included). That is the
+  exact worst case when g is monotone in each operand with the others fixed
+  (`MONOTONE_OPS`); division-like ops need the divisor's interval to exclude 0, and
+  approximated elementary functions get two ulps of slack (`elementwise_error_bound`).
+* **Comparison.** An output passes where |emulated - reference| <= its bound, and bit for
+  bit where the bound is 0 (`compare_with_bound`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from .element_types import element_type
+
+UNIT_ROUNDOFF = {"f16": 2.0**-11, "bf16": 2.0**-8, "df16": 2.0**-10, "f32": 2.0**-24,
+                 "f64": 2.0**-53}
+"""u = 2**-p for a format of p significant bits (round to nearest)."""
+
+SMALLEST_SPACING = {"f16": 2.0**-24, "bf16": 2.0**-133, "df16": 2.0**-31 * (1 + 2.0**-9),
+                    "f32": 2.0**-149, "f64": 2.0**-1074}
+"""The largest rounding step near zero: the subnormal spacing, or for df16 (no subnormals,
+flush to zero) its smallest positive value."""
+
+#: Elementwise float ops monotone in each operand when the others are fixed (the direction
+#: may depend on them): the extremes of the op over a box of operands are at its corners.
+MONOTONE_OPS = frozenset({
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "arith.extf",
+    "arith.truncf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+    "arith.select", "math.absf", "math.fma", "math.exp", "math.exp2", "math.expm1",
+    "math.log", "math.log2", "math.log10", "math.log1p", "math.sqrt", "math.rsqrt",
+    "math.cbrt", "math.tanh", "math.erf", "math.erfc", "math.atan", "math.asin", "math.acos",
+    "math.asinh", "math.acosh", "math.atanh", "math.sinh", "math.floor", "math.ceil",
+    "math.round", "math.roundeven", "math.trunc", "spyreop.exp", "spyreop.rsqrt",
+    "spyreop.sqrt", "spyreop.reciprocal", "spyreop.realdiv", "spyreop.sigmoid",
+    "spyreop.softplus",
+})
+# math.absf is not monotone, but it is 1-Lipschitz with its minimum at 0: when the box
+# holds 0, |a| <= e_a, and the corners' deviation (e_a) already covers |0 - |a||.
+
+#: op -> index of the operand that divides: monotone only on each side of 0
+DIVISOR_OPERAND = {"arith.divf": 1, "spyreop.realdiv": 1, "spyreop.reciprocal": 0}
+#: operands that must be exact for the corner rule (a select's condition)
+EXACT_OPERANDS = {"arith.select": (0,)}
+#: implementations that are not correctly rounded: allowed to be non-monotone by an ulp
+APPROXIMATE_OPS = frozenset({
+    "math.exp", "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10",
+    "math.log1p", "math.cbrt", "math.tanh", "math.erf", "math.erfc", "math.atan", "math.asin",
+    "math.acos", "math.asinh", "math.acosh", "math.atanh", "math.sinh", "spyreop.exp",
+    "spyreop.sigmoid", "spyreop.softplus",
+})
+
+
+def gamma(n: int, unit_roundoff: float) -> float:
+    """gamma_n = n u / (1 - n u), the bound on the relative error of n roundings."""
+    nu = n * unit_roundoff
+    if nu >= 1:
+        return math.inf
+    return nu / (1 - nu)
+
+
+def accumulation_error(abs_terms_sum, n: int, accumulator_type: str):
+    """Bound on |hardware sum - exact sum| of n terms whose absolute values sum to
+    `abs_terms_sum`, accumulated in any order in `accumulator_type`:
+    gamma_{n-1}(u_acc) * sum |x_i| + (n - 1) * tiny_acc (Higham, section 4.2)."""
+    acc = element_type(accumulator_type).name
+    steps = max(n - 1, 0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return (gamma(steps, UNIT_ROUNDOFF[acc]) * np.asarray(abs_terms_sum, dtype=np.float64)
+                + steps * SMALLEST_SPACING[acc])
+
+
+def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
+                          element_type_name: str, oracle, axis=-1) -> np.ndarray:
+    """Per output of a float reduction of `kind` over `axis` of `terms` (init included): the
+    bound on |hardware - oracle| (module doc). `term_errors`: bounds of the terms (None or
+    an array broadcasting against `terms`). Returns None for a reduction that must match
+    bit for bit (products; or every output reduced from fewer than two exact terms)."""
+    x = np.asarray(terms, dtype=np.float64)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    n = int(np.prod([x.shape[a] for a in axes])) if axes else 1
+    errors = None if term_errors is None else np.broadcast_to(
+        np.asarray(term_errors, dtype=np.float64), x.shape)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if kind in ("max", "min", "maxnum", "minnum"):
+            return None if errors is None else errors.max(axis=axes) if n else None
+        if kind != "add":
+            return None
+        if n < 2 and errors is None:
+            return None
+        absolute = np.abs(x) if errors is None else np.abs(x) + errors
+        total = absolute.sum(axis=axes)
+        carried = 0.0 if errors is None else errors.sum(axis=axes)
+        e_sum = accumulation_error(total, n, accumulator_type) + carried
+        et = element_type(element_type_name).name
+        u, tiny = UNIT_ROUNDOFF[et], SMALLEST_SPACING[et]
+        y = np.abs(np.asarray(oracle, dtype=np.float64))
+        bound = (1 + u) * e_sum + (2 * u * y + 3 * tiny) / (1 - u)
+        return np.where(np.isnan(bound), np.inf, bound)
+
+
+def hardware_sum_error_bound(terms, accumulator_type: str, element_type_name: str,
+                             oracle, hardware, axis: int = -1) -> np.ndarray:
+    """Per output, given both results: how far `hardware` (a sum accumulated in
+    `accumulator_type` in any order, then rounded once to the element type) may lie from
+    `oracle` (the exact sum rounded once): accumulation_error + u_et * (|oracle| +
+    |hardware|) + 2 * tiny_et. docs/numerics.md derives it."""
+    x = np.abs(np.asarray(terms, dtype=np.float64))
+    n = x.shape[axis]
+    et = element_type(element_type_name).name
+    results = (np.abs(np.asarray(oracle, dtype=np.float64))
+               + np.abs(np.asarray(hardware, dtype=np.float64)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        return (accumulation_error(x.sum(axis=axis), n, accumulator_type)
+                + UNIT_ROUNDOFF[et] * results + 2 * SMALLEST_SPACING[et])
+
+
+def matches_hardware_order_sum(terms, accumulator_type: str, element_type_name: str,
+                               oracle, hardware, axis: int = -1) -> np.ndarray:
+    """Per output: whether an executor's sum passes the comparison rule of
+    docs/numerics.md (within the bound when both are finite, else bit for bit)."""
+    oracle = np.asarray(oracle, dtype=np.float64)
+    hardware = np.asarray(hardware, dtype=np.float64)
+    bound = hardware_sum_error_bound(terms, accumulator_type, element_type_name,
+                                     oracle, hardware, axis)
+    finite = np.isfinite(oracle) & np.isfinite(hardware)
+    with np.errstate(invalid="ignore"):
+        close = np.abs(hardware - oracle) <= bound
+    same = (oracle == hardware) | (np.isnan(oracle) & np.isnan(hardware))
+    return np.where(finite, close, same)
+
+
+def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
+                            result_type: str) -> np.ndarray | None:
+    """e_z of z = g(operands) (`result`), with `errors[k]` the bound of operand k (None:
+    exact); `evaluate(values)` applies g (the executors' own implementation) to a list of
+    operand arrays. Returns None when no operand carries an error; raises `ValueError`
+    naming the reason when the op is outside the corner rule."""
+    varying = [k for k, e in enumerate(errors) if e is not None]
+    if not varying:
+        return None
+    if op_name not in MONOTONE_OPS:
+        raise ValueError(f"{op_name} is not monotone in its operands")
+    if any(k in EXACT_OPERANDS.get(op_name, ()) for k in varying):
+        raise ValueError(f"the condition of {op_name} depends on a reordered sum")
+    z = np.asarray(result, dtype=np.float64)
+    worst = np.zeros(np.broadcast_shapes(z.shape, *(np.shape(errors[k]) for k in varying)))
+    approximate = op_name in APPROXIMATE_OPS
+    largest = np.abs(z) + worst if approximate else None
+    with np.errstate(all="ignore"):
+        lows = [np.asarray(operands[k], dtype=np.float64) - errors[k] for k in varying]
+        highs = [np.asarray(operands[k], dtype=np.float64) + errors[k] for k in varying]
+        for corner in itertools.product((0, 1), repeat=len(varying)):
+            values = list(operands)
+            for k, side, lo, hi in zip(varying, corner, lows, highs):
+                values[k] = hi if side else lo
+            g = np.asarray(evaluate(values), dtype=np.float64)
+            deviation = np.abs(g - z)
+            worst = np.maximum(worst, np.where(np.isnan(deviation), np.inf, deviation))
+            if approximate:
+                largest = np.maximum(largest, np.abs(g))
+        divisor = DIVISOR_OPERAND.get(op_name)
+        if divisor is not None and divisor in varying:
+            at = varying.index(divisor)
+            straddles = (lows[at] <= 0) & (highs[at] >= 0)
+            worst = np.where(straddles, np.inf, worst)
+        if approximate:
+            et = element_type(result_type).name
+            worst = worst + 4 * UNIT_ROUNDOFF[et] * largest + 2 * SMALLEST_SPACING[et]
+    return worst
+
+
+def compare_with_bound(got, want, bound=None):
+    """(passes, |got - want|, |got - want| / bound) element by element: bit for bit where
+    the bound is 0 or absent (the same value and sign, NaN matching NaN), within the bound
+    elsewhere (an infinite bound accepts any value that is not a new NaN)."""
+    got = np.asarray(got)
+    want = np.asarray(want)
+    if got.dtype.kind == "f" or want.dtype.kind == "f":
+        g = got.astype(np.float64)
+        w = want.astype(np.float64)
+        same = ((g == w) & (np.signbit(g) == np.signbit(w))) | (np.isnan(g) & np.isnan(w))
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.where(same, 0.0, np.abs(g - w))
+    else:
+        same = got == want
+        diff = np.where(same, 0.0, np.abs(got.astype(np.float64) - want.astype(np.float64)))
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    if bound is None:
+        return same, diff, np.where(same, 0.0, np.inf)
+    b = np.broadcast_to(np.asarray(bound, dtype=np.float64), got.shape)
+    b = np.where(np.isnan(b), np.inf, b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        new_nan = np.isnan(got.astype(np.float64)) & ~np.isnan(want.astype(np.float64))
+        passes = same | ((b > 0) & (diff <= b) & ~new_nan)
+        ratio = np.where(same, 0.0, np.where(b > 0, diff / b, np.inf))
+    ratio = np.where(np.isinf(b) & passes, 0.0, ratio)
+    return passes, diff, ratio

@@ -1,0 +1,275 @@
+"""Error bounds carried beside the reference's values: how far a hardware-order executor may
+lie from each value the reference computes (docs/numerics.md, "Rule 3").
+
+On request (`reference.run_with_error_bounds`), every tile executor keeps `ex.errors`: SSA
+value -> float64 array of absolute bounds (absent: the value must match bit for bit).
+Float `add` reductions are the sources (`numerics.reduction_error_bound`); elementwise ops
+carry their operands' bounds forward (`numerics.elementwise_error_bound`, evaluated with
+the reference's own handler at the corners of the operands' intervals); data movement
+(slices, reshapes, broadcasts, loads and stores through a shadow of device memory) moves
+them with the data; scf.for loops hand carried values' bounds round the loop. An op that
+a bound reaches but that the rule cannot carry it through (a comparison, a value yielded
+out of an scf.if, an exchange between tiles) is refused by name: the comparison never
+silently drops a bound.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import AnyFloat, TensorType
+
+from emulator.numerics import (
+    OPS,
+    element_type,
+    elementwise_error_bound,
+    reduction_error_bound,
+)
+from emulator.numerics.reductions import _terms
+from emulator.reference.memory import DeviceMemory
+from emulator.reference.types import element_name
+from spyre_sched.errors import UnsupportedError
+
+#: ops whose handler only moves data: run again on the bounds, they move the bounds alike
+DATA_MOVEMENT = frozenset({
+    "tensor.extract_slice", "tensor.insert_slice", "tensor.extract", "tensor.insert",
+    "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape", "tensor.cast",
+    "linalg.broadcast", "linalg.transpose",
+})
+#: ops that set their results' bounds themselves (run_structured, run_loop)
+SELF_TRACKED = frozenset({
+    "scf.for",
+    "linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
+    "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy", "linalg.fill",
+    "linalg.matmul", "linalg.div", "linalg.reduce",
+})
+
+
+class ErrorTracking:
+    """What the tiles of one launch share: the accumulator type of hardware-order sums and
+    a shadow of device memory holding the bound of every stored element."""
+
+    def __init__(self, accumulator: str, memory: DeviceMemory):
+        self.accumulator = element_type(accumulator).name
+        self.memory = memory
+        #: (memory key, element size) -> float64 bound per element offset
+        self.shadow: dict[tuple[object, int], np.ndarray] = {}
+
+    def view(self, itemsize: int, create: bool) -> _ShadowView:
+        return _ShadowView(self, itemsize, create)
+
+
+class _ShadowView:
+    """The shadow seen like `DeviceMemory.elements` for elements of one size: the same
+    element offsets address an element's bound."""
+
+    def __init__(self, tracking: ErrorTracking, itemsize: int, create: bool):
+        self.tracking, self.itemsize, self.create = tracking, itemsize, create
+
+    def elements(self, space, dtype=None) -> np.ndarray | None:
+        key = (space, self.itemsize)
+        array = self.tracking.shadow.get(key)
+        if array is None and self.create:
+            size = len(self.tracking.memory.buffer(space)) // self.itemsize
+            array = self.tracking.shadow[key] = np.zeros(size, dtype=np.float64)
+        return array
+
+    def has(self, spaces) -> bool:
+        return any((s, self.itemsize) in self.tracking.shadow for s in spaces)
+
+
+def _refuse(ex, op, why: str):
+    return ex.error(op, f"a reordered sum's error bound reaches this op, and the comparison "
+                        f"rule cannot carry it through: {why}", UnsupportedError)
+
+
+def _shaped(error, value) -> np.ndarray:
+    return np.broadcast_to(np.asarray(error, dtype=np.float64), np.shape(value))
+
+
+def _is_float(type_) -> bool:
+    element = type_.element_type if isinstance(type_, TensorType) else type_
+    return isinstance(element, AnyFloat)
+
+
+def _set(errors: dict, value, bound) -> None:
+    if bound is None or not np.any(bound):
+        errors.pop(value, None)
+    else:
+        errors[value] = bound
+
+
+# ---- the hook run_block calls after every op -------------------------------------------
+
+
+def after_op(ex, op, handler, values, produced) -> None:
+    name = op.name
+    if name in SELF_TRACKED:
+        return
+    if name == "ktdp.load":
+        _set(ex.errors, op.results[0], _load(ex, values[0], produced[0]))
+        return
+    errors = ex.errors
+    operand_errors = [errors.get(v) for v in op.operands]
+    if name == "ktdp.store":
+        _store(ex, values[1], values[0], operand_errors[0])
+        return
+    if all(e is None for e in operand_errors):
+        for result in op.results:
+            errors.pop(result, None)
+        return
+    if name in DATA_MOVEMENT:
+        moved = [np.array(_shaped(e, v)) if e is not None
+                 else np.zeros(np.shape(v)) if _is_float(o.type) else v
+                 for o, v, e in zip(op.operands, values, operand_errors)]
+        for result, bound in zip(op.results, handler(ex, op, moved)):
+            _set(errors, result, np.asarray(bound, dtype=np.float64))
+        return
+    if name in OPS and len(op.results) == 1 and _is_float(op.results[0].type):
+        result_type = element_name(op.results[0].type)
+        try:
+            bound = elementwise_error_bound(
+                name, lambda vals: handler(ex, op, vals)[0], values, operand_errors,
+                produced[0], result_type)
+        except ValueError as err:
+            raise _refuse(ex, op, str(err)) from None
+        _set(errors, op.results[0], bound)
+        return
+    if name in OPS:
+        raise _refuse(ex, op, "its result is not a float (a comparison or a conversion to "
+                              "an integer can change by a whole step within any bound)")
+    raise _refuse(ex, op, "it is not an elementwise float op or a data movement")
+
+
+def check_terminator(ex, op) -> None:
+    """A block's yielded values leave through its parent: linalg bodies (run_structured)
+    and scf.for bodies (run_loop) carry their bounds out; any other carrying one (a branch
+    of scf.if, an exchange between tiles) is refused."""
+    if op.name == "linalg.yield" or (op.name == "scf.yield"
+                                     and op.parent_op().name == "scf.for"):
+        return
+    if any(v in ex.errors for v in op.operands):
+        raise _refuse(ex, op, "a value carried out of a branch or region")
+
+
+def run_loop(ex, op, block, steps, carried):
+    """Generator: an scf.for's iterations with the bounds of its carried values handed from
+    each iteration's yield to the next one's arguments, and to the loop's results."""
+    bounds = [ex.errors.get(v) for v in op.operands[3:]]
+    for iv in steps:
+        bind_block(ex, block, [None, *bounds], lambda e: e)
+        carried = yield from ex.run_block(block, [iv, *carried])
+        bounds = yielded(ex, block)
+    for result, bound in zip(op.results, bounds):
+        _set(ex.errors, result, bound)
+    return carried
+
+
+# ---- memory -------------------------------------------------------------------------------
+
+
+def _load(ex, tile, data) -> np.ndarray | None:
+    tracking: ErrorTracking = ex.machine.errors
+    memory = ex.machine.memory
+    res = tile.resolve(memory)
+    shadow = tracking.view(element_type(tile.etype).size, create=False)
+    if not shadow.has(seg.space for seg in res.segments):
+        return None
+    flat = np.zeros(res.count, dtype=np.float64)
+    for seg in res.segments:
+        array = shadow.elements(seg.space)
+        if array is None:
+            continue
+        if seg.strided is not None:
+            start, shape, strides = seg.strided
+            part = np.lib.stride_tricks.as_strided(
+                array[start:], shape=shape,
+                strides=[s * 8 if n > 1 else 0 for s, n in zip(strides, shape)]).reshape(-1)
+        else:
+            part = array[seg.addresses]
+        if seg.select is None:
+            flat[:] = part
+        else:
+            flat[seg.select] = part
+    if res.positions is None:
+        return flat.reshape(res.shape)
+    out = np.zeros(res.shape, dtype=np.float64)
+    out[res.positions] = flat
+    return out
+
+
+def _store(ex, tile, data, bound) -> None:
+    tracking: ErrorTracking = ex.machine.errors
+    res = tile.resolve(ex.machine.memory)
+    shadow = tracking.view(element_type(tile.etype).size, create=bound is not None)
+    if bound is None and not shadow.has(seg.space for seg in res.segments):
+        return  # nothing stored with a bound anywhere this tile writes
+    full = np.zeros(np.shape(data)) if bound is None else _shaped(bound, data)
+    flat = full.reshape(-1) if res.positions is None else full[res.positions]
+    for seg in res.segments:
+        array = shadow.elements(seg.space)
+        if array is None:
+            continue
+        part = flat if seg.select is None else flat[seg.select]
+        if seg.strided is not None:
+            start, shape, strides = seg.strided
+            np.lib.stride_tricks.as_strided(
+                array[start:], shape=shape,
+                strides=[s * 8 if n > 1 else 0 for s, n in zip(strides, shape)])[...] = \
+                part.reshape(shape)
+        else:
+            array[seg.addresses] = part
+
+
+def read_output(tracking: ErrorTracking, placement, shape, num_tiles: int) -> np.ndarray:
+    """The bounds of an output argument's elements (zeros where nothing carried one)."""
+    size = element_type(placement.arg.element_type).size
+    shadow = tracking.view(size, create=False)
+    if not shadow.has(placement.keys(num_tiles)):
+        return np.zeros(shape)
+    view = tracking.view(size, create=True)  # memories the argument spans but none stored to
+    return placement.read(view, np.float64, shape, num_tiles).reshape(shape)
+
+
+# ---- linalg structured ops -----------------------------------------------------------------
+
+
+def bind_block(ex, block, operand_errors, bind) -> bool:
+    """Give a linalg body's arguments the bounds of their operands, laid out by `bind`;
+    True when any carries one."""
+    errors = ex.errors
+    any_error = False
+    for arg, error in zip(block.args, operand_errors):
+        if error is None:
+            errors.pop(arg, None)
+        else:
+            errors[arg] = bind(error)
+            any_error = True
+    return any_error
+
+
+def yielded(ex, block) -> list:
+    """The bounds of the values a linalg body yields (None: exact)."""
+    return [ex.errors.get(v) for v in block.last_op.operands]
+
+
+def reduction_bound(ex, kind: str, terms, term_error, axes, init, init_error,
+                    type_name: str, oracle) -> np.ndarray | None:
+    """The bound of one structured reduction's outputs (`oracle`: the reference's values
+    over the parallel axes): a float sum is a source; other kinds carry their terms'."""
+    if not element_type(type_name).is_float:
+        if term_error is not None or init_error is not None:
+            raise UnsupportedError("an integer reduction of values a reordered sum reaches")
+        return None
+    stacked = _terms(np.asarray(terms, dtype=np.float64), axes, init)
+    error = None
+    if term_error is not None or init_error is not None:
+        t = np.zeros(np.shape(terms)) if term_error is None else _shaped(term_error, terms)
+        i = None if init is None else (np.zeros(np.shape(init)) if init_error is None
+                                       else _shaped(init_error, init))
+        error = _terms(t, axes, i)
+    bound = reduction_error_bound(kind, stacked, error, ex.machine.errors.accumulator,
+                                  type_name, oracle, axis=-1)
+    if bound is None and error is not None:
+        raise UnsupportedError(f"a '{kind}' reduction of values a reordered sum reaches "
+                               "(only sums, maxima and minima carry bounds)")
+    return bound

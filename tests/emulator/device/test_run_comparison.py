@@ -1,0 +1,136 @@
+"""`spyre-sched run` / `spyre_sched.run` compare with the reference by one rule (docs/numerics.md):
+a bundle whose sums are reordered passes, one whose reduction drops a chunk fails (exit 1),
+an elementwise kernel must match bit for bit (a one-ulp edit fails); RunResult's timings and
+a reference run reused by the caller."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import spyre_sched
+from spyre_sched.cli import main
+from spyre_sched.emulate import ReferenceRun
+from spyre_sched.errors import ExecutionError
+
+ROOT = Path(__file__).parents[3]
+PROGRAM = "local_schedule_0.mlir"
+
+
+def compiled(tmp_path_factory, kernel: str) -> Path:
+    out = tmp_path_factory.mktemp("bundle") / "bundle"
+    done = CliRunner().invoke(main, ["compile", str(ROOT / kernel), "-o", str(out),
+                                     "--strategy", "heuristic"])
+    assert done.exit_code == 0, done.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def row_sum(tmp_path_factory):
+    return compiled(tmp_path_factory, "examples/row_sum.mlir")
+
+
+@pytest.fixture(scope="module")
+def scale_rows(tmp_path_factory):
+    return compiled(tmp_path_factory, "tests/emulator/kernels/scale_rows.mlir")
+
+
+def edited(bundle: Path, tmp_path: Path, edit) -> Path:
+    copy = tmp_path / "edited"
+    shutil.copytree(bundle, copy)
+    text = (copy / PROGRAM).read_text()
+    new = edit(text)
+    assert new != text, "the bundle no longer has what the edit expects"
+    (copy / PROGRAM).write_text(new)
+    return copy
+
+
+def test_reordered_sums_pass_and_the_report_gives_the_bound_ratio(row_sum):
+    out = CliRunner().invoke(main, ["run", str(row_sum)])
+    assert out.exit_code == 0, out.output
+    assert re.search(r"output %S: max error \S+, \d+\.\d\d of the allowed bound", out.output)
+    assert re.search(r"time: emulate \S+ s \(CPU \S+ s\), reference \S+ s \(CPU", out.output)
+
+
+def test_a_reduction_that_drops_a_chunk_fails(row_sum, tmp_path):
+    """Both the load loop and the summing loop start one 32-wide chunk late (so no FIFO
+    waits forever): every row sum misses its first 32 terms."""
+    loop = re.compile(r"scf\.for (%i\w*) = %c0\w* to (%c512\w*) step (%c32\w*)")
+    bundle = edited(row_sum, tmp_path,
+                    lambda text: loop.sub(r"scf.for \1 = \3 to \2 step \3", text))
+    out = CliRunner().invoke(main, ["run", str(bundle)])
+    assert out.exit_code == 1, out.output
+    assert "MISMATCH" in out.output and "%S:" in out.output and "allowed" in out.output
+
+
+def test_elementwise_kernel_one_ulp_off_fails(scale_rows, tmp_path):
+    good = CliRunner().invoke(main, ["run", str(scale_rows), "--json"])
+    assert good.exit_code == 0, good.output
+    doc = json.loads(good.output)
+    assert doc["bound_ratio"] == {"Y": None} and doc["tolerance"] == {"Y": "bit-exact"}
+    assert set(doc["timings"]) == {"emulate", "reference"}
+    # 0.75 (0x3a00) -> the next f16 up (0x3a01) in the bundle's constant
+    bundle = edited(scale_rows, tmp_path, lambda text: text.replace(
+        'constant_bitstream "3a00"', 'constant_bitstream "3a01"'))
+    out = CliRunner().invoke(main, ["run", str(bundle)])
+    assert out.exit_code == 1, out.output
+    assert "bit-exact required" in out.output
+
+
+def test_timings_and_a_reused_reference(scale_rows):
+    first = spyre_sched.run(scale_rows)
+    assert first.matches and first.reference_run is not None
+    for stage in ("emulate", "reference"):
+        assert first.timings[stage]["wall_s"] > 0 and first.timings[stage]["cpu_s"] >= 0
+    assert first.emulate_s == first.timings["emulate"]["wall_s"] and first.compile_s is None
+    again = spyre_sched.run(scale_rows, reference=first.reference_run)
+    assert again.timings["reference"]["reused"] is True
+    assert again.matches and np.array_equal(again.outputs["Y"], first.outputs["Y"])
+    # the caller's reference is what outputs are checked against: one element one ulp off
+    nudged = {"Y": first.reference_run.outputs["Y"].copy()}
+    nudged["Y"][0, 0] = np.nextafter(nudged["Y"][0, 0], np.float16(np.inf))
+    wrong = ReferenceRun(nudged, first.reference_run.bounds, first.reference_run.accumulator)
+    assert not spyre_sched.run(scale_rows, reference=wrong).matches
+    with pytest.raises(ExecutionError, match="ReferenceRun"):
+        spyre_sched.run(scale_rows, reference=first.reference_run.outputs)
+
+
+def test_compile_time_is_reported_for_a_kernel():
+    result = spyre_sched.run(ROOT / "tests/emulator/kernels/scale_rows.mlir",
+                             strategy="heuristic")
+    assert result.matches and result.compile_s > 0
+    assert "compile" in spyre_sched.emulate.report(result)
+
+
+def test_a_bound_the_rule_cannot_carry_is_a_located_error(tmp_path):
+    """A comparison of a row sum: exit 1 with the op and the user's file, no traceback."""
+    text = (ROOT / "examples/row_sum.mlir").read_text()
+    body = "    %n = arith.truncf %se : f32 to f16\n"
+    assert body in text
+    path = tmp_path / "row_sum_cmp.mlir"
+    path.write_text(text.replace(body, (
+        "    %zf = arith.constant 0.0 : f32\n"
+        "    %pos = arith.cmpf ogt, %se, %zf : f32\n"
+        "    %sel = arith.select %pos, %se, %zf : f32\n"
+        "    %n = arith.truncf %sel : f32 to f16\n")))
+    out = CliRunner().invoke(main, ["run", str(path), "--strategy", "heuristic"])
+    assert out.exit_code == 1, out.output
+    assert f"{path}:" in out.output and "arith.cmpf" in out.output
+    assert "Traceback" not in out.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strategy", ["solver", "heuristic"])
+def test_full_size_layernorm_matches(strategy):
+    """The 1024x1024 layernorm of the suite: its outputs near zero after the cancellations
+    differ by f16 subnormal steps (the emulator sums in 32-wide chunks), within their bounds
+    (the former rule, relative to the output, rejected 2 of them)."""
+    result = spyre_sched.run(ROOT / "bench/kernels/layernorm.mlir", strategy=strategy)
+    assert result.matches, result.mismatches
+    assert result.max_error["Y"] > 0 and result.bound_ratio["Y"] <= 1.0

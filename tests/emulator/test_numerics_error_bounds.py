@@ -1,0 +1,156 @@
+"""The comparison rule's formulas (emulator.numerics.error_bounds, docs/numerics.md Rule 3):
+reordered sums stay within their bound and a dropped chunk does not; bounds carried through
+elementwise ops contain every value the op can give on the operands' intervals; the
+comparison is bit for bit where the bound is 0."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from emulator.numerics import (
+    apply_op,
+    compare_with_bound,
+    elementwise_error_bound,
+    reduce,
+    reduction_error_bound,
+    round_to,
+)
+
+
+def chunked_sum(x: np.ndarray, width: int, reverse: bool = False) -> np.ndarray:
+    """What the emulator does: each chunk's exact sum rounded to f32, chunks added in f32."""
+    starts = list(range(0, x.shape[-1], width))
+    acc = np.zeros(x.shape[:-1], dtype=np.float32)
+    for s in reversed(starts) if reverse else starts:
+        acc = (acc + reduce("add", x[..., s:s + width], -1, "f32")).astype(np.float32)
+    return acc
+
+
+@pytest.fixture(scope="module")
+def rows():
+    rng = np.random.default_rng(3)
+    # f32 terms with cancellation (squares and signed values of very different sizes)
+    x = rng.uniform(-2, 2, (64, 1024)) * 10.0 ** rng.integers(-3, 4, (64, 1024))
+    return round_to("f32", x)
+
+
+@pytest.mark.parametrize("width", [1, 8, 32, 100, 1024])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_hardware_order_sums_stay_within_the_bound(rows, width, reverse):
+    oracle = reduce("add", rows, -1, "f32")
+    bound = reduction_error_bound("add", rows, None, "f32", "f32", oracle)
+    hardware = chunked_sum(rows, width, reverse)
+    assert (np.abs(hardware.astype(np.float64) - oracle) <= bound).all()
+
+
+def test_f16_sum_accumulated_in_f16_stays_within_its_looser_bound(rows):
+    x = round_to("f16", rows / 1000).astype(np.float16)
+    oracle = reduce("add", x, -1, "f16")
+    bound = reduction_error_bound("add", x, None, "f16", "f16", oracle)
+    acc = np.zeros(64, dtype=np.float16)
+    for j in range(x.shape[1]):
+        acc = (acc + x[:, j]).astype(np.float16)
+    assert (np.abs(acc.astype(np.float64) - oracle) <= bound).all()
+
+
+def test_a_dropped_chunk_exceeds_the_bound(rows):
+    oracle = reduce("add", rows, -1, "f32")
+    bound = reduction_error_bound("add", rows, None, "f32", "f32", oracle)
+    dropped = chunked_sum(rows[:, 32:], 32)
+    assert (np.abs(dropped.astype(np.float64) - oracle) > bound).all()
+
+
+def test_terms_with_their_own_bounds_add_them():
+    terms = np.array([[1.0, 2.0, 3.0]])
+    plain = reduction_error_bound("add", terms, None, "f32", "f32", [6.0])
+    carried = reduction_error_bound("add", terms, np.array([[0.5, 0.0, 0.25]]), "f32", "f32",
+                                    [6.0])
+    assert carried[0] > plain[0] + 0.75 - 1e-12
+
+
+def test_max_reduction_is_exact_unless_its_terms_carry_bounds():
+    terms = np.array([[1.0, 5.0, 3.0]])
+    assert reduction_error_bound("max", terms, None, "f32", "f32", [5.0]) is None
+    got = reduction_error_bound("max", terms, np.array([[0.1, 0.2, 0.7]]), "f32", "f32", [5.0])
+    assert got[0] == pytest.approx(0.7)
+    assert reduction_error_bound("mul", terms, None, "f32", "f32", [15.0]) is None
+    # one exact term: nothing can be reordered
+    assert reduction_error_bound("add", np.array([[4.0]]), None, "f32", "f32", [4.0]) is None
+
+
+def _op(name, et, result_type=None):
+    return lambda values: apply_op(name, et, *values, result_type=result_type)
+
+
+@pytest.mark.parametrize("name, et, result_type, lo, hi", [
+    ("arith.addf", "f32", None, -4, 4),
+    ("arith.subf", "f32", None, -4, 4),
+    ("arith.mulf", "f32", None, -4, 4),
+    ("arith.divf", "f32", None, 0.5, 4),
+    ("math.exp", "f32", None, -4, 4),
+    ("math.rsqrt", "f32", None, 0.5, 4),
+    ("arith.truncf", "f32", "f16", -4, 4),
+])
+def test_corner_rule_contains_every_value_on_the_box(name, et, result_type, lo, hi):
+    """Sample operands inside [a - e, a + e] (on the type's grid): the op's result never
+    moves further from g(a) than the bound."""
+    rng = np.random.default_rng(7)
+    arity = 1 if name in ("math.exp", "math.rsqrt", "arith.truncf") else 2
+    a = [round_to(et, rng.uniform(lo, hi, 4000)) for _ in range(arity)]
+    e = [np.abs(v) * 10.0 ** rng.uniform(-7, -3, 4000) for v in a]
+    g = _op(name, et, result_type)
+    z = g(a)
+    bound = elementwise_error_bound(name, g, a, e, z, result_type or et)
+    for _ in range(20):
+        moved = [round_to(et, v + rng.uniform(-1, 1, v.shape) * err) for v, err in zip(a, e)]
+        moved = [np.clip(m, v - err, v + err) for m, v, err in zip(moved, a, e)]
+        moved = [round_to(et, m) for m in moved]
+        inside = np.all([np.abs(m - v) <= err for m, v, err in zip(moved, a, e)], axis=0)
+        deviation = np.abs(g(moved).astype(np.float64) - z)
+        assert (deviation[inside] <= bound[inside]).all()
+
+
+def test_exact_operands_give_no_bound():
+    g = _op("arith.addf", "f32")
+    a = [np.float32(1.0), np.float32(2.0)]
+    assert elementwise_error_bound("arith.addf", g, a, [None, None], g(a), "f32") is None
+
+
+def test_a_divisor_interval_holding_zero_is_unbounded():
+    g = _op("arith.divf", "f32")
+    a = [np.array([1.0, 1.0], np.float32), np.array([0.001, 2.0], np.float32)]
+    bound = elementwise_error_bound("arith.divf", g, a, [None, np.array([0.01, 0.01])],
+                                    g(a), "f32")
+    assert np.isinf(bound[0]) and np.isfinite(bound[1])
+
+
+def test_ops_outside_the_corner_rule_are_refused():
+    g = _op("math.sin", "f32")
+    with pytest.raises(ValueError, match="not monotone"):
+        elementwise_error_bound("math.sin", g, [np.float32(1.0)], [np.array(0.1)],
+                                g([np.float32(1.0)]), "f32")
+    cond = _op("arith.select", "f32")
+    with pytest.raises(ValueError, match="condition"):
+        elementwise_error_bound("arith.select", cond, [np.bool_(True), 1.0, 2.0],
+                                [np.array(0.1), None, None], 1.0, "f32")
+
+
+def test_comparison_is_bit_for_bit_where_the_bound_is_zero():
+    want = np.array([1.0, 0.0, np.nan, 2.0], dtype=np.float16)
+    ok, diff, _ = compare_with_bound(want.copy(), want, np.zeros(4))
+    assert ok.all() and not diff.any()
+    one_ulp = want.copy()
+    one_ulp[0] = np.nextafter(np.float16(1.0), np.float16(2.0))
+    assert not compare_with_bound(one_ulp, want, np.zeros(4))[0][0]
+    negative_zero = want.copy()
+    negative_zero[1] = -0.0
+    assert not compare_with_bound(negative_zero, want, None)[0][1]
+
+
+def test_comparison_within_and_beyond_the_bound():
+    want = np.array([1.0, 1.0, 1.0], dtype=np.float32)
+    got = np.array([1.001, 1.01, np.nan], dtype=np.float32)
+    ok, diff, ratio = compare_with_bound(got, want, np.array([0.002, 0.002, np.inf]))
+    assert ok.tolist() == [True, False, False]
+    assert ratio[0] == pytest.approx(0.5, rel=1e-3) and ratio[1] > 1
