@@ -451,6 +451,112 @@ class UnitRun(_TopLevel):
             self._links[key] = found
         return found
 
+    # The generated code calls these functions, one per op, made on the op's first use
+    # (a fault while resolving belongs to that instruction). An op that cannot block runs
+    # in place (emulator.device.sim `*_now`); one that crosses a shared resource returns
+    # the command the unit must yield.
+
+    def load_fn(self, plan: LoadPlan) -> Callable:
+        """agen.vector_load: base -> (value, command to yield or None, cycles until ready)."""
+        access, et, shape = plan.access, plan.et, plan.shape
+        dtype = et.storage_dtype
+        same = dtype == et.value_dtype
+        mask, contiguous, count, eb = access.mask, access.contiguous, access.count, access.element_bytes
+        nbytes = access.box_bytes
+        transfer_now = self.launch.sim.transfer_now
+        link = None
+
+        def load(base: int):
+            nonlocal link
+            if link is None:
+                link = self._link(plan, None, "unit")
+            memory, busy, latency, shared, names = link
+            try:
+                start = memory.check_box(base, access, ("read", memory.name, base))
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            if contiguous:
+                first = start // eb
+                raw = memory.typed(dtype)[first:first + count]
+            else:
+                raw = np.ndarray(access.shape, dtype=dtype, buffer=memory.data, offset=start,
+                                 strides=access.strides)
+            value = raw.copy() if same else from_memory(et, raw)
+            if mask is not None:
+                value = np.where(mask, value, np.zeros((), dtype=value.dtype))
+            value = value.reshape(shape)
+            if shared:
+                return value, (sim.TRANSFER, busy, 0, shared, nbytes, None, names), latency
+            transfer_now(self.proc, busy, 0, nbytes, None, names)
+            return value, None, latency
+
+        return load
+
+    def store_fn(self, plan: StorePlan) -> Callable:
+        """agen.vector_store: (base, value) -> command to yield, or None when it ran in place."""
+        access, et = plan.access, plan.et
+        dtype = et.storage_dtype
+        plain = access.mask is None and dtype == et.value_dtype
+        contiguous, count, eb, box_shape = access.contiguous, access.count, access.element_bytes, access.shape
+        nbytes = access.box_bytes
+        transfer_now = self.launch.sim.transfer_now
+        link = None
+
+        def store(base: int, value: np.ndarray):
+            nonlocal link
+            if link is None:
+                link = self._link(plan, "unit", None)
+            memory, busy, latency, shared, names = link
+            # Checked now (the fault belongs to this instruction), written when it lands.
+            try:
+                start = memory.check_box(base, access, ("write", memory.name, base))
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            if plain and contiguous:
+                first = start // eb
+
+                def land():
+                    memory.typed(dtype)[first:first + count] = value.reshape(-1)
+            elif plain:
+                def land():
+                    np.ndarray(box_shape, dtype=dtype, buffer=memory.data, offset=start,
+                               strides=access.strides)[...] = value.reshape(box_shape)
+            else:
+                def land():
+                    _write(memory, base, access, et, value)
+            if shared:
+                return (sim.TRANSFER, busy, latency, shared, nbytes, (memory, land), names)
+            transfer_now(self.proc, busy, latency, nbytes, (memory, land), names)
+            return None
+
+        return store
+
+    def compute_fn(self, plan: ComputePlan) -> Callable:
+        """A vectorchain op: operands -> result, its busy time spent in place."""
+        delay_now = self.launch.sim.delay_now
+        cycles = None
+
+        def compute(*args):
+            nonlocal cycles
+            if cycles is None:
+                if self.unit_model.compute is None:
+                    raise self.fault(f"{plan.op_name} runs on {self.unit}, which does not compute")
+                try:
+                    lanes = self.unit_model.lanes(plan.et)
+                except Exception as err:
+                    raise self.fault(getattr(err, "message", str(err))) from None
+                cycles = compute_cycles(plan.elements, lanes)
+            try:
+                value = plan.run(*args)
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            except TypeError as err:
+                raise self.fault(f"{plan.op_name}: {err}") from None
+            delay_now(self.proc, cycles)
+            return value
+
+        return compute
+
     def vector_load(self, plan: LoadPlan, base: int):
         memory, busy, latency, shared, names = self._link(plan, None, "unit")
         access, et = plan.access, plan.et
