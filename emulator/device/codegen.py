@@ -270,7 +270,7 @@ class UnitCode:
             shape = tuple(op.result.type.get_shape())
             out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and proc.local == SIM.now else None")
             out.append(f"{ind}if _v is None: _v = yield (RECV, {fifo}, {count})")
-            out.append(f"{ind}{n(op.result)} = _v.reshape({shape!r})")
+            out.append(f"{ind}{n(op.result)} = _v if _v.shape == {shape!r} else _v.reshape({shape!r})")
         elif isinstance(op, (dataflow.SyncSendOp, dataflow.SyncRecvOp)):
             sending = isinstance(op, dataflow.SyncSendOp)
             name = op.channel.root_reference.data

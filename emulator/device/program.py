@@ -39,6 +39,7 @@ from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
 from emulator.device.timing import compute_cycles
 from emulator.numerics import apply_op, element_type, from_bits, from_memory, op_spec, reduce, to_memory
+from emulator.numerics.arith_ops import native_f16
 
 
 def _loc(op: Operation, locations: dict) -> str:
@@ -133,6 +134,21 @@ def _bound_op(name: str, et_name: str, result_type: str | None, attrs: dict) -> 
         values.setdefault(key, default)
     value_dtype = et.value_dtype
     checked = []
+    native = native_f16(name) if et_name == "f16" and not values else None
+    if native is not None:
+        # An f16 +, -, *, / that numpy's own float16 loop computes bit for bit (what
+        # spec.impl would call on these operands), without the layers in between.
+        f16 = np.dtype(np.float16)
+
+        def call_f16(*arrays):
+            if checked and len(arrays) == 2 and arrays[0].dtype == f16 and arrays[1].dtype == f16 \
+                    and arrays[0].ndim:
+                return native(arrays[0], arrays[1])
+            result = apply_op(name, et_name, *arrays, **kwargs, **attrs)
+            checked.append(True)
+            return result
+
+        return call_f16
 
     def call(*arrays):
         if checked and not spec.condition_first and all(a.dtype == value_dtype for a in arrays):

@@ -709,6 +709,15 @@ class Simulator:
         if getter is None:
             return
         proc, remaining, pieces = getter
+        chunks = fifo.chunks
+        if not pieces and chunks and chunks[0][2] == remaining and chunks[0][0] <= self.now:
+            # The whole chunk it waits for: hand it over as it was sent.
+            head = chunks.popleft()
+            fifo.held -= remaining
+            self._fifo_freed(fifo)  # (with the getter still set, as below)
+            fifo.getter = None
+            self._step(proc, head[1])
+            return
         before = len(pieces)
         remaining = fifo.take_visible(self.now, remaining, pieces)
         if len(pieces) > before:
