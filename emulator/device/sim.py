@@ -204,7 +204,7 @@ class Token:
         self.sent = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class UnitStats:
     busy: int = 0
     stalled_input: int = 0
@@ -263,7 +263,7 @@ _RESUME = 1
 _WAKE = 2  # a FIFO's waiting receiver may take entries now
 
 
-@dataclass
+@dataclass(slots=True)
 class Simulator:
     """Runs unit processes until all finish; raises ExecutionError on a fault or deadlock."""
 
@@ -306,6 +306,21 @@ class Simulator:
                                      f"time {time}")
             self.now = time
             if kind == _RESUME:
+                cmd = target.pending
+                if cmd is not None and cmd[0] == RECV and target.local <= time <= self._limit \
+                        and target.blocked_on is None:
+                    # A receive the unit issued ahead of the simulation's time: when nothing
+                    # of it is visible yet, it blocks right here (what _step would do).
+                    fifo = cmd[1]
+                    chunks = fifo.chunks
+                    if (not chunks or chunks[0][0] > time) and fifo.consumer == target.name:
+                        target.local = time
+                        target.pending = None
+                        fifo.getter = [target, cmd[2], []]
+                        if chunks:
+                            self._fifo_wake_at(fifo, chunks[0][0])
+                        self._block(target, "in", (_RECEIVING, cmd[2], fifo, fifo.held))
+                        continue
                 self._step(target, value)
             elif kind == _WAKE:
                 self._fifo_wake(target)
