@@ -272,8 +272,11 @@ class Simulator:
     now: int = 0
     processes: list[Process] = field(default_factory=list)
     datapath_bytes: dict[str, int] = field(default_factory=dict)
-    _heap: list = field(default_factory=list)
-    _seq: int = 0
+    # The event queue: the distinct times on a heap, and per time its events in the order
+    # they were scheduled (first scheduled, first run: the order a heap of (time, sequence
+    # number) gives, with one heap entry per time instead of per event).
+    _times: list = field(default_factory=list)
+    _events: dict = field(default_factory=dict)
     _limit: int = 1 << 62  # max_cycles, or "never"
 
     # ---- building ---------------------------------------------------------------------
@@ -285,8 +288,15 @@ class Simulator:
         return proc
 
     def _push(self, time: int, kind: int, target, value) -> None:
-        self._seq += 1
-        heapq.heappush(self._heap, (time, self._seq, kind, target, value))
+        bucket = self._events.get(time)
+        if bucket is None:
+            if time < self.now:  # (never: every wait ends at or after now)
+                raise ExecutionError(f"internal: an event scheduled at cycle {time}, before "
+                                     f"the simulation's time {self.now}")
+            self._events[time] = [(kind, target, value)]
+            heapq.heappush(self._times, time)
+        else:
+            bucket.append((kind, target, value))
 
     def at(self, time: int, fn: Callable[[], None]) -> None:
         """Run `fn()` at `time` (a landing, a delayed token)."""
@@ -295,37 +305,44 @@ class Simulator:
     # ---- running ----------------------------------------------------------------------
 
     def run(self) -> int:
-        heap = self._heap
+        times, events = self._times, self._events
         pop = heapq.heappop
         limit = self.max_cycles
         self._limit = (1 << 62) if limit is None else limit
-        while heap:
-            time, _, kind, target, value = pop(heap)
+        while times:
+            time = times[0]
             if limit is not None and time > limit:
                 raise ExecutionError(f"simulation passed its limit of {limit} cycles",
                                      f"time {time}")
             self.now = time
-            if kind == _RESUME:
-                cmd = target.pending
-                if cmd is not None and cmd[0] == RECV and target.local <= time <= self._limit \
-                        and target.blocked_on is None:
-                    # A receive the unit issued ahead of the simulation's time: when nothing
-                    # of it is visible yet, it blocks right here (what _step would do).
-                    fifo = cmd[1]
-                    chunks = fifo.chunks
-                    if (not chunks or chunks[0][0] > time) and fifo.consumer == target.name:
-                        target.local = time
-                        target.pending = None
-                        fifo.getter = [target, cmd[2], []]
-                        if chunks:
-                            self._fifo_wake_at(fifo, chunks[0][0])
-                        self._block(target, "in", (_RECEIVING, cmd[2], fifo, fifo.held))
-                        continue
-                self._step(target, value)
-            elif kind == _WAKE:
-                self._fifo_wake(target)
-            else:
-                target()
+            bucket = events[time]
+            i = 0
+            while i < len(bucket):  # events scheduled for this very time join the bucket
+                kind, target, value = bucket[i]
+                i += 1
+                if kind == _RESUME:
+                    cmd = target.pending
+                    if cmd is not None and cmd[0] == RECV and target.local <= time <= self._limit \
+                            and target.blocked_on is None:
+                        # A receive the unit issued ahead of the simulation's time: when nothing
+                        # of it is visible yet, it blocks right here (what _step would do).
+                        fifo = cmd[1]
+                        chunks = fifo.chunks
+                        if (not chunks or chunks[0][0] > time) and fifo.consumer == target.name:
+                            target.local = time
+                            target.pending = None
+                            fifo.getter = [target, cmd[2], []]
+                            if chunks:
+                                self._fifo_wake_at(fifo, chunks[0][0])
+                            self._block(target, "in", (_RECEIVING, cmd[2], fifo, fifo.held))
+                            continue
+                    self._step(target, value)
+                elif kind == _WAKE:
+                    self._fifo_wake(target)
+                else:
+                    target()
+            del events[time]
+            pop(times)
         live = [p for p in self.processes if not p.done]
         if live:
             raise ExecutionError(self._deadlock_report(live), f"cycle {self.now}")
