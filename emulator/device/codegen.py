@@ -51,6 +51,12 @@ def _rem_trunc(a: int, b: int) -> int:
     return a - b * _div_trunc(a, b)
 
 
+#: Ops that cannot block run in place (the `*_now` helpers of emulator.device.sim and the
+#: op functions of UnitRun). False: every op is a command yielded to the event loop, the
+#: plain path; tests/emulator/device/test_emu_in_place.py checks both give the same run.
+IN_PLACE = True
+
+
 class UnitCode:
     """The generated source of one program unit (or, with `top`, of the program's uniform
     top level, a plain function returning the values of `shared`) and its constants."""
@@ -68,6 +74,7 @@ class UnitCode:
         self.ready: set[str] = set()
         self.send_sizes: set[tuple[str, int]] = set()
         self.op_fns: list[tuple[str, str, str]] = []  # (local name, UnitRun maker, plan)
+        self.in_place = IN_PLACE
         self._counter = 0
         self.top = top
         body = []
@@ -150,7 +157,10 @@ class UnitCode:
             return
         latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
         out.append(f"{ind}_t = {latest}")
-        out.append(f"{ind}if _t > proc.local: WAIT(proc, _t, 'for its operands to be ready')")
+        if self.in_place:
+            out.append(f"{ind}if _t > proc.local: WAIT(proc, _t, 'for its operands to be ready')")
+        else:
+            out.append(f"{ind}if _t > proc.local: yield (WAIT_UNTIL, _t, 'for its operands to be ready')")
 
     def _op(self, op: Operation, out: list[str], depth: int) -> None:
         ind = "    " * depth
@@ -258,18 +268,25 @@ class UnitCode:
             self.send_sizes.add((fifo, nbytes))
             busy = f"{fifo}_b{nbytes}"
             visible = f"{fifo}_v{nbytes}"
-            out.append(f"{ind}if {fifo}_out and {fifo}.depth - {fifo}.held >= {count}: "
-                       f"SEND_NOW(proc, {fifo}, {n(op.value)}, {count}, {visible}, {busy})")
-            out.append(f"{ind}else: yield (SEND_BUSY, {fifo}, {n(op.value)}.reshape({count}, -1), "
+            command = (f"yield (SEND_BUSY, {fifo}, {n(op.value)}.reshape({count}, -1), "
                        f"{count}, {visible}, {busy})")
+            if self.in_place:
+                out.append(f"{ind}if {fifo}_out and {fifo}.depth - {fifo}.held >= {count}: "
+                           f"SEND_NOW(proc, {fifo}, {n(op.value)}, {count}, {visible}, {busy})")
+                out.append(f"{ind}else: {command}")
+            else:
+                out.append(f"{ind}{command}")
         elif isinstance(op, dataflow.ReceiveOp):
             name = op.fifo.root_reference.data
             fifo = self.fifo_var(name)
             entry = self.image.fifos[name].entry
             count = _numel(op.result.type.get_shape()) // _numel(entry.get_shape())
             shape = tuple(op.result.type.get_shape())
-            out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and proc.local == SIM.now else None")
-            out.append(f"{ind}if _v is None: _v = yield (RECV, {fifo}, {count})")
+            if self.in_place:
+                out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and proc.local == SIM.now else None")
+                out.append(f"{ind}if _v is None: _v = yield (RECV, {fifo}, {count})")
+            else:
+                out.append(f"{ind}_v = yield (RECV, {fifo}, {count})")
             out.append(f"{ind}{n(op.result)} = _v if _v.shape == {shape!r} else _v.reshape({shape!r})")
         elif isinstance(op, (dataflow.SyncSendOp, dataflow.SyncRecvOp)):
             sending = isinstance(op, dataflow.SyncSendOp)
@@ -280,17 +297,26 @@ class UnitCode:
             cmd = "SYNC_SEND" if sending else "SYNC_RECV"
             out.append(f"{ind}yield ({cmd}, r.token({name!r}, {peer}, {sending}))")
         elif isinstance(op, agen.VectorLoadOp):
-            fn = self.op_fn("load_fn", self.image.load_plan(op))
             res = n(op.result)
-            out.append(f"{ind}{res}, _cmd, _lat = {fn}({n(op.base)})")
-            out.append(f"{ind}if _cmd is not None: yield _cmd")
+            if self.in_place:
+                fn = self.op_fn("load_fn", self.image.load_plan(op))
+                out.append(f"{ind}{res}, _cmd, _lat = {fn}({n(op.base)})")
+                out.append(f"{ind}if _cmd is not None: yield _cmd")
+            else:
+                k = self.const(self.image.load_plan(op))
+                out.append(f"{ind}{res}, _cmd, _lat = r.vector_load({k}, {n(op.base)})")
+                out.append(f"{ind}yield _cmd")
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + _lat")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, agen.VectorStoreOp):
             self._wait_ready([op.value], out, ind)
-            fn = self.op_fn("store_fn", self.image.store_plan(op))
-            out.append(f"{ind}_cmd = {fn}({n(op.base)}, {n(op.value)})")
-            out.append(f"{ind}if _cmd is not None: yield _cmd")
+            if self.in_place:
+                fn = self.op_fn("store_fn", self.image.store_plan(op))
+                out.append(f"{ind}_cmd = {fn}({n(op.base)}, {n(op.value)})")
+                out.append(f"{ind}if _cmd is not None: yield _cmd")
+            else:
+                k = self.const(self.image.store_plan(op))
+                out.append(f"{ind}yield r.vector_store({k}, {n(op.base)}, {n(op.value)})")
         elif isinstance(op, agen.CompositeLoadAndStoreOp):
             k = self.const(self.image.composite_plan(op))
             out.append(f"{ind}yield r.composite({k}, {n(op.source_base)}, {n(op.target_base)})")
@@ -303,9 +329,14 @@ class UnitCode:
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
                              vectorchain.ReduceOp)):
             self._wait_ready(list(op.operands), out, ind)
-            fn = self.op_fn("compute_fn", self.image.compute_plan(op))
             args = ", ".join(n(v) for v in op.operands)
-            out.append(f"{ind}{n(op.results[0])} = {fn}({args})")
+            if self.in_place:
+                fn = self.op_fn("compute_fn", self.image.compute_plan(op))
+                out.append(f"{ind}{n(op.results[0])} = {fn}({args})")
+            else:
+                k = self.const(self.image.compute_plan(op))
+                out.append(f"{ind}{n(op.results[0])}, _cmd = r.compute({k}, ({args},))")
+                out.append(f"{ind}yield _cmd")
             out.append(f"{ind}{self.ready_name(op.results[0])} = proc.local + r.compute_latency")
             self.ready.add(self.ready_name(op.results[0]))
         else:
