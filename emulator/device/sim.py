@@ -4,11 +4,12 @@ A unit's program is a Python generator that yields *commands* (small tuples buil
 helpers below) and receives each command's result back. A command either completes at
 once (the generator is resumed in the same step, no heap traffic) or blocks the unit
 until a FIFO, a token or the clock lets it go on. Time is an integer count of device
-cycles.
+cycles. Commands that cannot block need not be yielded at all: the generated code runs
+them in place with the `*_now` methods (same accounting, no round trip).
 
 Why a hand-written heap and not SimPy: both were measured on the 4096x4096 f16 add shape
 (bench/emulator_event_loop.py, figures in docs/emulator.md). SimPy wraps every wait in an
-Event object with callbacks; here a wait is one tuple on a heap and an unblocked
+Event object with callbacks; here a wait is one tuple in its cycle's list and an unblocked
 command costs no event at all, which is several times faster and keeps the whole
 simulation in one readable file with deadlock detection built in.
 
