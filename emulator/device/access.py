@@ -45,6 +45,11 @@ class Access:
     """Bytes a transfer of this access moves: every box point, masked ones included."""
     span: tuple[int, int] = (0, 0)
     """Bytes [lo, hi) the box touches, relative to base + offset."""
+    count: int = 0
+    """Points in the box."""
+    contiguous: bool = False
+    """Every box point is in the set and the box is one run of memory in row-major order
+    (then a transfer is a slice of the memory, no strided view needed)."""
 
     @property
     def points(self) -> int:
@@ -80,5 +85,11 @@ class Access:
                 hi += (n - 1) * st
             else:
                 lo += (n - 1) * st
+        contiguous = mask is None
+        step = element_bytes
+        for n, st in zip(reversed(shape), reversed(byte_strides)):
+            if n > 1 and st != step:
+                contiguous = False
+            step *= n
         return Access(offset, shape, byte_strides, mask, element_bytes,
-                      int(np.prod(shape)) * element_bytes, (lo, hi + element_bytes))
+                      size * element_bytes, (lo, hi + element_bytes), size, contiguous)

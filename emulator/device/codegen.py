@@ -51,6 +51,12 @@ def _rem_trunc(a: int, b: int) -> int:
     return a - b * _div_trunc(a, b)
 
 
+#: Ops that cannot block run in place (the `*_now` helpers of emulator.device.sim and the
+#: op functions of UnitRun). False: every op is a command yielded to the event loop, the
+#: plain path; tests/emulator/device/test_emu_in_place.py checks both give the same run.
+IN_PLACE = True
+
+
 class UnitCode:
     """The generated source of one program unit (or, with `top`, of the program's uniform
     top level, a plain function returning the values of `shared`) and its constants."""
@@ -67,6 +73,8 @@ class UnitCode:
             self.names[value] = f"s{i}"
         self.ready: set[str] = set()
         self.send_sizes: set[tuple[str, int]] = set()
+        self.op_fns: list[tuple[str, str, str]] = []  # (local name, UnitRun maker, plan)
+        self.in_place = IN_PLACE
         self._counter = 0
         self.top = top
         body = []
@@ -82,14 +90,22 @@ class UnitCode:
         self._block(block, body, 1)
         head = ["def unit_main(r, S, K):",
                 "    SIM = r.launch.sim",
-                "    proc = r.proc"]
+                "    proc = r.proc",
+                "    SEND_NOW, RECV_NOW, WAIT = SIM.send_now, SIM.recv_now, SIM.wait_until_now"]
         for i in range(len(shared)):
             head.append(f"    s{i} = S[{i}]")
         for name, var in self.fifos.items():
             head.append(f"    {var}, {var}_dp = r.fifo({name!r})")
             head.append(f"    {var}_lat = {var}_dp.latency")
+            # Whether this unit is the FIFO's sender / receiver: only then may an op on it
+            # run in place (otherwise the yielded command reports the fault).
+            head.append(f"    {var}_out = {var}.producer == r.unit")
+            head.append(f"    {var}_in = {var}.consumer == r.unit")
         for var, nbytes in sorted(self.send_sizes):
             head.append(f"    {var}_b{nbytes} = {var}_dp.occupancy({nbytes})")
+            head.append(f"    {var}_v{nbytes} = {var}_b{nbytes} + {var}_lat")
+        for fn, maker, k in self.op_fns:
+            head.append(f"    {fn} = r.{maker}({k})")
         self.source = "\n".join(head + body + ["    return", "    yield"]) + "\n"
 
     # ---- names ---------------------------------------------------------------------
@@ -117,6 +133,13 @@ class UnitCode:
 
         return _loc(op, self.image.locations)
 
+    def op_fn(self, maker: str, plan: object) -> str:
+        """A local bound (in the prologue) to `r.<maker>(plan)`: the op's in-place function."""
+        k = self.const(plan)
+        fn = f"X{len(self.op_fns)}"
+        self.op_fns.append((fn, maker, k))
+        return fn
+
     def fifo_var(self, name: str) -> str:
         if name not in self.fifos:
             self.fifos[name] = f"F{len(self.fifos)}"
@@ -134,7 +157,10 @@ class UnitCode:
             return
         latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
         out.append(f"{ind}_t = {latest}")
-        out.append(f"{ind}if _t > proc.local: yield (WAIT_UNTIL, _t, 'for its operands to be ready')")
+        if self.in_place:
+            out.append(f"{ind}if _t > proc.local: WAIT(proc, _t, 'for its operands to be ready')")
+        else:
+            out.append(f"{ind}if _t > proc.local: yield (WAIT_UNTIL, _t, 'for its operands to be ready')")
 
     def _op(self, op: Operation, out: list[str], depth: int) -> None:
         ind = "    " * depth
@@ -241,15 +267,27 @@ class UnitCode:
             self._wait_ready([op.value], out, ind)
             self.send_sizes.add((fifo, nbytes))
             busy = f"{fifo}_b{nbytes}"
-            out.append(f"{ind}yield (SEND_BUSY, {fifo}, {n(op.value)}.reshape({count}, -1), {count}, "
-                       f"{busy} + {fifo}_lat, {busy})")
+            visible = f"{fifo}_v{nbytes}"
+            command = (f"yield (SEND_BUSY, {fifo}, {n(op.value)}.reshape({count}, -1), "
+                       f"{count}, {visible}, {busy})")
+            if self.in_place and count >= 1:  # (an empty send goes the plain way)
+                out.append(f"{ind}if {fifo}_out and {fifo}.depth - {fifo}.held >= {count}: "
+                           f"SEND_NOW(proc, {fifo}, {n(op.value)}, {count}, {visible}, {busy})")
+                out.append(f"{ind}else: {command}")
+            else:
+                out.append(f"{ind}{command}")
         elif isinstance(op, dataflow.ReceiveOp):
             name = op.fifo.root_reference.data
             fifo = self.fifo_var(name)
             entry = self.image.fifos[name].entry
             count = _numel(op.result.type.get_shape()) // _numel(entry.get_shape())
             shape = tuple(op.result.type.get_shape())
-            out.append(f"{ind}{n(op.result)} = (yield (RECV, {fifo}, {count})).reshape({shape!r})")
+            if self.in_place:
+                out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and proc.local == SIM.now else None")
+                out.append(f"{ind}if _v is None: _v = yield (RECV, {fifo}, {count})")
+            else:
+                out.append(f"{ind}_v = yield (RECV, {fifo}, {count})")
+            out.append(f"{ind}{n(op.result)} = _v if _v.shape == {shape!r} else _v.reshape({shape!r})")
         elif isinstance(op, (dataflow.SyncSendOp, dataflow.SyncRecvOp)):
             sending = isinstance(op, dataflow.SyncSendOp)
             name = op.channel.root_reference.data
@@ -259,16 +297,26 @@ class UnitCode:
             cmd = "SYNC_SEND" if sending else "SYNC_RECV"
             out.append(f"{ind}yield ({cmd}, r.token({name!r}, {peer}, {sending}))")
         elif isinstance(op, agen.VectorLoadOp):
-            k = self.const(self.image.load_plan(op))
             res = n(op.result)
-            out.append(f"{ind}{res}, _cmd, _lat = r.vector_load({k}, {n(op.base)})")
-            out.append(f"{ind}yield _cmd")
+            if self.in_place:
+                fn = self.op_fn("load_fn", self.image.load_plan(op))
+                out.append(f"{ind}{res}, _cmd, _lat = {fn}({n(op.base)})")
+                out.append(f"{ind}if _cmd is not None: yield _cmd")
+            else:
+                k = self.const(self.image.load_plan(op))
+                out.append(f"{ind}{res}, _cmd, _lat = r.vector_load({k}, {n(op.base)})")
+                out.append(f"{ind}yield _cmd")
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + _lat")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, agen.VectorStoreOp):
             self._wait_ready([op.value], out, ind)
-            k = self.const(self.image.store_plan(op))
-            out.append(f"{ind}yield r.vector_store({k}, {n(op.base)}, {n(op.value)})")
+            if self.in_place:
+                fn = self.op_fn("store_fn", self.image.store_plan(op))
+                out.append(f"{ind}_cmd = {fn}({n(op.base)}, {n(op.value)})")
+                out.append(f"{ind}if _cmd is not None: yield _cmd")
+            else:
+                k = self.const(self.image.store_plan(op))
+                out.append(f"{ind}yield r.vector_store({k}, {n(op.base)}, {n(op.value)})")
         elif isinstance(op, agen.CompositeLoadAndStoreOp):
             k = self.const(self.image.composite_plan(op))
             out.append(f"{ind}yield r.composite({k}, {n(op.source_base)}, {n(op.target_base)})")
@@ -281,10 +329,14 @@ class UnitCode:
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
                              vectorchain.ReduceOp)):
             self._wait_ready(list(op.operands), out, ind)
-            k = self.const(self.image.compute_plan(op))
             args = ", ".join(n(v) for v in op.operands)
-            out.append(f"{ind}{n(op.results[0])}, _cmd = r.compute({k}, ({args},))")
-            out.append(f"{ind}yield _cmd")
+            if self.in_place:
+                fn = self.op_fn("compute_fn", self.image.compute_plan(op))
+                out.append(f"{ind}{n(op.results[0])} = {fn}({args})")
+            else:
+                k = self.const(self.image.compute_plan(op))
+                out.append(f"{ind}{n(op.results[0])}, _cmd = r.compute({k}, ({args},))")
+                out.append(f"{ind}yield _cmd")
             out.append(f"{ind}{self.ready_name(op.results[0])} = proc.local + r.compute_latency")
             self.ready.add(self.ready_name(op.results[0]))
         else:

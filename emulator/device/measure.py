@@ -40,7 +40,7 @@ class Measurements:
 
     def merge(self, later: Measurements) -> Measurements:
         """Two launches run one after the other (programs of one kernel in order)."""
-        units = {k: UnitStats(**vars(v)) for k, v in self.units.items()}
+        units = {k: UnitStats(**v.as_dict()) for k, v in self.units.items()}
         for name, s in later.units.items():
             mine = units.setdefault(name, UnitStats())
             mine.busy += s.busy

@@ -26,7 +26,8 @@ EAGER_LIMIT = 4 << 20
 
 class Memory:
     __slots__ = ("name", "size", "data", "buffers", "_starts", "check_buffers",
-                 "bytes_read", "bytes_written", "pending", "clock", "_seq", "_flushing")
+                 "bytes_read", "bytes_written", "pending", "clock", "_seq", "_flushing",
+                 "_typed", "_last_buffer")
 
     def __init__(self, name: str, size: int):
         self.name = name
@@ -45,6 +46,8 @@ class Memory:
         self.clock = None  # the simulator (its `now`) while a launch runs
         self._seq = 0
         self._flushing = False
+        self._typed: dict = {}  # dtype -> the whole backing array viewed as that dtype
+        self._last_buffer = (0, -1, -1)  # see check_box
 
     def defer(self, time: int, write) -> None:
         self._seq += 1
@@ -73,6 +76,7 @@ class Memory:
                 f"buffer {name} at byte {start} of {nbytes} bytes lies outside memory "
                 f"{self.name} ({self.size} bytes)")
         self.check_buffers = True
+        self._last_buffer = (0, -1, -1)
         if nbytes == 0:
             return  # nothing lies inside it
         end = start + nbytes
@@ -91,6 +95,7 @@ class Memory:
         self.buffers.clear()
         self._starts.clear()
         self.check_buffers = False
+        self._last_buffer = (0, -1, -1)
 
     def _ensure(self, end: int) -> None:
         if end <= len(self.data):
@@ -102,6 +107,7 @@ class Memory:
         grown = np.zeros(max(end, min(2 * len(self.data), HOST_LIMIT)), dtype=np.uint8)
         grown[:len(self.data)] = self.data
         self.data = grown
+        self._typed = {}
 
     # ---- access -------------------------------------------------------------------------
 
@@ -153,25 +159,53 @@ class Memory:
     def box(self, address: int, access, dtype: np.dtype, what: str) -> np.ndarray:
         """A checked view of an `emulator.device.access.Access` at `address` (its extent is
         known at prepare, so the check is two comparisons and a lookup)."""
+        start = self.check_box(address, access, what)
+        if access.contiguous:
+            first = start // access.element_bytes
+            return self.typed(dtype)[first:first + access.count].reshape(access.shape)
+        return np.ndarray(access.shape, dtype=dtype, buffer=self.data, offset=start,
+                          strides=access.strides)
+
+    def check_box(self, address: int, access, what) -> int:
+        """Check an access at `address` (landed writes applied first); returns the byte of
+        its first box point. `what` names the access in a fault: a string, or a
+        (kind, address) pair to spell out only if there is one."""
         pending = self.pending
         if pending and (self.clock is None or pending[0][0] <= self.clock.now):
             self.flush()
         start = address + access.offset
         lo, hi = start + access.span[0], start + access.span[1]
         if lo < 0 or hi > self.size:
-            raise ExecutionError(f"{what} bytes [{lo}, {hi}) lie outside memory {self.name} "
-                                 f"(size {self.size} bytes)")
+            raise ExecutionError(f"{_what(what)} bytes [{lo}, {hi}) lie outside memory "
+                                 f"{self.name} (size {self.size} bytes)")
         if self.check_buffers:
-            i = bisect.bisect(self._starts, lo) - 1
-            if i < 0 or hi > self.buffers[i][1]:
-                self.check(start, access.shape, access.strides, access.element_bytes, what)
+            # The buffer that starts last at or before lo must hold [lo, hi). Remembered as
+            # (its start, the next buffer's start, its end): most accesses hit it again.
+            last = self._last_buffer
+            if lo < last[0] or lo >= last[1] or hi > last[2]:
+                starts = self._starts
+                i = bisect.bisect(starts, lo) - 1
+                if i < 0 or hi > self.buffers[i][1]:
+                    self.check(start, access.shape, access.strides, access.element_bytes,
+                               _what(what))
+                else:
+                    following = starts[i + 1] if i + 1 < len(starts) else self.size + 1
+                    self._last_buffer = (starts[i], following, self.buffers[i][1])
         if start % access.element_bytes:
-            raise ExecutionError(f"{what} at byte {start} is not aligned to its "
+            raise ExecutionError(f"{_what(what)} at byte {start} is not aligned to its "
                                  f"{access.element_bytes}-byte elements in {self.name}")
         if hi > len(self.data):
             self._ensure(hi)
-        return np.ndarray(access.shape, dtype=dtype, buffer=self.data, offset=start,
-                          strides=access.strides)
+        return start
+
+    def typed(self, dtype) -> np.ndarray:
+        """The whole backing array viewed as `dtype` (cached until the array grows)."""
+        found = self._typed.get(dtype)
+        if found is None:
+            data = self.data
+            usable = len(data) - len(data) % np.dtype(dtype).itemsize
+            found = self._typed[dtype] = data[:usable].view(dtype)
+        return found
 
     def read(self, address: int, shape: tuple[int, ...], strides: tuple[int, ...],
              dtype: np.dtype, what: str = "read") -> np.ndarray:
@@ -194,6 +228,13 @@ class Memory:
     def write_bytes(self, address: int, values: np.ndarray) -> None:
         raw = np.ascontiguousarray(values).view(np.uint8).reshape(-1)
         self.write(address, (raw.size,), (1,), raw)
+
+
+def _what(what) -> str:
+    if isinstance(what, tuple):
+        kind, memory, address = what
+        return f"{kind} of {memory} at byte {address}"
+    return what
 
 
 def contiguous_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:

@@ -39,6 +39,7 @@ from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
 from emulator.device.timing import compute_cycles
 from emulator.numerics import apply_op, element_type, from_bits, from_memory, op_spec, reduce, to_memory
+from emulator.numerics.arith_ops import native_f16
 
 
 def _loc(op: Operation, locations: dict) -> str:
@@ -133,6 +134,21 @@ def _bound_op(name: str, et_name: str, result_type: str | None, attrs: dict) -> 
         values.setdefault(key, default)
     value_dtype = et.value_dtype
     checked = []
+    native = native_f16(name) if et_name == "f16" and not values else None
+    if native is not None:
+        # An f16 +, -, *, / that numpy's own float16 loop computes bit for bit (what
+        # spec.impl would call on these operands), without the layers in between.
+        f16 = np.dtype(np.float16)
+
+        def call_f16(*arrays):
+            if checked and len(arrays) == 2 and arrays[0].dtype == f16 and arrays[1].dtype == f16 \
+                    and arrays[0].ndim:
+                return native(arrays[0], arrays[1])
+            result = apply_op(name, et_name, *arrays, **kwargs, **attrs)
+            checked.append(True)
+            return result
+
+        return call_f16
 
     def call(*arrays):
         if checked and not spec.condition_first and all(a.dtype == value_dtype for a in arrays):
@@ -454,6 +470,112 @@ class UnitRun(_TopLevel):
                      self.launch.resources_of(memory.name), (f"{src}->{dst}",))
             self._links[key] = found
         return found
+
+    # The generated code calls these functions, one per op, made on the op's first use
+    # (a fault while resolving belongs to that instruction). An op that cannot block runs
+    # in place (emulator.device.sim `*_now`); one that crosses a shared resource returns
+    # the command the unit must yield.
+
+    def load_fn(self, plan: LoadPlan) -> Callable:
+        """agen.vector_load: base -> (value, command to yield or None, cycles until ready)."""
+        access, et, shape = plan.access, plan.et, plan.shape
+        dtype = et.storage_dtype
+        same = dtype == et.value_dtype
+        mask, contiguous, count, eb = access.mask, access.contiguous, access.count, access.element_bytes
+        nbytes = access.box_bytes
+        transfer_now = self.launch.sim.transfer_now
+        link = None
+
+        def load(base: int):
+            nonlocal link
+            if link is None:
+                link = self._link(plan, None, "unit")
+            memory, busy, latency, shared, names = link
+            try:
+                start = memory.check_box(base, access, ("read", memory.name, base))
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            if contiguous:
+                first = start // eb
+                raw = memory.typed(dtype)[first:first + count]
+            else:
+                raw = np.ndarray(access.shape, dtype=dtype, buffer=memory.data, offset=start,
+                                 strides=access.strides)
+            value = raw.copy() if same else from_memory(et, raw)
+            if mask is not None:
+                value = np.where(mask, value, np.zeros((), dtype=value.dtype))
+            value = value.reshape(shape)
+            if shared:
+                return value, (sim.TRANSFER, busy, 0, shared, nbytes, None, names), latency
+            transfer_now(self.proc, busy, 0, nbytes, None, names)
+            return value, None, latency
+
+        return load
+
+    def store_fn(self, plan: StorePlan) -> Callable:
+        """agen.vector_store: (base, value) -> command to yield, or None when it ran in place."""
+        access, et = plan.access, plan.et
+        dtype = et.storage_dtype
+        plain = access.mask is None and dtype == et.value_dtype
+        contiguous, count, eb, box_shape = access.contiguous, access.count, access.element_bytes, access.shape
+        nbytes = access.box_bytes
+        transfer_now = self.launch.sim.transfer_now
+        link = None
+
+        def store(base: int, value: np.ndarray):
+            nonlocal link
+            if link is None:
+                link = self._link(plan, "unit", None)
+            memory, busy, latency, shared, names = link
+            # Checked now (the fault belongs to this instruction), written when it lands.
+            try:
+                start = memory.check_box(base, access, ("write", memory.name, base))
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            if plain and contiguous:
+                first = start // eb
+
+                def land():
+                    memory.typed(dtype)[first:first + count] = value.reshape(-1)
+            elif plain:
+                def land():
+                    np.ndarray(box_shape, dtype=dtype, buffer=memory.data, offset=start,
+                               strides=access.strides)[...] = value.reshape(box_shape)
+            else:
+                def land():
+                    _write(memory, base, access, et, value)
+            if shared:
+                return (sim.TRANSFER, busy, latency, shared, nbytes, (memory, land), names)
+            transfer_now(self.proc, busy, latency, nbytes, (memory, land), names)
+            return None
+
+        return store
+
+    def compute_fn(self, plan: ComputePlan) -> Callable:
+        """A vectorchain op: operands -> result, its busy time spent in place."""
+        delay_now = self.launch.sim.delay_now
+        cycles = None
+
+        def compute(*args):
+            nonlocal cycles
+            if cycles is None:
+                if self.unit_model.compute is None:
+                    raise self.fault(f"{plan.op_name} runs on {self.unit}, which does not compute")
+                try:
+                    lanes = self.unit_model.lanes(plan.et)
+                except Exception as err:
+                    raise self.fault(getattr(err, "message", str(err))) from None
+                cycles = compute_cycles(plan.elements, lanes)
+            try:
+                value = plan.run(*args)
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            except TypeError as err:
+                raise self.fault(f"{plan.op_name}: {err}") from None
+            delay_now(self.proc, cycles)
+            return value
+
+        return compute
 
     def vector_load(self, plan: LoadPlan, base: int):
         memory, busy, latency, shared, names = self._link(plan, None, "unit")

@@ -4,11 +4,12 @@ A unit's program is a Python generator that yields *commands* (small tuples buil
 helpers below) and receives each command's result back. A command either completes at
 once (the generator is resumed in the same step, no heap traffic) or blocks the unit
 until a FIFO, a token or the clock lets it go on. Time is an integer count of device
-cycles.
+cycles. Commands that cannot block need not be yielded at all: the generated code runs
+them in place with the `*_now` methods (same accounting, no round trip).
 
 Why a hand-written heap and not SimPy: both were measured on the 4096x4096 f16 add shape
 (bench/emulator_event_loop.py, figures in docs/emulator.md). SimPy wraps every wait in an
-Event object with callbacks; here a wait is one tuple on a heap and an unblocked
+Event object with callbacks; here a wait is one tuple in its cycle's list and an unblocked
 command costs no event at all, which is several times faster and keeps the whole
 simulation in one readable file with deadlock detection built in.
 
@@ -121,7 +122,7 @@ class SharedResource:
 class Fifo:
     """A hardware FIFO on the datapath between two adjacent units, `depth` entries deep.
 
-    Entries travel in chunks (numpy arrays whose first axis counts entries), each with the
+    Entries travel in chunks (a numpy array and how many entries it holds), each with the
     time it becomes visible to the receiver. A send takes its slots at once; a send larger
     than the free space streams: it places what fits and blocks for the rest; a receive
     likewise takes what is visible and blocks for the rest.
@@ -137,7 +138,7 @@ class Fifo:
         self.depth = depth
         self.producer = producer
         self.consumer = consumer
-        self.chunks: deque[list] = deque()  # [visible_at, entries]
+        self.chunks: deque[list] = deque()  # [visible_at, data, entry count]
         self.held = 0  # entries in the FIFO, visible or still in flight
         self.getter: list | None = None  # [proc, remaining, pieces]
         self.putter: list | None = None  # [proc, data, sent, n, latency, busy]
@@ -160,17 +161,34 @@ class Fifo:
         """Move up to `remaining` visible entries into `pieces`; returns what is left."""
         chunks = self.chunks
         while remaining and chunks and chunks[0][0] <= now:
-            head = chunks[0][1]
-            if len(head) <= remaining:
+            head = chunks[0]
+            k = head[2]
+            if k <= remaining:
                 chunks.popleft()
-                taken = head
+                taken = head[1]
             else:
-                taken = head[:remaining]
-                chunks[0][1] = head[remaining:]
-            pieces.append(taken)
-            remaining -= len(taken)
-            self.held -= len(taken)
+                entries = _by_entry(head[1], k)
+                taken = entries[:remaining]
+                head[1] = entries[remaining:]
+                head[2] = k - remaining
+                k = remaining
+            pieces.append((taken, k))
+            remaining -= k
+            self.held -= k
         return remaining
+
+
+def _by_entry(data: np.ndarray, k: int) -> np.ndarray:
+    """`data` (k entries in any shape) with its first axis counting entries."""
+    return data if data.ndim and len(data) == k else data.reshape(k, -1)
+
+
+def _joined(pieces: list) -> np.ndarray:
+    """The entries received as (data, count) pieces, as one array (one piece: as it was
+    sent; several: joined along a first axis that counts entries)."""
+    if len(pieces) == 1:
+        return pieces[0][0]
+    return np.concatenate([_by_entry(d, k) for d, k in pieces])
 
 
 class Token:
@@ -187,7 +205,7 @@ class Token:
         self.sent = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class UnitStats:
     busy: int = 0
     stalled_input: int = 0
@@ -226,12 +244,27 @@ class Process:
         self.done = False
 
 
+_RECEIVING = 0  # what a blocked unit waits for, spelled out only when shown (_describe)
+_SENDING = 1
+
+
+def _describe(blocked_on) -> str:
+    if blocked_on.__class__ is not tuple:
+        return blocked_on
+    if blocked_on[0] == _RECEIVING:
+        _, remaining, fifo, held = blocked_on
+        return (f"to receive {remaining} more entr{'y' if remaining == 1 else 'ies'} from FIFO "
+                f"{fifo.name} ({held} in it or in flight; producer {fifo.producer})")
+    fifo = blocked_on[1]
+    return f"for space in FIFO {fifo.name} (full: depth {fifo.depth}; consumer {fifo.consumer})"
+
+
 _CALLBACK = 0
 _RESUME = 1
 _WAKE = 2  # a FIFO's waiting receiver may take entries now
 
 
-@dataclass
+@dataclass(slots=True)
 class Simulator:
     """Runs unit processes until all finish; raises ExecutionError on a fault or deadlock."""
 
@@ -240,8 +273,12 @@ class Simulator:
     now: int = 0
     processes: list[Process] = field(default_factory=list)
     datapath_bytes: dict[str, int] = field(default_factory=dict)
-    _heap: list = field(default_factory=list)
-    _seq: int = 0
+    # The event queue: the distinct times on a heap, and per time its events in the order
+    # they were scheduled (first scheduled, first run: the order a heap of (time, sequence
+    # number) gives, with one heap entry per time instead of per event).
+    _times: list = field(default_factory=list)
+    _events: dict = field(default_factory=dict)
+    _limit: int = 1 << 62  # max_cycles, or "never"
 
     # ---- building ---------------------------------------------------------------------
 
@@ -252,8 +289,15 @@ class Simulator:
         return proc
 
     def _push(self, time: int, kind: int, target, value) -> None:
-        self._seq += 1
-        heapq.heappush(self._heap, (time, self._seq, kind, target, value))
+        bucket = self._events.get(time)
+        if bucket is None:
+            if time < self.now:  # (never: every wait ends at or after now)
+                raise ExecutionError(f"internal: an event scheduled at cycle {time}, before "
+                                     f"the simulation's time {self.now}")
+            self._events[time] = [(kind, target, value)]
+            heapq.heappush(self._times, time)
+        else:
+            bucket.append((kind, target, value))
 
     def at(self, time: int, fn: Callable[[], None]) -> None:
         """Run `fn()` at `time` (a landing, a delayed token)."""
@@ -262,21 +306,44 @@ class Simulator:
     # ---- running ----------------------------------------------------------------------
 
     def run(self) -> int:
-        heap = self._heap
+        times, events = self._times, self._events
         pop = heapq.heappop
         limit = self.max_cycles
-        while heap:
-            time, _, kind, target, value = pop(heap)
+        self._limit = (1 << 62) if limit is None else limit
+        while times:
+            time = times[0]
             if limit is not None and time > limit:
                 raise ExecutionError(f"simulation passed its limit of {limit} cycles",
                                      f"time {time}")
             self.now = time
-            if kind == _RESUME:
-                self._step(target, value)
-            elif kind == _WAKE:
-                self._fifo_wake(target)
-            else:
-                target()
+            bucket = events[time]
+            i = 0
+            while i < len(bucket):  # events scheduled for this very time join the bucket
+                kind, target, value = bucket[i]
+                i += 1
+                if kind == _RESUME:
+                    cmd = target.pending
+                    if cmd is not None and cmd[0] == RECV and target.local <= time <= self._limit \
+                            and target.blocked_on is None:
+                        # A receive the unit issued ahead of the simulation's time: when nothing
+                        # of it is visible yet, it blocks right here (what _step would do).
+                        fifo = cmd[1]
+                        chunks = fifo.chunks
+                        if (not chunks or chunks[0][0] > time) and fifo.consumer == target.name:
+                            target.local = time
+                            target.pending = None
+                            fifo.getter = [target, cmd[2], []]
+                            if chunks:
+                                self._fifo_wake_at(fifo, chunks[0][0])
+                            self._block(target, "in", (_RECEIVING, cmd[2], fifo, fifo.held))
+                            continue
+                    self._step(target, value)
+                elif kind == _WAKE:
+                    self._fifo_wake(target)
+                else:
+                    target()
+            del events[time]
+            pop(times)
         live = [p for p in self.processes if not p.done]
         if live:
             raise ExecutionError(self._deadlock_report(live), f"cycle {self.now}")
@@ -285,7 +352,7 @@ class Simulator:
     def _deadlock_report(self, live: list[Process]) -> str:
         lines = [f"deadlock: {len(live)} unit(s) blocked and nothing left to happen"]
         for p in live:
-            lines.append(f"  {p.name} at '{p.instruction}' waits {p.blocked_on or 'for nothing (never started)'}")
+            lines.append(f"  {p.name} at '{p.instruction}' waits {_describe(p.blocked_on) if p.blocked_on else 'for nothing (never started)'}")
         return "\n".join(lines)
 
     def _fault(self, proc: Process, message: str) -> ExecutionError:
@@ -307,13 +374,13 @@ class Simulator:
             elif kind == "out":
                 stats.stalled_output += waited
             if trace is not None and waited:
-                trace.stall(proc.name, kind, proc.blocked_since, now, proc.blocked_on)
+                trace.stall(proc.name, kind, proc.blocked_since, now, _describe(proc.blocked_on))
             proc.blocked_on = None
         send = proc.gen.send
-        limit = self.max_cycles
+        limit = self._limit
         while True:
-            if limit is not None and proc.local > limit:
-                raise self._fault(proc, f"the unit passed the simulation's limit of {limit} cycles")
+            if proc.local > limit:
+                self._check_limit(proc)
             cmd = proc.pending
             if cmd is not None:
                 proc.pending = None
@@ -331,85 +398,57 @@ class Simulator:
                 stats.instructions += 1
             op = cmd[0]
             local = proc.local
-            # ---- private work: only this unit's clock moves -------------------------
-            if op == DELAY:
-                cycles = cmd[1]
-                if cycles > 0:
-                    stats.busy += cycles
-                    if trace is not None:
-                        trace.slice(proc.name, proc.instruction, local, cycles)
-                    proc.local = local + cycles
-                value = None
-                continue
-            if op == WAIT_UNTIL:
-                until = cmd[1]
-                if until > local:
-                    stats.stalled_input += until - local
-                    if trace is not None:
-                        trace.stall(proc.name, "in", local, until, cmd[2])
-                    proc.local = until
-                value = None
-                continue
-            if op == NOW:
-                value = local
-                continue
-            if op == WAIT_LANDED:
-                if proc.last_landing > local:
-                    stats.stalled_input += proc.last_landing - local
-                    proc.local = proc.last_landing
-                value = None
-                continue
-            if op == TRANSFER and not cmd[3]:
-                self._transfer(proc, cmd, local)
-                value = None
-                continue
-            # ---- dealing with other units: happens at this unit's time ---------------
-            if local > now:
-                # A send that fits now fits at the unit's own time too (only its receiver
-                # frees slots), so it is placed now with its entries visible when they would
-                # have been; a token is delivered at the unit's time. Neither needs the unit
-                # back on the heap.
-                if (op == SEND_BUSY or op == SEND) and cmd[1].producer == proc.name \
-                        and cmd[1].depth - cmd[1].held >= cmd[3]:
-                    fifo, busy = cmd[1], (cmd[5] if op == SEND_BUSY else 0)
-                    self._fifo_put(fifo, cmd[2], 0, cmd[3], cmd[4] + local - now, local)
-                    if busy > 0:
-                        stats.busy += busy
-                        if trace is not None:
-                            trace.slice(proc.name, proc.instruction, local, busy)
-                        proc.local = local + busy
-                    value = None
-                    continue
-                if op == SYNC_SEND and cmd[1].sender == proc.name:
-                    token = cmd[1]
-                    self.at(max(local, proc.last_landing), lambda t=token: self._signal(t))
-                    value = None
-                    continue
-                proc.pending = cmd
-                self._push(local, _RESUME, proc, None)
-                return
-            if op == TRANSFER:
-                self._transfer(proc, cmd, now)
-                value = None
-                continue
+            value = None
+            # The commands that deal with other units (most often yielded: private work
+            # mostly runs in place, see `*_now` below) come first.
             if op == RECV:
+                if local > now:
+                    proc.pending = cmd
+                    self._push(local, _RESUME, proc, None)
+                    return
                 fifo, n = cmd[1], cmd[2]
                 if fifo.consumer != proc.name:
                     raise self._fault(proc, f"reads FIFO {fifo.name}, whose receiving unit is {fifo.consumer}")
-                pieces: list[np.ndarray] = []
+                chunks = fifo.chunks
+                if chunks:
+                    head = chunks[0]
+                    if head[2] == n and head[0] <= now:  # the whole chunk it waits for
+                        chunks.popleft()
+                        fifo.held -= n
+                        self._fifo_freed(fifo)
+                        value = head[1]
+                        continue
+                pieces: list = []
                 remaining = fifo.take_visible(now, n, pieces)
                 if pieces:
                     self._fifo_freed(fifo)
                 if remaining == 0:
-                    value = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+                    value = _joined(pieces)
                     continue
                 fifo.getter = [proc, remaining, pieces]
                 if fifo.chunks:
                     self._fifo_wake_at(fifo, fifo.chunks[0][0])
-                self._block(proc, "in", f"to receive {remaining} more entr{'y' if remaining == 1 else 'ies'} from FIFO {fifo.name} ({fifo.held} in it or in flight; producer {fifo.producer})")
+                self._block(proc, "in", (_RECEIVING, remaining, fifo, fifo.held))
                 return
-            if op == SEND or op == SEND_BUSY:
-                fifo, data, n, latency = cmd[1], cmd[2], cmd[3], cmd[4]
+            if op == SEND_BUSY or op == SEND:
+                fifo = cmd[1]
+                if local > now:
+                    # A send that fits now fits at the unit's own time too (only its
+                    # receiver frees slots), so it is placed now with its entries visible
+                    # when they would have been. No need to put the unit back on the heap.
+                    if fifo.producer == proc.name and fifo.depth - fifo.held >= cmd[3]:
+                        busy = cmd[5] if op == SEND_BUSY else 0
+                        self._fifo_put(fifo, cmd[2], 0, cmd[3], cmd[4] + local - now, local)
+                        if busy > 0:
+                            stats.busy += busy
+                            if trace is not None:
+                                trace.slice(proc.name, proc.instruction, local, busy)
+                            proc.local = local + busy
+                        continue
+                    proc.pending = cmd
+                    self._push(local, _RESUME, proc, None)
+                    return
+                data, n, latency = cmd[2], cmd[3], cmd[4]
                 busy = cmd[5] if op == SEND_BUSY else 0
                 if fifo.producer != proc.name:
                     raise self._fault(proc, f"writes FIFO {fifo.name}, whose sending unit is {fifo.producer}")
@@ -420,11 +459,51 @@ class Simulator:
                         if trace is not None:
                             trace.slice(proc.name, proc.instruction, now, busy)
                         proc.local = now + busy
-                    value = None
                     continue
                 fifo.putter = [proc, data, sent, n, latency, busy]
-                self._block(proc, "out", f"for space in FIFO {fifo.name} (full: depth {fifo.depth}; consumer {fifo.consumer})")
+                self._block(proc, "out", (_SENDING, fifo))
                 return
+            # ---- private work: only this unit's clock moves -------------------------
+            if op == DELAY:
+                cycles = cmd[1]
+                if cycles > 0:
+                    stats.busy += cycles
+                    if trace is not None:
+                        trace.slice(proc.name, proc.instruction, local, cycles)
+                    proc.local = local + cycles
+                continue
+            if op == WAIT_UNTIL:
+                until = cmd[1]
+                if until > local:
+                    stats.stalled_input += until - local
+                    if trace is not None:
+                        trace.stall(proc.name, "in", local, until, cmd[2])
+                    proc.local = until
+                continue
+            if op == NOW:
+                value = local
+                continue
+            if op == WAIT_LANDED:
+                if proc.last_landing > local:
+                    stats.stalled_input += proc.last_landing - local
+                    proc.local = proc.last_landing
+                continue
+            if op == TRANSFER and not cmd[3]:
+                self._transfer(proc, cmd, local)
+                continue
+            # ---- the rest deals with other units: at this unit's time ----------------
+            if local > now:
+                # A token is delivered at the unit's time: no need for the heap either.
+                if op == SYNC_SEND and cmd[1].sender == proc.name:
+                    token = cmd[1]
+                    self.at(max(local, proc.last_landing), lambda t=token: self._signal(t))
+                    continue
+                proc.pending = cmd
+                self._push(local, _RESUME, proc, None)
+                return
+            if op == TRANSFER:
+                self._transfer(proc, cmd, now)
+                continue
             if op == SYNC_SEND:
                 token = cmd[1]
                 if token.sender != proc.name:
@@ -433,7 +512,6 @@ class Simulator:
                     self.at(proc.last_landing, lambda t=token: self._signal(t))
                 else:
                     self._signal(token)
-                value = None
                 continue
             if op == SYNC_RECV:
                 token = cmd[1]
@@ -441,12 +519,135 @@ class Simulator:
                     raise self._fault(proc, f"waits on token {token.name}, whose receiver is {token.receiver}")
                 if token.count:
                     token.count -= 1
-                    value = None
                     continue
                 token.waiter = proc
                 self._block(proc, "in", f"for sync token {token.name} from {token.sender}")
                 return
             raise self._fault(proc, f"unknown command {cmd!r}")
+
+    # ---- commands run in place by the unit's own code -------------------------------------
+    # A unit's generated code calls these instead of yielding a command when the command
+    # cannot block and touches nobody else's clock: the same accounting as `_step` gives
+    # the yielded command (instruction count, limit check, busy/stall bins, trace), without
+    # the round trip through the generator and the dispatch. The code calls them only while
+    # `_step` runs the unit (so `proc.local >= now`).
+
+    def _check_limit(self, proc: Process) -> None:
+        limit = self.max_cycles
+        if limit is not None and proc.local > limit:
+            raise self._fault(proc, f"the unit passed the simulation's limit of {limit} cycles")
+
+    def delay_now(self, proc: Process, cycles: int) -> None:
+        """(DELAY, cycles) in place."""
+        if proc.local > self._limit:
+            self._check_limit(proc)
+        stats = proc.stats
+        stats.instructions += 1
+        if cycles > 0:
+            stats.busy += cycles
+            if self.trace is not None:
+                self.trace.slice(proc.name, proc.instruction, proc.local, cycles)
+            proc.local += cycles
+
+    def wait_until_now(self, proc: Process, until: int, what: str) -> None:
+        """(WAIT_UNTIL, until, what) in place."""
+        if proc.local > self._limit:
+            self._check_limit(proc)
+        stats = proc.stats
+        stats.instructions += 1
+        local = proc.local
+        if until > local:
+            stats.stalled_input += until - local
+            if self.trace is not None:
+                self.trace.stall(proc.name, "in", local, until, what)
+            proc.local = until
+
+    def transfer_now(self, proc: Process, occupancy: int, latency: int, nbytes: int, land,
+                     paths: tuple) -> None:
+        """A (TRANSFER, ...) over no shared resource, in place: busy `occupancy` from the
+        unit's own time, lands `latency` later."""
+        if proc.local > self._limit:
+            self._check_limit(proc)
+        stats = proc.stats
+        stats.instructions += 1
+        if self.trace is not None:
+            self._transfer(proc, (TRANSFER, occupancy, latency, (), nbytes, land, paths), proc.local)
+            return
+        counts = self.datapath_bytes
+        for path in paths:
+            counts[path] = counts.get(path, 0) + nbytes
+        stats.busy += occupancy
+        end = proc.local + occupancy
+        landing = end + latency
+        if landing > proc.last_landing:
+            proc.last_landing = landing
+        if land is not None:
+            if land.__class__ is tuple:
+                land[0].defer(landing, land[1])
+            else:
+                self._push(landing, _CALLBACK, land, None)
+        proc.local = end
+
+    def send_now(self, proc: Process, fifo: Fifo, data: np.ndarray, n: int, latency: int,
+                 busy: int) -> None:
+        """(SEND_BUSY, fifo, data, n, latency, busy) in place, by the FIFO's producer, when
+        the FIFO has room for all `n` entries (a send that fits now fits at the unit's own
+        time too: only the receiver frees slots)."""
+        if proc.local > self._limit:
+            self._check_limit(proc)
+        stats = proc.stats
+        stats.instructions += 1
+        local = proc.local
+        fifo.entries_moved += n
+        fifo.bytes_moved += data.nbytes
+        visible = local + latency
+        fifo.chunks.append([visible, data, n])
+        fifo.held += n
+        if fifo.trace is not None:
+            fifo.trace.append((local, fifo.held))
+        if fifo.getter is not None:
+            self._fifo_wake_at(fifo, visible)
+        if busy > 0:
+            stats.busy += busy
+            if self.trace is not None:
+                self.trace.slice(proc.name, proc.instruction, local, busy)
+            proc.local = local + busy
+
+    def recv_now(self, proc: Process, fifo: Fifo, n: int):
+        """(RECV, fifo, n) in place when the unit's time is the simulation's and all `n`
+        entries are visible; None (nothing done) otherwise."""
+        now = self.now
+        if proc.local != now:
+            return None
+        chunks = fifo.chunks
+        if not chunks:
+            return None
+        head = chunks[0]
+        if head[0] > now:
+            return None
+        if head[2] < n:
+            seen = 0
+            for visible, _, k in chunks:
+                if visible > now:
+                    return None
+                seen += k
+                if seen >= n:
+                    break
+            else:
+                return None
+        if proc.local > self._limit:
+            self._check_limit(proc)
+        proc.stats.instructions += 1
+        if head[2] == n:
+            chunks.popleft()
+            fifo.held -= n
+            value = head[1]
+        else:
+            pieces: list = []
+            fifo.take_visible(now, n, pieces)
+            value = _joined(pieces)
+        self._fifo_freed(fifo)
+        return value
 
     def _transfer(self, proc: Process, cmd: tuple, issue: int) -> None:
         """A transfer issued at `issue`: wait for shared resources, occupy the unit, land."""
@@ -520,7 +721,7 @@ class Simulator:
         fifo.entries_moved += k
         fifo.bytes_moved += piece.nbytes
         visible = self.now + latency
-        fifo.chunks.append([visible, piece])
+        fifo.chunks.append([visible, piece, k])
         fifo.held += k
         if fifo.trace is not None:
             fifo.trace.append((self.now if at is None else at, fifo.held))
@@ -541,13 +742,22 @@ class Simulator:
         if getter is None:
             return
         proc, remaining, pieces = getter
+        chunks = fifo.chunks
+        if not pieces and chunks and chunks[0][2] == remaining and chunks[0][0] <= self.now:
+            # The whole chunk it waits for: hand it over as it was sent.
+            head = chunks.popleft()
+            fifo.held -= remaining
+            self._fifo_freed(fifo)  # (with the getter still set, as below)
+            fifo.getter = None
+            self._step(proc, head[1])
+            return
         before = len(pieces)
         remaining = fifo.take_visible(self.now, remaining, pieces)
         if len(pieces) > before:
             self._fifo_freed(fifo)
         if remaining == 0:
             fifo.getter = None
-            value = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+            value = _joined(pieces)
             self._step(proc, value)
             return
         getter[1] = remaining
@@ -572,7 +782,8 @@ class Simulator:
         if proc.blocked_on is not None:
             proc.stats.stalled_output += self.now - proc.blocked_since
             if self.trace is not None and self.now > proc.blocked_since:
-                self.trace.stall(proc.name, "out", proc.blocked_since, self.now, proc.blocked_on)
+                self.trace.stall(proc.name, "out", proc.blocked_since, self.now,
+                                 _describe(proc.blocked_on))
             proc.blocked_on = None
         if busy > 0:
             proc.stats.busy += busy

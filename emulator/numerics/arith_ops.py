@@ -63,16 +63,32 @@ def _native_f16(fn, commutative: bool):
     return None
 
 
+_PROBED: dict[str, object] = {}  # op name -> its native f16 loop or None, probed on first use
+
+
+def native_f16(name: str):
+    """The numpy float16 loop `arith.<name>` uses on two float16 arrays (the same call
+    `impl` makes, so the same bits), or None when it computes in float32 instead."""
+    fn = _FLOAT_BINARY_FNS.get(name)
+    if fn is None or fn not in _F16_LOOPS:
+        return None
+    if name not in _PROBED:
+        _PROBED[name] = _native_f16(fn, fn in (np.add, np.multiply))
+    return _PROBED[name]
+
+
+_FLOAT_BINARY_FNS: dict[str, object] = {}
+
+
 def _float_binary(name: str, fn):
-    probed: list = []  # [the native loop or None], filled on first f16 use
+    _FLOAT_BINARY_FNS[f"arith.{name}"] = fn
 
     @register(f"arith.{name}", 2, "float")
     def impl(et, rt, a, b):
         if et.name == "f16" and a.dtype == b.dtype == np.float16 and fn in _F16_LOOPS:
-            if not probed:
-                probed.append(_native_f16(fn, fn in (np.add, np.multiply)))
-            if probed[0] is not None:
-                return probed[0](a, b)
+            native = native_f16(f"arith.{name}")
+            if native is not None:
+                return native(a, b)
         ca, cb = _compute(et, a, b)
         return round_to(et, fn(ca, cb))
 
