@@ -37,6 +37,7 @@ from spyre_sched.dialects import uniform, vectorchain
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
+from spyre_sched.lower import partial_vectors as partial
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
 from spyre_sched.lower.units import EngineInfo
@@ -222,25 +223,32 @@ def _vector(shape: Sequence[int], element: Attribute) -> VectorType:
     return VectorType(element, list(shape))
 
 
-def _box(sizes: Sequence[int], valid: Sequence[int] | None = None) -> AffineSet:
-    """{0 <= d_i <= sizes_i - 1}, masked to d_i <= valid_i - 1 where valid is smaller."""
+def _box(sizes: Sequence[int]) -> AffineSet:
+    """{0 <= d_i <= sizes_i - 1}."""
     constraints = []
     for i, s in enumerate(sizes):
         d = AffineExpr.dimension(i)
         constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
         constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(s - 1) - d,
                                                 AffineExpr.constant(0)))
+    return AffineSet(len(sizes), 0, tuple(constraints))
+
+
+def _lanes_mask(sizes: Sequence[int], valid: Sequence[int] | None) -> AffineSet | None:
+    """{d_i <= valid_i - 1} for the dims where `valid` is smaller than the box (a partial
+    last vector's lanes past the data), or None when nothing is masked."""
+    constraints = []
     for i, (s, v) in enumerate(zip(sizes, valid or sizes)):
         if v < s:
             d = AffineExpr.dimension(i)
             constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(v - 1) - d,
                                                     AffineExpr.constant(0)))
-    return AffineSet(len(sizes), 0, tuple(constraints))
+    return AffineSet(len(sizes), 0, tuple(constraints)) if constraints else None
 
 
 def _access(sizes: Sequence[int], strides: Sequence[int], valid: Sequence[int] | None = None) -> AccessAttr:
     n = len(sizes)
-    return AccessAttr.get(_box(sizes, valid), AffineMap.identity(n), list(strides))
+    return AccessAttr.get(_box(sizes), AffineMap.identity(n), list(strides), _lanes_mask(sizes, valid))
 
 
 REDUCTION_KINDS = {
@@ -292,6 +300,8 @@ class EngineEmitter:
         self._index: dict[str, SSAValue] = {}
         self.corelets = pa.corelets.get(engine.name, 1)
         self.chunk: int | None = None
+        self.fills = partial.fifo_fills(pa)
+        self.valid: dict[SSAValue, tuple[int, ...]] = {}  # tensor -> lanes of data (partial)
         self.pointer: str | None = None  # the kernel argument the last endpoint addresses
 
     # ---- materialising values -------------------------------------------------------
@@ -411,6 +421,11 @@ class EngineEmitter:
             fifo = self.pa.fifos[op.slot]
             recv = self.emit(df.ReceiveOp(fifo.name, _vector(self.widen(fifo.shape), fifo.element)))
             self.tensors[op.result] = recv.results[0]
+            if self.chunk is None:  # a partial vector: how many lanes are data
+                lanes = partial.valid_extent(self.fills.get(op.slot, []), op, self.env,
+                                             self.num_tiles, self.ranges, fifo.shape)
+                if lanes is not None:
+                    self.valid[op.result] = lanes
         elif isinstance(op, ktdf.WriteToFifoOp):
             fifo = self.pa.fifos[op.slot]
             self.emit(df.SendOp(self.tensors[op.value], fifo.name))
@@ -876,7 +891,8 @@ class EngineEmitter:
                 self.tensors[op.results[0]] = result
                 return
             if reduced and acc_arg in inner.operands:
-                values[inner.results[0]] = self.combine(inner, acc_arg, values, op)
+                values[inner.results[0]] = self.combine(inner, acc_arg, values, op,
+                                                        self.reduced_lanes(op, maps, n))
                 continue
             if isinstance(inner, arith.ConstantOp):
                 values[inner.result] = self.splat_constant(inner.value, shape)
@@ -900,8 +916,20 @@ class EngineEmitter:
             self.emit(new)
             values[inner.results[0]] = new.results[0]
 
+    def reduced_lanes(self, op: linalg.GenericOp, maps: list[AffineMap], n: int) -> int | None:
+        """Lanes of data along the reduced dim when an input is a partial vector there."""
+        found = None
+        for operand, amap in zip(op.inputs, maps):
+            lanes = self.valid.get(operand)
+            if lanes is None:
+                continue
+            for pos, expr in enumerate(amap.results):
+                if getattr(expr, "position", None) == n - 1:
+                    found = lanes[pos] if found is None else min(found, lanes[pos])
+        return found
+
     def combine(self, inner: Operation, acc_arg: SSAValue, values: dict[SSAValue, SSAValue],
-                op: linalg.GenericOp) -> SSAValue:
+                op: linalg.GenericOp, lanes: int | None = None) -> SSAValue:
         """`acc' = combiner(contribution, acc)`: reduce the contribution's innermost dim
         (exact, rounded once to the accumulator type), then combine with the carried
         accumulator: the hardware's chunk-by-chunk accumulation."""
@@ -914,6 +942,12 @@ class EngineEmitter:
         ctype = contribution.type
         assert isinstance(ctype, VectorType)
         lead = list(ctype.get_shape())[:-1]
+        if lanes is not None and lanes < ctype.get_shape()[-1]:
+            # a partial vector: its padding lanes must not enter the reduction
+            kept = self.emit(vectorchain.ShuffleOp(
+                contribution, partial.keep_lanes_pattern(ctype.get_shape(), lanes),
+                _vector([*lead, lanes], ctype.element_type)))
+            contribution = kept.results[0]
         acc_elem = inner.results[0].type
         reduced = self.emit(vectorchain.ReduceOp(kind, contribution, _vector([*lead, 1], acc_elem)))
         out_shape = self.tensors_shape(op.outputs[0])
