@@ -142,3 +142,27 @@ def test_a_partial_vector_costs_a_whole_vector(tmp_path: Path) -> None:
     assert a.points == 32 and b.points == 64
     assert a.span == (0, 64) and a.box_span == (0, 128)
     assert partial.order.data == AffineMap.identity(2)
+
+
+def test_a_row_tile_that_does_not_divide_the_rows(tmp_path: Path) -> None:
+    """odd_add on a spyre whose scratchpad is 8 KiB: the 25 rows of a tile no longer fit at
+    once, and the solver picks a row tile that does not divide 25 (a smaller last tile)."""
+    import spyre_sched
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.lower.bundle import write_bundle
+
+    text = (ROOT / "devices" / "spyre.mlir").read_text()
+    old = '#LX = {kind = "LX", size = 2097152}'
+    assert old in text
+    device = tmp_path / "spyre_lx8k.mlir"
+    device.write_text(text.replace(old, '#LX = {kind = "LX", size = 8192}'))
+    schedule = compile_kernel(str(KERNELS / "odd_add.mlir"), device=str(device))
+    rows = schedule.values["p0.tile.lx.d0"]
+    assert 25 % rows, f"the solver chose a row tile ({rows}) that divides 25"
+    out = write_bundle(schedule, tmp_path / "bundle")
+    check_bundle(out)
+    ins = _inputs("odd_add", np.random.default_rng(5))
+    result = spyre_sched.run(str(out), ins)
+    assert result.matches, result.mismatches
+    _, expected, _ = _numpy("odd_add", ins)
+    assert np.array_equal(result.outputs["C"], expected)
