@@ -56,8 +56,6 @@ class Levels:
     linked: tuple[str, ...]
     outer: tuple[str, ...]
     nested: tuple[Pipeline, ...]
-    inner_items: tuple[str, ...]
-    """Which kinds of items read an inner decision (for the trace)."""
 
 
 def _own_scope(p: Pipeline) -> set[str]:
@@ -90,19 +88,15 @@ def split(program: Program, scope: tuple[str, ...]) -> Levels | None:
     if not inner:
         return None
     read: set[str] = set(nested_scope)
-    kinds: list[str] = []
-    for kind, scopes in (("buffers", [(*b.bytes.scope, *modulo_scope(b.modulo)) for b in program.buffers]),
-                         ("fifos", [f.entries.scope for f in program.fifos]),
-                         ("registers", [r.bytes.scope for r in program.registers]),
-                         ("instance limits", [lim.decisions for lim in program.instance_limits])):
-        for s in scopes:
-            if inner & set(s):
-                read |= set(s)
-                kinds.append(kind)
+    scopes = ([(*b.bytes.scope, *modulo_scope(b.modulo)) for b in program.buffers]
+              + [f.entries.scope for f in program.fifos] + [r.bytes.scope for r in program.registers]
+              + [lim.decisions for lim in program.instance_limits])
+    for s in scopes:
+        if inner & set(s):
+            read |= set(s)  # an item beside the nested pipelines: its other decisions link
     linked = tuple(d for d in scope if d in read and d not in inner)
     return Levels(tuple(d for d in scope if d in inner), linked,
-                  tuple(d for d in scope if d not in inner), tuple(nested),
-                  tuple(dict.fromkeys(kinds)))
+                  tuple(d for d in scope if d not in inner), tuple(nested))
 
 
 def _reads(scope, inner: set[str]) -> bool:
