@@ -45,45 +45,45 @@ def fifo_fills(pa: ProgramAnalysis) -> dict[SSAValue, list[ktdf.DataTransferOp]]
     return found
 
 
-def _loops_in_stage(op: Operation) -> tuple[list[scf.ForOp], ktdf.StageOp | None]:
-    """The scf.for loops around `op` inside its stage (innermost first), and the stage."""
-    loops: list[scf.ForOp] = []
+UNKNOWN = "unknown"
+"""`valid_extent`'s answer when the fill's sizes cannot be evaluated where the reader is."""
+
+
+def _ancestors(op: Operation) -> list[Operation]:
+    out = []
     cur = op.parent_op()
-    while cur is not None and not isinstance(cur, ktdf.StageOp):
-        if isinstance(cur, scf.ForOp):
-            loops.append(cur)
+    while cur is not None:
+        out.append(cur)
         cur = cur.parent_op()
-    return loops, cur
+    return out
+
+
+def _loops_below(op: Operation, top: Operation) -> list[scf.ForOp]:
+    """The scf.for loops between `op` and its ancestor `top`, outermost first."""
+    loops = [a for a in _ancestors(op)[:_ancestors(op).index(top)] if isinstance(a, scf.ForOp)]
+    return loops[::-1]
 
 
 def _size_forms(fill: ktdf.DataTransferOp, read: Operation, env: dict[SSAValue, Form],
                 num_tiles: int, ranges: dict) -> list[Form] | None:
-    """The fill's destination sizes at the iteration the reader is at. A stage's own loops
-    (the load stage's loop over a reduced dim) run in lockstep with the reader's: the
-    k-th entry pushed is the k-th popped, so the fill's loop indices are the reader's."""
+    """The fill's destination sizes at the iteration the reader is at. The loops between
+    the fill and the op holding both stages run in lockstep with the reader's (the load
+    stage's own loops over a reduced dim, a chunk loop and the vector loop inside it): the
+    k-th entry pushed is the k-th popped, so, pairing the loops outermost first with equal
+    bounds, the fill's loop indices are the reader's."""
     from spyre_sched.lower.program_units import index_form  # (that module imports this one)
 
     local = dict(env)
-    fill_loops, fill_stage = _loops_in_stage(fill)
-    read_loops, read_stage = _loops_in_stage(read)
-    if fill_loops:
-        if (len(fill_loops) != len(read_loops) or fill_stage is None or read_stage is None
-                or fill_stage.parent_op() is not read_stage.parent_op()):
-            return None
-        for f, r in zip(fill_loops, read_loops):
-            try:
-                same = all(local[a] == local[b] for a, b in ((f.lb, r.lb), (f.ub, r.ub), (f.step, r.step)))
-            except KeyError:
-                return None
-            if not same or r.body.block.args[0] not in local:
-                return None
-            local[f.body.block.args[0]] = local[r.body.block.args[0]]
+    read_above = set(map(id, _ancestors(read)))
+    common = next((a for a in _ancestors(fill) if id(a) in read_above), None)
+    if common is None:
+        return None
 
     def form_of(value: SSAValue) -> Form | None:
         if value in local:
             return local[value]
         owner = value.owner
-        if not isinstance(owner, Operation) or fill_stage is None or not fill_stage.is_ancestor(owner):
+        if not isinstance(owner, Operation) or not common.is_ancestor(owner):
             return None
         for operand in owner.operands:
             if form_of(operand) is None:
@@ -96,6 +96,17 @@ def _size_forms(fill: ktdf.DataTransferOp, read: Operation, env: dict[SSAValue, 
             local[value] = found
         return found
 
+    fill_loops, read_loops = _loops_below(fill, common), _loops_below(read, common)
+    if len(fill_loops) != len(read_loops):
+        return None
+    for f, r in zip(fill_loops, read_loops):
+        for a, b in ((f.lb, r.lb), (f.ub, r.ub), (f.step, r.step)):
+            fa = form_of(a)
+            if fa is None or b not in local or fa != local[b]:
+                return None
+        if r.body.block.args[0] not in local:
+            return None
+        local[f.body.block.args[0]] = local[r.body.block.args[0]]
     out = []
     for s in fill.mixed_dest_sizes():
         form = form_of(s) if isinstance(s, SSAValue) else Form.constant(int(s))
@@ -107,14 +118,18 @@ def _size_forms(fill: ktdf.DataTransferOp, read: Operation, env: dict[SSAValue, 
 
 def valid_extent(fills: Sequence[ktdf.DataTransferOp], read: Operation,
                  env: dict[SSAValue, Form], num_tiles: int, ranges: dict,
-                 slot: Sequence[int]) -> tuple[int, ...] | None:
-    """Lanes of data per dim of the FIFO entry `read` pops (None: the whole slot, or not
-    known). Several fills of one FIFO: the smallest extents."""
+                 slot: Sequence[int]) -> tuple[int, ...] | str | None:
+    """Lanes of data per dim of the FIFO entry `read` pops: None when the entry is whole,
+    `UNKNOWN` when the fill's sizes cannot be evaluated here (a reduction over it is then
+    refused, never summed with its padding). Several fills of one FIFO: the smallest."""
     best: list[int] | None = None
     for fill in fills:
+        static = [s for s in fill.mixed_dest_sizes() if not isinstance(s, SSAValue)]
+        if len(static) == len(slot) and all(int(a) >= b for a, b in zip(static, slot)):
+            continue  # a whole entry, whatever the loops
         forms = _size_forms(fill, read, env, num_tiles, ranges)
         if forms is None or len(forms) != len(slot) or not all(f.is_constant for f in forms):
-            return None
+            return UNKNOWN
         sizes = [f.value for f in forms]
         best = sizes if best is None else [min(a, b) for a, b in zip(best, sizes)]
     if best is None or all(b >= s for b, s in zip(best, slot)):

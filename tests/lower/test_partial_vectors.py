@@ -166,3 +166,30 @@ def test_a_row_tile_that_does_not_divide_the_rows(tmp_path: Path) -> None:
     assert result.matches, result.mismatches
     _, expected, _ = _numpy("odd_add", ins)
     assert np.array_equal(result.outputs["C"], expected)
+
+
+def test_a_chunked_reduction_ending_in_a_partial_vector(tmp_path: Path) -> None:
+    """A row of 10000 f16 (20 KB) on a 16 KiB scratchpad is reduced in chunks; its last
+    vector holds 16 of 32 lanes: the lowering finds that through the chunk loop and the
+    vector loop inside it and keeps the padding out of the sum."""
+    import sys
+
+    import spyre_sched
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.lower.bundle import write_bundle
+
+    sys.path.insert(0, str(ROOT / "tests" / "reductions"))
+    from reduction_kernels import row_sum
+
+    kernel = tmp_path / "row_sum_10000.mlir"
+    kernel.write_text(row_sum(1, 10000, 2))
+    device = str(ROOT / "tests" / "reductions" / "devices" / "small_lx.mlir")
+    out = write_bundle(compile_kernel(str(kernel), device=device), tmp_path / "bundle")
+    text = (out / "local_schedule_0.mlir").read_text()
+    assert "} : vector<1x32xf32> -> vector<1x16xf32>" in text
+    x = np.random.default_rng(11).standard_normal((2, 10000)).astype(np.float16)
+    result = spyre_sched.run(str(out), {"X": x})
+    assert result.matches, result.mismatches
+    expected = x.astype(np.float64).sum(axis=1)
+    assert np.abs(result.outputs["S"].astype(np.float64) - expected).max() <= 2e-3 * max(
+        1.0, float(np.abs(expected).max()))
