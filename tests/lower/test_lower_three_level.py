@@ -2,10 +2,8 @@
 corelet -> FIFO -> sfu; tests/schedule/devices/three_level.mlir): scheduled, solved,
 lowered (memories resolved through the innermost group that has them), written as a bundle
 that passes the bundle checks, emulated, and compared with the reference interpreter and a
-plain numpy expression. It proves the lowering assumes no two-level hierarchy.
-
-The heuristic's schedules double-buffer pipelines inside distributed loops on this device,
-which the lowering does not do yet (a clear error, issue 12); the solver's are lowered."""
+plain numpy expression, with the solver's and the heuristic's schedules. It proves the
+lowering assumes no two-level hierarchy."""
 
 from __future__ import annotations
 
@@ -53,19 +51,23 @@ def _case(name: str, rng: np.random.Generator):
     return {"X": x}, "Y", e / e.sum(axis=1, keepdims=True), 1e-2
 
 
-# ~35 s of CPU for all six: the default run keeps bias_add (both memory levels, a hoisted
-# operand read at an L1 tile's global position); the rest is opt-in (-m slow).
-EXAMPLES = [pytest.param(n, marks=[] if n == "bias_add" else [pytest.mark.slow])
-            for n in ("add_96x64", "bias_add", "fused_gelu", "row_sum", "rmsnorm", "softmax_rows")]
+# ~35 s of CPU per strategy for all six: the default run keeps bias_add with the solver
+# (both memory levels, a hoisted operand read at an L1 tile's global position); the rest
+# is opt-in (-m slow).
+EXAMPLES = [pytest.param(n, s, marks=[] if (n, s) == ("bias_add", "solver") else [pytest.mark.slow],
+                         id=f"{n}-{s}")
+            for n in ("add_96x64", "bias_add", "fused_gelu", "row_sum", "rmsnorm", "softmax_rows")
+            for s in ("solver", "heuristic")]
 
 
-@pytest.mark.parametrize("name", EXAMPLES)
-def test_example_lowers_and_runs_on_three_levels(name: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name,strategy", EXAMPLES)
+def test_example_lowers_and_runs_on_three_levels(name: str, strategy: str, tmp_path: Path) -> None:
     import spyre_sched
     from spyre_sched.api import compile as compile_kernel
     from spyre_sched.lower.bundle import write_bundle
 
-    schedule = compile_kernel(str(ROOT / "examples" / f"{name}.mlir"), device=THREE)
+    schedule = compile_kernel(str(ROOT / "examples" / f"{name}.mlir"), device=THREE,
+                              strategy=strategy)
     out = write_bundle(schedule, tmp_path / "bundle")
     check_bundle(out)
     text = (out / "local_schedule_0.mlir").read_text()
