@@ -881,6 +881,8 @@ class EngineEmitter:
             if isinstance(inner, linalg.YieldOp):
                 result = values[inner.operands[0]]
                 self.tensors[op.results[0]] = result
+                if not reduced:  # an elementwise result is as partial as its inputs
+                    self.pass_on_lanes(op, maps)
                 return
             if reduced and acc_arg in inner.operands:
                 lanes = self.reduced_lanes(op, maps, len(shape)) if layout.reduces_lanes else None
@@ -907,6 +909,21 @@ class EngineEmitter:
                 new = vectorchain.ApplyOp(inner.name, args, vtype, attrs)
             self.emit(new)
             values[inner.results[0]] = new.results[0]
+
+    def pass_on_lanes(self, op: linalg.GenericOp, maps: list[AffineMap]) -> None:
+        """The lanes of data of an elementwise generic's result: those of its inputs read
+        whole (identity map), so a later reduction over it also drops the padding."""
+        found: tuple[int, ...] | str | None = None
+        for operand, amap in zip(op.inputs, maps):
+            lanes = self.valid.get(operand)
+            if lanes is None or amap != AffineMap.identity(amap.num_dims):
+                continue
+            if lanes == partial.UNKNOWN or found == partial.UNKNOWN:
+                found = partial.UNKNOWN
+            else:
+                found = lanes if found is None else tuple(min(a, b) for a, b in zip(found, lanes))
+        if found is not None:
+            self.valid[op.results[0]] = found
 
     def reduced_lanes(self, op: linalg.GenericOp, maps: list[AffineMap], n: int) -> int | None:
         """Lanes of data along the reduced dim when an input is a partial vector there."""
