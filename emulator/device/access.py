@@ -3,7 +3,8 @@
 Point x of the set lives at byte `base + element_bytes * sum(x_i * strides_i)`. The data
 moved has the set's bounding box permuted by the order (rightmost fastest), so a transfer
 is one strided numpy view: start offset, shape and byte strides, computed once at
-prepare. Box points outside the set are masked: read as zero, never written.
+prepare. Box points outside the set (or its `mask`) are masked: read as zero, never
+written.
 """
 
 from __future__ import annotations
@@ -44,7 +45,12 @@ class Access:
     box_bytes: int = 0
     """Bytes a transfer of this access moves: every box point, masked ones included."""
     span: tuple[int, int] = (0, 0)
-    """Bytes [lo, hi) the box touches, relative to base + offset."""
+    """Bytes [lo, hi) the access touches, relative to base + offset: its unmasked points
+    (masked points are never read or written, so only these must be inside memory and
+    inside one buffer)."""
+    box_span: tuple[int, int] = (0, 0)
+    """Bytes [lo, hi) of the whole box (masked points included): the extent of the strided
+    view the emulator takes."""
     count: int = 0
     """Points in the box."""
     contiguous: bool = False
@@ -64,7 +70,6 @@ class Access:
         offset = element_bytes * sum(lo * s for (lo, _), s in zip(bounds, strides))
         shape = tuple(extents[d] for d in order)
         byte_strides = tuple(element_bytes * strides[d] for d in order)
-        aset = attr.set.data
         size = int(np.prod(shape))
         if size > 1 << 24:
             raise ExecutionError(f"access {attr} spans a box of {size} points: too large")
@@ -73,7 +78,7 @@ class Access:
         for out_dim, set_dim in enumerate(order):
             grids[set_dim] = grids_out[out_dim] + bounds[set_dim][0]
         mask = np.ones(shape, dtype=bool)
-        for constraint in aset.constraints:
+        for constraint in attr.constraints():
             value = _eval_expr(constraint.lhs, grids) - _eval_expr(constraint.rhs, grids)
             kind = constraint.kind.value
             mask &= (value == 0) if kind == "==" else (value >= 0) if kind == ">=" else (value <= 0)
@@ -91,5 +96,14 @@ class Access:
             if n > 1 and st != step:
                 contiguous = False
             step *= n
+        box_span = (lo, hi + element_bytes)
+        span = box_span
+        if mask is not None:
+            if not mask.any():
+                span = (0, 0)
+            else:
+                position = sum(g * st for g, st in zip(np.indices(shape, dtype=np.int64), byte_strides))
+                inside = position[mask]
+                span = (int(inside.min()), int(inside.max()) + element_bytes)
         return Access(offset, shape, byte_strides, mask, element_bytes,
-                      size * element_bytes, (lo, hi + element_bytes), size, contiguous)
+                      size * element_bytes, span, box_span, size, contiguous)

@@ -194,6 +194,13 @@ class Memory:
         if start % access.element_bytes:
             raise ExecutionError(f"{_what(what)} at byte {start} is not aligned to its "
                                  f"{access.element_bytes}-byte elements in {self.name}")
+        if access.box_span != access.span:
+            # masked points lie outside what was checked: they are never read or written,
+            # but the strided view covers them (grown past the memory's end if need be)
+            lo, hi = start + access.box_span[0], start + access.box_span[1]
+            if lo < 0:
+                raise ExecutionError(f"{_what(what)}: the masked box starts {-lo} bytes before "
+                                     f"memory {self.name}")
         if hi > len(self.data):
             self._ensure(hi)
         return start

@@ -668,8 +668,12 @@ class UnitRun(_TopLevel):
 
 
 def _read(memory, base: int, access: Access, et) -> np.ndarray:
-    raw = memory.read(base + access.offset, access.shape, access.strides, et.storage_dtype,
-                      what=f"read of {memory.name} at byte {base}")
+    if access.mask is None:
+        raw = memory.read(base + access.offset, access.shape, access.strides, et.storage_dtype,
+                          what=f"read of {memory.name} at byte {base}")
+    else:  # checked over the unmasked points only: masked ones are never read
+        raw = memory.box(base, access, et.storage_dtype, f"read of {memory.name} at byte {base}").copy()
+        memory.bytes_read += int(access.mask.sum()) * raw.dtype.itemsize
     values = from_memory(et, raw)
     if access.mask is not None:
         values = np.where(access.mask, values, np.zeros((), dtype=values.dtype))
@@ -683,7 +687,8 @@ def _write(memory, base: int, access: Access, et, values: np.ndarray) -> None:
     if access.mask is None:
         memory.write(address, access.shape, access.strides, raw, what=what)
     else:
-        view = memory.view(address, access.shape, access.strides, raw.dtype, what=what)
+        # checked over the unmasked points only: masked ones are never written
+        view = memory.box(base, access, raw.dtype, what)
         view[access.mask] = raw.reshape(access.shape)[access.mask]
         memory.bytes_written += int(access.mask.sum()) * raw.dtype.itemsize
 

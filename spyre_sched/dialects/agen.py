@@ -133,6 +133,10 @@ class AccessAttr(ParametrizedAttribute):
     set: AffineSetAttr = param_def(AffineSetAttr)
     order: AffineMapAttr = param_def(AffineMapAttr)
     strides: ArrayAttr[IntAttr] = param_def(ArrayAttr[IntAttr])
+    mask: AffineSetAttr = param_def(AffineSetAttr)
+    """Box points outside this set are masked too (no constraints: none). It is how a box
+    is masked along one dim (a partial last vector: `d1 <= 31` in a 64-lane box), which a
+    one-dim constraint of `set` cannot say (it would shrink the box)."""
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -150,12 +154,21 @@ class AccessAttr(ParametrizedAttribute):
         strides = parser.parse_comma_separated_list(
             parser.Delimiter.SQUARE, parser.parse_integer
         )
+        mask = None
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("mask")
+            parser.parse_punctuation("=")
+            mask = parser.parse_attribute()
+            if not isinstance(mask, AffineSetAttr):
+                parser.raise_error("agen.access: `mask` must be an affine_set<...>")
         parser.parse_punctuation(">")
         if not isinstance(aset, AffineSetAttr):
             parser.raise_error("agen.access: `set` must be an affine_set<...>")
         if not isinstance(order, AffineMapAttr):
             parser.raise_error("agen.access: `order` must be an affine_map<...>")
-        return (aset, order, ArrayAttr([IntAttr(s) for s in strides]))
+        if mask is None:
+            mask = AffineSetAttr(AffineSet(aset.data.num_dims, 0, ()))
+        return (aset, order, ArrayAttr([IntAttr(s) for s in strides]), mask)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<set = ")
@@ -164,13 +177,25 @@ class AccessAttr(ParametrizedAttribute):
         printer.print_attribute(self.order)
         printer.print_string(", strides = [")
         printer.print_string(", ".join(str(s) for s in self.stride_list))
-        printer.print_string("]>")
+        printer.print_string("]")
+        if self.mask.data.constraints:
+            printer.print_string(", mask = ")
+            printer.print_attribute(self.mask)
+        printer.print_string(">")
 
     @staticmethod
-    def get(aset: AffineSet, order: AffineMap, strides: Sequence[int]) -> AccessAttr:
+    def get(aset: AffineSet, order: AffineMap, strides: Sequence[int],
+            mask: AffineSet | None = None) -> AccessAttr:
+        if mask is None:
+            mask = AffineSet(aset.num_dims, 0, ())
         return AccessAttr(
-            AffineSetAttr(aset), AffineMapAttr(order), ArrayAttr([IntAttr(s) for s in strides])
+            AffineSetAttr(aset), AffineMapAttr(order), ArrayAttr([IntAttr(s) for s in strides]),
+            AffineSetAttr(mask),
         )
+
+    def constraints(self) -> tuple:
+        """Every constraint a box point must meet to be moved: the set's and the mask's."""
+        return (*self.set.data.constraints, *self.mask.data.constraints)
 
     @property
     def stride_list(self) -> tuple[int, ...]:
@@ -209,6 +234,11 @@ class AccessAttr(ParametrizedAttribute):
             )
         if any(hi < lo for lo, hi in bounds):
             raise VerifyException("agen.access: the set's bounding box is empty")
+        mask = self.mask.data
+        if mask.num_dims != aset.num_dims or mask.num_symbols:
+            raise VerifyException(
+                f"agen.access: the mask must be a set over the access's {aset.num_dims} dims "
+                "without symbols")
 
 
 

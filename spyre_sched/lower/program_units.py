@@ -38,6 +38,7 @@ from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, Vecto
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
 from spyre_sched.lower import lifetimes, parallel_loops, runtime_shapes
+from spyre_sched.lower import partial_vectors as partial
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
 from spyre_sched.lower.reduction_vectors import ReductionShape, reduction_shape
@@ -229,25 +230,32 @@ def _vector(shape: Sequence[int], element: Attribute) -> VectorType:
     return VectorType(element, list(shape))
 
 
-def _box(sizes: Sequence[int], valid: Sequence[int] | None = None) -> AffineSet:
-    """{0 <= d_i <= sizes_i - 1}, masked to d_i <= valid_i - 1 where valid is smaller."""
+def _box(sizes: Sequence[int]) -> AffineSet:
+    """{0 <= d_i <= sizes_i - 1}."""
     constraints = []
     for i, s in enumerate(sizes):
         d = AffineExpr.dimension(i)
         constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
         constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(s - 1) - d,
                                                 AffineExpr.constant(0)))
+    return AffineSet(len(sizes), 0, tuple(constraints))
+
+
+def _lanes_mask(sizes: Sequence[int], valid: Sequence[int] | None) -> AffineSet | None:
+    """{d_i <= valid_i - 1} for the dims where `valid` is smaller than the box (a partial
+    last vector's lanes past the data), or None when nothing is masked."""
+    constraints = []
     for i, (s, v) in enumerate(zip(sizes, valid or sizes)):
         if v < s:
             d = AffineExpr.dimension(i)
             constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(v - 1) - d,
                                                     AffineExpr.constant(0)))
-    return AffineSet(len(sizes), 0, tuple(constraints))
+    return AffineSet(len(sizes), 0, tuple(constraints)) if constraints else None
 
 
 def _access(sizes: Sequence[int], strides: Sequence[int], valid: Sequence[int] | None = None) -> AccessAttr:
     n = len(sizes)
-    return AccessAttr.get(_box(sizes, valid), AffineMap.identity(n), list(strides))
+    return AccessAttr.get(_box(sizes), AffineMap.identity(n), list(strides), _lanes_mask(sizes, valid))
 
 
 REDUCTION_KINDS = {
@@ -299,6 +307,8 @@ class EngineEmitter:
         self._index: dict[str, SSAValue] = {}
         self.corelets = pa.corelets.get(engine.name, 1)
         self.chunk: int | None = None
+        self.fills = partial.fifo_fills(pa)
+        self.valid: dict[SSAValue, tuple[int, ...] | str] = {}  # tensor -> lanes of data (partial)
         self.pointer: str | None = None  # the kernel argument the last endpoint addresses
 
     # ---- materialising values -------------------------------------------------------
@@ -420,6 +430,11 @@ class EngineEmitter:
             fifo = self.pa.fifos[op.slot]
             recv = self.emit(df.ReceiveOp(fifo.name, _vector(self.widen(fifo.shape), fifo.element)))
             self.tensors[op.result] = recv.results[0]
+            if self.chunk is None:  # a partial vector: how many lanes are data
+                lanes = partial.valid_extent(self.fills.get(op.slot, []), op, self.env,
+                                             self.num_tiles, self.ranges, fifo.shape)
+                if lanes is not None:
+                    self.valid[op.result] = lanes
         elif isinstance(op, ktdf.WriteToFifoOp):
             fifo = self.pa.fifos[op.slot]
             self.emit(df.SendOp(self.tensors[op.value], fifo.name))
@@ -871,9 +886,12 @@ class EngineEmitter:
             if isinstance(inner, linalg.YieldOp):
                 result = values[inner.operands[0]]
                 self.tensors[op.results[0]] = result
+                if not reduced:  # an elementwise result is as partial as its inputs
+                    self.pass_on_lanes(op, maps)
                 return
             if reduced and acc_arg in inner.operands:
-                values[inner.results[0]] = self.combine(inner, acc_arg, values, op, layout)
+                lanes = self.reduced_lanes(op, maps, len(shape)) if layout.reduces_lanes else None
+                values[inner.results[0]] = self.combine(inner, acc_arg, values, op, layout, lanes)
                 continue
             if isinstance(inner, arith.ConstantOp):
                 values[inner.result] = self.splat_constant(inner.value, shape)
@@ -897,8 +915,41 @@ class EngineEmitter:
             self.emit(new)
             values[inner.results[0]] = new.results[0]
 
+    def pass_on_lanes(self, op: linalg.GenericOp, maps: list[AffineMap]) -> None:
+        """The lanes of data of an elementwise generic's result: those of its inputs read
+        whole (identity map), so a later reduction over it also drops the padding."""
+        found: tuple[int, ...] | str | None = None
+        for operand, amap in zip(op.inputs, maps):
+            lanes = self.valid.get(operand)
+            if lanes is None or amap != AffineMap.identity(amap.num_dims):
+                continue
+            if lanes == partial.UNKNOWN or found == partial.UNKNOWN:
+                found = partial.UNKNOWN
+            else:
+                found = lanes if found is None else tuple(min(a, b) for a, b in zip(found, lanes))
+        if found is not None:
+            self.valid[op.results[0]] = found
+
+    def reduced_lanes(self, op: linalg.GenericOp, maps: list[AffineMap], n: int) -> int | None:
+        """Lanes of data along the reduced dim when an input is a partial vector there."""
+        found = None
+        for operand, amap in zip(op.inputs, maps):
+            lanes = self.valid.get(operand)
+            if lanes is None:
+                continue
+            if lanes == partial.UNKNOWN:
+                raise UnsupportedError(
+                    "lowering: this reduction reads a FIFO whose entries may be partial "
+                    "vectors, and the lowering cannot tell how many lanes are data here "
+                    "(padding must not enter a reduction)", where(op))
+            for pos, expr in enumerate(amap.results):
+                if getattr(expr, "position", None) == n - 1:
+                    found = lanes[pos] if found is None else min(found, lanes[pos])
+        return found
+
     def combine(self, inner: Operation, acc_arg: SSAValue, values: dict[SSAValue, SSAValue],
-                op: linalg.GenericOp, layout: ReductionShape) -> SSAValue:
+                op: linalg.GenericOp, layout: ReductionShape,
+                lanes: int | None = None) -> SSAValue:
         """`acc' = combiner(contribution, acc)`: reduce the contribution's innermost dim
         when it is reduced (exact, rounded once to the accumulator type), then combine with
         the carried accumulator: the hardware's chunk-by-chunk accumulation. A reduction
@@ -912,6 +963,12 @@ class EngineEmitter:
         ctype = contribution.type
         assert isinstance(ctype, VectorType)
         lead = list(ctype.get_shape())[:-1]
+        if lanes is not None and lanes < ctype.get_shape()[-1]:
+            # a partial vector: its padding lanes must not enter the reduction
+            kept = self.emit(vectorchain.ShuffleOp(
+                contribution, partial.keep_lanes_pattern(ctype.get_shape(), lanes),
+                _vector([*lead, lanes], ctype.element_type)))
+            contribution = kept.results[0]
         acc_elem = inner.results[0].type
         if layout.reduces_lanes:
             contribution = self.emit(vectorchain.ReduceOp(

@@ -47,11 +47,20 @@ class Units:
     def memory_for_space(self, space: str) -> str:
         return self.memory_of_kind(self.device.memory_kind_for(space))
 
-    def memory_instance(self, name: str, core: int = 0) -> str:
-        """The instance a memory name means for a unit of `core` (docs/dataflowir.md)."""
+    def memory_instance(self, name: str, core: int = 0, corelet: int = 0) -> str:
+        """The instance a memory name means for a unit of corelet `corelet` of `core`:
+        the innermost group around the unit that has a memory of that name, else the
+        device-level memory (docs/dataflowir.md, "Names"). A per-corelet memory (the
+        three-level test device's `l1`) resolves to corelet 0's when asked for core 0."""
         if "." in name:
             return name
-        scoped = f"{self.device.core(core).name}.{name}"
+        group = self.device.core(core)
+        corelets = self.device.corelets(group)
+        if corelets and corelet < len(corelets):
+            scoped = f"{corelets[corelet].name}.{name}"
+            if scoped in self.device.memories:
+                return scoped
+        scoped = f"{group.name}.{name}"
         return scoped if scoped in self.device.memories else name
 
     def scratchpad_size(self, name: str) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -200,13 +200,32 @@ def _read_globally(reader: ktdf.DataTransferOp, old: SSAValue, new: SSAValue) ->
 
 
 def _global_position(op: Operation, point: SSAValue) -> SSAValue:
-    """The `linearize_index(tile, point)` of the point loop whose index is `point`."""
+    """Where `point` (a loop index) is in the whole extent the hoisted buffer holds: the
+    `linearize_index(tile, point)` of its point loop, or, for a tile loop nested in an
+    outer level's tile loop of the same dim (three memory levels: an L1 tile walks an L2
+    tile), the outer loop's global position plus `point` (an `arith.addi` before `op`)."""
     owner = point.owner
     loop = owner.parent_op() if hasattr(owner, "parent_op") else None  # block -> loop
     if isinstance(loop, scf.ForOp):
         for inner in loop.body.block.ops:
             if isinstance(inner, ktdf.LinearizeIndexOp) and inner.point_index == point:
                 return inner.result
+    if not isinstance(loop, scf.ForOp | ktdf.ParallelOp):
+        return point
+    dim = loop.attributes.get("ktdf.dim")
+    if dim is None:
+        return point
+    outer = loop.parent_op()
+    while outer is not None:
+        if isinstance(outer, scf.ForOp | ktdf.ParallelOp) and outer.attributes.get("ktdf.dim") == dim:
+            args = outer.body.block.args
+            if isinstance(outer, ktdf.ParallelOp) and len(args) != 1:
+                return point
+            start = _global_position(op, args[0])
+            add = arith.AddiOp(start, point)
+            Rewriter.insert_op(add, InsertPoint.before(op))
+            return add.result
+        outer = outer.parent_op()
     return point
 
 

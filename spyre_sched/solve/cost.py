@@ -260,6 +260,15 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     n = pipeline_iterations(p, choice)
     if n <= 0:
         return 0
+    fill_drain, slowest = pipeline_profile(problem, p, choice, memo)
+    return fill_drain + (n - 1) * slowest
+
+
+def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
+                     memo: dict | None = None) -> tuple[int, int]:
+    """(fill_drain, slowest) of a pipeline, independent of its iteration count N: its
+    cycles are `fill_drain + (N - 1) * slowest` for N >= 1 (unbuffered, m < 2, `slowest`
+    is `fill_drain`: N one-iteration passes). Both are monotone in everything below."""
     m = modulo_value(problem, p.modulo, choice)
     fill_drain = 0
     per_engine: dict[str, int] = {}
@@ -269,8 +278,8 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         _add_shared(st, choice, per_engine)
     if m < 2:
-        return n * fill_drain
-    return fill_drain + (n - 1) * max(per_engine.values(), default=0)
+        return fill_drain, fill_drain
+    return fill_drain, max(per_engine.values(), default=0)
 
 
 def shared_memory_busy(problem: Problem, p: Pipeline, choice: Choice) -> dict[str, int]:
@@ -278,17 +287,22 @@ def shared_memory_busy(problem: Problem, p: Pipeline, choice: Choice) -> dict[st
     transfer through it, nested pipelines' too, at bytes × sharers ÷ its bandwidth, each
     time it runs. Additive over pipelines (and over `model.separate`'s pieces)."""
     n = pipeline_iterations(p, choice)
-    busy: dict[str, int] = {}
     if n <= 0:
-        return busy
+        return {}
+    return {mem: n * c for mem, c in shared_busy_per_iteration(problem, p, choice).items()}
+
+
+def shared_busy_per_iteration(problem: Problem, p: Pipeline, choice: Choice) -> dict[str, int]:
+    """`shared_memory_busy` of one iteration of `p` (it is N times this)."""
+    busy: dict[str, int] = {}
     for st in p.stages:
         for w in st.work:
             if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
-                busy[w.shared_memory] = busy.get(w.shared_memory, 0) + n * occupancy_cycles(
+                busy[w.shared_memory] = busy.get(w.shared_memory, 0) + occupancy_cycles(
                     w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
             elif isinstance(w, Pipeline):
                 for mem, cycles in shared_memory_busy(problem, w, choice).items():
-                    busy[mem] = busy.get(mem, 0) + n * cycles
+                    busy[mem] = busy.get(mem, 0) + cycles
     return busy
 
 
@@ -354,6 +368,8 @@ class Violation:
     def __str__(self) -> str:
         if self.kind == "fifo":
             return f"{self.name}: needs {self.need} entries, has {self.have}"
+        if self.kind == "within":
+            return f"{self.name}: {self.need} is larger than {self.have}"
         if self.kind == "instances":
             return f"{self.name}: needs {self.need}, the device has {self.have}"
         what = "scratchpad" if self.kind == "capacity" else "register file"
@@ -363,6 +379,12 @@ class Violation:
 
 def violations(problem: Problem, choice: Choice) -> list[Violation]:
     out: list[Violation] = []
+    for inner, outer in problem.within_pairs():
+        a = problem.decision(inner).candidates[choice[inner]].value
+        b = problem.decision(outer).candidates[choice[outer]].value
+        if a > b:
+            out.append(Violation("within", problem.decision(inner).program,
+                                 f"tile {inner} inside tile {outer}", a, b))
     for p in problem.programs:
         need = program_scratchpad(problem, p, choice)
         if need > problem.scratchpad_bytes:

@@ -271,17 +271,19 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
     for op in func.walk():
         if isinstance(op, ktdf.ReserveSizeOp):
             name = op.decision.data
-            within = None
+            within = outer_name = None
             if op.within is not None:
                 outer = ops.get(op.within.data)
                 if isinstance(outer, ktdf.ReserveSizeOp):
                     within = outer.extent.value.data
+                    outer_name = op.within.data
             values, rule = _tile_candidates(op, within)
             decisions.append(Decision(
                 name, "tile", index, tuple(Candidate(v) for v in values),
                 source=f"ktdf.tiling.reserve_size (extent {op.extent.value.data}, min_value "
                        f"{op.min_value.value.data}, divisibility {op.divisibility.value.data})",
-                extent=op.extent.value.data, step=op.divisibility.value.data, rule=rule))
+                extent=op.extent.value.data, step=op.divisibility.value.data, rule=rule,
+                within=outer_name))
             ops[name] = op
         elif isinstance(op, ktdf.PipelineOp) and _has_modulo_decision(op):
             name = op.decision.data

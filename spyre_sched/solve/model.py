@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
-from spyre_sched.solve import cost
+from spyre_sched.solve import cost, levels
 from spyre_sched.solve.problem import (
     Pipeline,
     Problem,
@@ -46,7 +46,8 @@ from spyre_sched.solve.problem import (
 )
 
 COMBINATION_LIMIT = 200_000
-"""Most candidate combinations one program may enumerate (a guard)."""
+"""Most candidate combinations one program part may evaluate (a guard): parts with nested
+pipelines count the evaluations left after their inner level is pruned (`levels.py`)."""
 
 
 @dataclass
@@ -212,16 +213,28 @@ def program_table(problem: Problem, program: Program, whole: bool = False) -> Pr
     total = 1
     for n in sizes:
         total *= n
-    if total > COMBINATION_LIMIT:
-        raise SolveError(f"program {program.index} has {total} candidate combinations of "
-                         f"{', '.join(scope)} (limit {COMBINATION_LIMIT}); its candidates "
-                         f"need pruning")
+    choices = None
+    if total > levels.ELIMINATE_ABOVE:
+        # nested pipelines: drop dominated inner combinations before combining them with
+        # the outer decisions (levels.py says why that keeps the optimum)
+        found = levels.combinations(problem, program, scope, COMBINATION_LIMIT)
+        if found is not None:
+            choices, total = found
+    if choices is None:
+        if total > COMBINATION_LIMIT:
+            raise SolveError(f"program {program.index} has {total} candidate combinations of "
+                             f"{', '.join(scope)} (limit {COMBINATION_LIMIT}) and no nested "
+                             "level to enumerate apart; its candidates need pruning")
+        choices = (dict(zip(scope, key)) for key in itertools.product(*(range(n) for n in sizes)))
     rows = []
     memo: dict = {}
     others = sorted(problem.other_memories)
     shared = [] if whole else shared_memories_of(problem)
-    for key in itertools.product(*(range(n) for n in sizes)):
-        ch = dict(zip(scope, key))
+    within = problem.within_pairs(scope)
+    for ch in choices:
+        key = tuple(ch[d] for d in scope)
+        if within and not problem.within_ok(ch, within):
+            continue  # an inner level's tile larger than the tile it walks
         if any(lim.product(problem, ch) > lim.available for lim in program.instance_limits):
             continue  # not legal: more instances than the group provides
         cycles, busy = cost.program_parts(problem, program, ch, memo)
@@ -349,6 +362,13 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         for r, expr in register_terms:
             guarded("registers", f"register file for {r.name}",
                     model.add(expr <= r.capacity), prog.index)
+    # An inner level's tile is at most the enclosing level's (stated here too for the rare
+    # pair whose decisions fall into different parts).
+    for inner, outer in problem.within_pairs():
+        for i, ci in enumerate(problem.decision(inner).candidates):
+            for j, cj in enumerate(problem.decision(outer).candidates):
+                if ci.value > cj.value:
+                    model.add_bool_or([one_hot[inner][i].Not(), one_hot[outer][j].Not()])
     # A decision no figure depends on cannot matter: fix it to its first candidate.
     for d in problem.decisions:
         if d.name not in used:

@@ -65,6 +65,9 @@ class Decision:
     tile, in steps of that decision's `step`) or a fixed count."""
     rule: str = ""
     """How the candidates were derived (divisibility, min_value, extent, pruning)."""
+    within: str | None = None
+    """A tile decision of an inner memory level: its value may not exceed the value of this
+    (the enclosing level's tile of the same dim; ScheduleIR's `within`)."""
 
     def __post_init__(self) -> None:
         if self.kind not in DECISION_KINDS:
@@ -331,6 +334,22 @@ class Problem:
         names = [d.name for d in self.decisions]
         for key in itertools.product(*(range(len(d.candidates)) for d in self.decisions)):
             yield dict(zip(names, key))
+
+    def within_pairs(self, names: Sequence[str] | None = None) -> list[tuple[str, str]]:
+        """(inner, outer) tile decisions bound by `within`, both among `names` (all: None)."""
+        keep = None if names is None else set(names)
+        return [(d.name, d.within) for d in self.decisions if d.within is not None
+                and (keep is None or (d.name in keep and d.within in keep))]
+
+    def within_ok(self, choice: Choice, pairs: Sequence[tuple[str, str]]) -> bool:
+        """Every inner tile of `pairs` at most its outer tile (pairs not fully in `choice`
+        are not checked)."""
+        for inner, outer in pairs:
+            if inner in choice and outer in choice and (
+                    self.decision(inner).candidates[choice[inner]].value
+                    > self.decision(outer).candidates[choice[outer]].value):
+                return False
+        return True
 
     def values(self, choice: Choice) -> dict[str, Candidate]:
         return {d.name: d.candidates[choice[d.name]] for d in self.decisions}
