@@ -129,6 +129,28 @@ def visit_multi_dim(emitter, op: ktdf.ParallelOp, rotating: list[ktdf.PipelineOp
     linear_for(emitter, op, bounds, first, end, total, rotating)
 
 
+def last_iteration(emitter, cond: SSAValue, iv: SSAValue, value: int, body,
+                   rotating: list[ktdf.PipelineOp]) -> None:
+    """The partial last iteration of a distributed loop, run by the instance whose block
+    holds it (`scf.if cond`); the slots it advances come out as the if's results."""
+    before = [emitter.value(emitter.slots.get(p, Form.constant(0)), "slot") for p in rotating]
+    saved = emitter.out
+    emitter.out = []
+    for p, v in zip(rotating, before):
+        emitter.slots[p] = Form.atom(v)
+    emitter.env[iv] = Form.constant(value)
+    emitter.walk(body)
+    after = [emitter.value(emitter.slots[p], "slot") for p in rotating]
+    emitter.out.append(scf.YieldOp(*after))
+    then = emitter.out
+    emitter.out = saved
+    otherwise = [scf.YieldOp(*before)] if rotating else None
+    guarded = emitter.emit(scf.IfOp(cond, [INDEX] * len(rotating), then, otherwise))
+    for p, result in zip(rotating, guarded.results):
+        result.name_hint = "slot"
+        emitter.slots[p] = Form.atom(result)
+
+
 def linear_for(emitter, op: ktdf.ParallelOp, bounds, first: SSAValue, end: SSAValue,
                total: int, rotating: list[ktdf.PipelineOp]) -> None:
     """scf.for over the linear index in [first, end), carrying the rotating slots."""
@@ -171,5 +193,5 @@ def linear_for(emitter, op: ktdf.ParallelOp, bounds, first: SSAValue, end: SSAVa
         emitter.slots[p] = Form.atom(result)
 
 
-__all__ = ["visit_multi_dim", "linear_for", "channel_peers", "instance_copies", "instance_offset",
+__all__ = ["visit_multi_dim", "linear_for", "last_iteration", "channel_peers", "instance_copies", "instance_offset",
            "check_distributed", "distributed_around", "memory_per_corelet"]

@@ -589,18 +589,8 @@ class EngineEmitter:
         if full:
             self.for_op(iv, lo, main_hi, 1, body, rotating, Form.constant(lb), (0, full - 1), scale=step)
         if full < trips:
-            if rotating:
-                raise UnsupportedError("lowering: an N-buffered pipeline inside a distributed "
-                                       "ktdf.parallel whose step does not divide its extent", where(op))
             cond = self.emit(arith.CmpiOp(hi, self.const(full), "ugt")).results[0]
-            saved = self.out
-            self.out = []
-            self.env[iv] = Form.constant(lb + full * step)
-            self.walk(body)
-            self.out.append(scf.YieldOp())
-            then = self.out
-            self.out = saved
-            self.emit(scf.IfOp(cond, [], then))
+            parallel_loops.last_iteration(self, cond, iv, lb + full * step, body, rotating)
 
     def parallel_index(self, op: ktdf.ParallelOp, n: int) -> SSAValue:
         """This instance's index among the `n` of `op` (nested parallels of one group split
