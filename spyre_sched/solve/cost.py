@@ -109,8 +109,12 @@ def transfer_alone(t: Transfer, choice: Choice) -> int:
 
 
 def shared_memories(stage: Stage) -> set[str]:
+    """Shared memories the stage surely moves data through. A transfer that moves nothing
+    for some choice (a re-read of an input the solver may keep resident) does not count:
+    when it moves nothing it orders no cores, and the later stages pay all cores' share."""
     return {w.shared_memory for w in stage.work
-            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory}
+            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory
+            and min(w.bytes.table.values()) > 0}
 
 
 def staggered_stages(p: Pipeline) -> list[tuple[str, ...]]:
