@@ -8,6 +8,7 @@ names the kernel to record as `kernel.mlir` (a ScheduleIR file does not carry it
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -65,5 +66,10 @@ def write_output(source: str, device: str, output: str, options: dict) -> str:
         kernel_text = text.encode() if text else None
     out = write_bundle(schedule, output, kernel_text=kernel_text)
     files = sorted(p.name for p in Path(out).iterdir())
+    # the allocator's peak (buffers reuse dead buffers' bytes); the solver's figure counts
+    # every buffer of a program as live at once
+    programs = json.loads((Path(out) / "schedule.json").read_text()).get("programs") or []
+    allocated = max([int(p.get("scratchpad_bytes", 0)) for p in programs] + [0])
     return (f"wrote bundle {out}/ ({', '.join(files)}): predicted {schedule.predicted_cycles} "
-            f"cycles, peak scratchpad {schedule.scratchpad_bytes} bytes per core")
+            f"cycles, peak scratchpad {allocated} bytes per core (solver's model: "
+            f"{schedule.scratchpad_bytes})")

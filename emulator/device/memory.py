@@ -65,15 +65,27 @@ class Memory:
     # ---- allocation bookkeeping ---------------------------------------------------------
 
     def declare_buffer(self, start: int, nbytes: int, name: str) -> None:
-        """A region a program allocated: scratchpad accesses must fall inside one."""
+        """A region a program allocated: scratchpad accesses must fall inside one.
+        Buffers of one program that share bytes (their lifetimes do not overlap) form one
+        region: the regions stay disjoint, so the lookup by start address is exact."""
         if start < 0 or nbytes < 0 or start + nbytes > self.size:
             raise ExecutionError(
                 f"buffer {name} at byte {start} of {nbytes} bytes lies outside memory "
                 f"{self.name} ({self.size} bytes)")
-        i = bisect.bisect(self._starts, start)
-        self._starts.insert(i, start)
-        self.buffers.insert(i, (start, start + nbytes, name))
         self.check_buffers = True
+        if nbytes == 0:
+            return  # nothing lies inside it
+        end = start + nbytes
+        keep = []
+        for lo, hi, other in self.buffers:
+            if lo < end and start < hi:
+                start, end, name = min(start, lo), max(end, hi), f"{other}|{name}"
+            else:
+                keep.append((lo, hi, other))
+        i = bisect.bisect([lo for lo, _, _ in keep], start)
+        keep.insert(i, (start, end, name))
+        self.buffers[:] = keep
+        self._starts[:] = [lo for lo, _, _ in keep]
 
     def clear_buffers(self) -> None:
         self.buffers.clear()

@@ -266,6 +266,14 @@ class Device:
         return [self.memories[n] for n in self._within(within) if n in self.memories
                 and self.memories[n].kind == kind]
 
+    def access_granularity(self, memory: str) -> int:
+        """Bytes a memory instance is accessed in: the largest transfer granularity of the
+        datapaths into or out of it (128-byte sticks for spyre's LX; 1 when none says).
+        Allocations in it start on this alignment."""
+        sizes = [dp.transfer_granularity or 1 for dp in self.datapaths
+                 if memory in (dp.source, dp.target)]
+        return max(sizes, default=1)
+
     def device_memory(self) -> Memory:
         """The memory `global` tensors live in."""
         found = self.memories_of_kind(self.memory_kind_for("global"))

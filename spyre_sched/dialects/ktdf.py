@@ -937,7 +937,17 @@ class ReserveSizeOp(IRDLOperation):
         return low <= v <= extent and (v % div == 0 or v == extent)
 
     def legal_values(self) -> list[int]:
-        return [v for v in range(1, self.extent.value.data + 1) if self.legal(v)]
+        """Every legal value, ascending: the multiples of divisibility from min_value up,
+        and the extent (counted, not tested one by one: a chunked reduction's extent is
+        millions)."""
+        extent, low, div = (self.extent.value.data, self.min_value.value.data,
+                            self.divisibility.value.data)
+        if low > extent:
+            return []
+        values = list(range(-(-low // div) * div, extent + 1, div))
+        if not values or values[-1] != extent:
+            values.append(extent)
+        return values
 
     def verify_(self) -> None:
         _check_decision_name(self, self.decision, "ktdf.tiling.reserve_size")

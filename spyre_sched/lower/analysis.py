@@ -111,6 +111,7 @@ class ProgramAnalysis:
     corelets: dict[str, int] = field(default_factory=dict)  # engine -> corelets used
     inner_instances: dict[ktdf.ParallelOp, int] = field(default_factory=dict)
     buffer_engines: dict[ktdf.PipelineOp, set[str]] = field(default_factory=dict)
+    reuse: object | None = None  # lifetimes.ReusePlan: tokens for buffers sharing bytes
 
     @property
     def name(self) -> str:

@@ -12,7 +12,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
-from spyre_sched.lower import addresses
+from spyre_sched.lower import addresses, lifetimes, parallel_loops
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms
 from spyre_sched.lower.units import Units
@@ -43,6 +43,8 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
             modulo = _modulo(pa, ch.pipeline)
             decls.append(df.SyncOp(f"{ch.name}_full", ch.writer, ch.reader, 0))
             decls.append(df.SyncOp(f"{ch.name}_free", ch.reader, ch.writer, modulo))
+    if pa.reuse is not None:
+        decls += lifetimes.declarations(pa.reuse)
     consts = [op for op in tables.top_ops if isinstance(op, arith.ConstantOp)]
     syms = [op for op in tables.top_ops if isinstance(op, CreateSymbolOp)]
     name = fn.sym_name.data
@@ -68,21 +70,32 @@ def _modulo(pa: ProgramAnalysis, pipeline: int) -> int:
     return p.modulo_value
 
 
-def _assign_addresses(pa: ProgramAnalysis) -> None:
-    requests = [addresses.BufferRequest(b.name, b.memory, b.bytes, b.slots, b.op.role.data)
-                for b in pa.buffers.values()]
+def address_problem(pa: ProgramAnalysis) -> tuple[list[addresses.BufferRequest], dict]:
+    """The buffers of a program as allocation requests (in `pa.buffers` order) and the
+    memories' limits (`addresses.assign` keyword arguments, lifetimes included)."""
+    # a pipeline inside a distributed loop gets one copy of its slots per corelet when
+    # the corelets share the memory (parallel_loops.py)
+    requests = [addresses.BufferRequest(b.name, b.memory, b.bytes,
+                                        b.slots * parallel_loops.instance_copies(pa, b), b.op.role.data,
+                                        early=lifetimes.filled_ahead(pa, v))
+                for v, b in pa.buffers.items()]
     memories = sorted({r.memory for r in requests} | {pa.units.memory_for_space("ct_local")})
     pinned_attr = pa.func.attributes.get("ktdf.pinned_bytes")
     pinned_bytes = pinned_attr.value.data if isinstance(pinned_attr, IntegerAttr) else 0
     pinned = {pa.units.memory_for_space("ct_local"): [(0, pinned_bytes)] if pinned_bytes else []}
-    allocs = addresses.assign(
-        pa.name, requests,
-        capacity={m: pa.units.scratchpad_size(m) for m in memories},
-        alignment={m: pa.units.memory_granularity(m) for m in memories},
-        pinned=pinned)
+    return requests, {"capacity": {m: pa.units.scratchpad_size(m) for m in memories},
+                      "alignment": {m: pa.units.memory_granularity(m) for m in memories},
+                      "pinned": pinned, "lifetimes": lifetimes.lifetimes(pa)}
+
+
+def _assign_addresses(pa: ProgramAnalysis) -> None:
+    requests, limits = address_problem(pa)
+    allocs = addresses.assign(pa.name, requests, **limits)
     for buf, alloc in zip(pa.buffers.values(), allocs):
         buf.alloc = alloc
-    pa.pinned_bytes = pinned_bytes  # type: ignore[attr-defined]
+    pinned = limits["pinned"][pa.units.memory_for_space("ct_local")]
+    pa.pinned_bytes = pinned[0][1] if pinned else 0  # type: ignore[attr-defined]
+    pa.reuse = lifetimes.plan_reuse(pa)
 
 
 def _fifo_depths(pa: ProgramAnalysis) -> None:

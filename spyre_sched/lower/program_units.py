@@ -37,8 +37,10 @@ from spyre_sched.dialects import uniform, vectorchain
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
+from spyre_sched.lower import lifetimes, parallel_loops
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
+from spyre_sched.lower.reduction_vectors import ReductionShape, reduction_shape
 from spyre_sched.lower.units import EngineInfo
 from spyre_sched.lower.values import Form
 
@@ -376,7 +378,9 @@ class EngineEmitter:
 
     def walk(self, ops) -> None:
         for op in ops:
+            lifetimes.emit_tokens(self, op, before=True)
             self.visit(op)
+            lifetimes.emit_tokens(self, op, before=False)
 
     def visit(self, op: Operation) -> None:
         form = index_form(op, self.env, self.num_tiles, self._emit_index_op, self.ranges)
@@ -536,20 +540,21 @@ class EngineEmitter:
             self.tensors[result] = value
 
     def visit_parallel(self, op: ktdf.ParallelOp) -> None:
+        parallel_loops.check_distributed(self, op)
+        rotating = self.rotating_inside(op)
         if len(op.induction_vars) != 1:
-            raise UnsupportedError("lowering: multi-dimensional ktdf.parallel is not supported yet", where(op))
-        if self.rotating_inside(op):
-            raise UnsupportedError("lowering: N-buffered pipelines inside a ktdf.parallel are not supported yet", where(op))
+            parallel_loops.visit_multi_dim(self, op, rotating)
+            return
         iv = op.induction_vars[0]
         lb, ub, step = (self.env[v].value for v in (op.lower_bounds[0], op.upper_bounds[0], op.steps[0]))
         n = op.num_instances.value.data if isinstance(op.num_instances, IntegerAttr) else 1
         body = op.body.block.ops
-        k = self.chunk_factor(op, lb, ub, step, n) if self.chunk is None else 1
+        k = self.chunk_factor(op, lb, ub, step, n) if self.chunk is None and not rotating else 1
         if k > 1:
             self.chunked_parallel(op, lb, ub, step, n, k)
             return
         if n == 1:
-            self.loop(iv, lb, ub, step, body, [])
+            self.loop(iv, lb, ub, step, body, rotating)
             return
         trips = -(-max(ub - lb, 0) // step)
         full = max(ub - lb, 0) // step
@@ -562,8 +567,11 @@ class EngineEmitter:
         lo.name_hint, hi.name_hint = "first", "end"
         main_hi = hi if full == trips else self.emit(arith.MinUIOp(hi, self.const(full))).results[0]
         if full:
-            self.for_op(iv, lo, main_hi, 1, body, [], Form.constant(lb), (0, full - 1), scale=step)
+            self.for_op(iv, lo, main_hi, 1, body, rotating, Form.constant(lb), (0, full - 1), scale=step)
         if full < trips:
+            if rotating:
+                raise UnsupportedError("lowering: an N-buffered pipeline inside a distributed "
+                                       "ktdf.parallel whose step does not divide its extent", where(op))
             cond = self.emit(arith.CmpiOp(hi, self.const(full), "ugt")).results[0]
             saved = self.out
             self.out = []
@@ -728,9 +736,11 @@ class EngineEmitter:
         peer = receiver if not recv else sender
         peer_info = self.pa.engines[peer]
         name = f"{ch.name}_{which}"
-        peers = [None] if peer_info.level == "core" else list(range(self.pa.corelets.get(peer, 1)))
+        peers = parallel_loops.channel_peers(self, ch, peer)
+        if peers is None:
+            peers = [None] if peer_info.level == "core" else list(range(self.pa.corelets.get(peer, 1)))
         for k in peers:
-            arg = None if k is None else self.const(k)
+            arg = k if k is None or isinstance(k, SSAValue) else self.const(k)
             self.emit(df.SyncRecvOp(name, arg) if recv else df.SyncSendOp(name, arg))
 
     # ---- transfers ------------------------------------------------------------------------
@@ -758,6 +768,7 @@ class EngineEmitter:
         slot = self.slots.get(buf.pipeline, Form.constant(0))
         if buf.slots > 1:
             address = address + slot.scale(buf.alloc.slot_bytes)
+        address = address + parallel_loops.instance_offset(self, buf)
         element_offset = Form.constant(0)
         for o, st in zip(offs, strides):
             element_offset = element_offset + o.scale(st)
@@ -841,28 +852,9 @@ class EngineEmitter:
         out_type = op.outputs[0].type
         assert isinstance(out_type, TensorType)
         maps = [m.data for m in op.indexing_maps]  # type: ignore[attr-defined]
-        reduced = [i for i, t in enumerate(iterators) if "reduction" in t]
-        n = len(iterators)
-        if reduced and (reduced != [n - 1] or maps[-1] != AffineMap(n, 0, tuple(
-                AffineExpr.dimension(i) for i in range(n - 1)))):
-            raise UnsupportedError("lowering: only a reduction over the innermost dim, into "
-                                   "the other dims, is supported yet", where(op))
-        if not reduced and maps[-1] != AffineMap.identity(n):
-            raise UnsupportedError("lowering: a generic whose output map is not the identity", where(op))
-        # The iteration shape: the output's, plus the reduced dim (from an input using it).
-        shape = self.widen(out_type.get_shape())
-        if reduced:
-            extent = None
-            for operand, amap in zip(op.inputs, maps):
-                t = operand.type
-                if isinstance(t, TensorType):
-                    for pos, expr in enumerate(amap.results):
-                        if getattr(expr, "position", None) == n - 1:
-                            extent = t.get_shape()[pos]
-            if extent is None:
-                raise UnsupportedError("lowering: no input spans the reduced dim", where(op))
-            shape.append(extent)
-        shape = tuple(shape)
+        # The iteration shape: the output's, plus the reduced dims (from inputs using them).
+        layout = reduction_shape(op, self.widen(out_type.get_shape()))
+        reduced, shape = layout.reduced, layout.shape
         block = op.body.block
         acc_arg = block.args[len(op.inputs)]
         values: dict[SSAValue, SSAValue] = {}
@@ -876,7 +868,7 @@ class EngineEmitter:
                 self.tensors[op.results[0]] = result
                 return
             if reduced and acc_arg in inner.operands:
-                values[inner.results[0]] = self.combine(inner, acc_arg, values, op)
+                values[inner.results[0]] = self.combine(inner, acc_arg, values, op, layout)
                 continue
             if isinstance(inner, arith.ConstantOp):
                 values[inner.result] = self.splat_constant(inner.value, shape)
@@ -901,10 +893,11 @@ class EngineEmitter:
             values[inner.results[0]] = new.results[0]
 
     def combine(self, inner: Operation, acc_arg: SSAValue, values: dict[SSAValue, SSAValue],
-                op: linalg.GenericOp) -> SSAValue:
+                op: linalg.GenericOp, layout: ReductionShape) -> SSAValue:
         """`acc' = combiner(contribution, acc)`: reduce the contribution's innermost dim
-        (exact, rounded once to the accumulator type), then combine with the carried
-        accumulator: the hardware's chunk-by-chunk accumulation."""
+        when it is reduced (exact, rounded once to the accumulator type), then combine with
+        the carried accumulator: the hardware's chunk-by-chunk accumulation. A reduction
+        over an outer dim combines the whole vector lane by lane (reduction_vectors.py)."""
         kind = REDUCTION_KINDS.get(inner.name)
         others = [o for o in inner.operands if o is not acc_arg]
         if kind is None or len(others) != 1 or others[0] not in values:
@@ -915,9 +908,11 @@ class EngineEmitter:
         assert isinstance(ctype, VectorType)
         lead = list(ctype.get_shape())[:-1]
         acc_elem = inner.results[0].type
-        reduced = self.emit(vectorchain.ReduceOp(kind, contribution, _vector([*lead, 1], acc_elem)))
+        if layout.reduces_lanes:
+            contribution = self.emit(vectorchain.ReduceOp(
+                kind, contribution, _vector([*lead, 1], acc_elem))).results[0]
         out_shape = self.tensors_shape(op.outputs[0])
-        flat = self.emit(vectorchain.ShuffleOp(reduced.results[0], list(range(math.prod(out_shape))),
+        flat = self.emit(vectorchain.ShuffleOp(contribution, list(range(math.prod(out_shape))),
                                                _vector(out_shape, acc_elem)))
         acc = self.tensors.get(op.outputs[0])
         if acc is None:

@@ -177,6 +177,13 @@ class _Hardware:
         corelets = device.corelets(self.core)
         self.corelet = corelets[0] if corelets else None
 
+    def granularity(self, kind: str) -> int:
+        """The access granularity of this core's memory of `kind`: the lowering aligns
+        every buffer copy to it."""
+        memories = self.device.memories_of_kind(kind, self.core) or \
+            self.device.memories_of_kind(kind)
+        return self.device.access_granularity(memories[0].name) if memories else 1
+
     def unit_of_kind(self, kind: str, near: Operation | None = None) -> str:
         names = sorted((u.name for u in self.device.units.values() if u.kind == kind
                         and self.device.core_of(u.name) == self.core), key=natural_key)
@@ -473,7 +480,9 @@ class _ProgramReader:
                                 f"this program")
             if keep is not None and values[keep.name] != int(when_kept):
                 return 0  # the other form of the keep choice: this buffer does not exist
-            return image_size(amap, sizes) * elt
+            # the lowering starts every copy on the memory's access granularity
+            return -(-image_size(amap, sizes) * elt // align) * align
+        align = self.hw.granularity(op.memory)
         return Buffer(f"{pipe}.{op.operand.data}.{op.role.data}", Quantity.of(scope, size),
                       modulo, op.role.data, op.memory)
 

@@ -1,10 +1,14 @@
 // PASS: chunk-reductions
 // The reduction step in the compute stage is tagged with its combiner; the load stage's
-// reduction loop (no compute) is not; rows of 512 fit the scratchpad whole.
+// reduction loop (no compute) is not; rows of 512 fit the scratchpad whole, so nothing is
+// chunked (no chunk decision, no chunk loop).
+// CHECK-NOT: tile.lx.d1"
+// CHECK-NOT: step %K1
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c512 step %c32 {
 // CHECK: } {loop_type = #ktdf.loop_type<reduction_loop>, ktdf.dim = 1 : i64}
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c512 step %c32 iter_args(
 // CHECK: } {loop_type = #ktdf.loop_type<reduction_loop>, ktdf.dim = 1 : i64, ktdf.reduction = "arith.addf"}
+// CHECK-NOT: decision = "p0.tile.lx.d1"
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @row_sum(%X: index, %S: index) attributes {grid = [32 : i64]} {
     func.call @local_schedule_0(%X, %S) : (index, index) -> ()

@@ -1,6 +1,39 @@
 // PASS: chunk-reductions
-// ERROR: not supported yet: chunking a reduction whose smallest tile needs 4194304 bytes of LX
-// Negative: a row of 2M f16 cannot be staged whole in a 2 MiB scratchpad.
+// A row of 2M f16 (4 MiB) cannot be staged whole in spyre's 2 MiB scratchpad: the row tile
+// pipeline becomes a chunk loop (chunk size: decision p0.tile.lx.d1, multiples of 8192 so
+// that at most 256 sizes are legal) around a buffered pipeline moving one chunk, inside
+// the compute's load stage; the compute stage's loop is split the same way and the chunk
+// loop carries the accumulator. The row tile decision and its pipeline are gone.
+// CHECK-NOT: p0.tile.lx.d0
+// CHECK: %K1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 2097152 : i64, min_value = 8192 : i64, divisibility = 8192 : i64} : index
+// CHECK: ktdf.pipeline attributes {ktdf.compute = "p0"} {
+// CHECK: ktdf.stage depends_in(none)
+// CHECK-NEXT: scf.for %p0 = %{{.*}} to %c1 step %c1 {
+// CHECK: scf.for %k1 = %[[ZERO:.*]] to %[[E:.*]] step %K1 {
+// CHECK-NEXT: %m1 = ktdf.tiling.derive_size %k1, %K1, %[[E]] : index
+// CHECK-NEXT: ktdf.pipeline modulo(size: ?, decision = "p0.pipe.lx.d1.modulo") {
+// CHECK: ktdf.buffer {role = "input", operand = "X", access_map = affine_map<(d0, d1) -> (d0, d1)>, tile_dims = [1 : i64, "p0.tile.lx.d1"]} : memref<1x?xf16, "LX">
+// CHECK: %[[POS:.*]] = arith.addi %{{.*}}, %k1 : index
+// CHECK-NEXT: ktdf.data_transfer from %Xv[%{{.*}}, %[[POS]]] size [1, %m1] to %{{.*}}[0, 0] size [1, %m1]
+// CHECK-NEXT: } {applicable_units = ["dma"]}
+// CHECK: scf.for %[[V:.*]] = %{{.*}} to %m1 step %c32 {
+// CHECK-NEXT: %vec = ktdf.tiling.derive_size %[[V]], %c32, %m1 : index
+// CHECK-NEXT: ktdf.data_transfer from %{{.*}}[0, %[[V]]] size [1, %vec]
+// CHECK: } {loop_type = #ktdf.loop_type<reduction_loop>, ktdf.dim = 1 : i64}
+// CHECK-NEXT: } {applicable_units = ["load"]}
+// CHECK: } {loop_type = #ktdf.loop_type<reduction_loop>, ktdf.dim = 1 : i64}
+// CHECK: } {applicable_units = ["dma", "load"]}
+// CHECK: %[[INIT:.*]] = linalg.fill
+// CHECK-NEXT: %[[ACC:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[E]] step %K1 iter_args(%[[A:.*]] = %[[INIT]]) -> (tensor<1xf32>) {
+// CHECK-NEXT: %[[M:.*]] = ktdf.tiling.derive_size %[[K]], %K1, %[[E]] : index
+// CHECK-NEXT: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %[[M]] step %c32 iter_args(%{{.*}} = %[[A]]) -> (tensor<1xf32>) {
+// CHECK: ktdf.reduction = "arith.addf"}
+// CHECK-NEXT: scf.yield %[[R]] : tensor<1xf32>
+// CHECK-NEXT: } {loop_type = #ktdf.loop_type<reduction_loop>, ktdf.dim = 1 : i64, ktdf.reduction = "arith.addf"}
+// CHECK-NEXT: ktdf.write_to_fifo %[[ACC]]
+// CHECK: } {applicable_units = ["sfu"]}
+// CHECK: {applicable_units = ["store"]}
+// CHECK: ktdf.pipeline {
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @row_sum(%X: index, %S: index) attributes {grid = [32 : i64]} {
     func.call @local_schedule_0(%X, %S) : (index, index) -> ()
