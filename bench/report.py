@@ -166,7 +166,7 @@ def large_add_row() -> str:
     t_np = best(lambda: a + b, 3)
     rate = a.size / t_run / 1e6
     return (f"| add 4096x4096 f16 | {kernel.num_tiles} | {t_run:.3f} s | {rate:.0f} M elements/s | "
-            f"{t_run / t_np:.0f}x numpy f16 + f16 ({a.size / t_np / 1e6:.0f} M/s) |")
+            f"{t_run / t_np:.1f}x numpy f16 + f16 ({a.size / t_np / 1e6:.0f} M/s) |")
 
 
 def overhead_rows() -> list[str]:

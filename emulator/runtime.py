@@ -34,6 +34,7 @@ from emulator.device.machine import EmulatedDevice
 from emulator.device.measure import Measurements
 from emulator.device.memory import contiguous_strides
 from emulator.device.program import ProgramImage
+from emulator.job_plan import Execution, check_steps, evaluate  # noqa: F401 (evaluate: re-exported)
 from emulator.numerics import element_type, from_memory, to_memory
 from emulator.trace import TraceRecorder
 
@@ -43,35 +44,6 @@ ALIGNMENT = 128
 HEAP_START = 1 << 16
 #: a launch that runs longer than this many cycles is stopped (a livelock, not a deadlock)
 DEFAULT_MAX_CYCLES = 1 << 40
-
-_OPS: dict[str, Callable[[int, int], int]] = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "floordiv": lambda a, b: a // b,
-    "mod": lambda a, b: a % b,
-    "min": min,
-    "max": max,
-}
-
-
-def evaluate(expr, env: dict[str, int], what: str) -> int:
-    """An expression of symbols.json / jobplan.json over named integer arguments."""
-    if isinstance(expr, bool):
-        raise ExecutionError(f"{what}: {expr!r} is not an integer expression")
-    if isinstance(expr, int):
-        return expr
-    if isinstance(expr, list) and len(expr) == 2 and expr[0] == "arg":
-        if expr[1] not in env:
-            raise ExecutionError(f"{what}: argument '{expr[1]}' is not set in this launch")
-        return env[expr[1]]
-    if isinstance(expr, list) and len(expr) == 3 and expr[0] in _OPS:
-        a, b = evaluate(expr[1], env, what), evaluate(expr[2], env, what)
-        if expr[0] in ("floordiv", "mod") and b == 0:
-            raise ExecutionError(f"{what}: {expr[0]} by zero")
-        return _OPS[expr[0]](a, b)
-    raise ExecutionError(f"{what}: cannot evaluate {json.dumps(expr)}")
-
 
 @dataclass
 class Program:
@@ -92,6 +64,7 @@ class PreparedBundle:
     execute: list[dict]
     schedule: dict
     buffers: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+    grid: list[int] = field(default_factory=lambda: [1])
 
     @property
     def predicted_cycles(self) -> int | None:
@@ -195,10 +168,7 @@ class Runtime:
         for entry in _field(symbols_doc, "symbols", str(path / "symbols.json")):
             symbols[int(_field(entry, "id", str(path / "symbols.json")))] = entry
         execute = _field(plan, "execute", where)
-        for step in execute:
-            if step.get("program") not in programs:
-                raise ParseError(f"execute step {step.get('step')} names program "
-                                 f"'{step.get('program')}', which the prepare part does not load", where)
+        check_steps(execute, programs, where)
         buffers: dict[str, list] = {}
         for b in schedule.get("buffers") or []:
             buffers.setdefault(b["program"], []).append(
@@ -207,8 +177,9 @@ class Runtime:
             for name in programs:
                 buffers.setdefault(name, []).append(
                     (pin["memory"], int(pin["offset"]), int(pin["bytes"]), str(pin.get("what", "pinned"))))
+        grid = [int(g) for g in plan.get("grid") or [1]]
         return PreparedBundle(path, str(plan.get("kernel", "?")), list(plan.get("arguments") or []),
-                              programs, symbols, execute, schedule, buffers)
+                              programs, symbols, execute, schedule, buffers, grid)
 
     def prepare_program(self, file: str | Path, name: str | None = None) -> ProgramImage:
         """One DataflowIR file, outside any bundle (its symbols are given at launch)."""
@@ -242,48 +213,31 @@ class Runtime:
             if isinstance(value, np.ndarray) and name in kinds and kinds[name].get("kind") == "pointer":
                 args[name] = self.allocate_tensor(value, kinds[name]["element_type"])
         env = self._argument_env(prepared, args, runtime_args or {})
-        pending: dict[tuple[str, int], dict[int, int]] = {}
-        written: dict[str, dict[int, int]] = {}
         total: Measurements | None = None
         per_program: dict[str, int] = {}
         now = 0
-        for step in prepared.execute:
-            kind, program, call = step.get("step"), step["program"], int(step.get("call", 0))
-            if kind == "evaluate_symbols":
-                bindings = {k: evaluate(v, env, f"binding of {k} for {program}")
-                            for k, v in (step.get("bindings") or {}).items()}
-                values = {}
-                for sid in step.get("symbols") or []:
-                    entry = prepared.symbols.get(int(sid))
-                    if entry is None:
-                        raise ExecutionError(f"the job plan evaluates symbol {sid}, which "
-                                             "symbols.json does not define", program)
-                    value = evaluate(entry["expr"], bindings, f"symbol {sid} ({entry.get('text', '')})")
-                    self._check_symbol(entry, value)
-                    values[int(sid)] = value
-                pending[(program, call)] = values
-            elif kind == "write_symbols":
-                if (program, call) not in pending:
-                    raise ExecutionError(f"write_symbols for {program} call {call} comes before "
-                                         "its evaluate_symbols", "jobplan.json")
-                written[program] = pending.pop((program, call))
-            elif kind == "launch":
-                image = prepared.programs[program].image
-                result = self.run_program(image, written.get(program, {}), trace=trace,
-                                          buffers=prepared.buffers.get(program, []),
-                                          start=now, max_cycles=max_cycles)
-                per_program[f"{program}#{call}"] = result.cycles
-                now += result.cycles
-                total = result if total is None else total.merge(result)
-            else:
-                raise ExecutionError(f"unknown execute step '{kind}'", "jobplan.json")
+
+        def run_call(program: str, symbols: dict[int, int], cores, label: str) -> None:
+            nonlocal total, now
+            image = prepared.programs[program].image
+            result = self.run_program(image, symbols, trace=trace,
+                                      buffers=prepared.buffers.get(program, []),
+                                      start=now, max_cycles=max_cycles, cores=cores)
+            per_program[label] = result.cycles
+            now += result.cycles
+            total = result if total is None else total.merge(result)
+
+        Execution(prepared.grid, run_call, prepared.symbols, self._check_symbol).run(prepared.execute, env)
         if total is None:
-            raise ExecutionError("the job plan launches no program", "jobplan.json")
+            if not _has_launch(prepared.execute):
+                raise ExecutionError("the job plan launches no program", "jobplan.json")
+            total = Measurements(0, {}, {})  # run-time loops and conditions ran nothing
         outputs = {}
         for a in prepared.arguments:
-            if a.get("kind") == "pointer" and a.get("role") in ("out", "inout") and a.get("shape") \
-                    and all(isinstance(d, int) for d in a["shape"]):
-                outputs[a["name"]] = self.read_tensor(env[a["name"]], a["shape"], a["element_type"])
+            if a.get("kind") == "pointer" and a.get("role") in ("out", "inout") and a.get("shape"):
+                shape = argument_shape(a, env)
+                if shape is not None:
+                    outputs[a["name"]] = self.read_tensor(env[a["name"]], shape, a["element_type"])
         return LaunchResult(total.cycles, total, per_program, trace, outputs)
 
     def _argument_env(self, prepared: PreparedBundle, args: dict, runtime_args: dict) -> dict[str, int]:
@@ -331,7 +285,8 @@ class Runtime:
 
     def run_program(self, image: ProgramImage, symbols: dict[int, int], *,
                     trace: TraceRecorder | None = None, buffers=(), start: int = 0,
-                    max_cycles: int = DEFAULT_MAX_CYCLES) -> Measurements:
+                    max_cycles: int = DEFAULT_MAX_CYCLES,
+                    cores: frozenset[int] | None = None) -> Measurements:
         """Launch one program with the given symbol values (launch semantics of
         docs/dataflowir.md); raises ExecutionError on a fault."""
         missing = sorted(image.symbol_ids - set(symbols))
@@ -342,7 +297,7 @@ class Runtime:
         try:
             launch = self.emu.new_launch(trace, max_cycles=start + max_cycles)
             launch.sim.now = start
-            image.spawn(launch, symbols)
+            image.spawn(launch, symbols, cores)
             with np.errstate(all="ignore"):  # the numerics define inf/NaN results
                 launch.sim.run()
             left = launch.leftover_fifos()
@@ -382,6 +337,26 @@ class Runtime:
                        if n == mem_name or n.endswith("." + mem_name)]
             for memory in targets:
                 memory.declare_buffer(offset, nbytes, name)
+
+
+def _has_launch(steps: list[dict]) -> bool:
+    return any(s.get("step") == "launch"
+               or _has_launch(s.get("body", []) + s.get("then", []) + s.get("else", []))
+               for s in steps)
+
+
+def argument_shape(argument: dict, env: dict[str, int]) -> tuple[int, ...] | None:
+    """A pointer argument's shape in this launch: a run-time extent is an expression over
+    the arguments (docs/bundle.md); None when some extent is unknown."""
+    shape = argument.get("shape")
+    if not shape:
+        return None
+    dims = []
+    for d in shape:
+        if d is None or (isinstance(d, int) and d < 0):
+            return None
+        dims.append(evaluate(d, env, f"shape of argument '{argument.get('name')}'"))
+    return tuple(dims)
 
 
 def _inner_function(module: ModuleOp, name: str, where: str) -> func.FuncOp:

@@ -212,7 +212,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     """Emulate a bundle folder (or compile a kernel into one first) and compare its outputs
     with the reference interpreter's on the same inputs (missing inputs: seeded random)."""
     import emulator.reference as reference
-    from emulator.runtime import Runtime, _read_json
+    from emulator.runtime import Runtime, _read_json, argument_shape
     from emulator.trace import TraceRecorder
     from spyre_sched.frontend import load_kernel
 
@@ -264,7 +264,10 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                 runtime.write_tensor(args[name], values, element)
                 shape = values.shape
             else:
-                shape = tuple(int(d) for d in arg["shape"])
+                # run-time extents are expressions over the run-time arguments
+                shape = argument_shape(arg, rt_args)
+                if shape is None:
+                    raise ExecutionError(f"run: the shape of %{name} is not known for this launch")
                 args[name] = runtime.allocate(shape, element)
             if arg.get("role") in ("out", "inout"):
                 outputs_at[name] = (args[name], tuple(shape), element)

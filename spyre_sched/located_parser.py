@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from xdsl.ir import Operation
@@ -18,6 +19,53 @@ verification, analysis and interpretation recurse once per level; a fixed limit 
 clear error instead of Python's recursion limit somewhere later. Real kernels nest < 10."""
 
 
+class LineIndex:
+    """FILE:LINE:COL of character offsets into one text: a binary search over the line
+    starts (found once, on the first look-up), so locating any number of ops of a file is
+    not quadratic in its size."""
+
+    def __init__(self, text: str, filename: str):
+        self.text = text
+        self.filename = filename
+        self._line_starts: list[int] | None = None
+
+    def location_at(self, position: int) -> SourceLocation:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        index = bisect.bisect_right(self._line_starts, position) - 1
+        start = self._line_starts[index]
+        end = (self._line_starts[index + 1] - 1 if index + 1 < len(self._line_starts)
+               else len(self.text))
+        return SourceLocation(self.filename, index + 1, position - start + 1,
+                              self.text[start:end])
+
+
+class OpLocations(Mapping[Operation, SourceLocation]):
+    """op -> its SourceLocation, made on first look-up: a file's ops are many, the ops an
+    error or a warning names are few (building every location up front cost a few
+    microseconds per op)."""
+
+    def __init__(self, positions: dict[Operation, int], lines: LineIndex):
+        self._positions = positions
+        self._lines = lines
+        self._made: dict[Operation, SourceLocation] = {}
+
+    def __getitem__(self, op: Operation) -> SourceLocation:
+        found = self._made.get(op)
+        if found is None:
+            found = self._made[op] = self._lines.location_at(self._positions[op])
+        return found
+
+    def __contains__(self, op: object) -> bool:
+        return op in self._positions
+
+    def __iter__(self) -> Iterator[Operation]:
+        return iter(self._positions)
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+
 class LocatedParser(Parser):
     """`Parser` that records the source position of each op it builds."""
 
@@ -30,31 +78,28 @@ class LocatedParser(Parser):
         # Start positions of the ops being parsed, innermost last: an error raised while
         # building an op (not at a token) is reported at the op.
         self.open_ops: list[int] = []
-        self._line_starts: list[int] | None = None
+        self._lines = LineIndex(text, filename)
 
     def parse_operation(self) -> Operation:
         start = current_token(self).span.start
-        if len(self.open_ops) >= MAX_NESTING:
+        open_ops = self.open_ops
+        if len(open_ops) >= MAX_NESTING:
             raise ProblemAt(
                 f"ops nest more than {MAX_NESTING} levels deep here (the most spyre-sched "
                 "supports); flatten the loops or conditions", start)
-        self.open_ops.append(start)
+        open_ops.append(start)
         op = super().parse_operation()
-        self.open_ops.pop()
+        open_ops.pop()
         self.op_positions[op] = start
         return op
 
     def location_at(self, position: int) -> SourceLocation:
-        """FILE:LINE:COL of a character offset: a binary search over the line starts
-        (found once), so locating every op of a file is not quadratic in its size."""
-        if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        index = bisect.bisect_right(self._line_starts, position) - 1
-        start = self._line_starts[index]
-        end = (self._line_starts[index + 1] - 1 if index + 1 < len(self._line_starts)
-               else len(self.text))
-        return SourceLocation(self.filename, index + 1, position - start + 1,
-                              self.text[start:end])
+        """FILE:LINE:COL of a character offset."""
+        return self._lines.location_at(position)
+
+    def op_locations(self) -> OpLocations:
+        """Where each parsed op starts, located lazily."""
+        return OpLocations(self.op_positions, self._lines)
 
 
 class ProblemAt(Exception):

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
 )
 from xdsl.dialects.arith import ConstantOp
@@ -95,10 +96,11 @@ def verify_module(module: Operation, locations: Locations | None = None,
     def fail(message: str, op: Operation) -> VerifyError:
         return VerifyError(f"{message} ({stage})" if stage else message, where(op))
 
-    _verify_grid(module, where, fail)
+    ops = list(module.walk())  # one walk; each rule below runs over every op in turn
+    _verify_grid(ops, where, fail)
     _verify_defined_before_use(module, locations, fail)
-    _verify_integer_ranges(module, fail)
-    for op in module.walk():
+    _verify_integer_ranges(ops, fail)
+    for op in ops:
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as err:
@@ -106,10 +108,10 @@ def verify_module(module: Operation, locations: Locations | None = None,
         except Exception as err:  # a verifier tripping over malformed IR is still bad input
             raise fail(f"'{op.name}' is malformed ({type(err).__name__}: "
                        f"{first_line(str(err))})", op) from None
-    _verify_loop_steps(module, fail)
+    _verify_loop_steps(ops, fail)
     warnings: list = []
-    _verify_tile_shapes(module, fail, warnings)
-    _verify_view_symbols(module, warnings)
+    _verify_tile_shapes(ops, fail, warnings)
+    _verify_view_symbols(ops, warnings)
     return warnings
 
 
@@ -126,8 +128,8 @@ def first_line(message: str) -> str:
     return lines[0]
 
 
-def _verify_grid(module: Operation, where, fail: Fail) -> None:
-    for func in module.walk():
+def _verify_grid(ops: list[Operation], where, fail: Fail) -> None:
+    for func in ops:
         grid = func.attributes.get("grid")
         if grid is None:
             continue
@@ -239,24 +241,34 @@ def _integer_problem(item) -> str | None:
     return None
 
 
-def _verify_integer_ranges(module: Operation, fail: Fail) -> None:
-    for op in module.walk():
-        attrs = [*op.attributes.values(), *op.properties.values(),
-                 *(r.type for r in op.results)]
-        for attr in attrs:
-            for item in _integers_and_affine_exprs(attr):
-                problem = _integer_problem(item)
-                if problem is not None:
-                    raise fail(f"'{op.name}': {problem}", op)
+def _verify_integer_ranges(ops: list[Operation], fail: Fail) -> None:
+    # Attributes repeat from op to op (`index`, one constant): each distinct integer or
+    # integer type is looked at once. Any other attribute is keyed by identity (hashing
+    # one that holds a deep affine expression recurses); `checked` keeps them alive so
+    # that an id is never reused within the call.
+    checked: dict[object, Attribute] = {}
+    by_value = (IntegerAttr, IndexType, IntegerType)
+    for op in ops:
+        for group in (op.attributes.values(), op.properties.values(),
+                      (r.type for r in op.results)):
+            for attr in group:
+                key = attr if isinstance(attr, by_value) else id(attr)
+                if key in checked:
+                    continue
+                checked[key] = attr
+                for item in _integers_and_affine_exprs(attr):
+                    problem = _integer_problem(item)
+                    if problem is not None:
+                        raise fail(f"'{op.name}': {problem}", op)
 
 
-def _verify_tile_shapes(module: Operation, fail: Fail, warnings: list) -> None:
+def _verify_tile_shapes(ops: list[Operation], fail: Fail, warnings: list) -> None:
     """An access tile's type should have the shape of its set: the set's extents permuted
     by its order. The dialect's definition only requires the ranks to agree, so a
     mismatch is a warning naming both shapes (a load or store through such a tile is
     still an error when it runs: the data cannot take the type's shape). A set with
     symbols is checked when it runs, since its extents depend on their values."""
-    for op in module.walk():
+    for op in ops:
         if isinstance(op, ConstructAccessTileOp):
             aset, order = op.access_tile_set.data, op.access_tile_order.data
         elif isinstance(op, ConstructIndirectAccessTileOp):
@@ -280,10 +292,10 @@ def _verify_tile_shapes(module: Operation, fail: Fail, warnings: list) -> None:
                 f"!ktdp.access_tile<{shape}xindex>"))
 
 
-def _verify_view_symbols(module: Operation, warnings: list) -> None:
+def _verify_view_symbols(ops: list[Operation], warnings: list) -> None:
     """A view's coordinate set usually has one symbol per dynamic size; the dialect does
     not require it, so fewer symbols is a warning (they bind left to right)."""
-    for op in module.walk():
+    for op in ops:
         if not isinstance(op, ConstructMemoryViewOp):
             continue
         nsyms, ndyn = op.coordinate_set.data.num_symbols, len(op.sizes)
@@ -309,11 +321,11 @@ def _warning(op: Operation, code: str, message: str):
     return Diagnostic("warning", code, message, op)
 
 
-def _verify_loop_steps(module: Operation, fail: Fail) -> None:
+def _verify_loop_steps(ops: list[Operation], fail: Fail) -> None:
     """A `scf.for` whose step is a constant must have a positive one: a step of 0 never
     ends and a negative one is not a loop `scf.for` defines. (A step computed at run time
     is checked when the loop runs.)"""
-    for op in module.walk():
+    for op in ops:
         if not isinstance(op, ForOp):
             continue
         owner = op.step.owner

@@ -292,13 +292,17 @@ class ProgramImage:
 
     # ---- launch -------------------------------------------------------------------------
 
-    def spawn(self, launch: Launch, symbols: dict[int, int]) -> list[UnitRun]:
-        """Evaluate the top level once, then start every unit instance."""
+    def spawn(self, launch: Launch, symbols: dict[int, int],
+              cores: frozenset[int] | None = None) -> list[UnitRun]:
+        """Evaluate the top level once, then start every unit instance (only those of
+        `cores` when given: a call under a per-core condition)."""
         top = _TopLevel(self, symbols, launch)
         shared = self.top_level(top, self.top_consts)
         runs = []
         for unit_program in self.units:
             for unit in unit_program.units:
+                if cores is not None and dataflow.instance_index(unit, "core") not in cores:
+                    continue
                 run = UnitRun(self, unit_program, unit, launch, symbols)
                 run.proc = launch.sim.spawn(unit, unit_program.main(run, shared, unit_program.consts))
                 runs.append(run)

@@ -19,6 +19,10 @@ class Machine:
     #: (space, element offset) of arguments whose shape is only known at run time ->
     #: the (coordinate set, symbols) of every view built there
     watched: dict[tuple[object, int], list] = field(default_factory=dict)
+    #: (view op, offset, sizes, strides, symbols, space) -> the MemoryView built for them:
+    #: tiles that build the same view share one (and the access plans it caches). Per
+    #: launch: a plan remembers the size of this launch's memory.
+    views: dict[tuple, object] = field(default_factory=dict)
 
     @property
     def num_tiles(self) -> int:

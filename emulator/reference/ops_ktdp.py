@@ -33,38 +33,47 @@ def _tile_id(ex, op, vals):
     return coords
 
 
-def _merge(static, dynamic) -> list[int]:
+def _view_static(op):
+    """What a memory view op says apart from its operands (read once per op)."""
+    space_attr = op.memory_space
+    # the operand lists too: xDSL finds a variadic operand group through the segment
+    # sizes property, tens of microseconds per look-up
+    return (op.coordinate_set.data, op.coordinate_set.data.num_symbols,
+            [int(s) for s in op.static_sizes.get_values()],
+            [int(s) for s in op.static_strides.get_values()],
+            space_attr.space, space_attr.tile, element_name(op.result.type),
+            tuple(op.sizes), tuple(op.strides), op.offset)
+
+
+def _merge_values(static: list[int], dynamic) -> list[int]:
     dyn = iter(int(v) for v in dynamic)
-    return [next(dyn) if s == DYNAMIC_INDEX else int(s) for s in static.get_values()]
+    return [next(dyn) if s == DYNAMIC_INDEX else s for s in static]
 
 
 @handles("ktdp.construct_memory_view")
 def _memory_view(ex, op, vals):
     env = ex.env
-    dyn_sizes = [int(env[v]) for v in op.sizes]
+    (cset, num_symbols, static_sizes, static_strides, kind, core, etype, size_values,
+     stride_values, offset_value) = op_static(op, _view_static)
+    dyn_sizes = [int(env[v]) for v in size_values]
     # The set's symbols bind to the dynamic sizes, left to right (there may be fewer).
-    symbols = dyn_sizes[: op.coordinate_set.data.num_symbols]
-    space_attr = op.memory_space
-    if space_attr.space == "global":
+    symbols = dyn_sizes[:num_symbols]
+    if kind == "global":
         space = "global"
     else:
-        space = space_attr.tile if space_attr.tile is not None else ex.tile
-    offset = int(env[op.offset])
+        space = core if core is not None else ex.tile
+    offset = int(env[offset_value])
     watched = ex.machine.watched.get((space, offset))
     if watched is not None:
-        watched.append((op.coordinate_set.data, symbols))
-    return [
-        views.MemoryView(
-            op,
-            offset,
-            _merge(op.static_sizes, dyn_sizes),
-            _merge(op.static_strides, [env[v] for v in op.strides]),
-            op.coordinate_set.data,
-            symbols,
-            space,
-            element_name(op.result.type),
-        )
-    ]
+        watched.append((cset, symbols))
+    sizes = _merge_values(static_sizes, dyn_sizes)
+    strides = _merge_values(static_strides, [env[v] for v in stride_values])
+    key = (op, offset, tuple(sizes), tuple(strides), tuple(symbols), space)
+    view = ex.machine.views.get(key)
+    if view is None:
+        view = ex.machine.views[key] = views.MemoryView(
+            op, offset, sizes, strides, cset, symbols, space, etype)
+    return [view]
 
 
 @handles("ktdp.construct_distributed_memory_view")

@@ -171,8 +171,12 @@ def _mixed(static, dynamic) -> list[int]:
 
 @handles("tensor.empty")
 def _empty(ex, op, vals):
+    """Zeros (deterministic), as one read-only zero broadcast to the shape: most empties
+    are the `outs` of an op that never reads them, and an op that writes into a tensor
+    copies it first (loaded tensors are read-only views too)."""
     rtype = op.tensor.type
-    return [np.zeros(_shape(rtype, vals), dtype=value_dtype(element_name(rtype)))]
+    zero = np.zeros((), dtype=value_dtype(element_name(rtype)))
+    return [np.broadcast_to(zero, _shape(rtype, vals))]
 
 
 def _slices(op, env):

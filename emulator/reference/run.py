@@ -140,7 +140,9 @@ class Placement:
         count = int(np.prod(shape)) if shape else 1
         pieces = list(self._pieces(shape, num_tiles))
         if len(pieces) == 1 and pieces[0][2] is None:  # one contiguous block
-            return memory.elements(pieces[0][0], dtype)[self.offset : self.offset + count].copy()
+            # no copy: the run is over, nothing writes this memory again (the output
+            # keeps the buffer alive)
+            return memory.elements(pieces[0][0], dtype)[self.offset : self.offset + count]
         raw = np.zeros(count, dtype=dtype)
         for key, index, address in pieces:
             elements = memory.elements(key, dtype)

@@ -427,6 +427,9 @@ def _gather(etype: str, segments: list[Segment], count: int, memory: DeviceMemor
 def load(tile, memory: DeviceMemory) -> np.ndarray:
     res = tile.resolve(memory)
     et = element_type(tile.etype)
+    lent = _lent_view(et, res, memory)
+    if lent is not None:
+        return lent
     flat = _gather(tile.etype, res.segments, res.count, memory)
     if res.positions is None:
         return flat.reshape(res.shape)
@@ -435,9 +438,48 @@ def load(tile, memory: DeviceMemory) -> np.ndarray:
     return data
 
 
+def _byte_range(seg: Segment, itemsize: int) -> tuple[int, int]:
+    """First and last byte a segment touches (a strided box: its two extreme corners)."""
+    if seg.strided is not None:
+        start, shape, strides = seg.strided
+        last = start + sum(s * (n - 1) for s, n in zip(strides, shape))
+        return start * itemsize, (last + 1) * itemsize - 1
+    addresses = seg.addresses
+    return int(addresses.min()) * itemsize, (int(addresses.max()) + 1) * itemsize - 1
+
+
+def _lent_view(et, res: Resolved, memory: DeviceMemory) -> np.ndarray | None:
+    """The loaded tensor as a read-only view into memory, without a copy, when the tile is
+    one strided box of a type stored as its own values (f16, f32, integers); else None.
+    The view is lent (see `memory`): a later store over it copies the buffer first."""
+    if res.positions is not None or len(res.segments) != 1:
+        return None
+    seg = res.segments[0]
+    if seg.strided is None or seg.select is not None or et.storage_dtype != et.value_dtype:
+        return None
+    if not memory.can_lend(seg.space):
+        return None
+    view = _strided_view(memory, seg, et.storage_dtype)
+    if view.shape != tuple(res.shape):
+        return None
+    first, last = _byte_range(seg, et.storage_dtype.itemsize)
+    memory.lend(seg.space, first, last, view)
+    return view
+
+
 def store(tile, data: np.ndarray, memory: DeviceMemory) -> None:
     res = tile.resolve(memory)
     et = element_type(tile.etype)
+    itemsize = et.storage_dtype.itemsize
+    for seg in res.segments:
+        if memory.lends(seg.space) and (seg.addresses is None or len(seg.addresses)):
+            memory.before_write(seg.space, *_byte_range(seg, itemsize))
+    if res.positions is None and len(res.segments) == 1 and res.segments[0].strided is not None:
+        # One strided box: converted and written straight into memory, no flat copy.
+        seg = res.segments[0]
+        target = _strided_view(memory, seg, et.storage_dtype)
+        target[...] = to_memory(et, data).reshape(target.shape)
+        return
     flat = data.reshape(-1) if res.positions is None else data[res.positions]
     stored = to_memory(et, flat)
     for seg in res.segments:

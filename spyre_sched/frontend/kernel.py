@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +36,8 @@ class Kernel:
     module: ModuleOp
     func: FuncOp
     filename: str
-    op_locations: dict[Operation, SourceLocation] = field(default_factory=dict)
+    #: op -> where it was written (a Mapping, located on look-up)
+    op_locations: Mapping[Operation, SourceLocation] = field(default_factory=dict)
     #: findings of rules stricter than the dialect's definition (`check --strict` makes
     #: them errors): polyhedral.checks.Diagnostic with severity "warning"
     warnings: list = field(default_factory=list)
@@ -137,7 +139,7 @@ def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
         position = (parser.open_ops[-1] if parser.open_ops
                     else current_token(parser).span.start)
         raise ParseError(first_line(str(err)), parser.location_at(position)) from None
-    locations = {op: parser.location_at(pos) for op, pos in parser.op_positions.items()}
+    locations = parser.op_locations()
     func = _find_kernel_func(module, filename)
     kernel = Kernel(module, func, filename, locations)
     verify_kernel(kernel)

@@ -19,6 +19,7 @@ from xdsl.ir.affine import AffineDimExpr
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import box_bounds
 from spyre_sched.errors import UnsupportedError
+from spyre_sched.lower import runtime_shapes
 from spyre_sched.lower.addresses import Allocation
 from spyre_sched.lower.units import EngineInfo, Units
 from spyre_sched.lower.values import Form
@@ -133,7 +134,7 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
     pa = ProgramAnalysis(index, fn, units, decisions)
     for op in fn.walk():
         if isinstance(op, ktdp.ConstructMemoryViewOp):
-            pa.views[op.result] = _view_info(op, units, base_env)
+            pa.views[op.result] = _view_info(op, units, base_env, fn)
         elif isinstance(op, ktdf.PipelineOp):
             pa.pipelines.append(op)
     for p in pa.pipelines:
@@ -149,16 +150,19 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
     return pa
 
 
-def _view_info(op: ktdp.ConstructMemoryViewOp, units: Units, env: dict[SSAValue, Form]) -> ViewInfo:
-    if op.sizes or op.strides:
-        raise UnsupportedError("lowering: memory views with run-time sizes or strides are not supported yet", where(op))
+def _view_info(op: ktdp.ConstructMemoryViewOp, units: Units, env: dict[SSAValue, Form],
+               fn: func.FuncOp) -> ViewInfo:
     space = op.memory_space
     kind = space.space  # type: ignore[attr-defined]
     memory = units.memory_for_space(kind)
     tile = getattr(space, "tile", None)
     if kind == "ct_local" and tile is not None:
         memory = f"{units.device.core(int(tile)).name}.{memory}"
-    bounds = box_bounds(op.coordinate_set.data)
+    if op.sizes or op.strides:
+        minima, maxima = runtime_shapes.view_bounds(op, env, fn, where(op))
+        bounds = list(zip(minima, maxima)) if maxima else [(lo, None) for lo in minima]
+    else:
+        bounds = box_bounds(op.coordinate_set.data)
     if bounds is None:
         raise UnsupportedError("lowering: a view's coordinate set must have constant bounds", where(op))
     mtype = op.result.type
@@ -173,7 +177,7 @@ def _view_info(op: ktdp.ConstructMemoryViewOp, units: Units, env: dict[SSAValue,
         element=mtype.element_type,
         element_bytes=element_bytes(mtype.element_type),
         pinned=kind == "ct_local",
-        maxima=tuple(hi for _, hi in bounds),
+        maxima=tuple(hi for _, hi in bounds) if all(hi is not None for _, hi in bounds) else (),
     )
 
 

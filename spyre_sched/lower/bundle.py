@@ -22,6 +22,7 @@ from xdsl.printer import Printer
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import ParseError, SpyreSchedError, VerifyError
+from spyre_sched.lower import runtime_shapes
 from spyre_sched.lower.lowering import Bundle, lower
 
 
@@ -125,7 +126,7 @@ def arguments_from_schedule_ir(module: ModuleOp) -> list[dict]:
             assert isinstance(mtype, MemRefType)
             entry = info.setdefault(name, {"name": name, "kind": "pointer",
                                            "element_type": str(mtype.element_type),
-                                           "shape": list(mtype.get_shape()), "reads": False,
+                                           "shape": runtime_shapes.view_shape(op), "reads": False,
                                            "writes": False})
             for use in op.result.uses:
                 user = use.operation
@@ -138,7 +139,8 @@ def arguments_from_schedule_ir(module: ModuleOp) -> list[dict]:
     for arg in kernel.body.block.args:
         entry = info.get(arg.name_hint)
         if entry is None:
-            rows.append({"name": arg.name_hint, "kind": "scalar", "type": str(arg.type)})
+            rows.append(runtime_shapes.argument_row(arg)
+                        or {"name": arg.name_hint, "kind": "scalar", "type": str(arg.type)})
             continue
         role = {(True, False): "in", (False, True): "out", (True, True): "inout"}.get(
             (entry.pop("reads"), entry.pop("writes")), "unused")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from spyre_sched.device import load_device
@@ -16,6 +16,7 @@ from spyre_sched.device.model import Device
 from spyre_sched.dialects import ktdf
 from spyre_sched.errors import DeviceError, UnsupportedError, VerifyError
 from spyre_sched.lower import symbols as sx
+from spyre_sched.lower.job_plan import execute_plan
 from spyre_sched.lower.program import lower_program
 from spyre_sched.lower.units import Units
 
@@ -118,12 +119,12 @@ def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | 
             pinned_rows.append({"program": pname, "memory": units.memory_for_space("ct_local"),
                                 "offset": 0, "bytes": pinned, "what": "the kernel's ct_local views"})
     global_module = _global_module(kernel, decls, device_name)
-    execute = _execute_plan(kernel, {p: _program_function(pm) for p, pm in
+    execute = execute_plan(kernel, {p: _program_function(pm) for p, pm in
                                      zip([n for n, _ in programs], program_modules)}, symbol_rows)
     arg_rows = arguments if arguments is not None else [
         {"name": a.name_hint, "kind": "scalar", "type": str(a.type)} for a in kernel.body.block.args]
     jobplan = {"format": "spyre-sched.jobplan/1", "kernel": kname, "device": device_name,
-               "arguments": arg_rows,
+               "arguments": arg_rows, "grid": grid,
                "prepare": [{"step": "load_program", "program": n, "file": f"{n}.mlir"} for n, _ in programs],
                "execute": execute}
     schedule = {"format": "spyre-sched.schedule/1", "kernel": kname, "kernel_file": "kernel.mlir",
@@ -143,73 +144,3 @@ def _global_module(kernel: func.FuncOp, decls: list[func.FuncOp], device_name: s
     module.attributes["dataflow.device"] = StringAttr(device_name)
     module.attributes["dataflow.kernel"] = StringAttr(kernel.sym_name.data)
     return module
-
-
-MAX_CALLS = 4096
-
-
-def _execute_plan(kernel: func.FuncOp, program_fns: dict[str, func.FuncOp], symbol_rows: list[dict]) -> list[dict]:
-    """The orchestrator's calls in execution order, KTIR loops unrolled (their bounds are
-    compile-time constants), each program parameter an expression over the kernel's
-    arguments (or a loop counter's value)."""
-    env: dict[SSAValue, object] = {a: sx.arg(a.name_hint) for a in kernel.body.block.args}
-    steps: list[dict] = []
-    arith_ops = {"arith.addi": "add", "arith.muli": "mul", "arith.subi": "sub",
-                 "arith.floordivsi": "floordiv", "arith.divui": "floordiv", "arith.remui": "mod",
-                 "arith.minsi": "min", "arith.maxsi": "max", "arith.minui": "min", "arith.maxui": "max"}
-
-    def const_of(value: SSAValue, op: Operation) -> int:
-        expr = env.get(value)
-        if not isinstance(expr, int):
-            raise UnsupportedError("lowering: a KTIR loop in the orchestrator whose bounds are "
-                                   "not compile-time constants", f"op {op.name} in pass lower")
-        return expr
-
-    def run(block) -> None:
-        for op in block.ops:
-            if isinstance(op, func.CallOp):
-                pname = op.callee.root_reference.data
-                fn = program_fns.get(pname)
-                if fn is None:
-                    raise VerifyError(f"the orchestrator calls @{pname}, which is not a program", "pass lower")
-                bindings = {}
-                for param, operand in zip(fn.body.block.args, op.arguments):
-                    if operand not in env:
-                        raise UnsupportedError("lowering: a program argument that is not an affine "
-                                               "expression of the kernel's arguments", "op func.call in pass lower")
-                    bindings[param.name_hint] = env[operand]
-                ids = [r["id"] for r in symbol_rows if r["program"] == pname]
-                call = len(steps) // 3
-                if call >= MAX_CALLS:
-                    raise UnsupportedError(f"lowering: the orchestrator makes more than {MAX_CALLS} "
-                                           "program calls", "op func.call in pass lower")
-                steps.extend([{"step": "evaluate_symbols", "program": pname, "call": call,
-                               "bindings": bindings, "symbols": ids},
-                              {"step": "write_symbols", "program": pname, "call": call},
-                              {"step": "launch", "program": pname, "call": call}])
-            elif isinstance(op, func.ReturnOp | scf.YieldOp):
-                continue
-            elif op.name == "arith.constant" and isinstance(op.properties.get("value"), IntegerAttr):
-                env[op.results[0]] = op.properties["value"].value.data  # type: ignore[union-attr]
-            elif op.name in arith_ops and all(o in env for o in op.operands):
-                a, b = env[op.operands[0]], env[op.operands[1]]
-                if isinstance(a, int) and isinstance(b, int):
-                    env[op.results[0]] = sx.evaluate([arith_ops[op.name], a, b], {})
-                else:
-                    env[op.results[0]] = [arith_ops[op.name], a, b]
-            elif isinstance(op, scf.ForOp):
-                if op.iter_args:
-                    raise UnsupportedError("lowering: an orchestrator loop carrying values",
-                                           "op scf.for in pass lower")
-                lb, ub, step = (const_of(v, op) for v in (op.lb, op.ub, op.step))
-                for i in range(lb, ub, max(step, 1)):
-                    env[op.body.block.args[0]] = i
-                    run(op.body.block)
-            elif isinstance(op, scf.IfOp):
-                raise UnsupportedError("lowering: conditions in the orchestrator are not "
-                                       "supported by the job plan yet", "op scf.if in pass lower")
-            else:
-                continue
-
-    run(kernel.body.block)
-    return steps

@@ -12,7 +12,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
-from spyre_sched.lower import addresses, lifetimes, parallel_loops
+from spyre_sched.lower import addresses, lifetimes, parallel_loops, runtime_shapes
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms
 from spyre_sched.lower.units import Units
@@ -116,11 +116,10 @@ def _fifo_depths(pa: ProgramAnalysis) -> None:
 def _outer_function(fn: func.FuncOp, tables: ProgramTables) -> func.FuncOp:
     arg_types = [a.type for a in fn.body.block.args]
     block = Block(arg_types=arg_types)
-    names: dict[str, SSAValue] = {}
     for new, old in zip(block.args, fn.body.block.args):
         new.name_hint = old.name_hint
-        names[old.name_hint or f"arg{old.index}"] = new
     ops: list[Operation] = []
+    names = runtime_shapes.outer_argument_values(block, ops)
 
     def build(expr) -> SSAValue:
         if isinstance(expr, int):

@@ -37,10 +37,11 @@ from spyre_sched.dialects import uniform, vectorchain
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
-from spyre_sched.lower import lifetimes, parallel_loops
+from spyre_sched.lower import lifetimes, parallel_loops, runtime_shapes
 from spyre_sched.lower import symbols as sx
 from spyre_sched.lower.analysis import INDEX_OPS, ProgramAnalysis, SyncChannel, where
 from spyre_sched.lower.reduction_vectors import ReductionShape, reduction_shape
+from spyre_sched.lower.tile_ids import tile_id_forms
 from spyre_sched.lower.units import EngineInfo
 from spyre_sched.lower.values import Form
 
@@ -78,9 +79,12 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
             return None
         return Form.constant(op.value.value.data)
     if isinstance(op, ktdp.GetComputeTileIdOp):
-        if len(op.ids) != 1:
-            raise UnsupportedError("lowering: multi-dimensional tile ids are not supported yet", where(op))
-        return Form.constant(tuple(range(num_tiles)))
+        # one result per grid dimension: the callers record results[0], the rest go here
+        forms = tile_id_forms(op, num_tiles, where(op))
+        env.update(zip(op.results[1:], forms[1:]))
+        return forms[0]
+    if isinstance(op, ktdp.RuntimeArgExtractOp):
+        return runtime_shapes.extract_form(op, env, where(op))
     if isinstance(op, ktdf.ReserveSizeOp):
         if op.value is None:
             raise UnsupportedError(f"lowering: decision {op.decision.data} is open", where(op))
@@ -181,6 +185,7 @@ class ProgramTables:
     def symbol(self, expr, *, kind: str, argument: str | None, memory: str | None,
                core: int | None) -> SSAValue:
         key = json.dumps(expr)
+        kind = runtime_shapes.symbol_kind(kind, expr, runtime_shapes.runtime_arguments(self.pa.func))
         if key not in self.symbol_values:
             sid = self.next_symbol()
             self.symbols.append(SymbolEntry(sid, expr, kind, argument, memory, core))

@@ -16,12 +16,25 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
+from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.symbol import CreateIdOp
 from spyre_sched.errors import ExecutionError, VerifyError
 
 Expr = Any  # int | list
 
 OPS = ("add", "sub", "mul", "floordiv", "mod", "min", "max")
+#: the job plan's conditions also compare (1 when true, 0 when false; `u*` compare the
+#: values as unsigned 64-bit integers) and combine truth values bitwise
+COMPARISONS = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+LOGIC = ("and", "or", "xor")
+
+
+def compare(op: str, a: int, b: int) -> int:
+    """A comparison of the job plan's grammar, as 0 or 1."""
+    if op.startswith("u"):
+        a, b, op = a % (1 << 64), b % (1 << 64), "s" + op[1:]
+    return int({"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b,
+                "sgt": a > b, "sge": a >= b}[op])
 
 
 def arg(name: str) -> Expr:
@@ -57,10 +70,14 @@ def evaluate(expr: Expr, env: Mapping[str, int]) -> int:
         if name not in env:
             raise ExecutionError(f"symbol expression needs argument '{name}', which was not given")
         return int(env[name])
-    if expr[0] not in OPS or len(expr) != 3:
+    if expr[0] not in OPS + COMPARISONS + LOGIC or len(expr) != 3:
         raise VerifyError(f"symbol expression: unknown operation {expr[0]!r}")
     a, b = evaluate(expr[1], env), evaluate(expr[2], env)
     op = expr[0]
+    if op in COMPARISONS:
+        return compare(op, a, b)
+    if op in LOGIC:
+        return {"and": a & b, "or": a | b, "xor": a ^ b}[op]
     if op in ("floordiv", "mod") and b == 0:
         raise ExecutionError(f"symbol expression divides by zero: {text(expr)}")
     return {
@@ -74,7 +91,9 @@ def evaluate(expr: Expr, env: Mapping[str, int]) -> int:
     }[op]()
 
 
-_INFIX = {"add": "+", "sub": "-", "mul": "*", "floordiv": "floordiv", "mod": "mod"}
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "floordiv": "floordiv", "mod": "mod",
+          "eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
+          "ult": "<u", "ule": "<=u", "ugt": ">u", "uge": ">=u", "and": "&", "or": "|", "xor": "^"}
 
 
 def text(expr: Expr) -> str:
@@ -83,12 +102,14 @@ def text(expr: Expr) -> str:
         return str(expr)
     if expr[0] == "arg":
         return str(expr[1])
+    if expr[0] == "tile":
+        return "tile" if len(expr) == 1 else f"tile[{expr[1]}]"
     a, b = text(expr[1]), text(expr[2])
     if expr[0] in ("min", "max"):
         return f"{expr[0]}({a}, {b})"
-    if not isinstance(expr[1], int) and expr[1][0] not in ("arg", "min", "max"):
+    if not isinstance(expr[1], int) and expr[1][0] not in ("arg", "tile", "min", "max"):
         a = f"({a})"
-    if not isinstance(expr[2], int) and expr[2][0] not in ("arg", "min", "max"):
+    if not isinstance(expr[2], int) and expr[2][0] not in ("arg", "tile", "min", "max"):
         b = f"({b})"
     return f"{a} {_INFIX[expr[0]]} {b}"
 
@@ -129,6 +150,8 @@ def evaluate_outer_function(outer: func.FuncOp, args: Mapping[str, int]) -> dict
             values[op.results[0]] = _ARITH[type(op)](a, b)  # type: ignore[index]
         elif isinstance(op, CreateIdOp):
             found[op.id] = values[op.value]
+        elif isinstance(op, ktdp.RuntimeArgExtractOp) and op.field.data == "value":
+            values[op.results[0]] = values[op.arg]  # a run-time argument is passed as its value
         elif isinstance(op, func.CallOp | func.ReturnOp):
             continue
         else:

@@ -6,7 +6,7 @@ islpy stays inside this package: callers get plain Python / numpy answers.
 - `point_sets`: numpy enumeration of affine sets (interpreter / emulator fast path)
 - `affine_values`: index values as affine forms over the kernel's variables
 - `views`, `accesses`, `kernel_model`: the models
-- `footprint`, `placement`, `out_of_bounds`, `races`, `dependences`, `invariance`: the questions
+- `footprint`, `placement`, `out_of_bounds`, `races` (write and read/write), `dependences`, `invariance`: the questions
 - `checks`: diagnostics for `spyre-sched check`
 """
 
@@ -32,7 +32,14 @@ from spyre_sched.polyhedral.placement import (
     pieces,
     tile_pieces,
 )
-from spyre_sched.polyhedral.races import Coverage, WriteRace, find_write_races, store_coverage
+from spyre_sched.polyhedral.races import (
+    Coverage,
+    ReadWriteRace,
+    WriteRace,
+    find_read_write_races,
+    find_write_races,
+    store_coverage,
+)
 from spyre_sched.polyhedral.views import DistributedViewModel, MemoryRef, ViewModel
 
 __all__ = [
@@ -42,5 +49,5 @@ __all__ = [
     "tile_positions", "Footprint", "access_points", "footprint", "hoistable_loops",
     "is_invariant", "loop_dependences", "KernelModel", "Piece", "all_tile_pieces",
     "memories_touched", "pieces", "tile_pieces", "Coverage", "WriteRace",
-    "find_write_races", "store_coverage", "DistributedViewModel", "MemoryRef", "ViewModel",
+    "find_write_races", "store_coverage", "ReadWriteRace", "find_read_write_races", "DistributedViewModel", "MemoryRef", "ViewModel",
 ]

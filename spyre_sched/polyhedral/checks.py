@@ -1,4 +1,5 @@
-"""Static checks for `spyre-sched check`: out-of-bounds, write races, output coverage,
+"""Static checks for `spyre-sched check`: out-of-bounds, write and read/write races,
+output coverage,
 overlapping parts of a distributed view, and what they could not check (`not-checked`
 notes: see `unmodelled`).
 
@@ -15,7 +16,11 @@ from xdsl.ir import Operation
 from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds, masked_count
 from spyre_sched.polyhedral.isl_text import witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
-from spyre_sched.polyhedral.races import find_write_races, store_coverage
+from spyre_sched.polyhedral.races import (
+    find_read_write_races,
+    find_write_races,
+    store_coverage,
+)
 from spyre_sched.polyhedral.unmodelled import unmodelled
 from spyre_sched.polyhedral.replay import Instance, Unreplayable, written_addresses
 from spyre_sched.polyhedral.views import DistributedViewModel
@@ -24,7 +29,8 @@ from spyre_sched.polyhedral.views import DistributedViewModel
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" | "warning" | "not checked"
-    #: "out-of-bounds" | "write-race" | "uncovered-output" | "overlapping-parts" | "not-checked"
+    #: "masked-access" | "write-race" | "read-write-race" | "uncovered-output" |
+    #: "overlapping-parts" | "not-checked"
     code: str
     message: str
     op: Operation
@@ -64,6 +70,8 @@ def check_kernel(func_op: Operation, model: KernelModel | None = None,
     pointers = {n for view in model.views.values() for part in view.parts for n in part.root_key}
     for race in find_write_races(model):
         diags.append(_race(model, race, pointers))
+    for rw in find_read_write_races(model):
+        diags.append(_read_write_race(model, rw, pointers))
     for cov in store_coverage(model):
         if cov.complete:
             continue
@@ -104,9 +112,32 @@ def _race(model: KernelModel, race, pointers: set[str]) -> Diagnostic:
     other = "" if race.first is race.second else f" and {_name(race.second.tile_op)}"
     text = f"write race: stores through {_name(race.first.tile_op)}{other}: {race}"
     data = {"tile": w.tile1, "tile2": w.tile2, "coordinate": w.coordinate, **w.loops1}
+    severity, note = _confirmed(model, race.first, race.second, w, pointers)
+    return Diagnostic(severity, "write-race", text + note, race.first.op, data,
+                      race.second.op)
+
+
+def _read_write_race(model: KernelModel, race, pointers: set[str]) -> Diagnostic:
+    """A store in one tile of an element another tile loads, not ordered before the load;
+    an error only when its witness replays, like a write race. At the store, the load
+    related."""
+    w = race.witness
+    text = (f"read/write race: store through {_name(race.store.tile_op)} and load through "
+            f"{_name(race.load.tile_op)}: {race}")
+    data = {"tile": w.tile2, "tile2": w.tile1, "coordinate": w.coordinate,
+            **{f"store.{k}": v for k, v in w.loops2.items()},
+            **{f"load.{k}": v for k, v in w.loops1.items()}}
+    severity, note = _confirmed(model, race.load, race.store, w, pointers)
+    return Diagnostic(severity, "read-write-race", text + note, race.store.op, data,
+                      race.load.op)
+
+
+def _confirmed(model: KernelModel, first, second, w, pointers: set[str]) -> tuple[str, str]:
+    """(severity, note) of a race between instance 1 of `first` and instance 2 of
+    `second` in the witness `w`: an error only when it replays with everything bound."""
     severity, note = "error", ""
     try:
-        unbound = replay_race(model, race, pointers)
+        unbound = replay_race(model, first, second, w, pointers)
     except Unreplayable as why:
         severity, note = "warning", f" (may: the witness cannot be replayed: {why})"
         unbound = {}
@@ -117,26 +148,25 @@ def _race(model: KernelModel, race, pointers: set[str]) -> Diagnostic:
         severity = "warning"
         values = ", ".join(f"{k} = {v}" for k, v in unbound.items())
         note = f" (for {values}; bind them with --arg NAME=VALUE to decide)"
-    if not (race.first.guard_exact and race.second.guard_exact) and severity == "error":
+    if not (first.guard_exact and second.guard_exact) and severity == "error":
         severity, note = "warning", " (may: a guarding condition is not modelled)"
-    return Diagnostic(severity, "write-race", text + note, race.first.op, data,
-                      race.second.op)
+    return severity, note
 
 
-def replay_race(model: KernelModel, race, pointers: set[str]) -> dict[str, int] | None:
-    """Replay a race witness: both instances reach their stores and write one address.
+def replay_race(model: KernelModel, first_access, second_access, w,
+                pointers: set[str]) -> dict[str, int] | None:
+    """Replay a race witness: both instances reach their accesses and touch one address.
     Returns the unbound scalars the replay needed (empty: a real race at any value of
     them), None when the witness does not replay; raises Unreplayable."""
-    w = race.witness
     shared = dict(w.others)
     first = Instance(model.values, w.tile1, {**shared, **w.loops1}, pointers)
     second = Instance(model.values, w.tile2, {**shared, **w.loops2}, pointers)
     if w.tile1 == w.tile2:
         return None
-    if not (first.reaches(race.first.op) and second.reaches(race.second.op)):
+    if not (first.reaches(first_access.op) and second.reaches(second_access.op)):
         return None
-    a = written_addresses(race.first, first)
-    b = written_addresses(race.second, second)
+    a = written_addresses(first_access, first)
+    b = written_addresses(second_access, second)
     if not any(a[k] & b.get(k, set()) for k in a):
         return None
     return {**first.unbound, **second.unbound}

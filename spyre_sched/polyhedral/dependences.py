@@ -55,7 +55,7 @@ def find_dependences(model: KernelModel) -> list[Dependence]:
     result = []
     for store in model.stores:
         for load in model.loads:
-            shared = _shared_loops(store, load) or None
+            shared = shared_loops(store, load) or None
             after = order[store.op] > order[load.op]
             if after and shared is None:
                 continue  # a store after the load, no loop around both: never reaches it
@@ -69,7 +69,7 @@ def find_dependences(model: KernelModel) -> list[Dependence]:
     return result
 
 
-def _shared_loops(a: AccessModel, b: AccessModel) -> list:
+def shared_loops(a: AccessModel, b: AccessModel) -> list:
     """The loops enclosing both accesses, outermost first."""
     shared = []
     for x, y in zip(a.loops, b.loops):

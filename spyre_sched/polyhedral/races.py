@@ -1,8 +1,17 @@
-"""Write races between compute tiles, and whether the stores cover an output exactly.
+"""Races between compute tiles, and whether the stores cover an output exactly.
 
-A race: two stores (or one store in two tiles) whose instances in *different* compute
-tiles write one memory element (see `overlap`). Tiles run concurrently, so the final
-value would depend on timing.
+A write race: two stores (or one store in two tiles) whose instances in *different*
+compute tiles write one memory element (see `overlap`). Tiles run concurrently, so the
+final value would depend on timing.
+
+A read/write race: a store instance in one tile writes an element that a load instance
+in another tile reads, and the store does not come before the load. A store that comes
+before the load (in program order, the tiles taken in lock step: see `dependences`) is a
+cross-tile dependence, which the kernel is split at with a barrier; anything else is
+unordered: the other tile may run ahead and store first, or not. "Not before" means: the
+store is textually after the load with no loop around both (every instance pair), or,
+within the loops enclosing both, the store's iteration is the load's or a later one (the
+same one only when the store is textually after the load).
 
 Coverage: for each view written by a store, the coordinates of the view that no store
 instance writes (all tiles, all iterations). An output the kernel leaves partly unwritten
@@ -14,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.dependences import shared_loops
 from spyre_sched.polyhedral.isl_text import conj, make_set, witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.overlap import OverlapWitness, find_overlap
@@ -43,6 +53,48 @@ def find_write_races(model: KernelModel) -> list[WriteRace]:
             found = find_overlap(first, second, "different")
             if found is not None:
                 races.append(WriteRace(first, second, found))
+    return races
+
+
+@dataclass(frozen=True)
+class ReadWriteRace:
+    load: AccessModel
+    store: AccessModel
+    #: tile1 / loops1 / coordinate: the load's instance; tile2 / loops2: the store's
+    witness: OverlapWitness
+
+    def __str__(self) -> str:
+        w = self.witness
+        at = ""
+        if w.loops1 or w.loops2:
+            def its(loops):
+                return ", ".join(f"{k} = {v}" for k, v in loops.items()) or "outside loops"
+            at = f" (store at {its(w.loops2)}, load at {its(w.loops1)})"
+        return (f"tile {w.tile2} writes coordinate {list(w.coordinate)} in {w.memory}, "
+                f"which tile {w.tile1} reads{at}; nothing orders the store before the load")
+
+
+def find_read_write_races(model: KernelModel) -> list[ReadWriteRace]:
+    """Every (load, store) pair whose instances in different tiles touch one element with
+    the store not before the load; in program order of the load, then the store."""
+    order = {a.op: k for k, a in enumerate(model.accesses)}
+    races = []
+    for load in model.loads:
+        for store in model.stores:
+            if not (load.exact and store.exact):
+                continue  # listed as not checked (`unmodelled`)
+            shared = shared_loops(load, store)
+            after = order[store.op] > order[load.op]
+            if not shared:
+                if not after:
+                    continue  # the store is before the load: a dependence, not a race
+                found = find_overlap(load, store, "different")
+            else:
+                # the load's iteration earlier than the store's, or the same one when the
+                # store is textually after the load
+                found = find_overlap(load, store, "different", shared, strict=not after)
+            if found is not None:
+                races.append(ReadWriteRace(load, store, found))
     return races
 
 

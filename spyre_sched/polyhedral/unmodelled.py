@@ -4,8 +4,9 @@ Two kinds of gap:
 
 * an access through an indirect tile (`ktdp.construct_indirect_access_tile`): some of its
   coordinates are read from memory at run time. Its touched set is over-approximated by
-  every coordinate of the view in those dims, so out-of-bounds, write-race, coverage and
-  placement checks cannot say anything definite about it and leave it out;
+  every coordinate of the view in those dims, so out-of-bounds, race and coverage checks
+  cannot say anything definite about it and leave it out; placement (`placement.pieces`)
+  uses that over-approximation, marked `Piece.exact = False`;
 * two accesses through different views of one tensor in one memory where a view has
   dynamic strides: their elements cannot be compared (neither by coordinate nor by
   address), so their races are not checked and a dependence between them is *assumed*
@@ -25,7 +26,8 @@ from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.kernel_model import KernelModel
 
 INDIRECT = ("an indirect access tile reads its coordinates from memory at run time, so "
-            "out-of-bounds, write-race, coverage and placement checks leave it out")
+            "out-of-bounds, race and coverage checks leave it out (placement takes every "
+            "coordinate of the view it may index)")
 
 
 @dataclass(frozen=True)

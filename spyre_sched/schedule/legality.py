@@ -6,7 +6,8 @@ handle: elementwise, broadcast and reduction `linalg` work (named elementwise op
 `linalg.generic` with projected-permutation maps, `linalg.reduce`, `linalg.fill`) on f16
 and f32, rectangular access tiles in their natural order, views in device memory or the
 tile's own scratchpad, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
-1-D and 2-D grids.
+1-D and 2-D grids, views with run-time sizes (`ktdp.runtime_arg`) and static strides
+(access tiles keep static shapes; the run-time value bounds the orchestrator's loops).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from xdsl.passes import ModulePass
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.errors import DeviceError
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.polyhedral.tile_image import projected_dims
 from spyre_sched.schedule.common import device_of, fail, kernel_funcs
@@ -43,7 +46,6 @@ _UNSUPPORTED_KTDP = {
     ktdp.InterTileProduceOp: "inter-tile communication",
     ktdp.InterTileConsumeOp: "inter-tile communication",
     ktdp.InterTileReduceOp: "inter-tile communication",
-    ktdp.RuntimeArgExtractOp: "run-time shapes (ktdp.runtime_arg)",
 }
 
 #: ops that may appear in the kernel outside linalg bodies
@@ -88,14 +90,18 @@ def check_op(op: Operation, device) -> None:
 
 
 def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
-    if op.sizes or op.strides:
-        raise fail(op, NAME, "not supported yet: views with run-time sizes or strides")
+    if op.strides:
+        raise fail(op, NAME, "not supported yet: views with run-time strides (run-time sizes "
+                   "with static strides are supported)")
     mtype = op.result.type
     assert isinstance(mtype, MemRefType)
     if str(mtype.element_type) not in ELEMENT_TYPES:
         raise fail(op, NAME, f"not supported yet: element type {mtype.element_type} "
                    f"(this version schedules {' and '.join(ELEMENT_TYPES)})")
     space = op.memory_space
+    if space.space == "ct_local" and op.sizes:
+        raise fail(op, NAME, "not supported yet: scratchpad (ct_local) views with run-time "
+                   "sizes (the region the kernel pins must be known at compile time)")
     if space.space == "ct_local" and space.tile is not None:
         raise fail(op, NAME, f"not supported yet: views in another compute tile's "
                    f"scratchpad (ct_id = {space.tile})")
@@ -115,6 +121,20 @@ def _check_tile(op: ktdp.ConstructAccessTileOp) -> None:
     if [r.position for r in order.results] != list(range(order.num_dims)):  # type: ignore[attr-defined]
         raise fail(op, NAME, "not supported yet: access tiles in an order other than the "
                    "identity (transposed traversal)")
+
+
+def _check_masked_accesses(kernel: func.FuncOp) -> None:
+    """An access tile that sticks out of its view (for some tile, iteration or run-time
+    size) is masked in KTIR: the schedule moves whole tiles, so it would touch memory
+    outside the view. Refused until the lowering masks transfers at view edges."""
+    model = KernelModel(kernel)
+    for access in model.accesses:
+        if not access.exact:
+            continue
+        oob = find_out_of_bounds(access)
+        if oob is not None:
+            raise fail(access.op, NAME, f"not supported yet: masked accesses (the access tile "
+                       f"sticks out of its view's coordinate set at {oob})")
 
 
 def _check_tensor_types(op: Operation) -> None:
@@ -171,3 +191,4 @@ class LegalityCheck(ModulePass):
         for inner in kernel.walk():
             if inner is not kernel:
                 check_op(inner, device)
+        _check_masked_accesses(kernel)

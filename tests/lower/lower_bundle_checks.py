@@ -110,13 +110,15 @@ def check_bundle(bundle: Path) -> None:
     # symbols.json and the outer functions agree, at two different address sets, and
     # address symbols are addresses the KTIR itself touches in that core's tile.
     arguments = [a["name"] for a in jobplan["arguments"]]
+    runtime = {a["name"]: a for a in jobplan["arguments"] if a.get("kind") == "runtime"}
     for base in (0, 1 << 20):
+        # pointers at two address sets; run-time arguments at their largest value
         args = {name: base + 4096 * (i + 1) for i, name in enumerate(arguments)}
+        for name, a in runtime.items():
+            args[name] = a.get("upperbound") or a.get("granularity") or 1
         cache: dict[tuple, dict] = {}
-        for step in jobplan["execute"]:
-            if step["step"] != "evaluate_symbols":
-                continue
-            params = {p: evaluate(e, args) for p, e in step["bindings"].items()}
+        for step, loop_env in _calls(jobplan["execute"], args):
+            params = {p: evaluate(e, {**args, **loop_env}) for p, e in step["bindings"].items()}
             key = tuple(sorted({**args, **params}.items()))
             if key not in cache:  # orchestrator loop counters bind the kernel's loops
                 cache[key] = expected_addresses(bundle / "kernel.mlir", {**args, **params})
@@ -135,3 +137,20 @@ def check_bundle(bundle: Path) -> None:
                         f"{entry['core']} of the kernel touches in {entry['argument']} "
                         f"({min(touched[key])}..{max(touched[key])})")
     assert isinstance(modules["global"].body.block.first_op, func.FuncOp)
+
+
+def _calls(steps: list[dict], args: dict[str, int], loop_env: dict[str, int] | None = None):
+    """Every evaluate_symbols step, with its run-time loops' counters bound to their first
+    and last values; both branches of a condition."""
+    loop_env = loop_env or {}
+    for step in steps:
+        if step["step"] == "evaluate_symbols":
+            yield step, loop_env
+        elif step["step"] == "if":
+            yield from _calls(step["then"] + step["else"], args, loop_env)
+        elif step["step"] == "for":
+            env = {**args, **loop_env}
+            lb, ub, stride = (evaluate(step[k], env) for k in ("lb", "ub", "stride"))
+            values = list(range(lb, ub, stride))
+            for value in sorted({values[0], values[-1]}) if values else []:
+                yield from _calls(step["body"], args, {**loop_env, step["var"]: value})

@@ -357,6 +357,14 @@ class Oracle:
                             cross = True
         return same, cross
 
+    def read_write_race(self, load: Access, store: Access) -> bool:
+        """Instances of `store` and `load` in different tiles touch one element and the
+        store instance does not run before the load instance (lock step, as in
+        `dependence`): nothing orders them."""
+        ts, tl = self.touching(store), self.touching(load)
+        return any(si.tile != li.tile and not self.executes_before(store, si, load, li)
+                   for e in ts.keys() & tl.keys() for si in ts[e] for li in tl[e])
+
     def invariant(self, a: Access, loop: int) -> bool:
         """Every iteration of loop `loop` touches the same coordinates, all else fixed."""
         for t in range(self.spec.tiles):

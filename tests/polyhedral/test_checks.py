@@ -184,3 +184,73 @@ def test_indirect_accesses_are_listed_as_not_checked():
     assert [(d.op.name, k.location_of(d.op).line) for d in notes] == [
         ("ktdp.load", 26), ("ktdp.store", 28)]
     assert all("indirect access tile" in d.message for d in notes)
+
+
+def test_store_after_a_load_of_another_tile_is_a_read_write_race(kernel):
+    # Tile t loads row t + 1, then stores row t: tile t + 1's store of row t + 1 is not
+    # ordered against tile t's load of it (no loop around both; it used to pass `check`).
+    k = kernel("shift_in_place.mlir")
+    diags = [d for d in check_kernel(k.func) if d.severity == "error"]
+    assert [(d.code, d.op.name, d.related.name) for d in diags] == [
+        ("read-write-race", "ktdp.store", "ktdp.load")]
+    w = diags[0].witness
+    assert w["tile"] == w["tile2"] + 1 and w["coordinate"] == (w["tile"], 0)
+    assert "tile 1 writes coordinate [1, 0] in global, which tile 0 reads" in diags[0].message
+    assert k.location_of(diags[0].op).line == 19
+    # Stored first, then loaded: a cross-tile dependence (split with a barrier), no race.
+    from spyre_sched.frontend import parse_kernel
+
+    text = open(k.filename).read()
+    load = "  %x = ktdp.load %Xn : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>\n"
+    store = "  ktdp.store %x, %Xt : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>\n"
+    swapped = text.replace(load + store, "  %z = tensor.empty() : tensor<1x64xf16>\n"
+                           + store.replace("%x,", "%z,") + load)
+    assert swapped != text
+    swapped_kernel = parse_kernel(swapped, "swapped.mlir")
+    model = KernelModel(swapped_kernel.func)
+    assert not [d for d in check_kernel(swapped_kernel.func) if "race" in d.code]
+    (dep,) = find_dependences(model)
+    assert dep.cross_tile is not None and dep.needs_barrier
+
+
+def test_read_write_race_in_a_shared_loop_only_from_the_same_or_a_later_iteration(kernel):
+    from spyre_sched.frontend import parse_kernel
+    from spyre_sched.polyhedral import find_read_write_races
+
+    # loop_carried.mlir on 2 tiles, both running the same rows. T: the other tile stores
+    # row i in iteration i - 1, before this tile loads it in iteration i (a cross-tile
+    # dependence, no race). U: both tiles load and then store row i in iteration i, so
+    # one tile's store meets the other's load in the same iteration (a race).
+    text = open(kernel("loop_carried.mlir").filename).read().replace("grid = [1]", "grid = [2]")
+    model = KernelModel(parse_kernel(text, "two.mlir").func)
+    (race,) = find_read_write_races(model)
+    assert (race.load.tile_op.results[0].name_hint,
+            race.store.tile_op.results[0].name_hint) == ("Ui", "Ui")
+    assert race.witness.loops1 == race.witness.loops2
+    assert "(store at i = " in str(race)
+    deps = [(d.store.tile_op.results[0].name_hint, d.cross_tile is not None)
+            for d in find_dependences(model)]
+    assert ("Tn", True) in deps
+
+
+def test_indirect_tiles_are_placed_over_the_whole_view_they_can_index(kernel):
+    # Tile t gathers X[I[i], 32t + j]: its pieces are every row of X (the rows come from
+    # memory) in its own 32 columns, marked inexact; the store's piece is exact.
+    from spyre_sched.polyhedral import tile_pieces
+
+    k = kernel("gather_columns.mlir")
+    model = KernelModel(k.func)
+    for tile in (0, 1):
+        gather, store = tile_pieces(model, tile)
+        assert (gather.access.kind, gather.exact, store.exact) == ("load", False, True)
+        cols = range(32 * tile, 32 * tile + 32)
+        assert [tuple(p) for p in gather.points.tolist()] == [
+            (r, c) for r in range(16) for c in cols]
+        assert (gather.lo, gather.hi) == ((0, 32 * tile), (15, 32 * tile + 31))
+        assert gather.addresses == (32 * tile, 15 * 64 + 32 * tile + 31)
+        assert gather.memory == MemoryRef("global", None)
+        assert (store.lo, store.hi) == ((0, 32 * tile), (3, 32 * tile + 31))
+    # The static checks still say they cannot model the gather.
+    notes = [d for d in check_kernel(k.func) if d.code == "not-checked"]
+    assert [d.op.name for d in notes] == ["ktdp.load"]
+    assert "placement takes every coordinate of the view" in notes[0].message

@@ -37,6 +37,7 @@ from spyre_sched.polyhedral import (
     check_kernel,
     find_dependences,
     find_out_of_bounds,
+    find_read_write_races,
     find_write_races,
     footprint,
     hoistable_loops,
@@ -119,6 +120,32 @@ def check_write_races(spec: KernelSpec):
 
 
 test_write_races, test_write_races_many = both(check_write_races, kernel_specs())
+
+
+# ---- read/write races ----------------------------------------------------------------------
+
+
+def check_read_write_races(spec: KernelSpec):
+    model, oracle = model_of(spec), Oracle(spec)
+    pairs = list(zip(spec.accesses, model.accesses))
+    expected = {(l.position, s.position) for l, _ in pairs if l.kind == "load"
+                for s, _ in pairs if s.kind == "store" and oracle.read_write_race(l, s)}
+    position = {id(ma): a.position for a, ma in pairs}
+    races = find_read_write_races(model)
+    assert {(position[id(r.load)], position[id(r.store)]) for r in races} == expected, spec.text()
+    for r in races:
+        l, ml = pairs[position[id(r.load)]]
+        s, ms = pairs[position[id(r.store)]]
+        w = r.witness
+        assert w.tile1 != w.tile2
+        li = instance_of(spec, l, ml, w.tile1, w.loops1)
+        si = instance_of(spec, s, ms, w.tile2, w.loops2)
+        assert not oracle.executes_before(s, si, l, li), spec.text()
+        assert w.coordinate in oracle.points(l, li)
+        assert oracle.element(l, li, w.coordinate) in oracle.elements(s, si), spec.text()
+
+
+test_read_write_races, test_read_write_races_many = both(check_read_write_races, kernel_specs())
 
 
 # ---- output coverage -------------------------------------------------------------------

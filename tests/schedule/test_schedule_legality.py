@@ -99,7 +99,6 @@ def test_transposed_tile_is_refused_at_the_tile() -> None:
     ("gather_scatter", "indirect access tiles"),
     ("allreduce", "inter-tile communication"),
     ("distributed_argument", "distributed views"),
-    ("runtime_rows", "run-time"),
 ])
 def test_out_of_scope_kernels_are_refused(name: str, message: str) -> None:
     path = EMULATOR_KERNELS / f"{name}.mlir"
@@ -125,3 +124,49 @@ def test_cli_reports_the_location_and_exits_1(tmp_path) -> None:
     line = line_of(bad.read_text(), "linalg.matmul")
     assert re.search(rf"bad.mlir:{line}:\d+: error: not supported yet: linalg.matmul", result.output)
     assert "Traceback" not in result.output
+
+
+ROWS = (EMULATOR_KERNELS / "runtime_rows.mlir").read_text()
+
+
+def test_run_time_sizes_pass_but_run_time_strides_are_refused_at_the_view() -> None:
+    schedule_text(ROWS, "spyre", "kernel.mlir")  # run-time sizes, static strides: scheduled
+    strided = ROWS.replace("sizes: [%N, 64], strides: [64, 1] {\n      coordinate_set = #all, "
+                           "memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>\n  %Yv",
+                           "sizes: [%N, 64], strides: [%c64, 1] {\n      coordinate_set = #all, "
+                           "memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>\n  %Yv", 1)
+    assert strided != ROWS
+    err = refused(strided)
+    assert "run-time strides" in err.message
+    assert err.location.line == line_of(strided, "%Xv = ktdp.construct_memory_view")  # type: ignore[union-attr]
+
+
+def test_run_time_access_tile_shapes_are_refused_at_the_tile() -> None:
+    text = ROWS.replace("#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0,",
+                        "#block = affine_set<(d0, d1)[s0] : (d0 >= 0, s0 - 1 - d0 >= 0,")
+    text = text.replace("[%i, %c0] {access_tile_set = #block", "[%i, %c0] symbols(%c64) {access_tile_set = #block")
+    err = refused(text)
+    assert "access tiles whose set has symbols" in err.message
+    assert err.location.line == line_of(text, "%Xt = ktdp.construct_access_tile")  # type: ignore[union-attr]
+
+
+def test_an_access_tile_sticking_out_of_its_view_is_refused() -> None:
+    # a static view one row short of the last tile, and a run-time row count whose
+    # granularity (32) is finer than the 64-row tiles: both would move a whole tile
+    short = (EXAMPLES / "add_96x64.mlir").read_text().replace("-d0 + 95 >= 0", "-d0 + 94 >= 0") \
+        .replace("sizes: [96, 64]", "sizes: [95, 64]").replace("memref<96x64xf16>", "memref<95x64xf16>")
+    err = refused(short)
+    assert "masked accesses" in err.message and "tile 31" in err.message
+    assert err.location.line == line_of(short, "%a = ktdp.load %At")  # type: ignore[union-attr]
+    fine = ROWS.replace("granularity = 64", "granularity = 32")
+    err = refused(fine)
+    assert "masked accesses" in err.message and "N = 32" in err.message
+
+
+def test_a_scratchpad_view_with_a_run_time_size_is_refused() -> None:
+    text = ROWS.replace("coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>\n  %Yv",
+                        "coordinate_set = #all, memory_space = #ktdp.memory_space<ct_local>} : memref<?x64xf16>\n  %Yv")
+    assert text != ROWS
+    err = refused(text)
+    assert "ct_local) views with run-time sizes" in err.message
+    assert err.location.line == line_of(text, "%Xv = ktdp.construct_memory_view")  # type: ignore[union-attr]
