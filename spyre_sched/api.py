@@ -120,8 +120,9 @@ def decisions_by_program(solution) -> list[dict]:
                        "instances": {}}
         for d in problem.program_decisions(prog.index):
             value = d.candidates[solution.choice[d.name]].value
-            key = {"tile": "tiles", "modulo": "modulo", "distribute": "instances"}[d.kind]
-            entry[key][d.name] = value
+            key = {"tile": "tiles", "modulo": "modulo", "distribute": "instances",
+                   "keep": "keep"}[d.kind]
+            entry.setdefault(key, {})[d.name] = value  # "keep" only where there is a choice
         out.append(entry)
     return out
 
@@ -130,14 +131,14 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
             strategy: str = "solver", *, time_limit: float | None = None, workers: int = 1,
             seed: int = 0, solver_log: bool = False, print_after_all=None) -> Schedule:
     """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`."""
-    from spyre_sched.pipeline import run_steps
+    from spyre_sched.pipeline import POST_SOLVE_STEPS, run_steps
     from spyre_sched.solve.explain import build_trace
     from spyre_sched.solve.solve_pass import SolveDecisions
 
     module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                           workers=workers, seed=seed, log=solver_log)
-    run_steps(module, [step], print_after_all=print_after_all)
+    run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)
     solution = step.result.solution
     assert solution is not None
     trace = build_trace(solution)

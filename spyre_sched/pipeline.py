@@ -26,10 +26,12 @@ from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
+from spyre_sched.schedule.apply_keep import ApplyKeep
 from spyre_sched.schedule.expand_paths import ExpandPaths
 from spyre_sched.schedule.footprints import Footprints
 from spyre_sched.schedule.fuse_compute import FuseCompute
 from spyre_sched.schedule.hoist import HoistInvariantTransfers
+from spyre_sched.schedule.keep_resident import KeepResident
 from spyre_sched.schedule.legality import LegalityCheck
 from spyre_sched.schedule.naive_pipeline import NaivePipeline
 from spyre_sched.schedule.nest_levels import NestByMemoryLevel
@@ -69,8 +71,15 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     HoistInvariantTransfers(),
     ChunkReductions(),
     OpenDecisions(),
+    KeepResident(),
     DevicePatterns("post_scheduling"),
     Footprints(),
+)
+
+#: Run right after `solve` (spyre_sched.api.compile appends them to the solve step): they
+#: turn solved choices that change the IR's structure into that structure.
+POST_SOLVE_STEPS: tuple[ModulePass, ...] = (
+    ApplyKeep(),
 )
 
 #: Passes run on KTIR input before any ScheduleIR exists (skipped for ScheduleIR input).

@@ -184,7 +184,9 @@ class OpenAttr(ParametrizedAttribute):
     name = "ktdf.open"
 
 
-BUFFER_ROLES = ("input", "output", "intermediate", "accumulator")
+BUFFER_ROLES = ("input", "output", "intermediate", "accumulator", "resident")
+"""`resident`: a kernel input kept whole in scratchpad for several computes of a program
+(`ktdf.keep_resident`): loaded once, read by each of them."""
 TRANSFER_MODES = ("copy", "splat")
 
 
@@ -965,6 +967,37 @@ class ReserveSizeOp(IRDLOperation):
 
 
 @irdl_op_definition
+class KeepResidentOp(IRDLOperation):
+    """A choice left to the solver: keep an input the program reads in several computes
+    resident in scratchpad (1: the first compute's loads fill a `resident` buffer that
+    every later compute reads; 0: each compute re-reads it from device memory into its
+    own staging buffers). The buffer, the staging buffers and the transfers it affects
+    carry `ktdf.keep = "<decision>"`; `value` is set in the solved form, and the
+    `apply-keep` step rewrites the IR to the chosen form (docs/scheduleir.md)."""
+
+    name = "ktdf.keep_resident"
+
+    decision = prop_def(StringAttr)
+    operand = prop_def(StringAttr)
+    value = opt_prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, decision: str, operand: str, value: int | None = None):
+        props: dict[str, Attribute] = {"decision": StringAttr(decision),
+                                       "operand": StringAttr(operand)}
+        if value is not None:
+            props["value"] = IntegerAttr(value, i64)
+        super().__init__(properties=props)
+
+    def verify_(self) -> None:
+        _check_decision_name(self, self.decision, "ktdf.keep_resident")
+        if self.value is not None and self.value.value.data not in (0, 1):
+            raise VerifyException(f"ktdf.keep_resident: value of '{self.decision.data}' must "
+                                  f"be 0 (re-read) or 1 (keep), got {self.value.value.data}")
+
+
+@irdl_op_definition
 class DeriveSizeOp(IRDLOperation):
     """The extent of the current tile: min(size, upper_bound - offset). Smaller than
     `size` only for the last, partial tile."""
@@ -1073,7 +1106,7 @@ KTDF = Dialect(
     [
         PipelineOp, PrivateOp, PrivateYieldOp, BufferOp, FifoOp, TokenOp, StageOp,
         DataTransferOp, ReadFromFifoOp, WriteToFifoOp, ParallelOp, ReserveSizeOp,
-        DeriveSizeOp, LinearizeIndexOp, BufferPhaseOp, SelectMemrefOp,
+        DeriveSizeOp, LinearizeIndexOp, BufferPhaseOp, SelectMemrefOp, KeepResidentOp,
     ],
     [TokenType, FifoSlotType, LoopTypeAttr, OpenAttr],
 )
@@ -1083,7 +1116,7 @@ KTDF = Dialect(
 # Decisions: find, tell open from solved, fill in (used by solve and lower)
 # ---------------------------------------------------------------------------------------
 
-DecisionOp = ReserveSizeOp | PipelineOp | ParallelOp
+DecisionOp = ReserveSizeOp | PipelineOp | ParallelOp | KeepResidentOp
 
 
 def decision_ops(root: Operation) -> dict[str, DecisionOp]:
@@ -1093,7 +1126,8 @@ def decision_ops(root: Operation) -> dict[str, DecisionOp]:
     for op in root.walk():
         if isinstance(op, PipelineOp) and op.modulo is None:
             continue
-        if isinstance(op, ReserveSizeOp | PipelineOp | ParallelOp) and op.decision is not None:
+        if isinstance(op, ReserveSizeOp | PipelineOp | ParallelOp | KeepResidentOp) and \
+                op.decision is not None:
             name = op.decision.data
             if name in found:
                 raise VerifyException(f"decision '{name}' is named twice ({found[name].name} "
@@ -1104,7 +1138,7 @@ def decision_ops(root: Operation) -> dict[str, DecisionOp]:
 
 def decision_value(op: DecisionOp) -> int | None:
     """The chosen value, or None while open."""
-    if isinstance(op, ReserveSizeOp):
+    if isinstance(op, ReserveSizeOp | KeepResidentOp):
         return None if op.value is None else op.value.value.data
     if isinstance(op, PipelineOp):
         return _decision_value(op.modulo)
@@ -1118,7 +1152,7 @@ def open_decisions(root: Operation) -> list[str]:
 def set_decision(op: DecisionOp, value: int) -> None:
     """Fill in a decision (the solved form); the op's verifier checks the legal range."""
     attr = IntegerAttr(value, i64)
-    if isinstance(op, ReserveSizeOp):
+    if isinstance(op, ReserveSizeOp | KeepResidentOp):
         op.value = attr
     elif isinstance(op, PipelineOp):
         op.modulo = attr

@@ -25,7 +25,6 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import is_side_effect_free
 
 from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import PINNED_ATTR, device_of, element_bytes, programs
@@ -34,6 +33,7 @@ from spyre_sched.schedule.ir_build import (
     depends_on,
     drop_resources,
     drop_stage,
+    erase_dead,
     loop_dim,
     pipeline,
     rebuild,
@@ -147,7 +147,7 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
     for value, buffer, stage, transfer in candidates:
         feeding = [v for v in transfer.operands if isinstance(v.owner, Operation)]
         Rewriter.erase_op(transfer)
-        _erase_dead(feeding)
+        erase_dead(feeding)
         if not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
             drop_stage(pipe, stage)
     for value, buffer in replaced.items():
@@ -165,22 +165,6 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         Rewriter.insert_op(wrapper, InsertPoint.before(after))
     else:
         Rewriter.insert_op(wrapper, InsertPoint.at_end(block))
-
-
-def _erase_dead(values: list[SSAValue]) -> None:
-    """Erase the side-effect-free ops computing `values` once nothing uses them."""
-    work = list(values)
-    while work:
-        value = work.pop()
-        owner = value.owner
-        if not isinstance(owner, Operation) or owner.parent_block() is None or owner.regions:
-            continue
-        if isinstance(owner, ktdf.PrivateOp) or any(r.uses for r in owner.results):
-            continue
-        if not is_side_effect_free(owner):
-            continue
-        work += list(owner.operands)
-        Rewriter.erase_op(owner)
 
 
 def _read_globally(reader: ktdf.DataTransferOp, old: SSAValue, new: SSAValue) -> None:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import Rewriter
+from xdsl.traits import is_side_effect_free
 
 from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import DIM_ATTR, LOOP_TYPE_ATTR, int_attr
@@ -162,15 +164,11 @@ def drop_resources(pipe: ktdf.PipelineOp, doomed: set[SSAValue]) -> None:
                          [v.type for v in values])
     for (old, _), result in zip(keep, new.res):
         old.replace_all_uses_with(result)
-    from xdsl.rewriter import Rewriter
-
     Rewriter.replace_op(private, new, new_results=[None] * len(private.res))  # type: ignore[list-item]
 
 
 def drop_stage(pipe: ktdf.PipelineOp, stage: ktdf.StageOp) -> None:
     """Remove a stage, passing its input tokens on to whoever waited for its outputs."""
-    from xdsl.rewriter import Rewriter
-
     ins = list(stage.depends_in)
     outs = set(stage.depends_out)
     for other in pipe.stages:
@@ -192,3 +190,36 @@ def _segments(n_in: int, n_out: int):
     from xdsl.dialects.builtin import DenseArrayBase, i32
 
     return DenseArrayBase.from_list(i32, [n_in, n_out])
+
+
+def add_resource(pipe: ktdf.PipelineOp, maker: Operation) -> SSAValue:
+    """Give `pipe`'s private one more resource made by `maker` (a buffer, FIFO or token
+    op); returns the private's new result for it."""
+    private = pipe.private
+    assert private is not None
+    made = [op for op in private.body.block.ops if not isinstance(op, ktdf.PrivateYieldOp)]
+    for op in made:
+        op.detach()
+    made.append(maker)
+    values = [op.results[0] for op in made]
+    new = ktdf.PrivateOp([*made, ktdf.PrivateYieldOp(values)], [v.type for v in values])
+    for old, result in zip(private.res, new.res):
+        old.replace_all_uses_with(result)
+    Rewriter.replace_op(private, new, new_results=[None] * len(private.res))  # type: ignore[list-item]
+    return new.res[-1]
+
+
+def erase_dead(values: list[SSAValue]) -> None:
+    """Erase the side-effect-free ops computing `values` once nothing uses them."""
+    work = list(values)
+    while work:
+        value = work.pop()
+        owner = value.owner
+        if not isinstance(owner, Operation) or owner.parent_block() is None or owner.regions:
+            continue
+        if isinstance(owner, ktdf.PrivateOp) or any(r.uses for r in owner.results):
+            continue
+        if not is_side_effect_free(owner):
+            continue
+        work += list(owner.operands)
+        Rewriter.erase_op(owner)

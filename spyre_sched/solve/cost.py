@@ -30,6 +30,7 @@ functions up per candidate combination, so its objective equals `kernel_cycles`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from spyre_sched.solve.problem import (
@@ -64,6 +65,8 @@ def transfer_one_shot(t: Transfer, choice: Choice) -> int:
     """One transfer from first byte out to last byte in: the device's formula, with the
     shared memory's bandwidth divided among the cores that run the program."""
     nbytes = t.bytes.at(choice)
+    if nbytes == 0:
+        return 0  # nothing to move (an input kept resident): the transfer is not issued
     own = transfer_cycles(nbytes, t.bandwidth, t.latency)
     if t.shared_bandwidth is None:
         return own
@@ -74,14 +77,22 @@ def transfer_steady(t: Transfer, choice: Choice, modulo: int) -> int:
     """Steady-state cycles per iteration: the path is busy `occupancy`; with m buffers,
     m - 1 transfers are in flight, so latency is hidden up to that depth."""
     one = transfer_one_shot(t, choice)
-    occupancy = one - t.latency
+    occupancy = max(0, one - t.latency)
     if modulo < 2:
         return one
     return max(occupancy, _ceil_div(one, modulo))
 
 
 def compute_steady(c: Compute, choice: Choice) -> int:
-    return _ceil_div(c.elements.at(choice) * c.ops, c.lanes * c.instances.at(choice))
+    """Cycles the unit is occupied per iteration: the lanes' throughput, or, when the
+    invocations' in-order op chains take longer (`Compute.period`), those."""
+    elements, instances = c.elements.at(choice), c.instances.at(choice)
+    throughput = _ceil_div(elements * c.ops, c.lanes * instances)
+    period = c.period.at(choice)
+    if not period:
+        return throughput
+    invocations = _ceil_div(_ceil_div(elements, max(1, c.points)), instances)
+    return max(throughput, invocations * period)
 
 
 def transfer_alone(t: Transfer, choice: Choice) -> int:
@@ -89,6 +100,8 @@ def transfer_alone(t: Transfer, choice: Choice) -> int:
     staggered (an earlier stage's traffic through the same memory spaced them out), so it
     waits for no other core's share."""
     nbytes = t.bytes.at(choice)
+    if nbytes == 0:
+        return 0
     own = transfer_cycles(nbytes, t.bandwidth, t.latency)
     if t.shared_bandwidth is None:
         return own
@@ -96,8 +109,12 @@ def transfer_alone(t: Transfer, choice: Choice) -> int:
 
 
 def shared_memories(stage: Stage) -> set[str]:
+    """Shared memories the stage surely moves data through. A transfer that moves nothing
+    for some choice (a re-read of an input the solver may keep resident) does not count:
+    when it moves nothing it orders no cores, and the later stages pay all cores' share."""
     return {w.shared_memory for w in stage.work
-            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory}
+            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory
+            and min(w.bytes.table.values()) > 0}
 
 
 def staggered_stages(p: Pipeline) -> list[tuple[str, ...]]:
@@ -143,19 +160,127 @@ def overlapped_latency(p: Pipeline) -> list[int]:
 
 
 def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[str, ...],
-               memo: dict | None = None, overlapped: int = 0) -> int:
+               memo: dict | None = None, overlapped: int = 0, prefetch_slack: int = 0) -> int:
     """One iteration through the stage during the fill and drain. A transfer through a
     shared memory that an earlier stage already used is not slowed to all cores' share:
     the first shared stage orders the cores (they are served one after another), so
-    later stages of different cores overlap instead of waiting for each other."""
+    later stages of different cores overlap instead of waiting for each other. A leading
+    load that earlier stages of a run-once pipeline leave room for (`prefetch_slack`)
+    hides up to that much behind them."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
     latency -= min(latency, overlapped)
-    if not staggered:
-        return occupancy + latency
+    if staggered:
+        for w in stage.work:
+            if isinstance(w, Transfer) and w.shared_memory in staggered:
+                occupancy -= transfer_one_shot(w, choice) - transfer_alone(w, choice)
+    hidden = min(prefetch_slack, leading_load(problem, stage, choice, memo)) \
+        if prefetch_slack else 0
+    return occupancy + latency - hidden
+
+
+# ---- phases of a run-once pipeline overlap (docs/solver.md, "Phases overlap") ----------
+
+
+def _is_load(w: object) -> bool:
+    """A transfer out of the shared device memory (a DMA load of a kernel input)."""
+    return isinstance(w, Transfer) and w.shared_bandwidth is not None and \
+        bool(w.shared_memory) and w.source == w.shared_memory
+
+
+def load_prefix_engine(stage: Stage) -> str | None:
+    """The unit of the loads a stage starts with (itself made only of loads, or the first
+    stage of the pipeline it runs), or None."""
+    if stage.work and all(_is_load(w) for w in stage.work):
+        return stage.engine
+    if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline) and stage.work[0].stages:
+        return load_prefix_engine(stage.work[0].stages[0])
+    return None
+
+
+def leading_load(problem: Problem, stage: Stage, choice: Choice, memo: dict | None = None,
+                 overlapped: int = 0) -> int:
+    """Cycles the loads a stage starts with add to its fill, once (0 when it does not
+    start with loads or they move nothing)."""
+    if stage.work and all(_is_load(w) for w in stage.work):
+        occupancy, latency = _stage_parts(problem, stage, choice, memo)
+        return occupancy + latency - min(latency, overlapped)
+    if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline) and stage.work[0].stages:
+        inner = stage.work[0]
+        if pipeline_iterations(inner, choice) <= 0:
+            return 0
+        return leading_load(problem, inner.stages[0], choice, memo,
+                            overlapped_latency(inner)[0])
+    return 0
+
+
+def _uses(stage: Stage, engine: str) -> bool:
+    """Does the stage (or a pipeline it runs) issue transfers on `engine`?"""
     for w in stage.work:
-        if isinstance(w, Transfer) and w.shared_memory in staggered:
-            occupancy -= transfer_one_shot(w, choice) - transfer_alone(w, choice)
-    return occupancy + latency
+        if isinstance(w, Transfer) and stage.engine == engine:
+            return True
+        if isinstance(w, Pipeline) and any(_uses(st, engine) for st in w.stages):
+            return True
+    return False
+
+
+def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dict) -> int:
+    """Cycles from the stage's last transfer on `engine` to its end (its last iteration's
+    later stages): how long the engine sits idle before what follows the stage."""
+    if any(isinstance(w, Transfer) for w in stage.work) and stage.engine == engine:
+        return 0
+    pipes = [w for w in stage.work if isinstance(w, Pipeline)]
+    if len(pipes) != 1 or len(stage.work) != 1:
+        return stage_one_iteration(problem, stage, choice)
+    inner = pipes[0]
+    last = max((k for k, st in enumerate(inner.stages) if _uses(st, engine)), default=None)
+    if last is None:
+        return stage_one_iteration(problem, stage, choice)
+    after = sum(stage_one_iteration(problem, st, choice) for st in inner.stages[last + 1:])
+    return _tail(problem, inner.stages[last], engine, choice, memo) + after
+
+
+def _least(problem: Problem, stage: Stage, fn) -> int:
+    """The smallest value of `fn(choice)` over the candidate combinations of the stage's
+    own decisions (a bound that holds whatever the solver picks)."""
+    scope = stage_scope(stage)
+    best = None
+    for key in itertools.product(*(range(len(problem.decision(d).candidates)) for d in scope)):
+        value = fn(dict(zip(scope, key)))
+        best = value if best is None else min(best, value)
+    return best or 0
+
+
+def prefetch_slack(problem: Problem | None, p: Pipeline) -> list[int]:
+    """Per stage of a run-once pipeline, the cycles the earlier stages leave the unit of
+    its leading loads idle, at least: a unit issues its next transfer as soon as it is
+    free and a load of a kernel input waits for nothing else (docs/dataflowir.md,
+    "Tokens"), so the DMA of a later phase runs while an earlier phase computes. Going
+    back from the stage: every stage that never uses that unit adds its smallest time;
+    the last one that does adds the smallest time from its last transfer there to its
+    end. 0 for stages that do not start with loads, and for pipelines that run more
+    than once (their stages repeat; the steady state covers them)."""
+    out = [0] * len(p.stages)
+    if problem is None or p.iterations.scope or p.instances.scope or \
+            pipeline_iterations(p, {}) != 1:
+        return out
+    memo = problem.__dict__.setdefault("_prefetch_slack", {})
+    if id(p) in memo:
+        return memo[id(p)][1]
+    for k, st in enumerate(p.stages):
+        engine = load_prefix_engine(st)
+        if engine is None:
+            continue
+        slack = 0
+        for before in reversed(p.stages[:k]):
+            if _uses(before, engine):
+                slack += _least(problem, before,
+                                lambda ch, b=before: _tail(problem, b, engine, ch, {}))
+                break
+            slack += _least(problem, before,
+                            lambda ch, b=before: stage_one_iteration(problem, b, ch))
+        out[k] = slack
+    memo[id(p)] = (p, out)  # holding p keeps its id from being reused
+    return out
 
 
 REDUCE_STEP_EXTRA_OPS = 2
@@ -176,6 +301,8 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
     much later its result lands."""
     if isinstance(w, Transfer):
         one = transfer_one_shot(w, choice)
+        if one == 0:
+            return 0, 0
         return one - w.latency, w.latency
     if isinstance(w, Compute):
         return (compute_steady(w, choice)
@@ -237,6 +364,12 @@ def _add_shared(stage: Stage, choice: Choice, engines: dict[str, int]) -> None:
                 w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
 
 
+def _slack(problem: Problem, p: Pipeline) -> list[int]:
+    """Per stage, the prefetch slack: computed for a run-once pipeline, or carried by a
+    stage split off one (`model.separate`)."""
+    return [max(a, st.prefetch_slack) for a, st in zip(prefetch_slack(problem, p), p.stages)]
+
+
 def pipeline_iterations(p: Pipeline, choice: Choice) -> int:
     return _ceil_div(p.iterations.at(choice), max(1, p.instances.at(choice)))
 
@@ -272,9 +405,10 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
     m = modulo_value(problem, p.modulo, choice)
     fill_drain = 0
     per_engine: dict[str, int] = {}
-    for st, stag, hidden in zip(p.stages, staggered_stages(p), overlapped_latency(p)):
+    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
+                                      _slack(problem, p)):
         _, steady = stage_times(problem, st, choice, m, memo)
-        fill_drain += stage_fill(problem, st, choice, stag, memo, hidden)
+        fill_drain += stage_fill(problem, st, choice, stag, memo, hidden, free)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         _add_shared(st, choice, per_engine)
     if m < 2:
@@ -467,9 +601,10 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     stages: list[StageCost] = []
     engines: dict[str, int] = {}
     fill_drain = 0
-    for st, stag, hidden in zip(p.stages, staggered_stages(p), overlapped_latency(p)):
+    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
+                                      _slack(problem, p)):
         _, steady = stage_times(problem, st, choice, m)
-        one = stage_fill(problem, st, choice, stag, None, hidden)
+        one = stage_fill(problem, st, choice, stag, None, hidden, free)
         nested = [pipeline_breakdown(problem, w, choice) for w in st.work
                   if isinstance(w, Pipeline)]
         stages.append(StageCost(st.name, st.engine, one, steady, nested))

@@ -179,7 +179,8 @@ def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
         rule = {"tile": "V1 rule: tile extent 2 where 2 divides the loop, else 1",
                 "modulo": "V1 rule: double buffering (modulo 2) where legal",
                 "distribute": "V1 rule: instances = corelets on the outermost loop they "
-                              "divide"}[d.kind]
+                              "divide",
+                "keep": "V1 rule: every compute re-reads its inputs (keep 0)"}[d.kind]
         return rule
     bigger = [a for a in alternatives if a["value"] > chosen.value]
     smaller = [a for a in alternatives if a["value"] < chosen.value]

@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.linalg import GenericOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from spyre_sched.device import load_device
 from spyre_sched.device.model import Device, natural_key
@@ -61,6 +62,10 @@ from spyre_sched.solve.problem import (
     Transfer,
 )
 
+KEEP_ATTR = "ktdf.keep"
+KEEP_ROLE_ATTR = "ktdf.keep_role"
+"""Marks of a keep choice (`spyre_sched.schedule.keep_resident` writes them; the solver
+does not import the scheduler)."""
 DEVICE_ATTR = "ktdf.device"
 PINNED_ATTR = "ktdf.pinned_bytes"
 MAX_MODULO = 8
@@ -294,6 +299,14 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
                        + (", ".join(buffers) or "nothing"),
                 rule=f"1..{MAX_MODULO} copies; the scratchpad bounds it"))
             ops[name] = op
+        elif isinstance(op, ktdf.KeepResidentOp):
+            name = op.decision.data
+            decisions.append(Decision(
+                name, "keep", index, (Candidate(0), Candidate(1)),
+                source=f"ktdf.keep_resident: {op.operand.data} re-read by every compute (0) "
+                       "or loaded once into a resident buffer (1)",
+                rule="0 or 1; the scratchpad bounds it"))
+            ops[name] = op
         elif isinstance(op, ktdf.ParallelOp):
             name = op.decision.data
             top = op.max_instances.value.data
@@ -441,9 +454,21 @@ class _ProgramReader:
                     depths.append(depth)
         return depths
 
+    def _keep(self, op: Operation) -> tuple[Decision | None, bool]:
+        """The keep decision an op is marked with (`ktdf.keep`), and whether the op counts
+        when the input is kept (the resident buffer) rather than when re-read."""
+        attr = op.attributes.get(KEEP_ATTR)
+        if not isinstance(attr, StringAttr) or attr.data not in self.decisions:
+            return None, False
+        kept = isinstance(op, ktdf.BufferOp) and op.role.data == "resident"
+        return self.decisions[attr.data], kept
+
     def _buffer(self, op: ktdf.BufferOp, modulo: str | int, pipe: str) -> Buffer:
         dims = op.tile_dim_values()
         scope = [self.decisions[d] for d in dims if isinstance(d, str) and d in self.decisions]
+        keep, when_kept = self._keep(op)
+        if keep is not None:
+            scope.append(keep)
         fixed = {d: ktdf.decision_value(self._solved[d]) for d in dims
                  if isinstance(d, str) and d not in self.decisions and d in self._solved}
         elt = element_bytes(op.result.type.element_type)
@@ -455,6 +480,8 @@ class _ProgramReader:
             if any(s is None for s in sizes):
                 raise _fail(op, f"buffer {op.operand.data}: a tile dim names no decision of "
                                 f"this program")
+            if keep is not None and values[keep.name] != int(when_kept):
+                return 0  # the other form of the keep choice: this buffer does not exist
             # the lowering starts every copy on the memory's access granularity
             return -(-image_size(amap, sizes) * elt // align) * align
         align = self.hw.granularity(op.memory)
@@ -542,7 +569,15 @@ class _ProgramReader:
             dst_sizes = _sizes(op.dest_sizes, op.dest_dyn_sizes, self.eval, op)
             sizes = dst_sizes  # one element written everywhere: the destination's box
         scope = frozenset().union(*(s.scope for s in sizes)) | count.scope
-        nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
+        keep, _ = self._keep(op)
+        reread = keep is not None and op.attributes[KEEP_ROLE_ATTR] == StringAttr("reread")
+        if reread:
+            # a later compute's load of a kept input: nothing moves when it is kept
+            scope = scope | {keep.name}
+            nbytes = Expr(scope, lambda v, k=keep.name: 0 if v[k] else
+                          prod(s(v) for s in sizes) * elt * count(v))
+        else:
+            nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
         hops = self.hw.hop(op, kinds)
         hop = hops[0]
         for fifo_side in (op.source, op.dest):
@@ -581,8 +616,140 @@ class _ProgramReader:
         latency = int(unit.compute.get("latency", 0)) if unit.compute else 0
         elements = Expr(count.scope, lambda v: points * count(v))
         steps = self.quantity(count) if carried else Quantity.const(1)
+        if carried:
+            period = Quantity.const(0)
+        else:
+            chunk = self._chunk(op, unit)
+            cache: dict[int, int] = {}
+
+            def per_vector(v: Values) -> int:
+                k = chunk(v)
+                if k not in cache:
+                    cache[k] = -(-vector_period(op, points * k, lanes, latency) // k)
+                return cache[k]
+            period = self.quantity(Expr(chunk.scope, per_vector))
         return Compute(name, self.quantity(elements), ops_per_point, lanes, latency=latency,
-                       steps=steps)
+                       steps=steps, points=points, period=period)
+
+    def _chunk(self, op: GenericOp, unit) -> Expr:
+        """How many consecutive vectors the lowering moves and computes per instruction
+        (`lower.program_units.EngineEmitter.chunk_factor`): the vector loop around the
+        FIFO pipeline of an elementwise compute is chunked when every instance gets the
+        same whole number of vectors, by the largest divisor of that number that fits the
+        register file and the FIFOs' depth (the device's, shared by the program's FIFOs
+        between the same two units). 1 when the structure does not allow it."""
+        one = _const(1)
+        pipe = op.parent_op()
+        while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
+            pipe = pipe.parent_op()
+        par = pipe.parent_op() if pipe is not None else None
+        if not isinstance(par, ktdf.ParallelOp) or len(par.induction_vars) != 1:
+            return one
+        body = _body_ops(par)
+        if [o for o in body if isinstance(o, ktdf.PipelineOp)] != [pipe] or \
+                any(isinstance(o, scf.ForOp | ktdf.ParallelOp) for o in body):
+            return one
+        for inner in pipe.walk():
+            if inner is pipe:
+                continue
+            if isinstance(inner, scf.ForOp | ktdf.ParallelOp | ktdf.PipelineOp) or \
+                    inner.name == "linalg.fill":
+                return one
+            if isinstance(inner, GenericOp) and any(
+                    "reduction" in str(getattr(t, "data", t)) for t in inner.iterator_types):
+                return one
+        dim = par.attributes.get("ktdf.dim")
+        if not isinstance(dim, IntegerAttr) or dim.value.data != len(op.iterator_types) - 1:
+            return one  # not the vector loop over the contiguous (innermost) dim
+        step = self.eval(par.steps[0], par)
+        if step.scope:
+            return one
+        slots = [o.results[0].type for o in (pipe.private.walk() if pipe.private else [])
+                 if isinstance(o, ktdf.FifoOp)]
+        width = step({})
+        if not slots or any(t.get_shape()[-1] != width for t in slots):
+            return one
+        slot_bytes = sum(prod(t.get_shape()) * element_bytes(t.element_type) for t in slots)
+        sharing: dict[tuple[str, str], int] = {}
+        for f in self.func.walk():
+            if isinstance(f, ktdf.FifoOp):
+                t = f.results[0].type
+                key = (t.source.data, t.dest.data)
+                sharing[key] = sharing.get(key, 0) + 1
+        depths = []
+        for t in slots:
+            key = (t.source.data, t.dest.data)
+            src, dst = (self.hw.unit_of_kind(k, op) for k in key)
+            try:
+                depth = self.hw.device.fifo_depth(src, dst)
+            except DeviceError:
+                depth = None
+            depths.append((depth or 1 << 30) // sharing[key])
+        register_file = unit.register_file or 1 << 30
+        limit = max(1, min(register_file // max(1, slot_bytes), min(depths)))
+        lo, hi = self.eval(par.lower_bounds[0], par), self.eval(par.upper_bounds[0], par)
+        n = self._decision_or_value(par)
+
+        def k(v: Values) -> int:
+            total = max(hi(v) - lo(v), 0)
+            if total % width or (total // width) % max(1, n(v)):
+                return 1
+            block = total // width // max(1, n(v))
+            return next((c for c in range(min(limit, block), 0, -1) if block % c == 0), 1)
+        return Expr(lo.scope | hi.scope | n.scope, k)
+
+
+def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
+    """Cycles a vector unit spends on one invocation of an elementwise generic, as the
+    lowering writes it and the emulator runs it (docs/dataflowir.md, docs/emulator.md):
+    the ops are issued in order, each busy ceil(points / lanes) and its result ready the
+    unit's latency later; an op waits for its operands' results. Before the body's ops:
+    a shuffle per operand whose map or shape differs from the iteration's (a broadcast
+    operand); a constant, or a scalar from outside the body, is a one-cycle bitstream and
+    a shuffle that widens it. The result is sent when ready. Dependent ops therefore cost
+    about a latency each, which is what bounds a long elementwise body (layernorm's
+    normalisation: ~80 cycles per vector where the op count alone says ~13)."""
+    busy = -(-points // max(1, lanes))
+    t = 0
+    ready: dict[SSAValue, int] = {}
+
+    def issue(deps: list[int], cycles: int = busy) -> int:
+        nonlocal t
+        t = max([t, *deps]) + cycles
+        return t + latency
+
+    def splat() -> int:
+        return issue([issue([], 1)])
+
+    block = op.body.block
+    maps = [m.data for m in op.indexing_maps]
+    out = op.outputs[0].type if op.outputs else None
+    shape = tuple(out.get_shape()) if isinstance(out, TensorType) else ()
+    for arg, operand, amap in zip(block.args, op.inputs, maps):
+        t_in = operand.type
+        if not isinstance(t_in, TensorType):
+            ready[arg] = splat()
+        elif tuple(t_in.get_shape()) != shape or amap != AffineMap.identity(len(shape)):
+            ready[arg] = issue([])
+        else:
+            ready[arg] = 0
+    for arg in block.args[len(op.inputs):]:
+        ready[arg] = 0
+    final = 0
+    for inner in block.ops:
+        if inner.name == "linalg.yield":
+            final = max([0, *(ready.get(v, 0) for v in inner.operands)])
+            break
+        if isinstance(inner, arith.ConstantOp):
+            ready[inner.results[0]] = splat()
+            continue
+        for v in inner.operands:
+            if v not in ready:
+                ready[v] = splat()
+        done = issue([ready[v] for v in inner.operands])
+        for r in inner.results:
+            ready[r] = done
+    return max(t, final) + 1
 
 
 def _short(t) -> str:

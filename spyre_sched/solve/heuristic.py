@@ -70,6 +70,8 @@ def v1_choice(problem: Problem) -> dict[str, int]:
             choice[d.name] = _tile(d)
         elif d.kind == "modulo":
             choice[d.name] = _closest(d, 2)
+        elif d.kind == "keep":
+            choice[d.name] = _closest(d, 0)  # V1 keeps nothing: every compute re-reads
         elif any(c.loop for c in d.candidates):
             choice[d.name] = _distribute(d, problem.corelets)
     # Distributed loops written as one decision per loop, grouped by instance group.

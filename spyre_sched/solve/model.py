@@ -35,6 +35,7 @@ from ortools.sat.python import cp_model
 
 from spyre_sched.solve import cost, levels
 from spyre_sched.solve.problem import (
+    LINK_KINDS,
     Pipeline,
     Problem,
     Program,
@@ -113,7 +114,7 @@ def program_scope(problem: Problem, program: Program) -> tuple[str, ...]:
     return tuple(d.name for d in problem.decisions if d.name in names)
 
 
-def separate(pipe: Pipeline, factor: int = 1) -> list[Pipeline]:
+def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) -> list[Pipeline]:
     """A pipeline whose cycles are a sum over its stages, as one pipeline per stage.
 
     When the iterations per instance are a constant N (no decision in them) and the
@@ -130,12 +131,14 @@ def separate(pipe: Pipeline, factor: int = 1) -> list[Pipeline]:
             out: list[Pipeline] = []
             if n <= 0:
                 return out
-            for st, stag, hidden in zip(pipe.stages, cost.staggered_stages(pipe),
-                                        cost.overlapped_latency(pipe)):
-                if stag != st.staggered or hidden != st.overlapped:
-                    st = replace(st, staggered=stag, overlapped=hidden)
-                if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
-                    out += separate(st.work[0], factor * n)
+            slack = cost.prefetch_slack(problem, pipe)
+            for st, stag, hidden, free in zip(pipe.stages, cost.staggered_stages(pipe),
+                                              cost.overlapped_latency(pipe), slack):
+                if stag != st.staggered or hidden != st.overlapped or free != st.prefetch_slack:
+                    st = replace(st, staggered=stag, overlapped=hidden, prefetch_slack=free)
+                if len(st.work) == 1 and isinstance(st.work[0], Pipeline) and \
+                        not st.prefetch_slack:
+                    out += separate(st.work[0], factor * n, problem)
                 else:
                     out.append(Pipeline(f"{pipe.name}/{st.name}", Quantity.const(factor * n),
                                         (st,), modulo=1))
@@ -161,13 +164,19 @@ def components(problem: Problem, program: Program) -> list[Program]:
         return x
 
     items: list[tuple[str, object, tuple[str, ...]]] = []
-    pipes = [q for p in program.pipelines for q in separate(p)]
+    pipes = [q for p in program.pipelines for q in separate(p, 1, problem)]
     items += [("pipelines", p, pipeline_scope(p)) for p in pipes]
     items += [("buffers", b, (*b.bytes.scope, *modulo_scope(b.modulo))) for b in program.buffers]
     items += [("fifos", f, f.entries.scope) for f in program.fifos]
     items += [("registers", r, r.bytes.scope) for r in program.registers]
     items += [("instance_limits", lim, lim.decisions) for lim in program.instance_limits]
+    def joining(scope: tuple[str, ...]) -> tuple[str, ...]:
+        # a link decision (a keep choice) does not join the parts that depend on it: each
+        # part is tabulated per value of it, and the one-hot channels keep them agreeing
+        return tuple(d for d in scope if problem.decision(d).kind not in LINK_KINDS) or scope
+
     for _, _, scope in items:
+        scope = joining(scope)
         for d in scope:
             find(d)
         for a, b in zip(scope, scope[1:]):
@@ -175,6 +184,7 @@ def components(problem: Problem, program: Program) -> list[Program]:
     groups: dict[str, dict[str, list]] = {}
     order: list[str] = []
     for field_name, item, scope in items:
+        scope = joining(scope)
         root = find(scope[0]) if scope else ""
         if root not in groups:
             groups[root] = {k: [] for k in ("pipelines", "buffers", "fifos", "registers",
@@ -247,9 +257,12 @@ def program_table(problem: Problem, program: Program, whole: bool = False) -> Pr
                    *(busy.get(m, 0) for m in shared))
         rows.append((cycles, figures, key))
     rows.sort()
+    links = [k for k, d in enumerate(scope) if problem.decision(d).kind in LINK_KINDS]
     front: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
     for row in rows:  # cycles ascending: dominated if an earlier row needs no more of anything
-        if any(all(a <= b for a, b in zip(kept[1], row[1])) for kept in front):
+        # (and agrees on the link decisions other parts share: it must stand in for it)
+        if any(all(kept[2][k] == row[2][k] for k in links)
+               and all(a <= b for a, b in zip(kept[1], row[1])) for kept in front):
             continue
         front.append(row)
     if not front:

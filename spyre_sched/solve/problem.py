@@ -20,7 +20,10 @@ from dataclasses import dataclass, field
 
 from spyre_sched.errors import SpyreSchedError
 
-DECISION_KINDS = ("tile", "modulo", "distribute")
+DECISION_KINDS = ("tile", "modulo", "distribute", "keep")
+LINK_KINDS = ("keep",)
+"""Decisions several independent parts of a program may share without being merged into
+one table (each part is tabulated per value of them; docs/solver.md, "Parts")."""
 ROLES = ("input", "output", "intermediate", "accumulator", "hoisted", "staging")
 
 
@@ -51,7 +54,8 @@ class Decision:
     name: str
     """Stable, human-readable name from the IR (`p0.tile.d1`, `p0.pipe.outer.modulo`)."""
     kind: str
-    """`tile` (extent in loop iterations), `modulo` (buffer copies) or `distribute`."""
+    """`tile` (extent in loop iterations), `modulo` (buffer copies), `distribute` or `keep`
+    (0: re-read an input in every compute, 1: keep it resident in scratchpad)."""
     program: int
     candidates: tuple[Candidate, ...]
     source: str = ""
@@ -151,6 +155,13 @@ class Compute:
     steps: Quantity = field(default_factory=lambda: Quantity.const(1))
     """Dependent steps per iteration (a reduction's carried accumulator): each waits for
     the previous one's result, so the unit's latency is paid `steps` times."""
+    points: int = 1
+    """Elements of one invocation (one vector of the compute's shape)."""
+    period: Quantity = field(default_factory=lambda: Quantity.const(0))
+    """Cycles each invocation keeps the unit from starting the next (0: not known): the
+    unit issues the vector ops in order, each waiting for its operands' results, and
+    sends the result when it is ready (`extract.vector_period`); per vector, when the
+    lowering runs several vectors per instruction (a chunk)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +180,11 @@ class Stage:
     overlapped: int = 0
     """Cycles of this stage's latency that the next stage of the same pipeline hides (set
     when split off its pipeline, like `staggered`; docs/solver.md, "Hoisted transfers")."""
+    prefetch_slack: int = 0
+    """Cycles the earlier stages of a run-once pipeline leave the unit of this stage's
+    leading load idle (at least, whatever their decisions): that load is issued as soon
+    as the unit is free, so up to this much of it hides behind them (set when split off
+    its pipeline, like `staggered`; docs/solver.md, "Phases overlap")."""
 
 
 @dataclass(frozen=True)
@@ -322,6 +338,7 @@ class Problem:
                             yield w.elements, f"compute {w.name}"
                             yield w.instances, f"compute {w.name} instances"
                             yield w.steps, f"compute {w.name} steps"
+                            yield w.period, f"compute {w.name} period"
             for b in p.buffers:
                 yield b.bytes, f"buffer {b.name}"
             for f in p.fifos:
@@ -378,7 +395,7 @@ def stage_scope(stage: Stage) -> tuple[str, ...]:
         if isinstance(w, Transfer):
             names = w.bytes.scope
         elif isinstance(w, Compute):
-            names = (*w.elements.scope, *w.instances.scope, *w.steps.scope)
+            names = (*w.elements.scope, *w.instances.scope, *w.steps.scope, *w.period.scope)
         else:
             names = pipeline_scope(w)
         for d in names:

@@ -10,6 +10,8 @@
 // CHECK-NEXT: %T1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 64 : i64, min_value = 64 : i64, divisibility = 64 : i64, value = 64 : i64} : index
 // CHECK-NEXT: %n = ktdf.tiling.derive_size %c0, %T0, %c3 : index
 // CHECK-NEXT: %g = ktdf.tiling.linearize_index %c0, %n : index
+// CHECK-NEXT: ktdf.keep_resident {decision = "p0.keep.A", operand = "A"}
+// CHECK-NEXT: ktdf.keep_resident {decision = "p0.keep.B", operand = "B", value = 1 : i64}
 // CHECK-NEXT: %v = ktdp.construct_memory_view %A, sizes: [96, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 95) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
 // CHECK-NEXT: ktdf.pipeline modulo(size: ?, decision = "p0.pipe.lx.modulo") {
 // CHECK-NEXT: %p, %p_1, %p_2, %p_3 = ktdf.private -> (memref<?x64xf16, "LX">, !ktdf.fifo.slot<"load" -> "sfu", 64xf16>, !ktdf.token, !ktdf.token) {
@@ -56,6 +58,8 @@ builtin.module attributes {ktdf.device = "spyre"} {
     %T1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 64, min_value = 64, divisibility = 64, value = 64} : index
     %n = ktdf.tiling.derive_size %c0, %T0, %c3 : index
     %g = ktdf.tiling.linearize_index %c0, %n : index
+    ktdf.keep_resident {decision = "p0.keep.A", operand = "A"}
+    ktdf.keep_resident {decision = "p0.keep.B", operand = "B", value = 1}
     %v = ktdp.construct_memory_view %A, sizes: [96, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
     ktdf.pipeline modulo(size: ?, decision = "p0.pipe.lx.modulo") {
       %p:4 = ktdf.private -> (memref<?x64xf16, "LX">, !ktdf.fifo.slot<"load" -> "sfu", 64xf16>, !ktdf.token, !ktdf.token) {

@@ -151,6 +151,11 @@ NEGATIVE = {
     "illegal solved tile size": (
         body('%t = ktdf.tiling.reserve_size {decision = "p0.tile.d1", extent = 96, '
              'min_value = 64, divisibility = 64, value = 80} : index'), "value 80 of"),
+    "keep value not 0 or 1": (
+        body('ktdf.keep_resident {decision = "p0.keep.X", operand = "X", value = 2}'),
+        "must be 0 (re-read) or 1 (keep)"),
+    "keep without a decision name": (
+        body('ktdf.keep_resident {decision = "", operand = "X"}'), "non-empty `decision`"),
     "minimum above extent": (
         body('%t = ktdf.tiling.reserve_size {decision = "p0.tile.d1", extent = 32, '
              'min_value = 64, divisibility = 64} : index'), "exceeds the extent"),

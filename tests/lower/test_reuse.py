@@ -60,7 +60,7 @@ def test_capacity_error_lists_only_the_buffers_live_together() -> None:
     assert "late 1x3072 B" in text and "big 1x3072 B" in text and "early" not in text
 
 
-def _lowered_programs(kernel: Path, device: str = "spyre"):
+def _lowered_programs(kernel: Path, device: str = "spyre", strategy: str = "solver"):
     """(analysis, lifetimes) per program of the kernel's solved, lowered schedule."""
     from spyre_sched.api import compile as compile_kernel
     from spyre_sched.device import load_device
@@ -69,7 +69,7 @@ def _lowered_programs(kernel: Path, device: str = "spyre"):
     from spyre_sched.lower.program import lower_program
     from spyre_sched.lower.units import Units
 
-    schedule = compile_kernel(str(kernel), device=device)
+    schedule = compile_kernel(str(kernel), device=device, strategy=strategy)
     module = Parser(make_context(), schedule.schedule_ir).parse_module()
     kernel_fn, _, programs = _orchestrator(module)
     grid = 1
@@ -99,7 +99,10 @@ def test_buffers_live_together_never_share_bytes(example: Path) -> None:
 
 
 def test_reuse_lowers_peak_scratchpad_of_multi_compute_programs() -> None:
-    schedule, [(pa, _)] = _lowered_programs(ROOT / "examples" / "rmsnorm.mlir")
+    # the heuristic re-reads X in both computes (the solver keeps X resident: one buffer
+    # live for the whole program, so the computes' tiles have nothing dead to share)
+    schedule, [(pa, _)] = _lowered_programs(ROOT / "examples" / "rmsnorm.mlir",
+                                            strategy="heuristic")
     peak = max(b.alloc.end for b in pa.buffers.values())
     total = sum(b.alloc.bytes for b in pa.buffers.values())
     assert peak < total

@@ -12,7 +12,7 @@ import pytest
 
 from schedule_util import parse_ir, print_ir, run_filecheck
 from spyre_sched.errors import SpyreSchedError
-from spyre_sched.pipeline import SCHEDULE_STEPS, run_steps, step_name
+from spyre_sched.pipeline import POST_SOLVE_STEPS, SCHEDULE_STEPS, run_steps, step_name
 
 HERE = Path(__file__).parent / "passes"
 FILES = sorted(HERE.glob("*.mlir"))
@@ -25,7 +25,7 @@ def _header(text: str, key: str) -> str | None:
 
 def test_every_pass_has_an_ir_test() -> None:
     tested = {_header(p.read_text(), "PASS") for p in FILES}
-    for step in SCHEDULE_STEPS:
+    for step in (*SCHEDULE_STEPS, *POST_SOLVE_STEPS):
         if not step_name(step).startswith("device-patterns"):
             assert step_name(step) in tested, step_name(step)
 
@@ -34,7 +34,7 @@ def test_every_pass_has_an_ir_test() -> None:
 def test_pass(path: Path) -> None:
     text = path.read_text()
     name = _header(text, "PASS")
-    step = next(s for s in SCHEDULE_STEPS if step_name(s) == name)
+    step = next(s for s in (*SCHEDULE_STEPS, *POST_SOLVE_STEPS) if step_name(s) == name)
     module = parse_ir(text)
     error = _header(text, "ERROR")
     if error is not None:

@@ -1,0 +1,176 @@
+"""Step apply-keep (after `solve`): rewrite each solved `ktdf.keep_resident` choice into
+the IR the lowering reads (docs/scheduleir.md, "Keeping an input resident").
+
+- `value = 0` (re-read): the resident buffer is dropped from its pipeline and the marks
+  removed; every compute keeps loading its own tiles.
+- `value = 1` (keep): the first compute's DMA writes its tile into the resident buffer
+  at the tile's position (`index` of each `base + index` subscript) instead of into its
+  staging buffer; the later computes lose their DMA of that input (the stage is dropped
+  when nothing else is left in it); every read of a staging buffer at `[s...]` reads the
+  resident buffer at `[index + s ...]`; the staging buffers are dropped.
+
+The `ktdf.keep_resident` op is removed either way: the solved IR shows the chosen form.
+The lowering then orders the resident buffer like any other: the DMA and the first
+compute's loads by that compute's tile pipeline, the later computes' loads by the
+run-once pipeline's stage order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from spyre_sched.dialects import ktdf
+from spyre_sched.schedule.common import constant_value, fail, programs
+from spyre_sched.schedule.ir_build import (
+    drop_resources,
+    drop_stage,
+    erase_dead,
+    rebuild,
+    refresh_units,
+)
+from spyre_sched.schedule.keep_resident import (
+    KEEP_ATTR,
+    KEEP_ROLE_ATTR,
+    dma_stage,
+    maker_of,
+    owning_pipeline,
+    tile_position,
+)
+
+NAME = "apply-keep"
+
+
+def _marked(fn: Operation, name: str) -> list[Operation]:
+    return [op for op in fn.walk() if isinstance(op.attributes.get(KEEP_ATTR), StringAttr)
+            and op.attributes[KEEP_ATTR].data == name]  # type: ignore[union-attr]
+
+
+def _unmark(op: Operation) -> None:
+    op.attributes.pop(KEEP_ATTR, None)
+    op.attributes.pop(KEEP_ROLE_ATTR, None)
+
+
+def _private_result(maker: Operation) -> SSAValue:
+    private = maker.parent_op()
+    assert isinstance(private, ktdf.PrivateOp)
+    yielded = private.body.block.last_op
+    assert yielded is not None
+    index = [v.owner for v in yielded.operands].index(maker)
+    return private.res[index]
+
+
+def _position_at(position: list[SSAValue], stage: Operation, out: list[Operation]) -> list[SSAValue]:
+    """The tile position, recomputed (appended to `out`) where it was computed inside the
+    DMA stage: usable outside it."""
+    def local(v: SSAValue) -> bool:
+        owner = v.owner
+        return isinstance(owner, Operation) and stage.is_ancestor(owner)
+    return [rebuild(v, {}, out, local) for v in position]
+
+
+def _shifted(position: list[SSAValue], offsets, out: list[Operation]) -> list[SSAValue]:
+    """position + offsets, dim by dim (an offset of 0 adds nothing)."""
+    result = []
+    for p, o in zip(position, offsets):
+        if constant_value(p) == 0 and isinstance(o, SSAValue):
+            result.append(o)
+            continue
+        if isinstance(o, int) or isinstance(o, IntegerAttr):
+            value = o if isinstance(o, int) else o.value.data
+            if value == 0:
+                result.append(p)
+                continue
+            c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            out.append(c)
+            o = c.result
+        add = arith.AddiOp(p, o)
+        out.append(add)
+        result.append(add.result)
+    return result
+
+
+def _redirect_reads(staging: SSAValue, resident: SSAValue, position: list[SSAValue],
+                    stage: Operation) -> None:
+    for use in list(staging.uses):
+        reader = use.operation
+        if not isinstance(reader, ktdf.DataTransferOp) or reader.source != staging:
+            continue
+        ops: list[Operation] = []
+        at = _position_at(position, stage, ops)
+        offsets = _shifted(at, reader.mixed_source_offsets(), ops)
+        mode = reader.mode if reader.mode != "copy" else None
+        new = ktdf.DataTransferOp(resident, offsets, reader.mixed_source_sizes(), reader.dest,
+                                  reader.mixed_dest_offsets(), reader.mixed_dest_sizes(), mode)
+        new.attributes.update(reader.attributes)
+        for op in reversed(list(ops)):  # recomputed positions the shift did not need
+            if not any(r.uses for r in op.results):
+                ops.remove(op)
+                op.erase()
+        Rewriter.insert_op(ops, InsertPoint.before(reader))
+        Rewriter.replace_op(reader, new)
+
+
+def apply_keep(fn: Operation, choice: ktdf.KeepResidentOp) -> None:
+    name = choice.decision.data
+    value = ktdf.decision_value(choice)
+    if value is None:
+        raise fail(choice, NAME, f"keep decision {name} is still open (run solve first)")
+    marked = _marked(fn, name)
+    residents = [op for op in marked if isinstance(op, ktdf.BufferOp) and op.role.data == "resident"]
+    transfers = [op for op in marked if isinstance(op, ktdf.DataTransferOp)]
+    if len(residents) != 1 or not transfers:
+        raise fail(choice, NAME, f"keep decision {name}: expected one resident buffer and its "
+                                 "transfers marked ktdf.keep")
+    resident_op = residents[0]
+    resident = _private_result(resident_op)
+    top = owning_pipeline(resident)
+    if value == 0:
+        for op in marked:
+            _unmark(op)
+        drop_resources(top, {resident})
+        Rewriter.erase_op(choice)
+        return
+    for t in sorted(transfers, key=lambda t: t.attributes[KEEP_ROLE_ATTR].data != "fill"):  # type: ignore[union-attr]
+        role = t.attributes[KEEP_ROLE_ATTR].data  # type: ignore[union-attr]
+        staging = t.dest
+        pipe = owning_pipeline(staging)
+        stage = dma_stage(t)
+        found = tile_position(t)
+        if stage is None or found is None or not isinstance(maker_of(staging), ktdf.BufferOp):
+            raise fail(t, NAME, f"keep decision {name}: the transfer is no longer the "
+                                "tile load the scheduler marked")
+        position = found[1]
+        _redirect_reads(staging, resident, position, stage)
+        if role == "fill":
+            fill = ktdf.DataTransferOp(t.source, t.mixed_source_offsets(), t.mixed_source_sizes(),
+                                       resident, position, t.mixed_dest_sizes())
+            Rewriter.replace_op(t, fill)
+        else:
+            feeding = [v for v in t.operands if isinstance(v.owner, Operation)]
+            Rewriter.erase_op(t)
+            erase_dead(feeding)
+        drop_resources(pipe, {staging})
+        if role != "fill" and not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
+            drop_stage(pipe, stage)
+    _unmark(resident_op)
+    Rewriter.erase_op(choice)
+
+
+@dataclass(frozen=True)
+class ApplyKeep(ModulePass):
+    """Rewrite solved keep-resident choices into the kept or the re-reading form."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for _, fn in list(programs(op)):
+            for choice in [c for c in fn.walk() if isinstance(c, ktdf.KeepResidentOp)]:
+                apply_keep(fn, choice)
+            refresh_units(fn)
