@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.func import CallOp, FuncOp
-from xdsl.dialects.linalg import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
