@@ -9,9 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 import emulator.reference as reference
 from emulator.numerics import apply_op, compare_with_bound, reduce
+from spyre_sched.cli import main
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.frontend import load_kernel
 
@@ -88,7 +90,8 @@ def test_bounds_travel_through_device_memory():
     assert bounds["Y"].shape == outputs["Y"].shape and bounds["Y"].any()
 
 
-def test_a_bound_reaching_a_comparison_is_refused_with_its_location(tmp_path):
+def _row_sum_with_comparison(tmp_path: Path) -> Path:
+    """examples/row_sum.mlir with its sum passed through a comparison (a select on > 0)."""
     text = (ROOT / "examples/row_sum.mlir").read_text()
     body = "    %n = arith.truncf %se : f32 to f16\n"
     assert body in text
@@ -98,11 +101,25 @@ def test_a_bound_reaching_a_comparison_is_refused_with_its_location(tmp_path):
         "    %pos = arith.cmpf ogt, %se, %zf : f32\n"
         "    %sel = arith.select %pos, %se, %zf : f32\n"
         "    %n = arith.truncf %sel : f32 to f16\n")))
+    return path
+
+
+def test_a_bound_reaching_a_comparison_is_refused_with_its_location(tmp_path):
+    path = _row_sum_with_comparison(tmp_path)
     kernel = load_kernel(path)
     with pytest.raises(UnsupportedError, match="arith.cmpf") as info:
         reference.run_with_error_bounds(kernel, reference.make_inputs(kernel, 0), "f32")
     assert "row_sum_cmp.mlir:" in str(info.value)
     reference.run(kernel, reference.make_inputs(kernel, 0))  # without bounds it runs
+
+
+def test_a_bound_the_rule_cannot_carry_is_a_located_error(tmp_path):
+    """A comparison of a row sum: `run` exits 1 with the op and the user's file, no traceback."""
+    path = _row_sum_with_comparison(tmp_path)
+    out = CliRunner().invoke(main, ["run", str(path), "--strategy", "heuristic"])
+    assert out.exit_code == 1, out.output
+    assert f"{path}:" in out.output and "arith.cmpf" in out.output
+    assert "Traceback" not in out.output
 
 
 LOOP_SUM = """

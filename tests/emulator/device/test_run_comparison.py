@@ -108,23 +108,6 @@ def test_compile_time_is_reported_for_a_kernel():
     assert "compile" in spyre_sched.emulate.report(result)
 
 
-def test_a_bound_the_rule_cannot_carry_is_a_located_error(tmp_path):
-    """A comparison of a row sum: exit 1 with the op and the user's file, no traceback."""
-    text = (ROOT / "examples/row_sum.mlir").read_text()
-    body = "    %n = arith.truncf %se : f32 to f16\n"
-    assert body in text
-    path = tmp_path / "row_sum_cmp.mlir"
-    path.write_text(text.replace(body, (
-        "    %zf = arith.constant 0.0 : f32\n"
-        "    %pos = arith.cmpf ogt, %se, %zf : f32\n"
-        "    %sel = arith.select %pos, %se, %zf : f32\n"
-        "    %n = arith.truncf %sel : f32 to f16\n")))
-    out = CliRunner().invoke(main, ["run", str(path), "--strategy", "heuristic"])
-    assert out.exit_code == 1, out.output
-    assert f"{path}:" in out.output and "arith.cmpf" in out.output
-    assert "Traceback" not in out.output
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["solver", "heuristic"])
 def test_full_size_layernorm_matches(strategy):
