@@ -68,7 +68,9 @@ def _capacity_words(problem: Problem, program: Program) -> str:
     least = _minimum(problem, scope, need)
     pin_text = ""
     if pinned:
-        regions = ", ".join(f"{r.name} {fmt_bytes(r.bytes)}" for r in problem.pinned)
+        regions = ", ".join(f"{r.name} {fmt_bytes(r.bytes)}"
+                            + (f", {fmt_bytes(r.reserved)} aligned" if r.reserved != r.bytes else "")
+                            for r in problem.pinned)
         pin_text = f" plus {fmt_bytes(pinned)} pinned by the kernel ({regions})"
     head = f"buffers of program {program.index} ({program.name})"
     if double is not None:
@@ -271,7 +273,7 @@ def build_trace(solution: Solution) -> dict[str, object]:
         "predicted_cycles": solution.cycles,
         "scratchpad_bytes": solution.peak_scratchpad,
         "scratchpad_capacity": problem.scratchpad_bytes,
-        "pinned": [{"region": r.name, "bytes": r.bytes, "source": r.source}
+        "pinned": [{"region": r.name, "bytes": r.bytes, "reserved": r.reserved, "source": r.source}
                    for r in problem.pinned],
         "solver": solution.stats.as_data() if solution.stats else None,
         "notes": list(solution.notes),

@@ -845,8 +845,11 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
                                 _calls(orchestrator, func.sym_name.data)))
     corelets = max((len(device.corelets(c)) for c in device.cores), default=1) or 1
-    regions = (PinnedRegion("ct_local views", pinned, "ktdf.pinned_bytes"),) if pinned else ()
     scratch_kind = device.memory_kind_for("ct_local")
+    # compiler buffers start on the scratchpad's access granularity, so the pinned region
+    # takes its bytes rounded up to it (softmax_rows: 2312 B pinned keep 2432 B)
+    regions = (PinnedRegion("ct_local views", pinned, "ktdf.pinned_bytes",
+                            hw.granularity(scratch_kind)),) if pinned else ()
     others = {}
     for p in programs:
         for b in p.buffers:
