@@ -259,9 +259,14 @@ class Runtime:
             value = int(value)
             if a.get("kind") == "pointer" and value < 0:
                 raise ExecutionError(f"pointer argument '{name}' is negative ({value})")
+            if a.get("kind") == "runtime" and value <= 0:
+                # KTIR (docs/ktir.md): a run-time argument is a positive multiple of its
+                # granularity, at most its upperbound; the reference refuses 0 too
+                raise ExecutionError(f"run-time argument '{name}' = {value} must be a positive "
+                                     "integer (KTIR run-time arguments are positive)")
             bound = a.get("upperbound")
             if bound is not None and not 0 <= value <= int(bound):
-                raise ExecutionError(f"run-time argument '{name}' = {value} is outside [0, {bound}]")
+                raise ExecutionError(f"run-time argument '{name}' = {value} is outside [1, {bound}]")
             gran = a.get("granularity")
             if gran and value % int(gran):
                 raise ExecutionError(f"run-time argument '{name}' = {value} is not a multiple of "
