@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
@@ -247,6 +248,9 @@ def build_trace(solution: Solution) -> dict[str, object]:
         programs.append({
             "program": prog.index, "name": prog.name, "calls": prog.calls,
             "cycles": cost.program_cycles(problem, prog, choice),
+            # one call's cycles: the runtime multiplies them by the calls a launch makes
+            "cycles_per_call": cost.program_cycles(problem, replace(prog, calls=1), choice),
+            "assumed": list(prog.assumed),
             "scratchpad_bytes": cost.program_scratchpad(problem, prog, choice),
             "decisions": [d for d in decisions if d["program"] == prog.index],
             "pipelines": [cost.pipeline_breakdown(problem, p, choice).as_data()
@@ -311,6 +315,9 @@ def render_trace(trace: dict[str, object]) -> str:
         lines.append(f"program {prog['program']} ({prog['name']}): {prog['cycles']} cycles"
                      + (f" ({prog['calls']} calls)" if prog["calls"] != 1 else "")
                      + f", scratchpad {fmt_bytes(prog['scratchpad_bytes'])}")
+        for assumption in prog.get("assumed") or []:
+            lines.append(f"  assumed: {assumption} (`run` evaluates the prediction at launch: "
+                         f"{prog.get('cycles_per_call')} cycles per call)")
         for d in prog["decisions"]:
             lines.append(f"  {d['decision']} = {d['chosen']}   candidates "
                          f"[{', '.join(d['candidates'])}]")

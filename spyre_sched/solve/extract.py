@@ -813,6 +813,32 @@ def _calls(orchestrator: FuncOp, symbol: str) -> int:
     return max(total, 1)
 
 
+LOOP_COUNTED_ONCE = "a loop whose trip count is known only at launch is counted as one iteration"
+BRANCH_COUNTED_TAKEN = "a call under a condition decided at launch or per core is counted as made"
+
+
+def _call_assumptions(orchestrator: FuncOp, symbol: str) -> tuple[str, ...]:
+    """What `_calls` had to assume about a program's calls that only a launch decides: the
+    figure it gives is then per iteration and per branch taken, not per launch (the
+    runtime evaluates the prediction at launch from the per-call cycles instead)."""
+    found: set[str] = set()
+    ev = _Evaluator()
+    for op in orchestrator.walk():
+        if not (isinstance(op, CallOp) and op.callee.root_reference.data == symbol):
+            continue
+        parent = op.parent_op()
+        while parent is not None and parent is not orchestrator:
+            if isinstance(parent, scf.ForOp):
+                try:
+                    _trip(ev(parent.lb), ev(parent.ub), ev(parent.step))({})
+                except ExtractError:
+                    found.add(LOOP_COUNTED_ONCE)
+            elif isinstance(parent, scf.IfOp) and not isinstance(parent.cond.owner, arith.ConstantOp):
+                found.add(BRANCH_COUNTED_TAKEN)
+            parent = parent.parent_op()
+    return tuple(sorted(found))
+
+
 def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     attr = module.attributes.get(DEVICE_ATTR)
     if device is None:
@@ -843,7 +869,8 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
             pipes.append(reader.pipeline(op, f"pipe{k}"))
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
-                                _calls(orchestrator, func.sym_name.data)))
+                                _calls(orchestrator, func.sym_name.data),
+                                _call_assumptions(orchestrator, func.sym_name.data)))
     corelets = max((len(device.corelets(c)) for c in device.cores), default=1) or 1
     scratch_kind = device.memory_kind_for("ct_local")
     # compiler buffers start on the scratchpad's access granularity, so the pinned region

@@ -274,6 +274,9 @@ class Program:
     instance_limits: tuple[InstanceLimit, ...] = ()
     calls: int = 1
     """How many times the orchestrator calls it (KTIR loops around the call)."""
+    assumed: tuple[str, ...] = ()
+    """What `calls` assumes that only a launch decides (a run-time loop counted once, a
+    launch-time branch counted as taken); empty when the calls are known at compile time."""
 
 
 @dataclass(frozen=True)
