@@ -463,12 +463,37 @@ class _ProgramReader:
         kept = isinstance(op, ktdf.BufferOp) and op.role.data == "resident"
         return self.decisions[attr.data], kept
 
+    def _corelet_copies(self, op: ktdf.BufferOp) -> tuple[list[Decision], int, int]:
+        """A buffer in a memory the corelets share, whose pipeline runs inside
+        `ktdf.parallel`s distributed over corelets, gets one copy of its slots per corelet
+        (lower/parallel_loops.py: at most the corelets a core has). Returns the open
+        distribute decisions around it, whether a fixed count there is above 1, and that
+        copy count (1: no copies possible)."""
+        corelet = self.hw.corelet
+        if corelet is None or op.memory in {self.hw.device.memories[m].kind
+                                                 for m in corelet.memories}:
+            return [], 0, 1
+        around, fixed, most = [], 0, 1
+        parent = op.parent_op()
+        while parent is not None and parent is not self.func:
+            if isinstance(parent, ktdf.ParallelOp):
+                most = max(most, parent.max_instances.value.data)
+                name = parent.decision.data if parent.decision is not None else None
+                if name in self.decisions:
+                    around.append(self.decisions[name])
+                elif int(ktdf.decision_value(parent) or 1) > 1:
+                    fixed = 1
+            parent = parent.parent_op()
+        return around, fixed, most
+
     def _buffer(self, op: ktdf.BufferOp, modulo: str | int, pipe: str) -> Buffer:
         dims = op.tile_dim_values()
         scope = [self.decisions[d] for d in dims if isinstance(d, str) and d in self.decisions]
         keep, when_kept = self._keep(op)
         if keep is not None:
             scope.append(keep)
+        around, fixed_split, copies = self._corelet_copies(op)
+        scope += [d for d in around if d not in scope]
         fixed = {d: ktdf.decision_value(self._solved[d]) for d in dims
                  if isinstance(d, str) and d not in self.decisions and d in self._solved}
         elt = element_bytes(op.result.type.element_type)
@@ -483,7 +508,10 @@ class _ProgramReader:
             if keep is not None and values[keep.name] != int(when_kept):
                 return 0  # the other form of the keep choice: this buffer does not exist
             # the lowering starts every copy on the memory's access granularity
-            return -(-image_size(amap, sizes) * elt // align) * align
+            aligned = -(-image_size(amap, sizes) * elt // align) * align
+            if fixed_split or any(values[d.name] > 1 for d in around):
+                return aligned * copies  # one copy per corelet (`_corelet_copies`)
+            return aligned
         align = self.hw.granularity(op.memory)
         return Buffer(f"{pipe}.{op.operand.data}.{op.role.data}", Quantity.of(scope, size),
                       modulo, op.role.data, op.memory)

@@ -160,3 +160,53 @@ def test_a_scratchpad_too_small_for_any_schedule_is_refused_by_the_solver(tmp_pa
     assert not isinstance(caught.value, CapacityError)  # refused by the solve, not at allocation
     assert isinstance(caught.value, SolveError) or "scratchpad" in caught.value.message
     assert "pinned" in caught.value.message
+
+
+ROTATING = ROOT / "tests" / "lower" / "row_sum_rotating_in_parallel.ktdf.mlir"
+
+
+def _open_rotating(tmp_path: Path, device: str = "spyre") -> Path:
+    """The hand-written N-buffered pipeline inside a ktdf.parallel over corelets, with its
+    buffering depth and instance count left open for the solver: LX is shared by spyre's
+    corelets, so every corelet gets its own copy of the `sum` slots. (ScheduleIR names its
+    device itself.)"""
+    text = ROTATING.read_text().replace('ktdf.device = "spyre"', f'ktdf.device = "{device}"')
+    for old, new in (("distribute(num_instances = 2)", "distribute(num_instances = ?)"),
+                     ('modulo(size: 2, decision = "p0.pipe.sum.modulo")',
+                      'modulo(size: ?, decision = "p0.pipe.sum.modulo")')):
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "rotating_open.ktdf.mlir"
+    path.write_text(text)
+    return path
+
+
+def test_slots_copied_per_corelet_are_counted(tmp_path: Path) -> None:
+    schedule, programs = allocated_and_modelled(_open_rotating(tmp_path), "spyre", "solver")
+    assert schedule.values["p0.distribute.d0"] == 2
+    sums = [b for b in schedule.trace["programs"][0]["buffers"] if b["buffer"].endswith("sum.intermediate")]
+    # 128 B per slot, one slot (modulo 1) per corelet, two corelets sharing LX
+    assert [b["total"] for b in sums] == [256]
+    allocated, modelled, _ = programs[0]["LX"]
+    assert allocated == modelled == 16384 + 128 + 256
+
+
+def test_a_split_whose_copies_would_not_fit_is_not_chosen(tmp_path: Path) -> None:
+    """16640 B of LX: the split over two corelets counted once per slot (16640) would
+    have been chosen and then failed to allocate (16768); it is now one corelet."""
+    import numpy as np
+
+    import spyre_sched
+    from spyre_sched.lower.bundle import write_bundle
+
+    device = _small_lx_device(tmp_path, 16640)
+    schedule, programs = allocated_and_modelled(_open_rotating(tmp_path, device), device, "solver")
+    assert schedule.trace["scratchpad_capacity"] == 16640
+    assert schedule.values["p0.distribute.d0"] == 1
+    allocated, modelled, capacity = programs[0]["LX"]
+    assert allocated <= modelled <= capacity == 16640
+    kernel = ROOT / "tests" / "lower" / "kernels" / "row_sum_16.mlir"
+    out = write_bundle(schedule, tmp_path / "bundle", kernel_text=kernel.read_bytes())
+    x = np.random.default_rng(11).uniform(-2, 2, size=(64, 512)).astype(np.float16)
+    result = spyre_sched.run(str(out), {"X": x}, device=device)
+    assert result.matches, result.mismatches
