@@ -463,17 +463,18 @@ class _ProgramReader:
         kept = isinstance(op, ktdf.BufferOp) and op.role.data == "resident"
         return self.decisions[attr.data], kept
 
-    def _corelet_copies(self, op: ktdf.BufferOp) -> tuple[list[Decision], int, int]:
+    def _corelet_copies(self, op: ktdf.BufferOp) -> tuple[list[Decision], bool, int]:
         """A buffer in a memory the corelets share, whose pipeline runs inside
         `ktdf.parallel`s distributed over corelets, gets one copy of its slots per corelet
         (lower/parallel_loops.py: at most the corelets a core has). Returns the open
         distribute decisions around it, whether a fixed count there is above 1, and that
         copy count (1: no copies possible)."""
         corelet = self.hw.corelet
-        if corelet is None or op.memory in {self.hw.device.memories[m].kind
-                                                 for m in corelet.memories}:
-            return [], 0, 1
-        around, fixed, most = [], 0, 1
+        owned = {self.hw.device.memories[m].kind for m in corelet.memories} if corelet else set()
+        if corelet is None or op.memory in owned:
+            return [], False, 1
+        around: list[Decision] = []
+        fixed, most = False, 1
         parent = op.parent_op()
         while parent is not None and parent is not self.func:
             if isinstance(parent, ktdf.ParallelOp):
@@ -482,7 +483,7 @@ class _ProgramReader:
                 if name in self.decisions:
                     around.append(self.decisions[name])
                 elif int(ktdf.decision_value(parent) or 1) > 1:
-                    fixed = 1
+                    fixed = True
             parent = parent.parent_op()
         return around, fixed, most
 
