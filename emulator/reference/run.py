@@ -63,8 +63,8 @@ class KernelSetup:
     """What a launch derives from the kernel alone, computed on its first run and reused
     by every later run of the same kernel object (with any inputs and run-time values):
     argument inference, the device memory that views at constant addresses own, each
-    pointer argument's layout, the polyhedral model (built only when an
-    argument is too large to hold whole), and the index-tensor ranges `make_inputs` uses.
+    pointer argument's layout, the polyhedral model (built only when an argument is too
+    large to hold whole), and the index-tensor ranges `make_inputs` uses.
     Like the interpreter's per-op caches (`interpreter.op_static`, `block_plan`), it
     assumes the kernel's IR is not changed once the kernel has run."""
 
@@ -304,7 +304,7 @@ def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]
     """The kernel's arguments; a dynamic extent with no static upper bound (a run-time
     argument that declares none) is bounded by the run-time values given, if any."""
     setup = kernel_setup(kernel)
-    args = setup.arguments
+    args = list(setup.arguments)  # the caller's own list; the entries are frozen
     if not any(a.upper_bounds and None in a.upper_bounds for a in args):
         return args
     block = kernel.func.body.block
@@ -320,7 +320,7 @@ def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]
     key = tuple(sorted((name, (type(v).__name__, v)) for name, v in bindings.items()))
     cached = setup.bounded.get(key)
     if cached is not None:
-        return cached
+        return list(cached)
     bound = {a.position: a for a in infer_arguments(
         kernel.func, KernelModel(kernel.func, bindings=bindings))}
     result = []
@@ -334,7 +334,7 @@ def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]
     if len(setup.bounded) >= _BOUNDED_CACHE_SIZE:
         setup.bounded.pop(next(iter(setup.bounded)))  # the oldest binding
     setup.bounded[key] = result
-    return result
+    return list(result)
 
 
 def _runtime_value(arg, type_, runtime_args: dict, kernel: Kernel) -> RuntimeArg:
