@@ -65,6 +65,19 @@ def matmul_body(block: Block, combiners) -> tuple[int, int] | None:
     return sides[0], sides[1]
 
 
+_F16_EXPONENTS: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def _f16_exponents(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`term_exponents` of f16 values, looked up by bit pattern in a table of all 65536."""
+    global _F16_EXPONENTS
+    if _F16_EXPONENTS is None:
+        every = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+        _F16_EXPONENTS = term_exponents(every.astype(np.float64))
+    bits = values.view(np.uint16)
+    return _F16_EXPONENTS[0][bits], _F16_EXPONENTS[1][bits]
+
+
 def _dims(amap: AffineMap) -> list[int] | None:
     if not all(isinstance(e, AffineDimExpr) for e in amap.results):
         return None
@@ -95,8 +108,8 @@ def contract(bound_in, maps, sizes: list[int], red: list[int], init) -> np.ndarr
             or not np.isfinite(b).all() or not np.isfinite(init).all()):
         return None
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    top_a, low_a = term_exponents(a64)
-    top_b, low_b = term_exponents(b64)
+    top_a, low_a = _f16_exponents(a)
+    top_b, low_b = _f16_exponents(b)
     top = top_a.max(axis=1)[:, None] + top_b.max(axis=0)[None, :]
     low = low_a.min(axis=1)[:, None] + low_b.min(axis=0)[None, :]
     if pa > pb:
