@@ -35,7 +35,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
@@ -62,6 +69,11 @@ _SP = r"[ \t]*"
 _END = r"(?=[ \t\r]*(?://|\n|$))"
 _NUMBER = r"-?[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?"
 
+#: `%r = d.op %a, %b : <type>`: the commonest shape, tried first (its key is the one
+#: `_CUSTOM` gives the same text)
+_BINARY = re.compile(
+    rf"({_VALUE}){_SP}={_SP}({_OP_NAME})[ \t]+({_VALUE}){_SP},{_SP}({_VALUE}){_SP}:{_SP}"
+    rf"({_TYPE}){_END}")
 #: `%r = d.op [word,] %a, %b, ... : <types>` (custom syntax, no attribute dictionary)
 _CUSTOM = re.compile(
     rf"({_VALUE}){_SP}={_SP}({_OP_NAME})[ \t]+(?:([a-z_][a-z0-9_]*){_SP},{_SP})?"
@@ -135,8 +147,12 @@ class FastOpReader:
             return None
         value = None
         generic = False
-        match = _CUSTOM.match(text, start)
+        match = _BINARY.match(text, start)
         if match is not None:
+            result, name, lhs, rhs, types = match.groups()
+            operands = (lhs, rhs)
+            key = ("custom", name, None, 2, types)
+        elif (match := _CUSTOM.match(text, start)) is not None:
             result, name, word, operand_text, types = match.groups()
             operands = tuple(_VALUES.findall(operand_text))
             key = ("custom", name, word, len(operands), types)
@@ -192,7 +208,8 @@ class FastOpReader:
             return None
         op = template.op_type.create(operands=values, result_types=template.result_types,
                                      properties=properties,
-                                     attributes=dict(template.attributes))
+                                     attributes=dict(template.attributes),
+                                     location=UNKNOWN_LOC)  # xDSL's default, one object
         register_ssa_definition(parser, result, op.results,
                                 Span(start, start + len(result) + 1, after.span.input))
         resume_at(parser, after)

@@ -14,11 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError as XdslParseError
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Input
 
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError
 from spyre_sched.frontend import parse_kernel
 from spyre_sched.located_parser import LocatedParser
+from spyre_sched.verify import first_line, verify_module
+from spyre_sched.xdsl_compat import _LinearTimeLexer, token_after, verifies_only_its_definition
 
 ROOT = Path(__file__).resolve().parents[2]
 MLIR_FILES = sorted(p for top in ("examples", "tests", "bench", "devices")
@@ -225,3 +229,85 @@ SUFFIXES = st.sampled_from(["", "", "", " // note", " loc(unknown)", "  "])
 @given(st.lists(st.tuples(LINES, SUFFIXES), min_size=1, max_size=8))
 def test_random_lines_parse_the_same_both_ways(lines) -> None:
     same_both_ways(kernel(*(line + suffix for line, suffix in lines)))
+
+
+# ---------------------------------------------------------------------------------------
+# The pieces: the quick next-token lexer, and verification once per op shape
+# ---------------------------------------------------------------------------------------
+
+TOKEN_TEXT = st.text(alphabet=list("%ab_1$.-} \n\t/:=,(){}<>!#\"^@x9é"), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TOKEN_TEXT, TOKEN_TEXT)
+def test_the_quick_token_lexer_agrees_with_xdsls(before: str, after: str) -> None:
+    text = "%x " + before + after  # the parser lexes `%x` when it is made
+    position = 3 + len(before)
+    parser = LocatedParser(make_context(), text, "t.mlir")
+
+    def lexed(fn) -> tuple:
+        try:
+            token = fn()
+        except XdslParseError as err:
+            return ("error", err.msg, err.span.start)
+        return (token.kind, token.span.start, token.span.end)
+
+    def by_xdsl():
+        lexer = _LinearTimeLexer(Input(text, "t.mlir"))
+        lexer.pos = position
+        return lexer.lex()
+
+    assert lexed(lambda: token_after(parser, position)) == lexed(by_xdsl)
+
+
+def test_only_classes_without_a_verifier_of_their_own_are_verified_once_per_shape() -> None:
+    ctx = make_context()
+    assert verifies_only_its_definition(ctx.get_optional_op("arith.addi"))
+    assert verifies_only_its_definition(ctx.get_optional_op("arith.constant"))
+    # a custom verifier, a trait that verifies, regions
+    assert not verifies_only_its_definition(ctx.get_optional_op("arith.index_cast"))
+    assert not verifies_only_its_definition(ctx.get_optional_op("func.return"))
+    assert not verifies_only_its_definition(ctx.get_optional_op("scf.for"))
+    assert not verifies_only_its_definition(ctx.get_optional_op("ktdp.load"))
+
+
+def first_failure_op_by_op(module) -> str | None:
+    """What verifying every op on its own says first (verify_module before it verified
+    each shape once)."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as err:
+            return first_line(str(err))
+    return None
+
+
+SHAPES_IN_PLACES = {
+    "an op of a verified shape ends a block": (
+        "func.func @k(%A: index) attributes {grid = [1]} {\n"
+        "  %a = arith.addi %A, %A : index\n"
+        "  %b = arith.addi %a, %A : index\n}\n"),
+    "an op of a verified shape ends a loop body": (
+        "func.func @k(%A: index) attributes {grid = [1]} {\n"
+        "  %a = arith.addi %A, %A : index\n"
+        '  "scf.for"(%A, %A, %A) ({\n'
+        "  ^bb0(%i: index):\n"
+        "    %b = arith.addi %i, %a : index\n"
+        "  }) : (index, index, index) -> ()\n"
+        "  return\n}\n"),
+    "two shapes, the second wrong": kernel(
+        '%a = "arith.addi"(%A, %A) : (index, index) -> index',
+        '%b = "arith.addi"(%A, %A) : (index, index) -> i32'),
+}
+
+
+@pytest.mark.parametrize("name", list(SHAPES_IN_PLACES))
+def test_verifying_once_per_shape_reports_what_verifying_each_op_reports(name: str) -> None:
+    text = SHAPES_IN_PLACES[name]
+    parser = LocatedParser(make_context(), text, "k.mlir")
+    module = parser.parse_module()
+    expected = first_failure_op_by_op(module)
+    assert expected is not None
+    with pytest.raises(SpyreSchedError) as caught:
+        verify_module(module, parser.op_locations(), "k.mlir")
+    assert expected in str(caught.value)
