@@ -74,6 +74,14 @@ class PreparedBundle:
     def decisions(self) -> dict:
         return self.schedule.get("decisions") or {}
 
+    @property
+    def predicted_per_call(self) -> dict[str, int] | None:
+        """The schedule's cycles for one call of each program (None: not recorded)."""
+        table = self.schedule.get("predicted_per_call")
+        if not isinstance(table, dict):
+            return None
+        return {str(k): int(v) for k, v in table.items()}
+
 
 @dataclass
 class LaunchResult:
@@ -85,6 +93,9 @@ class LaunchResult:
     outputs: dict[str, np.ndarray] = field(default_factory=dict)
     """Every out/inout tensor argument, read back after the launch (row-major, the job
     plan's shape)."""
+    predicted_cycles: int | None = None
+    """The schedule's prediction for this launch's arguments (`predict`); None when the
+    bundle records no per-call cycles."""
 
 
 def _read_json(path: Path) -> dict:
@@ -213,6 +224,7 @@ class Runtime:
             if isinstance(value, np.ndarray) and name in kinds and kinds[name].get("kind") == "pointer":
                 args[name] = self.allocate_tensor(value, kinds[name]["element_type"])
         env = self._argument_env(prepared, args, runtime_args or {})
+        predicted = self._predict(prepared, env)
         total: Measurements | None = None
         per_program: dict[str, int] = {}
         now = 0
@@ -238,7 +250,33 @@ class Runtime:
                 shape = argument_shape(a, env)
                 if shape is not None:
                     outputs[a["name"]] = self.read_tensor(env[a["name"]], shape, a["element_type"])
-        return LaunchResult(total.cycles, total, per_program, trace, outputs)
+        return LaunchResult(total.cycles, total, per_program, trace, outputs, predicted)
+
+    def predict(self, prepared: PreparedBundle, args: dict[str, int],
+                runtime_args: dict[str, int] | None = None) -> int | None:
+        """The schedule's predicted cycles for a launch with these arguments, without
+        running it: the job plan walked as a launch walks it (run-time loops, launch-time
+        and per-core conditions evaluated), each call counted at its program's per-call
+        cycles (schedule.json `predicted_per_call`). None when the bundle has no such table
+        (hand-written bundles); then `prepared.predicted_cycles` is all there is."""
+        return self._predict(prepared, self._argument_env(prepared, args, runtime_args or {}))
+
+    def _predict(self, prepared: PreparedBundle, env: dict[str, int]) -> int | None:
+        per_call = prepared.predicted_per_call
+        if per_call is None:
+            return None
+        total, missing = 0, []
+
+        def count(program: str, symbols, cores, label: str) -> None:
+            nonlocal total
+            if program in per_call:
+                total += per_call[program]
+            else:
+                missing.append(program)
+
+        Execution(prepared.grid, count, prepared.symbols, lambda entry, value: None).run(
+            prepared.execute, env)
+        return None if missing else total
 
     def _argument_env(self, prepared: PreparedBundle, args: dict, runtime_args: dict) -> dict[str, int]:
         env: dict[str, int] = {}
@@ -259,9 +297,14 @@ class Runtime:
             value = int(value)
             if a.get("kind") == "pointer" and value < 0:
                 raise ExecutionError(f"pointer argument '{name}' is negative ({value})")
+            if a.get("kind") == "runtime" and value <= 0:
+                # KTIR (docs/ktir.md): a run-time argument is a positive multiple of its
+                # granularity, at most its upperbound; the reference refuses 0 too
+                raise ExecutionError(f"run-time argument '{name}' = {value} must be a positive "
+                                     "integer (KTIR run-time arguments are positive)")
             bound = a.get("upperbound")
             if bound is not None and not 0 <= value <= int(bound):
-                raise ExecutionError(f"run-time argument '{name}' = {value} is outside [0, {bound}]")
+                raise ExecutionError(f"run-time argument '{name}' = {value} is outside [1, {bound}]")
             gran = a.get("granularity")
             if gran and value % int(gran):
                 raise ExecutionError(f"run-time argument '{name}' = {value} is not a multiple of "

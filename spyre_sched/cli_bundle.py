@@ -70,6 +70,11 @@ def write_output(source: str, device: str, output: str, options: dict) -> str:
     # every buffer of a program as live at once
     programs = json.loads((Path(out) / "schedule.json").read_text()).get("programs") or []
     allocated = max([int(p.get("scratchpad_bytes", 0)) for p in programs] + [0])
+    # calls only a launch decides (run-time loops, launch-time branches): say what the
+    # figure assumed; `run` evaluates the prediction for the launch's arguments
+    schedule_doc = json.loads((Path(out) / "schedule.json").read_text())
+    assumed = schedule_doc.get("predicted_assumes") or []
+    note = f" ({'; '.join(assumed)}; `run` predicts each launch)" if assumed else ""
     return (f"wrote bundle {out}/ ({', '.join(files)}): predicted {schedule.predicted_cycles} "
-            f"cycles, peak scratchpad {allocated} bytes per core (solver's model: "
+            f"cycles{note}, peak scratchpad {allocated} bytes per core (solver's model: "
             f"{schedule.scratchpad_bytes})")

@@ -91,6 +91,13 @@ class RunResult:
     timings: dict[str, dict] = field(default_factory=dict)
     """Per stage ("compile", "emulate", "reference"): {"wall_s", "cpu_s"} (and "reused":
     true when the caller's reference run was used); compile is absent for a bundle."""
+    compiled_prediction: int | None = None
+    """The compile-time figure (schedule.json `predicted_cycles`): `predicted_cycles` is the
+    prediction evaluated for this launch's arguments when the bundle records per-call
+    cycles; the two differ only where a call depends on the launch."""
+    prediction_assumes: list[str] = field(default_factory=list)
+    """What the compile-time figure (and the solver's objective) assumed about calls only
+    a launch decides (a run-time loop counted once, a launch-time branch counted as made)."""
     reference_run: ReferenceRun | None = field(default=None, repr=False)
     """The reference outputs with their bounds: pass it as `run(..., reference=)` to check
     another schedule of the same kernel on the same inputs without running it again."""
@@ -136,6 +143,8 @@ class RunResult:
             "mismatches": self.mismatches,
             "decisions": self.decisions,
             "predicted_cycles": self.predicted_cycles,
+            "compiled_prediction": self.compiled_prediction,
+            "prediction_assumes": self.prediction_assumes,
             "cycles": self.cycles,
             "emulated_split": self.split(),
             "per_program": self.per_program,
@@ -347,7 +356,11 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                                round(s.busy / m.cycles, 4) if m.cycles else 0.0, s.finished_at)
              for name, s in m.units.items()}
     return RunResult(outputs=outputs, reference=want, cycles=launched.cycles,
-                     predicted_cycles=prepared.predicted_cycles, units=units, max_error=max_error,
+                     predicted_cycles=(launched.predicted_cycles if launched.predicted_cycles
+                                       is not None else prepared.predicted_cycles),
+                     compiled_prediction=prepared.predicted_cycles,
+                     prediction_assumes=list(prepared.schedule.get("predicted_assumes") or []),
+                     units=units, max_error=max_error,
                      matches=not mismatches, mismatches=mismatches, decisions=prepared.decisions,
                      datapath_bytes=m.datapath_bytes, bandwidth=m.bandwidth(),
                      per_program=launched.per_program, tolerance=tolerance, trace_path=trace_path,
@@ -367,6 +380,11 @@ def report(result: RunResult) -> str:
     if result.predicted_cycles:
         ratio = f" (predicted/emulated {result.predicted_cycles / max(result.cycles, 1):.3f})"
     lines.append(f"cycles: emulated {result.cycles}, predicted {predicted}{ratio}")
+    if result.prediction_assumes:
+        # the compile-time figure counted calls only this launch decides
+        lines.append(f"  predicted for this launch's arguments; at compile time "
+                     f"{result.compiled_prediction}, which assumed: "
+                     + "; ".join(result.prediction_assumes))
     split = result.split()
     if split:
         lines.append(f"  last unit to finish: {split['unit']}: busy {split['busy']}, stalled on input "

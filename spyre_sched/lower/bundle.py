@@ -151,7 +151,8 @@ def arguments_from_schedule_ir(module: ModuleOp) -> list[dict]:
 
 def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None,
                             objective: str | None = None, strategy: str | None = None,
-                            predicted_cycles: int | None = None, solver: dict | None = None) -> Bundle:
+                            predicted_cycles: int | None = None, solver: dict | None = None,
+                            prediction: dict | None = None) -> Bundle:
     try:
         module = Parser(make_context(), text, "<solved ScheduleIR>").parse_module()
         module.verify()
@@ -161,7 +162,7 @@ def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None
         raise ParseError(f"the solved ScheduleIR does not parse: {err}", "bundle writer") from None
     return lower(module, device, arguments=arguments_from_schedule_ir(module), objective=objective,
                  strategy=strategy, predicted_cycles=predicted_cycles, solver=solver,
-                 kernel_text=kernel_text)
+                 kernel_text=kernel_text, prediction=prediction)
 
 
 def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = None,
@@ -189,8 +190,20 @@ def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = No
     bundle = bundle_from_schedule_ir(
         text, kernel_text=kernel_text, objective=getattr(source, "objective", None),
         strategy=getattr(source, "strategy", None),
-        predicted_cycles=getattr(source, "predicted_cycles", None), solver=solver)
+        predicted_cycles=getattr(source, "predicted_cycles", None), solver=solver,
+        prediction=_prediction(trace))
     return write(bundle, out)
+
+
+def _prediction(trace) -> dict | None:
+    """Per program the cycles of one call, and what the solver's figure assumed about calls
+    only a launch decides (run-time loops, launch-time branches): the runtime multiplies
+    the per-call cycles by the calls each launch makes."""
+    programs = trace.get("programs") if isinstance(trace, dict) else None
+    if not programs or any("cycles_per_call" not in p for p in programs):
+        return None
+    return {"per_call": {p["name"]: int(p["cycles_per_call"]) for p in programs},
+            "assumed": sorted({a for p in programs for a in p.get("assumed") or []})}
 
 
 def _solver_summary(trace) -> dict | None:

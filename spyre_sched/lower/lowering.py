@@ -63,7 +63,10 @@ def _program_function(program: ModuleOp) -> func.FuncOp:
 def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | None = None,
           arguments: list[dict] | None = None, objective: str | None = None,
           strategy: str | None = None, predicted_cycles: int | None = None,
-          solver: dict | None = None, kernel_text: bytes | None = None) -> Bundle:
+          solver: dict | None = None, kernel_text: bytes | None = None,
+          prediction: dict | None = None) -> Bundle:
+    """`prediction`: {"per_call": {program: cycles of one call}, "assumed": [...]} from the
+    solver's trace (schedule.json's `predicted_per_call`, `predicted_assumes`)."""
     try:
         ktdf.verify_solved(module)
     except VerifyException as err:
@@ -131,6 +134,8 @@ def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | 
                 "kernel_sha256": hashlib.sha256(kernel_text).hexdigest() if kernel_text is not None else None,
                 "device": device_name, "objective": objective, "strategy": strategy,
                 "decisions": dict(sorted(decisions.items())), "predicted_cycles": predicted_cycles,
+                "predicted_per_call": (prediction or {}).get("per_call"),
+                "predicted_assumes": list((prediction or {}).get("assumed") or []),
                 "programs": program_rows, "buffers": buffer_rows, "pinned": pinned_rows,
                 "solver": solver}
     return Bundle(kname, device_name, global_module, programs,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
@@ -68,7 +69,9 @@ def _capacity_words(problem: Problem, program: Program) -> str:
     least = _minimum(problem, scope, need)
     pin_text = ""
     if pinned:
-        regions = ", ".join(f"{r.name} {fmt_bytes(r.bytes)}" for r in problem.pinned)
+        regions = ", ".join(f"{r.name} {fmt_bytes(r.bytes)}"
+                            + (f", {fmt_bytes(r.reserved)} aligned" if r.reserved != r.bytes else "")
+                            for r in problem.pinned)
         pin_text = f" plus {fmt_bytes(pinned)} pinned by the kernel ({regions})"
     head = f"buffers of program {program.index} ({program.name})"
     if double is not None:
@@ -245,6 +248,9 @@ def build_trace(solution: Solution) -> dict[str, object]:
         programs.append({
             "program": prog.index, "name": prog.name, "calls": prog.calls,
             "cycles": cost.program_cycles(problem, prog, choice),
+            # one call's cycles: the runtime multiplies them by the calls a launch makes
+            "cycles_per_call": cost.program_cycles(problem, replace(prog, calls=1), choice),
+            "assumed": list(prog.assumed),
             "scratchpad_bytes": cost.program_scratchpad(problem, prog, choice),
             "decisions": [d for d in decisions if d["program"] == prog.index],
             "pipelines": [cost.pipeline_breakdown(problem, p, choice).as_data()
@@ -271,7 +277,7 @@ def build_trace(solution: Solution) -> dict[str, object]:
         "predicted_cycles": solution.cycles,
         "scratchpad_bytes": solution.peak_scratchpad,
         "scratchpad_capacity": problem.scratchpad_bytes,
-        "pinned": [{"region": r.name, "bytes": r.bytes, "source": r.source}
+        "pinned": [{"region": r.name, "bytes": r.bytes, "reserved": r.reserved, "source": r.source}
                    for r in problem.pinned],
         "solver": solution.stats.as_data() if solution.stats else None,
         "notes": list(solution.notes),
@@ -309,6 +315,9 @@ def render_trace(trace: dict[str, object]) -> str:
         lines.append(f"program {prog['program']} ({prog['name']}): {prog['cycles']} cycles"
                      + (f" ({prog['calls']} calls)" if prog["calls"] != 1 else "")
                      + f", scratchpad {fmt_bytes(prog['scratchpad_bytes'])}")
+        for assumption in prog.get("assumed") or []:
+            lines.append(f"  assumed: {assumption} (`run` evaluates the prediction at launch: "
+                         f"{prog.get('cycles_per_call')} cycles per call)")
         for d in prog["decisions"]:
             lines.append(f"  {d['decision']} = {d['chosen']}   candidates "
                          f"[{', '.join(d['candidates'])}]")

@@ -463,12 +463,38 @@ class _ProgramReader:
         kept = isinstance(op, ktdf.BufferOp) and op.role.data == "resident"
         return self.decisions[attr.data], kept
 
+    def _corelet_copies(self, op: ktdf.BufferOp) -> tuple[list[Decision], bool, int]:
+        """A buffer in a memory the corelets share, whose pipeline runs inside
+        `ktdf.parallel`s distributed over corelets, gets one copy of its slots per corelet
+        (lower/parallel_loops.py: at most the corelets a core has). Returns the open
+        distribute decisions around it, whether a fixed count there is above 1, and that
+        copy count (1: no copies possible)."""
+        corelet = self.hw.corelet
+        owned = {self.hw.device.memories[m].kind for m in corelet.memories} if corelet else set()
+        if corelet is None or op.memory in owned:
+            return [], False, 1
+        around: list[Decision] = []
+        fixed, most = False, 1
+        parent = op.parent_op()
+        while parent is not None and parent is not self.func:
+            if isinstance(parent, ktdf.ParallelOp):
+                most = max(most, parent.max_instances.value.data)
+                name = parent.decision.data if parent.decision is not None else None
+                if name in self.decisions:
+                    around.append(self.decisions[name])
+                elif int(ktdf.decision_value(parent) or 1) > 1:
+                    fixed = True
+            parent = parent.parent_op()
+        return around, fixed, most
+
     def _buffer(self, op: ktdf.BufferOp, modulo: str | int, pipe: str) -> Buffer:
         dims = op.tile_dim_values()
         scope = [self.decisions[d] for d in dims if isinstance(d, str) and d in self.decisions]
         keep, when_kept = self._keep(op)
         if keep is not None:
             scope.append(keep)
+        around, fixed_split, copies = self._corelet_copies(op)
+        scope += [d for d in around if d not in scope]
         fixed = {d: ktdf.decision_value(self._solved[d]) for d in dims
                  if isinstance(d, str) and d not in self.decisions and d in self._solved}
         elt = element_bytes(op.result.type.element_type)
@@ -483,7 +509,10 @@ class _ProgramReader:
             if keep is not None and values[keep.name] != int(when_kept):
                 return 0  # the other form of the keep choice: this buffer does not exist
             # the lowering starts every copy on the memory's access granularity
-            return -(-image_size(amap, sizes) * elt // align) * align
+            aligned = -(-image_size(amap, sizes) * elt // align) * align
+            if fixed_split or any(values[d.name] > 1 for d in around):
+                return aligned * copies  # one copy per corelet (`_corelet_copies`)
+            return aligned
         align = self.hw.granularity(op.memory)
         return Buffer(f"{pipe}.{op.operand.data}.{op.role.data}", Quantity.of(scope, size),
                       modulo, op.role.data, op.memory)
@@ -813,6 +842,32 @@ def _calls(orchestrator: FuncOp, symbol: str) -> int:
     return max(total, 1)
 
 
+LOOP_COUNTED_ONCE = "a loop whose trip count is known only at launch is counted as one iteration"
+BRANCH_COUNTED_TAKEN = "a call under a condition decided at launch or per core is counted as made"
+
+
+def _call_assumptions(orchestrator: FuncOp, symbol: str) -> tuple[str, ...]:
+    """What `_calls` had to assume about a program's calls that only a launch decides: the
+    figure it gives is then per iteration and per branch taken, not per launch (the
+    runtime evaluates the prediction at launch from the per-call cycles instead)."""
+    found: set[str] = set()
+    ev = _Evaluator()
+    for op in orchestrator.walk():
+        if not (isinstance(op, CallOp) and op.callee.root_reference.data == symbol):
+            continue
+        parent = op.parent_op()
+        while parent is not None and parent is not orchestrator:
+            if isinstance(parent, scf.ForOp):
+                try:
+                    _trip(ev(parent.lb), ev(parent.ub), ev(parent.step))({})
+                except ExtractError:
+                    found.add(LOOP_COUNTED_ONCE)
+            elif isinstance(parent, scf.IfOp) and not isinstance(parent.cond.owner, arith.ConstantOp):
+                found.add(BRANCH_COUNTED_TAKEN)
+            parent = parent.parent_op()
+    return tuple(sorted(found))
+
+
 def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     attr = module.attributes.get(DEVICE_ATTR)
     if device is None:
@@ -843,10 +898,14 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
             pipes.append(reader.pipeline(op, f"pipe{k}"))
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
-                                _calls(orchestrator, func.sym_name.data)))
+                                _calls(orchestrator, func.sym_name.data),
+                                _call_assumptions(orchestrator, func.sym_name.data)))
     corelets = max((len(device.corelets(c)) for c in device.cores), default=1) or 1
-    regions = (PinnedRegion("ct_local views", pinned, "ktdf.pinned_bytes"),) if pinned else ()
     scratch_kind = device.memory_kind_for("ct_local")
+    # compiler buffers start on the scratchpad's access granularity, so the pinned region
+    # takes its bytes rounded up to it (softmax_rows: 2312 B pinned keep 2432 B)
+    regions = (PinnedRegion("ct_local views", pinned, "ktdf.pinned_bytes",
+                            hw.granularity(scratch_kind)),) if pinned else ()
     others = {}
     for p in programs:
         for b in p.buffers:

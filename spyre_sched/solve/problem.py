@@ -253,6 +253,14 @@ class PinnedRegion:
     name: str
     bytes: int
     source: str = ""
+    alignment: int = 1
+    """The scratchpad's access granularity: the lowering starts every buffer on it, so the
+    region keeps compiler buffers off `reserved` bytes (lower/addresses.py)."""
+
+    @property
+    def reserved(self) -> int:
+        """The bytes no compiler buffer can use: the region rounded up to `alignment`."""
+        return -(-self.bytes // max(self.alignment, 1)) * max(self.alignment, 1)
 
 
 @dataclass(frozen=True)
@@ -266,6 +274,9 @@ class Program:
     instance_limits: tuple[InstanceLimit, ...] = ()
     calls: int = 1
     """How many times the orchestrator calls it (KTIR loops around the call)."""
+    assumed: tuple[str, ...] = ()
+    """What `calls` assumes that only a launch decides (a run-time loop counted once, a
+    launch-time branch counted as taken); empty when the calls are known at compile time."""
 
 
 @dataclass(frozen=True)
@@ -309,7 +320,8 @@ class Problem:
 
     @property
     def pinned_bytes(self) -> int:
-        return sum(r.bytes for r in self.pinned)
+        """What the pinned regions take from the scratchpad's capacity (aligned: `reserved`)."""
+        return sum(r.reserved for r in self.pinned)
 
     @functools.cached_property
     def _by_name(self) -> dict[str, Decision]:

@@ -79,7 +79,9 @@ def test_prepare_once_launch_twice_with_different_addresses_and_row_counts(rows_
 
 @pytest.mark.parametrize("n, message", [
     (100, r"run-time argument 'n' = 100 is not a multiple of its granularity 64"),
-    (320, r"run-time argument 'n' = 320 is outside \[0, 256\]"),
+    (320, r"run-time argument 'n' = 320 is outside \[1, 256\]"),
+    (0, r"run-time argument 'n' = 0 must be a positive integer"),
+    (-64, r"run-time argument 'n' = -64 must be a positive integer"),
 ])
 def test_out_of_range_row_counts_are_refused_at_launch(rows_bundle: Path, n: int, message: str) -> None:
     from emulator.runtime import Runtime
@@ -92,14 +94,27 @@ def test_out_of_range_row_counts_are_refused_at_launch(rows_bundle: Path, n: int
         runtime.launch(prepared, {"X": x, "Y": y}, {"n": n})
 
 
-def test_a_row_count_of_zero_launches_nothing(rows_bundle: Path) -> None:
+def test_a_row_count_of_zero_is_refused_like_the_reference_does(rows_bundle: Path) -> None:
+    """KTIR's run-time arguments are positive (docs/ktir.md): the runtime and the
+    reference interpreter both refuse 0, with the argument named; `run` and `reference` exit 1."""
+    from click.testing import CliRunner
+
+    from emulator import reference
     from emulator.runtime import Runtime
+    from spyre_sched.cli import main
+    from spyre_sched.errors import ExecutionError
 
     runtime = Runtime("spyre")
     prepared = runtime.prepare(rows_bundle)
-    result = runtime.launch(prepared, {"X": runtime.allocate((1,), "f16"),
-                                       "Y": runtime.allocate((1,), "f16")}, {"n": 0})
-    assert result.cycles == 0 and result.per_program == {}
+    with pytest.raises(ExecutionError, match=r"'n' = 0 must be a positive integer"):
+        runtime.launch(prepared, {"X": runtime.allocate((1,), "f16"),
+                                  "Y": runtime.allocate((1,), "f16")}, {"n": 0})
+    with pytest.raises(ExecutionError, match=r"%n = 0 must be a positive integer"):
+        reference.run(ROWS, {"X": np.zeros((64, 64), np.float16)}, runtime_args={"n": 0})
+    for command in (["run", str(rows_bundle)], ["reference", str(ROWS)]):
+        out = CliRunner().invoke(main, [*command, "--runtime-arg", "n=0"])
+        assert out.exit_code == 1, out.output
+        assert "must be a positive integer" in out.output
 
 
 def test_values_depending_on_the_row_count_stay_symbolic(halves_bundle: Path) -> None:

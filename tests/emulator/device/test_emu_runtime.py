@@ -83,8 +83,10 @@ def test_run_time_arguments_through_the_job_plan(runtime, tmp_path):
     result = runtime.launch(prepared, {"A": oa, "B": ob, "C": oc}, {"N": 2})
     want = (a.astype(np.float32) + b.astype(np.float32)).astype(np.float16)
     assert np.array_equal(result.outputs["C"][0:2], want[0:2])
-    with pytest.raises(ExecutionError, match=r"'N' = 4 is outside \[0, 3\]"):
+    with pytest.raises(ExecutionError, match=r"'N' = 4 is outside \[1, 3\]"):
         runtime.launch(prepared, {"A": oa, "B": ob, "C": oc}, {"N": 4})
+    with pytest.raises(ExecutionError, match=r"'N' = 0 must be a positive integer"):
+        runtime.launch(prepared, {"A": oa, "B": ob, "C": oc}, {"N": 0})
     with pytest.raises(ExecutionError, match="argument 'N' of add is not set"):
         runtime.launch(prepared, {"A": oa, "B": ob, "C": oc})
     with pytest.raises(ExecutionError, match="'M' is not an argument of add"):
