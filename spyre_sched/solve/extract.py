@@ -437,7 +437,9 @@ class _ProgramReader:
         for b in _buffers(pipe):
             self.buffers.append(self._buffer(b, modulo, name))
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
-        return Pipeline(name, self.quantity(self.iterations(pipe)), stages, modulo)
+        streams = not has_buffers and bool(fifo_depths) and pipe.modulo is None
+        return Pipeline(name, self.quantity(self.iterations(pipe)), stages, modulo,
+                        streams=streams)
 
     def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
         private = pipe.private
