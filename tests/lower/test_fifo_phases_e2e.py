@@ -15,7 +15,6 @@ LAYERNORM = ROOT / "bench" / "kernels" / "quick" / "layernorm.mlir"
 def test_layernorm_with_phase_depths_matches_and_is_predicted(tmp_path: Path) -> None:
     import spyre_sched
     from spyre_sched.api import compile as compile_kernel
-
     from spyre_sched.lower.bundle import write_bundle
 
     schedule = compile_kernel(str(LAYERNORM), device="spyre")
