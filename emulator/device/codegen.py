@@ -271,7 +271,8 @@ class UnitCode:
             command = (f"yield (SEND_BUSY, {fifo}, {n(op.value)}.reshape({count}, -1), "
                        f"{count}, {visible}, {busy})")
             if self.in_place and count >= 1:  # (an empty send goes the plain way)
-                out.append(f"{ind}if {fifo}_out and {fifo}.depth - {fifo}.held >= {count}: "
+                out.append(f"{ind}if {fifo}_out and {fifo}.depth - {fifo}.held >= {count} and "
+                           f"({fifo}.queue is None or {fifo}.room() >= {count}): "
                            f"SEND_NOW(proc, {fifo}, {n(op.value)}, {count}, {visible}, {busy})")
                 out.append(f"{ind}else: {command}")
             else:

@@ -13,7 +13,7 @@ from spyre_sched.device.routing import Hop
 from spyre_sched.errors import DeviceError, ExecutionError
 
 from emulator.device.memory import Memory
-from emulator.device.sim import Fifo, SharedResource, Simulator, Token
+from emulator.device.sim import Fifo, SharedQueue, SharedResource, Simulator, Token
 from emulator.device.timing import hop_timing
 
 
@@ -125,13 +125,15 @@ class Launch:
         self.sim = Simulator(trace=trace, max_cycles=max_cycles)
         self.trace = trace
         self.fifos: dict[tuple[str, str], Fifo] = {}
+        self.queues: dict[tuple[str, str], SharedQueue] = {}
         self.tokens: dict[str, Token] = {}
         self.shared: dict[str, SharedResource] = {}
 
     def fifo(self, producer: str, consumer: str, depth: int | None = None,
-             name: str | None = None) -> Fifo:
+             name: str | None = None, queue: int | None = None) -> Fifo:
         """The FIFO instance `name` from `producer` to `consumer` (several logical FIFOs may
-        share one datapath; each has its own entries)."""
+        share one datapath; each has its own entries). `queue`: the datapath's queue depth
+        when its FIFOs' depths add up to more, so that they share it over time."""
         key = (name, producer, consumer)
         found = self.fifos.get(key)
         if found is not None:
@@ -146,6 +148,12 @@ class Launch:
         fifo.path = path
         if self.trace is not None:
             fifo.trace = self.trace.fifo_counter(fifo.name)
+        if queue is not None:
+            shared = self.queues.get((producer, consumer))
+            if shared is None:
+                shared = self.queues[(producer, consumer)] = SharedQueue(path, queue)
+            shared.fifos.append(fifo)
+            fifo.queue = shared
         self.fifos[key] = fifo
         return fifo
 

@@ -276,6 +276,7 @@ class ProgramImage:
                 self.by_core_engine.setdefault(key, []).append(unit)
         self.fifo_instances: dict[tuple[str, str], tuple[str, str, int]] = {}
         per_datapath: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        self.shared_queues: dict[tuple[str, str], int] = {}
         for name, decl in self.fifos.items():
             source, target, depth = decl.source.data, decl.target.data, decl.depth.value.data
             for unit in running:
@@ -300,11 +301,16 @@ class ProgramImage:
                 raise ExecutionError(
                     f"program {self.name}: FIFO @{fifos[0][0]} runs over {u} -> {v}, which is "
                     f"not a FIFO datapath on device {device.name}")
-            if total > capacity:
-                listed = ", ".join(f"@{n} ({d})" for n, d in fifos)
+            over = [(n, d) for n, d in fifos if d > capacity]
+            if over:
+                listed = ", ".join(f"@{n} ({d})" for n, d in over)
                 raise ExecutionError(
-                    f"program {self.name}: FIFOs {listed} on datapath {u} -> {v} need {total} "
-                    f"entries but it holds {capacity}")
+                    f"program {self.name}: FIFO {listed} on datapath {u} -> {v} needs more "
+                    f"entries than the datapath's queue holds ({capacity})")
+            if total > capacity:
+                # FIFOs whose depths add up to more than the queue take it in turns: all of
+                # them together never hold more than `capacity` entries (sim.SharedQueue)
+                self.shared_queues[(u, v)] = capacity
 
     # ---- launch -------------------------------------------------------------------------
 
@@ -423,7 +429,8 @@ class UnitRun(_TopLevel):
             raise self.fault(f"FIFO @{name} runs {decl.source.data} -> {decl.target.data}; "
                              f"unit {self.unit} is neither end of one of its instances")
         producer, consumer, depth = instance
-        fifo = self.launch.fifo(producer, consumer, depth, name)
+        fifo = self.launch.fifo(producer, consumer, depth, name,
+                                queue=self.image.shared_queues.get((producer, consumer)))
         found = (fifo, self.device.datapath(producer, consumer))
         self._fifos[name] = found
         return found

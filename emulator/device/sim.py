@@ -129,7 +129,7 @@ class Fifo:
     """
 
     __slots__ = ("name", "depth", "producer", "consumer", "chunks", "held", "getter", "putter",
-                 "trace", "entries_moved", "path", "bytes_moved", "wake_at")
+                 "trace", "entries_moved", "path", "bytes_moved", "wake_at", "queue")
 
     def __init__(self, name: str, depth: int, producer: str, consumer: str):
         if depth < 1:
@@ -147,10 +147,20 @@ class Fifo:
         self.bytes_moved = 0
         self.path = name
         self.wake_at: int | None = None
+        self.queue: SharedQueue | None = None  # the datapath's queue, when FIFOs take turns
 
     @property
     def free(self) -> int:
         return self.depth - self.held
+
+    def room(self) -> int:
+        """Entries a send may place now: the FIFO's own free slots, and, when it shares its
+        datapath's queue with FIFOs of other phases, no more than the queue has free."""
+        own = self.depth - self.held
+        queue = self.queue
+        if queue is None:
+            return own
+        return min(own, queue.depth - sum(f.held for f in queue.fifos))
 
     @property
     def count(self) -> int:
@@ -176,6 +186,27 @@ class Fifo:
             remaining -= k
             self.held -= k
         return remaining
+
+
+class SharedQueue:
+    """A datapath's queue shared over time by logical FIFOs whose declared depths add up
+    to more than it holds (FIFOs of different phases of a program, docs/dataflowir.md):
+    each FIFO holds at most its own depth, and all of them together at most `depth`. All
+    have the same producer and consumer (the datapath's two units), so only the consumer
+    frees room, and at most one of them has a blocked sender at a time."""
+
+    __slots__ = ("name", "depth", "fifos")
+
+    def __init__(self, name: str, depth: int):
+        self.name = name
+        self.depth = depth
+        self.fifos: list[Fifo] = []
+
+    def blocked_sender(self) -> Fifo | None:
+        for f in self.fifos:
+            if f.putter is not None:
+                return f
+        return None
 
 
 def _by_entry(data: np.ndarray, k: int) -> np.ndarray:
@@ -256,6 +287,10 @@ def _describe(blocked_on) -> str:
         return (f"to receive {remaining} more entr{'y' if remaining == 1 else 'ies'} from FIFO "
                 f"{fifo.name} ({held} in it or in flight; producer {fifo.producer})")
     fifo = blocked_on[1]
+    if fifo.queue is not None and fifo.held < fifo.depth:
+        held = sum(f.held for f in fifo.queue.fifos)
+        return (f"for space in FIFO {fifo.name} (its datapath's queue is full: {held} of "
+                f"{fifo.queue.depth} entries taken by its FIFOs; consumer {fifo.consumer})")
     return f"for space in FIFO {fifo.name} (full: depth {fifo.depth}; consumer {fifo.consumer})"
 
 
@@ -436,7 +471,8 @@ class Simulator:
                     # A send that fits now fits at the unit's own time too (only its
                     # receiver frees slots), so it is placed now with its entries visible
                     # when they would have been. No need to put the unit back on the heap.
-                    if fifo.producer == proc.name and fifo.depth - fifo.held >= cmd[3]:
+                    if fifo.producer == proc.name and (fifo.depth - fifo.held if fifo.queue is None
+                                                       else fifo.room()) >= cmd[3]:
                         busy = cmd[5] if op == SEND_BUSY else 0
                         self._fifo_put(fifo, cmd[2], 0, cmd[3], cmd[4] + local - now, local)
                         if busy > 0:
@@ -714,7 +750,7 @@ class Simulator:
                   at: int | None = None) -> int:
         """Place as much of `data[sent:n]` as fits; returns the new `sent`. `at`: the
         sender's time when it is ahead of the simulation (for the occupancy trace)."""
-        k = min(n - sent, fifo.depth - fifo.held)
+        k = min(n - sent, fifo.depth - fifo.held if fifo.queue is None else fifo.room())
         if k <= 0:
             return sent
         piece = data if (sent == 0 and k == n) else data[sent:sent + k]
@@ -768,6 +804,13 @@ class Simulator:
         """Entries left the FIFO: record the occupancy, let a blocked sender go on."""
         if fifo.trace is not None:
             fifo.trace.append((self.now, fifo.held))
+        if fifo.queue is not None:
+            # the room freed may be what a sender blocked on another FIFO of the queue waits for
+            blocked = fifo.queue.blocked_sender()
+            if blocked is not None:
+                fifo = blocked
+            if fifo.putter is None or fifo.room() <= 0:
+                return
         putter = fifo.putter
         if putter is None or fifo.held >= fifo.depth:
             return

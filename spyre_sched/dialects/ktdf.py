@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils import parse_dynamic_index_list_without_types, print_dynamic_index_list
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import (
     Attribute,
     Block,
@@ -1166,3 +1167,29 @@ def verify_solved(root: Operation) -> None:
     missing = open_decisions(root)
     if missing:
         raise VerifyException("the ScheduleIR still has open decisions: " + ", ".join(missing))
+
+
+# ---------------------------------------------------------------------------------------
+# FIFO phases: which FIFOs may hold entries at the same time (used by solve and lower)
+# ---------------------------------------------------------------------------------------
+
+
+def fifo_phase(op: Operation) -> tuple[int, int]:
+    """The phase of a FIFO slot (its `ktdf.fifo` op, or any op inside the pipeline that
+    owns it): the position of the top-level op of the function around it, and, when that
+    op is a `ktdf.pipeline` (a program's run-once pipeline, one stage per compute), the
+    index of the stage holding it (else -1).
+
+    Every engine runs a run-once pipeline's stages one after the other in IR order, so the
+    FIFOs of different stages carry the entries of different phases: a unit pushes and
+    pops all of one phase's entries before any of the next one's. Such FIFOs can take the
+    datapath's queue in turns (docs/dataflowir.md, `dataflow.fifo`); FIFOs of one phase
+    need it at the same time. A top-level loop is one phase as a whole."""
+    top, child = op, None
+    while top.parent_op() is not None and not isinstance(top.parent_op(), FuncOp):
+        child, top = top, top.parent_op()
+    block = top.parent_block()
+    position = list(block.ops).index(top) if block is not None else 0
+    if isinstance(top, PipelineOp) and isinstance(child, StageOp):
+        return position, top.stages.index(child)
+    return position, -1

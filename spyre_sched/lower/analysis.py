@@ -81,6 +81,7 @@ class FifoInfo:
     shape: tuple[int, ...]
     element: Attribute
     depth: int = 0
+    phase: tuple[int, int] = (0, -1)  # ktdf.fifo_phase: FIFOs of other phases take turns
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,8 @@ def _pipeline_resources(pa: ProgramAnalysis, p: ktdf.PipelineOp) -> None:
             dst = pa.units.engine_of_kind(slot.dest.data, what)
             hint = outer.name_hint or maker.result.name_hint or "f"
             pa.fifos[outer] = FifoInfo(f"p{pa.index}_{hint}_{len(pa.fifos)}", src, dst,
-                                       slot.get_shape(), slot.element_type)
+                                       slot.get_shape(), slot.element_type,
+                                       phase=ktdf.fifo_phase(maker))
 
 
 def _endpoint_memory(pa: ProgramAnalysis, value: SSAValue) -> str | None:

@@ -99,16 +99,20 @@ def _assign_addresses(pa: ProgramAnalysis) -> None:
 
 
 def _fifo_depths(pa: ProgramAnalysis) -> None:
-    """Split each datapath's queue depth between the logical FIFOs that share it."""
-    sharing: dict[tuple[str, str], list] = {}
+    """Split each datapath's queue depth between the logical FIFOs that need it at the same
+    time: those of one phase (`ktdf.fifo_phase`, one compute of the program's run-once
+    pipeline). FIFOs of different phases take the whole queue in turns: every unit pushes
+    and pops all of one phase's entries before the next phase's, and the emulator holds
+    the datapath's entries of all its FIFOs to the queue depth (docs/dataflowir.md)."""
+    sharing: dict[tuple[str, str, tuple[int, int]], list] = {}
     for fifo in pa.fifos.values():
-        sharing.setdefault((fifo.source.name, fifo.target.name), []).append(fifo)
-    for (src, dst), fifos in sharing.items():
+        sharing.setdefault((fifo.source.name, fifo.target.name, fifo.phase), []).append(fifo)
+    for (src, dst, _), fifos in sharing.items():
         depth = pa.units.fifo_depth(fifos[0].source, fifos[0].target)
         share = depth // len(fifos)
         if share < 1:
             raise DeviceError(f"program {pa.name}: {len(fifos)} FIFOs share the datapath {src} -> "
-                              f"{dst} of depth {depth}")
+                              f"{dst} of depth {depth} in one phase")
         for fifo in fifos:
             fifo.depth = share
 

@@ -45,6 +45,7 @@ from spyre_sched.solve.problem import (
     stage_scope,
 )
 from spyre_sched.device.model import occupancy_cycles, transfer_cycles
+from spyre_sched.solve import streaming
 from spyre_sched.solve.units import fmt_bytes
 
 
@@ -295,6 +296,23 @@ def step_chain(c: Compute) -> int:
     return c.ops + REDUCE_STEP_EXTRA_OPS
 
 
+def carried_chain(c: Compute, choice: Choice) -> int:
+    """Cycles the dependent steps of a carried accumulator add to the lanes' throughput
+    (which already counts the body's ops once per vector). The unit issues a step's ops in
+    order, each busy `b = ceil(points / lanes)` and waiting for the previous one's result
+    the unit's latency later: one step takes `chain · b + (chain − 1) · latency`. The last
+    op (the combine into the accumulator) is the only one that reads the previous step's
+    result, so its own latency runs under the next step's first ops and is paid once, by
+    the stage. Measured on the emulator: the f16 row sum's step (extf, reduce, shuffle,
+    add; latency 6) takes 22 cycles, where one latency per op said 26 (+18% on long
+    reductions, docs/solver.md)."""
+    steps = c.steps.at(choice)
+    if steps <= 1:
+        return 0
+    busy = _ceil_div(max(1, c.points), c.lanes)
+    return steps * (REDUCE_STEP_EXTRA_OPS * busy + (step_chain(c) - 1) * c.latency)
+
+
 def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choice,
                memo: dict | None = None) -> tuple[int, int]:
     """(occupancy, latency) of one piece of work: how long it keeps its unit busy, and how
@@ -305,8 +323,7 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
             return 0, 0
         return one - w.latency, w.latency
     if isinstance(w, Compute):
-        return (compute_steady(w, choice)
-                + (w.steps.at(choice) - 1) * w.latency * step_chain(w)), w.latency
+        return compute_steady(w, choice) + carried_chain(w, choice), w.latency
     return pipeline_cycles(problem, w, choice, memo), 0
 
 
@@ -403,14 +420,21 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
     cycles are `fill_drain + (N - 1) * slowest` for N >= 1 (unbuffered, m < 2, `slowest`
     is `fill_drain`: N one-iteration passes). Both are monotone in everything below."""
     m = modulo_value(problem, p.modulo, choice)
-    fill_drain = 0
+    fills: list[int] = []
     per_engine: dict[str, int] = {}
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
                                       _slack(problem, p)):
         _, steady = stage_times(problem, st, choice, m, memo)
-        fill_drain += stage_fill(problem, st, choice, stag, memo, hidden, free)
+        fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         _add_shared(st, choice, per_engine)
+    fill_drain = sum(fills)
+    if streaming.overlaps(p):  # stages streaming through FIFOs overlap (solve/streaming.py)
+        def nested_pass(q: Pipeline) -> int:
+            return pipeline_profile(problem, q, choice, memo)[0]
+        heads, tails = zip(*(streaming.ends(st, f, choice, nested_pass)
+                             for st, f in zip(p.stages, fills)))
+        fill_drain = streaming.one_pass(fills, list(heads), list(tails))
     if m < 2:
         return fill_drain, fill_drain
     return fill_drain, max(per_engine.values(), default=0)

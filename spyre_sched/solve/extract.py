@@ -371,6 +371,7 @@ class _ProgramReader:
         self.index = index
         self._solved = solved
         self.func = func
+        self._fifo_sharing: dict[tuple[str, str, tuple[int, int]], int] | None = None
         self.decisions = {d.name: d for d in decisions}
         self.hw = hw
         self.eval = _Evaluator()
@@ -436,23 +437,41 @@ class _ProgramReader:
         for b in _buffers(pipe):
             self.buffers.append(self._buffer(b, modulo, name))
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
-        return Pipeline(name, self.quantity(self.iterations(pipe)), stages, modulo)
+        streams = not has_buffers and bool(fifo_depths) and pipe.modulo is None
+        return Pipeline(name, self.quantity(self.iterations(pipe)), stages, modulo,
+                        streams=streams)
 
     def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
         private = pipe.private
         depths = []
         for op in (private.walk() if private else []):
             if isinstance(op, ktdf.FifoOp):
-                slot = op.results[0].type
-                src = self.hw.unit_of_kind(slot.source.data, op)
-                dst = self.hw.unit_of_kind(slot.dest.data, op)
-                try:
-                    depth = self.hw.device.fifo_depth(src, dst)
-                except DeviceError:
-                    depth = None
+                depth = self._fifo_share(op)
                 if depth:
                     depths.append(depth)
         return depths
+
+    def _fifo_share(self, fifo: ktdf.FifoOp) -> int | None:
+        """The depth the lowering gives this FIFO (`lower.program._fifo_depths`): its
+        datapath's queue depth split between the FIFOs of the same two unit kinds in the
+        same phase (`ktdf.fifo_phase`; FIFOs of other phases take the queue in turns).
+        None when the datapath has no queue."""
+        slot = fifo.results[0].type
+        key = (slot.source.data, slot.dest.data, ktdf.fifo_phase(fifo))
+        if self._fifo_sharing is None:
+            self._fifo_sharing = {}
+            for f in self.func.walk():
+                if isinstance(f, ktdf.FifoOp):
+                    t = f.results[0].type
+                    k = (t.source.data, t.dest.data, ktdf.fifo_phase(f))
+                    self._fifo_sharing[k] = self._fifo_sharing.get(k, 0) + 1
+        src = self.hw.unit_of_kind(slot.source.data, fifo)
+        dst = self.hw.unit_of_kind(slot.dest.data, fifo)
+        try:
+            depth = self.hw.device.fifo_depth(src, dst)
+        except DeviceError:
+            depth = None
+        return depth // self._fifo_sharing[key] if depth else None
 
     def _keep(self, op: Operation) -> tuple[Decision | None, bool]:
         """The keep decision an op is marked with (`ktdf.keep`), and whether the op counts
@@ -665,8 +684,9 @@ class _ProgramReader:
         (`lower.program_units.EngineEmitter.chunk_factor`): the vector loop around the
         FIFO pipeline of an elementwise compute is chunked when every instance gets the
         same whole number of vectors, by the largest divisor of that number that fits the
-        register file and the FIFOs' depth (the device's, shared by the program's FIFOs
-        between the same two units). 1 when the structure does not allow it."""
+        register file and the FIFOs' depth (`_fifo_share`: the device's, shared by the
+        FIFOs of one phase between the same two units). 1 when the structure does not
+        allow it."""
         one = _const(1)
         pipe = op.parent_op()
         while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
@@ -693,27 +713,14 @@ class _ProgramReader:
         step = self.eval(par.steps[0], par)
         if step.scope:
             return one
-        slots = [o.results[0].type for o in (pipe.private.walk() if pipe.private else [])
+        fifos = [o for o in (pipe.private.walk() if pipe.private else [])
                  if isinstance(o, ktdf.FifoOp)]
+        slots = [o.results[0].type for o in fifos]
         width = step({})
         if not slots or any(t.get_shape()[-1] != width for t in slots):
             return one
         slot_bytes = sum(prod(t.get_shape()) * element_bytes(t.element_type) for t in slots)
-        sharing: dict[tuple[str, str], int] = {}
-        for f in self.func.walk():
-            if isinstance(f, ktdf.FifoOp):
-                t = f.results[0].type
-                key = (t.source.data, t.dest.data)
-                sharing[key] = sharing.get(key, 0) + 1
-        depths = []
-        for t in slots:
-            key = (t.source.data, t.dest.data)
-            src, dst = (self.hw.unit_of_kind(k, op) for k in key)
-            try:
-                depth = self.hw.device.fifo_depth(src, dst)
-            except DeviceError:
-                depth = None
-            depths.append((depth or 1 << 30) // sharing[key])
+        depths = [self._fifo_share(f) or 1 << 30 for f in fifos]
         register_file = unit.register_file or 1 << 30
         limit = max(1, min(register_file // max(1, slot_bytes), min(depths)))
         lo, hi = self.eval(par.lower_bounds[0], par), self.eval(par.upper_bounds[0], par)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
-from spyre_sched.solve import cost, levels
+from spyre_sched.solve import cost, levels, streaming
 from spyre_sched.solve.problem import (
     LINK_KINDS,
     Pipeline,
@@ -127,7 +127,9 @@ def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) ->
     const = not pipe.iterations.scope and not pipe.instances.scope
     if const:
         n = -(-pipe.iterations.table[()] // max(1, pipe.instances.table[()]))
-        if n <= 1 or (isinstance(pipe.modulo, int) and pipe.modulo < 2):
+        # (stages that stream into each other overlap: their cost is not a sum, keep them whole)
+        if (n <= 1 or (isinstance(pipe.modulo, int) and pipe.modulo < 2)) and \
+                not streaming.overlaps(pipe):
             out: list[Pipeline] = []
             if n <= 0:
                 return out

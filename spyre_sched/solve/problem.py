@@ -198,6 +198,10 @@ class Pipeline:
     stages: tuple[Stage, ...]
     modulo: str | int = 1
     instances: Quantity = field(default_factory=lambda: Quantity.const(1))
+    streams: bool = False
+    """The stages are joined only by FIFOs (no buffers, no modulo clause): each starts on
+    the first entries of the one before, so one pass through them overlaps
+    (`solve/streaming.py`)."""
 
 
 @dataclass(frozen=True)
