@@ -28,6 +28,7 @@ from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
+    DictionaryAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -68,6 +69,8 @@ KEEP_ROLE_ATTR = "ktdf.keep_role"
 does not import the scheduler)."""
 DEVICE_ATTR = "ktdf.device"
 PINNED_ATTR = "ktdf.pinned_bytes"
+REGIONS_ATTR = "ktdf.resident_regions"
+"""On every program a cross-program keep spans: decision -> bytes of its region."""
 MAX_MODULO = 8
 """Largest modulo offered: enough copies to hide a transfer's latency behind the
 bandwidth-bound part for any tile of the shipped devices (docs/solver.md)."""
@@ -301,11 +304,19 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
             ops[name] = op
         elif isinstance(op, ktdf.KeepResidentOp):
             name = op.decision.data
-            decisions.append(Decision(
-                name, "keep", index, (Candidate(0), Candidate(1)),
-                source=f"ktdf.keep_resident: {op.operand.data} re-read by every compute (0) "
-                       "or loaded once into a resident buffer (1)",
-                rule="0 or 1; the scratchpad bounds it"))
+            if op.last_program is not None:
+                last = op.last_program.value.data
+                source = (f"ktdf.keep_resident: {op.operand.data} re-read from device memory "
+                          f"by programs {index} to {last} (0) or kept in a scratchpad region "
+                          f"from program {index} to {last} (1)")
+                rule = (f"0 or 1; the region counts in the scratchpad of programs {index} "
+                        f"to {last}")
+            else:
+                source = (f"ktdf.keep_resident: {op.operand.data} re-read by every compute "
+                          "(0) or loaded once into a resident buffer (1)")
+                rule = "0 or 1; the scratchpad bounds it"
+            decisions.append(Decision(name, "keep", index, (Candidate(0), Candidate(1)),
+                                      source=source, rule=rule))
             ops[name] = op
         elif isinstance(op, ktdf.ParallelOp):
             name = op.decision.data
@@ -829,14 +840,20 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     ops: dict[str, Operation] = {}
     pinned = 0
     solved = {name: op for _, f in funcs for name, op in ktdf.decision_ops(f).items()}
+    per_program = {index: _decisions(func, index) for index, func in funcs}
+    spanning = {d.name: d for ds, _, _ in per_program.values() for d in ds
+                if d.name in _spanning_keeps(funcs)}
     for index, func in funcs:
         pin = func.attributes.get(PINNED_ATTR)
         if isinstance(pin, IntegerAttr):
             pinned = max(pinned, pin.value.data)
-        ds, dops, limits = _decisions(func, index)
+        ds, dops, limits = per_program[index]
         decisions += ds
         ops.update(dops)
-        reader = _ProgramReader(index, func, ds, hw, solved)
+        regions = _resident_regions(func, spanning)
+        shared = [spanning[n] for n in regions if spanning[n] not in ds]
+        reader = _ProgramReader(index, func, ds + shared, hw, solved)
+        reader.buffers += [_region_buffer(spanning[n], b, device) for n, b in regions.items()]
         pipes = []
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
@@ -858,6 +875,34 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     problem = Problem(kernel, device.name, device.scratchpad(hw.core).size, tuple(decisions),
                       tuple(programs), regions, corelets, others)
     return Extraction(problem, module, device, ops)
+
+
+def _spanning_keeps(funcs: list[tuple[int, FuncOp]]) -> set[str]:
+    """Names of keep choices that span programs (`last_program` set)."""
+    return {op.decision.data for _, f in funcs for op in f.walk()
+            if isinstance(op, ktdf.KeepResidentOp) and op.last_program is not None}
+
+
+def _resident_regions(func: FuncOp, spanning: dict[str, Decision]) -> dict[str, int]:
+    """The regions kept across programs that this program must leave alone when kept:
+    decision name -> bytes (`ktdf.resident_regions`)."""
+    attr = func.attributes.get(REGIONS_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        return {}
+    out = {}
+    for name, value in attr.data.items():
+        if name not in spanning or not isinstance(value, IntegerAttr):
+            raise _fail(func, f"{REGIONS_ATTR} names {name}, which is no keep choice "
+                              "spanning programs")
+        out[name] = value.value.data
+    return out
+
+
+def _region_buffer(keep: Decision, nbytes: int, device: Device) -> Buffer:
+    """A region kept across programs, as a buffer of each program it spans: its bytes
+    count only when the input is kept."""
+    return Buffer(f"{keep.name}.region", Quantity.of([keep], lambda c: nbytes if c.value else 0),
+                  1, "resident", device.memory_kind_for("ct_local"))
 
 
 def _outermost(pipe: ktdf.PipelineOp) -> bool:
