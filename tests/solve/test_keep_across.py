@@ -64,6 +64,11 @@ def test_solver_keeps_x_when_it_fits_and_keeping_is_cheaper() -> None:
     reread = dict(solution.choice, **{"p0.keep.X": 0})
     # program 1's DMA of X is the traffic the region saves
     assert cost.kernel_cycles(problem, reread) > solution.cycles
+    # the trace says so, naming the program whose pipeline the choice moves
+    text = render_trace(spyre_sched.compile(str(SOFTMAX), device="spyre").trace)
+    line = text[text.index("p0.keep.X = 1"):].split("\n  p0.")[0]
+    assert "programs 0 to 1" in line
+    assert re.search(r"why: 0 costs \+\d+ cycles \(pipeline pipe0 of program 1: ", line)
 
 
 def test_choice_flips_when_the_region_does_not_fit() -> None:
