@@ -105,7 +105,9 @@ def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | 
                                 "argument": entry.argument, "memory": entry.memory,
                                 "core": entry.core, "granularity": 1, "expr": entry.expr,
                                 "text": sx.text(entry.expr)})
-        used = max([b.alloc.end for b in pa.buffers.values() if b.alloc] + [0])
+        # what outlives the program (pinned: the kernel's views, kept regions) counts too
+        used = max([b.alloc.end for b in pa.buffers.values() if b.alloc]
+                   + [getattr(pa, "pinned_bytes", 0)])
         program_rows.append({"program": pname, "cores": num_tiles, "scratchpad_bytes": used,
                              "program_units": {f"p{index}_{e}": len(units.instances(info, pa.corelets.get(e, 1)))
                                                for e, info in pa.engines.items()}})

@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
@@ -54,6 +54,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
+    constant_value,
     device_of,
     element_bytes,
     int_attr,
@@ -146,7 +147,7 @@ def _reads(index: int, fn: func.FuncOp, kernel_args: int, scratch: str) -> dict[
         if position is None or stage is None or not all(portable(v, stage) for v in position[1]):
             continue
         shape = full_shape(buffer, decisions)
-        if shape is None:
+        if shape is None or not _covers(t, position[1], shape):
             continue
         key = (canonical(t.source, fn, kernel_args, memo),
                tuple(canonical(b, fn, kernel_args, memo) for b in position[0]))
@@ -154,6 +155,37 @@ def _reads(index: int, fn: func.FuncOp, kernel_args: int, scratch: str) -> dict[
             continue
         found.setdefault(key, []).append(ProgramRead(index, fn, t, buffer, shape))
     return found
+
+
+def _covers(t: ktdf.DataTransferOp, index: list[SSAValue], shape: tuple[int, ...]) -> bool:
+    """Does the transfer walk the program's whole tile, inside [0, shape), as a tile loop
+    does? Per dim: the index is 0 and the size the whole extent, or the index is the
+    induction variable of an `scf.for` from 0 to the extent stepping by a tile decision
+    and the size `derive_size` of that loop. Anything else (a chunk loop, a point loop
+    over rows the buffer does not hold) could address outside the region."""
+    sizes = t.mixed_source_sizes()
+    if len(sizes) != len(index) or len(index) != len(shape):
+        return False
+    for i, size, extent in zip(index, sizes, shape):
+        size_value = size if isinstance(size, int) else (
+            size.value.data if isinstance(size, IntegerAttr) else constant_value(size))
+        if constant_value(i) == 0:
+            if size_value != extent:
+                return False
+            continue
+        if not isinstance(i, BlockArgument) or not isinstance(i.owner.parent_op(), scf.ForOp):
+            return False
+        loop = i.owner.parent_op()
+        assert isinstance(loop, scf.ForOp)
+        if i is not loop.body.block.args[0] or constant_value(loop.lb) != 0 \
+                or constant_value(loop.ub) != extent \
+                or not isinstance(loop.step.owner, ktdf.ReserveSizeOp):
+            return False
+        derive = size.owner if isinstance(size, SSAValue) else None
+        if not isinstance(derive, ktdf.DeriveSizeOp) or derive.offset is not i \
+                or derive.size is not loop.step:
+            return False
+    return True
 
 
 def _writes_argument(fn: func.FuncOp, view_key: object, kernel_args: int) -> bool:

@@ -86,6 +86,17 @@ def test_choice_flips_when_the_region_does_not_fit() -> None:
     line = text[text.index("p0.keep.X = 0"):]
     assert re.search(r"why: 1 would break the binding constraint: scratchpad of program [01]",
                      line.split("\n  p0.")[0])
+    # ... and it is the old schedule: the same IR without the choice (what the scheduler
+    # made before keep-across-programs) solves to the same decisions and cycles
+    old = re.sub(r"\n\s*ktdf\.keep_resident \{[^\n]*", "", tight)
+    old = re.sub(r", ktdf\.resident_regions = \{[^}]*\}", "", old)
+    old = re.sub(r" \{ktdf\.keep = \"p0\.keep\.X\", ktdf\.keep_role = \"\w+\"\}", "", old)
+    old = old.replace('ktdf.keep = "p0.keep.X", ', "")
+    assert "keep" not in old
+    before = spyre_sched.compile(old, device="spyre")
+    assert before.predicted_cycles == schedule.predicted_cycles
+    assert [{k: v for k, v in p.items() if k != "keep"} for p in schedule.decisions] == \
+        before.decisions
     # with room, the same IR keeps X and program 1 no longer reads it from device memory
     roomy = spyre_sched.compile(_open_ir(), device="spyre")
     assert roomy.decisions[0]["keep"] == {"p0.keep.X": 1}
