@@ -264,9 +264,15 @@ def apply_keep_across(progs: dict[int, Operation], first: int, choice: ktdf.Keep
     nbytes = element_bytes(element)
     for s in shape:
         nbytes *= s
-    pinned = max(_pinned(fn) for fn in span)
-    start = -(-pinned // granularity) * granularity
-    end = start + nbytes
+    placed = fills[0][0].attributes.get(REGIONS_ATTR)
+    bounds = placed.data.get(name) if isinstance(placed, DictionaryAttr) else None
+    if not isinstance(bounds, DenseArrayBase) or len(bounds.get_values()) != 2:
+        raise fail(choice, NAME, f"keep decision {name}: its program has no "
+                                 f"{REGIONS_ATTR} entry placing the region")
+    start, end = (int(v) for v in bounds.get_values())
+    if end - start != nbytes or start % granularity:
+        raise fail(choice, NAME, f"keep decision {name}: the region [{start}, {end}) does "
+                                 f"not hold the {nbytes}-byte tile at an aligned offset")
     views: dict[int, SSAValue] = {}
     for fn, t in sorted(transfers, key=lambda ft: ft[1].attributes[KEEP_ROLE_ATTR].data != "fill"):  # type: ignore[union-attr]
         role = t.attributes[KEEP_ROLE_ATTR].data  # type: ignore[union-attr]

@@ -22,14 +22,14 @@ the choice to the solver, as `keep-resident` does inside a program:
   first program A (0 = re-read, 1 = keep);
 - `ktdf.keep = <decision>` on the staging buffers and DMA transfers the choice changes
   (`ktdf.keep_role = "fill"` on A's, `"reread"` on the later programs');
-- `ktdf.resident_regions = {<decision> = BYTES}` on every program from A to B: the bytes
-  the region takes in that program's scratchpad when the input is kept (the whole tile,
-  plus the padding that aligns it above what is pinned), which the solver adds to the
-  program's footprint.
+- `ktdf.resident_regions = {<decision> = array<i64: START, END>}` on every program from A
+  to B: where the region sits in the tile's scratchpad when the input is kept, placed
+  now (aligned above the pinned bytes and above every region offered before in a program
+  of its span) so that its place never depends on which other regions are kept. The
+  solver counts, per program, the bytes from its pinned end to the highest kept region.
 
-`apply-keep` (after `solve`) places kept regions above the pinned bytes, raises
-`ktdf.pinned_bytes` of every program of the span over them (so the lowering allocates no
-buffer there), and rewrites A's DMA to fill the region (a `ct_local` view the compiler
+`apply-keep` (after `solve`) raises `ktdf.pinned_bytes` of every program of a kept
+region's span over it (so the lowering allocates no buffer there), and rewrites A's DMA to fill the region (a `ct_local` view the compiler
 adds) and the later programs' loads to read it. An input whose tile does not fit the
 scratchpad next to the pinned bytes is not offered: re-reading stays the only schedule.
 """
@@ -41,11 +41,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DictionaryAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
+    i64,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -57,7 +59,6 @@ from spyre_sched.schedule.common import (
     constant_value,
     device_of,
     element_bytes,
-    int_attr,
     kernel_funcs,
     programs,
 )
@@ -73,8 +74,8 @@ from spyre_sched.schedule.keep_resident import (
 
 NAME = "keep-across-programs"
 REGIONS_ATTR = "ktdf.resident_regions"
-"""On every program a cross-program keep spans: decision name -> bytes the region takes
-in that program's scratchpad when the input is kept."""
+"""On every program a cross-program keep spans: decision name -> `array<i64: START, END>`,
+the bytes of the tile's scratchpad the region occupies when the input is kept."""
 
 _PURE_PREFIXES = ("arith.",)
 _PURE_OPS = ("ktdp.get_compute_tile_id", "ktdp.construct_memory_view")
@@ -220,18 +221,14 @@ def _pinned(fn: func.FuncOp) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
-def region_charge(nbytes: int, pinned: int, granularity: int) -> int:
-    """Bytes a region of `nbytes` takes above `pinned` pinned bytes: aligned to the
-    memory's access granularity at both ends."""
-    start = -(-pinned // granularity) * granularity
-    end = -(-(start + nbytes) // granularity) * granularity
-    return end - pinned
+def _aligned(n: int, granularity: int) -> int:
+    return -(-n // granularity) * granularity
 
 
-def _add_region(fn: func.FuncOp, name: str, charge: int) -> None:
+def _add_region(fn: func.FuncOp, name: str, start: int, end: int) -> None:
     old = fn.attributes.get(REGIONS_ATTR)
     entries: dict[str, Attribute] = dict(old.data) if isinstance(old, DictionaryAttr) else {}
-    entries[name] = int_attr(charge)
+    entries[name] = DenseArrayBase.from_list(i64, [start, end])
     fn.attributes[REGIONS_ATTR] = DictionaryAttr(entries)
 
 
@@ -254,6 +251,7 @@ def offer_across(module: ModuleOp, device) -> int:
             if len(reads) == 1:  # several in one program: not this pass's pattern
                 by_key.setdefault(key, []).append(reads[0])
     taken = {n for fn in progs.values() for n in ktdf.decision_ops(fn)}
+    reserved = {i: _pinned(fn) for i, fn in progs.items()}
     added = 0
     for key, reads in by_key.items():
         if len(reads) < 2:
@@ -272,9 +270,12 @@ def offer_across(module: ModuleOp, device) -> int:
         nbytes = element_bytes(mtype.element_type)
         for s in first.shape:
             nbytes *= s
-        pinned = max(_pinned(progs[i]) for i in span)
-        charge = region_charge(nbytes, pinned, granularity)
-        if pinned + charge > capacity:
+        # the region's place is fixed now, above the pinned bytes and every region
+        # offered before in a program of its span, so that its bytes do not depend on
+        # which other regions are kept
+        start = _aligned(max(reserved[i] for i in span), granularity)
+        end = start + nbytes
+        if end > capacity:
             continue  # the tile alone does not fit: re-reading is the only schedule
         operand = first.buffer.operand.data
         name = f"p{first.index}.keep.{operand}"
@@ -288,7 +289,8 @@ def offer_across(module: ModuleOp, device) -> int:
             r.transfer.attributes[KEEP_ATTR] = StringAttr(name)
             r.transfer.attributes[KEEP_ROLE_ATTR] = StringAttr("fill" if k == 0 else "reread")
         for i in span:
-            _add_region(progs[i], name, charge)
+            _add_region(progs[i], name, start, end)
+            reserved[i] = end
         body = first.fn.body.blocks[0]
         anchor = next(op for op in body.ops if op.is_ancestor(first.transfer))
         Rewriter.insert_op(ktdf.KeepResidentOp(name, operand, last_program=last.index),

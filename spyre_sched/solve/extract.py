@@ -28,6 +28,7 @@ from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DictionaryAttr,
     IntegerAttr,
     MemRefType,
@@ -850,10 +851,13 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         ds, dops, limits = per_program[index]
         decisions += ds
         ops.update(dops)
-        regions = _resident_regions(func, spanning)
+        own = pin.value.data if isinstance(pin, IntegerAttr) else 0
+        regions = _resident_regions(func, spanning, own)
         shared = [spanning[n] for n in regions if spanning[n] not in ds]
         reader = _ProgramReader(index, func, ds + shared, hw, solved)
-        reader.buffers += [_region_buffer(spanning[n], b, device) for n, b in regions.items()]
+        if regions:
+            reader.buffers.append(_region_buffer([spanning[n] for n in regions],
+                                                 [regions[n] for n in regions], own, device))
         pipes = []
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
@@ -883,26 +887,39 @@ def _spanning_keeps(funcs: list[tuple[int, FuncOp]]) -> set[str]:
             if isinstance(op, ktdf.KeepResidentOp) and op.last_program is not None}
 
 
-def _resident_regions(func: FuncOp, spanning: dict[str, Decision]) -> dict[str, int]:
+def _resident_regions(func: FuncOp, spanning: dict[str, Decision],
+                      pinned: int = 0) -> dict[str, int]:
     """The regions kept across programs that this program must leave alone when kept:
-    decision name -> bytes (`ktdf.resident_regions`)."""
+    decision name -> the region's end byte (`ktdf.resident_regions`: [start, end))."""
     attr = func.attributes.get(REGIONS_ATTR)
     if not isinstance(attr, DictionaryAttr):
         return {}
     out = {}
-    for name, value in attr.data.items():
-        if name not in spanning or not isinstance(value, IntegerAttr):
+    for name, value in sorted(attr.data.items()):
+        if name not in spanning:
             raise _fail(func, f"{REGIONS_ATTR} names {name}, which is no keep choice "
                               "spanning programs")
-        out[name] = value.value.data
+        bounds = value.get_values() if isinstance(value, DenseArrayBase) else ()
+        if len(bounds) != 2 or not 0 <= bounds[0] <= bounds[1]:
+            raise _fail(func, f"{REGIONS_ATTR}: {name} must be array<i64: START, END>")
+        if bounds[0] < pinned:
+            raise _fail(func, f"{REGIONS_ATTR}: region {name} at bytes [{bounds[0]}, "
+                              f"{bounds[1]}) overlaps the program's {pinned} pinned bytes")
+        out[name] = int(bounds[1])
     return out
 
 
-def _region_buffer(keep: Decision, nbytes: int, device: Device) -> Buffer:
-    """A region kept across programs, as a buffer of each program it spans: its bytes
-    count only when the input is kept."""
-    return Buffer(f"{keep.name}.region", Quantity.of([keep], lambda c: nbytes if c.value else 0),
-                  1, "resident", device.memory_kind_for("ct_local"))
+def _region_buffer(keeps: list[Decision], ends: list[int], pinned: int,
+                   device: Device) -> Buffer:
+    """The regions kept across programs that a program must leave alone, as one buffer of
+    that program: their places are fixed, so it needs the bytes from its pinned end to
+    the end of the highest region kept (0 when none is)."""
+    def size(*cands) -> int:
+        kept = [end for end, c in zip(ends, cands) if c.value]
+        return max(0, max(kept) - pinned) if kept else 0
+    name = "+".join(k.name for k in keeps)
+    return Buffer(f"{name}.region", Quantity.of(keeps, size), 1, "resident",
+                  device.memory_kind_for("ct_local"))
 
 
 def _outermost(pipe: ktdf.PipelineOp) -> bool:

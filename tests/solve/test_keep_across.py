@@ -26,13 +26,21 @@ KERNEL_PINNED = 2312  # the example's ct_local views: E, M and S
 REGION = 1144  # X's 2x256 f16 tile (1024 B), aligned to 128 B above the pinned bytes
 
 
+def shifted(text: str, old: int, new: int) -> str:
+    """The open IR as if the kernel pinned `new` bytes instead of `old`: the pinned bytes
+    and every region placed above them move up together (by whole 128-byte sticks). The
+    pass would not offer a region that cannot fit; this puts the room question to the
+    solver."""
+    delta = -(-new // 128) * 128 - -(-old // 128) * 128
+    text = text.replace(f"ktdf.pinned_bytes = {old} : i64", f"ktdf.pinned_bytes = {new} : i64")
+    return re.sub(r"array<i64: (\d+), (\d+)>",
+                  lambda m: f"array<i64: {int(m[1]) + delta}, {int(m[2]) + delta}>", text)
+
+
 def _open_ir(pinned: int | None = None) -> str:
     module, _, _ = api.load_schedule_input(str(SOFTMAX), "spyre")
     text = api.print_ir(module)
-    if pinned is not None:  # after the offer: only the solver sees the tighter room
-        text = text.replace(f"ktdf.pinned_bytes = {KERNEL_PINNED} : i64",
-                            f"ktdf.pinned_bytes = {pinned} : i64")
-    return text
+    return text if pinned is None else shifted(text, KERNEL_PINNED, pinned)
 
 
 def _problem(text: str):
@@ -72,8 +80,9 @@ def test_solver_keeps_x_when_it_fits_and_keeping_is_cheaper() -> None:
 
 
 def test_choice_flips_when_the_region_does_not_fit() -> None:
-    # 1000 B left above the pinned bytes: the region (1144 B) cannot be held in programs
-    # 0 and 1, while re-reading needs only single-row staging tiles (512 B in program 0)
+    # 1000 B left above the pinned bytes: the region (1024 B at the next 128-byte boundary)
+    # cannot be held in programs 0 and 1, while re-reading needs only single-row staging
+    # tiles (512 B in program 0)
     tight = _open_ir(pinned=CAPACITY - 1000)
     problem = _problem(tight)
     solution = solve(problem)

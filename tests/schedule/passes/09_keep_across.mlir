@@ -3,15 +3,15 @@
 // DMA-ing the same 2x256 tile of each compute tile from device memory. The pass offers
 // the solver a region that outlives program 0: the keep decision in program 0 with its
 // span (`last_program = 1`), program 0's DMA marked as the fill and program 1's as the
-// re-read (with their staging buffers), and on programs 0 and 1 the bytes the region
-// takes when kept (1024 B of X, aligned above the 2312 pinned bytes to 128 B: 1144 B).
+// re-read (with their staging buffers), and on programs 0 and 1 where the region sits
+// when kept: X's 1024 B tile at the first 128-byte boundary above the 2312 pinned bytes.
 // Program 2 reads only ct_local views: it is outside the span. Nothing is rewritten yet.
-// CHECK: func.func @local_schedule_0(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = 1144 : i64}}
+// CHECK: func.func @local_schedule_0(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = array<i64: 2432, 3456>}}
 // CHECK: ktdf.keep_resident {decision = "p0.keep.X", operand = "X", last_program = 1 : i64}
 // CHECK-NEXT: scf.for
 // CHECK: ktdf.buffer {ktdf.keep = "p0.keep.X", role = "input", operand = "X", {{.*}}tile_dims = ["p0.tile.lx.d0", 256 : i64]}
 // CHECK: ktdf.data_transfer from %Xv[{{.*}}] size [%n0, 256] to %{{.*}}[0, 0] size [%n0, 256] {ktdf.keep = "p0.keep.X", ktdf.keep_role = "fill"}
-// CHECK: func.func @local_schedule_1(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = 1144 : i64}}
+// CHECK: func.func @local_schedule_1(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = array<i64: 2432, 3456>}}
 // CHECK-NOT: ktdf.keep_resident
 // CHECK: ktdf.buffer {ktdf.keep = "p0.keep.X", role = "input", operand = "X", {{.*}}tile_dims = ["p1.tile.lx.d0", "p1.tile.lx.d1"]}
 // CHECK: ktdf.data_transfer from %Xv[{{.*}}] size [%n0, %n1] to %{{.*}}[0, 0] size [%n0, %n1] {ktdf.keep = "p0.keep.X", ktdf.keep_role = "reread"}

@@ -39,7 +39,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
   func.func private @local_schedule_1(index, index) -> ()
   func.func private @local_schedule_2(index, index) -> ()
   builtin.module @program_0 {
-    func.func @local_schedule_0(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = 1144 : i64}} {
+    func.func @local_schedule_0(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = array<i64: 2432, 3456>}} {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
       %M_off = arith.constant 512 : index
@@ -113,7 +113,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
     }
   }
   builtin.module @program_1 {
-    func.func @local_schedule_1(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = 1144 : i64}} {
+    func.func @local_schedule_1(%X: index, %Y: index) attributes {grid = [32 : i64], ktdf.pinned_bytes = 2312 : i64, ktdf.resident_regions = {p0.keep.X = array<i64: 2432, 3456>}} {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
       %E_off = arith.constant 0 : index
