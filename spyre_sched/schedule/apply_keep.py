@@ -145,6 +145,33 @@ def _redirect_reads(staging: SSAValue, resident: SSAValue, position: list[SSAVal
         Rewriter.replace_op(reader, new)
 
 
+def _keep_transfer(t: ktdf.DataTransferOp, role: str, resident: SSAValue, name: str) -> None:
+    """The kept form of one marked DMA: a fill writes `resident` (a buffer or a region's
+    view) at the tile's position, a re-read goes (with its stage when nothing else is
+    left in it); the loads of its staging buffer read `resident` instead; the staging
+    buffer goes."""
+    staging = t.dest
+    pipe = owning_pipeline(staging)
+    stage = dma_stage(t)
+    found = tile_position(t)
+    if stage is None or found is None or not isinstance(maker_of(staging), ktdf.BufferOp):
+        raise fail(t, NAME, f"keep decision {name}: the transfer is no longer the "
+                            "tile load the scheduler marked")
+    position = found[1]
+    _redirect_reads(staging, resident, position, stage)
+    if role == "fill":
+        fill = ktdf.DataTransferOp(t.source, t.mixed_source_offsets(), t.mixed_source_sizes(),
+                                   resident, position, t.mixed_dest_sizes())
+        Rewriter.replace_op(t, fill)
+    else:
+        feeding = [v for v in t.operands if isinstance(v.owner, Operation)]
+        Rewriter.erase_op(t)
+        erase_dead(feeding)
+    drop_resources(pipe, {staging})
+    if role != "fill" and not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
+        drop_stage(pipe, stage)
+
+
 def apply_keep(fn: Operation, choice: ktdf.KeepResidentOp) -> None:
     name = choice.decision.data
     value = ktdf.decision_value(choice)
@@ -167,26 +194,7 @@ def apply_keep(fn: Operation, choice: ktdf.KeepResidentOp) -> None:
         return
     for t in sorted(transfers, key=lambda t: t.attributes[KEEP_ROLE_ATTR].data != "fill"):  # type: ignore[union-attr]
         role = t.attributes[KEEP_ROLE_ATTR].data  # type: ignore[union-attr]
-        staging = t.dest
-        pipe = owning_pipeline(staging)
-        stage = dma_stage(t)
-        found = tile_position(t)
-        if stage is None or found is None or not isinstance(maker_of(staging), ktdf.BufferOp):
-            raise fail(t, NAME, f"keep decision {name}: the transfer is no longer the "
-                                "tile load the scheduler marked")
-        position = found[1]
-        _redirect_reads(staging, resident, position, stage)
-        if role == "fill":
-            fill = ktdf.DataTransferOp(t.source, t.mixed_source_offsets(), t.mixed_source_sizes(),
-                                       resident, position, t.mixed_dest_sizes())
-            Rewriter.replace_op(t, fill)
-        else:
-            feeding = [v for v in t.operands if isinstance(v.owner, Operation)]
-            Rewriter.erase_op(t)
-            erase_dead(feeding)
-        drop_resources(pipe, {staging})
-        if role != "fill" and not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
-            drop_stage(pipe, stage)
+        _keep_transfer(t, role, resident, name)
     _unmark(resident_op)
     Rewriter.erase_op(choice)
 
@@ -279,27 +287,7 @@ def apply_keep_across(progs: dict[int, Operation], first: int, choice: ktdf.Keep
         if id(fn) not in views:
             views[id(fn)] = _region_view(fn, shape, element, start, name,
                                          choice.operand.data)
-        region = views[id(fn)]
-        staging = t.dest
-        pipe = owning_pipeline(staging)
-        stage = dma_stage(t)
-        found = tile_position(t)
-        if stage is None or found is None or not isinstance(maker_of(staging), ktdf.BufferOp):
-            raise fail(t, NAME, f"keep decision {name}: the transfer is no longer the "
-                                "tile load the scheduler marked")
-        position = found[1]
-        _redirect_reads(staging, region, position, stage)
-        if role == "fill":
-            fill = ktdf.DataTransferOp(t.source, t.mixed_source_offsets(), t.mixed_source_sizes(),
-                                       region, position, t.mixed_dest_sizes())
-            Rewriter.replace_op(t, fill)
-        else:
-            feeding = [v for v in t.operands if isinstance(v.owner, Operation)]
-            Rewriter.erase_op(t)
-            erase_dead(feeding)
-        drop_resources(pipe, {staging})
-        if role != "fill" and not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
-            drop_stage(pipe, stage)
+        _keep_transfer(t, role, views[id(fn)], name)
     for fn in span:
         # the region outlives the program: no buffer of the span may take its bytes
         fn.attributes[PINNED_ATTR] = int_attr(max(_pinned(fn), end))
