@@ -185,7 +185,9 @@ class Runtime:
             buffers.setdefault(b["program"], []).append(
                 (b["memory"], int(b["offset"]), int(b["bytes"]), str(b.get("name", "?"))))
         for pin in schedule.get("pinned") or []:
-            for name in programs:
+            # a row names its program: what outlives a program (a region kept across
+            # programs) is declared only in the programs that must leave it alone
+            for name in ([pin["program"]] if pin.get("program") in programs else programs):
                 buffers.setdefault(name, []).append(
                     (pin["memory"], int(pin["offset"]), int(pin["bytes"]), str(pin.get("what", "pinned"))))
         grid = [int(g) for g in plan.get("grid") or [1]]

@@ -31,6 +31,7 @@ from spyre_sched.schedule.expand_paths import ExpandPaths
 from spyre_sched.schedule.footprints import Footprints
 from spyre_sched.schedule.fuse_compute import FuseCompute
 from spyre_sched.schedule.hoist import HoistInvariantTransfers
+from spyre_sched.schedule.keep_across import KeepAcrossPrograms
 from spyre_sched.schedule.keep_resident import KeepResident
 from spyre_sched.schedule.legality import LegalityCheck
 from spyre_sched.schedule.naive_pipeline import NaivePipeline
@@ -72,6 +73,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     ChunkReductions(),
     OpenDecisions(),
     KeepResident(),
+    KeepAcrossPrograms(),
     DevicePatterns("post_scheduling"),
     Footprints(),
 )

@@ -974,21 +974,30 @@ class KeepResidentOp(IRDLOperation):
     every later compute reads; 0: each compute re-reads it from device memory into its
     own staging buffers). The buffer, the staging buffers and the transfers it affects
     carry `ktdf.keep = "<decision>"`; `value` is set in the solved form, and the
-    `apply-keep` step rewrites the IR to the chosen form (docs/scheduleir.md)."""
+    `apply-keep` step rewrites the IR to the chosen form (docs/scheduleir.md).
+
+    With `last_program = N` the choice spans programs: the program holding the op fills
+    a scratchpad region that outlives it, and programs up to N read it instead of device
+    memory (`keep-across-programs`; every program of the span names the region in its
+    `ktdf.resident_regions`)."""
 
     name = "ktdf.keep_resident"
 
     decision = prop_def(StringAttr)
     operand = prop_def(StringAttr)
     value = opt_prop_def(IntegerAttr)
+    last_program = opt_prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "attr-dict"
 
-    def __init__(self, decision: str, operand: str, value: int | None = None):
+    def __init__(self, decision: str, operand: str, value: int | None = None,
+                 last_program: int | None = None):
         props: dict[str, Attribute] = {"decision": StringAttr(decision),
                                        "operand": StringAttr(operand)}
         if value is not None:
             props["value"] = IntegerAttr(value, i64)
+        if last_program is not None:
+            props["last_program"] = IntegerAttr(last_program, i64)
         super().__init__(properties=props)
 
     def verify_(self) -> None:

@@ -108,7 +108,9 @@ def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | 
                                 "argument": entry.argument, "memory": entry.memory,
                                 "core": entry.core, "granularity": 1, "expr": entry.expr,
                                 "text": sx.text(entry.expr)})
-        used = max([b.alloc.end for b in pa.buffers.values() if b.alloc] + [0])
+        # what outlives the program (pinned: the kernel's views, kept regions) counts too
+        used = max([b.alloc.end for b in pa.buffers.values() if b.alloc]
+                   + [getattr(pa, "pinned_bytes", 0)])
         program_rows.append({"program": pname, "cores": num_tiles, "scratchpad_bytes": used,
                              "program_units": {f"p{index}_{e}": len(units.instances(info, pa.corelets.get(e, 1)))
                                                for e, info in pa.engines.items()}})
@@ -120,7 +122,7 @@ def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | 
         pinned = getattr(pa, "pinned_bytes", 0)
         if pinned:
             pinned_rows.append({"program": pname, "memory": units.memory_for_space("ct_local"),
-                                "offset": 0, "bytes": pinned, "what": "the kernel's ct_local views"})
+                                "offset": 0, "bytes": pinned, "what": _pinned_what(fn)})
     global_module = _global_module(kernel, decls, device_name)
     execute = execute_plan(kernel, {p: _program_function(pm) for p, pm in
                                      zip([n for n, _ in programs], program_modules)}, symbol_rows)
@@ -149,3 +151,14 @@ def _global_module(kernel: func.FuncOp, decls: list[func.FuncOp], device_name: s
     module.attributes["dataflow.device"] = StringAttr(device_name)
     module.attributes["dataflow.kernel"] = StringAttr(kernel.sym_name.data)
     return module
+
+
+def _pinned_what(fn) -> str:
+    """What a program's pinned bytes hold: the kernel's ct_local views, and any region
+    kept across programs (`ktdf.resident_at`, written by apply-keep) it must leave alone."""
+    placed = fn.attributes.get("ktdf.resident_at")
+    if placed is None:
+        return "the kernel's ct_local views"
+    regions = ", ".join(f"{name} at bytes [{r.get_values()[0]}, {r.get_values()[1]})"
+                        for name, r in sorted(placed.data.items()))
+    return f"the kernel's ct_local views and regions kept across programs: {regions}"

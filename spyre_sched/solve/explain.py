@@ -165,7 +165,11 @@ def _effect(problem: Problem, base: dict[str, int], alt: dict[str, int],
             b = cost.pipeline_breakdown(problem, pipe, alt)
             delta = prog.calls * (b.cycles - a.cycles)
             if delta and (worst is None or abs(delta) > abs(worst[0])):
-                worst = (delta, pipe.name, a, b)
+                # a pipeline without its program's prefix (a run-once pipeline) is named
+                # with its program: a choice spanning programs may move another one's
+                named = pipe.name if pipe.name.startswith(f"p{prog.index}.") else \
+                    f"{pipe.name} of program {prog.index}"
+                worst = (delta, named, a, b)
     if worst is not None:
         delta, name, a, b = worst
         out["term"] = (f"pipeline {name}: {a.cycles} -> {b.cycles} cycles "

@@ -28,6 +28,8 @@ from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -68,6 +70,8 @@ KEEP_ROLE_ATTR = "ktdf.keep_role"
 does not import the scheduler)."""
 DEVICE_ATTR = "ktdf.device"
 PINNED_ATTR = "ktdf.pinned_bytes"
+REGIONS_ATTR = "ktdf.resident_regions"
+"""On every program a cross-program keep spans: decision -> bytes of its region."""
 MAX_MODULO = 8
 """Largest modulo offered: enough copies to hide a transfer's latency behind the
 bandwidth-bound part for any tile of the shipped devices (docs/solver.md)."""
@@ -301,11 +305,19 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
             ops[name] = op
         elif isinstance(op, ktdf.KeepResidentOp):
             name = op.decision.data
-            decisions.append(Decision(
-                name, "keep", index, (Candidate(0), Candidate(1)),
-                source=f"ktdf.keep_resident: {op.operand.data} re-read by every compute (0) "
-                       "or loaded once into a resident buffer (1)",
-                rule="0 or 1; the scratchpad bounds it"))
+            if op.last_program is not None:
+                last = op.last_program.value.data
+                source = (f"ktdf.keep_resident: {op.operand.data} re-read from device memory "
+                          f"by programs {index} to {last} (0) or kept in a scratchpad region "
+                          f"from program {index} to {last} (1)")
+                rule = (f"0 or 1; the region counts in the scratchpad of programs {index} "
+                        f"to {last}")
+            else:
+                source = (f"ktdf.keep_resident: {op.operand.data} re-read by every compute "
+                          "(0) or loaded once into a resident buffer (1)")
+                rule = "0 or 1; the scratchpad bounds it"
+            decisions.append(Decision(name, "keep", index, (Candidate(0), Candidate(1)),
+                                      source=source, rule=rule))
             ops[name] = op
         elif isinstance(op, ktdf.ParallelOp):
             name = op.decision.data
@@ -891,14 +903,23 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     ops: dict[str, Operation] = {}
     pinned = 0
     solved = {name: op for _, f in funcs for name, op in ktdf.decision_ops(f).items()}
+    per_program = {index: _decisions(func, index) for index, func in funcs}
+    spanning = {d.name: d for ds, _, _ in per_program.values() for d in ds
+                if d.name in _spanning_keeps(funcs)}
     for index, func in funcs:
         pin = func.attributes.get(PINNED_ATTR)
         if isinstance(pin, IntegerAttr):
             pinned = max(pinned, pin.value.data)
-        ds, dops, limits = _decisions(func, index)
+        ds, dops, limits = per_program[index]
         decisions += ds
         ops.update(dops)
-        reader = _ProgramReader(index, func, ds, hw, solved)
+        own = pin.value.data if isinstance(pin, IntegerAttr) else 0
+        regions = _resident_regions(func, spanning, own)
+        shared = [spanning[n] for n in regions if spanning[n] not in ds]
+        reader = _ProgramReader(index, func, ds + shared, hw, solved)
+        if regions:
+            reader.buffers.append(_region_buffer([spanning[n] for n in regions],
+                                                 [regions[n] for n in regions], own, device))
         pipes = []
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
@@ -924,6 +945,47 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     problem = Problem(kernel, device.name, device.scratchpad(hw.core).size, tuple(decisions),
                       tuple(programs), regions, corelets, others)
     return Extraction(problem, module, device, ops)
+
+
+def _spanning_keeps(funcs: list[tuple[int, FuncOp]]) -> set[str]:
+    """Names of keep choices that span programs (`last_program` set)."""
+    return {op.decision.data for _, f in funcs for op in f.walk()
+            if isinstance(op, ktdf.KeepResidentOp) and op.last_program is not None}
+
+
+def _resident_regions(func: FuncOp, spanning: dict[str, Decision],
+                      pinned: int = 0) -> dict[str, int]:
+    """The regions kept across programs that this program must leave alone when kept:
+    decision name -> the region's end byte (`ktdf.resident_regions`: [start, end))."""
+    attr = func.attributes.get(REGIONS_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        return {}
+    out = {}
+    for name, value in sorted(attr.data.items()):
+        if name not in spanning:
+            raise _fail(func, f"{REGIONS_ATTR} names {name}, which is no keep choice "
+                              "spanning programs")
+        bounds = value.get_values() if isinstance(value, DenseArrayBase) else ()
+        if len(bounds) != 2 or not 0 <= bounds[0] <= bounds[1]:
+            raise _fail(func, f"{REGIONS_ATTR}: {name} must be array<i64: START, END>")
+        if bounds[0] < pinned:
+            raise _fail(func, f"{REGIONS_ATTR}: region {name} at bytes [{bounds[0]}, "
+                              f"{bounds[1]}) overlaps the program's {pinned} pinned bytes")
+        out[name] = int(bounds[1])
+    return out
+
+
+def _region_buffer(keeps: list[Decision], ends: list[int], pinned: int,
+                   device: Device) -> Buffer:
+    """The regions kept across programs that a program must leave alone, as one buffer of
+    that program: their places are fixed, so it needs the bytes from its pinned end to
+    the end of the highest region kept (0 when none is)."""
+    def size(*cands) -> int:
+        kept = [end for end, c in zip(ends, cands) if c.value]
+        return max(0, max(kept) - pinned) if kept else 0
+    name = "+".join(k.name for k in keeps)
+    return Buffer(f"{name}.region", Quantity.of(keeps, size), 1, "resident",
+                  device.memory_kind_for("ct_local"))
 
 
 def _outermost(pipe: ktdf.PipelineOp) -> bool:
