@@ -335,7 +335,9 @@ class Simulator:
                             fifo.getter = [target, cmd[2], []]
                             if chunks:
                                 self._fifo_wake_at(fifo, chunks[0][0])
-                            self._block(target, "in", (_RECEIVING, cmd[2], fifo, fifo.held))
+                            target.blocked_on = (_RECEIVING, cmd[2], fifo, fifo.held)  # (_block)
+                            target.blocked_kind = "in"
+                            target.blocked_since = time
                             continue
                     self._step(target, value)
                 elif kind == _WAKE:
@@ -404,7 +406,11 @@ class Simulator:
             if op == RECV:
                 if local > now:
                     proc.pending = cmd
-                    self._push(local, _RESUME, proc, None)
+                    bucket = self._events.get(local)  # (_push, inlined: once per chunk)
+                    if bucket is None:
+                        self._push(local, _RESUME, proc, None)
+                    else:
+                        bucket.append((_RESUME, proc, None))
                     return
                 fifo, n = cmd[1], cmd[2]
                 if fifo.consumer != proc.name:
@@ -415,7 +421,8 @@ class Simulator:
                     if head[2] == n and head[0] <= now:  # the whole chunk it waits for
                         chunks.popleft()
                         fifo.held -= n
-                        self._fifo_freed(fifo)
+                        if fifo.putter is not None or fifo.trace is not None:
+                            self._fifo_freed(fifo)
                         value = head[1]
                         continue
                 pieces: list = []
@@ -428,7 +435,9 @@ class Simulator:
                 fifo.getter = [proc, remaining, pieces]
                 if fifo.chunks:
                     self._fifo_wake_at(fifo, fifo.chunks[0][0])
-                self._block(proc, "in", (_RECEIVING, remaining, fifo, fifo.held))
+                proc.blocked_on = (_RECEIVING, remaining, fifo, fifo.held)  # (_block)
+                proc.blocked_kind = "in"
+                proc.blocked_since = now
                 return
             if op == SEND_BUSY or op == SEND:
                 fifo = cmd[1]
@@ -583,7 +592,9 @@ class Simulator:
             proc.last_landing = landing
         if land is not None:
             if land.__class__ is tuple:
-                land[0].defer(landing, land[1])
+                memory = land[0]  # (Memory.defer, inlined: once per store)
+                memory._seq += 1
+                heapq.heappush(memory.pending, (landing, memory._seq, land[1]))
             else:
                 self._push(landing, _CALLBACK, land, None)
         proc.local = end
@@ -646,7 +657,8 @@ class Simulator:
             pieces: list = []
             fifo.take_visible(now, n, pieces)
             value = _joined(pieces)
-        self._fifo_freed(fifo)
+        if fifo.putter is not None or fifo.trace is not None:
+            self._fifo_freed(fifo)
         return value
 
     def _transfer(self, proc: Process, cmd: tuple, issue: int) -> None:
@@ -734,7 +746,11 @@ class Simulator:
         if fifo.wake_at is not None and fifo.wake_at <= time:
             return
         fifo.wake_at = time
-        self._push(time, _WAKE, fifo, None)
+        bucket = self._events.get(time)  # (_push, inlined: once per chunk)
+        if bucket is None:
+            self._push(time, _WAKE, fifo, None)
+        else:
+            bucket.append((_WAKE, fifo, None))
 
     def _fifo_wake(self, fifo: Fifo) -> None:
         fifo.wake_at = None
@@ -747,7 +763,8 @@ class Simulator:
             # The whole chunk it waits for: hand it over as it was sent.
             head = chunks.popleft()
             fifo.held -= remaining
-            self._fifo_freed(fifo)  # (with the getter still set, as below)
+            if fifo.putter is not None or fifo.trace is not None:
+                self._fifo_freed(fifo)  # (with the getter still set, as below)
             fifo.getter = None
             self._step(proc, head[1])
             return

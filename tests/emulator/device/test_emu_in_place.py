@@ -2,7 +2,10 @@
 instead of yielding each one to the event loop. Both ways must give the same run: the
 same outputs bit for bit, cycles, per-unit busy / stall / instruction figures, bytes per
 datapath and trace file. Every example kernel with both strategies on both shipped devices
-(three by default, the rest opt-in with -m slow), plus hand-made bundles."""
+(three by default, the rest opt-in with -m slow), the benchmark suite's quick kernels
+(opt-in), hand-made bundles, and bundles of bench/add_bundle.py's shape drawn by
+hypothesis (tile rows, chunk, sizes: the in-place load / store checks and the FIFO
+hand-offs at every ratio of DMA tile to chunk)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import spyre_sched
 from emulator.device import codegen
@@ -67,6 +72,18 @@ def test_example_same_in_place_and_plain(kernel, strategy, device, tmp_path, mon
     _same_both_ways(bundle, tmp_path, monkeypatch)
 
 
+BENCH_QUICK = ROOT / "bench" / "kernels" / "quick"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", sorted(p.stem for p in BENCH_QUICK.glob("*.mlir")))
+@pytest.mark.parametrize("strategy", ["solver", "heuristic"])
+def test_bench_quick_kernel_same_in_place_and_plain(kernel, strategy, tmp_path, monkeypatch):
+    bundle = tmp_path / "bundle"
+    compile_bundle(BENCH_QUICK / f"{kernel}.mlir", bundle, "spyre", "latency", strategy)
+    _same_both_ways(bundle, tmp_path, monkeypatch)
+
+
 def test_lowering_fixture_same_in_place_and_plain(tmp_path, monkeypatch):
     _same_both_ways(ROOT / "tests" / "lower" / "fixtures" / "add_96x64_bundle", tmp_path, monkeypatch)
 
@@ -83,3 +100,18 @@ def test_bench_add_bundle_same_in_place_and_plain(tile_rows, chunk, tmp_path, mo
     """The speed benchmark's bundle shape (every unit, FIFO and DMA of 32 cores), smaller."""
     bundle = _add_bundle().write(tmp_path / "add", 256, 1024, tile_rows=tile_rows, chunk=chunk)
     _same_both_ways(Path(bundle), tmp_path, monkeypatch)
+
+
+@settings(max_examples=4, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tile_rows=st.sampled_from([1, 2, 4, 8]), chunk=st.sampled_from([1, 2, 4, 8]),
+       rows=st.sampled_from([256, 512]), chunks_per_row=st.sampled_from([1, 2]))
+def test_generated_add_bundles_same_in_place_and_plain(tile_rows, chunk, rows, chunks_per_row,
+                                                        tmp_path_factory, monkeypatch):
+    """Bundles of the benchmark's shape over the 32 cores, drawn: the DMA tile from one to
+    eight rows, the FIFO chunk from one to eight sticks (a FIFO of depth 8 then holds one
+    to eight chunks, so units run up to several chunks ahead of each other)."""
+    tmp = tmp_path_factory.mktemp("gen")
+    cols = 64 * chunk * chunks_per_row
+    bundle = _add_bundle().write(tmp / "add", rows, cols, tile_rows=tile_rows, chunk=chunk)
+    _same_both_ways(Path(bundle), tmp, monkeypatch)
