@@ -341,7 +341,21 @@ class Simulator:
                             continue
                     self._step(target, value)
                 elif kind == _WAKE:
-                    self._fifo_wake(target)
+                    getter = target.getter
+                    chunks = target.chunks
+                    if getter is not None and not getter[2] and chunks and chunks[0][2] == getter[1] \
+                            and chunks[0][0] <= time:
+                        # (_fifo_wake's first case, inlined: the whole chunk the receiver
+                        # waits for, handed over as it was sent; once or twice per chunk)
+                        target.wake_at = None
+                        head = chunks.popleft()
+                        target.held -= getter[1]
+                        if target.putter is not None or target.trace is not None:
+                            self._fifo_freed(target)
+                        target.getter = None
+                        self._step(getter[0], head[1])
+                    else:
+                        self._fifo_wake(target)
                 else:
                     target()
             del events[time]
