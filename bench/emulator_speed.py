@@ -1,18 +1,27 @@
 """Emulator speed: the 4096x4096 f16 add over 32 tiles, every unit, FIFO and transfer timed.
 
-    python bench/emulator_speed.py [--bundle DIR] [--rows 4096] [--cols 4096] [--profile]
+    python bench/emulator_speed.py [--bundle DIR] [--rows 4096] [--cols 4096] [--repeat N] [--profile]
 
 Without --bundle it writes the add's bundle with bench/add_bundle.py (the lowering's
 structure: DMA tiles double-buffered in scratchpad, 8-stick chunks through the FIFOs); with
---bundle it runs a bundle `spyre-sched compile -o` wrote. Prepare (parse, verify, bind) is
-timed apart from the launch: a runtime prepares once and launches many times. Elements per
-second = elements of the output / launch wall time. The target is >= 9.3 M elements/s.
-Results are checked against numpy (bit-exact f16 add).
+--bundle it runs a bundle `spyre-sched compile -o` wrote. Prepare (parse, verify, bind,
+route every DMA) is timed apart from the launch: a runtime prepares once and launches many
+times. Elements per second = elements of the output / launch time, wall and CPU; quote the
+CPU figure (the development machine is shared, and CPU time is what load changes least).
+With --repeat N it ends with the median and range over the N launches and the load
+average. The target is >= 9.3 M elements/s (CPU). Results are checked against numpy
+(bit-exact f16 add).
+
+Figures (docs/emulator.md, "Speed"), CPU time per launch, 2026-12-01, machine shared
+(load average 7-11 on 2 cores), before -> after this session's changes, the same
+alternating protocol for both: see docs/emulator.md for the medians and ranges.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import sys
 import tempfile
 import time
@@ -37,6 +46,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile the first launch")
     args = parser.parse_args()
 
+    rates = []
     with tempfile.TemporaryDirectory() as tmp:
         bundle = args.bundle or add_bundle.write(Path(tmp) / "add", args.rows, args.cols)
         runtime = Runtime("spyre")
@@ -68,9 +78,13 @@ def main() -> None:
             out = runtime.read_tensor(offsets["C"], shape, "f16")
             ok = np.array_equal(out.view(np.uint16), want.view(np.uint16))
             units = len(result.measurements.units)
+            rates.append(n / cpu / 1e6)
             print(f"launch {i}: {wall:.3f} s wall ({cpu:.3f} s CPU), {n / wall / 1e6:.2f} M elements/s "
                   f"wall, {n / cpu / 1e6:.2f} M elements/s CPU; {result.cycles} cycles, {units} units; "
                   f"{'correct' if ok else 'WRONG'}")
+    if len(rates) > 1:
+        print(f"CPU M elements/s over {len(rates)} launches: median {statistics.median(rates):.2f}, "
+              f"range {min(rates):.2f}-{max(rates):.2f}; load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
