@@ -51,6 +51,8 @@ class Memory:
         self.layout = 0  # changes whenever the declared buffers do (see window)
 
     def defer(self, time: int, write) -> None:
+        """`write()` when `time` has come; `write` may also be (dtype, first element,
+        count, values): a contiguous run of the memory viewed as dtype (no closure)."""
         self._seq += 1
         heapq.heappush(self.pending, (time, self._seq, write))
 
@@ -62,7 +64,12 @@ class Memory:
         self._flushing = True
         try:
             while pending and (now is None or pending[0][0] <= now):
-                heapq.heappop(pending)[2]()
+                write = heapq.heappop(pending)[2]
+                if write.__class__ is tuple:  # (dtype, first element, count, values): a run
+                    dtype, first, count, values = write
+                    self.typed(dtype)[first:first + count] = values.reshape(-1)
+                else:
+                    write()
         finally:
             self._flushing = False
 

@@ -604,9 +604,7 @@ class UnitRun(_TopLevel):
                     seen = (memory.data, len(memory.data))
             if plain and contiguous:
                 first = start // eb
-
-                def land():
-                    memory.typed(dtype)[first:first + count] = value.reshape(-1)
+                land = (dtype, first, count, value)  # (see Memory.defer)
             elif plain:
                 def land():
                     np.ndarray(box_shape, dtype=dtype, buffer=memory.data, offset=start,
