@@ -115,3 +115,46 @@ def test_generated_add_bundles_same_in_place_and_plain(tile_rows, chunk, rows, c
     cols = 64 * chunk * chunks_per_row
     bundle = _add_bundle().write(tmp / "add", rows, cols, tile_rows=tile_rows, chunk=chunk)
     _same_both_ways(Path(bundle), tmp, monkeypatch)
+
+
+@pytest.mark.parametrize("in_place", [True, False])
+def test_store_leaving_its_buffer_faults_after_accesses_inside(in_place, tmp_path, monkeypatch):
+    """The in-place load / store skip the full check while an access stays inside the
+    buffer window of their last one (Memory.window): an op whose first tile is inside its
+    buffer and whose second is not must still fault, at that op, on both paths."""
+    import json
+
+    from spyre_sched.errors import ExecutionError
+
+    monkeypatch.setattr(codegen, "IN_PLACE", in_place)
+    bundle = Path(_add_bundle().write(tmp_path / "add", 256, 1024, tile_rows=2, chunk=8))
+    schedule = json.loads((bundle / "schedule.json").read_text())
+    c = next(b for b in schedule["buffers"] if b["name"] == "C")
+    c["bytes"] = c["slot_bytes"]  # C keeps one of its two slots: the second tile is outside
+    (bundle / "schedule.json").write_text(json.dumps(schedule))
+    with pytest.raises(ExecutionError, match="not inside one allocated buffer") as err:
+        spyre_sched.run(bundle, seed=7)
+    assert "agen.vector_store" in str(err.value) and "lx_store" in str(err.value)
+
+
+def test_route_that_does_not_exist_is_a_launch_fault_at_its_instruction(tmp_path):
+    """Routes are looked up at prepare (ProgramImage.resolve_routes) to spare every launch
+    the search; one that cannot be found is still reported by the launch, at the op."""
+    from emulator.runtime import Runtime
+    from spyre_sched.errors import ExecutionError
+
+    bundle = Path(_add_bundle().write(tmp_path / "add", 256, 1024, tile_rows=2, chunk=8))
+    program = bundle / "local_schedule_0.mlir"
+    text = program.read_text()
+    # the DMA store unit made to move ddr -> lx, which only the DMA load unit does
+    text = text.replace('agen.composite_load_and_store "lx"[%src_C]', 'agen.composite_load_and_store "ddr"[%src_C]')
+    text = text.replace('to "ddr"[%dst_C]', 'to "lx"[%dst_C]')
+    program.write_text(text)
+    runtime = Runtime("spyre")
+    prepared = runtime.prepare(bundle)  # not an error here
+    shape = (256, 1024)
+    args = {"A": runtime.allocate(shape, "f16"), "B": runtime.allocate(shape, "f16"),
+            "C": runtime.allocate(shape, "f16")}
+    with pytest.raises(ExecutionError, match="cannot move data") as err:
+        runtime.launch(prepared, args)
+    assert "agen.composite_load_and_store" in str(err.value) and "dma_store" in str(err.value)
