@@ -145,6 +145,8 @@ def round_to(name: str | ElementType, array) -> np.ndarray:
         return dlfloat16.df16_to_f32(dlfloat16.df16_from_float(arr))
     if et.name == "bf16":
         return bfloat16.bf16_to_f32(bfloat16.bf16_from_float(arr))
+    if arr.dtype == et.value_dtype:
+        return arr  # already of the type: nothing to round (the astype below is a no-op)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow to inf is the IEEE result
         return arr.astype(et.value_dtype, copy=False)
 

@@ -182,6 +182,11 @@ def _exponents(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return top, low
 
 
+#: (e, q) per value: |x| < 2**e and x a multiple of 2**q (markers for zeros and non-finite
+#: values), for callers that bound sums without materialising every term
+term_exponents = _exponents
+
+
 def float64_sum_is_exact(terms: np.ndarray) -> np.ndarray:
     """Per output (last axis = the terms): whether summing the finite terms in float64, in
     any order, is exact. Every term is a multiple of 2**q_min and n * max|x| <= 2**(53 +

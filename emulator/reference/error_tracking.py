@@ -69,9 +69,15 @@ class _ShadowView:
         key = (space, self.itemsize)
         array = self.tracking.shadow.get(key)
         if array is None and self.create:
-            size = len(self.tracking.memory.buffer(space)) // self.itemsize
+            size = self.tracking.memory.nbytes(space) // self.itemsize
             array = self.tracking.shadow[key] = np.zeros(size, dtype=np.float64)
         return array
+
+    def elements_at(self, space, dtype, first: int, last: int) -> tuple[np.ndarray | None, int]:
+        return self.elements(space), 0  # the shadow adopts nothing: one array per space
+
+    def adopted(self, space, first_byte: int, last_byte: int) -> bool:
+        return False
 
     def has(self, spaces) -> bool:
         return any((s, self.itemsize) in self.tracking.shadow for s in spaces)

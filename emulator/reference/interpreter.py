@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from weakref import WeakKeyDictionary
 
 from xdsl.ir import Block, Operation
 
@@ -43,16 +42,19 @@ def handles(*names: str, generator: bool = False):
     return register
 
 
-# op -> {builder: what builder(op) returned}: an op's attributes read once, not on every
+# Per op, {builder: what builder(op) returned}: an op's attributes read once, not on every
 # execution (xDSL attribute access costs microseconds; loops run an op thousands of times).
-_STATIC: WeakKeyDictionary = WeakKeyDictionary()
+# Kept on the op object itself (a plain attribute look-up; a WeakKeyDictionary made a weak
+# reference per look-up), so it lives and dies with the op; a cloned op starts empty.
+_STATIC_ATTR = "_reference_static"
 
 
 def op_static(op: Operation, build: Callable):
     """`build(op)`, computed once per op (the op's IR must not change while kernels run)."""
-    per_op = _STATIC.get(op)
-    if per_op is None:
-        per_op = _STATIC[op] = {}
+    try:
+        per_op = op.__dict__[_STATIC_ATTR]
+    except KeyError:
+        per_op = op.__dict__[_STATIC_ATTR] = {}
     try:
         return per_op[build]
     except KeyError:
@@ -61,21 +63,23 @@ def op_static(op: Operation, build: Callable):
 
 
 TERMINATOR = object()
-_BLOCK_PLANS: WeakKeyDictionary = WeakKeyDictionary()
+_PLAN_ATTR = "_reference_plan"
 
 
 def block_plan(block: Block) -> list[tuple]:
     """(op, handler or TERMINATOR or None, operands, results, is generator) per op of
-    `block`, read from the IR once."""
-    plan = _BLOCK_PLANS.get(block)
-    if plan is None:
-        plan = []
-        for op in block.ops:
-            name = op.name
-            handler = TERMINATOR if name in TERMINATORS else HANDLERS.get(name)
-            plan.append((op, handler, tuple(op.operands), tuple(op.results),
-                         name in GENERATOR_OPS))
-        _BLOCK_PLANS[block] = plan
+    `block`, read from the IR once (kept on the block, like `op_static`)."""
+    try:
+        return block.__dict__[_PLAN_ATTR]
+    except KeyError:
+        pass
+    plan = []
+    for op in block.ops:
+        name = op.name
+        handler = TERMINATOR if name in TERMINATORS else HANDLERS.get(name)
+        plan.append((op, handler, tuple(op.operands), tuple(op.results),
+                     name in GENERATOR_OPS))
+    block.__dict__[_PLAN_ATTR] = plan
     return plan
 
 

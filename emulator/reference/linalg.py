@@ -21,7 +21,7 @@ from xdsl.ir import Block, Operation
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from emulator.numerics import REDUCTION_KIND_OF_OP, reduce, value_dtype
-from emulator.reference import affine_sets, error_tracking
+from emulator.reference import affine_sets, contraction, error_tracking
 from emulator.reference.interpreter import TERMINATOR, block_plan, handles, op_static
 from emulator.reference.types import element_name
 from spyre_sched.errors import ExecutionError, UnsupportedError
@@ -168,6 +168,14 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
         indices = [_constant_index(out_maps[i]) for i in range(len(combiners))]
         inits = [np.asarray(outputs[i])[indices[i]].transpose([od.index(d) for d in parallel])
                  for i, od in enumerate(ods)]
+        if ex.errors is None and len(inputs) == 2:
+            sides = op_static(op, _matmul_sides)
+            if sides is not None:
+                acc = contraction.contract([bound_in[k] for k in sides],
+                                           [maps[k] for k in sides], sizes, red, inits[0])
+                if acc is not None:
+                    order = [parallel.index(d) for d in ods[0]]
+                    return [_place(acc.transpose(order), indices[0], outputs[0])]
         # The body runs over the whole domain at once, so a large one (a matmul's M x N x K)
         # runs in slabs of one parallel loop: each output element is still reduced in one
         # go, from the same values, so the result is the same.
@@ -395,6 +403,16 @@ def _reduction_combiners(block: Block, n_in: int, op: Operation):
         ):
             raise UnsupportedError("a reduction combiner's result may only be yielded")
     return combiners
+
+
+def _matmul_sides(op):
+    """`contraction.matmul_body` of a reducing op's body (read once per op)."""
+    block = op.body.block
+    try:
+        combiners = _reduction_combiners(block, len(op.inputs), op)
+    except UnsupportedError:
+        return None
+    return contraction.matmul_body(block, combiners)
 
 
 def _structured_static(op):

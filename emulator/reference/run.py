@@ -7,9 +7,10 @@ kernel receives element offsets. Outputs (roles out / inout) come back keyed by 
 
 from __future__ import annotations
 
-import math
 import dataclasses
+import math
 import os
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,52 @@ def as_kernel(kernel: Kernel | str | Path) -> Kernel:
     if isinstance(kernel, Path) or ("\n" not in kernel and os.path.exists(kernel)):
         return load_kernel(kernel)
     return parse_kernel(kernel, "<input>")
+
+
+# ---- per-kernel set-up, done once per kernel ------------------------------------------
+
+#: run-time bindings whose bounded arguments a kernel keeps (oldest dropped first)
+_BOUNDED_CACHE_SIZE = 32
+
+
+@dataclass
+class KernelSetup:
+    """What a launch derives from the kernel alone, computed on its first run and reused
+    by every later run of the same kernel object (with any inputs and run-time values):
+    argument inference, the device memory that views at constant addresses own, each
+    pointer argument's layout, the polyhedral model (built only when an argument is too
+    large to hold whole), and the index-tensor ranges `make_inputs` uses.
+    Like the interpreter's per-op caches (`interpreter.op_static`, `block_plan`), it
+    assumes the kernel's IR is not changed once the kernel has run."""
+
+    arguments: list[ArgumentInfo]
+    #: run-time bindings (sorted (name, value) pairs) -> the arguments bounded by them
+    bounded: dict[tuple, list[ArgumentInfo]] = dataclasses.field(default_factory=dict)
+    constant_end: int | None = None
+    layouts: dict[int, ArgumentLayout | None] = dataclasses.field(default_factory=dict)
+    model: KernelModel | None = None
+    index_ranges: dict[int, tuple[int, int]] | None = None
+
+    def layout(self, func, position: int) -> ArgumentLayout | None:
+        if position not in self.layouts:
+            self.layouts[position] = layout_of(func, position)
+        return self.layouts[position]
+
+    def kernel_model(self, func) -> KernelModel:
+        if self.model is None:
+            self.model = KernelModel(func)
+        return self.model
+
+
+_SETUPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def kernel_setup(kernel: Kernel) -> KernelSetup:
+    """The kernel's `KernelSetup` (made on first use; kept while its function op lives)."""
+    setup = _SETUPS.get(kernel.func)
+    if setup is None:
+        setup = _SETUPS[kernel.func] = KernelSetup(infer_arguments(kernel.func))
+    return setup
 
 
 #: the most simulated memory (arguments, scratchpads, generated inputs) a run may use,
@@ -126,24 +173,36 @@ class Placement:
                 yield key, None, None
 
     def write(self, memory: DeviceMemory, raw: np.ndarray, num_tiles: int) -> None:
+        """Place the input's elements (`raw`, flat, in storage form). A row-major block is
+        adopted, not copied (`DeviceMemory.adopt`): `raw` may be the caller's array, which
+        the run never writes."""
         if self.window is not None:  # raw holds the window's elements only
             start = self.offset + self.window[0]
-            memory.elements(self.space, raw.dtype)[start : start + raw.size] = raw
+            memory.adopt(self.space, start * raw.itemsize, raw)
             return
         for key, index, address in self._pieces(self.shape, num_tiles):
-            elements = memory.elements(key, raw.dtype)
             if address is None:
-                elements[self.offset : self.offset + raw.size] = raw
-            else:
+                memory.adopt(key, self.offset * raw.itemsize, raw)
+            elif len(address):  # a strided layout: element by element, into the buffer
+                first = self.offset + int(address.min())
+                last = self.offset + int(address.max())
+                memory.before_write(key, first * raw.itemsize, (last + 1) * raw.itemsize - 1)
+                elements, _ = memory.elements_at(key, raw.dtype, first, last)
                 elements[self.offset + address] = raw[index]
 
     def read(self, memory: DeviceMemory, dtype, shape, num_tiles: int) -> np.ndarray:
         count = int(np.prod(shape)) if shape else 1
+        dtype = np.dtype(dtype)
         pieces = list(self._pieces(shape, num_tiles))
-        if len(pieces) == 1 and pieces[0][2] is None:  # one contiguous block
+        if len(pieces) == 1 and pieces[0][2] is None and count:  # one contiguous block
+            key, first, last = pieces[0][0], self.offset, self.offset + count - 1
+            array, base = memory.elements_at(key, dtype, first, last)
+            block = array[first - base : last - base + 1]
+            if memory.adopted(key, first * dtype.itemsize, (last + 1) * dtype.itemsize - 1):
+                return block.copy()  # never written: still the caller's input array
             # no copy: the run is over, nothing writes this memory again (the output
             # keeps the buffer alive)
-            return memory.elements(pieces[0][0], dtype)[self.offset : self.offset + count]
+            return block
         raw = np.zeros(count, dtype=dtype)
         for key, index, address in pieces:
             elements = memory.elements(key, dtype)
@@ -244,7 +303,8 @@ def _constant_address_end(kernel: Kernel) -> int:
 def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]:
     """The kernel's arguments; a dynamic extent with no static upper bound (a run-time
     argument that declares none) is bounded by the run-time values given, if any."""
-    args = infer_arguments(kernel.func)
+    setup = kernel_setup(kernel)
+    args = list(setup.arguments)  # the caller's own list; the entries are frozen
     if not any(a.upper_bounds and None in a.upper_bounds for a in args):
         return args
     block = kernel.func.body.block
@@ -257,6 +317,10 @@ def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]
             bindings[info.name] = runtime_args[info.name]
     if not bindings:
         return args
+    key = tuple(sorted((name, (type(v).__name__, v)) for name, v in bindings.items()))
+    cached = setup.bounded.get(key)
+    if cached is not None:
+        return list(cached)
     bound = {a.position: a for a in infer_arguments(
         kernel.func, KernelModel(kernel.func, bindings=bindings))}
     result = []
@@ -267,7 +331,10 @@ def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]
                            for u, g in zip(info.upper_bounds, given))
             info = dataclasses.replace(info, upper_bounds=uppers)
         result.append(info)
-    return result
+    if len(setup.bounded) >= _BOUNDED_CACHE_SIZE:
+        setup.bounded.pop(next(iter(setup.bounded)))  # the oldest binding
+    setup.bounded[key] = result
+    return list(result)
 
 
 def _runtime_value(arg, type_, runtime_args: dict, kernel: Kernel) -> RuntimeArg:
@@ -325,6 +392,16 @@ def run_with_error_bounds(
 
 def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
             accumulator: str | None = None):
+    # Floating-point exceptions give their IEEE results and never a warning: every
+    # numerics routine says so with its own errstate; one for the whole launch lets the
+    # hot paths (`ops_upstream._arith`) skip theirs.
+    with np.errstate(all="ignore"):
+        return _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device,
+                               memory_cap, accumulator)
+
+
+def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
+                    accumulator: str | None = None):
     kernel = as_kernel(kernel)
     if scratchpad_bytes is None and device is not None:
         if isinstance(device, (str, Path)):
@@ -350,14 +427,16 @@ def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
                 "tensors come as input arrays", _where(kernel))
 
     # Arguments: values for scalars and run-time arguments, placements for pointers.
-    model: KernelModel | None = None  # built only when an argument is too large to hold
     needs: list[tuple[str, int]] = []
     bound: list[object] = [None] * len(args)
     placements: list[Placement] = []
     # Views at constant element addresses (no pointer argument) own device memory from 0
     # up to the highest address they can reach; pointer arguments are placed after it.
     cursors: dict[object, int] = {}
-    fixed_end = _constant_address_end(kernel)
+    setup = kernel_setup(kernel)
+    if setup.constant_end is None:
+        setup.constant_end = _constant_address_end(kernel)
+    fixed_end = setup.constant_end
     _refuse_above_cap("views at constant addresses", [("device memory from 0", fixed_end)],
                       memory_cap, kernel)
     if fixed_end:
@@ -387,7 +466,7 @@ def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
         shape = _expected_shape(arg, given, kernel)
         space = _space_of(arg, kernel)
         size = element_type(arg.element_type).size
-        placement = Placement(arg, space, 0, shape, layout_of(kernel.func, arg.position))
+        placement = Placement(arg, space, 0, shape, setup.layout(kernel.func, arg.position))
         if space == DISTRIBUTED and placement.layout is None:
             raise UnsupportedError(
                 f"argument %{arg.name} is spread over several scratchpads by views with "
@@ -399,7 +478,7 @@ def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
         if (arg.role == "in" and space == "global" and not placement.strided()
                 and (count * size > memory_cap or isinstance(given, WindowedInput))):
             # Too large to hold whole: allocate only the addresses the kernel touches.
-            model = model or KernelModel(kernel.func)
+            model = setup.kernel_model(kernel.func)
             placement.window = touched_address_range(model, arg.position)
             if isinstance(given, WindowedInput) and (
                     placement.window is None or given.lo != placement.window[0]
@@ -447,7 +526,7 @@ def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
 
     executors = [TileExecutor(machine, t) for t in range(num_tiles)]
     run_round_robin(
-        [(ex.tile, ex.run_block(block, bound)) for ex in executors], kernel.location_of
+        [(ex.tile, _run_tile(ex, block, bound)) for ex in executors], kernel.location_of
     )
 
     for p in placements:
@@ -469,6 +548,17 @@ def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
         if machine.errors is not None:
             bounds[p.arg.name] = read_output(machine.errors, p, shape, num_tiles)
     return outputs, bounds
+
+
+def _run_tile(executor: TileExecutor, block, bound):
+    """One tile's coroutine: its values are dropped as soon as it returns, so the next tile
+    reuses their memory (32 tiles' 1 MB results alive at once cost fresh pages each)."""
+    try:
+        return (yield from executor.run_block(block, bound))
+    finally:
+        executor.env.clear()
+        if executor.errors is not None:
+            executor.errors.clear()
 
 
 def _final_shape(p: Placement, machine: Machine) -> tuple[int, ...]:
@@ -507,7 +597,10 @@ def make_inputs(
     other integers small and non-negative. Dynamic extents take their upper bound."""
     kernel = as_kernel(kernel)
     rng = np.random.default_rng(seed)
-    ranges = _index_ranges(kernel)
+    setup = kernel_setup(kernel)
+    if setup.index_ranges is None:
+        setup.index_ranges = _index_ranges(kernel)
+    ranges = setup.index_ranges
     out = {}
     shapes = {}
     for arg in _bounded_arguments(kernel, runtime_args or {}):
@@ -526,12 +619,10 @@ def make_inputs(
     # the elements the kernel touches: the same values the whole tensor would hold there
     # (the generator skips the rest: one 64-bit draw per float).
     windows: dict[str, tuple[int, int]] = {}
-    model = None
     for name, (arg, shape) in shapes.items():
         if 8 * math.prod(shape) > memory_cap and element_type(arg.element_type).is_float:
-            model = model or KernelModel(kernel.func)
-            touched = touched_address_range(model, arg.position)
-            layout = layout_of(kernel.func, arg.position)
+            touched = touched_address_range(setup.kernel_model(kernel.func), arg.position)
+            layout = setup.layout(kernel.func, arg.position)
             if touched is not None and (layout is None or layout.is_row_major(shape)):
                 windows[name] = touched
     # float64 draws before rounding: 8 bytes per element while an input is made

@@ -132,6 +132,8 @@ class Segment:
     strided: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
     #: the strided box is one run of consecutive elements in C order (a plain slice)
     contiguous: bool = False
+    #: a strided box's last element address, when known (else computed from its strides)
+    last: int | None = None
 
 
 def _strided_view(memory: DeviceMemory, seg: Segment, dtype: np.dtype) -> np.ndarray:
@@ -140,8 +142,11 @@ def _strided_view(memory: DeviceMemory, seg: Segment, dtype: np.dtype) -> np.nda
         count = 1
         for n in shape:
             count *= n
-        return memory.elements(seg.space, dtype)[start:start + count].reshape(shape)
-    base = memory.elements(seg.space, dtype)[start:]
+        array, base = memory.elements_at(seg.space, dtype, start, start + max(count, 1) - 1)
+        return array[start - base:start - base + count].reshape(shape)
+    last = start + sum(s * (n - 1) for s, n in zip(strides, shape) if n > 1)
+    array, base = memory.elements_at(seg.space, dtype, start, last)
+    base = array[start - base:]
     # An axis of extent 1 never moves: its stride (possibly huge) is not used.
     return np.lib.stride_tricks.as_strided(
         base, shape=shape, strides=[s * dtype.itemsize if n > 1 else 0 for s, n in zip(strides, shape)]
@@ -209,7 +214,7 @@ def _check_addresses(part: MemoryView, addrs: np.ndarray, coords, memory: Device
     """AccessFault unless every address is inside the part's memory; `coords` is the
     (N, rank) array of the points or a function giving point i's coordinate."""
     size = element_type(part.etype).size
-    limit = memory.buffer(part.space).size // size
+    limit = memory.nbytes(part.space) // size
     low, high = int(addrs.min()), int(addrs.max())
     if low >= 0 and high < limit:
         return
@@ -239,6 +244,11 @@ class _BoxPlan:
     contiguous: bool  # the points fill [start, start + count) in C order
     offsets: np.ndarray | None  # overlapping strides: per-point address - start
     view_bytes: tuple  # (space, element size) for the memory limit
+    #: per view axis: (lowest, highest base) keeping the tile inside the view's box
+    base_ranges: tuple[tuple[int, int], ...] = ()
+    #: start address = start_at_base0 + sum(base_d * view stride_d)
+    start_at_base0: int = 0
+    view_strides: tuple[int, ...] = ()
     _limit: int | None = None
 
     @staticmethod
@@ -264,9 +274,14 @@ class _BoxPlan:
                 axis = np.arange(shape[k], dtype=np.int64) * s
                 offsets = offsets + axis.reshape([-1 if i == k else 1 for i in range(len(shape))])
             offsets = offsets.reshape(-1)
-        return _BoxPlan(perm, [lo for lo, _ in tbounds], ext, shape, count, strides, start0,
+        tile_lo = [lo for lo, _ in tbounds]
+        base_ranges = tuple((vlo - tile_lo[d], vhi - tile_lo[d] - ext[d] + 1)
+                            for d, (vlo, vhi) in enumerate(view.bounds))
+        start_at_base0 = start0 + sum(tile_lo[d] * view.strides[d] for d in range(rank))
+        return _BoxPlan(perm, tile_lo, ext, shape, count, strides, start0,
                         reach, non_overlapping, contiguous, offsets,
-                        (view.space, element_type(view.etype).size))
+                        (view.space, element_type(view.etype).size), base_ranges,
+                        start_at_base0, tuple(view.strides))
 
     @property
     def rank(self) -> int:
@@ -275,7 +290,7 @@ class _BoxPlan:
     def limit(self, memory: DeviceMemory) -> int:
         if self._limit is None:
             space, size = self.view_bytes
-            self._limit = memory.buffer(space).size // size
+            self._limit = memory.nbytes(space) // size
         return self._limit
 
 
@@ -323,21 +338,24 @@ class AccessTile:
         if plan.count == 0:
             return Resolved(shape, None, 0, [])
         base = self.base
-        lo = [base[d] + plan.tile_lo[d] for d in range(rank)]
-        for d, (vlo, vhi) in enumerate(view.bounds):
-            if lo[d] < vlo or lo[d] + plan.ext[d] - 1 > vhi:
+        start = plan.start_at_base0
+        for b, (low, high), stride in zip(base, plan.base_ranges, plan.view_strides):
+            if b < low or b > high:
                 return None  # out of bounds: the general path finds the first bad point
+            start += b * stride
+        lo = [base[d] + plan.tile_lo[d] for d in range(rank)]
         if view.wide:
             view.check_fits_64_bits([(lo[d], lo[d] + plan.ext[d] - 1) for d in range(rank)])
-        start = plan.start0 + sum(lo[d] * view.strides[d] for d in range(rank))
         strides = plan.strides
         if plan.non_overlapping:
             # Addresses are start + sum(i_k * stride_k): check the two extreme corners.
             end = start + plan.reach
-            if not (0 <= start < plan.limit(memory) and 0 <= end < plan.limit(memory)):
+            limit = plan.limit(memory)
+            if not (0 <= start < limit and 0 <= end < limit):
                 corners = [lo, [lo[d] + plan.ext[d] - 1 for d in range(rank)]]
                 _check_addresses(view, np.asarray([start, end]), corners, memory)
-            segment = Segment(view.space, None, None, (start, shape, strides), plan.contiguous)
+            segment = Segment(view.space, None, None, (start, shape, strides), plan.contiguous,
+                              end)
             return Resolved(shape, None, plan.count, [segment])
         addr = start + plan.offsets
 
@@ -416,12 +434,23 @@ def _gather(etype: str, segments: list[Segment], count: int, memory: DeviceMemor
         if seg.strided is not None:
             raw = np.array(_strided_view(memory, seg, et.storage_dtype))  # a copy
             return from_memory(et, raw).reshape(-1)
-        return from_memory(et, memory.elements(seg.space, et.storage_dtype)[seg.addresses])
+        return from_memory(et, _addressed(memory, seg, et.storage_dtype))
     flat = np.zeros(count, dtype=et.value_dtype)
     for seg in segments:
-        raw = memory.elements(seg.space, et.storage_dtype)[seg.addresses]
+        raw = _addressed(memory, seg, et.storage_dtype)
         flat[seg.select] = from_memory(et, raw)
     return flat
+
+
+def _addressed(memory: DeviceMemory, seg: Segment, dtype: np.dtype) -> np.ndarray:
+    """The elements a segment with addresses reads, in address order: from the buffer, or
+    from an adopted input when every address lies inside it."""
+    addresses = seg.addresses
+    if not len(addresses) or not memory.adopted(seg.space, 0, memory.nbytes(seg.space)):
+        return memory.elements(seg.space, dtype)[addresses]
+    array, base = memory.elements_at(seg.space, dtype, int(addresses.min()),
+                                     int(addresses.max()))
+    return array[addresses - base] if base else array[addresses]
 
 
 def load(tile, memory: DeviceMemory) -> np.ndarray:
@@ -442,7 +471,9 @@ def _byte_range(seg: Segment, itemsize: int) -> tuple[int, int]:
     """First and last byte a segment touches (a strided box: its two extreme corners)."""
     if seg.strided is not None:
         start, shape, strides = seg.strided
-        last = start + sum(s * (n - 1) for s, n in zip(strides, shape))
+        last = seg.last
+        if last is None:
+            last = start + sum(s * (n - 1) for s, n in zip(strides, shape))
         return start * itemsize, (last + 1) * itemsize - 1
     addresses = seg.addresses
     return int(addresses.min()) * itemsize, (int(addresses.max()) + 1) * itemsize - 1
@@ -486,5 +517,9 @@ def store(tile, data: np.ndarray, memory: DeviceMemory) -> None:
         if seg.strided is not None:
             _strided_view(memory, seg, et.storage_dtype)[...] = stored.reshape(seg.strided[1])
             continue
-        target = memory.elements(seg.space, et.storage_dtype)
+        if not len(seg.addresses):
+            continue
+        # before_write copied any adopted input these addresses reach into the buffer
+        target, _ = memory.elements_at(seg.space, et.storage_dtype, int(seg.addresses.min()),
+                                       int(seg.addresses.max()))
         target[seg.addresses] = stored if seg.select is None else stored[seg.select]

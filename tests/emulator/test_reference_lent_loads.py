@@ -94,4 +94,16 @@ def test_loads_of_the_large_add_are_views_and_nothing_is_copied_on_write(monkeyp
     out = run(kernel(body, grid=4), {"X": x, "Y": np.zeros((4, 8), np.float16)})
     np.testing.assert_array_equal(out["Y"], x + x)
     (memory,) = made
+    # X is adopted (served from the caller's array, docs in memory.py) and never copied;
+    # Y, given as zeros, is copied in by the first store into it
+    assert memory.copies_on_write == 0 and memory.overlays_copied == 1
+    assert memory.adopted("global", 0, x.nbytes - 1)
+    # without adoption the loads are lent from the buffer, and still nothing is copied
+    made.clear()
+    monkeypatch.setattr(DeviceMemory, "adopt", lambda self, space, first, data: (
+        self.elements(space, data.dtype).__setitem__(
+            slice(first // data.itemsize, first // data.itemsize + data.size), data)))
+    out = run(kernel(body, grid=4), {"X": x, "Y": np.zeros((4, 8), np.float16)})
+    np.testing.assert_array_equal(out["Y"], x + x)
+    (memory,) = made
     assert memory.copies_on_write == 0 and memory._lent["global"]
