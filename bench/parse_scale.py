@@ -9,20 +9,20 @@ sizes, `spyre-sched check`'s analysis. Linear growth shows as a constant time pe
 `--floor` adds, per size, what bare xDSL costs on the same module (its parser on the
 custom text and on the generic text, its `module.verify()`): the floor under ours.
 
-Measured 2026-12-01 on the shared 2-core machine (load average ~8.5, so wall time is
-~3-4x CPU time): 1,002 ops 0.72 s (0.29 s CPU); 10,002 ops 11.2 s (3.4 s CPU);
-100,002 ops 125 s wall, 1.25 ms/op, flat from 1k to 100k ops. Before the fix (line
-numbers counted from the file start per op, the visible-value set copied per op, one
-recursion per dependent value): 16,002 ops 36.9 s (10.4 s CPU) and growing
-quadratically; 4,000 dependent ops hit Python's recursion limit in `check`. What is left
-per op is xDSL's own parsing and op verification.
+Measured 2026-12-01 17:35-17:48 UTC on the shared 2-core machine (load average 9-10),
+CPU seconds of `load_kernel`, before -> after the fast path for common op shapes
+(spyre_sched/fast_op_parser.py), verification once per op shape and the garbage
+collector paused while parsing (see docs/benchmarks.md, "Parse + verify"):
+1,002 ops 0.30 -> 0.11 s; 10,002 ops 4.49 -> 0.73 s; 100,002 ops 43.1 -> 6.4 s
+(430 -> 64 us/op). `spyre-sched check` on the same files, whole process: 2.3 -> 2.2 s,
+6.7 -> 3.1 s, 53.8 -> 12.8 s.
 
-2026-12-01 15:00 UTC (load average ~13), `--floor`, 100,002 ops: `load_kernel` 34.5 s CPU
-(345 us/op); bare xDSL on the same text: parse 28.0 s, `module.verify()` 4.9 s, so 32.9 s
-(329 us/op) is xDSL's own and about 16 us/op ours (within the noise of the machine: at
-5,000 ops, alternating runs, best of 5, ours was 26 us/op before locations were made on
-look-up and the rules shared one walk, and 0 +- 5 us/op after). xDSL's parser on the
-generic text is slower still (51 s). "Seconds" for 100k ops is below xDSL's own floor.
+History: the first fix of issue 8 made it linear (line numbers had been counted from the
+file start per op, the visible-value set copied per op, one recursion per dependent
+value: 16,002 ops took 10.4 s CPU and grew quadratically; 4,000 dependent ops hit
+Python's recursion limit in `check`). `--floor` then showed bare xDSL at 329 us/op
+(parse 280, `module.verify()` 49): the 100k target was below xDSL's own floor, hence a
+path that builds common ops without xDSL's per-op parser.
 """
 
 from __future__ import annotations

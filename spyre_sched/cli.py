@@ -229,6 +229,7 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     from spyre_sched.device.fit import check_kernel_fits, check_resources
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
+    from spyre_sched.located_parser import garbage_collection_paused
     from spyre_sched.polyhedral.checks import check_kernel
     from spyre_sched.polyhedral.kernel_model import KernelModel
     from spyre_sched.polyhedral.resources import loaded_tiles, view_spans
@@ -237,7 +238,7 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     values = parse_argument_values(arg_values, kernel)
     target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
-    with locating(kernel):
+    with locating(kernel), garbage_collection_paused():  # allocation-heavy on large kernels
         model = KernelModel(kernel.func)  # built once: the analyses share it
         arguments = infer_arguments(kernel.func, model)
         checked = model if not values else KernelModel(kernel.func, bindings=values)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import bisect
+import gc
 import re
+from contextlib import contextmanager
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 
 from spyre_sched.errors import SourceLocation, SpyreSchedError
+from spyre_sched.fast_op_parser import FastOpReader
 from spyre_sched.xdsl_compat import current_token, install_linear_time_lexer
 
 MAX_NESTING = 64
@@ -69,7 +72,7 @@ class OpLocations(Mapping[Operation, SourceLocation]):
 class LocatedParser(Parser):
     """`Parser` that records the source position of each op it builds."""
 
-    def __init__(self, ctx, text: str, filename: str):
+    def __init__(self, ctx, text: str, filename: str, *, fast_ops: bool = True):
         super().__init__(ctx, "", filename)
         install_linear_time_lexer(self, text, filename)
         self.filename = filename
@@ -79,6 +82,9 @@ class LocatedParser(Parser):
         # building an op (not at a token) is reported at the op.
         self.open_ops: list[int] = []
         self._lines = LineIndex(text, filename)
+        # Common one-line ops are read without xDSL's per-op machinery; `fast_ops=False`
+        # parses everything with xDSL (the differential tests compare the two).
+        self._fast = FastOpReader(self, text) if fast_ops else None
 
     def parse_operation(self) -> Operation:
         start = current_token(self).span.start
@@ -87,10 +93,16 @@ class LocatedParser(Parser):
             raise ProblemAt(
                 f"ops nest more than {MAX_NESTING} levels deep here (the most spyre-sched "
                 "supports); flatten the loops or conditions", start)
+        fast = self._fast
+        if fast is not None and (op := fast.try_read(start)) is not None:
+            self.op_positions[op] = start
+            return op
         open_ops.append(start)
         op = super().parse_operation()
         open_ops.pop()
         self.op_positions[op] = start
+        if fast is not None and fast.pending is not None:
+            fast.learn(op, start, current_token(self).span.start)
         return op
 
     def location_at(self, position: int) -> SourceLocation:
@@ -100,6 +112,21 @@ class LocatedParser(Parser):
     def op_locations(self) -> OpLocations:
         """Where each parsed op starts, located lazily."""
         return OpLocations(self.op_positions, self._lines)
+
+
+@contextmanager
+def garbage_collection_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block (on again after it, if it was
+    on). Parsing a large file allocates hundreds of thousands of objects that all stay
+    alive (ops, values, uses point at each other), and each collection pass walks all of
+    them for nothing: a quarter of the CPU time of a 100,000-op kernel."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 class ProblemAt(Exception):

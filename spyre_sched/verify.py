@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.scf import ForOp
-from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Block, ErasedSSAValue, Operation, ParametrizedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 from xdsl.utils.exceptions import VerifyException
 
@@ -44,6 +44,7 @@ from spyre_sched.dialects.ktdp import (
 )
 from spyre_sched.errors import AnalysisError, SourceLocation, VerifyError
 from spyre_sched.polyhedral import tile_extents
+from spyre_sched.xdsl_compat import verifies_only_its_definition
 
 Locations = Mapping[Operation, SourceLocation]
 
@@ -100,9 +101,14 @@ def verify_module(module: Operation, locations: Locations | None = None,
     _verify_grid(ops, where, fail)
     _verify_defined_before_use(module, locations, fail)
     _verify_integer_ranges(ops, fail)
+    verified = _VerifiedShapes()
     for op in ops:
+        pending = verified.verified_before(op)
+        if pending is None:
+            continue
         try:
             op.verify(verify_nested_ops=False)
+            verified.passed(pending)
         except VerifyException as err:
             raise fail(first_line(str(err)), op) from None
         except Exception as err:  # a verifier tripping over malformed IR is still bad input
@@ -116,6 +122,71 @@ def verify_module(module: Operation, locations: Locations | None = None,
 
 
 Fail = Callable[[str, Operation], VerifyError]
+
+
+class _VerifiedShapes:
+    """Ops whose xDSL verifier need not run again: one that verifies only its IRDL
+    definition (`verifies_only_its_definition`: constraints on its operand and result
+    types, properties and attributes) gives the same answer for every op of its class
+    with equal types, properties and attributes. What else `Operation.verify` looks at
+    depends on where the op is, so an op is keyed only when that part cannot apply: no
+    successors or regions, no erased operand, and not the last op of its block (the
+    terminator rule). A kernel of 100,000 ops has a few dozen keys.
+
+    Ops built from one template share their attribute objects, so a key of object
+    identities is tried first (hashing ints, not attribute trees); equal objects found
+    under another identity key are looked up by value."""
+
+    def __init__(self) -> None:
+        self._passed: set[tuple] = set()  # keys by value
+        self._passed_ids: set[tuple] = set()  # keys by identity
+        self._alive: list[tuple] = []  # the attributes of `_passed_ids` (ids stay unique)
+        self._plain_classes: dict[type, bool] = {}
+
+    def verified_before(self, op: Operation) -> tuple | None:
+        """None when an op of the same key passed verification before; else what to
+        hand `passed` once `op` verifies (possibly None: no key)."""
+        op_type = type(op)
+        plain = self._plain_classes.get(op_type)
+        if plain is None:
+            plain = self._plain_classes[op_type] = verifies_only_its_definition(op_type)
+        if not plain or op.next_op is None or op.regions or op.successors:
+            return ()
+        operand_types = []
+        for operand in op.operands:
+            if isinstance(operand, ErasedSSAValue):
+                return ()
+            operand_types.append(operand.type)
+        result_types = [result.type for result in op.results]
+        properties, attributes = op.properties, op.attributes
+        ids = (op_type, *map(id, operand_types), None, *map(id, result_types), None,
+               *properties, *map(id, properties.values()), None,
+               *attributes, *map(id, attributes.values()))
+        if ids in self._passed_ids:
+            return None
+        try:
+            key = (op_type, tuple(operand_types), tuple(result_types),
+                   tuple(properties.items()), tuple(attributes.items()))
+            known = key in self._passed
+        except Exception:  # noqa: BLE001 - an attribute that does not hash: no shortcut
+            return ()
+        alive = (operand_types, result_types, tuple(properties.values()),
+                 tuple(attributes.values()))
+        if known:
+            self._remember(ids, alive)
+            return None
+        return (key, ids, alive)
+
+    def passed(self, pending: tuple) -> None:
+        """The op `verified_before` gave `pending` for verified."""
+        if pending:
+            key, ids, alive = pending
+            self._passed.add(key)
+            self._remember(ids, alive)
+
+    def _remember(self, ids: tuple, alive: tuple) -> None:
+        self._passed_ids.add(ids)
+        self._alive.append(alive)
 
 
 def first_line(message: str) -> str:
@@ -246,12 +317,20 @@ def _verify_integer_ranges(ops: list[Operation], fail: Fail) -> None:
     # integer type is looked at once. Any other attribute is keyed by identity (hashing
     # one that holds a deep affine expression recurses); `checked` keeps them alive so
     # that an id is never reused within the call.
+    # Ops built from one template share attribute objects: an object already looked at is
+    # skipped by its id before anything hashes its value.
     checked: dict[object, Attribute] = {}
+    seen: set[int] = set()
+    alive: list[Attribute] = []  # what `seen` holds ids of, so that an id stays unique
     by_value = (IntegerAttr, IndexType, IntegerType)
     for op in ops:
         for group in (op.attributes.values(), op.properties.values(),
-                      (r.type for r in op.results)):
+                      [r.type for r in op.results]):
             for attr in group:
+                if id(attr) in seen:
+                    continue
+                seen.add(id(attr))
+                alive.append(attr)
                 key = attr if isinstance(attr, by_value) else id(attr)
                 if key in checked:
                     continue

@@ -2,7 +2,10 @@
 
 xDSL 0.75 has no public way to peek at the next token, to parse one token of a given kind
 optionally, to parse an affine expression with caller-defined identifiers, to learn the
-name a printer gave a value, or to swap the lexer. Each is wrapped here under a name that
+name a printer gave a value, to swap the lexer, to move the parser to a position of its
+text (an op read without xDSL's parser, see fast_op_parser.py), to register a value
+under a name, to learn the dialect stack that names are resolved in, or to tell whether
+an op class's verifier checks its IRDL definition and nothing else. Each is wrapped here under a name that
 says what it does; the rest of spyre-sched calls these.
 """
 
@@ -12,19 +15,23 @@ import io
 import re
 from collections.abc import Callable
 
-from xdsl.ir import SSAValue
+from xdsl.interfaces import _HasFolderInterfaceTrait  # pyright: ignore[reportPrivateUsage]
+from xdsl.ir import Operation, SSAValue
+from xdsl.irdl import IRDLOperation
 from xdsl.ir.affine import AffineExpr
 from xdsl.parser import Parser
 from xdsl.parser.affine_parser import AffineParser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
+from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import ParseError as XdslParseError
-from xdsl.utils.lexer import Input, Token
+from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 __all__ = [
-    "MLIRTokenKind", "current_token", "install_linear_time_lexer", "parse_affine_expr_with",
-    "parse_optional_token", "printer_ssa_name",
+    "MLIRTokenKind", "current_token", "dialect_stack", "install_linear_time_lexer",
+    "parse_affine_expr_with", "parse_optional_token", "printer_ssa_name",
+    "register_ssa_definition", "resume_at", "token_after", "verifies_only_its_definition",
 ]
 
 
@@ -36,6 +43,85 @@ def current_token(parser: Parser) -> Token:
 def parse_optional_token(parser: Parser, kind: MLIRTokenKind) -> Token | None:
     """Consume and return the next token if it is of `kind`, else None."""
     return parser._parse_optional_token(kind)  # pyright: ignore[reportPrivateUsage]
+
+
+def dialect_stack(parser: Parser) -> list[str]:
+    """The dialects an op name without a dot is looked up in, innermost last (not to be
+    changed by the caller)."""
+    return parser._parser_state.dialect_stack  # pyright: ignore[reportPrivateUsage]
+
+
+# The two commonest tokens at the start of an op, lexed as xDSL's lexer lexes them (its
+# whitespace-and-comments pattern, its `%` suffix-id and its ASCII bare identifier);
+# anything else is left to the lexer itself.
+_WHITESPACE = re.compile(r"((//[^\n]*(\n)?)|(\s+))*", re.ASCII)
+_PERCENT_IDENT = re.compile(r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)")
+_BARE_IDENT = re.compile(r"[a-zA-Z_][a-zA-Z0-9_$.]*")
+
+
+def token_after(parser: Parser, position: int) -> Token:
+    """The token that starts at or after `position` (whitespace and comments skipped),
+    lexed without moving the parser. Raises xDSL's ParseError for a bad token."""
+    lexer = parser._parser_state.lexer  # pyright: ignore[reportPrivateUsage]
+    text = lexer.input.content
+    start = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+    first = text[start:start + 1]
+    if first == "%":
+        if (match := _PERCENT_IDENT.match(text, start)) is not None:
+            return Token(MLIRTokenKind.PERCENT_IDENT, Span(start, match.end(), lexer.input))
+    elif first == "}":
+        return Token(MLIRTokenKind.R_BRACE, Span(start, start + 1, lexer.input))
+    elif (match := _BARE_IDENT.match(text, start)) is not None:
+        return Token(MLIRTokenKind.BARE_IDENT, Span(start, match.end(), lexer.input))
+    saved = lexer.pos
+    lexer.pos = position
+    try:
+        return lexer.lex()
+    finally:
+        lexer.pos = saved
+
+
+def resume_at(parser: Parser, token: Token) -> None:
+    """Make `token` (from `token_after`) the parser's next token: the text before it has
+    been read by other means."""
+    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
+    state.lexer.pos = token.span.end
+    state.current_token = token
+
+
+def register_ssa_definition(parser: Parser, name: str, values: tuple[SSAValue, ...],
+                            span: Span) -> None:
+    """Define `%name` as `values`, exactly as xDSL's parser does for an op's results
+    (duplicate check, forward references resolved, name hint set)."""
+    parser._register_ssa_definition(name, values, span)  # pyright: ignore[reportPrivateUsage]
+
+
+def verifies_only_its_definition(op_type: type[Operation]) -> bool:
+    """Whether `op.verify_()` for ops of this class checks only the IRDL definition: the
+    operand, result, property and attribute constraints (functions of those attributes
+    alone), with no verifier written for the class and no trait that verifies anything
+    (so nothing reads the op's parent, its neighbours or its operands' producers).
+
+    xDSL 0.75 makes `verify_` a closure over `op_def` and `custom_verify` (the class's own
+    `verify_`, `Operation.verify_` -- a no-op -- when it has none)."""
+    if not issubclass(op_type, IRDLOperation):
+        return False
+    verify = op_type.verify_
+    code = getattr(verify, "__code__", None)
+    if code is None or code.co_freevars != ("custom_verify", "op_def") or not verify.__closure__:
+        return False
+    cells = dict(zip(code.co_freevars, (c.cell_contents for c in verify.__closure__)))
+    if cells["custom_verify"] is not Operation.verify_:
+        return False
+    op_def = op_type.get_irdl_definition()
+    if cells["op_def"] is not op_def or op_def.regions or op_def.successors:
+        return False
+    return all(type(trait).verify is OpTrait.verify or type(trait) in _TRAITS_VERIFYING_NOTHING
+               for trait in op_def.traits)
+
+
+# Traits whose `verify` is written out but returns at once.
+_TRAITS_VERIFYING_NOTHING = (_HasFolderInterfaceTrait,)
 
 
 def parse_affine_expr_with(parser: Parser) -> Callable[[Callable[[], AffineExpr | None]],

@@ -21,6 +21,7 @@ from spyre_sched.errors import (
 )
 from spyre_sched.located_parser import (
     LocatedParser,
+    garbage_collection_paused,
     ProblemAt,
     location_in_text,
     read_source,
@@ -94,11 +95,17 @@ def _explain_parse_error(msg: str, ctx) -> str:
     return first
 
 
-def parse_kernel(text: str, filename: str = "<input>") -> Kernel:
-    """Parse and verify KTIR text. Raises ParseError / VerifyError with a location."""
+def parse_kernel(text: str, filename: str = "<input>", *, fast_ops: bool = True) -> Kernel:
+    """Parse and verify KTIR text. Raises ParseError / VerifyError with a location.
+    `fast_ops=False` parses every op with xDSL's own parser (see fast_op_parser.py)."""
+    with garbage_collection_paused():
+        return _parse_kernel(text, filename, fast_ops)
+
+
+def _parse_kernel(text: str, filename: str, fast_ops: bool) -> Kernel:
     ctx = make_context()
     try:
-        parser = LocatedParser(ctx, text, filename)  # lexes the first token
+        parser = LocatedParser(ctx, text, filename, fast_ops=fast_ops)  # lexes 1st token
     except XdslParseError as err:
         raise ParseError(err.msg, location_in_text(text, filename, err.span.start)) from None
     try:

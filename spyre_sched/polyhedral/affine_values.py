@@ -39,7 +39,7 @@ from enum import Enum
 from xdsl.dialects import affine, arith, func, scf
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntAttr, IntegerAttr, IntegerType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineSymExpr
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineSymExpr
 
 from spyre_sched.dialects.ktdp import GetComputeTileIdOp, RuntimeArgExtractOp, RuntimeArgType
 from spyre_sched.polyhedral.isl_text import conj, expr_text
@@ -136,6 +136,8 @@ def _const_of(expr: AffineExpr) -> int | None:
 
 
 def _simplify(expr: AffineExpr, nsyms: int) -> AffineExpr:
+    if isinstance(expr, AffineConstantExpr | AffineSymExpr):
+        return expr  # already its simplest form (xDSL's simplify returns an equal one)
     if expr.is_pure_affine():
         try:
             return expr.simplify(0, nsyms)
@@ -172,6 +174,7 @@ class AffineValues:
         for g in self.grid:
             self.tile_count *= g
         self.variables: list[Variable] = []
+        self._positions: dict[str, int] = {}  # variable name -> its index in `variables`
         self._names: set[str] = set()
         self._forms: dict[SSAValue, AffineExpr] = {}
         self.tile = self._new(
@@ -191,11 +194,12 @@ class AffineValues:
             name, k = f"{base}_{k}", k + 1
         self._names.add(name)
         var = Variable(name, kind, value, constraint, **extra)
+        self._positions[name] = len(self.variables)
         self.variables.append(var)
         return var
 
     def _sym(self, var: Variable) -> AffineExpr:
-        return AffineExpr.symbol(self.variables.index(var))
+        return AffineExpr.symbol(self._positions[var.name])  # names are unique
 
     def variable_named(self, name: str) -> Variable:
         for v in self.variables:
@@ -212,19 +216,21 @@ class AffineValues:
         first, as a recursion would), so a chain of 100,000 dependent values neither
         recurses 100,000 deep nor revisits a value."""
         forms = self._forms
-        if value in forms:
-            return forms[value]
-        stack = [value]
+        found = forms.get(value)
+        if found is not None:
+            return found
+        # (value, whether its operands have been pushed already)
+        stack: list[tuple[SSAValue, bool]] = [(value, False)]
         while stack:
-            current = stack[-1]
+            current, expanded = stack.pop()
             if current in forms:
-                stack.pop()
                 continue
-            pending = [v for v in _affine_operands(current) if v not in forms]
-            if pending:
-                stack.extend(reversed(pending))
-                continue
-            stack.pop()
+            if not expanded:
+                pending = [v for v in _affine_operands(current) if v not in forms]
+                if pending:
+                    stack.append((current, True))
+                    stack.extend((v, False) for v in reversed(pending))
+                    continue
             forms[current] = _simplify(self._compute(current), len(self.variables))
         return forms[value]
 
@@ -507,7 +513,9 @@ def _affine_operands(value: SSAValue) -> list[SSAValue]:
     op = value.owner
     if not isinstance(op, Operation):
         return []
-    if isinstance(op, _ARITH_WITH_AFFINE_OPERANDS) or op.name == "arith.index_castui":
+    if (isinstance(op, _ARITH_WITH_AFFINE_OPERANDS)
+            or op.name in ("arith.index_castui", "arith.minsi", "arith.minui", "arith.maxsi",
+                           "arith.maxui")):
         return list(op.operands)
     if isinstance(op, affine.ApplyOp):
         return list(op.mapOperands)

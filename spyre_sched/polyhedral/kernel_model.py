@@ -8,6 +8,7 @@ afterwards all share the same parameter list). The question modules (`footprint`
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 
 from spyre_sched.dialects.ktdp import (
@@ -56,7 +57,7 @@ class KernelModel:
         # Touch every index value once so the variable table is complete before isl use.
         for op in func_op.walk():
             for res in op.results:
-                if str(res.type) == "index":
+                if isinstance(res.type, IndexType):
                     self.values.expr(res)
 
     def view_of(self, value: SSAValue) -> AnyViewModel:
