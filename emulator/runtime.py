@@ -209,6 +209,7 @@ class Runtime:
             raise ExecutionError(f"program {name} was compiled for device {named}, but this "
                                  f"runtime emulates {self.device.name}", str(file))
         image.bind(self.device)
+        image.resolve_routes(self.emu)
         image.device_name = named
         return image
 

@@ -73,6 +73,7 @@ class UnitCode:
             self.names[value] = f"s{i}"
         self.ready: set[str] = set()
         self.send_sizes: set[tuple[str, int]] = set()
+        self.recv_sizes: set[tuple[str, int]] = set()  # (fifo, entries): a prebuilt RECV
         self.op_fns: list[tuple[str, str, str]] = []  # (local name, UnitRun maker, plan)
         self.in_place = IN_PLACE
         self._counter = 0
@@ -104,6 +105,8 @@ class UnitCode:
         for var, nbytes in sorted(self.send_sizes):
             head.append(f"    {var}_b{nbytes} = {var}_dp.occupancy({nbytes})")
             head.append(f"    {var}_v{nbytes} = {var}_b{nbytes} + {var}_lat")
+        for var, count in sorted(self.recv_sizes):
+            head.append(f"    {var}_r{count} = (RECV, {var}, {count})")
         for fn, maker, k in self.op_fns:
             head.append(f"    {fn} = r.{maker}({k})")
         self.source = "\n".join(head + body + ["    return", "    yield"]) + "\n"
@@ -284,8 +287,9 @@ class UnitCode:
             count = _numel(op.result.type.get_shape()) // _numel(entry.get_shape())
             shape = tuple(op.result.type.get_shape())
             if self.in_place:
+                self.recv_sizes.add((fifo, count))
                 out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and proc.local == SIM.now else None")
-                out.append(f"{ind}if _v is None: _v = yield (RECV, {fifo}, {count})")
+                out.append(f"{ind}if _v is None: _v = yield {fifo}_r{count}")
             else:
                 out.append(f"{ind}_v = yield (RECV, {fifo}, {count})")
             out.append(f"{ind}{n(op.result)} = _v if _v.shape == {shape!r} else _v.reshape({shape!r})")

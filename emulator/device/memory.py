@@ -27,7 +27,7 @@ EAGER_LIMIT = 4 << 20
 class Memory:
     __slots__ = ("name", "size", "data", "buffers", "_starts", "check_buffers",
                  "bytes_read", "bytes_written", "pending", "clock", "_seq", "_flushing",
-                 "_typed", "_last_buffer")
+                 "_typed", "_last_buffer", "layout")
 
     def __init__(self, name: str, size: int):
         self.name = name
@@ -48,8 +48,11 @@ class Memory:
         self._flushing = False
         self._typed: dict = {}  # dtype -> the whole backing array viewed as that dtype
         self._last_buffer = (0, -1, -1)  # see check_box
+        self.layout = 0  # changes whenever the declared buffers do (see window)
 
     def defer(self, time: int, write) -> None:
+        """`write()` when `time` has come; `write` may also be (dtype, first element,
+        count, values): a contiguous run of the memory viewed as dtype (no closure)."""
         self._seq += 1
         heapq.heappush(self.pending, (time, self._seq, write))
 
@@ -61,7 +64,12 @@ class Memory:
         self._flushing = True
         try:
             while pending and (now is None or pending[0][0] <= now):
-                heapq.heappop(pending)[2]()
+                write = heapq.heappop(pending)[2]
+                if write.__class__ is tuple:  # (dtype, first element, count, values): a run
+                    dtype, first, count, values = write
+                    self.typed(dtype)[first:first + count] = values.reshape(-1)
+                else:
+                    write()
         finally:
             self._flushing = False
 
@@ -77,6 +85,7 @@ class Memory:
                 f"{self.name} ({self.size} bytes)")
         self.check_buffers = True
         self._last_buffer = (0, -1, -1)
+        self.layout += 1
         if nbytes == 0:
             return  # nothing lies inside it
         end = start + nbytes
@@ -96,6 +105,7 @@ class Memory:
         self._starts.clear()
         self.check_buffers = False
         self._last_buffer = (0, -1, -1)
+        self.layout += 1
 
     def _ensure(self, end: int) -> None:
         if end <= len(self.data):
@@ -204,6 +214,19 @@ class Memory:
         if hi > len(self.data):
             self._ensure(hi)
         return start
+
+    def window(self, lo: int) -> tuple[int, int, int, int]:
+        """After a successful `check_box` whose checked bytes start at `lo`: (layout, a, b,
+        end) such that any later access with a <= its lo < b and its hi <= end passes the
+        same bounds and buffer checks while `layout` is unchanged (the buffer holding lo and
+        where the next one starts, or the whole memory when no buffers are declared)."""
+        if not self.check_buffers:
+            return self.layout, 0, self.size + 1, self.size
+        i = bisect.bisect(self._starts, lo) - 1
+        if i < 0:
+            return self.layout, 0, -1, -1  # (matches nothing)
+        following = self._starts[i + 1] if i + 1 < len(self._starts) else self.size + 1
+        return self.layout, self._starts[i], following, self.buffers[i][1]
 
     def typed(self, dtype) -> np.ndarray:
         """The whole backing array viewed as `dtype` (cached until the array grows)."""

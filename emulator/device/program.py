@@ -148,6 +148,9 @@ def _bound_op(name: str, et_name: str, result_type: str | None, attrs: dict) -> 
             checked.append(True)
             return result
 
+        # For UnitRun.compute_fn: the same test and call without this frame.
+        call_f16.native = native
+        call_f16.checked = checked
         return call_f16
 
     def call(*arrays):
@@ -312,6 +315,26 @@ class ProgramImage:
                 # them together never hold more than `capacity` entries (sim.SharedQueue)
                 self.shared_queues[(u, v)] = capacity
 
+    def resolve_routes(self, emu) -> None:
+        """Find, once at prepare, the route of every agen.composite_load_and_store for every
+        unit running it (a route search per unit costs milliseconds; the emulated device
+        keeps them for every launch). One that cannot be resolved is left to the launch,
+        which reports it at its instruction."""
+        for up in self.units:
+            plans = [k for k in up.consts if isinstance(k, CompositePlan)]
+            for unit in up.units if plans else ():
+                for plan in plans:
+                    ends = []
+                    for name in (plan.source, plan.target):
+                        found = [c for c in memory_candidates(unit, name) if c in emu.memories]
+                        if found:
+                            ends.append(found[0])
+                    if len(ends) == 2:
+                        try:
+                            emu.path(unit, ends[0], ends[1])
+                        except ExecutionError:
+                            pass
+
     # ---- launch -------------------------------------------------------------------------
 
     def spawn(self, launch: Launch, symbols: dict[int, int],
@@ -329,6 +352,18 @@ class ProgramImage:
                 run.proc = launch.sim.spawn(unit, unit_program.main(run, shared, unit_program.consts))
                 runs.append(run)
         return runs
+
+
+def memory_candidates(unit: str, name: str) -> list[str]:
+    """The memories a unit's `name` may mean, nearest first: its corelet's, its core's,
+    then the device's."""
+    candidates = []
+    parts = unit.split(".")[:-1]
+    while parts:
+        candidates.append(".".join(parts) + "." + name)
+        parts.pop()
+    candidates.append(name)
+    return candidates
 
 
 class _TopLevel:
@@ -390,13 +425,8 @@ class UnitRun(_TopLevel):
         found = self._memories.get(name)
         if found is not None:
             return found
+        candidates = memory_candidates(self.unit, name)
         memories = self.emu.memories
-        candidates = []
-        parts = self.unit.split(".")[:-1]
-        while parts:
-            candidates.append(".".join(parts) + "." + name)
-            parts.pop()
-        candidates.append(name)
         for cand in candidates:
             if cand in memories:
                 self._memories[name] = memories[cand]
@@ -490,28 +520,52 @@ class UnitRun(_TopLevel):
         same = dtype == et.value_dtype
         mask, contiguous, count, eb = access.mask, access.contiguous, access.count, access.element_bytes
         nbytes = access.box_bytes
+        offset, (span_lo, span_hi) = access.offset, access.span
+        # The common case checked in a few comparisons, with the same outcome as
+        # Memory.check_box: a contiguous run inside the buffer this op found last time, no
+        # conversion, no mask. Each op remembers its own buffer (a unit reading A and B
+        # alternately would defeat the memory's one-entry cache).
+        simple = contiguous and same and mask is None and access.box_span == access.span
         transfer_now = self.launch.sim.transfer_now
         link = None
+        window = (-1, 0, -1, -1)  # Memory.window of the last full check
+        seen = (None, None, 0)  # (memory.data, its typed view, its length) then
 
         def load(base: int):
-            nonlocal link
+            nonlocal link, window, seen
             if link is None:
                 link = self._link(plan, None, "unit")
             memory, busy, latency, shared, names = link
-            try:
-                start = memory.check_box(base, access, ("read", memory.name, base))
-            except ExecutionError as err:
-                raise self.fault(err.message) from None
-            if contiguous:
+            start = base + offset
+            lo, hi = start + span_lo, start + span_hi
+            pending = memory.pending
+            if pending:
+                clock = memory.clock
+                if clock is None or pending[0][0] <= clock.now:
+                    memory.flush()
+            if simple and window[1] <= lo < window[2] and hi <= window[3] and hi <= seen[2] \
+                    and not start % eb and memory.data is seen[0] and window[0] == memory.layout:
                 first = start // eb
-                raw = memory.typed(dtype)[first:first + count]
+                value = seen[1][first:first + count].copy().reshape(shape)
             else:
-                raw = np.ndarray(access.shape, dtype=dtype, buffer=memory.data, offset=start,
-                                 strides=access.strides)
-            value = raw.copy() if same else from_memory(et, raw)
-            if mask is not None:
-                value = np.where(mask, value, np.zeros((), dtype=value.dtype))
-            value = value.reshape(shape)
+                try:
+                    start = memory.check_box(base, access, ("read", memory.name, base))
+                except ExecutionError as err:
+                    raise self.fault(err.message) from None
+                if contiguous:
+                    first = start // eb
+                    typed = memory.typed(dtype)
+                    if simple:
+                        window = memory.window(lo)
+                        seen = (memory.data, typed, len(memory.data))
+                    raw = typed[first:first + count]
+                else:
+                    raw = np.ndarray(access.shape, dtype=dtype, buffer=memory.data, offset=start,
+                                     strides=access.strides)
+                value = raw.copy() if same else from_memory(et, raw)
+                if mask is not None:
+                    value = np.where(mask, value, np.zeros((), dtype=value.dtype))
+                value = value.reshape(shape)
             if shared:
                 return value, (sim.TRANSFER, busy, 0, shared, nbytes, None, names), latency
             transfer_now(self.proc, busy, 0, nbytes, None, names)
@@ -526,24 +580,38 @@ class UnitRun(_TopLevel):
         plain = access.mask is None and dtype == et.value_dtype
         contiguous, count, eb, box_shape = access.contiguous, access.count, access.element_bytes, access.shape
         nbytes = access.box_bytes
+        offset, (span_lo, span_hi) = access.offset, access.span
+        simple = plain and contiguous and access.box_span == access.span  # see load_fn
         transfer_now = self.launch.sim.transfer_now
         link = None
+        window = (-1, 0, -1, -1)
+        seen = (None, 0)
 
         def store(base: int, value: np.ndarray):
-            nonlocal link
+            nonlocal link, window, seen
             if link is None:
                 link = self._link(plan, "unit", None)
             memory, busy, latency, shared, names = link
             # Checked now (the fault belongs to this instruction), written when it lands.
-            try:
-                start = memory.check_box(base, access, ("write", memory.name, base))
-            except ExecutionError as err:
-                raise self.fault(err.message) from None
+            start = base + offset
+            lo, hi = start + span_lo, start + span_hi
+            pending = memory.pending
+            if pending:
+                clock = memory.clock
+                if clock is None or pending[0][0] <= clock.now:
+                    memory.flush()
+            if not (simple and window[1] <= lo < window[2] and hi <= window[3] and hi <= seen[1]
+                    and not start % eb and memory.data is seen[0] and window[0] == memory.layout):
+                try:
+                    start = memory.check_box(base, access, ("write", memory.name, base))
+                except ExecutionError as err:
+                    raise self.fault(err.message) from None
+                if simple:
+                    window = memory.window(lo)
+                    seen = (memory.data, len(memory.data))
             if plain and contiguous:
                 first = start // eb
-
-                def land():
-                    memory.typed(dtype)[first:first + count] = value.reshape(-1)
+                land = (dtype, first, count, value)  # (see Memory.defer)
             elif plain:
                 def land():
                     np.ndarray(box_shape, dtype=dtype, buffer=memory.data, offset=start,
@@ -562,9 +630,17 @@ class UnitRun(_TopLevel):
         """A vectorchain op: operands -> result, its busy time spent in place."""
         delay_now = self.launch.sim.delay_now
         cycles = None
+        native, checked = getattr(plan.run, "native", None), getattr(plan.run, "checked", None)
+        f16 = np.dtype(np.float16)
 
         def compute(*args):
             nonlocal cycles
+            if native is not None and cycles is not None and checked and len(args) == 2:
+                a, b = args
+                if a.dtype == f16 and b.dtype == f16 and a.ndim:  # (what plan.run tests)
+                    value = native(a, b)
+                    delay_now(self.proc, cycles)
+                    return value
             if cycles is None:
                 if self.unit_model.compute is None:
                     raise self.fault(f"{plan.op_name} runs on {self.unit}, which does not compute")
@@ -629,15 +705,15 @@ class UnitRun(_TopLevel):
         src_mem, dst_mem, occupancy, latency, shared, datapaths = found
         sa, da, et = plan.source_access, plan.target_access, plan.et
         dtype = et.storage_dtype
-        try:
-            raw = src_mem.box(src_base, sa, dtype, f"read of {src_mem.name} at byte {src_base}")
-            dst_mem.box(dst_base, da, dtype, f"write of {dst_mem.name} at byte {dst_base}")
+        try:  # (a fault's text is spelled out only when there is one)
+            raw = src_mem.box(src_base, sa, dtype, ("read", src_mem.name, src_base))
+            dst_mem.check_box(dst_base, da, ("write", dst_mem.name, dst_base))
         except ExecutionError as err:
             raise self.fault(err.message) from None
         if sa.mask is None and da.mask is None:
             # Raw bytes move unchanged: no conversion, one copy now, one write at landing.
             data = raw.copy()
-            what = f"write of {dst_mem.name} at byte {dst_base}"
+            what = ("write", dst_mem.name, dst_base)
 
             def land():
                 dst_mem.box(dst_base, da, dtype, what)[...] = data.reshape(da.shape)

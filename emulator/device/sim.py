@@ -370,11 +370,27 @@ class Simulator:
                             fifo.getter = [target, cmd[2], []]
                             if chunks:
                                 self._fifo_wake_at(fifo, chunks[0][0])
-                            self._block(target, "in", (_RECEIVING, cmd[2], fifo, fifo.held))
+                            target.blocked_on = (_RECEIVING, cmd[2], fifo, fifo.held)  # (_block)
+                            target.blocked_kind = "in"
+                            target.blocked_since = time
                             continue
                     self._step(target, value)
                 elif kind == _WAKE:
-                    self._fifo_wake(target)
+                    getter = target.getter
+                    chunks = target.chunks
+                    if getter is not None and not getter[2] and chunks and chunks[0][2] == getter[1] \
+                            and chunks[0][0] <= time:
+                        # (_fifo_wake's first case, inlined: the whole chunk the receiver
+                        # waits for, handed over as it was sent; once or twice per chunk)
+                        target.wake_at = None
+                        head = chunks.popleft()
+                        target.held -= getter[1]
+                        if target.putter is not None or target.trace is not None:
+                            self._fifo_freed(target)
+                        target.getter = None
+                        self._step(getter[0], head[1])
+                    else:
+                        self._fifo_wake(target)
                 else:
                     target()
             del events[time]
@@ -439,7 +455,11 @@ class Simulator:
             if op == RECV:
                 if local > now:
                     proc.pending = cmd
-                    self._push(local, _RESUME, proc, None)
+                    bucket = self._events.get(local)  # (_push, inlined: once per chunk)
+                    if bucket is None:
+                        self._push(local, _RESUME, proc, None)
+                    else:
+                        bucket.append((_RESUME, proc, None))
                     return
                 fifo, n = cmd[1], cmd[2]
                 if fifo.consumer != proc.name:
@@ -450,7 +470,8 @@ class Simulator:
                     if head[2] == n and head[0] <= now:  # the whole chunk it waits for
                         chunks.popleft()
                         fifo.held -= n
-                        self._fifo_freed(fifo)
+                        if fifo.putter is not None or fifo.trace is not None:
+                            self._fifo_freed(fifo)
                         value = head[1]
                         continue
                 pieces: list = []
@@ -463,7 +484,9 @@ class Simulator:
                 fifo.getter = [proc, remaining, pieces]
                 if fifo.chunks:
                     self._fifo_wake_at(fifo, fifo.chunks[0][0])
-                self._block(proc, "in", (_RECEIVING, remaining, fifo, fifo.held))
+                proc.blocked_on = (_RECEIVING, remaining, fifo, fifo.held)  # (_block)
+                proc.blocked_kind = "in"
+                proc.blocked_since = now
                 return
             if op == SEND_BUSY or op == SEND:
                 fifo = cmd[1]
@@ -619,7 +642,9 @@ class Simulator:
             proc.last_landing = landing
         if land is not None:
             if land.__class__ is tuple:
-                land[0].defer(landing, land[1])
+                memory = land[0]  # (Memory.defer, inlined: once per store)
+                memory._seq += 1
+                heapq.heappush(memory.pending, (landing, memory._seq, land[1]))
             else:
                 self._push(landing, _CALLBACK, land, None)
         proc.local = end
@@ -682,7 +707,8 @@ class Simulator:
             pieces: list = []
             fifo.take_visible(now, n, pieces)
             value = _joined(pieces)
-        self._fifo_freed(fifo)
+        if fifo.putter is not None or fifo.trace is not None:
+            self._fifo_freed(fifo)
         return value
 
     def _transfer(self, proc: Process, cmd: tuple, issue: int) -> None:
@@ -770,7 +796,11 @@ class Simulator:
         if fifo.wake_at is not None and fifo.wake_at <= time:
             return
         fifo.wake_at = time
-        self._push(time, _WAKE, fifo, None)
+        bucket = self._events.get(time)  # (_push, inlined: once per chunk)
+        if bucket is None:
+            self._push(time, _WAKE, fifo, None)
+        else:
+            bucket.append((_WAKE, fifo, None))
 
     def _fifo_wake(self, fifo: Fifo) -> None:
         fifo.wake_at = None
@@ -783,7 +813,8 @@ class Simulator:
             # The whole chunk it waits for: hand it over as it was sent.
             head = chunks.popleft()
             fifo.held -= remaining
-            self._fifo_freed(fifo)  # (with the getter still set, as below)
+            if fifo.putter is not None or fifo.trace is not None:
+                self._fifo_freed(fifo)  # (with the getter still set, as below)
             fifo.getter = None
             self._step(proc, head[1])
             return
