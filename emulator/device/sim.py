@@ -385,7 +385,8 @@ class Simulator:
                         target.wake_at = None
                         head = chunks.popleft()
                         target.held -= getter[1]
-                        if target.putter is not None or target.trace is not None:
+                        if target.putter is not None or target.trace is not None \
+                                or target.queue is not None:
                             self._fifo_freed(target)
                         target.getter = None
                         self._step(getter[0], head[1])
@@ -470,7 +471,7 @@ class Simulator:
                     if head[2] == n and head[0] <= now:  # the whole chunk it waits for
                         chunks.popleft()
                         fifo.held -= n
-                        if fifo.putter is not None or fifo.trace is not None:
+                        if fifo.putter is not None or fifo.trace is not None or fifo.queue is not None:
                             self._fifo_freed(fifo)
                         value = head[1]
                         continue
@@ -707,7 +708,7 @@ class Simulator:
             pieces: list = []
             fifo.take_visible(now, n, pieces)
             value = _joined(pieces)
-        if fifo.putter is not None or fifo.trace is not None:
+        if fifo.putter is not None or fifo.trace is not None or fifo.queue is not None:
             self._fifo_freed(fifo)
         return value
 
@@ -813,7 +814,7 @@ class Simulator:
             # The whole chunk it waits for: hand it over as it was sent.
             head = chunks.popleft()
             fifo.held -= remaining
-            if fifo.putter is not None or fifo.trace is not None:
+            if fifo.putter is not None or fifo.trace is not None or fifo.queue is not None:
                 self._fifo_freed(fifo)  # (with the getter still set, as below)
             fifo.getter = None
             self._step(proc, head[1])
