@@ -918,8 +918,12 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         shared = [spanning[n] for n in regions if spanning[n] not in ds]
         reader = _ProgramReader(index, func, ds + shared, hw, solved)
         if regions:
+            # the regions sit above the pinned bytes, which count rounded up to the
+            # granularity (below): measured from there, the rounding is not counted twice
+            step = max(hw.granularity(device.memory_kind_for("ct_local")), 1)
             reader.buffers.append(_region_buffer([spanning[n] for n in regions],
-                                                 [regions[n] for n in regions], own, device))
+                                                 [regions[n] for n in regions],
+                                                 -(-own // step) * step, device))
         pipes = []
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
@@ -978,8 +982,8 @@ def _resident_regions(func: FuncOp, spanning: dict[str, Decision],
 def _region_buffer(keeps: list[Decision], ends: list[int], pinned: int,
                    device: Device) -> Buffer:
     """The regions kept across programs that a program must leave alone, as one buffer of
-    that program: their places are fixed, so it needs the bytes from its pinned end to
-    the end of the highest region kept (0 when none is)."""
+    that program: their places are fixed, so it needs the bytes from its (aligned) pinned
+    end to the end of the highest region kept (0 when none is)."""
     def size(*cands) -> int:
         kept = [end for end, c in zip(ends, cands) if c.value]
         return max(0, max(kept) - pinned) if kept else 0
