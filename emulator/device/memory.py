@@ -56,6 +56,12 @@ class Memory:
         self._seq += 1
         heapq.heappush(self.pending, (time, self._seq, write))
 
+    def flush_due(self) -> None:
+        """Apply the writes that have landed by now (before an access reads or checks the
+        memory); callers test `self.pending` first, which is empty most of the time."""
+        if self.clock is None or self.pending[0][0] <= self.clock.now:
+            self.flush()
+
     def flush(self, everything: bool = False) -> None:
         if self._flushing:  # a landing write itself accesses the memory
             return
@@ -180,9 +186,8 @@ class Memory:
         """Check an access at `address` (landed writes applied first); returns the byte of
         its first box point. `what` names the access in a fault: a string, or a
         (kind, address) pair to spell out only if there is one."""
-        pending = self.pending
-        if pending and (self.clock is None or pending[0][0] <= self.clock.now):
-            self.flush()
+        if self.pending:
+            self.flush_due()
         start = address + access.offset
         lo, hi = start + access.span[0], start + access.span[1]
         if lo < 0 or hi > self.size:

@@ -333,7 +333,7 @@ class ProgramImage:
                         try:
                             emu.path(unit, ends[0], ends[1])
                         except ExecutionError:
-                            pass
+                            pass  # the launch reports it, at the instruction that uses it
 
     # ---- launch -------------------------------------------------------------------------
 
@@ -538,11 +538,8 @@ class UnitRun(_TopLevel):
             memory, busy, latency, shared, names = link
             start = base + offset
             lo, hi = start + span_lo, start + span_hi
-            pending = memory.pending
-            if pending:
-                clock = memory.clock
-                if clock is None or pending[0][0] <= clock.now:
-                    memory.flush()
+            if memory.pending:
+                memory.flush_due()
             if simple and window[1] <= lo < window[2] and hi <= window[3] and hi <= seen[2] \
                     and not start % eb and memory.data is seen[0] and window[0] == memory.layout:
                 first = start // eb
@@ -595,11 +592,8 @@ class UnitRun(_TopLevel):
             # Checked now (the fault belongs to this instruction), written when it lands.
             start = base + offset
             lo, hi = start + span_lo, start + span_hi
-            pending = memory.pending
-            if pending:
-                clock = memory.clock
-                if clock is None or pending[0][0] <= clock.now:
-                    memory.flush()
+            if memory.pending:
+                memory.flush_due()
             if not (simple and window[1] <= lo < window[2] and hi <= window[3] and hi <= seen[1]
                     and not start % eb and memory.data is seen[0] and window[0] == memory.layout):
                 try:
