@@ -253,6 +253,7 @@ def write(out: Path, rows: int = 4096, cols: int = 4096, tile_rows: int = 2, chu
     args = [{"name": t, "kind": "pointer", "element_type": "f16", "shape": [rows, cols],
              "role": "out" if t == "C" else "in"} for t in "ABC"]
     plan = {"format": "spyre-sched.jobplan/1", "kernel": "add", "device": "spyre", "arguments": args,
+            "grid": [CORES],
             "prepare": [{"step": "load_program", "program": "local_schedule_0",
                          "file": "local_schedule_0.mlir"}],
             "execute": [{"step": "evaluate_symbols", "program": "local_schedule_0", "call": 0,
@@ -274,7 +275,30 @@ def write(out: Path, rows: int = 4096, cols: int = 4096, tile_rows: int = 2, chu
                             for i, t in enumerate("ABC")],
                 "pinned": [], "solver": None}
     (out / "schedule.json").write_text(json.dumps(schedule, indent=2) + "\n")
+    (out / "global.mlir").write_text(GLOBAL)
+    _seal(out)
     return out
+
+
+#: the orchestrator: the kernel's signature, one call of the program
+GLOBAL = """builtin.module attributes {dataflow.device = "spyre", dataflow.kernel = "add"} {
+  func.func @add(%A: index, %B: index, %C: index) attributes {grid = [32 : i64]} {
+    func.call @local_schedule_0(%A, %B, %C) : (index, index, index) -> ()
+    func.return
+  }
+  func.func private @local_schedule_0(index, index, index) -> ()
+}
+"""
+
+
+def _seal(out: Path) -> None:
+    """manifest.json: every file's sha256 (docs/bundle.md), as a runtime checks it."""
+    files = {p.name: p.read_bytes() for p in sorted(out.iterdir())
+             if p.is_file() and p.name != "manifest.json"}
+    listed = {name: {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+              for name, data in files.items()}
+    (out / "manifest.json").write_text(json.dumps({"format": "spyre-sched.manifest/1",
+                                                   "files": listed}, indent=2) + "\n")
 
 
 def main() -> None:

@@ -88,27 +88,112 @@ def tile_coordinates(grid: Sequence[int], tile: int) -> tuple[int, ...]:
     return tuple(coords)
 
 
-def check_steps(steps, programs, where: str) -> None:
-    """Every step names a program the prepare part loads; nested bodies too."""
+#: deepest expression a bundle may hold (the lowering writes a handful of levels; the
+#: evaluator recurses once per level)
+MAX_EXPRESSION_DEPTH = 256
+#: deepest nesting of `for` / `if` steps a job plan may hold
+MAX_STEP_DEPTH = 64
+
+
+def check_expression(expr, where: str, field: str, *, tile: bool = False) -> None:
+    """`expr` follows the grammar `evaluate` reads (docs/bundle.md): an integer, ["arg",
+    NAME], [OP, E1, E2], and where `tile` (a per-core condition) ["tile"] and ["tile", K].
+    Checked without recursion, so a hostile nesting is an error, not a RecursionError."""
+    stack = [(expr, 1)]
+    while stack:
+        e, depth = stack.pop()
+        if depth > MAX_EXPRESSION_DEPTH:
+            raise ParseError(f"{field}: the expression is nested deeper than "
+                             f"{MAX_EXPRESSION_DEPTH} levels", where)
+        if isinstance(e, int) and not isinstance(e, bool):
+            continue
+        head = e[0] if isinstance(e, list) and e else None
+        if head == "arg" and len(e) == 2 and isinstance(e[1], str):
+            continue
+        if head == "tile" and tile and (len(e) == 1 or (len(e) == 2 and isinstance(e[1], int)
+                                                         and not isinstance(e[1], bool)
+                                                         and e[1] >= 0)):
+            continue
+        if head == "tile" and not tile:
+            raise ParseError(f"{field}: [\"tile\"] is only allowed in the condition of an "
+                             "'if' step", where)
+        if isinstance(head, str) and (head in _OPS or head in _COMPARE) and len(e) == 3:
+            stack.append((e[1], depth + 1))
+            stack.append((e[2], depth + 1))
+            continue
+        shown = json.dumps(e) if depth < 4 else "a sub-expression"
+        raise ParseError(f"{field}: {shown[:80]} is not an expression (an integer, [\"arg\", "
+                         "NAME] or [OP, E1, E2])", where)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_steps(steps, programs, where: str, field: str = "execute", depth: int = 1) -> None:
+    """Every step is well-formed (the fields its kind needs, of the right types, with
+    valid expressions) and names a program the prepare part loads; nested bodies too."""
     if not isinstance(steps, list):
-        raise ParseError("execute steps must be a list", where)
-    for step in steps:
+        raise ParseError(f"{field}: execute steps must be a list", where)
+    if depth > MAX_STEP_DEPTH:
+        raise ParseError(f"{field}: steps are nested deeper than {MAX_STEP_DEPTH} levels", where)
+    for i, step in enumerate(steps):
+        at = f"{field}[{i}]"
         if not isinstance(step, dict):
-            raise ParseError(f"an execute step must be an object, got {step!r}", where)
+            raise ParseError(f"{at}: an execute step must be an object, got {json.dumps(step)[:60]}",
+                             where)
         kind = step.get("step")
         if kind == "for":
             for key in ("var", "lb", "ub", "stride", "body"):
                 if key not in step:
-                    raise ParseError(f"a 'for' step has no '{key}'", where)
-            check_steps(step["body"], programs, where)
+                    raise ParseError(f"{at}: a 'for' step has no '{key}'", where)
+            if not isinstance(step["var"], str):
+                raise ParseError(f"{at}.var: expected a name", where)
+            for key in ("lb", "ub", "stride"):
+                check_expression(step[key], where, f"{at}.{key}")
+            check_steps(step["body"], programs, where, f"{at}.body", depth + 1)
         elif kind == "if":
             if "cond" not in step:
-                raise ParseError("an 'if' step has no 'cond'", where)
-            check_steps(step.get("then", []), programs, where)
-            check_steps(step.get("else", []), programs, where)
-        elif step.get("program") not in programs:
-            raise ParseError(f"execute step {kind} names program '{step.get('program')}', "
-                             "which the prepare part does not load", where)
+                raise ParseError(f"{at}: an 'if' step has no 'cond'", where)
+            check_expression(step["cond"], where, f"{at}.cond", tile=True)
+            check_steps(step.get("then", []), programs, where, f"{at}.then", depth + 1)
+            check_steps(step.get("else", []), programs, where, f"{at}.else", depth + 1)
+        elif kind in ("evaluate_symbols", "write_symbols", "launch"):
+            if step.get("program") not in programs:
+                raise ParseError(f"{at}: execute step {kind} names program "
+                                 f"'{step.get('program')}', which the prepare part "
+                                 "does not load", where)
+            if not _is_int(step.get("call", 0)):
+                raise ParseError(f"{at}.call: expected an integer", where)
+            if kind == "evaluate_symbols":
+                bindings = step.get("bindings")
+                bindings = {} if bindings is None else bindings
+                if not isinstance(bindings, dict):
+                    raise ParseError(f"{at}.bindings: expected an object of name -> expression",
+                                     where)
+                for name, expr in bindings.items():
+                    check_expression(expr, where, f"{at}.bindings.{name}")
+                ids = step.get("symbols")
+                ids = [] if ids is None else ids
+                if not isinstance(ids, list) or not all(_is_int(i) for i in ids):
+                    raise ParseError(f"{at}.symbols: expected a list of symbol ids (integers)",
+                                     where)
+        else:
+            raise ParseError(f"{at}.step: unknown execute step {json.dumps(kind)}", where)
+
+
+def launched_programs(steps) -> set[str]:
+    """The programs the execute steps launch (anywhere in their bodies), without recursion."""
+    found: set[str] = set()
+    stack = [steps]
+    while stack:
+        for step in stack.pop():
+            if step.get("step") == "launch":
+                found.add(step["program"])
+            for key in ("body", "then", "else"):
+                if isinstance(step.get(key), list):
+                    stack.append(step[key])
+    return found
 
 
 class Execution:

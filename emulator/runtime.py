@@ -16,7 +16,6 @@ the device description.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,12 +28,15 @@ from spyre_sched.device import load_device
 from spyre_sched.device.model import Device
 from spyre_sched.errors import ExecutionError, ParseError
 
-from emulator.device.ir_file import parse_ir_file
+from emulator.bundle_fields import (check_agreement, check_orchestrator, check_plan,
+                                    check_schedule, check_symbols)
+from emulator.bundle_files import BundleFiles
+from emulator.device.ir_file import parse_ir_file, parse_ir_text
 from emulator.device.machine import EmulatedDevice
 from emulator.device.measure import Measurements
 from emulator.device.memory import contiguous_strides
 from emulator.device.program import ProgramImage
-from emulator.job_plan import Execution, check_steps, evaluate  # noqa: F401 (evaluate: re-exported)
+from emulator.job_plan import Execution, evaluate, launched_programs  # noqa: F401 (evaluate: re-exported)
 from emulator.numerics import element_type, from_memory, to_memory
 from emulator.trace import TraceRecorder
 
@@ -65,6 +67,10 @@ class PreparedBundle:
     schedule: dict
     buffers: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
     grid: list[int] = field(default_factory=lambda: [1])
+    device: str | None = None
+    """The device the bundle was compiled for (jobplan.json `device`)."""
+    kernel_path: Path | None = None
+    """The bundle's copy of the KTIR kernel (checked against the manifest), if it has one."""
 
     @property
     def predicted_cycles(self) -> int | None:
@@ -98,19 +104,13 @@ class LaunchResult:
     bundle records no per-call cycles."""
 
 
-def _read_json(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ParseError(f"the bundle has no {path.name}", str(path)) from None
-    except json.JSONDecodeError as err:
-        raise ParseError(f"not valid JSON: {err.msg}", f"{path}:{err.lineno}:{err.colno}") from None
-
-
-def _field(doc: dict, key: str, where: str):
-    if not isinstance(doc, dict) or key not in doc:
-        raise ParseError(f"missing field '{key}'", where)
-    return doc[key]
+def bundle_device(bundle: str | Path) -> str:
+    """The device a bundle was compiled for (its job plan's `device`), the manifest and the
+    job plan checked first: what `Runtime(...)` should emulate to run it."""
+    files = BundleFiles(bundle)
+    plan = files.json("jobplan.json")
+    check_plan(plan, str(Path(bundle) / "jobplan.json"))
+    return plan["device"]
 
 
 class Runtime:
@@ -162,24 +162,42 @@ class Runtime:
     # ---- prepare ----------------------------------------------------------------------
 
     def prepare(self, bundle: str | Path) -> PreparedBundle:
+        """Check the bundle (every file against its manifest, every field the runtime uses,
+        the files against each other: `emulator.bundle_files`, `emulator.bundle_fields`),
+        then parse, verify and bind each program to the device."""
         path = Path(bundle)
-        if not path.is_dir():
-            raise ParseError(f"{path} is not a bundle folder", str(path))
-        plan = _read_json(path / "jobplan.json")
+        files = BundleFiles(path)
         where = str(path / "jobplan.json")
-        symbols_doc = _read_json(path / "symbols.json")
-        schedule = _read_json(path / "schedule.json")
+        plan = files.json("jobplan.json")
+        check_plan(plan, where)
+        symbols_doc = files.json("symbols.json")
+        symbols = check_symbols(symbols_doc, str(path / "symbols.json"))
+        schedule = files.json("schedule.json")
+        check_schedule(schedule, str(path / "schedule.json"))
+        check_agreement(plan, symbols_doc, schedule, path)
+        orchestrator = str(path / "global.mlir")
+        global_module, _ = parse_ir_text(files.text("global.mlir"), orchestrator)
+        check_orchestrator(global_module, plan, orchestrator)
+        named = plan["device"]
+        if "/" not in named and not named.endswith(".mlir") and named != self.device.name:
+            raise ExecutionError(f"the bundle was compiled for device {named}, but this "
+                                 f"runtime emulates {self.device.name}", where)
+        kernel_path = None
+        kernel_file = schedule.get("kernel_file")
+        if kernel_file is not None:  # null: compiled from ScheduleIR alone, no kernel
+            files.read(kernel_file, ("schedule.json", "kernel_file"))
+            want = schedule.get("kernel_sha256")
+            if want is not None and want != files.hashes[kernel_file]:
+                raise ParseError(f"kernel_sha256 disagrees with {kernel_file}'s hash in "
+                                 "manifest.json", str(path / "schedule.json"))
+            kernel_path = files.path(kernel_file)
         programs: dict[str, Program] = {}
-        for step in _field(plan, "prepare", where):
-            if _field(step, "step", where) != "load_program":
-                raise ParseError(f"unknown prepare step '{step['step']}'", where)
-            name, file = _field(step, "program", where), path / _field(step, "file", where)
-            programs[name] = Program(name, file, self._load_program(name, file))
-        symbols: dict[int, dict] = {}
-        for entry in _field(symbols_doc, "symbols", str(path / "symbols.json")):
-            symbols[int(_field(entry, "id", str(path / "symbols.json")))] = entry
-        execute = _field(plan, "execute", where)
-        check_steps(execute, programs, where)
+        for i, step in enumerate(plan["prepare"]):
+            name, file = step["program"], step["file"]
+            text = files.text(file, ("jobplan.json", f"prepare[{i}].file"))
+            programs[name] = Program(name, files.path(file),
+                                     self._load_program(name, files.path(file), text,
+                                                        kernel=plan["kernel"]))
         buffers: dict[str, list] = {}
         for b in schedule.get("buffers") or []:
             buffers.setdefault(b["program"], []).append(
@@ -190,24 +208,31 @@ class Runtime:
             for name in ([pin["program"]] if pin.get("program") in programs else programs):
                 buffers.setdefault(name, []).append(
                     (pin["memory"], int(pin["offset"]), int(pin["bytes"]), str(pin.get("what", "pinned"))))
-        grid = [int(g) for g in plan.get("grid") or [1]]
-        return PreparedBundle(path, str(plan.get("kernel", "?")), list(plan.get("arguments") or []),
-                              programs, symbols, execute, schedule, buffers, grid)
+        return PreparedBundle(path, plan["kernel"], list(plan["arguments"]), programs, symbols,
+                              plan["execute"], schedule, buffers, list(plan["grid"]),
+                              plan["device"], kernel_path)
 
     def prepare_program(self, file: str | Path, name: str | None = None) -> ProgramImage:
         """One DataflowIR file, outside any bundle (its symbols are given at launch)."""
         file = Path(file)
         return self._load_program(name or file.stem, file)
 
-    def _load_program(self, name: str, file: Path) -> ProgramImage:
-        module, locations = parse_ir_file(file)
+    def _load_program(self, name: str, file: Path, text: str | None = None,
+                      kernel: str | None = None) -> ProgramImage:
+        """`text`: the file's bytes as the bundle's manifest checked them; `kernel`: the
+        kernel the bundle is of, which the program must name too."""
+        module, locations = parse_ir_file(file) if text is None else parse_ir_text(text, str(file))
         device_attr = module.attributes.get("dataflow.device")
+        kernel_attr = module.attributes.get("dataflow.kernel")
         inner = _inner_function(module, name, str(file))
         image = ProgramImage.of(name, inner, locations)
         named = device_attr.data if isinstance(device_attr, StringAttr) else None
         if named and "/" not in named and not named.endswith(".mlir") and named != self.device.name:
             raise ExecutionError(f"program {name} was compiled for device {named}, but this "
                                  f"runtime emulates {self.device.name}", str(file))
+        if kernel is not None and isinstance(kernel_attr, StringAttr) and kernel_attr.data != kernel:
+            raise ParseError(f"dataflow.kernel is \"{kernel_attr.data}\", but the bundle is of "
+                             f"kernel \"{kernel}\" (jobplan.json)", str(file))
         image.bind(self.device)
         image.resolve_routes(self.emu)
         image.device_name = named
@@ -244,7 +269,7 @@ class Runtime:
 
         Execution(prepared.grid, run_call, prepared.symbols, self._check_symbol).run(prepared.execute, env)
         if total is None:
-            if not _has_launch(prepared.execute):
+            if not launched_programs(prepared.execute):
                 raise ExecutionError("the job plan launches no program", "jobplan.json")
             total = Measurements(0, {}, {})  # run-time loops and conditions ran nothing
         outputs = {}
@@ -383,12 +408,6 @@ class Runtime:
                        if n == mem_name or n.endswith("." + mem_name)]
             for memory in targets:
                 memory.declare_buffer(offset, nbytes, name)
-
-
-def _has_launch(steps: list[dict]) -> bool:
-    return any(s.get("step") == "launch"
-               or _has_launch(s.get("body", []) + s.get("then", []) + s.get("else", []))
-               for s in steps)
 
 
 def argument_shape(argument: dict, env: dict[str, int]) -> tuple[int, ...] | None:

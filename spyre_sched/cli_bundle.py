@@ -21,9 +21,12 @@ def output_options(fn):
                       default=None, metavar="KTIR",
                       help="With -o and a ScheduleIR input: the KTIR kernel to record in the "
                       "bundle as kernel.mlir.")(fn)
-    fn = click.option("-o", "--output", "output", type=click.Path(file_okay=False), default=None,
+    # a plain string: a refused OUT/ (a file, "", a folder holding other things) is the
+    # bundle writer's located error, exit 1
+    fn = click.option("-o", "--output", "output", type=str, default=None,
                       metavar="OUT/", help="Write the SpyreCode bundle (DataflowIR, symbols, "
-                      "job plan, schedule) to this folder instead of printing.")(fn)
+                      "job plan, schedule, manifest) to this folder instead of printing: a new "
+                      "or empty folder, or a bundle spyre-sched wrote (replaced).")(fn)
     return fn
 
 
@@ -45,7 +48,9 @@ def write_output(source: str, device: str, output: str, options: dict) -> str:
     from spyre_sched.api import _is_schedule_ir
     from spyre_sched.cli_solve import compile_from_options
     from spyre_sched.lower.bundle import bundle_from_schedule_ir, write, write_bundle
+    from spyre_sched.lower.bundle_folder import check_destination
 
+    check_destination(output)  # refused before the compile, not after it
     kernel = options.get("kernel_source")
     text = Path(source).read_text(errors="replace")
     if _is_schedule_ir(text) and _is_solved(text):

@@ -16,7 +16,6 @@ carried through the ops after it: docs/numerics.md, `emulator.numerics.error_bou
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import time
@@ -160,18 +159,33 @@ class RunResult:
         }
 
 
-def _kernel_hash_ok(bundle: Path, schedule: dict) -> Path:
-    kernel = bundle / (schedule.get("kernel_file") or "kernel.mlir")
-    if not kernel.exists():
-        raise ParseError("the bundle has no kernel.mlir to compare with", str(bundle))
-    want = schedule.get("kernel_sha256")
-    if want:
-        got = hashlib.sha256(kernel.read_bytes()).hexdigest()
-        if got != want:
-            raise ParseError(f"{kernel.name} does not match the hash in schedule.json "
-                             f"({got[:12]}... vs {want[:12]}...): the bundle was not compiled "
-                             "from it", str(kernel))
-    return kernel
+def _same_kernel(prepared, kernel) -> None:
+    """The bundle runs the kernel the reference runs: its name and grid as the job plan
+    states them (the grid decides the per-core conditions), else it is refused."""
+    where = str(prepared.path / "jobplan.json")
+    if prepared.kernel != kernel.name:
+        raise ParseError(f"kernel: \"{prepared.kernel}\", but the kernel it is compared with is "
+                         f"@{kernel.name}", where)
+    if list(prepared.grid) != list(kernel.grid):
+        raise ParseError(f"grid: {list(prepared.grid)}, but the kernel @{kernel.name} has grid "
+                         f"{list(kernel.grid)}", where)
+
+
+def _same_output_shapes(prepared, want: dict[str, np.ndarray], runtime_args: dict) -> None:
+    """Each output's shape as the job plan states it (what a runtime reads back) is the
+    reference's, else the bundle is refused rather than compared at another shape."""
+    from emulator.runtime import argument_shape
+
+    for i, arg in enumerate(prepared.arguments):
+        name = arg["name"]
+        if arg.get("kind") != "pointer" or arg.get("role") not in ("out", "inout") \
+                or name not in want:
+            continue
+        shape = argument_shape(arg, runtime_args)
+        if shape is not None and tuple(shape) != tuple(want[name].shape):
+            raise ParseError(f"arguments[{i}].shape: %{name} is {list(shape)}, but the kernel's "
+                             f"%{name} is {list(want[name].shape)}",
+                             str(prepared.path / "jobplan.json"))
 
 
 def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: str,
@@ -251,7 +265,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     run again only if this bundle accumulates in another type). `result.timings` gives the
     wall and CPU seconds of compile, emulation and reference."""
     import emulator.reference as reference_interpreter
-    from emulator.runtime import Runtime, _read_json, argument_shape
+    from emulator.runtime import Runtime, argument_shape, bundle_device
     from emulator.trace import TraceRecorder
     from spyre_sched.frontend import load_kernel
 
@@ -283,13 +297,14 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         else:
             raise ExecutionError(f"run: {source!r} is neither a bundle folder, a kernel file "
                                  "nor a compiled schedule")
-        schedule = _read_json(bundle / "schedule.json")
-        kernel_path = _kernel_hash_ok(bundle, schedule)
-        kernel = load_kernel(kernel_file or kernel_path)
-        target = device or schedule.get("device") or "spyre"
+        target = device or bundle_device(bundle)
         with _Stopwatch(timings, "emulate"):
             runtime = Runtime(target)
-            prepared = runtime.prepare(bundle)
+            prepared = runtime.prepare(bundle)  # every file checked against the manifest
+        if prepared.kernel_path is None:
+            raise ParseError("the bundle has no kernel.mlir to compare with", str(bundle))
+        kernel = load_kernel(kernel_file or prepared.kernel_path)
+        _same_kernel(prepared, kernel)
         accumulator = _accumulator(prepared)
         rt_args = dict(runtime_args or {})
         given = dict(inputs or {})
@@ -306,6 +321,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             reference = ReferenceRun(want, bounds, accumulator, timings["reference"]["wall_s"],
                                      timings["reference"]["cpu_s"])
         want = reference.outputs
+        _same_output_shapes(prepared, want, rt_args)
         with _Stopwatch(timings, "emulate"):  # placing inputs, launch, reading back
             args: dict[str, int] = {}
             outputs_at: dict[str, tuple[int, tuple[int, ...], str]] = {}

@@ -1,18 +1,16 @@
 """The bundle writer: a lowered schedule as a folder (docs/bundle.md), atomically.
 
 Everything is built in memory first and verified (lowering errors leave the disk
-untouched), written to a fresh temporary folder next to OUT/, and only then renamed into
-place (`check=True` also parses every written .mlir back and compares the text). Files are deterministic: the printer's text and
-JSON with a fixed key order, 2-space indentation and a final newline.
+untouched; `check=True` also parses every written .mlir back and compares the text), then
+handed to `bundle_folder.place`, which writes it with its manifest and never touches what
+the compiler did not write. Files are deterministic: the printer's text and JSON with a
+fixed key order, 2-space indentation and a final newline.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -23,6 +21,7 @@ from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import ParseError, SpyreSchedError, VerifyError
 from spyre_sched.lower import runtime_shapes
+from spyre_sched.lower.bundle_folder import check_destination, place
 from spyre_sched.lower.lowering import Bundle, lower
 
 
@@ -63,9 +62,10 @@ def check_round_trip(name: str, text: str) -> None:
 
 
 def write(bundle: Bundle, out: str | Path, *, check: bool = False) -> Path:
-    """Write `bundle` to OUT/ atomically; return OUT. Every module is verified first;
-    `check` also parses each written text back (slow; the tests do it for every bundle)."""
-    out = Path(out)
+    """Write `bundle` to OUT/ atomically, with its manifest; return OUT. Every module is
+    verified first; `check` also parses each written text back (slow; the tests do it for
+    every bundle). OUT/ must be new, empty, or a bundle this tool wrote (`bundle_folder`)."""
+    check_destination(out)  # before the work below: a refused OUT/ fails fast
     for module in [bundle.global_module, *(m for _, m in bundle.programs)]:
         try:
             module.verify()
@@ -76,28 +76,7 @@ def write(bundle: Bundle, out: str | Path, *, check: bool = False) -> Path:
         for name, data in files.items():
             if name.endswith(".mlir") and name != "kernel.mlir":
                 check_round_trip(name, data.decode())
-    parent = out.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    if out.exists() and not out.is_dir():
-        raise SpyreSchedError(f"{out} exists and is not a folder", "bundle writer")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
-    old: Path | None = None
-    try:
-        for name, data in files.items():
-            (tmp / name).write_bytes(data)
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-            os.rename(out, old / "bundle")
-        os.rename(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and not out.exists():
-            os.rename(old / "bundle", out)
-        raise
-    finally:
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    return out
+    return place(files, out)
 
 
 # ---- from a solved schedule --------------------------------------------------------------

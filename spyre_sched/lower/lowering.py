@@ -132,7 +132,7 @@ def lower(module: ModuleOp, device: Device | None = None, *, device_name: str | 
                "arguments": arg_rows, "grid": grid,
                "prepare": [{"step": "load_program", "program": n, "file": f"{n}.mlir"} for n, _ in programs],
                "execute": execute}
-    schedule = {"format": "spyre-sched.schedule/1", "kernel": kname, "kernel_file": "kernel.mlir",
+    schedule = {"format": "spyre-sched.schedule/1", "kernel": kname, "kernel_file": "kernel.mlir" if kernel_text is not None else None,
                 "kernel_sha256": hashlib.sha256(kernel_text).hexdigest() if kernel_text is not None else None,
                 "device": device_name, "objective": objective, "strategy": strategy,
                 "decisions": dict(sorted(decisions.items())), "predicted_cycles": predicted_cycles,

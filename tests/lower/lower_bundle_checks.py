@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from emulator.bundle_files import BundleFiles
 from spyre_sched.dialects.dataflow import ProgramUnitOp
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.dialects.symbol import CreateSymbolOp
@@ -22,7 +23,8 @@ from spyre_sched.frontend import load_kernel
 from spyre_sched.lower.symbols import evaluate, evaluate_outer_function, outer_function
 from spyre_sched.polyhedral.kernel_model import KernelModel
 
-REQUIRED = ("global.mlir", "symbols.json", "jobplan.json", "schedule.json", "kernel.mlir")
+REQUIRED = ("global.mlir", "symbols.json", "jobplan.json", "schedule.json", "kernel.mlir",
+            "manifest.json")
 
 
 def parse_file(path: Path) -> ModuleOp:
@@ -94,6 +96,9 @@ def check_bundle(bundle: Path) -> None:
     symbols, jobplan, schedule = data["symbols.json"], data["jobplan.json"], data["schedule.json"]
     kernel_bytes = (bundle / "kernel.mlir").read_bytes()
     assert schedule["kernel_sha256"] == hashlib.sha256(kernel_bytes).hexdigest()
+    # the manifest lists every other file of the folder, with the hash of its bytes
+    listed = BundleFiles(bundle).hashes
+    assert sorted(listed) == sorted(p.name for p in bundle.iterdir() if p.name != "manifest.json")
     assert schedule["kernel_file"] == "kernel.mlir"
 
     # Every program the job plan loads exists and every symbol it reads is in the table.

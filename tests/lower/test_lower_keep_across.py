@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import spyre_sched
+from emulator.bundle_files import seal
 from lower_bundle_checks import check_bundle
 from spyre_sched import api
 from spyre_sched.api import compile as compile_kernel
@@ -65,6 +66,7 @@ def test_emulator_faults_when_a_program_reads_a_region_it_does_not_hold(bundle: 
         if row["program"] == "local_schedule_1":
             row["bytes"] = 2312  # as if program 1 were outside the region's span
     (broken / "schedule.json").write_text(json.dumps(schedule))
+    seal(broken)  # a deliberate edit: the emulator's own check is under test
     with pytest.raises(SpyreSchedError, match="not inside one allocated buffer"):
         spyre_sched.run(str(broken))
 

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 import emulator.reference as reference
 import spyre_sched
+from emulator.bundle_files import seal
 from emulator.runtime import Runtime
 from spyre_sched.cli import main
 from spyre_sched.errors import ExecutionError, SpyreSchedError
@@ -32,12 +33,14 @@ def prepared(runtime):
 
 
 def edited(tmp_path: Path, old: str, new: str, file: str = PROGRAM, count: int = 1) -> Path:
-    """A copy of the fixture with `old` replaced by `new` in `file` (must occur)."""
+    """A copy of the fixture with `old` replaced by `new` in `file` (must occur), sealed
+    again (the edit is deliberate: the runtime's own checks are under test)."""
     bundle = tmp_path / "bundle"
     shutil.copytree(FIXTURE, bundle)
     text = (bundle / file).read_text()
     assert old in text, f"fixture no longer contains {old!r}"
     (bundle / file).write_text(text.replace(old, new, count))
+    seal(bundle)
     return bundle
 
 
@@ -99,6 +102,7 @@ def test_symbol_left_unset_names_the_symbol(tmp_path, runtime):
     plan["execute"][0]["symbols"].remove(5)
     bundle = edited(tmp_path, "{", "{", file="jobplan.json")
     (bundle / "jobplan.json").write_text(json.dumps(plan))
+    seal(bundle)
     prepared = runtime.prepare(bundle)
     with pytest.raises(ExecutionError, match=r"symbol\(s\) 5 are not set"):
         launch_add(runtime, prepared, inputs())
@@ -160,12 +164,14 @@ def test_scratchpad_access_outside_every_buffer(tmp_path, runtime):
     schedule["buffers"][1]["bytes"] = 384  # B keeps one of its two slots
     bundle = edited(tmp_path, "{", "{", file="schedule.json")
     (bundle / "schedule.json").write_text(json.dumps(schedule))
+    seal(bundle)
     prepared = runtime.prepare(bundle)
     data = inputs()
     # one tile per core: only slot 0 is used, so this launch is fine ...
     launch_add(runtime, prepared, data)
     schedule["buffers"][1]["offset"] = 800
     (bundle / "schedule.json").write_text(json.dumps(schedule))
+    seal(bundle)
     with pytest.raises(ExecutionError, match="not inside one allocated buffer"):
         launch_add(runtime, runtime.prepare(bundle), data)
 
@@ -205,7 +211,7 @@ def test_bundle_whose_kernel_was_edited_is_refused(tmp_path):
     (bundle / "kernel.mlir").write_text((bundle / "kernel.mlir").read_text() + "\n")
     out = CliRunner().invoke(main, ["run", str(bundle)])
     assert out.exit_code == 1
-    assert "does not match the hash" in out.output
+    assert "kernel.mlir does not match its sha256 in manifest.json" in out.output
 
 
 def test_cli_trace_is_trace_event_json(tmp_path):

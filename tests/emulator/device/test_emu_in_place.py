@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spyre_sched
+from emulator.bundle_files import seal
 from emulator.device import codegen
 from spyre_sched.emulate import compile_bundle
 
@@ -132,6 +133,7 @@ def test_store_leaving_its_buffer_faults_after_accesses_inside(in_place, tmp_pat
     c = next(b for b in schedule["buffers"] if b["name"] == "C")
     c["bytes"] = c["slot_bytes"]  # C keeps one of its two slots: the second tile is outside
     (bundle / "schedule.json").write_text(json.dumps(schedule))
+    seal(bundle)  # a deliberate edit
     with pytest.raises(ExecutionError, match="not inside one allocated buffer") as err:
         spyre_sched.run(bundle, seed=7)
     assert "agen.vector_store" in str(err.value) and "lx_store" in str(err.value)
@@ -150,6 +152,7 @@ def test_route_that_does_not_exist_is_a_launch_fault_at_its_instruction(tmp_path
     text = text.replace('agen.composite_load_and_store "lx"[%src_C]', 'agen.composite_load_and_store "ddr"[%src_C]')
     text = text.replace('to "ddr"[%dst_C]', 'to "lx"[%dst_C]')
     program.write_text(text)
+    seal(bundle)
     runtime = Runtime("spyre")
     prepared = runtime.prepare(bundle)  # not an error here
     shape = (256, 1024)

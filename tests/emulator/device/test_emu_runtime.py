@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from emulator.bundle_files import seal
 from emulator.runtime import Runtime
 from spyre_sched.errors import ExecutionError
 
@@ -63,7 +64,7 @@ def _bundle(tmp_path: Path) -> Path:
     symbols = [{"id": i, "program": "local_schedule_0", "kind": "address", "memory": "ddr",
                 "expr": ["mul", ["arg", n], 2]} for i, n in enumerate("ABC")]
     symbols.append({"id": 3, "program": "local_schedule_0", "kind": "shape", "expr": ["arg", "N"]})
-    plan = {"kernel": "add", "arguments": args,
+    plan = {"kernel": "add", "device": "spyre", "grid": [2], "arguments": args,
             "prepare": [{"step": "load_program", "program": "local_schedule_0",
                          "file": "local_schedule_0.mlir"}],
             "execute": [{"step": "evaluate_symbols", "program": "local_schedule_0", "call": 0,
@@ -74,6 +75,13 @@ def _bundle(tmp_path: Path) -> Path:
     (bundle / "jobplan.json").write_text(json.dumps(plan))
     (bundle / "symbols.json").write_text(json.dumps({"symbols": symbols}))
     (bundle / "schedule.json").write_text(json.dumps({"predicted_cycles": None}))
+    (bundle / "global.mlir").write_text(
+        'builtin.module attributes {dataflow.device = "spyre", dataflow.kernel = "add"} {\n'
+        '  func.func @add(%A: index, %B: index, %C: index, %N: index) attributes {grid = [2]} {\n'
+        '    func.call @local_schedule_0(%A, %B, %C, %N) : (index, index, index, index) -> ()\n'
+        '    func.return\n  }\n'
+        '  func.func private @local_schedule_0(index, index, index, index) -> ()\n}\n')
+    seal(bundle)
     return bundle
 
 

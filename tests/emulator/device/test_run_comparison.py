@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import spyre_sched
+from emulator.bundle_files import seal
 from spyre_sched.cli import main
 from spyre_sched.emulate import ReferenceRun
 from spyre_sched.errors import ExecutionError
@@ -48,6 +49,7 @@ def edited(bundle: Path, tmp_path: Path, edit) -> Path:
     new = edit(text)
     assert new != text, "the bundle no longer has what the edit expects"
     (copy / PROGRAM).write_text(new)
+    seal(copy)  # a deliberate edit: what the comparison says about it is under test
     return copy
 
 
