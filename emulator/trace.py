@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from spyre_sched.device.model import natural_key
+from spyre_sched.errors import ExecutionError
 
 
 def _core_of(name: str) -> str:
@@ -83,8 +85,29 @@ class TraceRecorder:
         doc = {"traceEvents": self.events(), "displayTimeUnit": "ns"}
         if metadata:
             doc["otherData"] = metadata
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "w") as fh:
-            json.dump(doc, fh, separators=(",", ":"))
-        os.replace(tmp, path)
+        try:
+            # a fresh name beside the target (never a file of the user's), then renamed
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                       dir=path.parent)
+        except OSError as err:
+            raise ExecutionError(f"cannot write the trace: {err.strerror or err}",
+                                 str(path)) from None
+        try:
+            with os.fdopen(fd, "w") as fh:
+                json.dump(doc, fh, separators=(",", ":"))
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, path)
+        except OSError as err:
+            os.unlink(tmp)
+            raise ExecutionError(f"cannot write the trace: {err.strerror or err}",
+                                 str(path)) from None
+        except BaseException:
+            os.unlink(tmp)
+            raise
         return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

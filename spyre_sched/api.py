@@ -21,7 +21,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from spyre_sched.errors import ParseError, SpyreSchedError
+from spyre_sched.errors import ParseError, SpyreSchedError, UsageError
 from spyre_sched.frontend import Kernel
 
 DEVICE_ATTR = "ktdf.device"
@@ -96,8 +96,10 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
         module = schedule(kernel, device, print_after_all=print_after_all, stop_after=stop_after)
         return module, kernel.filename, None
     path = None
+    # a one-line string names a file when it ends in .mlir, or has no brace (no kernel
+    # fits on one line without one): `x.txt` is a missing file, not MLIR text
     if isinstance(kernel, Path) or (isinstance(kernel, str) and "\n" not in kernel
-                                    and Path(kernel).suffix == ".mlir"):
+                                    and (Path(kernel).suffix == ".mlir" or "{" not in kernel)):
         path = Path(kernel)
         text = read_source(path, "kernel file", ParseError)
         name = str(path)
@@ -135,6 +137,10 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
     from spyre_sched.solve.explain import build_trace
     from spyre_sched.solve.solve_pass import SolveDecisions
 
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(
+            time_limit, (int, float)) or not 0 < time_limit < float("inf")):
+        raise UsageError(f"time_limit (--time-limit) must be a positive number of seconds, "
+                         f"got {time_limit!r}")
     module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                           workers=workers, seed=seed, log=solver_log)

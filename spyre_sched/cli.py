@@ -37,7 +37,7 @@ def reports_errors(fn):
             click.echo(str(err), err=True)
             sys.exit(1)
         except click.ClickException:
-            raise  # a usage error (bad option value): click reports it, exit 2
+            raise  # a usage error (bad option value): click reports it, exit 1 (main)
         except Exception as err:
             if os.environ.get(DEBUG_ENV):
                 raise
@@ -51,7 +51,31 @@ def reports_errors(fn):
     return wrapper
 
 
-@click.group()
+class _UsageErrorsExitOne(click.Group):
+    """A usage error (an unknown option, a bad choice or value, a missing file argument)
+    exits 1 like any other error in the user's input, as the README says; click's own
+    status for them is 2, which this command line keeps for its own bugs."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as err:
+            _exit_one(err)
+            raise
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as err:
+            _exit_one(err)
+            raise
+
+
+def _exit_one(err: click.UsageError) -> None:
+    err.exit_code = 1
+
+
+@click.group(cls=_UsageErrorsExitOne)
 @click.version_option(package_name="spyre-sched")
 def main() -> None:
     """spyre-sched: schedule KTIR kernels for Spyre-shaped dataflow accelerators."""
@@ -427,7 +451,7 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
 
 from spyre_sched import cli_run  # noqa: E402
 
-cli_run.register(main, reports_errors, parse_argument_values)
+cli_run.register(main, reports_errors, parse_argument_values, read_inputs)
 
 
 # ---- bench: the suite against the roofline bound and the heuristic ----------------------

@@ -9,7 +9,7 @@ import sys
 import click
 
 
-def register(main, reports_errors, parse_runtime_args) -> None:
+def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
     @main.command("run")
     @click.argument("source", type=click.Path(exists=True))
     @click.option("--device", default=None, metavar="NAME|PATH",
@@ -38,20 +38,20 @@ def register(main, reports_errors, parse_runtime_args) -> None:
         import numpy as np
 
         from spyre_sched.emulate import report, run
-        from spyre_sched.errors import ExecutionError
+        from spyre_sched.errors import ExecutionError, UsageError
 
-        inputs = {}
-        if inputs_path:
-            try:
-                with np.load(inputs_path, allow_pickle=False) as data:
-                    inputs = {key: data[key] for key in data.files}
-            except (OSError, ValueError) as err:
-                raise ExecutionError(f"cannot read inputs: {err}", inputs_path) from None
+        if outputs_path and not outputs_path.endswith(".npz"):
+            raise UsageError(f"--save-outputs writes a .npz file: its name must end in .npz, "
+                             f"got '{outputs_path}'")
+        for option, path in (("--save-outputs", outputs_path), ("--trace", trace_path)):
+            _check_output_file(option, path)  # before the run, not after it
+        inputs = read_inputs(inputs_path) if inputs_path else {}
         result = run(source, inputs, device=device, objective=objective, strategy=strategy,
                      runtime_args=parse_runtime_args(runtime_args), seed=seed, trace=trace_path)
         if outputs_path:
             try:
-                np.savez(outputs_path, **result.outputs)
+                with open(outputs_path, "wb") as file:  # exactly this path: no suffix added
+                    np.savez(file, **result.outputs)
             except OSError as err:
                 raise ExecutionError(f"cannot write outputs: {err.strerror}", outputs_path) from None
         if as_json:
@@ -59,3 +59,22 @@ def register(main, reports_errors, parse_runtime_args) -> None:
         else:
             click.echo(report(result))
         sys.exit(0 if result.matches else 1)
+
+
+def _check_output_file(option: str, path: str | None) -> None:
+    """A file the command will write must have a folder to go into (checked up front, so
+    a long run does not end in an error)."""
+    import os
+
+    from spyre_sched.errors import UsageError
+
+    if path is None:
+        return
+    if path == "":
+        raise UsageError(f"{option}: the file name is empty")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"{option}: cannot write here: {parent} is not a folder", path)
+    if not os.access(parent, os.W_OK):
+        raise UsageError(f"{option}: cannot write here: the folder {parent} is not writable",
+                         path)

@@ -33,7 +33,8 @@ def solver_options(fn):
         click.option("--strategy", type=click.Choice(STRATEGIES), default="solver",
                      show_default=True, help="solver: CP-SAT; heuristic: the published V1 "
                      "rules (the benchmark baseline)."),
-        click.option("--time-limit", "time_limit", type=float, default=None, metavar="SECONDS",
+        click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True),
+                     default=None, metavar="SECONDS",
                      help="Stop CP-SAT after this long; the best schedule and its gap are "
                      "reported."),
         click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
