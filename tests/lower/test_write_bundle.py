@@ -43,6 +43,11 @@ def test_from_scheduleir_writes_no_kernel_file(from_path, tmp_path):
     out = write_bundle(again, tmp_path / "b")
     assert _device(out) == "spyre"
     assert not (out / "kernel.mlir").exists()
+    schedule = json.loads((out / "schedule.json").read_text())
+    assert schedule["kernel_file"] is None and schedule["kernel_sha256"] is None
+    from emulator.runtime import Runtime
+
+    assert Runtime("spyre").prepare(out).kernel_path is None  # a bundle all the same
     # the same schedule with and without the kernel file: identical programs
     first = write_bundle(from_path, tmp_path / "first")
     assert (out / "local_schedule_0.mlir").read_bytes() == (first / "local_schedule_0.mlir").read_bytes()

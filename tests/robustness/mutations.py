@@ -224,3 +224,60 @@ def mutate(text: str, seed: int, mutations: list[Mutation], steps: int = 1) -> s
                 text = new
                 break
     return text
+
+
+# ---- JSON files (a bundle's job plan, symbols, schedule, manifest) ------------------------
+
+_ODD_VALUES = [None, True, "x", "", -1, 0, 1, 2**63, 2**64 + 1, 1.5, [], {}, ["arg", "nowhere"],
+               ["tile"], ["add", 1], ["mod", 1, 0], ["floordiv", ["arg", "A"], 0],
+               "../../etc/passwd", "/etc/hostname"]
+
+
+def _nodes(doc, path=()):
+    """Every (path, value) of a JSON document, containers included, without recursion."""
+    stack = [(path, doc)]
+    while stack:
+        where, value = stack.pop()
+        yield where, value
+        if isinstance(value, dict):
+            stack.extend((where + (k,), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((where + (i,), v) for i, v in enumerate(value))
+
+
+def mutate_json(text, rng):
+    """A value of the document replaced (by an odd value, or a deep nesting), a key or an
+    element removed, or a value duplicated into a sibling's place."""
+    import json
+
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    nodes = [(p, v) for p, v in _nodes(doc) if p]
+    if not nodes:
+        return None
+    path, value = rng.choice(nodes)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    last = path[-1]
+    choice = rng.randrange(6)
+    if choice == 0:
+        del parent[last]
+    elif choice == 1:
+        nested = value
+        for _ in range(rng.choice([50, 300, 2000])):
+            nested = ["add", nested, 1] if rng.random() < 0.5 else [nested]
+        parent[last] = nested
+    elif choice == 2 and isinstance(value, int) and not isinstance(value, bool):
+        parent[last] = value + rng.choice([-1, 1, 1000, -(2**40)])
+    else:
+        parent[last] = rng.choice(_ODD_VALUES)
+    try:
+        return json.dumps(doc, indent=1)
+    except (RecursionError, ValueError):
+        return None
+
+
+JSON: list[Mutation] = [mutate_json, mutate_json, mutate_json, truncate, drop_token, duplicate_line]
