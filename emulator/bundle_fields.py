@@ -80,11 +80,10 @@ def check_plan(plan: dict, where: str) -> None:
             for k, extent in enumerate(shape or []):
                 if extent is not None:
                     check_expression(extent, where, f"{at}.shape[{k}]")
-        elif kind == "runtime":
-            for key in ("upperbound", "granularity"):
-                value = arg.get(key)
-                _need(value is None or (_is_int(value) and value > 0), where, f"{at}.{key}",
-                      "a positive integer or null", value)
+        for key in ("upperbound", "granularity"):  # a launch checks run-time values by them
+            value = arg.get(key)
+            _need(value is None or (_is_int(value) and value > 0), where, f"{at}.{key}",
+                  "a positive integer or null", value)
     prepare = _field(plan, "prepare", where)
     _need(isinstance(prepare, list), where, "prepare", "a list of steps", prepare)
     programs: set[str] = set()
@@ -167,6 +166,9 @@ def check_schedule(schedule: dict, where: str) -> None:
             if key == "buffers":
                 _need(isinstance(_field(row, "program", where, f"{at}."), str), where,
                       f"{at}.program", "a program name", row["program"])
+            else:
+                _need(isinstance(row.get("program"), (str, type(None))), where,
+                      f"{at}.program", "a program name or null", row.get("program"))
     for key in ("kernel_file", "kernel_sha256", "device", "kernel"):
         value = schedule.get(key)
         _need(value is None or isinstance(value, str), where, key, "a string or null", value)

@@ -49,6 +49,8 @@ def read_json_text(data: bytes, where: str):
         raise ParseError(f"not valid JSON: {err.msg}", f"{where}:{err.lineno}:{err.colno}") from None
     except RecursionError:
         raise ParseError("not readable: its JSON is nested too deeply", where) from None
+    except ValueError as err:  # e.g. an integer longer than Python converts
+        raise ParseError(f"not readable: {err}", where) from None
 
 
 class BundleFiles:

@@ -248,6 +248,13 @@ def test_an_expression_nested_5000_deep_is_located(runtime, bundle):
     assert "nested" in message
 
 
+def test_an_integer_too_long_to_read_is_located(runtime, bundle):
+    text = (bundle / "symbols.json").read_text().replace('"id": 0,', '"id": ' + "9" * 5000 + ",", 1)
+    (bundle / "symbols.json").write_text(text)
+    seal(bundle)
+    refused(runtime, bundle, f"{bundle / 'symbols.json'}: error: not readable")
+
+
 @pytest.mark.parametrize("name", ["symbols.json", "jobplan.json", "schedule.json"])
 @pytest.mark.parametrize("cut", [0, 1, 40, -2])
 def test_truncated_or_non_json_files_are_located(runtime, bundle, name, cut):
@@ -265,6 +272,7 @@ def test_truncated_or_non_json_files_are_located(runtime, bundle, name, cut):
     (lambda d: d["arguments"][0].update(kind="tensor"), "arguments[0].kind"),
     (lambda d: d["arguments"][0].update(element_type="f13"), "arguments[0].element_type"),
     (lambda d: d["arguments"][0].update(shape=[["pow", 1, 2], 64]), "arguments[0].shape[0]"),
+    (lambda d: d["arguments"][0].update(upperbound="x"), "arguments[0].upperbound"),
     (lambda d: d["arguments"][1].update(name="A"), "arguments[1].name: argument 'A' is listed twice"),
     (lambda d: d["prepare"][0].update(step="load"), "prepare[0].step: unknown prepare step"),
     (lambda d: d["prepare"].append(dict(d["prepare"][0])), "prepare[1].program: 'local_schedule_0' is loaded twice"),
@@ -293,6 +301,8 @@ def _nested_steps(depth: int):
     (lambda d: d["buffers"][0].pop("memory"), "buffers[0].memory: missing"),
     (lambda d: d.update(buffers={"a": 1}), "buffers: expected a list"),
     (lambda d: d.update(pinned=[None]), "pinned[0]: expected an object"),
+    (lambda d: d.update(pinned=[{"memory": "lx", "offset": 0, "bytes": 4, "program": [1]}]),
+     "pinned[0].program: expected a program name or null"),
     (lambda d: d.update(predicted_per_call={"local_schedule_0": "x"}), "predicted_per_call"),
     (lambda d: d.update(kernel="sub"), 'kernel: "sub", but jobplan.json says "add"'),
 ])
