@@ -104,12 +104,16 @@ def _destination(out: str | os.PathLike) -> tuple[str, Path, list[str] | None]:
         if os.path.lexists(folder) and not folder.is_dir():
             raise _Refused("it exists and is not a folder")
         if folder.exists():
+            if not os.access(folder, os.W_OK | os.X_OK):
+                raise _Refused("the folder is not writable")
             return text, folder, _old_bundle_files(folder)
         ancestor = folder.parent
         while not os.path.lexists(ancestor) and ancestor.parent != ancestor:
             ancestor = ancestor.parent
         if not ancestor.is_dir():
             raise _Refused(f"{ancestor} is not a folder")
+        if not os.access(ancestor, os.W_OK | os.X_OK):
+            raise _Refused(f"the folder {ancestor} is not writable")
     except _Refused as why:
         raise UsageError(f"refusing to write the bundle here: {why}; nothing was changed. "
                          "Name a new or empty folder, or a bundle spyre-sched wrote",

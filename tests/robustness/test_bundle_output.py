@@ -221,3 +221,14 @@ def test_compile_replaces_its_own_bundle(tmp_path):
     assert again.exit_code == 0, again.output
     assert json.loads((out / "schedule.json").read_text())["objective"] == "memory"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b"]
+
+
+def test_a_folder_the_user_cannot_write_is_refused_before_anything(tmp_path, monkeypatch):
+    """(The tests run as root, whom permissions do not stop: the check is simulated.)"""
+    monkeypatch.setattr(bundle_folder.os, "access", lambda path, mode: False)
+    with pytest.raises(UsageError, match=f"the folder {tmp_path} is not writable"):
+        place(FILES, tmp_path / "new" / "b")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UsageError, match="the folder is not writable"):
+        place(FILES, tmp_path / "empty")
+    assert snapshot(tmp_path) == {"empty": None}
