@@ -169,3 +169,33 @@ def test_run_takes_memory_cap_and_budgets():
     fine = CliRunner().invoke(main, ["run", add, "--memory-cap", "1GiB", "--max-seconds", "120"])
     assert fine.exit_code == 0, fine.output
     assert "MATCH" in fine.output
+
+
+def test_the_host_running_out_of_memory_is_exit_1_not_a_traceback(monkeypatch):
+    # What a 16,384-core device under a process memory limit met before scratchpads were
+    # allocated on first touch: numpy's MemoryError, reported as an internal error (exit 2).
+    def exhausted(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr("emulator.runtime.Runtime.prepare", exhausted)
+    monkeypatch.delenv("SPYRE_SCHED_DEBUG", raising=False)
+    result = CliRunner().invoke(main, ["run", str(ROOT / "examples" / "add_96x64.mlir")])
+    assert result.exit_code == 1, result.output
+    assert "the host ran out of memory" in result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+def test_a_scratchpad_the_host_cannot_allocate_is_a_located_error(monkeypatch):
+    runtime = Runtime("spyre")
+    memory = runtime.emu.memories["core0.lx"]
+    real = np.zeros
+
+    def refusing(shape, *args, **kwargs):
+        if shape == memory.size:
+            raise MemoryError()
+        return real(shape, *args, **kwargs)
+
+    monkeypatch.setattr("emulator.device.memory.np.zeros", refusing)
+    with pytest.raises(ExecutionError, match="memory core0.lx: the host could not allocate"):
+        memory.read_bytes(0, 128)
+    assert runtime.emu.host.allocated == 0
