@@ -91,6 +91,10 @@ class UnitCode:
         # itself, so they take no issue cycle.
         self.invariant: set[SSAValue] = set(shared)
         self.cost = 0  # issue cycles taken since `q` was last brought up to date
+        # The instruction just before is a device op that keeps the pipeline busy for at
+        # least one cycle from no earlier than its issue cycle: the next instruction's
+        # issue cycle cannot be later than the pipeline's time, so it needs no check.
+        self.after_busy = False
         body = []
         if top:
             self.names = {}
@@ -171,8 +175,10 @@ class UnitCode:
     # ---- emission ------------------------------------------------------------------
 
     def _block(self, block: Block, out: list[str], depth: int) -> None:
+        self.after_busy = False
         for op in block.ops:
             self._op(op, out, depth)
+        self.after_busy = False
 
     def _wait_ready(self, values, out: list[str], ind: str) -> None:
         tracked = [self.ready_name(v) for v in values if self.ready_name(v) in self.ready]
@@ -198,6 +204,7 @@ class UnitCode:
             self.invariant.update(op.results)
         else:
             self.cost += 1
+            self.after_busy = False
 
     def _op(self, op: Operation, out: list[str], depth: int) -> None:
         ind = "    " * depth
@@ -307,10 +314,12 @@ class UnitCode:
             raise UnsupportedError(f"{op.name} may not stand at the top level of a program "
                                    "(only constants, symbols and maps do)", label)
         out.append(f"{ind}proc.instruction = {label!r}")
-        # issued at cycle q: it starts no earlier (its own issue cycle counts from here)
-        self._flush(out, ind)
-        out.append(f"{ind}if q > proc.local: ISSUE(proc, q)")
-        self.cost = 1
+        # Issued at cycle q (+ the cycles counted since): it starts no earlier.
+        if not self.after_busy:
+            self._flush(out, ind)
+            out.append(f"{ind}if q > proc.local: ISSUE(proc, q)")
+        self.cost += 1  # its own issue cycle
+        self.after_busy = self._keeps_busy(op)
         if isinstance(op, dataflow.SendOp):
             name = op.fifo.root_reference.data
             fifo = self.fifo_var(name)
@@ -396,6 +405,24 @@ class UnitCode:
             self.ready.add(self.ready_name(op.results[0]))
         else:
             raise UnsupportedError(f"the emulator does not execute {op.name}", label)
+
+
+    def _keeps_busy(self, op: Operation) -> bool:
+        """Whether `op` occupies its unit for at least one cycle from its start (a transfer
+        of at least one byte, a vector op on at least one element)."""
+        if isinstance(op, (agen.VectorLoadOp, agen.VectorStoreOp)):
+            plan = (self.image.load_plan(op) if isinstance(op, agen.VectorLoadOp)
+                    else self.image.store_plan(op))
+            return plan.access.box_bytes > 0
+        if isinstance(op, agen.CompositeLoadAndStoreOp):
+            return self.image.composite_plan(op).source_access.box_bytes > 0
+        if isinstance(op, dataflow.SendOp):  # (as the send's own code counts its entries)
+            entry = self.image.fifos[op.fifo.root_reference.data].entry
+            return _numel(op.value.type.get_shape()) // _numel(entry.get_shape()) >= 1
+        if isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
+                           vectorchain.ReduceOp)):
+            return self.image.compute_plan(op).elements > 0
+        return isinstance(op, vectorchain.ConstantBitstreamOp)  # (DELAY, 1)
 
 
 def _numel(shape) -> int:
