@@ -199,3 +199,16 @@ def test_a_scratchpad_the_host_cannot_allocate_is_a_located_error(monkeypatch):
     with pytest.raises(ExecutionError, match="memory core0.lx: the host could not allocate"):
         memory.read_bytes(0, 128)
     assert runtime.emu.host.allocated == 0
+
+
+@pytest.mark.slow
+def test_a_16384_core_device_allocates_only_what_a_launch_touches(tmp_path):
+    # Before: 16,384 scratchpads of 2 MiB allocated when the runtime was made (32 GiB;
+    # under a process memory limit, a MemoryError reported as an internal error).
+    path = tmp_path / "spyre_16384.mlir"
+    path.write_text(SPYRE.read_text().replace("count = 32}", "count = 16384}"))
+    runtime = Runtime(path)
+    assert len(runtime.emu.memories) == 16385 and runtime.emu.host.allocated == 0
+    launch(runtime, runtime.prepare_program(PROGRAM))
+    assert runtime.emu.host.memories == 3
+    assert runtime.emu.host.allocated < (4 << 20) + (1 << 20)
