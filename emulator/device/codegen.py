@@ -16,8 +16,9 @@ an op waits for its operands (stalled on input) before it starts.
 Issue cycles: a unit issues at most one instruction per cycle, scalar, loop control or
 device op alike (docs/emulator.md, "Every instruction costs time"). The generated code
 counts the cycle its sequencer has reached in a local `q`, added up per straight-line
-segment (one statement per device op, none per scalar op); a device op starts no earlier
-than `q` (`Simulator.issue_wait`), and every loop iteration compares `q` with the next
+segment (no statement per scalar op); a device op starts no earlier than its issue cycle
+(`Simulator.issue_wait`, skipped right after an op that kept the pipeline busy: then the
+pipeline cannot be behind), and every loop iteration compares `q` with the next
 checkpoint (`Simulator.issue_check`: the cycle and wall-clock budgets), so a loop of
 scalar instructions takes time and stops at the budget like any other.
 """
