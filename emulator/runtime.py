@@ -16,6 +16,7 @@ the device description.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from emulator.bundle_files import BundleFiles
 from emulator.device.ir_file import parse_ir_file, parse_ir_text
 from emulator.device.machine import EmulatedDevice
 from emulator.device.measure import Measurements
-from emulator.device.memory import contiguous_strides
+from emulator.device.memory import DEFAULT_MEMORY_CAP, EAGER_LIMIT, contiguous_strides
 from emulator.device.program import ProgramImage
 from emulator.job_plan import Execution, evaluate, launched_programs  # noqa: F401 (evaluate: re-exported)
 from emulator.numerics import element_type, from_memory, to_memory
@@ -46,6 +47,9 @@ ALIGNMENT = 128
 HEAP_START = 1 << 16
 #: a launch that runs longer than this many cycles is stopped (a livelock, not a deadlock)
 DEFAULT_MAX_CYCLES = 1 << 40
+#: a launch whose emulation takes longer than this many seconds of wall-clock time is
+#: stopped (checked every few thousand events and every 65536 issue cycles of a loop)
+DEFAULT_MAX_SECONDS = 60.0
 
 @dataclass
 class Program:
@@ -116,9 +120,11 @@ def bundle_device(bundle: str | Path) -> str:
 class Runtime:
     """One emulated device: its memory persists across launches."""
 
-    def __init__(self, device: Device | str | Path = "spyre"):
+    def __init__(self, device: Device | str | Path = "spyre", memory_cap: int = DEFAULT_MEMORY_CAP):
+        """`memory_cap`: the most host memory the emulated memories may take (bytes); a
+        bundle that would need more is refused at prepare, with the figures."""
         self.device = device if isinstance(device, Device) else load_device(device)
-        self.emu = EmulatedDevice(self.device)
+        self.emu = EmulatedDevice(self.device, memory_cap)
         self.global_memory = self.emu.memory(self.device.device_memory().name)
         self._next_byte = HEAP_START
 
@@ -208,6 +214,7 @@ class Runtime:
             for name in ([pin["program"]] if pin.get("program") in programs else programs):
                 buffers.setdefault(name, []).append(
                     (pin["memory"], int(pin["offset"]), int(pin["bytes"]), str(pin.get("what", "pinned"))))
+        self._refuse_above_cap("the bundle", programs.values())
         return PreparedBundle(path, plan["kernel"], list(plan["arguments"]), programs, symbols,
                               plan["execute"], schedule, buffers, list(plan["grid"]),
                               plan["device"], kernel_path)
@@ -215,7 +222,24 @@ class Runtime:
     def prepare_program(self, file: str | Path, name: str | None = None) -> ProgramImage:
         """One DataflowIR file, outside any bundle (its symbols are given at launch)."""
         file = Path(file)
-        return self._load_program(name or file.stem, file)
+        image = self._load_program(name or file.stem, file)
+        self._refuse_above_cap(f"program {image.name}", [Program(image.name, file, image)])
+        return image
+
+    def _refuse_above_cap(self, what: str, programs) -> None:
+        """Refuse, before anything runs, programs whose scratchpads (allocated whole when
+        first touched) would take more host memory than the cap allows."""
+        used: set[str] = set()
+        for program in programs:
+            used |= program.image.memories_used(self.emu)
+        fresh = [self.emu.memories[name] for name in sorted(used)]
+        fresh = [m for m in fresh if m.size <= EAGER_LIMIT and not m.allocated]
+        if fresh:
+            sizes = sorted({m.size for m in fresh})
+            each = f" of {sizes[0]} bytes" if len(sizes) == 1 else ""
+            self.emu.host.refuse_above(
+                f"emulating {what} on {self.device.name}",
+                [(f"{len(fresh)} scratchpads{each} its programs use", sum(m.size for m in fresh))])
 
     def _load_program(self, name: str, file: Path, text: str | None = None,
                       kernel: str | None = None) -> ProgramImage:
@@ -242,10 +266,14 @@ class Runtime:
 
     def launch(self, prepared: PreparedBundle, args: dict[str, int],
                runtime_args: dict[str, int] | None = None, trace: TraceRecorder | None = None,
-               max_cycles: int = DEFAULT_MAX_CYCLES) -> LaunchResult:
+               max_cycles: int = DEFAULT_MAX_CYCLES,
+               max_seconds: float | None = DEFAULT_MAX_SECONDS) -> LaunchResult:
         """Run the job plan's execute part. `args`: pointer arguments as element offsets
         (from `allocate`) or as numpy arrays (placed in device memory first), scalars and
-        run-time arguments as integers."""
+        run-time arguments as integers. Budgets: the launch stops with an ExecutionError
+        naming the unit and its loop or instruction once it passes `max_cycles` device
+        cycles (all its programs together) or `max_seconds` of wall-clock time (None: no
+        limit)."""
         args = dict(args)
         kinds = {a["name"]: a for a in prepared.arguments}
         for name, value in list(args.items()):
@@ -256,13 +284,15 @@ class Runtime:
         total: Measurements | None = None
         per_program: dict[str, int] = {}
         now = 0
+        deadline = None if max_seconds is None else time.monotonic() + max_seconds
 
         def run_call(program: str, symbols: dict[int, int], cores, label: str) -> None:
             nonlocal total, now
             image = prepared.programs[program].image
             result = self.run_program(image, symbols, trace=trace,
                                       buffers=prepared.buffers.get(program, []),
-                                      start=now, max_cycles=max_cycles, cores=cores)
+                                      start=now, max_cycles=max_cycles - now, cores=cores,
+                                      deadline=deadline, max_seconds=max_seconds)
             per_program[label] = result.cycles
             now += result.cycles
             total = result if total is None else total.merge(result)
@@ -357,9 +387,14 @@ class Runtime:
     def run_program(self, image: ProgramImage, symbols: dict[int, int], *,
                     trace: TraceRecorder | None = None, buffers=(), start: int = 0,
                     max_cycles: int = DEFAULT_MAX_CYCLES,
-                    cores: frozenset[int] | None = None) -> Measurements:
+                    cores: frozenset[int] | None = None, deadline: float | None = None,
+                    max_seconds: float | None = None) -> Measurements:
         """Launch one program with the given symbol values (launch semantics of
-        docs/dataflowir.md); raises ExecutionError on a fault."""
+        docs/dataflowir.md); raises ExecutionError on a fault. It stops past `start +
+        max_cycles` cycles, or past `deadline` (time.monotonic(); `max_seconds` is that
+        budget, for the message; given alone, it starts now)."""
+        if deadline is None and max_seconds is not None:
+            deadline = time.monotonic() + max_seconds
         missing = sorted(image.symbol_ids - set(symbols))
         if missing:
             raise ExecutionError(f"program {image.name}: symbol(s) {', '.join(map(str, missing))} "
@@ -368,6 +403,7 @@ class Runtime:
         try:
             launch = self.emu.new_launch(trace, max_cycles=start + max_cycles)
             launch.sim.now = start
+            launch.sim.deadline, launch.sim.max_seconds = deadline, max_seconds
             image.spawn(launch, symbols, cores)
             with np.errstate(all="ignore"):  # the numerics define inf/NaN results
                 launch.sim.run()

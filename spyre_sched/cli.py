@@ -38,6 +38,14 @@ def reports_errors(fn):
             sys.exit(1)
         except click.ClickException:
             raise  # a usage error (bad option value): click reports it, exit 1 (main)
+        except MemoryError:
+            # The host refused memory (a process limit, or the machine is full): the input
+            # is too big for this host, not a bug.
+            click.echo("error: the host ran out of memory (a process memory limit, or the "
+                       "machine's): this input needs more than the host can give; where "
+                       "the command takes --memory-cap, a cap below the host's limit "
+                       "refuses such a run up front with the figures", err=True)
+            sys.exit(1)
         except Exception as err:
             if os.environ.get(DEBUG_ENV):
                 raise

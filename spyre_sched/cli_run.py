@@ -30,16 +30,29 @@ def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
     @click.option("--trace", "trace_path", type=click.Path(dir_okay=False),
                   help="Write a Chrome/Perfetto trace-event JSON of the launch.")
     @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+    @click.option("--memory-cap", "memory_cap", default="4GiB", show_default=True,
+                  metavar="SIZE",
+                  help="Refuse, before allocating, a run whose emulated memories (or the "
+                  "reference's simulated memory) would take more host memory than SIZE "
+                  "(bytes, or with K/M/G/T or KiB/MiB/GiB/TiB).")
+    @click.option("--max-cycles", "max_cycles", type=click.IntRange(min=1), default=None,
+                  metavar="N", help="Stop the emulation once the launch passes N device "
+                  "cycles (default 2**40).")
+    @click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True),
+                  default=60.0, show_default=True, metavar="S",
+                  help="Stop the emulation once it has taken S seconds of wall-clock time.")
     @reports_errors
     def run_command(source, device, objective, strategy, inputs_path, outputs_path,
-                    runtime_args, seed, trace_path, as_json):
+                    runtime_args, seed, trace_path, as_json, memory_cap, max_cycles, max_seconds):
         """Emulate SOURCE (a kernel, compiled first, or a bundle folder as it is) and compare
         its outputs with the KTIR reference interpreter on the same inputs."""
         import numpy as np
 
+        from spyre_sched.cli import parse_size
         from spyre_sched.emulate import report, run
         from spyre_sched.errors import ExecutionError, UsageError
 
+        cap = parse_size(memory_cap, "--memory-cap")
         if outputs_path and not outputs_path.endswith(".npz"):
             raise UsageError(f"--save-outputs writes a .npz file: its name must end in .npz, "
                              f"got '{outputs_path}'")
@@ -47,7 +60,8 @@ def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
             _check_output_file(option, path)  # before the run, not after it
         inputs = read_inputs(inputs_path) if inputs_path else {}
         result = run(source, inputs, device=device, objective=objective, strategy=strategy,
-                     runtime_args=parse_runtime_args(runtime_args), seed=seed, trace=trace_path)
+                     runtime_args=parse_runtime_args(runtime_args), seed=seed, trace=trace_path,
+                     memory_cap=cap, max_cycles=max_cycles, max_seconds=max_seconds)
         if outputs_path:
             try:
                 with open(outputs_path, "wb") as file:  # exactly this path: no suffix added

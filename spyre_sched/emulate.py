@@ -256,22 +256,35 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         device: str | None = None, objective: str = "latency", strategy: str = "solver",
         runtime_args: dict[str, int] | None = None, seed: int = 0,
         trace: str | os.PathLike | None = None,
-        reference: ReferenceRun | None = None) -> RunResult:
+        reference: ReferenceRun | None = None,
+        memory_cap: int | None = None, max_cycles: int | None = None,
+        max_seconds: float | None | str = "default") -> RunResult:
     """Emulate a bundle folder (or compile a kernel into one first) and compare its outputs
     with the reference interpreter's on the same inputs (missing inputs: seeded random).
 
     `reference`: the `ReferenceRun` of an earlier result (`result.reference_run`) of the
     same kernel on the same inputs, used instead of running the reference again (it is
     run again only if this bundle accumulates in another type). `result.timings` gives the
-    wall and CPU seconds of compile, emulation and reference."""
+    wall and CPU seconds of compile, emulation and reference.
+
+    Limits (each refused or stopped with an ExecutionError that says how to raise it):
+    `memory_cap`, the host bytes the emulated memories and the reference's simulated
+    memory may take (default 4 GiB each); `max_cycles`, the device cycles of the launch
+    (default 2**40); `max_seconds`, the wall-clock seconds of the emulated launch (default
+    60; None: no limit)."""
     import emulator.reference as reference_interpreter
-    from emulator.runtime import Runtime, argument_shape, bundle_device
+    from emulator.device.memory import DEFAULT_MEMORY_CAP
+    from emulator.runtime import (DEFAULT_MAX_CYCLES, DEFAULT_MAX_SECONDS, Runtime, argument_shape,
+                                  bundle_device)
     from emulator.trace import TraceRecorder
     from spyre_sched.frontend import load_kernel
 
     if reference is not None and not isinstance(reference, ReferenceRun):
         raise ExecutionError("run: reference= takes the ReferenceRun of an earlier result "
                              "(result.reference_run): outputs with their error bounds")
+    memory_cap = DEFAULT_MEMORY_CAP if memory_cap is None else memory_cap
+    max_cycles = DEFAULT_MAX_CYCLES if max_cycles is None else max_cycles
+    max_seconds = DEFAULT_MAX_SECONDS if max_seconds == "default" else max_seconds
     source = schedule_or_kernel
     timings: dict[str, dict] = {}
     kernel_file = None
@@ -299,7 +312,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                                  "nor a compiled schedule")
         target = device or bundle_device(bundle)
         with _Stopwatch(timings, "emulate"):
-            runtime = Runtime(target)
+            runtime = Runtime(target, memory_cap=memory_cap)
             prepared = runtime.prepare(bundle)  # every file checked against the manifest
         if prepared.kernel_path is None:
             raise ParseError("the bundle has no kernel.mlir to compare with", str(bundle))
@@ -308,7 +321,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         accumulator = _accumulator(prepared)
         rt_args = dict(runtime_args or {})
         given = dict(inputs or {})
-        made = reference_interpreter.make_inputs(kernel, seed, rt_args)
+        made = reference_interpreter.make_inputs(kernel, seed, rt_args, memory_cap=memory_cap)
         for name, value in made.items():
             given.setdefault(name, value)
         if reference is not None and reference.accumulator == accumulator:
@@ -317,7 +330,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         else:
             with _Stopwatch(timings, "reference"):
                 want, bounds = reference_interpreter.run_with_error_bounds(
-                    kernel, given, accumulator, runtime_args=rt_args, device=runtime.device)
+                    kernel, given, accumulator, runtime_args=rt_args, device=runtime.device,
+                    memory_cap=memory_cap)
             reference = ReferenceRun(want, bounds, accumulator, timings["reference"]["wall_s"],
                                      timings["reference"]["cpu_s"])
         want = reference.outputs
@@ -347,7 +361,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                 if arg.get("role") in ("out", "inout"):
                     outputs_at[name] = (args[name], tuple(shape), element)
             recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
-            launched = runtime.launch(prepared, args, rt_args, trace=recorder)
+            launched = runtime.launch(prepared, args, rt_args, trace=recorder,
+                                      max_cycles=max_cycles, max_seconds=max_seconds)
             outputs = {name: runtime.read_tensor(off, want[name].shape if name in want else shape, el)
                        for name, (off, shape, el) in outputs_at.items()}
         trace_path = None

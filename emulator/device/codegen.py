@@ -12,6 +12,15 @@ are those of docs/dataflowir.md; the helpers that do the data work live on `Unit
 
 Ready times (when a loaded or computed vector can be used) are local variables `t_<value>`;
 an op waits for its operands (stalled on input) before it starts.
+
+Issue cycles: a unit issues at most one instruction per cycle, scalar, loop control or
+device op alike (docs/emulator.md, "Every instruction costs time"). The generated code
+counts the cycle its sequencer has reached in a local `q`, added up per straight-line
+segment (no statement per scalar op); a device op starts no earlier than its issue cycle
+(`Simulator.issue_wait`, skipped right after an op that kept the pipeline busy: then the
+pipeline cannot be behind), and every loop iteration compares `q` with the next
+checkpoint (`Simulator.issue_check`: the cycle and wall-clock budgets), so a loop of
+scalar instructions takes time and stops at the budget like any other.
 """
 
 from __future__ import annotations
@@ -78,6 +87,15 @@ class UnitCode:
         self.in_place = IN_PLACE
         self._counter = 0
         self.top = top
+        # Values that depend only on constants, symbols, the instance index and the
+        # program's top level: computed when the program is loaded, like the top level
+        # itself, so they take no issue cycle.
+        self.invariant: set[SSAValue] = set(shared)
+        self.cost = 0  # issue cycles taken since `q` was last brought up to date
+        # The instruction just before is a device op that keeps the pipeline busy for at
+        # least one cycle from no earlier than its issue cycle: the next instruction's
+        # issue cycle cannot be later than the pipeline's time, so it needs no check.
+        self.after_busy = False
         body = []
         if top:
             self.names = {}
@@ -89,10 +107,17 @@ class UnitCode:
             self.source = "\n".join(["def top_level(r, K):", *body, f"    return [{values}]"]) + "\n"
             return
         self._block(block, body, 1)
+        # The unit has not finished before the cycle it issued its last instruction in
+        # (a device op's own time is the timing model's: already in proc.local).
+        self._flush(body, "    ")
+        body.append("    if q - 1 > proc.local: ISSUE(proc, q - 1)")
         head = ["def unit_main(r, S, K):",
                 "    SIM = r.launch.sim",
                 "    proc = r.proc",
-                "    SEND_NOW, RECV_NOW, WAIT = SIM.send_now, SIM.recv_now, SIM.wait_until_now"]
+                "    SEND_NOW, RECV_NOW, WAIT = SIM.send_now, SIM.recv_now, SIM.wait_until_now",
+                "    ISSUE, CHECK = SIM.issue_wait, SIM.issue_check",
+                "    q = proc.local",
+                "    QL = CHECK(proc, q, 'start')"]
         for i in range(len(shared)):
             head.append(f"    s{i} = S[{i}]")
         for name, var in self.fifos.items():
@@ -151,8 +176,10 @@ class UnitCode:
     # ---- emission ------------------------------------------------------------------
 
     def _block(self, block: Block, out: list[str], depth: int) -> None:
+        self.after_busy = False
         for op in block.ops:
             self._op(op, out, depth)
+        self.after_busy = False
 
     def _wait_ready(self, values, out: list[str], ind: str) -> None:
         tracked = [self.ready_name(v) for v in values if self.ready_name(v) in self.ready]
@@ -165,10 +192,29 @@ class UnitCode:
         else:
             out.append(f"{ind}if _t > proc.local: yield (WAIT_UNTIL, _t, 'for its operands to be ready')")
 
+    def _flush(self, out: list[str], ind: str) -> None:
+        """Bring `q` up to date with the issue cycles counted since."""
+        if self.cost and not self.top:
+            out.append(f"{ind}q += {self.cost}")
+        self.cost = 0
+
+    def _scalar(self, op: Operation) -> None:
+        """An op computed by the unit's sequencer: one issue cycle, unless its value is
+        known when the program is loaded."""
+        if all(v in self.invariant for v in op.operands):
+            self.invariant.update(op.results)
+        else:
+            self.cost += 1
+            self.after_busy = False
+
     def _op(self, op: Operation, out: list[str], depth: int) -> None:
         ind = "    " * depth
         label = self.label(op)
         n = self.name
+        if not isinstance(op, (scf.ForOp, scf.IfOp, scf.YieldOp, func.ReturnOp)) \
+                and op.name.split(".")[0] in ("arith", "affine", "uniform", "symbol") \
+                or isinstance(op, dataflow.InstanceIndexOp):
+            self._scalar(op)
 
         if isinstance(op, arith.ConstantOp):
             value = op.value
@@ -221,6 +267,7 @@ class UnitCode:
         label = self.label(op)
         step = n(op.step)
         out.append(f"{ind}if {step} <= 0: raise r.fault('scf.for step ' + str({step}) + ' is not positive', {label!r})")
+        self._flush(out, ind)
         acc = [self._new("c") for _ in carried]
         for a, init in zip(acc, op.iter_args):
             out.append(f"{ind}{a} = {n(init)}")
@@ -228,21 +275,27 @@ class UnitCode:
         inner = "    " * (depth + 1)
         for a, arg in zip(acc, carried):
             out.append(f"{inner}{n(arg)} = {a}")
-        body_start = len(out)
+        self.cost = 1  # the iteration's test and branch
         self._block(block, out, depth + 1)
         last = block.last_op
         if isinstance(last, scf.YieldOp):
             for a, v in zip(acc, last.operands):
                 out.append(f"{inner}{a} = {n(v)}")
-        if len(out) == body_start and not carried:
+        if not self.top:
+            self._flush(out, inner)
+            out.append(f"{inner}if q > QL: QL = CHECK(proc, q, {label!r})")
+        else:
             out.append(f"{inner}pass")
         for res, a in zip(op.results, acc):
             out.append(f"{ind}{n(res)} = {a}")
+        self.cost = 1  # the test that leaves the loop
 
     def _if(self, op: scf.IfOp, out: list[str], depth: int) -> None:
         ind = "    " * depth
         n = self.name
         inner = "    " * (depth + 1)
+        self.cost += 1  # the branch
+        self._flush(out, ind)
         for region, head in ((op.true_region, f"if {n(op.cond)}:"), (op.false_region, "else:")):
             out.append(f"{ind}{head}")
             start = len(out)
@@ -252,6 +305,7 @@ class UnitCode:
                 if isinstance(last, scf.YieldOp):
                     for res, v in zip(op.results, last.operands):
                         out.append(f"{inner}{n(res)} = {n(v)}")
+            self._flush(out, inner)
             if len(out) == start:
                 out.append(f"{inner}pass")
 
@@ -261,6 +315,12 @@ class UnitCode:
             raise UnsupportedError(f"{op.name} may not stand at the top level of a program "
                                    "(only constants, symbols and maps do)", label)
         out.append(f"{ind}proc.instruction = {label!r}")
+        # Issued at cycle q (+ the cycles counted since): it starts no earlier.
+        if not self.after_busy:
+            self._flush(out, ind)
+            out.append(f"{ind}if q > proc.local: ISSUE(proc, q)")
+        self.cost += 1  # its own issue cycle
+        self.after_busy = self._keeps_busy(op)
         if isinstance(op, dataflow.SendOp):
             name = op.fifo.root_reference.data
             fifo = self.fifo_var(name)
@@ -346,6 +406,24 @@ class UnitCode:
             self.ready.add(self.ready_name(op.results[0]))
         else:
             raise UnsupportedError(f"the emulator does not execute {op.name}", label)
+
+
+    def _keeps_busy(self, op: Operation) -> bool:
+        """Whether `op` occupies its unit for at least one cycle from its start (a transfer
+        of at least one byte, a vector op on at least one element)."""
+        if isinstance(op, (agen.VectorLoadOp, agen.VectorStoreOp)):
+            plan = (self.image.load_plan(op) if isinstance(op, agen.VectorLoadOp)
+                    else self.image.store_plan(op))
+            return plan.access.box_bytes > 0
+        if isinstance(op, agen.CompositeLoadAndStoreOp):
+            return self.image.composite_plan(op).source_access.box_bytes > 0
+        if isinstance(op, dataflow.SendOp):  # (as the send's own code counts its entries)
+            entry = self.image.fifos[op.fifo.root_reference.data].entry
+            return _numel(op.value.type.get_shape()) // _numel(entry.get_shape()) >= 1
+        if isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
+                           vectorchain.ReduceOp)):
+            return self.image.compute_plan(op).elements > 0
+        return isinstance(op, vectorchain.ConstantBitstreamOp)  # (DELAY, 1)
 
 
 def _numel(shape) -> int:

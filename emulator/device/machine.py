@@ -12,7 +12,7 @@ from spyre_sched.device.model import Device
 from spyre_sched.device.routing import Hop
 from spyre_sched.errors import DeviceError, ExecutionError
 
-from emulator.device.memory import Memory
+from emulator.device.memory import DEFAULT_MEMORY_CAP, HostMemory, Memory
 from emulator.device.sim import Fifo, SharedQueue, SharedResource, Simulator, Token
 from emulator.device.timing import hop_timing
 
@@ -38,9 +38,12 @@ def datapath_name(source: str, target: str) -> str:
 
 
 class EmulatedDevice:
-    def __init__(self, device: Device):
+    def __init__(self, device: Device, memory_cap: int = DEFAULT_MEMORY_CAP):
         self.device = device
-        self.memories = {name: Memory(name, m.size) for name, m in device.memories.items()}
+        # Every memory is allocated on the host when first touched (emulator.device.memory).
+        self.host = HostMemory(memory_cap)
+        self.memories = {name: Memory(name, m.size, self.host)
+                         for name, m in device.memories.items()}
         self._paths: dict[tuple[str, str, str], Path] = {}
         self.fifo_specs: dict[tuple[str, str], int] = {
             (dp.source, dp.target): dp.queue_depth

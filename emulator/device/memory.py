@@ -5,8 +5,12 @@ view straight into the byte array, so a whole transfer is one numpy copy). An ac
 outside the memory is a fault; so is a scratchpad access that is not inside one buffer
 the program allocated (when the memory has allocations declared).
 
-The backing array grows on demand (device memory is 128 GiB on spyre: only the part that
-tensors use is ever allocated on the host), up to `HOST_LIMIT` bytes per memory.
+Nothing is allocated on the host until a memory is first touched: a device of 16,384
+cores has 16,384 scratchpads, of which a launch may use a few. A small memory (a
+scratchpad) is then allocated whole; a large one (device memory is 128 GiB on spyre)
+grows with its use, up to `HOST_LIMIT` bytes. Every allocation is booked on the device's
+`HostMemory`, whose cap refuses, with the figures, a run that would need more host memory
+than it allows (`--memory-cap`), instead of letting the host run out.
 """
 
 from __future__ import annotations
@@ -20,20 +24,56 @@ from spyre_sched.errors import ExecutionError
 
 #: the most host memory one emulated memory may take
 HOST_LIMIT = 6 << 30
-#: memories up to this size are allocated whole at once
+#: memories up to this size are allocated whole when first touched
 EAGER_LIMIT = 4 << 20
+#: the most host memory all memories of one emulated device may take, unless the caller
+#: says otherwise (`Runtime(memory_cap=)`, `spyre-sched run --memory-cap`)
+DEFAULT_MEMORY_CAP = 4 << 30
+
+
+class HostMemory:
+    """The host bytes the memories of one emulated device hold, against a cap."""
+
+    __slots__ = ("cap", "allocated", "memories")
+
+    def __init__(self, cap: int = DEFAULT_MEMORY_CAP):
+        self.cap = cap
+        self.allocated = 0
+        self.memories = 0  # how many memories have been allocated (first touched)
+
+    def take(self, memory: str, nbytes: int, first: bool) -> None:
+        if self.allocated + nbytes > self.cap:
+            raise ExecutionError(
+                f"memory {memory}: {nbytes} more bytes of host memory would bring the "
+                f"emulator to {self.allocated + nbytes} bytes, more than the memory cap of "
+                f"{self.cap} bytes; raise it (--memory-cap)")
+        self.allocated += nbytes
+        self.memories += first
+
+    def refuse_above(self, what: str, parts: list[tuple[str, int]]) -> None:
+        """Refuse up front a run that would need more than the cap: `parts` are (what,
+        bytes not yet allocated)."""
+        total = self.allocated + sum(n for _, n in parts)
+        if total <= self.cap:
+            return
+        shown = ", ".join(f"{name}: {n} bytes" for name, n in parts if n)
+        raise ExecutionError(
+            f"{what} needs {total} bytes of host memory ({shown}"
+            f"{f', already allocated {self.allocated} bytes' if self.allocated else ''}), "
+            f"more than the memory cap of {self.cap} bytes; raise it (--memory-cap)")
 
 
 class Memory:
     __slots__ = ("name", "size", "data", "buffers", "_starts", "check_buffers",
                  "bytes_read", "bytes_written", "pending", "clock", "_seq", "_flushing",
-                 "_typed", "_last_buffer", "layout")
+                 "_typed", "_last_buffer", "layout", "host")
 
-    def __init__(self, name: str, size: int):
+    def __init__(self, name: str, size: int, host: HostMemory | None = None):
         self.name = name
         self.size = size
-        # Small memories (scratchpads) exist whole; large ones grow with their use.
-        self.data = np.zeros(size if size <= EAGER_LIMIT else 0, dtype=np.uint8)
+        self.host = host if host is not None else HostMemory()
+        # Allocated on first touch (`_ensure`): small memories whole, large ones as used.
+        self.data = np.zeros(0, dtype=np.uint8)
         self.buffers: list[tuple[int, int, str]] = []  # (start, end, name), sorted
         self._starts: list[int] = []
         self.check_buffers = False
@@ -113,6 +153,11 @@ class Memory:
         self._last_buffer = (0, -1, -1)
         self.layout += 1
 
+    @property
+    def allocated(self) -> int:
+        """Host bytes this memory holds (0 until it is first touched)."""
+        return len(self.data)
+
     def _ensure(self, end: int) -> None:
         if end <= len(self.data):
             return
@@ -120,8 +165,20 @@ class Memory:
             raise ExecutionError(
                 f"memory {self.name}: an access up to byte {end} needs more host memory "
                 f"than the emulator allows ({HOST_LIMIT} bytes)")
-        grown = np.zeros(max(end, min(2 * len(self.data), HOST_LIMIT)), dtype=np.uint8)
-        grown[:len(self.data)] = self.data
+        have = len(self.data)
+        if self.size <= EAGER_LIMIT:
+            size = max(end, self.size)  # a scratchpad: whole (a masked box may run past it)
+        else:
+            size = max(end, min(2 * have, HOST_LIMIT))
+        self.host.take(self.name, size - have, not have)
+        try:
+            grown = np.zeros(size, dtype=np.uint8)
+        except MemoryError:
+            self.host.allocated -= size - have
+            raise ExecutionError(
+                f"memory {self.name}: the host could not allocate {size} bytes for it "
+                f"({self.host.allocated} bytes already held by the emulator's memories)") from None
+        grown[:have] = self.data
         self.data = grown
         self._typed = {}
 

@@ -315,6 +315,24 @@ class ProgramImage:
                 # them together never hold more than `capacity` entries (sim.SharedQueue)
                 self.shared_queues[(u, v)] = capacity
 
+    def memories_used(self, emu) -> set[str]:
+        """The memories of `emu` the program's loads, stores and composite transfers name,
+        resolved for every unit instance running them (what a launch may touch)."""
+        used: set[str] = set()
+        for up in self.units:
+            names = set()
+            for plan in up.consts:
+                if isinstance(plan, (LoadPlan, StorePlan)):
+                    names.add(plan.memory)
+                elif isinstance(plan, CompositePlan):
+                    names.update((plan.source, plan.target))
+            for unit in up.units if names else ():
+                for name in names:
+                    found = [c for c in memory_candidates(unit, name) if c in emu.memories]
+                    if found:
+                        used.add(found[0])
+        return used
+
     def resolve_routes(self, emu) -> None:
         """Find, once at prepare, the route of every agen.composite_load_and_store for every
         unit running it (a route search per unit costs milliseconds; the emulated device

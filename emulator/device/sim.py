@@ -26,6 +26,7 @@ it waits on.
 from __future__ import annotations
 
 import heapq
+import time as host_time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
@@ -294,6 +295,12 @@ def _describe(blocked_on) -> str:
     return f"for space in FIFO {fifo.name} (full: depth {fifo.depth}; consumer {fifo.consumer})"
 
 
+#: a unit's sequencer reports to the simulator (budgets) at least once per this many issue
+#: cycles (emulator.device.codegen: checked once per loop iteration)
+CHECK_EVERY = 1 << 16
+#: the event loop looks at the wall clock once per this many distinct times
+_CLOCK_EVERY = 1 << 10
+
 _CALLBACK = 0
 _RESUME = 1
 _WAKE = 2  # a FIFO's waiting receiver may take entries now
@@ -305,6 +312,10 @@ class Simulator:
 
     trace: Any = None  # an emulator.trace.TraceRecorder, or None
     max_cycles: int | None = None
+    #: the host's time.monotonic() past which the run stops (the wall-clock budget), and
+    #: that budget in seconds (for the message)
+    deadline: float | None = None
+    max_seconds: float | None = None
     now: int = 0
     processes: list[Process] = field(default_factory=list)
     datapath_bytes: dict[str, int] = field(default_factory=dict)
@@ -345,11 +356,19 @@ class Simulator:
         pop = heapq.heappop
         limit = self.max_cycles
         self._limit = (1 << 62) if limit is None else limit
+        deadline = self.deadline
+        countdown = _CLOCK_EVERY
         while times:
             time = times[0]
             if limit is not None and time > limit:
-                raise ExecutionError(f"simulation passed its limit of {limit} cycles",
+                raise ExecutionError(f"simulation passed its limit of {limit} cycles; raise it "
+                                     "(--max-cycles) if the kernel really runs this long",
                                      f"time {time}")
+            countdown -= 1
+            if not countdown:
+                countdown = _CLOCK_EVERY
+                if deadline is not None and host_time.monotonic() > deadline:
+                    raise self._over_time(time)
             self.now = time
             bucket = events[time]
             i = 0
@@ -595,7 +614,50 @@ class Simulator:
     def _check_limit(self, proc: Process) -> None:
         limit = self.max_cycles
         if limit is not None and proc.local > limit:
-            raise self._fault(proc, f"the unit passed the simulation's limit of {limit} cycles")
+            raise self._fault(proc, f"the unit passed the simulation's limit of {limit} cycles; "
+                                    "raise it (--max-cycles) if the kernel really runs this long")
+
+    def _over_time(self, time: int) -> ExecutionError:
+        live = [p for p in self.processes if not p.done]
+        shown = "; ".join(f"{p.name} at '{p.instruction}'" for p in live[:3])
+        more = f" and {len(live) - 3} more" if len(live) > 3 else ""
+        return ExecutionError(
+            f"the emulation passed its time budget of {self.max_seconds:g} s of wall-clock "
+            f"time; raise it (--max-seconds) if the kernel really takes this long to emulate "
+            f"(units still running: {shown}{more})", f"cycle {time}")
+
+    # ---- the sequencer: one instruction issued per cycle ----------------------------------
+    # A unit issues at most one instruction per cycle (scalar, loop control or device op);
+    # the generated code counts its issue cycles in a local `q` (docs/emulator.md).
+
+    def issue_wait(self, proc: Process, q: int) -> None:
+        """A device op issued at cycle `q`, later than the unit's pipeline is free: the
+        unit is busy issuing the instructions before it until then."""
+        if proc.local > self._limit:
+            self._check_limit(proc)
+        cycles = q - proc.local
+        if cycles > 0:
+            proc.stats.busy += cycles
+            if self.trace is not None:
+                self.trace.slice(proc.name, "issuing scalar instructions", proc.local, cycles)
+            proc.local = q
+
+    def issue_check(self, proc: Process, q: int, loop: str) -> int:
+        """Once per loop iteration, when the unit's issue cycle `q` passes the value this
+        returned last time: the budgets (cycles, wall clock); returns the next value."""
+        limit = self._limit
+        where = f"unit {proc.name}, instruction '{loop}', cycle {max(q, proc.local)}"
+        if q > limit:
+            raise ExecutionError(
+                f"the unit's loop passed the launch's budget of {limit} cycles "
+                f"(cycle {q} of issuing its instructions, one per cycle); raise it "
+                "(--max-cycles) if the kernel really runs this long", where)
+        if self.deadline is not None and host_time.monotonic() > self.deadline:
+            raise ExecutionError(
+                f"the emulation passed its time budget of {self.max_seconds:g} s of "
+                f"wall-clock time in this loop (issue cycle {q}); raise it (--max-seconds) "
+                "if the kernel really takes this long to emulate", where)
+        return min(q + CHECK_EVERY, limit)
 
     def delay_now(self, proc: Process, cycles: int) -> None:
         """(DELAY, cycles) in place."""
