@@ -321,6 +321,9 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                     args[name] = runtime.allocate(values.shape, element)
                     runtime.write_tensor(args[name], values, element)
                     shape = values.shape
+                elif name in want:  # the memory at the pointer, as the reference read it
+                    shape = want[name].shape
+                    args[name] = runtime.allocate(shape, element)
                 else:
                     # run-time extents are expressions over the run-time arguments
                     shape = argument_shape(arg, rt_args)
@@ -332,7 +335,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                     outputs_at[name] = (args[name], tuple(shape), element)
             recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
             launched = runtime.launch(prepared, args, rt_args, trace=recorder)
-            outputs = {name: runtime.read_tensor(off, want[name].shape if name in want else shape, el)
+            outputs = {name: runtime.read_tensor(off, shape, el)
                        for name, (off, shape, el) in outputs_at.items()}
         trace_path = None
         if recorder is not None:
