@@ -142,14 +142,20 @@ def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> lis
     return result
 
 
-def _c_strides(shape) -> tuple[int | None, ...]:
-    """Row-major strides of `shape`; None where an inner extent is dynamic."""
-    strides: list[int | None] = []
+#: addresses this far from the pointer are beyond 64-bit byte addresses: such a view is
+#: reported by the access that reaches them, not given as an array
+_ADDRESS_LIMIT = 2**62
+
+
+def _row_major(strides: tuple[int, ...], shape) -> bool:
+    """True when `strides` are those of `shape` in C order (an axis of extent 1 may have
+    any stride: it never moves an address)."""
     step: int | None = 1
-    for d in reversed(shape):
-        strides.append(step)
+    for d, s in zip(reversed(shape), reversed(strides)):
+        if d != 1 and s != step:
+            return False
         step = None if step is None or d is None else step * d
-    return tuple(reversed(strides))
+    return True
 
 
 def memory_of(model: KernelModel, views: list[ViewModel], root: str, direct: bool):
@@ -161,7 +167,8 @@ def memory_of(model: KernelModel, views: list[ViewModel], root: str, direct: boo
         shape, upper = box_shape(views)
         return shape, upper, None, 0, False
     span = address_range(model, views, root)
-    if span is None:  # no constant address map: the views' box, read row-major
+    if span is None or span[1] >= _ADDRESS_LIMIT:
+        # no constant address map, or none in 64 bits: the views' box, read row-major
         if direct:
             shape, upper = box_shape(views)
             return shape, upper, None, 0, False
@@ -171,7 +178,7 @@ def memory_of(model: KernelModel, views: list[ViewModel], root: str, direct: boo
         if str(model.values.of_expr(v.offset)) != root or v.constant_strides is None:
             continue
         shape, upper = box_shape([v])
-        if (None not in upper and v.constant_strides == _c_strides(shape)
+        if (None not in upper and _row_major(v.constant_strides, shape)
                 and math.prod(upper) == extent):
             return shape, upper, extent, lowest, False
     exact = all(not v.coordinate_set.num_symbols for v in views)

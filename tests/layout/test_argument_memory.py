@@ -149,6 +149,22 @@ def test_views_on_a_pointer_plus_an_offset():
     np.testing.assert_array_equal(out["Y"], want)
 
 
+def test_an_input_seen_only_past_its_pointer(tmp_path: Path):
+    # Both views of %X start at %X + 64: the array is still the memory from %X on, and
+    # its first 64 elements are read by nobody.
+    text = (KERNELS / "pointer_offset.mlir").read_text().replace(
+        "%Lv = ktdp.construct_memory_view %X,", "%Lv = ktdp.construct_memory_view %X64,")
+    path = tmp_path / "past.mlir"
+    path.write_text(text)
+    x = np.random.default_rng(2).uniform(-2, 2, 128).astype(np.float16)
+    want = np.zeros(72, np.float16)
+    want[8:] = f16(2 * x[64:].astype(np.float64))
+    np.testing.assert_array_equal(reference_run(path, {"X": x})["Y"], want)
+    result = spyre_sched.run(str(path), {"X": x})
+    assert result.matches, result.mismatches
+    np.testing.assert_array_equal(result.outputs["Y"], want)
+
+
 # ---- the bundle states the arrays' shapes ---------------------------------------------------
 
 
