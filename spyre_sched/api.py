@@ -43,6 +43,9 @@ class Schedule:
     kernel_text: str | None = None
     solver_log: str = ""
     module: ModuleOp | None = field(default=None, repr=False)
+    argument_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Per pointer argument with a static shape: the shape of the array passed for it, the
+    memory at the pointer (`spyre_sched.frontend.arguments`); the bundle states it."""
 
     @property
     def values(self) -> dict[str, int]:
@@ -85,14 +88,19 @@ def _is_schedule_ir(text: str) -> bool:
 
 
 def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after_all=None,
-                        stop_after: str | None = None) -> tuple[ModuleOp, str | None, str | None]:
+                        stop_after: str | None = None,
+                        argument_shapes: dict | None = None,
+                        ) -> tuple[ModuleOp, str | None, str | None]:
     """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
-    the kernel's path and text when known."""
+    the kernel's path and text when known. `argument_shapes`, when given, is filled with
+    `memory_shapes` of a KTIR kernel (saved ScheduleIR has no kernel to infer them from)."""
     from spyre_sched.frontend.kernel import parse_kernel
     from spyre_sched.located_parser import read_source
     from spyre_sched.pipeline import reschedule, schedule
 
     if isinstance(kernel, Kernel):
+        if argument_shapes is not None:
+            argument_shapes.update(memory_shapes(kernel))
         module = schedule(kernel, device, print_after_all=print_after_all, stop_after=stop_after)
         return module, kernel.filename, None
     path = None
@@ -110,8 +118,19 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
         return reschedule(module, print_after_all=print_after_all), \
             str(path) if path else None, text
     parsed = parse_kernel(text, name)
+    if argument_shapes is not None:
+        argument_shapes.update(memory_shapes(parsed))
     module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after)
     return module, str(path) if path else None, text
+
+
+def memory_shapes(kernel: Kernel) -> dict[str, tuple[int, ...]]:
+    """Per pointer argument with a static shape, in one memory: the shape of the array
+    passed for it (the memory at the pointer; the rule is `spyre_sched.frontend.arguments`)."""
+    from spyre_sched.frontend.arguments import infer_arguments
+
+    return {a.name: tuple(a.shape) for a in infer_arguments(kernel.func)
+            if a.extent is not None and a.shape and None not in a.shape}
 
 
 def decisions_by_program(solution) -> list[dict]:
@@ -141,7 +160,9 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
             time_limit, (int, float)) or not 0 < time_limit < float("inf")):
         raise UsageError(f"time_limit (--time-limit) must be a positive number of seconds, "
                          f"got {time_limit!r}")
-    module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all)
+    shapes: dict[str, tuple[int, ...]] = {}
+    module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all,
+                                             argument_shapes=shapes)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                           workers=workers, seed=seed, log=solver_log)
     run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)
@@ -155,4 +176,4 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
         strategy=strategy, decisions=decisions_by_program(solution),
         predicted_cycles=solution.cycles, scratchpad_bytes=solution.peak_scratchpad,
         trace=trace, schedule_ir=print_ir(module), kernel_path=path, kernel_text=text,
-        solver_log=solution.log, module=module)
+        solver_log=solution.log, module=module, argument_shapes=shapes)

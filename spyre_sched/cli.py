@@ -161,8 +161,9 @@ def _shape_text(info) -> str:
     dims = []
     for extent, bound in zip(info.shape, info.upper_bounds or (None,) * len(info.shape)):
         dims.append(str(extent) if extent is not None else (f"?<={bound}" if bound else "?"))
-    flat = " flat" if info.flat else ""
-    return f"{'x'.join(dims)}x{info.element_type or '?'}{flat}"
+    if info.flat:  # the array is the memory at the pointer (its views are not one dense tensor)
+        return f"{dims[0]} elements of {info.element_type or '?'} memory"
+    return f"{'x'.join(dims)}x{info.element_type or '?'}"
 
 
 def _argument_text(kernel, info) -> str:

@@ -45,7 +45,8 @@ def _is_solved(text: str) -> bool:
 
 def write_output(source: str, device: str, output: str, options: dict) -> str:
     """Compile `source` and write its bundle to `output`; returns a one-line summary."""
-    from spyre_sched.api import _is_schedule_ir
+    from spyre_sched.api import _is_schedule_ir, memory_shapes
+    from spyre_sched.frontend import load_kernel
     from spyre_sched.cli_solve import compile_from_options
     from spyre_sched.lower.bundle import bundle_from_schedule_ir, write, write_bundle
     from spyre_sched.lower.bundle_folder import check_destination
@@ -53,15 +54,20 @@ def write_output(source: str, device: str, output: str, options: dict) -> str:
     check_destination(output)  # refused before the compile, not after it
     kernel = options.get("kernel_source")
     text = Path(source).read_text(errors="replace")
+    # the arrays' shapes (the memory at each pointer), from the KTIR the bundle records
+    shapes = memory_shapes(load_kernel(kernel)) if kernel else None
     if _is_schedule_ir(text) and _is_solved(text):
         # solved ScheduleIR: lower it as it is (its decisions are the user's)
         if not kernel:
             raise SpyreSchedError("the input is ScheduleIR, which does not carry the kernel: "
                                   "give --kernel KTIR so the bundle can record kernel.mlir", source)
-        bundle = bundle_from_schedule_ir(text, kernel_text=Path(kernel).read_bytes())
+        bundle = bundle_from_schedule_ir(text, kernel_text=Path(kernel).read_bytes(),
+                                         argument_shapes=shapes)
         out = write(bundle, output)
         return f"wrote bundle {out}/ ({', '.join(sorted(p.name for p in Path(out).iterdir()))})"
     schedule = compile_from_options(source, device, options)
+    if shapes is not None and not schedule.argument_shapes:
+        schedule.argument_shapes = shapes
     kernel_text = Path(kernel).read_bytes() if kernel else None
     if kernel_text is None:
         text = schedule.kernel_text or ""

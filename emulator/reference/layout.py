@@ -1,16 +1,14 @@
-"""How a pointer argument's tensor lies in memory: the layout its memory views describe.
+"""Where the parts of a tensor spread over several scratchpads go.
 
-The caller hands over logical tensors; the kernel's views say where each element lives:
-element at global coordinate c of a view is at `offset + sum((c - min) * stride)`, where
-`min` is the per-axis minimum of the view's coordinate set. So a view with strides
-[1, 96] holds its 96x64 tensor column-major, and a view with strides [128, 1] a 64-wide
-tensor in 128-element rows. The runner writes inputs and reads outputs through this
-layout. A tensor distributed over several scratchpads (views of one argument naming
-different `ct_id`s) is placed part by part, each in the scratchpad its view names. The
-layout applies when every view of the argument starts exactly at the argument and has
-static sizes, strides and coordinate set; otherwise (an offset computed from the
-tile id, run-time strides) the tensor is a flat or row-major block, as argument
-inference describes it.
+The array passed for a pointer argument is the memory at that pointer
+(`spyre_sched.frontend.arguments` states the rule), so the runner places it as one block.
+The exception is an argument whose views name different compute tiles' scratchpads (a
+distributed tensor): there is no one memory at the pointer, so the caller hands over the
+logical tensor over the union of the views' coordinates, and each view places its
+elements in the scratchpad it names. Element at global coordinate c of a view is at
+`offset + sum((c - min) * stride)`, where `min` is the per-axis minimum of the view's
+coordinate set. The layout applies when every view of the argument starts exactly at the
+argument and has static sizes, strides and coordinate set.
 """
 
 from __future__ import annotations
@@ -53,14 +51,9 @@ class ArgumentLayout:
         """Elements to allocate: one past the largest address any part uses."""
         return max(p.max_address() for p in self.parts) + 1
 
-    def element_addresses(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """(flat tensor indices, element addresses) of every element some part holds; an
-        element held by several parts (overlapping views) is placed by each."""
-        pieces = [self.part_addresses(part, shape) for part in self.parts]
-        return (np.concatenate([i for i, _ in pieces]), np.concatenate([a for _, a in pieces]))
-
     def part_addresses(self, part: StridedPart, shape: tuple[int, ...]):
-        """(flat tensor indices, element addresses) of the elements `part` holds."""
+        """(flat tensor indices, element addresses) of the elements `part` holds; an element
+        held by several parts (overlapping views) is placed by each."""
         lo, hi = bounding_box(part.cset, [])
         lo = np.maximum(lo, self.origin)
         hi = np.minimum(hi, np.asarray(self.origin) + np.asarray(shape) - 1)
@@ -74,17 +67,6 @@ class ArgumentLayout:
         local = coords - np.asarray(self.origin)
         index = np.ravel_multi_index(tuple(local.T), shape)
         return index, (coords - np.asarray(part.minimum)) @ np.asarray(part.strides)
-
-    def is_row_major(self, shape: tuple[int, ...]) -> bool:
-        """True when the tensor is simply stored row-major from address 0."""
-        if len(self.parts) != 1:
-            return False
-        (part,) = self.parts
-        c_strides = tuple(int(np.prod(shape[k + 1:])) for k in range(len(shape)))
-        bounds = affine_sets.box_bounds(part.cset, [])
-        whole = [(o, o + n - 1) for o, n in zip(self.origin, shape)]
-        return (part.strides == c_strides and bounds == whole
-                and tuple(part.minimum) == tuple(self.origin))
 
 
 def layout_of(func, position: int) -> ArgumentLayout | None:

@@ -2,7 +2,10 @@
 
 Pointer arguments are placed in argument order, each 128-byte aligned, in global memory, or
 in the scratchpad their views name when the kernel pins an input there (`ct_local`). The
-kernel receives element offsets. Outputs (roles out / inout) come back keyed by argument name.
+array given for a pointer is the memory at it, in C order (`spyre_sched.frontend.arguments`
+states the rule); the kernel receives element offsets. Outputs (roles out / inout) come
+back keyed by argument name, in the shape of the array given for them, else the
+argument's inferred shape.
 """
 
 from __future__ import annotations
@@ -62,9 +65,10 @@ _BOUNDED_CACHE_SIZE = 32
 class KernelSetup:
     """What a launch derives from the kernel alone, computed on its first run and reused
     by every later run of the same kernel object (with any inputs and run-time values):
-    argument inference, the device memory that views at constant addresses own, each
-    pointer argument's layout, the polyhedral model (built only when an argument is too
-    large to hold whole), and the index-tensor ranges `make_inputs` uses.
+    argument inference, the device memory that views at constant addresses own, the
+    layout of each argument spread over several scratchpads, the polyhedral model (built
+    only when an argument is too large to hold whole), and the index-tensor ranges
+    `make_inputs` uses.
     Like the interpreter's per-op caches (`interpreter.op_static`, `block_plan`), it
     assumes the kernel's IR is not changed once the kernel has run."""
 
@@ -141,14 +145,12 @@ class Placement:
     #: of the layout in the scratchpad its view names, at the same offset)
     space: object
     offset: int  # element offset
-    shape: tuple[int, ...]  # allocated shape (upper bounds where dynamic)
-    layout: ArgumentLayout | None = None  # the views' strided layout; None: row-major
+    shape: tuple[int, ...]  # the array's shape (upper bounds where dynamic)
+    #: where the parts of a tensor spread over several scratchpads go (DISTRIBUTED only)
+    layout: ArgumentLayout | None = None
     #: (lo, hi): only these element addresses are allocated (an input whose whole tensor
     #: would exceed the memory cap, of which the kernel touches a part); None: all
     window: tuple[int, int] | None = None
-
-    def strided(self) -> bool:
-        return self.layout is not None and not self.layout.is_row_major(self.shape)
 
     def keys(self, num_tiles: int) -> list:
         """The memories this argument occupies."""
@@ -164,16 +166,12 @@ class Placement:
         if self.space == DISTRIBUTED:
             for part in self.layout.parts:
                 yield (part.tile, *self.layout.part_addresses(part, shape))
-        elif self.strided():
-            index, address = self.layout.element_addresses(shape)
-            for key in self.keys(num_tiles):
-                yield key, index, address
         else:
             for key in self.keys(num_tiles):
                 yield key, None, None
 
     def write(self, memory: DeviceMemory, raw: np.ndarray, num_tiles: int) -> None:
-        """Place the input's elements (`raw`, flat, in storage form). A row-major block is
+        """Place the input's elements (`raw`, flat, in storage form). A block of memory is
         adopted, not copied (`DeviceMemory.adopt`): `raw` may be the caller's array, which
         the run never writes."""
         if self.window is not None:  # raw holds the window's elements only
@@ -183,7 +181,7 @@ class Placement:
         for key, index, address in self._pieces(self.shape, num_tiles):
             if address is None:
                 memory.adopt(key, self.offset * raw.itemsize, raw)
-            elif len(address):  # a strided layout: element by element, into the buffer
+            elif len(address):  # a distributed part: element by element, into the buffer
                 first = self.offset + int(address.min())
                 last = self.offset + int(address.max())
                 memory.before_write(key, first * raw.itemsize, (last + 1) * raw.itemsize - 1)
@@ -238,19 +236,19 @@ def _space_of(arg: ArgumentInfo, kernel: Kernel) -> object:
 
 
 def _expected_shape(arg: ArgumentInfo, given: np.ndarray | None, kernel: Kernel):
-    """The shape to allocate for a pointer argument (checking a given input against it)."""
+    """The shape of the array for a pointer argument: the given one when the memory rule
+    accepts it (`ArgumentInfo.memory_problem`), else the argument's (upper bounds where
+    dynamic)."""
+    if arg.lowest < 0:
+        raise ExecutionError(
+            f"the views of %{arg.name} reach {-arg.lowest} element(s) before the pointer; the "
+            "array passed for a pointer is the memory from the pointer on", _where(kernel))
     shape = arg.shape or ()
     upper = arg.upper_bounds or shape
     if given is not None:
-        ok = len(given.shape) == len(shape) and all(
-            (d == g) if d is not None else (u is None or g <= u)
-            for d, u, g in zip(shape, upper, given.shape)
-        )
-        if not ok:
-            want = "x".join("?" if d is None else str(d) for d in shape) or "scalar"
-            raise ExecutionError(
-                f"input %{arg.name} has shape {list(given.shape)}, the kernel expects [{want}]",
-                _where(kernel))
+        problem = arg.memory_problem(tuple(given.shape))
+        if problem:
+            raise ExecutionError(f"input %{arg.name} {problem}", _where(kernel))
         return tuple(given.shape)
     if any(u is None for u in upper):
         raise ExecutionError(
@@ -466,16 +464,17 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
         shape = _expected_shape(arg, given, kernel)
         space = _space_of(arg, kernel)
         size = element_type(arg.element_type).size
-        placement = Placement(arg, space, 0, shape, setup.layout(kernel.func, arg.position))
+        placement = Placement(arg, space, 0, shape,
+                              setup.layout(kernel.func, arg.position) if space == DISTRIBUTED
+                              else None)
         if space == DISTRIBUTED and placement.layout is None:
             raise UnsupportedError(
                 f"argument %{arg.name} is spread over several scratchpads by views with "
                 "run-time sizes or strides, or an offset pointer: the runner can only place "
                 "a distributed tensor whose views start at the argument with static "
                 "layouts", _where(kernel))
-        count = (placement.layout.size() if placement.strided() or space == DISTRIBUTED
-                 else math.prod(shape))
-        if (arg.role == "in" and space == "global" and not placement.strided()
+        count = placement.layout.size() if space == DISTRIBUTED else math.prod(shape)
+        if (arg.role == "in" and space == "global"
                 and (count * size > memory_cap or isinstance(given, WindowedInput))):
             # Too large to hold whole: allocate only the addresses the kernel touches.
             model = setup.kernel_model(kernel.func)
@@ -622,8 +621,7 @@ def make_inputs(
     for name, (arg, shape) in shapes.items():
         if 8 * math.prod(shape) > memory_cap and element_type(arg.element_type).is_float:
             touched = touched_address_range(setup.kernel_model(kernel.func), arg.position)
-            layout = setup.layout(kernel.func, arg.position)
-            if touched is not None and (layout is None or layout.is_row_major(shape)):
+            if touched is not None:
                 windows[name] = touched
     # float64 draws before rounding: 8 bytes per element while an input is made
     _refuse_above_cap(

@@ -1,14 +1,31 @@
-"""Argument inference: shape, element type and role of each kernel argument.
+"""Argument inference: shape, element type and role of each kernel argument, and the one
+rule for what the array passed for a pointer argument means.
 
 A pointer argument is an `index` argument that a memory view's offset is built on (the
 view's offset is the argument itself, or the argument plus an affine function of the tile
-id and other values). Its shape is what the kernel's views imply:
+id, constants and other values). **The array passed for it is the memory at that pointer,
+in C order** (as torch storage and the public KTIR interpreter have it): element k of the
+flattened array is the element at address pointer + k. The kernel's views are windows on
+that memory: a view's coordinate c is at `offset + sum((c - min) * stride)`, whatever its
+strides (column-major, padded rows), however many views share the pointer and whatever
+constant or per-tile offset they add to it. Both executors (the reference interpreter and
+`spyre_sched.run`'s emulation), seeded inputs, `--inputs` / `--save-outputs` and the
+bench all place and read arrays by this rule (`memory_problem`, `ArgumentInfo.extent`).
 
-- offset = the argument: the bounding box of the union of those views' coordinate sets
-  (extent = max - min + 1 per axis); a dynamic extent is None, with the largest value it
-  can take (from run-time argument upper bounds) in `upper_bounds`;
-- offset = argument + f(tile, ...): a flat 1-D shape covering every element those views
-  address across all tiles and iterations.
+- `extent`: the elements of memory from the pointer that some view's coordinate set
+  reaches (one past the highest address, over every tile, iteration and allowed run-time
+  value); None when that is not bounded.
+- `shape`: the array's shape. Where one view starting at the argument is dense row-major
+  (its strides are those of its coordinate box in C order) and its box holds exactly the
+  extent, the array has that view's shape (the common case: `%A: 96x64xf16`); otherwise
+  it is the flat memory, `(extent,)`, and `flat` is True. A dynamic extent is None, with
+  the largest value it can take (from run-time argument upper bounds) in `upper_bounds`.
+- An array may be longer than the extent (any shape holding at least `extent` elements):
+  the elements no view reaches are left as they were, and come back as they went in.
+
+The exception is a tensor spread over several scratchpads (views of one argument naming
+different compute tiles' memories): there is no one memory at the pointer, so its array
+is the logical tensor over the union of the views' coordinates, placed part by part.
 
 Its role is "in" (read through ktdp.load), "out" (written through ktdp.store) or "inout",
 including through distributed views. Any other argument is a "scalar".
@@ -16,12 +33,13 @@ including through distributed views. Any other argument is a "scalar".
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
 from spyre_sched.polyhedral.affine_values import VariableKind
-from spyre_sched.polyhedral.argument_shapes import box_shape, flat_shape
+from spyre_sched.polyhedral.argument_shapes import address_range, box_shape
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import ViewModel, element_name
 
@@ -37,8 +55,13 @@ class ArgumentInfo:
     upper_bounds: tuple[int | None, ...] | None = None
     element_type: str | None = None
     memory_spaces: tuple[str, ...] = ()
-    #: True when the shape is a flat 1-D range (offset depends on the tile id)
+    #: True when the shape is the flat memory `(extent,)`, not one view's shape
     flat: bool = False
+    #: elements of memory from the pointer that the views reach (the largest over the
+    #: allowed run-time values); None when not bounded or not one memory (distributed)
+    extent: int | None = None
+    #: the lowest address the views reach, relative to the pointer (< 0: before it)
+    lowest: int = 0
 
     def __str__(self) -> str:
         if self.role == "scalar":
@@ -54,6 +77,25 @@ class ArgumentInfo:
         spaces = ", ".join(self.memory_spaces)
         return (f"%{self.name} (#{self.position}): {self.role}{kind} "
                 f"[{dims}] {self.element_type}{bounds} in {spaces}")
+
+    def memory_problem(self, shape: tuple[int, ...]) -> str | None:
+        """Why an array of `shape` cannot be the memory at this pointer (None: it can):
+        it must have the argument's shape (a dynamic extent at most its upper bound), or
+        hold at least `extent` elements in any shape."""
+        want = self.shape or ()
+        upper = self.upper_bounds or want
+        if len(shape) == len(want) and all(
+                (d == g) if d is not None else (u is None or g <= u)
+                for d, u, g in zip(want, upper, shape)):
+            return None
+        if (self.extent is not None and None not in want
+                and math.prod(int(g) for g in shape) >= self.extent):
+            return None
+        dims = "x".join("?" if d is None else str(d) for d in want) or "scalar"
+        reach = ("" if self.extent is None else
+                 f" (or any shape of at least {self.extent} elements: the memory its views "
+                 "reach from the pointer)")
+        return f"has shape {list(shape)}, the kernel expects [{dims}]{reach}"
 
 
 def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> list[ArgumentInfo]:
@@ -88,13 +130,57 @@ def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> lis
             (reads, writes), "unused")
         direct = all(values.of_expr(v.offset).used == [var] and
                      str(values.of_expr(v.offset)) == var.name for v in views)
-        shape, upper = box_shape(views) if direct else flat_shape(model, views, var.name)
+        shape, upper, extent, lowest, flat = memory_of(model, views, var.name, direct)
         spaces = []
         for v in views:
             if str(v.memory) not in spaces:
                 spaces.append(str(v.memory))
         result.append(ArgumentInfo(
             name, pos, str(arg.type), role, shape, upper,
-            element_name(views[0].element_type), tuple(spaces), flat=not direct,
+            element_name(views[0].element_type), tuple(spaces), flat, extent, lowest,
         ))
     return result
+
+
+#: addresses this far from the pointer are beyond 64-bit byte addresses: such a view is
+#: reported by the access that reaches them, not given as an array
+_ADDRESS_LIMIT = 2**62
+
+
+def _row_major(strides: tuple[int, ...], shape) -> bool:
+    """True when `strides` are those of `shape` in C order (an axis of extent 1 may have
+    any stride: it never moves an address)."""
+    step: int | None = 1
+    for d, s in zip(reversed(shape), reversed(strides)):
+        if d != 1 and s != step:
+            return False
+        step = None if step is None or d is None else step * d
+    return True
+
+
+def memory_of(model: KernelModel, views: list[ViewModel], root: str, direct: bool):
+    """(shape, upper bounds, extent, lowest address, flat) of a pointer argument whose
+    views are `views`, by the rule in this module's docstring."""
+    spaces = {str(v.memory) for v in views}
+    if len(spaces) > 1 and "global" not in spaces:
+        # spread over several scratchpads: the logical tensor, placed part by part
+        shape, upper = box_shape(views)
+        return shape, upper, None, 0, False
+    span = address_range(model, views, root)
+    if span is None or span[1] >= _ADDRESS_LIMIT:
+        # no constant address map, or none in 64 bits: the views' box, read row-major
+        if direct:
+            shape, upper = box_shape(views)
+            return shape, upper, None, 0, False
+        return (None,), (None,), None, 0, True
+    lowest, extent = span[0], span[1] + 1
+    for v in views:
+        if str(model.values.of_expr(v.offset)) != root or v.constant_strides is None:
+            continue
+        shape, upper = box_shape([v])
+        if (None not in upper and _row_major(v.constant_strides, shape)
+                and math.prod(upper) == extent):
+            return shape, upper, extent, lowest, False
+    exact = all(not v.coordinate_set.num_symbols for v in views)
+    return ((extent,) if exact else (None,)), (extent,), extent, lowest, True
+

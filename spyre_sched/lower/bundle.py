@@ -13,7 +13,9 @@ import io
 import json
 from pathlib import Path
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import BlockArgument, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -82,10 +84,13 @@ def write(bundle: Bundle, out: str | Path, *, check: bool = False) -> Path:
 # ---- from a solved schedule --------------------------------------------------------------
 
 
-def arguments_from_schedule_ir(module: ModuleOp) -> list[dict]:
-    """The kernel's arguments as the job plan lists them, read from the ScheduleIR alone:
-    a pointer argument's shape and element type from the views built on it, its role from
-    the transfers reading (in) or writing (out) those views."""
+def arguments_from_schedule_ir(module: ModuleOp,
+                               shapes: dict[str, tuple[int, ...]] | None = None) -> list[dict]:
+    """The kernel's arguments as the job plan lists them, read from the ScheduleIR: a
+    pointer argument's element type from the views built on it, its role from the
+    transfers reading (in) or writing (out) those views, its shape from `shapes` (the shape
+    of the array passed for it, the memory at the pointer: the compiler's argument
+    inference gives it) else from its first view (with run-time extents as expressions)."""
     from xdsl.dialects import func
     from xdsl.dialects.builtin import MemRefType
 
@@ -97,16 +102,17 @@ def arguments_from_schedule_ir(module: ModuleOp) -> list[dict]:
     info: dict[str, dict] = {}
     for op in module.walk():
         if isinstance(op, ktdp.ConstructMemoryViewOp):
-            arg = op.offset
+            arg = _pointer_of(op.offset)
             name = getattr(arg, "name_hint", None)
-            if name not in names or not hasattr(arg, "index"):
+            if name not in names:
                 continue
             mtype = op.result.type
             assert isinstance(mtype, MemRefType)
+            shape = (list(shapes[name]) if shapes and name in shapes
+                     else runtime_shapes.view_shape(op))
             entry = info.setdefault(name, {"name": name, "kind": "pointer",
                                            "element_type": str(mtype.element_type),
-                                           "shape": runtime_shapes.view_shape(op), "reads": False,
-                                           "writes": False})
+                                           "shape": shape, "reads": False, "writes": False})
             for use in op.result.uses:
                 user = use.operation
                 if isinstance(user, ktdf.DataTransferOp):
@@ -128,10 +134,24 @@ def arguments_from_schedule_ir(module: ModuleOp) -> list[dict]:
     return rows
 
 
+def _pointer_of(offset: SSAValue) -> BlockArgument | None:
+    """The argument a view's offset is built on: the offset itself, or the argument plus
+    (or minus) other terms (`arith.addi %X, %c64`, `%X + tile * 1024`)."""
+    if isinstance(offset, BlockArgument):
+        return offset
+    op = offset.owner
+    if isinstance(op, arith.AddiOp):
+        return _pointer_of(op.lhs) or _pointer_of(op.rhs)
+    if isinstance(op, arith.SubiOp):
+        return _pointer_of(op.lhs)
+    return None
+
+
 def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None,
                             objective: str | None = None, strategy: str | None = None,
                             predicted_cycles: int | None = None, solver: dict | None = None,
-                            prediction: dict | None = None) -> Bundle:
+                            prediction: dict | None = None,
+                            argument_shapes: dict[str, tuple[int, ...]] | None = None) -> Bundle:
     try:
         module = Parser(make_context(), text, "<solved ScheduleIR>").parse_module()
         module.verify()
@@ -139,9 +159,9 @@ def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None
         raise
     except Exception as err:
         raise ParseError(f"the solved ScheduleIR does not parse: {err}", "bundle writer") from None
-    return lower(module, device, arguments=arguments_from_schedule_ir(module), objective=objective,
-                 strategy=strategy, predicted_cycles=predicted_cycles, solver=solver,
-                 kernel_text=kernel_text, prediction=prediction)
+    return lower(module, device, arguments=arguments_from_schedule_ir(module, argument_shapes),
+                 objective=objective, strategy=strategy, predicted_cycles=predicted_cycles,
+                 solver=solver, kernel_text=kernel_text, prediction=prediction)
 
 
 def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = None,
@@ -170,7 +190,7 @@ def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = No
         text, kernel_text=kernel_text, objective=getattr(source, "objective", None),
         strategy=getattr(source, "strategy", None),
         predicted_cycles=getattr(source, "predicted_cycles", None), solver=solver,
-        prediction=_prediction(trace))
+        prediction=_prediction(trace), argument_shapes=getattr(source, "argument_shapes", None))
     return write(bundle, out)
 
 

@@ -33,13 +33,13 @@ def box_shape(views: list[ViewModel]) -> tuple[tuple[int | None, ...], tuple[int
     return tuple(shape), tuple(upper)
 
 
-def flat_shape(model: KernelModel, views: list[ViewModel],
-               root: str) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
-    """A 1-D shape covering every element address the views reach over all tiles and
-    iterations, with the argument `root` at 0; (None,) when not bounded."""
+def address_range(model: KernelModel, views: list[ViewModel], root: str) -> tuple[int, int] | None:
+    """The lowest and highest element address the views' coordinate sets reach over all
+    tiles, iterations and allowed run-time values, with the argument `root` at 0; None
+    when a view has no constant address map or the range is not bounded."""
     values = model.values
     if not all(v.has_address() for v in views):
-        return (None,), (None,)
+        return None
     per_view = []
     for v in views:
         coords = [f"c{k}" for k in range(v.rank)]
@@ -52,9 +52,6 @@ def flat_shape(model: KernelModel, views: list[ViewModel],
     aset = make_set(names, ["a"], formula)
     aset = aset.project_out(isl.dim_type.param, 0, len(names))
     if not aset.is_bounded() or aset.is_empty():
-        return (None,), (None,)
+        return None
     lo, hi = pw_constant(aset.dim_min(0)), pw_constant(aset.dim_max(0))
-    if lo is None or hi is None:
-        return (None,), (None,)
-    extent = hi + 1 if lo >= 0 else hi - lo + 1
-    return (extent,), (extent,)
+    return None if lo is None or hi is None else (lo, hi)
