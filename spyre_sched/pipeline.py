@@ -29,6 +29,7 @@ from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.splat_to_fill import SplatToFill
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
+from spyre_sched.normalize.untile_loops import UntileLoops
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
 from spyre_sched.schedule.apply_keep import ApplyKeep
 from spyre_sched.schedule.expand_paths import ExpandPaths
@@ -69,6 +70,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
     FoldFillInputs(),
+    UntileLoops(),
 )
 
 #: The scheduler, in order. Each entry is a pass instance; `step_name` names it for
