@@ -25,6 +25,7 @@ from spyre_sched.device import apply_device_patterns, load_device
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
+from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.splat_to_fill import SplatToFill
@@ -71,6 +72,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     LinalgNamedToGeneric(),
     FoldFillInputs(),
     UntileLoops(),
+    CopyToGeneric(),
 )
 
 #: The scheduler, in order. Each entry is a pass instance; `step_name` names it for

@@ -7,7 +7,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   `iter_args`;
 - layernorm_resident: gamma/beta loaded once before the `scf.for` that walks the rows;
 - tiled_add: an `scf.for` over blocks of the slab adding with `arith.addf` on tensors;
-- softmax_truncf: `arith.extf`/`arith.truncf` on tensors around a `linalg.reduce` sum.
+- softmax_truncf: `arith.extf`/`arith.truncf` on tensors around a `linalg.reduce` sum;
+- plain_copy: a load stored as it is, no compute.
 """
 
 from __future__ import annotations
@@ -54,7 +55,13 @@ def _softmax(rng):
     return {"X": x}, {"Y": e / e.sum(axis=1, keepdims=True)}
 
 
+def _plain_copy(rng):
+    x = _f16(rng, 8, 256)
+    return {"X": x}, {"Y": x.astype(np.float64)}
+
+
 CASES = {
+    "plain_copy": _plain_copy,
     "bias_broadcast": _bias_broadcast,
     "chunked_row_sum": _chunked_row_sum,
     "layernorm_resident": _layernorm,
