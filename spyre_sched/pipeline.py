@@ -25,6 +25,7 @@ from spyre_sched.device import apply_device_patterns, load_device
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
+from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
@@ -67,6 +68,7 @@ class DevicePatterns(ModulePass):
 #: The normal form (spyre_sched/normalize): every spelling of a kernel's compute brought
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
+    AffineApplyToArith(),
     SplatToFill(),
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
