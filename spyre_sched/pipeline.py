@@ -29,6 +29,7 @@ from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
+from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.splat_to_fill import SplatToFill
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
@@ -74,6 +75,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     LinalgNamedToGeneric(),
     FoldFillInputs(),
     UntileLoops(),
+    SinkIntoBranches(),
     CopyToGeneric(),
 )
 
