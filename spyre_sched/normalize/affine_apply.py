@@ -25,7 +25,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.lower_affine import affine_expr_ops
 
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
-from spyre_sched.normalize.common import kernel_of
+from spyre_sched.normalize.common import kernel_of, replace_naming_result
 from spyre_sched.schedule.common import fail
 
 NAME = "affine-apply-to-arith"
@@ -42,11 +42,7 @@ class ApplyPattern(RewritePattern):
         operands = list(op.mapOperands)
         ops, value = affine_expr_ops(amap.results[0], operands[:amap.num_dims],
                                      operands[amap.num_dims:])
-        name = op.result.name_hint
-        rewriter.replace(op, ops, [value])
-        for inner in ops:  # the rewriter names every new result after the old one
-            for result in inner.results:
-                result.name_hint = name if result is value else None
+        replace_naming_result(rewriter, op, ops, value)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""What the normal-form passes share: building an elementwise `linalg.generic`, and the
-kernel function a pass rewrites."""
+"""What the normal-form passes share: building an elementwise `linalg.generic`, a box
+as an affine set, and the kernel function a pass rewrites."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
 
 from spyre_sched.schedule.common import kernel_funcs
 
@@ -49,6 +49,30 @@ def parallel_generic(inputs: Sequence[SSAValue], input_maps: Sequence[AffineMap]
                      [result_type])
 
 
+def replace_naming_result(rewriter, op: Operation, ops: Sequence[Operation],
+                          value: SSAValue) -> None:
+    """Replace `op`'s one result by `value` (computed by `ops`), the name going to `value`
+    only (the rewriter would give it to every new result)."""
+    name = op.results[0].name_hint
+    rewriter.replace(op, list(ops), [value])
+    for inner in ops:
+        for result in inner.results:
+            result.name_hint = name if result is value else None
+
+
 def kernel_of(module: ModuleOp) -> list[Operation]:
     """The kernel functions of the module (the normal form runs before program split)."""
     return list(kernel_funcs(module))
+
+
+def box_set(bounds: list[tuple[int, int]]) -> AffineSet:
+    """The box {lo_i <= d_i <= hi_i}."""
+    constraints = []
+    for i, (lo, hi) in enumerate(bounds):
+        d = AffineExpr.dimension(i)
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d - lo,
+                                                AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
+                                                AffineExpr.constant(hi) - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(bounds), 0, tuple(constraints))

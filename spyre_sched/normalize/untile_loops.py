@@ -33,14 +33,13 @@ from xdsl.dialects import affine, arith, scf, tensor
 from xdsl.dialects.builtin import AffineSetAttr, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
-from spyre_sched.normalize.common import kernel_of
+from spyre_sched.normalize.common import box_set, kernel_of
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import constant_value, fail
 
@@ -53,18 +52,6 @@ Coefficient = int | None
 class _Refuse(Exception):
     def __init__(self, message: str):
         self.message = message
-
-
-def _box(bounds: list[tuple[int, int]]) -> AffineSet:
-    constraints = []
-    for i, (lo, hi) in enumerate(bounds):
-        d = AffineExpr.dimension(i)
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d - lo,
-                                                AffineExpr.constant(0)))
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
-                                                AffineExpr.constant(hi) - d,
-                                                AffineExpr.constant(0)))
-    return AffineSet(len(bounds), 0, tuple(constraints))
 
 
 def _linear(fn, coefficients: list[int]) -> Coefficient:
@@ -285,7 +272,7 @@ class _Loop:
             new = op.clone(value_mapper=mapping)
             if isinstance(op, ktdp.ConstructAccessTileOp) and op.result in self.tiles:
                 dim, grown = self.tiles[op.result]
-                new.properties["access_tile_set"] = AffineSetAttr(_box(grown))
+                new.properties["access_tile_set"] = AffineSetAttr(box_set(grown))
                 new = _with_result_type(new, ktdp.AccessTileType(
                     [hi - lo + 1 for lo, hi in grown]))
             grow = None

@@ -4,7 +4,8 @@ Runs on the KTIR module before anything is rewritten, so every error points at t
 the kernel author wrote ("not supported yet: ..."). What passes here, later passes
 handle: elementwise, broadcast and reduction work (named elementwise ops,
 `linalg.generic` with projected-permutation maps, `linalg.broadcast`, `linalg.reduce`,
-`linalg.fill`, `arith`/`math` ops on tensors, `tensor.splat`) on f16 and f32, brought to
+`linalg.fill`, `arith`/`math` ops on tensors, `tensor.splat`, slices of loaded tiles) on
+f16 and f32, brought to
 one spelling by the normal-form passes that follow (`spyre_sched/normalize`), rectangular access tiles in their natural order, views in device memory or the
 tile's own scratchpad, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
 1-D and 2-D grids, views with run-time sizes (`ktdp.runtime_arg`) and static strides
@@ -52,7 +53,7 @@ _UNSUPPORTED_KTDP = {
 
 #: ops that may appear in the kernel outside linalg bodies
 _KERNEL_DIALECTS = ("arith.", "math.", "affine.apply", "scf.for", "scf.if", "scf.yield",
-                    "func.return", "tensor.empty", "tensor.splat", "ktdp.")
+                    "func.return", "tensor.empty", "tensor.splat", "tensor.extract_slice", "ktdp.")
 
 
 def _has_df16(attr: Attribute) -> bool:

@@ -9,6 +9,7 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - tiled_add: an `scf.for` over blocks of the slab adding with `arith.addf` on tensors;
 - softmax_truncf: `arith.extf`/`arith.truncf` on tensors around a `linalg.reduce` sum;
 - plain_copy: a load stored as it is, no compute;
+- half_sum: the two halves of a loaded tile, taken by `tensor.extract_slice`, added;
 - guarded_store: computed before an `scf.if`, stored under it (only the rows the
   storing tiles own are compared with numpy; the reference comparison covers all).
 """
@@ -67,7 +68,13 @@ def _guarded_store(rng):
     return {"X": x}, {"Y": (np.s_[:8], 2 * x[:8].astype(np.float64) + 1)}
 
 
+def _half_sum(rng):
+    x = _f16(rng, 16, 256)
+    return {"X": x}, {"Y": x[:, :128].astype(np.float64) + x[:, 128:]}
+
+
 CASES = {
+    "half_sum": _half_sum,
     "guarded_store": _guarded_store,
     "plain_copy": _plain_copy,
     "bias_broadcast": _bias_broadcast,
