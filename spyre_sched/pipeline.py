@@ -29,6 +29,7 @@ from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
+from spyre_sched.normalize.reduction_init import ReductionInitToFill
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
 from spyre_sched.normalize.splat_to_fill import SplatToFill
@@ -77,6 +78,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     LinalgNamedToGeneric(),
     FoldFillInputs(),
     UntileLoops(),
+    ReductionInitToFill(),
     SinkIntoBranches(),
     CopyToGeneric(),
 )

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects import scf
 from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, ReduceOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -27,7 +26,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdp
@@ -167,15 +166,12 @@ def _check_generic(op: GenericOp) -> None:
 
 
 def _check_reduction_init(op: Operation, init) -> None:
-    owner = init.owner
-    if isinstance(owner, FillOp):
-        return
-    # a loop-carried accumulator (a reduction the kernel chunks itself): the normal form
-    # folds the loop into one reduction, or says why it cannot
-    if isinstance(owner, Block) and isinstance(owner.parent_op(), scf.ForOp):
-        return
-    raise fail(op, NAME, "not supported yet: a reduction whose initial value is neither a "
-               "linalg.fill of a scalar nor a loop-carried scf.for value")
+    """Any tensor may start a reduction: a fill, a splat, a loaded or computed tensor (the
+    normal form starts the reduction from its combiner's identity and combines the
+    initial value after, or refuses a combiner it does not know), or a loop-carried
+    accumulator (folded with its loop)."""
+    if not isinstance(init.type, TensorType):
+        raise fail(op, NAME, "not supported yet: a reduction into a memref")
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - softmax_truncf: `arith.extf`/`arith.truncf` on tensors around a `linalg.reduce` sum;
 - plain_copy: a load stored as it is, no compute;
 - half_sum: the two halves of a loaded tile, taken by `tensor.extract_slice`, added;
+- sum_onto_loaded: a `linalg.reduce` whose initial value is a loaded tensor;
 - guarded_store: computed before an `scf.if`, stored under it (only the rows the
   storing tiles own are compared with numpy; the reference comparison covers all).
 """
@@ -73,7 +74,14 @@ def _half_sum(rng):
     return {"X": x}, {"Y": x[:, :128].astype(np.float64) + x[:, 128:]}
 
 
+def _sum_onto_loaded(rng):
+    x = rng.standard_normal((16, 256)).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    return {"X": x, "B": b}, {"S": b.astype(np.float64) + x.astype(np.float64).sum(axis=1)}
+
+
 CASES = {
+    "sum_onto_loaded": _sum_onto_loaded,
     "half_sum": _half_sum,
     "guarded_store": _guarded_store,
     "plain_copy": _plain_copy,
