@@ -26,6 +26,7 @@ from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
 from spyre_sched.normalize.affine_apply import AffineApplyToArith
+from spyre_sched.normalize.common import origin_of
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
@@ -151,8 +152,9 @@ def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str 
 
 def _located(err: ScheduleError, kernel: Kernel | None) -> SpyreSchedError:
     """Give an error about a kernel op the op's FILE:LINE:COL when we know it."""
-    if kernel is not None and err.op is not None and err.op in kernel.op_locations:
-        return UnsupportedError(err.message, kernel.location_of(err.op))
+    op = origin_of(err.op) if err.op is not None else None
+    if kernel is not None and op is not None and op in kernel.op_locations:
+        return UnsupportedError(err.message, kernel.location_of(op))
     return err
 
 

@@ -4,15 +4,37 @@ as an affine set, and the kernel function a pass rewrites."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from weakref import WeakKeyDictionary
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
+from xdsl.ir.affine import (
+    AffineConstraintExpr,
+    AffineConstraintKind,
+    AffineExpr,
+    AffineMap,
+    AffineSet,
+)
 
 from spyre_sched.schedule.common import kernel_funcs
+
+#: op made by a normal-form pass -> the op it replaced, so an error a later pass reports on
+#: it can point at what the kernel author wrote (`spyre_sched.pipeline` follows the chain)
+ORIGIN: WeakKeyDictionary[Operation, Operation] = WeakKeyDictionary()
+
+
+def note_origin(new_ops: Sequence[Operation], old: Operation) -> None:
+    for op in new_ops:
+        ORIGIN[op] = ORIGIN.get(old, old)
+
+
+def origin_of(op: Operation) -> Operation:
+    """The op of the kernel as written that `op` was made from (itself if none)."""
+    return ORIGIN.get(op, op)
+
 
 PARALLEL = IteratorTypeAttr.parallel()
 REDUCTION = IteratorTypeAttr.reduction()
@@ -54,6 +76,7 @@ def replace_naming_result(rewriter, op: Operation, ops: Sequence[Operation],
     """Replace `op`'s one result by `value` (computed by `ops`), the name going to `value`
     only (the rewriter would give it to every new result)."""
     name = op.results[0].name_hint
+    note_origin(ops, op)
     rewriter.replace(op, list(ops), [value])
     for inner in ops:
         for result in inner.results:

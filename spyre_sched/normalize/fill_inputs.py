@@ -23,7 +23,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from spyre_sched.normalize.common import kernel_of
+from spyre_sched.normalize.common import kernel_of, note_origin
 
 NAME = "fold-fill-inputs"
 
@@ -54,6 +54,7 @@ class FillInputPattern(RewritePattern):
         generic = GenericOp([op.inputs[k] for k in keep], list(op.outputs), Region(block),
                             [maps[k] for k in keep] + maps[n_in:],
                             list(op.iterator_types.data), [r.type for r in op.res])
+        note_origin([generic], op)
         rewriter.replace(op, generic)
 
 
@@ -65,4 +66,5 @@ class FoldFillInputs(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in kernel_of(op):
-            PatternRewriteWalker(FillInputPattern(), apply_recursively=False).rewrite_region(fn.body)
+            PatternRewriteWalker(FillInputPattern(),
+                                 apply_recursively=False).rewrite_region(fn.body)

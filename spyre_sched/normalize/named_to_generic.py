@@ -30,7 +30,13 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.linalg_generalize_named_ops import GeneralizeNamedOpPattern
 
-from spyre_sched.normalize.common import PARALLEL, REDUCTION, kernel_of, parallel_generic
+from spyre_sched.normalize.common import (
+    PARALLEL,
+    REDUCTION,
+    kernel_of,
+    note_origin,
+    parallel_generic,
+)
 from spyre_sched.schedule.common import fail
 
 NAME = "linalg-named-to-generic"
@@ -56,6 +62,7 @@ class GeneralizeBroadcast(RewritePattern):
                                         for d in range(rank) if d not in added))
         generic = parallel_generic([op.input], [kept], op.init, rtype,
                                    lambda args: ([], args[0]))
+        note_origin([generic], op)
         rewriter.replace(op, generic)
 
 
@@ -72,6 +79,7 @@ class GeneralizeReduce(RewritePattern):
             [AffineMapAttr(identity), AffineMapAttr(kept)],
             [REDUCTION if d in reduced else PARALLEL for d in range(rank)],
             [r.type for r in op.result])
+        note_origin([generic], op)
         rewriter.replace(op, generic)
 
 

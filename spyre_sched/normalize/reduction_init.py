@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import FloatAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
@@ -29,7 +29,13 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from spyre_sched.normalize.common import REDUCTION, empty_like, kernel_of, parallel_generic
+from spyre_sched.normalize.common import (
+    REDUCTION,
+    empty_like,
+    kernel_of,
+    note_origin,
+    parallel_generic,
+)
 from spyre_sched.schedule.common import fail
 
 NAME = "reduction-init-to-fill"
@@ -90,6 +96,7 @@ class ReductionInitPattern(RewritePattern):
 
         combined = parallel_generic([init, reduced.res[0]], [identity_map, identity_map],
                                     out.tensor, rtype, body)
+        note_origin([identity, empty, fill, reduced, out, combined], op)
         rewriter.replace(op, [identity, empty, fill, reduced, out, combined],
                          [combined.res[0]])
 

@@ -61,7 +61,8 @@ class SlicePattern(RewritePattern):
         assert isinstance(tile, ktdp.ConstructAccessTileOp)  # legality-check
         bounds = box_bounds(tile.access_tile_set.data, [])
         assert bounds is not None  # legality-check: rectangular tiles only
-        order = [r.position for r in tile.access_tile_order.data.results]  # type: ignore[attr-defined]
+        order = [r.position  # type: ignore[attr-defined]
+                 for r in tile.access_tile_order.data.results]
         # The offset goes into the subscript where it is one index (base + offset, the
         # set still starting where it did); else into the set.
         base = tile.base_map.data

@@ -12,14 +12,20 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
-from spyre_sched.normalize.common import empty_like, kernel_of
+from spyre_sched.normalize.common import empty_like, kernel_of, note_origin
 from spyre_sched.schedule.common import fail
 
 NAME = "splat-to-fill"
@@ -38,6 +44,7 @@ class SplatPattern(RewritePattern):
             rtype = op.result.type
             assert isinstance(rtype, TensorType)
             ops = _fill(op.input, rtype)
+            note_origin(ops, op)
             rewriter.replace(op, ops, [ops[-1].results[0]])
         elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
             rtype = op.result.type
@@ -51,6 +58,7 @@ class SplatPattern(RewritePattern):
                            else IntegerAttr(values[0], element))
             scalar = arith.ConstantOp(scalar_attr)
             ops = [scalar, *_fill(scalar.result, rtype)]
+            note_origin(ops, op)
             rewriter.replace(op, ops, [ops[-1].results[0]])
 
 

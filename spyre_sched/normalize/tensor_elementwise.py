@@ -25,7 +25,13 @@ from xdsl.pattern_rewriter import (
 )
 
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
-from spyre_sched.normalize.common import element_type, empty_like, kernel_of, parallel_generic
+from spyre_sched.normalize.common import (
+    element_type,
+    empty_like,
+    kernel_of,
+    note_origin,
+    parallel_generic,
+)
 from spyre_sched.schedule.common import fail
 
 NAME = "tensor-elementwise-to-generic"
@@ -63,6 +69,7 @@ class ElementwiseOnTensors(RewritePattern):
         init = empty_like(rtype)
         generic = parallel_generic(list(op.operands), [identity] * len(op.operands),
                                    init.tensor, rtype, body)
+        note_origin([init, generic], op)
         rewriter.replace(op, [init, generic], [generic.res[0]])
 
 

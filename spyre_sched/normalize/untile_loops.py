@@ -172,7 +172,8 @@ class _Loop:
         loop_dims = set()
         for value, amap in zip(op.inputs, maps):
             if value in self.moving:
-                loop_dims.add(amap.results[self.moving[value]].position)  # type: ignore[attr-defined]
+                expr = amap.results[self.moving[value]]
+                loop_dims.add(expr.position)  # type: ignore[attr-defined]
         if not loop_dims:
             if any(isinstance(v, BlockArgument) and v.owner is self.body for v in op.outputs):
                 raise _Refuse("a loop-carried value is updated by a compute that does not "
@@ -182,7 +183,8 @@ class _Loop:
             raise _Refuse("a compute reads tiles that move along different dims")
         loop_dim = loop_dims.pop()
         for value, amap in zip(op.inputs, maps):
-            uses_dim = any(r.position == loop_dim for r in amap.results)  # type: ignore[attr-defined]
+            uses_dim = any(r.position == loop_dim  # type: ignore[attr-defined]
+                           for r in amap.results)
             if uses_dim and value not in self.moving:
                 raise _Refuse("a compute reads a tensor that does not move with the loop "
                               "along the dim that does")
