@@ -89,6 +89,8 @@ class _Loop:
         self.tiles: dict[SSAValue, tuple[int, list[tuple[int, int]]]] = {}
         #: init values of generics that must grow: (value, dim)
         self.grow_init: dict[SSAValue, int] = {}
+        #: the body's scalar ops (index arithmetic)
+        self.coef_users: set[Operation] = set()
 
     # -- scalars ---------------------------------------------------------------------
 
@@ -126,6 +128,7 @@ class _Loop:
                         ins)  # type: ignore[arg-type]
         else:
             c = None
+        self.coef_users.add(op)
         for r in op.results:
             self.coef[r] = c
 
@@ -232,6 +235,17 @@ class _Loop:
                 self._scalar(op)
             else:
                 raise _Refuse(f"its body holds {op.name} on tensors")
+        # the induction variable may only place access tiles: a value computed from it
+        # and used otherwise (in a body, a view, a store) would differ per iteration
+        for value in [self.iv, *(v for v, c in self.coef.items() if c != 0)]:
+            for use in value.uses:
+                user = use.operation
+                placing = isinstance(user, ktdp.ConstructAccessTileOp) \
+                    and value in user.indices
+                scalar = user.parent_block() is self.body and user in self.coef_users
+                if not (placing or scalar):
+                    raise _Refuse(f"its induction variable reaches {user.name} other than "
+                                  "through an access tile's subscripts")
         # loop-carried values: each the accumulator of one reduction, yielded as its result
         yielded = list(self.body.last_op.operands)  # type: ignore[union-attr]
         for k, arg in enumerate(self.body.args[1:]):
