@@ -235,6 +235,13 @@ class _Loop:
                 self._scalar(op)
             else:
                 raise _Refuse(f"its body holds {op.name} on tensors")
+        # folding makes every load happen before every store: refuse a loop that stores
+        # into memory it also loads (a later iteration could read an earlier one's write)
+        loaded = {_memory(op.tile) for op in self.body.ops if isinstance(op, ktdp.LoadOp)}
+        stored = {_memory(op.tile) for op in self.body.ops if isinstance(op, ktdp.StoreOp)}
+        if loaded & stored:
+            raise _Refuse("it stores into memory it also loads (an iteration could read "
+                          "what an earlier one wrote)")
         # the induction variable may only place access tiles: a value computed from it
         # and used otherwise (in a body, a view, a store) would differ per iteration
         for value in [self.iv, *(v for v, c in self.coef.items() if c != 0)]:
@@ -309,6 +316,17 @@ class _Loop:
                 mapping[old] = fresh
                 fresh.name_hint = old.name_hint
         Rewriter.erase_op(loop)
+
+
+def _memory(tile: SSAValue) -> object:
+    """What an access tile's view points into: the pointer value for device memory, the
+    whole scratchpad for the tile's own (its views' offsets may overlap)."""
+    owner = tile.owner
+    assert isinstance(owner, ktdp.ConstructAccessTileOp)  # legality-check
+    view = owner.view.owner
+    if isinstance(view, ktdp.ConstructMemoryViewOp) and view.memory_space.space != "ct_local":
+        return view.offset
+    return "ct_local"
 
 
 def _with_result_type(op: Operation, result_type: Attribute) -> Operation:
