@@ -25,6 +25,17 @@ from spyre_sched.device import apply_device_patterns, load_device
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
+from spyre_sched.normalize.affine_apply import AffineApplyToArith
+from spyre_sched.normalize.common import origin_of
+from spyre_sched.normalize.copy_to_generic import CopyToGeneric
+from spyre_sched.normalize.fill_inputs import FoldFillInputs
+from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
+from spyre_sched.normalize.reduction_init import ReductionInitToFill
+from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
+from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
+from spyre_sched.normalize.splat_to_fill import SplatToFill
+from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
+from spyre_sched.normalize.untile_loops import UntileLoops
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
 from spyre_sched.schedule.apply_keep import ApplyKeep
 from spyre_sched.schedule.expand_paths import ExpandPaths
@@ -58,11 +69,27 @@ class DevicePatterns(ModulePass):
         apply_device_patterns(load_device(attr.data), op, self.checkpoint)
 
 
+#: The normal form (spyre_sched/normalize): every spelling of a kernel's compute brought
+#: to the one the scheduler reads, after the legality check has seen the kernel as written.
+NORMALIZE_STEPS: tuple[ModulePass, ...] = (
+    AffineApplyToArith(),
+    SliceToSubtile(),
+    SplatToFill(),
+    TensorElementwiseToGeneric(),
+    LinalgNamedToGeneric(),
+    FoldFillInputs(),
+    UntileLoops(),
+    ReductionInitToFill(),
+    SinkIntoBranches(),
+    CopyToGeneric(),
+)
+
 #: The scheduler, in order. Each entry is a pass instance; `step_name` names it for
 #: --stop-after and --print-ir-after-all.
 SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     DevicePatterns("pre_mapping"),
     LegalityCheck(),
+    *NORMALIZE_STEPS,
     ProgramSplit(),
     DevicePatterns("pre_scheduling"),
     FuseCompute(),
@@ -85,7 +112,8 @@ POST_SOLVE_STEPS: tuple[ModulePass, ...] = (
 )
 
 #: Passes run on KTIR input before any ScheduleIR exists (skipped for ScheduleIR input).
-KTIR_ONLY = ("device-patterns-pre_mapping", "legality-check")
+KTIR_ONLY = ("device-patterns-pre_mapping", "legality-check",
+             *(step.name for step in NORMALIZE_STEPS))
 
 
 def step_name(step: ModulePass) -> str:
@@ -124,8 +152,9 @@ def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str 
 
 def _located(err: ScheduleError, kernel: Kernel | None) -> SpyreSchedError:
     """Give an error about a kernel op the op's FILE:LINE:COL when we know it."""
-    if kernel is not None and err.op is not None and err.op in kernel.op_locations:
-        return UnsupportedError(err.message, kernel.location_of(err.op))
+    op = origin_of(err.op) if err.op is not None else None
+    if kernel is not None and op is not None and op in kernel.op_locations:
+        return UnsupportedError(err.message, kernel.location_of(op))
     return err
 
 

@@ -34,3 +34,29 @@ def test_islpy_stays_inside_the_polyhedral_layer():
 def test_xdsl_private_api_is_wrapped_in_one_module():
     uses = _offenders(PRIVATE_XDSL, lambda rel: rel == "spyre_sched/xdsl_compat.py")
     assert uses == []
+
+
+def _project_imports(rel_dir: str) -> list[tuple[str, str]]:
+    """(file, imported spyre_sched/emulator module) for every import under rel_dir."""
+    found = []
+    pattern = re.compile(r"^\s*(?:from|import)\s+((?:spyre_sched|emulator)[\w.]*)")
+    for path in sorted(ROOT.glob(f"{rel_dir}/**/*.py")):
+        for line in path.read_text().splitlines():
+            match = pattern.match(line)
+            if match:
+                found.append((path.relative_to(ROOT).as_posix(), match.group(1)))
+    return found
+
+
+def test_normal_form_imports_only_its_rooms():
+    allowed = ("spyre_sched.normalize", "spyre_sched.dialects", "spyre_sched.polyhedral",
+               "spyre_sched.errors", "spyre_sched.schedule.common")
+    bad = [f"{rel}: {mod}" for rel, mod in _project_imports("spyre_sched/normalize")
+           if not mod.startswith(allowed)]
+    assert bad == []
+
+
+def test_scheduler_passes_do_not_import_the_normal_form():
+    bad = [f"{rel}: {mod}" for rel, mod in _project_imports("spyre_sched/schedule")
+           if mod.startswith("spyre_sched.normalize")]
+    assert bad == []

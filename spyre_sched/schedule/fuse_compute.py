@@ -1,8 +1,7 @@
 """Pass 3, fuse-compute: each program's compute as few `linalg.generic`s as possible.
 
-Named elementwise ops (`linalg.add`, `linalg.mul`, ...) become generics with upstream
-xDSL's generalisation pattern; `linalg.reduce` becomes a generic with a reduction
-iterator. Then an all-parallel generic whose only user is another generic is fused into
+The normal form (`spyre_sched/normalize`) has already made every compute a generic. An
+all-parallel generic whose only user is another generic is fused into
 it (its body inlined, its inputs re-indexed through the consumer's map), repeatedly, so
 an elementwise chain is one generic. A reduction is never fused into its consumer (its
 result exists only once the reduction is done): a program whose compute is a reduction
@@ -15,54 +14,19 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.linalg.ops import FillOp, GenericOp, ReduceOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
-from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
 from xdsl.rewriter import Rewriter
-from xdsl.transforms.linalg_generalize_named_ops import GeneralizeNamedOpPattern
 
 from spyre_sched.schedule.common import fail, programs
 
 NAME = "fuse-compute"
 
 PARALLEL = IteratorTypeAttr.parallel()
-REDUCTION = IteratorTypeAttr.reduction()
-
-
-class GeneralizeElementwise(RewritePattern):
-    """Upstream generalisation, for elementwise named ops only (not fill)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if isinstance(op, ElementwiseOperation):
-            GeneralizeNamedOpPattern().match_and_rewrite(op, rewriter)
-
-
-class GeneralizeReduce(RewritePattern):
-    """`linalg.reduce ... dimensions = [k]` -> a generic reducing dims k."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter) -> None:
-        rank = len(op.input.type.get_shape())  # type: ignore[attr-defined]
-        reduced = set(op.dimensions.get_values())
-        identity = AffineMap.identity(rank)
-        kept = AffineMap(rank, 0, tuple(identity.results[d] for d in range(rank)
-                                        if d not in reduced))
-        generic = GenericOp(
-            [op.input], [op.init], op.region.clone(),
-            [AffineMapAttr(identity), AffineMapAttr(kept)],
-            [REDUCTION if d in reduced else PARALLEL for d in range(rank)],
-            [r.type for r in op.result])
-        rewriter.replace(op, generic)
 
 
 def _is_all_parallel(op: GenericOp) -> bool:
@@ -151,14 +115,12 @@ def _remove_dead_tensors(fn: Operation) -> None:
 
 @dataclass(frozen=True)
 class FuseCompute(ModulePass):
-    """Generalise to linalg.generic and fuse elementwise producer -> consumer chains."""
+    """Fuse elementwise producer -> consumer chains of generics."""
 
     name = NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for _, fn in list(programs(op)):
-            PatternRewriteWalker(GeneralizeElementwise(), apply_recursively=False).rewrite_region(fn.body)
-            PatternRewriteWalker(GeneralizeReduce(), apply_recursively=False).rewrite_region(fn.body)
             changed = True
             while changed:
                 changed = False

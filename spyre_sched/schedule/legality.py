@@ -2,9 +2,11 @@
 
 Runs on the KTIR module before anything is rewritten, so every error points at the op
 the kernel author wrote ("not supported yet: ..."). What passes here, later passes
-handle: elementwise, broadcast and reduction `linalg` work (named elementwise ops,
-`linalg.generic` with projected-permutation maps, `linalg.reduce`, `linalg.fill`) on f16
-and f32, rectangular access tiles in their natural order, views in device memory or the
+handle: elementwise, broadcast and reduction work (named elementwise ops,
+`linalg.generic` with projected-permutation maps, `linalg.broadcast`, `linalg.reduce`,
+`linalg.fill`, `arith`/`math` ops on tensors, `tensor.splat`, slices of loaded tiles) on
+f16 and f32, brought to
+one spelling by the normal-form passes that follow (`spyre_sched/normalize`), rectangular access tiles in their natural order, views in device memory or the
 tile's own scratchpad, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
 1-D and 2-D grids, views with run-time sizes (`ktdp.runtime_arg`) and static strides
 (access tiles keep static shapes; the run-time value bounds the orchestrator's loops).
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.linalg.ops import FillOp, GenericOp, ReduceOp
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, ReduceOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     MemRefType,
@@ -49,8 +51,8 @@ _UNSUPPORTED_KTDP = {
 }
 
 #: ops that may appear in the kernel outside linalg bodies
-_KERNEL_DIALECTS = ("arith.", "affine.apply", "scf.for", "scf.if", "scf.yield", "func.return",
-                    "tensor.empty", "ktdp.")
+_KERNEL_DIALECTS = ("arith.", "math.", "affine.apply", "scf.for", "scf.if", "scf.yield",
+                    "func.return", "tensor.empty", "tensor.splat", "tensor.extract_slice", "ktdp.")
 
 
 def _has_df16(attr: Attribute) -> bool:
@@ -78,15 +80,18 @@ def check_op(op: Operation, device) -> None:
     elif isinstance(op, ReduceOp):
         _check_tensor_types(op)
         _check_reduction_init(op, op.init)
-    elif isinstance(op, ElementwiseOperation | FillOp):
+    elif isinstance(op, ElementwiseOperation | FillOp | BroadcastOp):
         _check_tensor_types(op)
     elif op.name.startswith("linalg.") and op.name != "linalg.yield" \
             and not inside_linalg_body(op):
-        raise fail(op, NAME, f"not supported yet: {op.name} (only elementwise, broadcast and "
-                   "reduction linalg work is scheduled)")
+        raise fail(op, NAME, f"not supported yet: {op.name} (the linalg ops scheduled are "
+                   "linalg.generic, the named elementwise ops, linalg.broadcast, "
+                   "linalg.reduce and linalg.fill)")
     elif not inside_linalg_body(op) and not op.name.startswith(_KERNEL_DIALECTS) \
             and not isinstance(op, func.FuncOp):
         raise fail(op, NAME, f"not supported yet: {op.name} in a kernel")
+    elif not inside_linalg_body(op) and op.name.startswith(("arith.", "math.", "tensor.splat")):
+        _check_tensor_types(op)
 
 
 def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
@@ -161,10 +166,12 @@ def _check_generic(op: GenericOp) -> None:
 
 
 def _check_reduction_init(op: Operation, init) -> None:
-    owner = init.owner
-    if not isinstance(owner, FillOp):
-        raise fail(op, NAME, "not supported yet: a reduction whose initial value is not a "
-                   "linalg.fill of a scalar")
+    """Any tensor may start a reduction: a fill, a splat, a loaded or computed tensor (the
+    normal form starts the reduction from its combiner's identity and combines the
+    initial value after, or refuses a combiner it does not know), or a loop-carried
+    accumulator (folded with its loop)."""
+    if not isinstance(init.type, TensorType):
+        raise fail(op, NAME, "not supported yet: a reduction into a memref")
 
 
 @dataclass(frozen=True)

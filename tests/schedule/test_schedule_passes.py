@@ -1,5 +1,6 @@
-"""IR in, IR out: every schedule pass alone on the IR that enters it, FileCheck on what
-comes out. Each file under passes/ names its pass (`// PASS: name`) and holds its input
+"""IR in, IR out: every schedule pass (and every normal-form pass, whose files are in
+tests/normalize/passes) alone on the IR that enters it, FileCheck on what comes out.
+Each file under passes/ names its pass (`// PASS: name`) and holds its input
 (the previous pass's output on a small kernel, as the pipeline printed it) and CHECK
 lines; `// ERROR: text` files must be refused with that message instead."""
 
@@ -15,7 +16,8 @@ from spyre_sched.errors import SpyreSchedError
 from spyre_sched.pipeline import POST_SOLVE_STEPS, SCHEDULE_STEPS, run_steps, step_name
 
 HERE = Path(__file__).parent / "passes"
-FILES = sorted(HERE.glob("*.mlir"))
+NORMALIZE = Path(__file__).parents[1] / "normalize" / "passes"
+FILES = sorted([*HERE.glob("*.mlir"), *NORMALIZE.glob("*.mlir")], key=lambda p: p.name)
 
 
 def _header(text: str, key: str) -> str | None:

@@ -1,0 +1,101 @@
+"""What the normal-form passes share: building an elementwise `linalg.generic`, a box
+as an affine set, and the kernel function a pass rewrites."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from weakref import WeakKeyDictionary
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineConstraintExpr,
+    AffineConstraintKind,
+    AffineExpr,
+    AffineMap,
+    AffineSet,
+)
+
+from spyre_sched.schedule.common import kernel_funcs
+
+#: op made by a normal-form pass -> the op it replaced, so an error a later pass reports on
+#: it can point at what the kernel author wrote (`spyre_sched.pipeline` follows the chain)
+ORIGIN: WeakKeyDictionary[Operation, Operation] = WeakKeyDictionary()
+
+
+def note_origin(new_ops: Sequence[Operation], old: Operation) -> None:
+    for op in new_ops:
+        ORIGIN[op] = ORIGIN.get(old, old)
+
+
+def origin_of(op: Operation) -> Operation:
+    """The op of the kernel as written that `op` was made from (itself if none)."""
+    return ORIGIN.get(op, op)
+
+
+PARALLEL = IteratorTypeAttr.parallel()
+REDUCTION = IteratorTypeAttr.reduction()
+
+
+def element_type(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, TensorType) else t
+
+
+def is_tensor(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType)
+
+
+def empty_like(result_type: TensorType) -> tensor.EmptyOp:
+    return tensor.EmptyOp([], result_type)
+
+
+def parallel_generic(inputs: Sequence[SSAValue], input_maps: Sequence[AffineMap],
+                     init: SSAValue, result_type: TensorType,
+                     body: Callable[[Sequence[SSAValue]], tuple[list[Operation], SSAValue]]
+                     ) -> GenericOp:
+    """An all-parallel generic over `result_type`'s shape writing `init` (identity output
+    map). `body(args)` gets the scalar block arguments of the inputs and returns the ops
+    that compute the element and the value to yield."""
+    rank = result_type.get_num_dims()
+    block = Block(arg_types=[element_type(v.type) for v in inputs]
+                  + [result_type.element_type])
+    ops, value = body(block.args[:len(inputs)])
+    for op in ops:
+        block.add_op(op)
+    block.add_op(YieldOp(value))
+    maps = [AffineMapAttr(m) for m in input_maps] + [AffineMapAttr(AffineMap.identity(rank))]
+    return GenericOp(list(inputs), [init], Region(block), maps, [PARALLEL] * rank,
+                     [result_type])
+
+
+def replace_naming_result(rewriter, op: Operation, ops: Sequence[Operation],
+                          value: SSAValue) -> None:
+    """Replace `op`'s one result by `value` (computed by `ops`), the name going to `value`
+    only (the rewriter would give it to every new result)."""
+    name = op.results[0].name_hint
+    note_origin(ops, op)
+    rewriter.replace(op, list(ops), [value])
+    for inner in ops:
+        for result in inner.results:
+            result.name_hint = name if result is value else None
+
+
+def kernel_of(module: ModuleOp) -> list[Operation]:
+    """The kernel functions of the module (the normal form runs before program split)."""
+    return list(kernel_funcs(module))
+
+
+def box_set(bounds: list[tuple[int, int]]) -> AffineSet:
+    """The box {lo_i <= d_i <= hi_i}."""
+    constraints = []
+    for i, (lo, hi) in enumerate(bounds):
+        d = AffineExpr.dimension(i)
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d - lo,
+                                                AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
+                                                AffineExpr.constant(hi) - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(bounds), 0, tuple(constraints))
