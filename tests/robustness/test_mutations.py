@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mutations import GENERIC, KERNEL, mutate
+from spyre_sched.fuzz.mutations import GENERIC, KERNEL, mutate
 from spyre_sched import cli
 
 ROOT = Path(__file__).resolve().parents[2]
