@@ -163,11 +163,14 @@ class _Kernel:
     def __init__(self, ch: Choices):
         self.ch = ch
         self.b = _Builder(ch)
+        self.pending_index: list[tuple[str, str]] = []  # (name, line) of index arithmetic
+        self.in_loop = {"%i"}  # index values that depend on the run-time loop's counter
+        self.view_lines: list[str] = []
 
     # ---- shape of the work ---------------------------------------------------------
 
     def build(self) -> FuzzKernel:
-        ch, b = self.ch, self.b
+        ch = self.ch
         self.dtype = "f16"
         if ch.flag(20, "f32"):
             self.dtype = "f32"
@@ -211,7 +214,6 @@ class _Kernel:
         return self._finish()
 
     def _tile_ids(self) -> None:
-        b = self.b
         n = len(self.grid)
         if n == 1:
             names = ["%x"]
@@ -220,7 +222,6 @@ class _Kernel:
             names = ["%x", "%y", "%z"][:n]
             self.id_line = f"{', '.join(names)} = ktdp.get_compute_tile_id : " + \
                 ", ".join(["index"] * n)
-        self.tile_names = names
         # index of the tile's row block and column block
         g = self.grid + (1, 1)
         if self.rank == 1:
@@ -229,18 +230,14 @@ class _Kernel:
         elif not self.runtime:
             self.rb = self._apply({"%x": 1, **({"%z": g[0]} if n == 3 else {})}, 0)
             self.cb = "%y" if n >= 2 else None
-        self._index_lines_done = True
 
-    def _apply(self, coeffs: dict[str, int], constant: int, scale: int = 1) -> str:
-        """An index value sum(coeff * name) * scale + constant, in arith ops (the lowering
-        reads arith index arithmetic, not affine.apply)."""
+    def _apply(self, coeffs: dict[str, int], constant: int) -> str:
+        """An index value sum(coeff * name) + constant, in arith ops (the lowering reads
+        arith index arithmetic, not affine.apply)."""
         if not coeffs:
             return self.b.const(constant)
-        self.pending_index = getattr(self, "pending_index", [])
-        self.in_loop = getattr(self, "in_loop", {"%i"})
         terms = []
         for name, k in coeffs.items():
-            k *= scale
             if k == 1:
                 terms.append(name)
                 continue
@@ -385,8 +382,6 @@ class _Kernel:
 
     def _programs(self) -> None:
         ch, b = self.ch, self.b
-        self.view_lines: list[str] = []
-        self.pending_index = getattr(self, "pending_index", [])
         if self.rank == 2:
             if self.runtime:
                 self.row0 = "%i"
@@ -446,8 +441,6 @@ class _Kernel:
             operands.append(self._reload(previous))
         reduce = (self.rank == 2 and ch.flag(35, "reduce")
                   and (previous is None or previous.kind == "full"))
-        if reduce and self.runtime and previous is None:
-            pass
         if previous is None or previous.kind != "full" or ch.flag(30):
             operands.insert(0, self._load_input("full"))
         if reduce:
@@ -644,9 +637,8 @@ class _Kernel:
                  f"{', '.join(sorted(self.ch.features)) or 'none'}",
                  f"func.func @fuzz({', '.join(args)}) attributes "
                  f"{{grid = [{', '.join(map(str, self.grid))}]}} {{"]
-        loop = getattr(self, "in_loop", {"%i"})
-        outside = [ln for name, ln in self.pending_index if name not in loop]
-        inside = [ln for name, ln in self.pending_index if name in loop]
+        outside = [ln for name, ln in self.pending_index if name not in self.in_loop]
+        inside = [ln for name, ln in self.pending_index if name in self.in_loop]
         if self.runtime:
             b.const(0), b.const(self.br)
         lines += ["  " + ln for ln in sorted(b.header.values(), key=_const_order)]

@@ -28,7 +28,7 @@ from pathlib import Path
 from spyre_sched.fuzz.choices import Choices
 from spyre_sched.fuzz.generator import generate
 from spyre_sched.fuzz.mutations import BUNDLE, GENERIC, KERNEL, mutate
-from spyre_sched.fuzz.runner import Hang, _Deadline
+from spyre_sched.fuzz.commands import HANG, invoke
 
 KINDS = ("kernel", "device", "bundle")
 ROUTE_ENDPOINTS = ["ddr", "core0.lx", "core0.l1", "core3.lx", "core0.corelet1.sfu", "ring.stop5"]
@@ -135,17 +135,8 @@ class MutantCampaign:
         path.unlink(missing_ok=True)
 
     def _invoke(self, args: list[str]) -> tuple[int, str]:
-        from click.testing import CliRunner
-
-        from spyre_sched import cli
-
         self.commands += 1
-        try:
-            with _Deadline(self.timeout):
-                result = CliRunner().invoke(cli.main, args, env={cli.DEBUG_ENV: ""})
-        except Hang:
-            return -1, f"no answer within {self.timeout} s"
-        return result.exit_code, result.output or ""
+        return invoke(args, self.timeout)
 
     def _judge(self, i, commands, source, texts, bundle) -> int:
         code = 0
@@ -154,7 +145,7 @@ class MutantCampaign:
             if code in (0, 1) and "Traceback" not in output:
                 self.counts["exit 0" if code == 0 else "exit 1"] += 1
                 continue
-            status = "hang" if code == -1 else "exit 2" if code == 2 else f"exit {code}"
+            status = "hang" if code == HANG else "exit 2" if code == 2 else f"exit {code}"
             self.counts[status] += 1
             self._save(i, args, source, texts, bundle, status, output)
         return code

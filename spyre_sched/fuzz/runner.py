@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from spyre_sched.errors import SpyreSchedError, UnsupportedError
+from spyre_sched.fuzz.commands import HANG, Deadline, Hang, invoke
 
 DEVICES = ("spyre", "sample_device")
 STRATEGIES = ("solver", "heuristic")
@@ -85,10 +85,6 @@ class KernelResult:
         return {"status": self.status, "outcomes": [asdict(o) for o in self.outcomes]}
 
 
-class Hang(BaseException):
-    """Raised by the alarm: a BaseException, so no `except Exception` swallows it."""
-
-
 _LOCATION = re.compile(r"^(?:\S+:\d+:\d+: )?(?:op \S+(?: @\S+)? in pass \S+: )?(?:error: )?")
 
 
@@ -103,48 +99,17 @@ def normalise(message: str) -> str:
     return first[:160]
 
 
-class _Deadline:
-    """`with _Deadline(seconds):` raises `Hang` in this (main) thread when time runs out."""
-
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-
-    def __enter__(self):
-        if self.seconds:
-            self.previous = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        return self
-
-    @staticmethod
-    def _fire(signum, frame):
-        raise Hang()
-
-    def __exit__(self, *exc):
-        if self.seconds:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-        return False
-
-
 def check_kernel(path: str, runtime_args: dict, timeout: float | None) -> Outcome | None:
     """`spyre-sched check` on the file: None when it passes, else the outcome."""
-    from click.testing import CliRunner
-
-    from spyre_sched import cli
-
     args = ["check", path, *[f"--arg={k}={v}" for k, v in sorted(runtime_args.items())]]
-    env = {cli.DEBUG_ENV: ""}
-    try:
-        with _Deadline(timeout):
-            result = CliRunner().invoke(cli.main, args, env=env)
-    except Hang:
-        return Outcome("hang", "check", "check: no answer in time", f"{timeout} s")
-    output = result.output or ""
-    if result.exit_code == 0 and "Traceback" not in output:
+    code, output = invoke(args, timeout)
+    if code == HANG:
+        return Outcome("hang", "check", "check: no answer in time", output)
+    if code == 0 and "Traceback" not in output:
         return None
     errors = [ln for ln in output.splitlines() if ": error: " in ln or "internal error" in ln]
     message = errors[0] if errors else output.strip().splitlines()[-1] if output.strip() else ""
-    if result.exit_code == 1 and "Traceback" not in output:
+    if code == 1 and "Traceback" not in output:
         return Outcome("out-of-scope", "check", "check: " + normalise(message), output.strip())
     return Outcome("crash", "check", "check: " + normalise(message), output.strip())
 
@@ -157,7 +122,7 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
 
     stage = "compile"
     try:
-        with _Deadline(timeout), tempfile.TemporaryDirectory(prefix="spyre-fuzz-") as tmp:
+        with Deadline(timeout), tempfile.TemporaryDirectory(prefix="spyre-fuzz-") as tmp:
             bundle = Path(tmp) / "bundle"
             compile_bundle(path, bundle, config.device, config.objective, config.strategy)
             stage = "emulate"
