@@ -32,11 +32,15 @@ def register(main: click.Group, reports_errors) -> None:
                   + ", ".join(FEATURES) + ".")
     @click.option("--shrink-budget", type=click.IntRange(0), default=40, show_default=True,
                   help="Pipeline runs spent shrinking each kind of failure (0: no shrinking).")
+    @click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
+                  metavar="SECONDS",
+                  help="Start no new kernel (or mutant) after this many seconds; the "
+                  "summary counts those that ran.")
     @click.option("--mutate", type=click.Choice(KINDS), default=None,
                   help="Mutation fuzzing instead: mutate shipped kernels, device files or "
                   "every file of compiled bundles; every outcome must be exit 0 or 1.")
     @reports_errors
-    def fuzz(count, seed, jobs, out, timeout, without, shrink_budget, mutate):
+    def fuzz(count, seed, jobs, out, timeout, without, shrink_budget, time_budget, mutate):
         """Generate COUNT random valid kernels, check each, compile it with both strategies
         and both objectives on both shipped devices (where the grid fits), emulate, compare
         with the reference and with the roofline bound; count outcomes (match, mismatch,
@@ -45,15 +49,17 @@ def register(main: click.Group, reports_errors) -> None:
         if mutate:
             from spyre_sched.fuzz.mutants import MutantCampaign, table
 
-            summary = MutantCampaign(mutate, count, seed, Path(out), timeout).run()
+            summary = MutantCampaign(mutate, count, seed, Path(out), timeout,
+                                     time_budget).run()
             click.echo(table(summary))
         else:
             from spyre_sched.fuzz.campaign import Campaign, table
 
             campaign = Campaign(count, seed, jobs, Path(out), timeout, tuple(without),
-                                shrink_budget)
+                                shrink_budget, time_budget)
             summary = campaign.run()
             click.echo(table(summary))
-        click.echo(f"summary: {Path(out) / ('mutants-' + mutate + '.json' if mutate else 'summary.json')}")
+        name = f"mutants-{mutate}.json" if mutate else "summary.json"
+        click.echo(f"summary: {Path(out) / name}")
         if summary["failures"]:
             raise SystemExit(1)

@@ -36,17 +36,26 @@ class FuzzJob:
     index: int
     without: tuple[str, ...] = ()
     timeout: float | None = 120.0
+    deadline: float | None = None  # time.time() after which kernels are skipped
+    log: str | None = None  # a JSON-lines file each kernel's entry is appended to
 
 
 def fuzz_one(job: FuzzJob) -> dict:
-    """Generate kernel `job.index` and run it: plain data for the campaign's summary."""
+    """Generate kernel `job.index` and run it: plain data for the campaign's summary
+    (`{"index", "skipped": True}` once the campaign's time budget is spent)."""
+    if job.deadline is not None and time.time() > job.deadline:
+        return {"index": job.index, "skipped": True}
     kernel = generate(Choices(kernel_seed(job.seed, job.index), without=job.without))
     started = time.perf_counter()
     result = run_kernel(kernel.text, kernel.runtime_args, kernel.tiles, seed=job.index,
                         timeout=job.timeout)
-    return {"index": job.index, "features": kernel.features, "grid": list(kernel.grid),
-            "runtime_args": kernel.runtime_args, "tape": kernel.tape,
-            "seconds": round(time.perf_counter() - started, 2), **result.as_dict()}
+    entry = {"index": job.index, "features": kernel.features, "grid": list(kernel.grid),
+             "runtime_args": kernel.runtime_args, "tape": kernel.tape,
+             "seconds": round(time.perf_counter() - started, 2), **result.as_dict()}
+    if job.log:
+        with open(job.log, "a") as log:  # one line per kernel, as they finish
+            log.write(json.dumps(entry) + "\n")
+    return entry
 
 
 def signature(entry: dict, outcome: dict) -> tuple[str, str, str]:
@@ -63,7 +72,9 @@ class Campaign:
     timeout: float | None = 120.0
     without: tuple[str, ...] = ()
     shrink_budget: int = 40
+    time_budget: float | None = None  # seconds after which no new kernel starts
     entries: list[dict] = field(default_factory=list)
+    skipped: int = 0
     failures: list[dict] = field(default_factory=list)
     wall_s: float = 0.0
 
@@ -71,15 +82,20 @@ class Campaign:
         from spyre_sched.parallel import map_jobs
 
         started = time.perf_counter()
-        jobs = [FuzzJob(self.seed, i, self.without, self.timeout) for i in range(self.count)]
-        self.entries = (executor or map_jobs)(fuzz_one, jobs, jobs=self.jobs,
-                                              label="fuzz", progress=progress)
+        deadline = time.time() + self.time_budget if self.time_budget else None
+        self.out.mkdir(parents=True, exist_ok=True)
+        log = self.out / "kernels.jsonl"
+        log.write_text("")
+        jobs = [FuzzJob(self.seed, i, self.without, self.timeout, deadline, str(log))
+                for i in range(self.count)]
+        entries = (executor or map_jobs)(fuzz_one, jobs, jobs=self.jobs, label="fuzz",
+                                         progress=progress)
+        self.entries = [e for e in entries if not e.get("skipped")]
+        self.skipped = len(entries) - len(self.entries)
         self._shrink_failures()
         self.wall_s = time.perf_counter() - started
         summary = self.summary()
-        if self.failures or self.count:
-            self.out.mkdir(parents=True, exist_ok=True)
-            (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         return summary
 
     # ---- failures -------------------------------------------------------------------
@@ -135,7 +151,8 @@ class Campaign:
             {o["reason"] for o in e["outcomes"] if o["status"] == "out-of-scope"}))
         features = Counter(f for e in self.entries for f in e["features"])
         return {
-            "count": self.count, "seed": self.seed, "jobs": self.jobs,
+            "count": len(self.entries), "skipped": self.skipped, "seed": self.seed,
+            "jobs": self.jobs,
             "wall_s": round(self.wall_s, 1),
             "kernels": {s: kernels.get(s, 0) for s in SEVERITY},
             "configurations": {s: configs.get(s, 0) for s in SEVERITY},
@@ -167,7 +184,9 @@ def _regression_text(kernel, sig, outcome, config, path, entry, seed, members) -
 
 
 def table(summary: dict) -> str:
-    lines = [f"fuzz: {summary['count']} kernels, seed {summary['seed']}, "
+    skipped = (f" ({summary['skipped']} more skipped: the time budget ran out)"
+               if summary.get("skipped") else "")
+    lines = [f"fuzz: {summary['count']} kernels{skipped}, seed {summary['seed']}, "
              f"{summary['jobs']} job(s), wall {summary['wall_s']:.0f} s"]
     lines.append("kernels:        " + ", ".join(f"{k} {v}" for k, v in summary["kernels"].items()))
     lines.append("configurations: " + ", ".join(

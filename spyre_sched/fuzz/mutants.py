@@ -62,6 +62,8 @@ class MutantCampaign:
     seed: int
     out: Path = Path("fuzz-out")
     timeout: float | None = 60.0
+    time_budget: float | None = None  # seconds after which no new mutant starts
+    ran: int = 0
     counts: Counter = field(default_factory=Counter)
     failures: list[dict] = field(default_factory=list)
     commands: int = 0
@@ -78,7 +80,10 @@ class MutantCampaign:
                                    file=click.get_text_stream("stderr"), show_pos=True) \
                     if progress else _Quiet(range(self.count)) as bar:
                 for i in bar:
+                    if self.time_budget and time.perf_counter() - started > self.time_budget:
+                        break
                     self._one(i, sources, work)
+                    self.ran += 1
         self.wall_s = time.perf_counter() - started
         return self.summary()
 
@@ -169,7 +174,8 @@ class MutantCampaign:
             "message": last[:300]})
 
     def summary(self) -> dict:
-        summary = {"kind": self.kind, "count": self.count, "seed": self.seed,
+        summary = {"kind": self.kind, "count": self.ran, "skipped": self.count - self.ran,
+                   "seed": self.seed,
                    "commands": self.commands, "wall_s": round(self.wall_s, 1),
                    "outcomes": dict(sorted(self.counts.items())), "failures": self.failures}
         self.out.mkdir(parents=True, exist_ok=True)
@@ -203,7 +209,9 @@ class _Quiet:
 
 
 def table(summary: dict) -> str:
-    lines = [f"fuzz --mutate {summary['kind']}: {summary['count']} mutants, "
+    skipped = (f" ({summary['skipped']} more skipped: the time budget ran out)"
+               if summary.get("skipped") else "")
+    lines = [f"fuzz --mutate {summary['kind']}: {summary['count']} mutants{skipped}, "
              f"{summary['commands']} commands, seed {summary['seed']}, wall "
              f"{summary['wall_s']:.0f} s",
              "outcomes: " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items())]
