@@ -61,3 +61,14 @@ def test_the_command_reports_and_exits_1_on_a_failure(tmp_path, monkeypatch):
     assert "failures: none" in clean.output
     bad = CliRunner().invoke(cli.main, ["fuzz", "--without", "nonsense"])
     assert bad.exit_code == 2 and "nonsense" in bad.output
+
+
+def test_a_spent_time_budget_skips_the_remaining_kernels(tmp_path, monkeypatch):
+    monkeypatch.setattr(campaign_module, "run_kernel", _staged_run_kernel)
+    summary = Campaign(count=5, seed=5, out=tmp_path, time_budget=1e-9,
+                       shrink_budget=0).run(progress=False)
+    assert summary["count"] == 0 and summary["skipped"] == 5
+    assert (tmp_path / "kernels.jsonl").read_text() == ""
+    summary = Campaign(count=5, seed=5, out=tmp_path, shrink_budget=0).run(progress=False)
+    lines = (tmp_path / "kernels.jsonl").read_text().splitlines()
+    assert summary["count"] == 5 and len(lines) == 5  # one line per kernel, as it ends
