@@ -93,7 +93,7 @@ def normalise(message: str) -> str:
     key outcomes are counted and failures grouped by."""
     first = message.strip().splitlines()[0] if message.strip() else ""
     first = _LOCATION.sub("", first)
-    first = re.sub(r"(?<![A-Za-z])-?\d+(\.\d+)?", "N", first)
+    first = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(?![\w.])", "N", first)  # not f16's 16
     first = re.sub(r"%[\w.$]+", "%v", first)
     first = re.sub(r"affine_(map|set)<[^>]*>", r"affine_\1<...>", first)
     return first[:160]

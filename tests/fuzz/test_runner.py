@@ -23,6 +23,8 @@ def test_normalise_drops_locations_numbers_and_names():
     assert normalise(text) == ("not supported yet: masked accesses (tile N: coordinate "
                                "[N, N]) at %v")
     assert normalise("op affine.apply in pass lower: error: lowering: x") == "lowering: x"
+    assert normalise("error: element type bf16 (f16 and f32), 3 of 12") == \
+        "element type bf16 (f16 and f32), N of N"
 
 
 def test_a_simple_kernel_matches_above_the_bound():
