@@ -397,7 +397,6 @@ class _Kernel:
         if self.runtime:
             b.indent = "    "
         previous: Value | None = None
-        self.output_made = False
         for k in range(count):
             last = k == count - 1
             previous = self._program(k, previous, last)
@@ -457,7 +456,7 @@ class _Kernel:
     # ---- compute ------------------------------------------------------------------------
 
     def _map(self, operands: list[Value]) -> Value:
-        ch, b = self.ch, self.b
+        ch = self.ch
         full = [v for v in operands if v.kind == "full"]
         same_type = all(v.dtype == self.dtype for v in operands)
         if same_type and len(full) == len(operands) and not self.scalars:
