@@ -18,7 +18,7 @@ from pathlib import Path
 
 from spyre_sched.fuzz.choices import Choices
 from spyre_sched.fuzz.generator import generate
-from spyre_sched.fuzz.runner import FAILURES, SEVERITY, Config, run_kernel
+from spyre_sched.fuzz.runner import FAILURES, SEVERITY, Config, configs_for, run_kernel
 from spyre_sched.fuzz.shrinker import shrink
 
 #: features whose failures are told apart when grouping (views that are not one dense
@@ -131,11 +131,8 @@ class Campaign:
 
     def _fails_alike(self, tape: list[int], sig: tuple, config: Config | None) -> bool:
         kernel = generate(Choices(tape=tape, without=self.without))
-        if config is not None:
-            from spyre_sched.fuzz.runner import configs_for
-
-            if config not in configs_for(kernel.tiles):
-                return False
+        if config is not None and config not in configs_for(kernel.tiles):
+            return False
         result = run_kernel(kernel.text, kernel.runtime_args, kernel.tiles,
                             timeout=self.timeout, only=[config] if config else None,
                             stop_early=True)

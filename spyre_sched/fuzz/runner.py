@@ -64,10 +64,6 @@ class Outcome:
     cycles: int | None = None
     bound: int | None = None
 
-    @property
-    def signature(self) -> tuple[str, str]:
-        return (self.status, self.reason)
-
 
 @dataclass
 class KernelResult:
