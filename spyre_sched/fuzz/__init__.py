@@ -7,6 +7,7 @@
 - `shrinker`: delta-debugging of a failing kernel's tape;
 - `campaign`: many kernels (in parallel through `spyre_sched.parallel`), counts, shrunk
   failures written out;
+- `commands`: a `spyre-sched` command run in this process under a time limit;
 - `mutations`, `mutants`: text mutations, and mutation fuzzing of kernels, device files
   and bundles through the command line.
 
