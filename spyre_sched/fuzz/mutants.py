@@ -162,11 +162,18 @@ class MutantCampaign:
             shutil.rmtree(saved, ignore_errors=True)
             shutil.copytree(bundle, saved)
         else:
-            name, text = next(iter(texts.items()))
+            _, text = next(iter(texts.items()))
             saved = self.out / f"mutant-{self.kind}-{i}.mlir"
             saved.write_text(text)
-        shown = [str(saved) if a.startswith(str(bundle or "\0")) or a.endswith(
-            f"mutant{i}.mlir") else a for a in args]
+        shown = []
+        for arg in args:
+            if arg.startswith(str(bundle or "\0")) or arg.endswith(f"mutant{i}.mlir"):
+                arg = str(saved)
+            elif arg.startswith(tempfile.gettempdir()) and Path(arg).is_file():
+                helper = self.out / Path(arg).name  # the unmutated kernel a command ran
+                shutil.copyfile(arg, helper)
+                arg = str(helper)
+            shown.append(arg)
         last = output.strip().splitlines()[-1] if output.strip() else ""
         self.failures.append({"mutant": i, "status": status, "source": str(source.relative_to(
             repo_root())) if source.is_relative_to(repo_root()) else str(source),

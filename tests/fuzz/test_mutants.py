@@ -35,3 +35,19 @@ def test_a_long_differential_campaign_finds_nothing(tmp_path):
     summary = Campaign(count=200, seed=1, out=tmp_path, without=LAYOUT_FEATURES,
                        shrink_budget=20).run(progress=False)
     assert summary["failures"] == [], summary["failures"]
+
+
+def test_a_failing_mutant_is_saved_with_a_command_that_replays_it(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from spyre_sched.fuzz import mutants
+
+    monkeypatch.setattr(mutants, "invoke", lambda args, timeout: (2, "internal error (X)"))
+    summary = MutantCampaign("device", 1, seed=0, out=tmp_path).run(progress=False)
+    assert summary["outcomes"] == {"exit 2": 3}
+    failure = summary["failures"][-1]  # the run of a small kernel on the mutated device
+    words = failure["command"].split()
+    assert words[:2] == ["spyre-sched", "run"] and failure["message"] == "internal error (X)"
+    kernel, device = Path(words[2]), Path(words[words.index("--device") + 1])
+    assert kernel.parent == tmp_path and kernel.is_file()  # the helper kernel, kept
+    assert device == tmp_path / "mutant-device-0.mlir" and device.is_file()
