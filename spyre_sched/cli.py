@@ -470,6 +470,13 @@ from spyre_sched import cli_bench  # noqa: E402
 cli_bench.register(main, reports_errors)
 
 
+# ---- fuzz: random kernels through the pipeline; mutated inputs -------------------------
+
+from spyre_sched import cli_fuzz  # noqa: E402
+
+cli_fuzz.register(main, reports_errors)
+
+
 # ---- compile: KTIR -> ScheduleIR (and later stages' outputs) ----------------------------
 
 from spyre_sched import cli_bundle, cli_compile, cli_solve  # noqa: E402

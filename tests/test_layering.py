@@ -60,3 +60,21 @@ def test_scheduler_passes_do_not_import_the_normal_form():
     bad = [f"{rel}: {mod}" for rel, mod in _project_imports("spyre_sched/schedule")
            if mod.startswith("spyre_sched.normalize")]
     assert bad == []
+
+
+def test_only_the_command_line_and_tests_import_the_fuzzer():
+    """spyre_sched/fuzz drives the compiler and the emulator through their public entry
+    points (like spyre_sched/bench); nothing below it may depend on it."""
+    uses = _offenders(re.compile(r"^\s*(from|import) spyre_sched\.fuzz\b"),
+                      lambda rel: rel.startswith("spyre_sched/fuzz/") or rel == "spyre_sched/cli_fuzz.py")
+    assert uses == []
+
+
+def test_the_fuzzer_imports_nothing_private_of_the_passes():
+    """It reaches the pipeline through spyre_sched.emulate / api / roofline, the device
+    model and the front end, never through a pass's module."""
+    fuzz = sorted(ROOT.glob("spyre_sched/fuzz/*.py"))
+    private = re.compile(r"^\s*(from|import) (spyre_sched\.(schedule|solve|lower)|emulator\.device)\b")
+    uses = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}" for p in fuzz
+            for n, line in enumerate(p.read_text().splitlines(), 1) if private.search(line)]
+    assert uses == []

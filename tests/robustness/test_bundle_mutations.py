@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from emulator.bundle_files import seal
-from mutations import GENERIC, JSON, mutate
+from spyre_sched.fuzz.mutations import GENERIC, JSON, mutate
 from test_mutations import _invoke
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,15 +8,14 @@ The default run executes a fixed, modest set of mutants; `pytest -m slow` runs t
 from __future__ import annotations
 
 import re
-import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mutations import GENERIC, KERNEL, mutate
 from spyre_sched import cli
+from spyre_sched.fuzz.commands import invoke
+from spyre_sched.fuzz.mutations import GENERIC, KERNEL, mutate
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = sorted(ROOT.glob("examples/*.mlir")) + sorted(ROOT.glob("tests/**/kernels/*.mlir"))
@@ -32,10 +31,6 @@ HANG_SECONDS = 20
 _RUNTIME_ARG = re.compile(r"%(\w+)\s*:\s*!ktdp\.runtime_arg<index,\s*granularity\s*=\s*(\d+)")
 
 
-class Hang(BaseException):
-    """Raised by the alarm; a BaseException so the CLI's error wrapper lets it through."""
-
-
 @dataclass
 class Outcome:
     watchdog: bool = False  # report commands slower than HANG_SECONDS as hangs
@@ -45,23 +40,7 @@ class Outcome:
 
 
 def _invoke(args: list[str], watchdog: bool) -> tuple[int, str]:
-    if not watchdog:
-        result = CliRunner().invoke(cli.main, args)
-        return result.exit_code, result.output
-
-    def on_alarm(signum, frame):
-        raise Hang()
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(HANG_SECONDS)
-    try:
-        result = CliRunner().invoke(cli.main, args)
-    except Hang:
-        return -1, f"no answer within {HANG_SECONDS} s"
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-    return result.exit_code, result.output
+    return invoke(args, HANG_SECONDS if watchdog else None)
 
 
 def _run(outcome: Outcome, args: list[str], label: str, keep: Path, text: str) -> int:

@@ -1,8 +1,10 @@
-"""Deterministic text mutations of kernels and device files, for robustness fuzzing.
+"""Deterministic text mutations of kernels, device files and bundle files, for robustness
+fuzzing (`spyre-sched fuzz --mutate`, tests/robustness).
 
 Each mutation takes the source text and a seeded `random.Random` and returns a new text
 (or None when it does not apply). They model the mistakes a kernel author makes: a line
-lost or repeated, a wrong literal, type or memory space, a misspelt value, a cut file.
+lost or repeated, a wrong literal, type or memory space, a misspelt value, a cut file;
+and, for bundles, what a damaged or hand-edited file looks like (a flipped byte).
 """
 
 from __future__ import annotations
@@ -97,6 +99,15 @@ def drop_token(text, rng):
 
 def truncate(text, rng):
     return text[: rng.randrange(len(text) + 1)]
+
+
+def flip_byte(text, rng):
+    """One character's code point with one bit flipped (a damaged byte, kept as text)."""
+    if not text:
+        return None
+    k = rng.randrange(len(text))
+    flipped = chr((ord(text[k]) ^ (1 << rng.randrange(7))) or 0x20)
+    return text[:k] + flipped + text[k + 1:]
 
 
 def change_constraint(text, rng):
@@ -212,6 +223,8 @@ SEMANTIC: list[Mutation] = [change_integer, change_type, change_constraint, swap
                             change_grid, change_shape, change_op, change_map, change_index,
                             change_dimensions]
 KERNEL: list[Mutation] = GENERIC + SEMANTIC + SEMANTIC
+#: any file of a bundle (IR, JSON): the generic edits plus damaged bytes
+BUNDLE: list[Mutation] = GENERIC + [flip_byte, flip_byte, change_integer, change_type]
 
 
 def mutate(text: str, seed: int, mutations: list[Mutation], steps: int = 1) -> str:

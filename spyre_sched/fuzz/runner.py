@@ -1,0 +1,199 @@
+"""One generated kernel through the whole pipeline, every outcome classified.
+
+`run_kernel(kernel, ...)` writes the kernel to a file, runs `spyre-sched check` on it
+(the command itself), then, for each shipped device whose cores the grid fits, compiles it
+with both strategies and both objectives, emulates it, compares with the reference
+interpreter (`spyre_sched.run`, the reference run once per device) and checks emulated
+cycles against the roofline bound. Each configuration ends in one `Outcome`:
+
+- `match`: emulated outputs equal the reference and cycles are at least the bound;
+- `mismatch`: the outputs differ (`run`'s comparison rule);
+- `below-bound`: emulated cycles are fewer than the roofline bound allows;
+- `crash`: an exception that is not a located diagnostic (the CLI's exit 2), or `check`
+  exiting 2 or printing a traceback;
+- `hang`: no answer within the per-configuration time limit;
+- `out-of-scope`: a located refusal (`not supported yet`, or any other diagnostic the
+  compiler raised before emulating; `check` rejecting the kernel counts here too), counted
+  by its normalised reason.
+
+A located error raised while emulating a compiled bundle (a deadlock, an out-of-bounds
+transfer) is a `mismatch`: the compiler accepted the kernel, so the bundle must run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from spyre_sched.errors import SpyreSchedError, UnsupportedError
+from spyre_sched.fuzz.commands import HANG, Deadline, Hang, invoke
+
+DEVICES = ("spyre", "sample_device")
+STRATEGIES = ("solver", "heuristic")
+OBJECTIVES = ("latency", "memory")
+
+#: outcomes, worst first: a kernel's outcome is the worst of its configurations'
+SEVERITY = ("crash", "hang", "mismatch", "below-bound", "out-of-scope", "match")
+FAILURES = ("crash", "hang", "mismatch", "below-bound")
+
+
+@dataclass(frozen=True)
+class Config:
+    device: str
+    strategy: str
+    objective: str
+
+    def __str__(self) -> str:
+        return f"{self.device}/{self.strategy}/{self.objective}"
+
+    def command(self, path: str, runtime_args: dict) -> str:
+        args = "".join(f" --runtime-arg {k}={v}" for k, v in sorted(runtime_args.items()))
+        return (f"spyre-sched run {path} --device {self.device} --strategy {self.strategy} "
+                f"--objective {self.objective}{args}")
+
+
+@dataclass
+class Outcome:
+    status: str
+    config: str  # "check" or a Config's text
+    reason: str = ""  # normalised (out-of-scope: the counting key; failures: the signature)
+    detail: str = ""  # the whole message
+    cycles: int | None = None
+    bound: int | None = None
+
+
+@dataclass
+class KernelResult:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return min((o.status for o in self.outcomes), key=SEVERITY.index, default="match")
+
+    def worst(self) -> Outcome | None:
+        ranked = sorted(self.outcomes, key=lambda o: SEVERITY.index(o.status))
+        return ranked[0] if ranked else None
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "outcomes": [asdict(o) for o in self.outcomes]}
+
+
+_LOCATION = re.compile(r"^(?:\S+:\d+:\d+: )?(?:op \S+(?: @\S+)? in pass \S+: )?(?:error: )?")
+
+
+def normalise(message: str) -> str:
+    """A message's first line without its location, numbers as N, SSA names as %v: the
+    key outcomes are counted and failures grouped by."""
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    first = _LOCATION.sub("", first)
+    first = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(?![\w.])", "N", first)  # not f16's 16
+    first = re.sub(r"%[\w.$]+", "%v", first)
+    first = re.sub(r"affine_(map|set)<[^>]*>", r"affine_\1<...>", first)
+    return first[:160]
+
+
+def check_kernel(path: str, runtime_args: dict, timeout: float | None) -> Outcome | None:
+    """`spyre-sched check` on the file: None when it passes, else the outcome."""
+    args = ["check", path, *[f"--arg={k}={v}" for k, v in sorted(runtime_args.items())]]
+    code, output = invoke(args, timeout)
+    if code == HANG:
+        return Outcome("hang", "check", "check: no answer in time", output)
+    if code == 0 and "Traceback" not in output:
+        return None
+    errors = [ln for ln in output.splitlines() if ": error: " in ln or "internal error" in ln]
+    message = errors[0] if errors else output.strip().splitlines()[-1] if output.strip() else ""
+    if code == 1 and "Traceback" not in output:
+        return Outcome("out-of-scope", "check", "check: " + normalise(message), output.strip())
+    return Outcome("crash", "check", "check: " + normalise(message), output.strip())
+
+
+def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: int | None,
+               timeout: float | None, reference=None) -> tuple[Outcome, object]:
+    """Compile, emulate and compare one configuration: its outcome and the reference run
+    (to reuse for the next configuration on the same device)."""
+    from spyre_sched.emulate import compile_bundle, run
+
+    stage = "compile"
+    try:
+        with Deadline(timeout), tempfile.TemporaryDirectory(prefix="spyre-fuzz-") as tmp:
+            bundle = Path(tmp) / "bundle"
+            compile_bundle(path, bundle, config.device, config.objective, config.strategy)
+            stage = "emulate"
+            result = run(str(bundle), None, device=config.device, runtime_args=runtime_args,
+                         seed=seed, reference=reference)
+    except Hang:
+        return Outcome("hang", str(config), f"{stage}: no answer in time",
+                       f"{stage} took more than {timeout} s"), reference
+    except SpyreSchedError as err:
+        text = str(err)
+        if stage == "compile" or isinstance(err, UnsupportedError) \
+                or "not supported" in text:
+            return Outcome("out-of-scope", str(config), normalise(text), text), reference
+        return Outcome("mismatch", str(config), f"emulate: {normalise(text)}", text), reference
+    except Exception as err:  # noqa: BLE001 - anything else is the bug we are hunting
+        text = f"{type(err).__name__}: {err}"
+        return Outcome("crash", str(config), f"{stage}: {type(err).__name__}: "
+                       f"{normalise(str(err))}", text), reference
+    if not result.matches:
+        return Outcome("mismatch", str(config), "outputs differ",
+                       "; ".join(result.mismatches), result.cycles, bound), result.reference_run
+    if bound is not None and result.cycles < bound:
+        return Outcome("below-bound", str(config), "emulated cycles below the roofline bound",
+                       f"emulated {result.cycles} < bound {bound}", result.cycles,
+                       bound), result.reference_run
+    return Outcome("match", str(config), "", "", result.cycles, bound), result.reference_run
+
+
+def configs_for(tiles: int, devices=DEVICES) -> list[Config]:
+    """Every (device, strategy, objective) whose device has a core per tile."""
+    from spyre_sched.device import load_device
+
+    out = []
+    for device in devices:
+        if tiles > load_device(device).num_cores:
+            continue
+        out += [Config(device, s, o) for s in STRATEGIES for o in OBJECTIVES]
+    return out
+
+
+def _bound(path: str, device: str) -> int | None:
+    """The roofline bound's cycles, or None where the bound itself cannot be computed
+    (then `run_config` still classifies the run; the bound is not what is under test)."""
+    from spyre_sched.device import load_device
+    from spyre_sched.frontend import load_kernel
+    from spyre_sched.roofline import roofline
+
+    try:
+        return roofline(load_kernel(path), load_device(device)).bound_cycles
+    except SpyreSchedError:
+        return None
+
+
+def run_kernel(text: str, runtime_args: dict, tiles: int, *, seed: int = 0,
+               timeout: float | None = 120.0, only: list[Config] | None = None,
+               stop_early: bool = False) -> KernelResult:
+    """`text` checked, then run in every configuration (or `only` those): the outcomes.
+    `stop_early`: stop at the first failure (what the shrinker needs)."""
+    result = KernelResult()
+    with tempfile.TemporaryDirectory(prefix="spyre-fuzz-") as tmp:
+        path = os.path.join(tmp, "kernel.mlir")
+        Path(path).write_text(text)
+        checked = check_kernel(path, runtime_args, timeout)
+        if checked is not None:
+            result.outcomes.append(checked)
+            return result
+        references: dict[str, object] = {}
+        bounds: dict[str, int | None] = {}
+        for config in only if only is not None else configs_for(tiles):
+            if config.device not in bounds:
+                bounds[config.device] = _bound(path, config.device)
+            outcome, references[config.device] = run_config(
+                path, config, runtime_args, seed, bounds[config.device], timeout,
+                references.get(config.device))
+            result.outcomes.append(outcome)
+            if stop_early and outcome.status in FAILURES:
+                break
+    return result
