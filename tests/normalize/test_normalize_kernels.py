@@ -11,6 +11,7 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - plain_copy: a load stored as it is, no compute;
 - half_sum: the two halves of a loaded tile, taken by `tensor.extract_slice`, added;
 - sum_onto_loaded: a `linalg.reduce` whose initial value is a loaded tensor;
+- dead_value: sums computed but never stored (dropped by the normal form);
 - guarded_store: computed before an `scf.if`, stored under it (only the rows the
   storing tiles own are compared with numpy; the reference comparison covers all).
 """
@@ -80,7 +81,13 @@ def _sum_onto_loaded(rng):
     return {"X": x, "B": b}, {"S": b.astype(np.float64) + x.astype(np.float64).sum(axis=1)}
 
 
+def _dead_value(rng):
+    x, z, w = _f16(rng, 8, 128), _f16(rng, 8, 128), _f16(rng, 8, 128)
+    return {"X": x, "Z": z, "W": w}, {"Y": np.maximum(x, z).astype(np.float64)}
+
+
 CASES = {
+    "dead_value": _dead_value,
     "sum_onto_loaded": _sum_onto_loaded,
     "half_sum": _half_sum,
     "guarded_store": _guarded_store,
