@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from spyre_sched.cli_solve import allow_races_option
+
 
 def register(main, reports_errors, parse_runtime_args) -> None:
     @main.command("run")
@@ -30,9 +32,10 @@ def register(main, reports_errors, parse_runtime_args) -> None:
     @click.option("--trace", "trace_path", type=click.Path(dir_okay=False),
                   help="Write a Chrome/Perfetto trace-event JSON of the launch.")
     @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+    @allow_races_option
     @reports_errors
     def run_command(source, device, objective, strategy, inputs_path, outputs_path,
-                    runtime_args, seed, trace_path, as_json):
+                    runtime_args, seed, trace_path, as_json, allow_races):
         """Emulate SOURCE (a kernel, compiled first, or a bundle folder as it is) and compare
         its outputs with the KTIR reference interpreter on the same inputs."""
         import numpy as np
@@ -48,7 +51,8 @@ def register(main, reports_errors, parse_runtime_args) -> None:
             except (OSError, ValueError) as err:
                 raise ExecutionError(f"cannot read inputs: {err}", inputs_path) from None
         result = run(source, inputs, device=device, objective=objective, strategy=strategy,
-                     runtime_args=parse_runtime_args(runtime_args), seed=seed, trace=trace_path)
+                     runtime_args=parse_runtime_args(runtime_args), seed=seed, trace=trace_path,
+                     allow_races=allow_races)
         if outputs_path:
             try:
                 np.savez(outputs_path, **result.outputs)

@@ -16,6 +16,7 @@ import heapq
 
 import numpy as np
 
+from emulator.numerics.poison import poisoned
 from spyre_sched.errors import ExecutionError
 
 #: the most host memory one emulated memory may take
@@ -33,7 +34,7 @@ class Memory:
         self.name = name
         self.size = size
         # Small memories (scratchpads) exist whole; large ones grow with their use.
-        self.data = np.zeros(size if size <= EAGER_LIMIT else 0, dtype=np.uint8)
+        self.data = poisoned(size if size <= EAGER_LIMIT else 0)  # never-written: poison
         self.buffers: list[tuple[int, int, str]] = []  # (start, end, name), sorted
         self._starts: list[int] = []
         self.check_buffers = False
@@ -120,7 +121,7 @@ class Memory:
             raise ExecutionError(
                 f"memory {self.name}: an access up to byte {end} needs more host memory "
                 f"than the emulator allows ({HOST_LIMIT} bytes)")
-        grown = np.zeros(max(end, min(2 * len(self.data), HOST_LIMIT)), dtype=np.uint8)
+        grown = poisoned(max(end, min(2 * len(self.data), HOST_LIMIT)))
         grown[:len(self.data)] = self.data
         self.data = grown
         self._typed = {}
