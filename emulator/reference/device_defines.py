@@ -12,13 +12,14 @@ kernel's ops as written.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 
 from spyre_sched.frontend import Kernel
 
-#: kernel function -> [(device, the kernel as that device defines it)]
-_DEFINED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: the attribute of a Kernel holding [(device, the kernel as that device defines it)]: kept
+#: on the kernel object, so the copies go when the kernel goes (a cache keyed by the
+#: kernel's function would hold the function alive through the copies' locations)
+_DEFINED = "_as_devices_define"
 
 
 class _CopiedLocations(Mapping):
@@ -44,7 +45,7 @@ def as_the_device_defines(kernel: Kernel, device) -> Kernel:
 
     if device is None or not device_patterns(device, "pre_mapping"):
         return kernel
-    known = _DEFINED.setdefault(kernel.func, [])
+    known = vars(kernel).setdefault(_DEFINED, [])
     for seen, defined in known:
         if seen is device:
             return defined
