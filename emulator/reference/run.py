@@ -311,10 +311,10 @@ def _constant_views(kernel: Kernel):
         lo, hi = bounding_box(cset, sizes[: cset.num_symbols])
         if (hi < lo).any():
             continue
-        first = offset + sum(min((l * st, h * st)) for l, h, st in
-                             zip(lo.tolist(), hi.tolist(), strides))
-        last = offset + sum(max((l * st, h * st)) for l, h, st in
-                            zip(lo.tolist(), hi.tolist(), strides))
+        # a view's element address counts from its coordinate set's minimum
+        spans = [(h - l) * st for l, h, st in zip(lo.tolist(), hi.tolist(), strides)]
+        first = offset + sum(min(span, 0) for span in spans)
+        last = offset + sum(max(span, 0) for span in spans)
         yield op, max(first, 0), last
 
 

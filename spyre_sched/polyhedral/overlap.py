@@ -74,6 +74,14 @@ def _reached(values: AffineValues, r1: dict[str, str], r2: dict[str, str], body:
     return params, conj(*texts)
 
 
+def _every_variable(values: AffineValues, r1: dict[str, str], r2: dict[str, str]) -> list[str]:
+    """Every variable of the kernel as a parameter: the shared ones, then each copy's."""
+    names = [v.name for v in values.variables if not v.per_instance]
+    for rename in (r1, r2):
+        names += [rename[v.name] for v in values.variables if v.per_instance]
+    return names
+
+
 def _piece_text(access: AccessModel, part: ViewModel, coords: list[str],
                 rename: dict[str, str], by_address: bool) -> tuple[str, str | None, str]:
     """(membership text, address text or None, core text) of one part of an access."""
@@ -130,17 +138,19 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str,
             same = f"{core1} = {core2} and {addr1} = {addr2}"
         else:
             same = conj(f"{core1} = {core2}", *(f"{x} = {y}" for x, y in zip(c1, c2)))
-        body = conj(relations, t1, f"exists ({', '.join(c2)} : {conj(t2, same)})")
-        params, context = _reached(values, r1, r2, body, seeds)
-        iset = make_set(params, c1, conj(context, body))
-        if iset.is_empty():
+        overlap = f"exists ({', '.join(c2)} : {conj(t2, same)})"
+        params, context = _reached(values, r1, r2, conj(relations, t1, overlap), seeds)
+        if make_set(params, c1, conj(context, relations, t1, overlap)).is_empty():
             continue
-        point = witness(iset)
+        # Found (rare): the witness is picked from the set over every variable of the
+        # kernel, as it always was, so it does not depend on what the test above skipped.
+        everything = conj(values.context(r1), values.context(r2), tile_rel, order_rel)
+        point = witness(make_set(_every_variable(values, r1, r2), c1,
+                                 conj(everything, t1, overlap)))
         loops1 = {v.name: point[r1[v.name]] for v in a.loops}
         loops2 = {v.name: point[r2[v.name]] for v in b.loops}
         coordinate = tuple(point[c] for c in c1)
-        shared = {v.name: point[v.name] for v in values.variables
-                  if not v.per_instance and v.name in point}
+        shared = {v.name: point[v.name] for v in values.variables if not v.per_instance}
         address = None
         if by_address and p1.constant_strides is not None and p1.minima is not None:
             address = _address(p1, coordinate, point, r1)
