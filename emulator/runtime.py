@@ -141,6 +141,11 @@ class Runtime:
         self._next_byte = start + nbytes
         return start // et.size
 
+    def reserve(self, end_byte: int) -> None:
+        """Keep device memory below `end_byte` out of `allocate`: a kernel's views at
+        constant addresses own it."""
+        self._next_byte = max(self._next_byte, end_byte)
+
     def write_tensor(self, offset: int, values, element: str) -> None:
         et = element_type(element)
         raw = to_memory(et, np.asarray(values))

@@ -87,13 +87,31 @@ def _is_schedule_ir(text: str) -> bool:
     return DEVICE_ATTR in text and "ktdf." in text
 
 
+def refuse_races(kernel: Kernel) -> None:
+    """Refuse a kernel with a proven race between tiles (what `check` reports as an error,
+    with its witness): its result would depend on timing, so no schedule of it can be
+    checked against the reference. `allow_races=True` (`--allow-races`) skips this."""
+    from spyre_sched.errors import AnalysisError
+    from spyre_sched.polyhedral.checks import proven_races
+
+    races = proven_races(kernel.func)
+    if races:
+        more = (f" (and {len(races) - 1} more: `spyre-sched check` lists them)"
+                if len(races) > 1 else "")
+        raise AnalysisError(f"{races[0].message}{more}; a kernel with a proven race is not "
+                            "compiled (its outputs would depend on timing): fix it, or pass "
+                            "--allow-races (allow_races=True) to compile it anyway",
+                            kernel.location_of(races[0].op))
+
+
 def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after_all=None,
                         stop_after: str | None = None,
-                        argument_shapes: dict | None = None,
+                        argument_shapes: dict | None = None, allow_races: bool = False,
                         ) -> tuple[ModuleOp, str | None, str | None]:
     """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
     the kernel's path and text when known. `argument_shapes`, when given, is filled with
-    `memory_shapes` of a KTIR kernel (saved ScheduleIR has no kernel to infer them from)."""
+    `memory_shapes` of a KTIR kernel (saved ScheduleIR has no kernel to infer them from).
+    KTIR with a proven race is refused (`refuse_races`) unless `allow_races`."""
     from spyre_sched.frontend.kernel import parse_kernel
     from spyre_sched.located_parser import read_source
     from spyre_sched.pipeline import reschedule, schedule
@@ -101,6 +119,8 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     if isinstance(kernel, Kernel):
         if argument_shapes is not None:
             argument_shapes.update(memory_shapes(kernel))
+        if not allow_races:
+            refuse_races(kernel)
         module = schedule(kernel, device, print_after_all=print_after_all, stop_after=stop_after)
         return module, kernel.filename, None
     path = None
@@ -120,6 +140,8 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     parsed = parse_kernel(text, name)
     if argument_shapes is not None:
         argument_shapes.update(memory_shapes(parsed))
+    if not allow_races:
+        refuse_races(parsed)
     module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after)
     return module, str(path) if path else None, text
 
@@ -150,8 +172,11 @@ def decisions_by_program(solution) -> list[dict]:
 
 def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str = "latency",
             strategy: str = "solver", *, time_limit: float | None = None, workers: int = 1,
-            seed: int = 0, solver_log: bool = False, print_after_all=None) -> Schedule:
-    """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`."""
+            seed: int = 0, solver_log: bool = False, print_after_all=None,
+            allow_races: bool = False) -> Schedule:
+    """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`.
+    A KTIR kernel with a proven race between tiles is refused (`AnalysisError`, with the
+    witness `check` gives) unless `allow_races`."""
     from spyre_sched.pipeline import POST_SOLVE_STEPS, run_steps
     from spyre_sched.solve.explain import build_trace
     from spyre_sched.solve.solve_pass import SolveDecisions
@@ -162,7 +187,8 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
                          f"got {time_limit!r}")
     shapes: dict[str, tuple[int, ...]] = {}
     module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all,
-                                             argument_shapes=shapes)
+                                             argument_shapes=shapes,
+                                             allow_races=allow_races)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                           workers=workers, seed=seed, log=solver_log)
     run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)

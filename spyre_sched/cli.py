@@ -397,7 +397,8 @@ def output_summary(name: str, array) -> str:
         stats = f"min {as_float.min():.6g} max {as_float.max():.6g} mean {as_float.mean():.6g}"
     else:
         stats = "empty"
-    return f"%{name}: {shape} {data.dtype} {stats} checksum {digest}"
+    label = name if "@" in name else f"%{name}"  # an address range: global@0x...
+    return f"{label}: {shape} {data.dtype} {stats} checksum {digest}"
 
 
 @main.command("reference")
@@ -448,6 +449,10 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
                       device=target, memory_cap=cap)
     for name, array in outputs.items():
         click.echo(output_summary(name, array))
+    if not outputs:
+        # nothing to summarise or save: say so, never an empty archive with exit 0
+        raise ExecutionError(f"@{kernel.name} has no outputs: it writes no pointer argument "
+                             "and stores to no constant address range", kernel.location_of(kernel.func))
     if outputs_path:
         try:
             with open(outputs_path, "wb") as file:  # exactly this path: no suffix added

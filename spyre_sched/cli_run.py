@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from spyre_sched.cli_solve import allow_races_option
+
 
 def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
     @main.command("run")
@@ -41,9 +43,11 @@ def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
     @click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True),
                   default=60.0, show_default=True, metavar="S",
                   help="Stop the emulation once it has taken S seconds of wall-clock time.")
+    @allow_races_option
     @reports_errors
     def run_command(source, device, objective, strategy, inputs_path, outputs_path,
-                    runtime_args, seed, trace_path, as_json, memory_cap, max_cycles, max_seconds):
+                    runtime_args, seed, trace_path, as_json, memory_cap, max_cycles, max_seconds,
+                    allow_races):
         """Emulate SOURCE (a kernel, compiled first, or a bundle folder as it is) and compare
         its outputs with the KTIR reference interpreter on the same inputs."""
         import numpy as np
@@ -61,7 +65,8 @@ def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
         inputs = read_inputs(inputs_path) if inputs_path else {}
         result = run(source, inputs, device=device, objective=objective, strategy=strategy,
                      runtime_args=parse_runtime_args(runtime_args), seed=seed, trace=trace_path,
-                     memory_cap=cap, max_cycles=max_cycles, max_seconds=max_seconds)
+                     memory_cap=cap, max_cycles=max_cycles, max_seconds=max_seconds,
+                     allow_races=allow_races)
         if outputs_path:
             try:
                 with open(outputs_path, "wb") as file:  # exactly this path: no suffix added

@@ -24,6 +24,12 @@ OBJECTIVES = ("latency", "memory")
 STRATEGIES = ("solver", "heuristic")
 
 
+allow_races_option = click.option(
+    "--allow-races", "allow_races", is_flag=True,
+    help="Compile a kernel even though `check` proves a race between its tiles (its "
+    "outputs then depend on timing; refused by default).")
+
+
 def solver_options(fn):
     """The solver's click options (for `compile` and `explain`)."""
     for option in reversed([
@@ -43,6 +49,7 @@ def solver_options(fn):
                      help="CP-SAT's random seed."),
         click.option("--solver-log", "solver_log", type=click.Path(dir_okay=False),
                      default=None, metavar="FILE", help="Save CP-SAT's search log."),
+        allow_races_option,
     ]):
         fn = option(fn)
     return fn
@@ -65,7 +72,8 @@ def compile_from_options(source: str, device: str, options: dict):
         options.get("strategy") or "solver", time_limit=options.get("time_limit"),
         workers=options.get("workers") or 1, seed=options.get("seed") or 0,
         solver_log=bool(options.get("solver_log")),
-        print_after_all=options.get("print_hook"))
+        print_after_all=options.get("print_hook"),
+        allow_races=bool(options.get("allow_races")))
     if options.get("solver_trace"):
         _write(options["solver_trace"], json.dumps(schedule.trace, indent=2, sort_keys=True)
                + "\n", "solver trace")

@@ -12,6 +12,11 @@ Results must be bit-identical, except the elements a float sum reaches: the sche
 sum in another order, chunk by chunk in the accumulator type, so those are compared
 within the bound the reference computes for each element (the reordered sum's bound
 carried through the ops after it: docs/numerics.md, `emulator.numerics.error_bounds`).
+A NaN or infinity of the reference is compared exactly; an element whose bound is
+infinite is counted as not checked. The outputs are the pointer arguments the kernel
+writes and the ranges of memory it stores to through constant addresses. The verdict
+(`result.verdict`) is MATCH only when every element was checked, at least one was, and
+none failed; else MISMATCH or UNCHECKED (docs/emulator.md).
 """
 
 from __future__ import annotations
@@ -74,12 +79,22 @@ class RunResult:
     max_error: dict[str, float]
     """Largest |emulated - reference| per output (0.0: bit-identical)."""
     matches: bool
+    """True only for the verdict MATCH: every output element that could be compared was
+    compared, at least one was, and none differs beyond its rule."""
     mismatches: list[str]
     decisions: dict
     datapath_bytes: dict[str, int]
     bandwidth: dict[str, float]
     per_program: dict[str, int]
     tolerance: dict[str, str] = field(default_factory=dict)
+    verdict: str = "MATCH"
+    """MATCH; MISMATCH (an element differs beyond its rule: `mismatches`); UNCHECKED (none
+    differs, but an element had no finite bound or no element was compared at all:
+    `unchecked` says which). Only MATCH is a pass (`run` exits 0)."""
+    unchecked: list[str] = field(default_factory=list)
+    checks: dict[str, OutputCheck] = field(default_factory=dict)
+    """Per output (an argument, or a `global@0x...` address range the kernel stores to):
+    how many elements were compared bit for bit, within a finite bound, not at all."""
     trace_path: str | None = None
     bundle: str | None = None
     kernel: str = ""
@@ -139,7 +154,10 @@ class RunResult:
             "device": self.device,
             "bundle": self.bundle,
             "matches": self.matches,
+            "verdict": self.verdict,
             "mismatches": self.mismatches,
+            "unchecked": self.unchecked,
+            "elements": {k: c.counts() for k, c in self.checks.items()},
             "decisions": self.decisions,
             "predicted_cycles": self.predicted_cycles,
             "compiled_prediction": self.compiled_prediction,
@@ -192,7 +210,7 @@ def _same_output_shapes(prepared, want: dict[str, np.ndarray], runtime_args: dic
 
 
 def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: str,
-                   strategy: str) -> None:
+                   strategy: str, allow_races: bool = False) -> None:
     """Compile a kernel into a bundle folder through the compiler's public functions."""
     try:
         from spyre_sched import api
@@ -201,7 +219,8 @@ def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: s
         raise UnsupportedError(
             f"compiling a kernel needs the scheduler, solver and lowering ({err.name} is not "
             "available in this build): give `run` a bundle folder instead") from None
-    schedule = api.compile(str(kernel_path), device=device, objective=objective, strategy=strategy)
+    schedule = api.compile(str(kernel_path), device=device, objective=objective,
+                           strategy=strategy, allow_races=allow_races)
     # The kernel's exact bytes go into the bundle (kernel.mlir, hashed in schedule.json).
     bundle_writer.write_bundle(schedule, out, kernel_text=Path(kernel_path).read_bytes())
 
@@ -219,40 +238,86 @@ def _accumulator(prepared) -> str:
     return worst
 
 
-def compare(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None,
-            accumulator: str = "f32") -> tuple[float, float | None, str | None, str]:
-    """One output against the reference: (max |got - want|, max error / allowed bound over
-    the toleranced elements or None when none is, a mismatch message or None, the
-    tolerance in words). `bound`: the reference's per-element bounds (None or 0: bit for
-    bit), from `reference.run_with_error_bounds`; the rule is `numerics.compare_with_bound`."""
-    from emulator.numerics import compare_with_bound
+@dataclass
+class OutputCheck:
+    """How one output compared with the reference (docs/numerics.md, "Rule 3"): every
+    element is compared bit for bit (`exact`), within a finite bound (`bounded`) or not
+    at all (`unchecked`: its bound is infinite); `failed` of them broke their rule."""
 
+    elements: int
+    exact: int
+    bounded: int
+    unchecked: int
+    failed: int
+    max_error: float
+    """Largest |emulated - reference| over all the elements (0.0: bit-identical)."""
+    bound_ratio: float | None
+    """Largest |emulated - reference| / bound over the `bounded` elements (None: none)."""
+    tolerance: str
+    problem: str | None = None
+
+    def counts(self) -> dict[str, int]:
+        return {"elements": self.elements, "exact": self.exact, "bounded": self.bounded,
+                "unchecked": self.unchecked, "failed": self.failed}
+
+
+def display_name(name: str) -> str:
+    """An argument as `%name`; a stored address range (`global@0x...`) as it is."""
+    return name if "@" in name else f"%{name}"
+
+
+def compare(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None,
+            accumulator: str = "f32") -> OutputCheck:
+    """One output against the reference. `bound`: the reference's per-element bounds (None
+    or 0: bit for bit), from `reference.run_with_error_bounds`; the rule is
+    `numerics.compare_with_bound`, its classes `numerics.comparison_classes`."""
+    from emulator.numerics import compare_with_bound, comparison_classes
+
+    label = display_name(name)
     if got.shape != want.shape:
-        return (float("inf"), None, f"%{name}: shape {list(got.shape)} but the reference has "
-                f"{list(want.shape)}", "shape")
+        return OutputCheck(want.size, 0, 0, 0, want.size, float("inf"), None, "shape",
+                           f"{label}: shape {list(got.shape)} but the reference has "
+                           f"{list(want.shape)}")
     if bound is not None and not np.any(bound):
         bound = None
     passes, diff, ratio = compare_with_bound(got, want, bound)
+    exact, bounded, unchecked = comparison_classes(want, bound)
+    counts = [int(np.count_nonzero(m)) for m in (exact, bounded, unchecked)]
     worst = float(diff.max()) if diff.size else 0.0
-    toleranced = 0 if bound is None else int(np.count_nonzero(bound))
-    if toleranced:
-        tolerance = (f"{toleranced} of {want.size} elements may differ by a reordered sum's "
-                     f"bound ({accumulator} accumulator)"
-                     + ("" if toleranced == want.size else ", the rest bit-exact"))
-        finite = ratio[np.asarray(bound) > 0]
-        relative = float(finite.max()) if finite.size else 0.0
-    else:
-        tolerance, relative = "bit-exact", None
-    if passes.all():
-        return worst, relative, None, tolerance
+    relative = float(ratio[bounded].max()) if counts[1] else None
+    tolerance = (f"reordered sums, {accumulator} accumulator" if counts[1]
+                 else "bit-exact")
     bad = ~passes
-    first = tuple(int(i) for i in np.argwhere(bad)[0])
-    allowed = 0.0 if bound is None else float(np.broadcast_to(bound, want.shape)[first])
-    rule = "bit-exact required" if allowed == 0 else f"allowed {allowed:.3g}"
-    return worst, relative, (
-        f"%{name}: {int(bad.sum())} of {got.size} elements differ beyond the comparison rule; "
-        f"first at {list(first)}: emulated {got[first]!r}, reference {want[first]!r} "
-        f"({rule})"), tolerance
+    failed = int(np.count_nonzero(bad))
+    check = OutputCheck(int(want.size), *counts, failed, worst, relative, tolerance)
+    if failed:
+        first = tuple(int(i) for i in np.argwhere(bad)[0])
+        if exact[first]:
+            rule = "bit-exact required"
+        elif bounded[first]:
+            rule = f"allowed {float(np.broadcast_to(bound, want.shape)[first]):.3g}"
+        else:
+            rule = "not checked, but a NaN the reference does not have"
+        check.problem = (
+            f"{label}: {failed} of {got.size} elements differ beyond the comparison rule; "
+            f"first at {list(first)}: emulated {got[first]!r}, reference {want[first]!r} "
+            f"({rule})")
+    return check
+
+
+def check_line(name: str, check: OutputCheck) -> str:
+    """The report's line for one output: the largest error, then how every element was
+    compared (a way no element was compared by is said as 0), then how many failed."""
+    error = f"max error {check.max_error:g}"
+    if check.bound_ratio is not None:
+        error += f", {check.bound_ratio:.2f} of the allowed bound"
+    bounded = f"{check.bounded} within a finite bound"
+    if check.bounded:
+        bounded += f" ({check.tolerance})"
+    line = (f"output {display_name(name)}: {error}; {check.elements} elements: "
+            f"{check.exact} compared bit for bit, {bounded}, {check.unchecked} not checked "
+            "(no finite bound)")
+    return line + (f"; {check.failed} fail" if check.failed else "")
 
 
 def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
@@ -261,7 +326,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         trace: str | os.PathLike | None = None,
         reference: ReferenceRun | None = None,
         memory_cap: int | None = None, max_cycles: int | None = None,
-        max_seconds: float | None | str = "default") -> RunResult:
+        max_seconds: float | None | str = "default", allow_races: bool = False) -> RunResult:
     """Emulate a bundle folder (or compile a kernel into one first) and compare its outputs
     with the reference interpreter's on the same inputs (missing inputs: seeded random).
 
@@ -274,7 +339,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     `memory_cap`, the host bytes the emulated memories and the reference's simulated
     memory may take (default 4 GiB each); `max_cycles`, the device cycles of the launch
     (default 2**40); `max_seconds`, the wall-clock seconds of the emulated launch (default
-    60; None: no limit)."""
+    60; None: no limit). A kernel with a proven race between tiles is not compiled
+    unless `allow_races` (`api.compile`)."""
     import emulator.reference as reference_interpreter
     from emulator.device.memory import DEFAULT_MEMORY_CAP
     from emulator.runtime import (DEFAULT_MAX_CYCLES, DEFAULT_MAX_SECONDS, Runtime, argument_shape,
@@ -309,7 +375,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             kernel_file = Path(source)  # errors point at the user's file, not the copy
             bundle = Path(tmp) / "bundle"
             with _Stopwatch(timings, "compile"):
-                compile_bundle(source, bundle, device or "spyre", objective, strategy)
+                compile_bundle(source, bundle, device or "spyre", objective, strategy,
+                               allow_races)
         else:
             raise ExecutionError(f"run: {source!r} is neither a bundle folder, a kernel file "
                                  "nor a compiled schedule")
@@ -342,6 +409,11 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         with _Stopwatch(timings, "emulate"):  # placing inputs, launch, reading back
             args: dict[str, int] = {}
             outputs_at: dict[str, tuple[int, tuple[int, ...], str]] = {}
+            # views at constant addresses own device memory up to where they reach: the
+            # arguments are placed after it; the ranges stored through them are outputs
+            runtime.reserve(reference_interpreter.constant_address_end(kernel))
+            for a in reference_interpreter.stored_address_ranges(kernel):
+                outputs_at[a.name] = (a.offset, (a.count,), a.element_type)
             for arg in prepared.arguments:
                 name = arg["name"]
                 if arg.get("kind") != "pointer":
@@ -376,18 +448,27 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             trace_path = str(recorder.write(trace, {"kernel": prepared.kernel, "device": runtime.device.name,
                                                     "cycles": launched.cycles}))
 
-    max_error, bound_ratio, mismatches, tolerance = {}, {}, [], {}
+    checks, mismatches, unchecked = {}, [], []
     for name, ref in want.items():
         if name not in outputs:
-            mismatches.append(f"%{name}: the bundle does not write this output")
+            mismatches.append(f"{display_name(name)}: the bundle does not write this output")
             continue
-        err, relative, problem, tol = compare(name, outputs[name], ref,
-                                              reference.bounds.get(name), accumulator)
-        max_error[name] = err
-        bound_ratio[name] = relative
-        tolerance[name] = tol
-        if problem:
-            mismatches.append(problem)
+        check = checks[name] = compare(name, outputs[name], ref,
+                                       reference.bounds.get(name), accumulator)
+        if check.problem:
+            mismatches.append(check.problem)
+        if check.unchecked:
+            unchecked.append(
+                f"{display_name(name)}: {check.unchecked} of {check.elements} elements not "
+                "checked: their bound is infinite (a reordered sum that met a NaN or an "
+                "infinity, or an op the bound reaches a pole of, e.g. a division by an "
+                "interval holding 0)")
+    if not any(c.exact + c.bounded for c in checks.values()) and not mismatches:
+        unchecked.append(
+            "no output element was compared: the kernel has no output (no argument it "
+            "writes, no address range it stores to) or only empty ones" if not want else
+            "no output element was compared")
+    verdict = "MISMATCH" if mismatches else "UNCHECKED" if unchecked else "MATCH"
     m = launched.measurements
     units = {name: UnitFigures(s.busy, s.stalled_input, s.stalled_output, s.stalled_shared,
                                round(s.busy / m.cycles, 4) if m.cycles else 0.0, s.finished_at)
@@ -397,13 +478,16 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                                        is not None else prepared.predicted_cycles),
                      compiled_prediction=prepared.predicted_cycles,
                      prediction_assumes=list(prepared.schedule.get("predicted_assumes") or []),
-                     units=units, max_error=max_error,
-                     matches=not mismatches, mismatches=mismatches, decisions=prepared.decisions,
+                     units=units, max_error={k: c.max_error for k, c in checks.items()},
+                     matches=verdict == "MATCH", mismatches=mismatches, verdict=verdict,
+                     unchecked=unchecked, checks=checks, decisions=prepared.decisions,
                      datapath_bytes=m.datapath_bytes, bandwidth=m.bandwidth(),
-                     per_program=launched.per_program, tolerance=tolerance, trace_path=trace_path,
+                     per_program=launched.per_program,
+                     tolerance={k: c.tolerance for k, c in checks.items()}, trace_path=trace_path,
                      bundle=str(source) if isinstance(source, (str, Path)) and Path(source).is_dir() else None,
                      kernel=prepared.kernel, device=runtime.device.name,
-                     bound_ratio=bound_ratio, timings=timings, reference_run=reference)
+                     bound_ratio={k: c.bound_ratio for k, c in checks.items()}, timings=timings,
+                     reference_run=reference)
 
 
 def report(result: RunResult) -> str:
@@ -440,13 +524,8 @@ def report(result: RunResult) -> str:
                      f"out {mean('stalled_output'):5.1f}%  shared {mean('stalled_shared'):5.1f}%")
     total_bytes = sum(v for k, v in result.datapath_bytes.items())
     lines.append(f"bytes moved: {total_bytes} over {len(result.datapath_bytes)} datapaths")
-    for name in sorted(result.max_error):
-        ratio = result.bound_ratio.get(name)
-        if ratio is None:
-            lines.append(f"output %{name}: max error {result.max_error[name]:g} (bit-exact)")
-        else:
-            lines.append(f"output %{name}: max error {result.max_error[name]:g}, {ratio:.2f} of "
-                         f"the allowed bound ({result.tolerance.get(name)})")
+    for name in sorted(result.checks):
+        lines.append(check_line(name, result.checks[name]))
     if result.timings:
         parts = []
         for stage in ("compile", "emulate", "reference"):
@@ -457,13 +536,13 @@ def report(result: RunResult) -> str:
         lines.append("time: " + ", ".join(parts))
     if result.trace_path:
         lines.append(f"trace: {result.trace_path} (open in ui.perfetto.dev)")
-    if result.matches:
+    if result.verdict == "MATCH":
         lines.append("result: MATCH (emulated outputs equal the reference"
                      + (", within the bounds of reordered sums)"
                         if any(r is not None for r in result.bound_ratio.values()) else ")"))
     else:
-        lines.append("result: MISMATCH")
-        lines.extend("  " + m for m in result.mismatches)
+        lines.append(f"result: {result.verdict}")
+        lines.extend("  " + m for m in [*result.mismatches, *result.unchecked])
     return "\n".join(lines)
 
 

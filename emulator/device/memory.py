@@ -20,6 +20,7 @@ import heapq
 
 import numpy as np
 
+from emulator.numerics.poison import poisoned
 from spyre_sched.errors import ExecutionError
 
 #: the most host memory one emulated memory may take
@@ -172,7 +173,7 @@ class Memory:
             size = max(end, min(2 * have, HOST_LIMIT))
         self.host.take(self.name, size - have, not have)
         try:
-            grown = np.zeros(size, dtype=np.uint8)
+            grown = poisoned(size)  # never-written bytes: poison
         except MemoryError:
             self.host.allocated -= size - have
             raise ExecutionError(

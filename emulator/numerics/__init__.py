@@ -56,6 +56,7 @@ from .erf import erf, erfc
 from .op_table import OPS, OpSpec, apply_op, op_spec
 from .error_bounds import (
     compare_with_bound,
+    comparison_classes,
     elementwise_error_bound,
     hardware_sum_error_bound,
     matches_hardware_order_sum,
@@ -74,7 +75,7 @@ __all__ = [
     "DF16_MAX", "DF16_MIN_POSITIVE", "DF16_NEG_SPECIAL", "DF16_POS_SPECIAL",
     "ELEMENT_TYPES", "ElementType", "FLOAT_KINDS", "INT_KINDS", "LAYERNORM_EPS", "OPS",
     "OpSpec", "REDUCTION_KIND_OF_OP", "STICK_BYTES",
-    "apply_op", "compare_with_bound", "compute_dtype", "constant", "df16_from_f32", "df16_from_float", "df16_round",
+    "apply_op", "compare_with_bound", "comparison_classes", "compute_dtype", "constant", "df16_from_f32", "df16_from_float", "df16_round",
     "df16_to_f32", "element_size", "element_type", "elementwise_error_bound", "erf", "erfc", "float64_sum_is_exact",
     "from_bits", "from_memory", "hardware_sum_error_bound",
     "matches_hardware_order_sum",

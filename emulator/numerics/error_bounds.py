@@ -19,8 +19,10 @@ arrays:
   exact worst case when g is monotone in each operand with the others fixed
   (`MONOTONE_OPS`); division-like ops need the divisor's interval to exclude 0, and
   approximated elementary functions get two ulps of slack (`elementwise_error_bound`).
-* **Comparison.** An output passes where |emulated - reference| <= its bound, and bit for
-  bit where the bound is 0 (`compare_with_bound`).
+* **Comparison.** An output passes where |emulated - reference| <= its bound when the bound
+  is finite, and bit for bit where the bound is 0 or the reference is not finite (NaN,
+  infinities); an element whose bound is infinite is not checked, and says so
+  (`comparison_classes`, `compare_with_bound`).
 """
 
 from __future__ import annotations
@@ -189,10 +191,33 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
     return worst
 
 
+def comparison_classes(want, bound=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(exact, bounded, unchecked) masks over the elements of a reference output `want`
+    whose bounds are `bound` (None: all 0), which split every element into one of three:
+
+    * exact: compared bit for bit: the bound is 0, or the reference value is not finite
+      (NaN must be matched by NaN, an infinity by the same infinity, whatever the bound);
+    * bounded: a finite reference value with a finite positive bound;
+    * unchecked: a finite reference value whose bound is infinite (or NaN): any real value
+      lies within it, so the element is not checked (only a new NaN fails it), and a
+      comparison that has such an element proves nothing about it."""
+    w = np.asarray(want)
+    finite = np.isfinite(w.astype(np.float64)) if w.dtype.kind == "f" else np.ones(w.shape, bool)
+    if bound is None:
+        zero = np.ones(w.shape, dtype=bool)
+        return zero, ~zero, ~zero
+    b = np.broadcast_to(np.asarray(bound, dtype=np.float64), w.shape)
+    exact = (b == 0) | ~finite
+    unchecked = ~exact & ~np.isfinite(b)
+    return exact, ~exact & ~unchecked, unchecked
+
+
 def compare_with_bound(got, want, bound=None):
-    """(passes, |got - want|, |got - want| / bound) element by element: bit for bit where
-    the bound is 0 or absent (the same value and sign, NaN matching NaN), within the bound
-    elsewhere (an infinite bound accepts any value that is not a new NaN)."""
+    """(passes, |got - want|, |got - want| / bound) element by element, by the classes of
+    `comparison_classes`: bit for bit where the bound is 0 or absent or the reference is
+    not finite (the same value and sign, NaN matching NaN), within the bound where it is
+    finite, and anything but a new NaN where it is infinite (not checked: its ratio is 0;
+    `comparison_classes` tells those elements apart)."""
     got = np.asarray(got)
     want = np.asarray(want)
     if got.dtype.kind == "f" or want.dtype.kind == "f":
@@ -207,11 +232,11 @@ def compare_with_bound(got, want, bound=None):
     diff = np.where(np.isnan(diff), np.inf, diff)
     if bound is None:
         return same, diff, np.where(same, 0.0, np.inf)
+    exact, bounded, unchecked = comparison_classes(want, bound)
     b = np.broadcast_to(np.asarray(bound, dtype=np.float64), got.shape)
-    b = np.where(np.isnan(b), np.inf, b)
     with np.errstate(invalid="ignore", divide="ignore"):
-        new_nan = np.isnan(got.astype(np.float64)) & ~np.isnan(want.astype(np.float64))
-        passes = same | ((b > 0) & (diff <= b) & ~new_nan)
-        ratio = np.where(same, 0.0, np.where(b > 0, diff / b, np.inf))
-    ratio = np.where(np.isinf(b) & passes, 0.0, ratio)
+        new_nan = np.isnan(got.astype(np.float64))
+        passes = same | (bounded & (diff <= b) & ~new_nan) | (unchecked & ~new_nan)
+        ratio = np.where(same | unchecked, 0.0,
+                         np.where(bounded, diff / np.where(bounded, b, 1.0), np.inf))
     return passes, diff, ratio

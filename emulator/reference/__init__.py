@@ -6,6 +6,13 @@ It depends only on the front end, dialects and polyhedral layer of spyre_sched a
 `emulator.numerics`; never on the scheduler.
 """
 
-from emulator.reference.run import as_kernel, make_inputs, run, run_with_error_bounds
+from emulator.reference.run import (
+    as_kernel,
+    constant_address_end,
+    make_inputs,
+    run,
+    run_with_error_bounds,
+    stored_address_ranges,
+)
 
-__all__ = ["as_kernel", "make_inputs", "run", "run_with_error_bounds"]
+__all__ = ["as_kernel", "constant_address_end", "make_inputs", "run", "run_with_error_bounds", "stored_address_ranges"]

@@ -19,6 +19,8 @@ import weakref
 
 import numpy as np
 
+from emulator.numerics.poison import poisoned
+
 DEFAULT_SCRATCHPAD_BYTES = 2 * 1024 * 1024
 ALIGNMENT = 128
 
@@ -28,13 +30,14 @@ def align_up(value: int, alignment: int = ALIGNMENT) -> int:
 
 
 class DeviceMemory:
-    """Global memory plus lazily created (zeroed) scratchpads, keyed "global" / tile id."""
+    """Global memory plus lazily created scratchpads, keyed "global" / tile id; every byte
+    starts poisoned (`numerics.poison`)."""
 
     def __init__(self, global_bytes: int, num_tiles: int, scratchpad_bytes: int):
         self.num_tiles = num_tiles
         self.scratchpad_bytes = align_up(scratchpad_bytes, 8)
         self.buffers: dict[object, np.ndarray] = {
-            "global": np.zeros(align_up(max(global_bytes, ALIGNMENT)), dtype=np.uint8)
+            "global": poisoned(align_up(max(global_bytes, ALIGNMENT)))
         }
         # (space, dtype) -> the buffer seen as that dtype (until copied on write)
         self._typed: dict[tuple[object, np.dtype], np.ndarray] = {}
@@ -120,7 +123,7 @@ class DeviceMemory:
     def _buffer(self, space: object) -> np.ndarray:
         buf = self.buffers.get(space)
         if buf is None:
-            buf = np.zeros(self.scratchpad_bytes, dtype=np.uint8)
+            buf = poisoned(self.scratchpad_bytes)
             self.buffers[space] = buf
         return buf
 

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType
 
 from emulator.numerics import element_type, from_memory, round_to, to_memory
 from emulator.reference import affine_sets, linalg, ops_ktdp, ops_upstream  # noqa: F401
+from emulator.reference.device_defines import as_the_device_defines
 from emulator.reference.error_tracking import ErrorTracking, read_output
 from emulator.reference.exchange import Exchange
 from emulator.reference.interpreter import TileExecutor
@@ -31,6 +32,7 @@ from emulator.reference.memory import DEFAULT_SCRATCHPAD_BYTES, DeviceMemory, al
 from emulator.reference.ops_ktdp import RuntimeArg
 from emulator.reference.tile_scheduler import run_round_robin
 from emulator.reference.types import element_name
+from spyre_sched.dialects import ktdp as ktdp_ops
 from spyre_sched.dialects.ktdp import (
     ConstructDistributedMemoryViewOp,
     ConstructIndirectAccessTileOp,
@@ -76,6 +78,7 @@ class KernelSetup:
     #: run-time bindings (sorted (name, value) pairs) -> the arguments bounded by them
     bounded: dict[tuple, list[ArgumentInfo]] = dataclasses.field(default_factory=dict)
     constant_end: int | None = None
+    address_outputs: list | None = None  # stored_address_ranges
     layouts: dict[int, ArgumentLayout | None] = dataclasses.field(default_factory=dict)
     model: KernelModel | None = None
     index_ranges: dict[int, tuple[int, int]] | None = None
@@ -269,14 +272,29 @@ def _check_dtype(arg: ArgumentInfo, given: np.ndarray, kernel: Kernel) -> np.nda
         _where(kernel))
 
 
-def _constant_address_end(kernel: Kernel) -> int:
-    """Bytes of device memory that views at constant addresses reach (0 if none): the
-    producers' own tests often address device memory directly (`arith.constant 1024`)."""
+@dataclass(frozen=True)
+class AddressOutput:
+    """A range of global memory a kernel stores to through views at constant addresses
+    (no pointer argument): an output like an argument's, keyed `name` (`global@0x...`,
+    its first byte), `count` elements of `element_type` from element offset `offset`."""
+
+    name: str
+    offset: int
+    count: int
+    element_type: str
+
+    @property
+    def first_byte(self) -> int:
+        return self.offset * element_type(self.element_type).size
+
+
+def _constant_views(kernel: Kernel):
+    """(view op, first element, last element) of every global view at a constant address
+    whose extent is known: the elements its coordinate set can reach."""
     from spyre_sched.polyhedral.affine_values import AffineValues
     from spyre_sched.polyhedral.point_sets import bounding_box
 
     values = AffineValues(kernel.func)
-    end = 0
     for op in kernel.func.walk():
         if not isinstance(op, ConstructMemoryViewOp) or op.memory_space.space != "global":
             continue
@@ -291,11 +309,54 @@ def _constant_address_end(kernel: Kernel) -> int:
         lo, hi = bounding_box(cset, sizes[: cset.num_symbols])
         if (hi < lo).any():
             continue
-        reach = offset + sum(max((h - l) * st, 0) for l, h, st in
-                             zip(lo.tolist(), hi.tolist(), strides))
+        # a view's element address counts from its coordinate set's minimum
+        spans = [(h - l) * st for l, h, st in zip(lo.tolist(), hi.tolist(), strides)]
+        first = offset + sum(min(span, 0) for span in spans)
+        last = offset + sum(max(span, 0) for span in spans)
+        yield op, max(first, 0), last
+
+
+def constant_address_end(kernel: Kernel) -> int:
+    """Bytes of device memory that views at constant addresses reach (0 if none): the
+    producers' own tests often address device memory directly (`arith.constant 1024`)."""
+    end = 0
+    for op, _, last in _constant_views(kernel):
         size = element_type(element_name(op.result.type)).size
-        end = max(end, (reach + 1) * size)
+        end = max(end, (last + 1) * size)
     return end
+
+
+def stored_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
+    """The outputs a kernel has besides its arguments: for every global view at a constant
+    address that a `ktdp.store` goes through, the elements it can reach (overlapping or
+    adjacent ranges of one element type merged), in address order. Both executors read
+    them after a run and `spyre_sched.run` compares them like outputs."""
+    kernel = as_kernel(kernel)
+    stored = set()
+    for op in kernel.func.walk():
+        if isinstance(op, ktdp_ops.StoreOp):
+            tile = op.tile.owner
+            view = getattr(tile, "view", None)
+            owner = view.owner if view is not None else None
+            parts = ([v.owner for v in owner.views]
+                     if isinstance(owner, ConstructDistributedMemoryViewOp) else [owner])
+            stored.update(p for p in parts if isinstance(p, ConstructMemoryViewOp))
+    ranges: dict[str, list[list[int]]] = {}
+    for op, first, last in _constant_views(kernel):
+        if op in stored:
+            ranges.setdefault(element_name(op.result.type), []).append([first, last])
+    found = []
+    for et, spans in ranges.items():
+        merged: list[list[int]] = []
+        for first, last in sorted(spans):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], last)
+            else:
+                merged.append([first, last])
+        size = element_type(et).size
+        found += [AddressOutput(f"global@{first * size:#x}", first, last - first + 1, et)
+                  for first, last in merged]
+    return sorted(found, key=lambda a: (a.first_byte, a.name))
 
 
 def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]:
@@ -401,12 +462,14 @@ def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
 def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
                     accumulator: str | None = None):
     kernel = as_kernel(kernel)
-    if scratchpad_bytes is None and device is not None:
-        if isinstance(device, (str, Path)):
-            from spyre_sched.device import load_device
+    if isinstance(device, (str, Path)):
+        from spyre_sched.device import load_device
 
-            device = load_device(device)
-        scratchpad_bytes = device.scratchpad_bytes
+        device = load_device(device)
+    if device is not None:
+        if scratchpad_bytes is None:
+            scratchpad_bytes = device.scratchpad_bytes
+        kernel = as_the_device_defines(kernel, device)  # e.g. its silu: x * sigmoid(x)
     runtime_args = dict(runtime_args or {})
     inputs = dict(inputs)
     args = _bounded_arguments(kernel, runtime_args)
@@ -433,7 +496,7 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
     cursors: dict[object, int] = {}
     setup = kernel_setup(kernel)
     if setup.constant_end is None:
-        setup.constant_end = _constant_address_end(kernel)
+        setup.constant_end = constant_address_end(kernel)
     fixed_end = setup.constant_end
     _refuse_above_cap("views at constant addresses", [("device memory from 0", fixed_end)],
                       memory_cap, kernel)
@@ -537,6 +600,16 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
                     f"it span {list(spanned)} at run time", _where(kernel))
 
     outputs, bounds = {}, {}
+    if setup.address_outputs is None:
+        setup.address_outputs = stored_address_ranges(kernel)
+    for a in setup.address_outputs:  # ranges stored through constant addresses
+        et = element_type(a.element_type)
+        raw = memory.elements("global", np.dtype(et.storage_dtype))[a.offset:a.offset + a.count]
+        outputs[a.name] = from_memory(et, raw.copy())
+        if machine.errors is not None:
+            shadow = machine.errors.view(et.size, create=False).elements("global")
+            bounds[a.name] = (np.zeros(a.count) if shadow is None
+                              else shadow[a.offset:a.offset + a.count].copy())
     for p in placements:
         if p.arg.role not in ("out", "inout"):
             continue

@@ -44,6 +44,9 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineSymExpr
 from spyre_sched.dialects.ktdp import GetComputeTileIdOp, RuntimeArgExtractOp, RuntimeArgType
 from spyre_sched.polyhedral.isl_text import conj, expr_text
 
+#: a name in isl text
+ISL_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
 
 class VariableKind(Enum):
     TILE = "tile"
@@ -259,6 +262,21 @@ class AffineValues:
                 loops.append(next(v for v in self.variables if v.value is iv))
             parent = parent.parent_op()
         return loops[::-1]
+
+    def reached(self, text: str) -> list[str]:
+        """The variables isl `text` names, with every variable their constraints name,
+        transitively, in the kernel's order: the parameters a set over `text` needs (the
+        others cannot change it)."""
+        by_name = {v.name: v for v in self.variables}
+        todo = {t for t in ISL_NAME.findall(text) if t in by_name}
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo |= {t for t in ISL_NAME.findall(by_name[name].constraint)
+                         if t in by_name and t not in seen}
+        return [v.name for v in self.variables if v.name in seen]
 
     def context(self, rename: dict[str, str] | None = None,
                 names: set[str] | None = None) -> str:

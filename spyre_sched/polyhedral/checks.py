@@ -67,11 +67,7 @@ def check_kernel(func_op: Operation, model: KernelModel | None = None,
         if oob is None:
             continue
         diags.append(_masked(access, oob))
-    pointers = {n for view in model.views.values() for part in view.parts for n in part.root_key}
-    for race in find_write_races(model):
-        diags.append(_race(model, race, pointers))
-    for rw in find_read_write_races(model):
-        diags.append(_read_write_race(model, rw, pointers))
+    diags += race_diagnostics(model)
     for cov in store_coverage(model):
         if cov.complete:
             continue
@@ -84,6 +80,20 @@ def check_kernel(func_op: Operation, model: KernelModel | None = None,
             first.op, {"coordinate": cov.missing, **cov.others}, cov.view.op,
         ))
     return diags
+
+
+def race_diagnostics(model: KernelModel) -> list[Diagnostic]:
+    """Write races, then read/write races, between tiles: an error where the witness
+    replays concretely (a proven race), else a warning saying why not."""
+    pointers = {n for view in model.views.values() for part in view.parts for n in part.root_key}
+    return ([_race(model, race, pointers) for race in find_write_races(model)]
+            + [_read_write_race(model, rw, pointers) for rw in find_read_write_races(model)])
+
+
+def proven_races(func_op: Operation, model: KernelModel | None = None) -> list[Diagnostic]:
+    """The races `check` reports as errors: what `compile` refuses unless told to allow
+    races (`spyre_sched.compile(..., allow_races=True)`, `--allow-races`)."""
+    return [d for d in race_diagnostics(model or KernelModel(func_op)) if d.severity == "error"]
 
 
 def _masked(access, oob) -> Diagnostic:

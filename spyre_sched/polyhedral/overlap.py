@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.polyhedral.accesses import AccessModel
-from spyre_sched.polyhedral.affine_values import AffineValues
+from spyre_sched.polyhedral.affine_values import ISL_NAME, AffineValues
 from spyre_sched.polyhedral.isl_text import conj, make_set, witness
 from spyre_sched.polyhedral.views import ViewModel
 
@@ -37,9 +37,47 @@ def renaming(values: AffineValues, suffix: str) -> dict[str, str]:
     return {v.name: f"{v.name}__{suffix}" for v in values.variables if v.per_instance}
 
 
-def _params(values: AffineValues, renames: list[dict[str, str]]) -> list[str]:
+def _reached(values: AffineValues, r1: dict[str, str], r2: dict[str, str], body: str,
+             seeds: list[tuple[str, int]]) -> tuple[list[str], str]:
+    """(parameters, context) of an overlap set over `body`: the variables it names (in
+    copy 1, copy 2, or shared), the `seeds` (name, copy), and every variable their
+    constraints name, transitively; the context bounds exactly those."""
+    by_name = {v.name: v for v in values.variables}
+    back = {renamed: (name, 1) for name, renamed in r1.items()}
+    back.update({renamed: (name, 2) for name, renamed in r2.items()})
+
+    def named(text: str, copy: int) -> set[tuple[str, int]]:
+        found = set()
+        for token in ISL_NAME.findall(text):
+            if token in back:
+                found.add(back[token])
+            elif token in by_name:  # a shared variable, or one copy's text before renaming
+                found.add((token, copy if by_name[token].per_instance else 0))
+        return found
+
+    todo = named(body, 0) | {(n, c if by_name[n].per_instance else 0) for n, c in seeds}
+    todo = {(n, c) for n, c in todo if c or not by_name[n].per_instance}
+    reached: set[tuple[str, int]] = set()
+    while todo:
+        item = todo.pop()
+        if item in reached:
+            continue
+        reached.add(item)
+        name, copy = item
+        todo |= {i for i in named(by_name[name].constraint, copy) if i not in reached}
+    params, texts = [], []
+    for v in values.variables:  # in the kernel's order: the same sets as before
+        for copy, rename in ((0, None), (1, r1), (2, r2)):
+            if (v.name, copy) in reached:
+                params.append(rename[v.name] if rename else v.name)
+                texts.append(values.context(rename, names={v.name}))
+    return params, conj(*texts)
+
+
+def _every_variable(values: AffineValues, r1: dict[str, str], r2: dict[str, str]) -> list[str]:
+    """Every variable of the kernel as a parameter: the shared ones, then each copy's."""
     names = [v.name for v in values.variables if not v.per_instance]
-    for rename in renames:
+    for rename in (r1, r2):
         names += [rename[v.name] for v in values.variables if v.per_instance]
     return names
 
@@ -63,9 +101,14 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str,
     that `a`'s instance come in a lexicographically earlier iteration of them than `b`'s
     (`strict`), or in an iteration that is not later (not `strict`).
     """
+    # only parts of one memory reached from one root can share an element: most pairs of
+    # a kernel's accesses have none, and need none of the set-up below
+    pairs = [(p1, p2) for p1 in a.view.parts for p2 in b.view.parts
+             if p1.memory.space == p2.memory.space and p1.root_key == p2.root_key]
+    if not pairs:
+        return None
     values = a.values
     r1, r2 = renaming(values, "1"), renaming(values, "2")
-    params = _params(values, [r1, r2])
     tile = values.tile.name
     tile_rel = {"different": f"{r1[tile]} != {r2[tile]}",
                 "same": f"{r1[tile]} = {r2[tile]}", "any": "true"}[relation]
@@ -77,37 +120,43 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str,
         if not strict:
             same = conj(*(f"{x} = {y}" for x, y in zip(first, second)))
             order_rel = f"({order_rel}) or ({same})"
-    context = conj(values.context(r1), values.context(r2), tile_rel, order_rel)
+    relations = conj(tile_rel, order_rel)
+    # the instances' own loops and tile id always (a witness names them), else only the
+    # variables the two accesses reach: the rest of the kernel does not change the answer
+    # and would make every set as large as the kernel
+    seeds = ([(v.name, 1) for v in a.loops] + [(v.name, 2) for v in b.loops]
+             + [(tile, 1), (tile, 2)])
     c1 = [f"c{k}" for k in range(a.rank)]
     c2 = [f"e{k}" for k in range(b.rank)]
-    for p1 in a.view.parts:
-        for p2 in b.view.parts:
-            if p1.memory.space != p2.memory.space or p1.root_key != p2.root_key:
-                continue
-            by_address = p1.has_address() and p2.has_address()
-            if not by_address and p1 is not p2:
-                continue  # dynamic strides on different views: no comparison possible
-            t1, addr1, core1 = _piece_text(a, p1, c1, r1, by_address)
-            t2, addr2, core2 = _piece_text(b, p2, c2, r2, by_address)
-            if by_address:
-                same = f"{core1} = {core2} and {addr1} = {addr2}"
-            else:
-                same = conj(f"{core1} = {core2}", *(f"{x} = {y}" for x, y in zip(c1, c2)))
-            formula = conj(context, t1, f"exists ({', '.join(c2)} : {conj(t2, same)})")
-            iset = make_set(params, c1, formula)
-            if iset.is_empty():
-                continue
-            point = witness(iset)
-            loops1 = {v.name: point[r1[v.name]] for v in a.loops}
-            loops2 = {v.name: point[r2[v.name]] for v in b.loops}
-            coordinate = tuple(point[c] for c in c1)
-            shared = {v.name: point[v.name] for v in values.variables if not v.per_instance}
-            address = None
-            if by_address and p1.constant_strides is not None and p1.minima is not None:
-                address = _address(p1, coordinate, point, r1)
-            memory = str(p1.memory.resolve(point[r1[tile]]))
-            return OverlapWitness(point[r1[tile]], point[r2[tile]], loops1, loops2,
-                                  coordinate, memory, address, shared)
+    for p1, p2 in pairs:
+        by_address = p1.has_address() and p2.has_address()
+        if not by_address and p1 is not p2:
+            continue  # dynamic strides on different views: no comparison possible
+        t1, addr1, core1 = _piece_text(a, p1, c1, r1, by_address)
+        t2, addr2, core2 = _piece_text(b, p2, c2, r2, by_address)
+        if by_address:
+            same = f"{core1} = {core2} and {addr1} = {addr2}"
+        else:
+            same = conj(f"{core1} = {core2}", *(f"{x} = {y}" for x, y in zip(c1, c2)))
+        overlap = f"exists ({', '.join(c2)} : {conj(t2, same)})"
+        params, context = _reached(values, r1, r2, conj(relations, t1, overlap), seeds)
+        if make_set(params, c1, conj(context, relations, t1, overlap)).is_empty():
+            continue
+        # Found (rare): the witness is picked from the set over every variable of the
+        # kernel, as it always was, so it does not depend on what the test above skipped.
+        everything = conj(values.context(r1), values.context(r2), tile_rel, order_rel)
+        point = witness(make_set(_every_variable(values, r1, r2), c1,
+                                 conj(everything, t1, overlap)))
+        loops1 = {v.name: point[r1[v.name]] for v in a.loops}
+        loops2 = {v.name: point[r2[v.name]] for v in b.loops}
+        coordinate = tuple(point[c] for c in c1)
+        shared = {v.name: point[v.name] for v in values.variables if not v.per_instance}
+        address = None
+        if by_address and p1.constant_strides is not None and p1.minima is not None:
+            address = _address(p1, coordinate, point, r1)
+        memory = str(p1.memory.resolve(point[r1[tile]]))
+        return OverlapWitness(point[r1[tile]], point[r2[tile]], loops1, loops2,
+                              coordinate, memory, address, shared)
     return None
 
 

@@ -127,12 +127,14 @@ class ViewModel:
         return set_text(self.coordinate_set, list(coords), syms)
 
     def coordinate_set_isl(self) -> isl.Set:
-        """The coordinate set, parameters = the kernel's variables (bounded by context)."""
-        names = [v.name for v in self.values.variables]
+        """The coordinate set, parameters = the kernel's variables it reaches (bounded by
+        their context)."""
         coords = [f"c{k}" for k in range(self.rank)]
-        return make_set(names, coords, self.contains_text(coords)).intersect_params(
-            isl.Set(f"[{', '.join(names)}] -> {{ : {self.values.context()} }}")
-        )
+        text = self.contains_text(coords)
+        names = self.values.reached(text)
+        return make_set(names, coords, text).intersect_params(
+            isl.Set(f"[{', '.join(names)}] -> "
+                    f"{{ : {self.values.context(names=set(names))} }}"))
 
     @cached_property
     def minima(self) -> tuple[str, ...] | None:

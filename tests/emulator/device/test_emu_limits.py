@@ -188,14 +188,15 @@ def test_the_host_running_out_of_memory_is_exit_1_not_a_traceback(monkeypatch):
 def test_a_scratchpad_the_host_cannot_allocate_is_a_located_error(monkeypatch):
     runtime = Runtime("spyre")
     memory = runtime.emu.memories["core0.lx"]
-    real = np.zeros
+    import emulator.device.memory as memory_module
+    real = memory_module.poisoned
 
-    def refusing(shape, *args, **kwargs):
-        if shape == memory.size:
+    def refusing(size):
+        if size == memory.size:
             raise MemoryError()
-        return real(shape, *args, **kwargs)
+        return real(size)
 
-    monkeypatch.setattr("emulator.device.memory.np.zeros", refusing)
+    monkeypatch.setattr(memory_module, "poisoned", refusing)
     with pytest.raises(ExecutionError, match="memory core0.lx: the host could not allocate"):
         memory.read_bytes(0, 128)
     assert runtime.emu.host.allocated == 0

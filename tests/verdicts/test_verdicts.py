@@ -1,0 +1,261 @@
+"""No false verdicts: what `run` compares, and when it may say MATCH (docs/numerics.md,
+docs/emulator.md "Comparing with the reference").
+
+- a device's pattern (spyre's silu = x * sigmoid(x)) is what the reference evaluates, so
+  a plain SiLU kernel matches bit for bit, and the report never says "bit-exact" beside
+  a non-zero error;
+- a kernel with a proven race is not compiled (compile, run, explain, the API) unless
+  races are allowed;
+- a non-finite reference value must be matched exactly, an element with an infinite
+  bound is counted as not checked and keeps the verdict from MATCH;
+- a kernel that stores through a constant address has those ranges as outputs; nothing
+  compared is never a MATCH; memory starts poisoned, so a forgotten store fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import emulator.reference as reference
+import spyre_sched
+from emulator.numerics import comparison_classes, compare_with_bound, round_to, element_type
+from emulator.numerics.poison import POISON_BYTE, poisoned
+from emulator.reference.memory import DeviceMemory
+from emulator.runtime import Runtime
+from spyre_sched.cli import main
+from spyre_sched.emulate import ReferenceRun, compare, report
+from spyre_sched.errors import AnalysisError
+
+ROOT = Path(__file__).parents[2]
+KERNELS = Path(__file__).parent / "kernels"
+
+
+def cli(*args: str):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+# ---- a device pattern's rounding -------------------------------------------------------
+
+
+def test_the_reference_evaluates_the_devices_silu():
+    """spyre defines silu(x) as mulf(x, sigmoid(x)): two roundings. The reference given the
+    device computes exactly that; without a device, the op as written (one rounding)."""
+    kernel = reference.as_kernel(KERNELS / "silu.mlir")
+    inputs = reference.make_inputs(kernel, 0)
+    as_written = reference.run(kernel, inputs)["Y"]
+    on_spyre = reference.run(kernel, inputs, device="spyre")["Y"]
+    x = inputs["A"].astype(np.float64)
+    f16 = element_type("f16")
+    sigmoid = round_to(f16, 1.0 / (1.0 + np.exp(-x)))
+    assert np.array_equal(on_spyre, round_to(f16, x * sigmoid.astype(np.float64)))
+    assert np.count_nonzero(on_spyre != as_written) > 1000  # the two roundings differ
+    # the kernel object itself is not rewritten: it still runs the op as written
+    assert np.array_equal(reference.run(kernel, inputs)["Y"], as_written)
+
+
+def test_a_silu_kernel_matches_bit_for_bit_and_the_report_agrees_with_itself():
+    result = spyre_sched.run(KERNELS / "silu.mlir", strategy="heuristic")
+    assert result.verdict == "MATCH" and result.matches, result.mismatches
+    check = result.checks["Y"]
+    assert (check.exact, check.bounded, check.unchecked, check.failed) == (32768, 0, 0, 0)
+    text = report(result)
+    assert ("output %Y: max error 0; 32768 elements: 32768 compared bit for bit, 0 within a "
+            "finite bound, 0 not checked (no finite bound)") in text
+    assert "result: MATCH" in text
+
+
+def test_a_non_zero_error_is_never_called_bit_exact():
+    """The report's line for an output that fails: its error and its failures side by side."""
+    want = np.array([1.0, 2.0, 3.0], dtype=np.float16)
+    got = want.copy()
+    got[1] = np.nextafter(got[1], np.float16(4))
+    check = compare("Y", got, want, None)
+    line = spyre_sched.emulate.check_line("Y", check)
+    assert "bit-exact" not in line
+    assert line.startswith("output %Y: max error 0.00195312; 3 elements: 3 compared bit for bit")
+    assert line.endswith("; 1 fail") and "bit-exact required" in check.problem
+
+
+# ---- races -----------------------------------------------------------------------------
+
+RACE = ("write race: stores through %Ct: tiles 30 and 31 both write coordinate [62, 63] in "
+        "global")
+
+
+@pytest.mark.parametrize("command", [
+    ["compile", "-o", "{tmp}/bundle"], ["compile", "--emit", "ktdf"],
+    ["compile", "--emit", "solved"], ["run"], ["explain"]])
+def test_a_kernel_with_a_proven_race_is_not_compiled(command, tmp_path):
+    racy = KERNELS / "racy_add.mlir"
+    checked = cli("check", racy)
+    assert checked.exit_code == 1 and RACE in checked.output
+    args = [a.format(tmp=tmp_path) for a in command]
+    out = cli(args[0], racy, *args[1:])
+    assert out.exit_code == 1, out.output
+    assert f"racy_add.mlir:30:3: error: {RACE}; a kernel with a proven race is not compiled" \
+        in out.output and "--allow-races" in out.output
+    assert not (tmp_path / "bundle").exists()
+
+
+def test_allow_races_compiles_it_anyway(tmp_path):
+    racy = KERNELS / "racy_add.mlir"
+    out = cli("compile", racy, "-o", tmp_path / "bundle", "--allow-races",
+              "--strategy", "heuristic")
+    assert out.exit_code == 0, out.output
+    assert cli("explain", racy, "--allow-races", "--strategy", "heuristic").exit_code == 0
+    with pytest.raises(AnalysisError, match="write race"):
+        spyre_sched.compile(racy, strategy="heuristic")
+    assert spyre_sched.compile(racy, strategy="heuristic", allow_races=True).decisions
+    result = spyre_sched.run(racy, strategy="heuristic", allow_races=True)
+    assert result.verdict in ("MATCH", "MISMATCH")  # timing decides; it ran
+
+
+# ---- non-finite values and infinite bounds ---------------------------------------------
+
+
+def test_nan_input_softmax_tampered_outputs_fail():
+    """Rows 0-2 meet a NaN, +inf and -inf: the reference's outputs there are NaN (every
+    element of rows 0 and 1) with infinite bounds. Replacing 1,024 outputs by 0.5 (or
+    flipping an infinity) used to pass under those bounds; now non-finite reference values
+    are compared exactly."""
+    kernel = reference.as_kernel(ROOT / "examples/softmax_rows.mlir")
+    x = reference.make_inputs(kernel, 0)["X"].copy()
+    x[0, 5], x[1, 7], x[2, 9] = np.nan, np.inf, -np.inf
+    outputs, bounds = reference.run_with_error_bounds(kernel, {"X": x}, "f32", device="spyre")
+    want, bound = outputs["Y"], bounds["Y"]
+    assert np.isnan(want[:2]).all() and np.isinf(bound[:2]).all()
+    untouched = compare("Y", want.copy(), want, bound)
+    assert untouched.failed == 0 and untouched.unchecked == 0
+    assert untouched.exact + untouched.bounded == want.size
+    tampered = want.copy()
+    tampered[:4] = 0.5  # 1,024 elements
+    check = compare("Y", tampered, want, bound)
+    assert check.failed == 1024 and "reference np.float16(nan)" in check.problem
+
+
+def test_infinities_must_be_the_same_infinity():
+    want = np.array([np.inf, -np.inf, np.nan, 1.0], dtype=np.float32)
+    bound = np.full(4, np.inf)
+    flipped = np.array([-np.inf, np.inf, 1.0, 1.0], dtype=np.float32)
+    passes, _, _ = compare_with_bound(flipped, want, bound)
+    assert passes.tolist() == [False, False, False, True]
+    exact, bounded, unchecked = comparison_classes(want, bound)
+    assert exact.tolist() == [True, True, True, False]
+    assert unchecked.tolist() == [False, False, False, True] and not bounded.any()
+
+
+def test_an_element_with_an_infinite_bound_is_not_checked_and_not_a_match(tmp_path):
+    """The caller's reference run gives one element an infinite bound: it is counted as
+    not checked and the verdict is UNCHECKED (exit 1), not MATCH."""
+    bundle = tmp_path / "bundle"
+    assert cli("compile", KERNELS / "zero_rows.mlir", "-o", bundle,
+               "--strategy", "heuristic").exit_code == 0
+    first = spyre_sched.run(bundle)
+    assert first.verdict == "MATCH"
+    bounds = {"C": np.zeros(first.reference_run.outputs["C"].shape)}
+    bounds["C"][0, :3] = np.inf
+    loose = ReferenceRun(first.reference_run.outputs, bounds, first.reference_run.accumulator)
+    result = spyre_sched.run(bundle, reference=loose)
+    assert result.verdict == "UNCHECKED" and not result.matches and not result.mismatches
+    assert result.checks["C"].unchecked == 3
+    assert "3 of 4224 elements not checked" in result.unchecked[0]
+    text = report(result)
+    assert "3 not checked (no finite bound)" in text and "result: UNCHECKED" in text
+    assert result.as_dict()["elements"]["C"] == {
+        "elements": 4224, "exact": 4221, "bounded": 0, "unchecked": 3, "failed": 0}
+
+
+# ---- outputs at constant addresses, nothing compared, poisoned memory -------------------
+
+
+def test_stores_through_a_constant_address_are_outputs(tmp_path):
+    kernel = KERNELS / "address_store.mlir"
+    (found,) = reference.stored_address_ranges(kernel)
+    assert (found.name, found.offset, found.count, found.element_type) == \
+        ("global@0x20000", 65536, 32768, "f16")
+    saved = tmp_path / "ref.npz"
+    out = cli("reference", kernel, "--save-outputs", saved)
+    assert out.exit_code == 0 and out.output.startswith("global@0x20000: 32768 float16")
+    inputs = reference.make_inputs(reference.as_kernel(kernel), 0)
+    with np.load(saved) as data:
+        assert data.files == ["global@0x20000"]
+        a = inputs["A"].reshape(-1)
+        assert np.array_equal(data["global@0x20000"], (a + a).astype(np.float16))
+    ran = cli("run", kernel, "--strategy", "heuristic", "--json", "--save-outputs",
+              tmp_path / "emu.npz")
+    assert ran.exit_code == 0, ran.output
+    doc = json.loads(ran.output)
+    assert doc["verdict"] == "MATCH"
+    assert doc["elements"]["global@0x20000"]["exact"] == 32768
+    with np.load(tmp_path / "emu.npz") as data, np.load(saved) as want:
+        assert np.array_equal(data["global@0x20000"], want["global@0x20000"])
+
+
+def test_nothing_compared_is_never_a_match(tmp_path):
+    bundle = tmp_path / "bundle"
+    assert cli("compile", KERNELS / "zero_rows.mlir", "-o", bundle,
+               "--strategy", "heuristic").exit_code == 0
+    first = spyre_sched.run(bundle)
+    nothing = ReferenceRun({}, {}, first.reference_run.accumulator)
+    result = spyre_sched.run(bundle, reference=nothing)
+    assert result.verdict == "UNCHECKED" and not result.matches
+    assert "no output element was compared" in report(result)
+
+
+def test_reference_of_a_kernel_without_outputs_says_so(tmp_path):
+    text = (KERNELS / "zero_rows.mlir").read_text()
+    loads_only = re.sub(r"  ktdp\.store .*\n", "", text)
+    path = tmp_path / "loads_only.mlir"
+    path.write_text(loads_only)
+    saved = tmp_path / "out.npz"
+    out = cli("reference", path, "--save-outputs", saved)
+    assert out.exit_code == 1 and "has no outputs" in out.output
+    assert not saved.exists()
+
+
+def test_both_executors_start_from_the_poison_pattern():
+    assert POISON_BYTE == 0xFF and (poisoned(8) == 0xFF).all()
+    runtime = Runtime("spyre")
+    fresh = runtime.read_tensor(runtime.allocate((4, 4), "f16"), (4, 4), "f16")
+    assert np.isnan(fresh).all()
+    memory = DeviceMemory(256, 2, 1024)
+    assert (memory.buffer("global") == POISON_BYTE).all()
+    assert (memory.buffer(1) == POISON_BYTE).all()  # a scratchpad, made on first use
+
+
+def test_unwritten_elements_are_poison_in_both_and_compare_equal():
+    """zero_rows never writes rows 64 and 65 of C: both executors leave them NaN."""
+    result = spyre_sched.run(KERNELS / "zero_rows.mlir", strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
+    assert np.isnan(result.outputs["C"][64:]).all() and np.isnan(result.reference["C"][64:]).all()
+    assert (result.outputs["C"][:64] == 0).all()
+
+
+def test_a_forgotten_store_fails(monkeypatch, tmp_path):
+    """A lowering that forgot a tile's store leaves its elements as the memory started.
+    The right answer there is +0: zero-filled memory hid this; the poison does not."""
+    bundle = tmp_path / "bundle"
+    assert cli("compile", KERNELS / "zero_rows.mlir", "-o", bundle,
+               "--strategy", "heuristic").exit_code == 0
+    launch = Runtime.launch
+
+    def forgetful(self, prepared, args, *rest, **options):
+        result = launch(self, prepared, args, *rest, **options)
+        # tile 5's two rows (elements 640..767 of C) as if never stored
+        first = (args["C"] + 5 * 2 * 64) * 2
+        self.global_memory.write_bytes(first, poisoned(2 * 64 * 2))
+        return result
+
+    monkeypatch.setattr(Runtime, "launch", forgetful)
+    result = spyre_sched.run(bundle)
+    assert result.verdict == "MISMATCH"
+    assert (result.reference["C"][10:12] == 0).all()
+    assert result.checks["C"].failed == 128
+    assert "first at [10, 0]: emulated np.float16(nan), reference np.float16(0.0)" \
+        in result.mismatches[0]
