@@ -339,6 +339,20 @@ class Problem:
         return found
 
     @functools.cached_property
+    def shared_memories(self) -> tuple[str, ...]:
+        """The shared memories (device memory) any transfer of the problem goes through,
+        sorted (worked out once: every program's table asks)."""
+        found: set[str] = set()
+        for prog in self.programs:
+            for pipe in _pipelines(prog.pipelines):
+                for st in pipe.stages:
+                    for w in st.work:
+                        if isinstance(w, Transfer) and w.shared_bandwidth is not None \
+                                and w.shared_memory:
+                            found.add(w.shared_memory)
+        return tuple(sorted(found))
+
+    @functools.cached_property
     def _by_program(self) -> dict[int, list[Decision]]:
         out: dict[int, list[Decision]] = {}
         for d in self.decisions:
