@@ -6,10 +6,15 @@
     s.predicted_cycles   # the cost model's cycles for the chosen schedule
     s.scratchpad_bytes   # peak scratchpad of one core (pinned regions included)
     s.trace              # the solver trace as plain data (what `explain` prints)
+    s.summary            # the trace without the explanation of each decision
     s.schedule_ir        # the solved ScheduleIR text (what the lowering reads)
 
 `kernel` is a KTIR file, KTIR text, a parsed `Kernel`, or saved ScheduleIR (open or
 solved: its decisions are solved again).
+
+The explanation of each decision (every other candidate costed again) is built the first
+time `s.trace` is read, not by `compile` itself: a compile that only writes a bundle never
+pays for it.
 """
 
 from __future__ import annotations
@@ -17,12 +22,16 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
 from spyre_sched.errors import ParseError, SpyreSchedError, UsageError
 from spyre_sched.frontend import Kernel
+
+if TYPE_CHECKING:
+    from spyre_sched.solve.solver import Solution
 
 DEVICE_ATTR = "ktdf.device"
 
@@ -37,7 +46,8 @@ class Schedule:
     """Per program: {"program", "name", "tiles", "modulo", "instances"} (name -> value)."""
     predicted_cycles: int
     scratchpad_bytes: int
-    trace: dict
+    summary: dict
+    """The solver trace without the explanation of each decision (`trace_summary`)."""
     schedule_ir: str
     kernel_path: str | None = None
     kernel_text: str | None = None
@@ -46,6 +56,20 @@ class Schedule:
     argument_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """Per pointer argument with a static shape: the shape of the array passed for it, the
     memory at the pointer (`spyre_sched.frontend.arguments`); the bundle states it."""
+    solution: Solution | None = field(default=None, repr=False)
+    _trace: dict | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def trace(self) -> dict:
+        """The whole solver trace (what `explain` prints), built on first use."""
+        if self._trace is None:
+            from spyre_sched.solve.explain import build_trace
+
+            if self.solution is None:
+                raise SpyreSchedError("this schedule carries no solution to explain",
+                                      self.kernel)
+            self._trace = build_trace(self.solution)
+        return self._trace
 
     @property
     def values(self) -> dict[str, int]:
@@ -178,7 +202,7 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
     A KTIR kernel with a proven race between tiles is refused (`AnalysisError`, with the
     witness `check` gives) unless `allow_races`."""
     from spyre_sched.pipeline import POST_SOLVE_STEPS, run_steps
-    from spyre_sched.solve.explain import build_trace
+    from spyre_sched.solve.explain import trace_summary
     from spyre_sched.solve.solve_pass import SolveDecisions
 
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(
@@ -194,12 +218,14 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
     run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)
     solution = step.result.solution
     assert solution is not None
-    trace = build_trace(solution)
+    summary = trace_summary(solution)
     if text is None and path is not None:
         text = Path(path).read_text()
     return Schedule(
         kernel=solution.problem.kernel, device=solution.problem.device, objective=objective,
         strategy=strategy, decisions=decisions_by_program(solution),
-        predicted_cycles=solution.cycles, scratchpad_bytes=solution.peak_scratchpad,
-        trace=trace, schedule_ir=print_ir(module), kernel_path=path, kernel_text=text,
-        solver_log=solution.log, module=module, argument_shapes=shapes)
+        predicted_cycles=summary["predicted_cycles"],
+        scratchpad_bytes=summary["scratchpad_bytes"], summary=summary,
+        schedule_ir=print_ir(module), kernel_path=path, kernel_text=text,
+        solver_log=solution.log, module=module, solution=solution,
+        argument_shapes=shapes)

@@ -146,7 +146,7 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
                               reference=reference_run)
         run_s = time.perf_counter() - started
     emulate_s = _emulate_seconds(result, run_s)
-    trace = schedule.trace or {}
+    trace = getattr(schedule, "summary", None) or {}
     stats = trace.get("solver") or {}
     predicted = schedule.predicted_cycles
     predicted_compute = _predicted_compute(trace, device)

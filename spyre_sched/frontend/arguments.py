@@ -108,6 +108,15 @@ def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> lis
             for var in part.root:
                 if part not in views_by_arg.setdefault(var.name, []):
                     views_by_arg[var.name].append(part)
+    # id of a view part -> the kinds of access reaching it, found once for all arguments
+    access_kinds: dict[int, set[str]] = {}
+    for access in model.accesses:
+        for p in access.view.parts:
+            access_kinds.setdefault(id(p), set()).add(access.kind)
+        # The index tensors of an indirect tile are read by its load and its store alike.
+        for iv in getattr(access.tile_op, "index_views", ()):
+            for p in model.view_of(iv).parts:
+                access_kinds.setdefault(id(p), set()).add("load")
     result = []
     for pos, arg in enumerate(block.args):
         expr = values.expr(arg)
@@ -117,15 +126,8 @@ def infer_arguments(func_op: Operation, model: KernelModel | None = None) -> lis
         if var is None or var.kind != VariableKind.ARGUMENT or not views:
             result.append(ArgumentInfo(name, pos, str(arg.type), "scalar"))
             continue
-        reads = writes = False
-        for access in model.accesses:
-            if any(p in views for p in access.view.parts):
-                reads |= access.kind == "load"
-                writes |= access.kind == "store"
-            # The index tensors of an indirect tile are read by its load and its store alike.
-            index_views = getattr(access.tile_op, "index_views", ())
-            if any(p in views for iv in index_views for p in model.view_of(iv).parts):
-                reads = True
+        kinds = set().union(*(access_kinds.get(id(v), ()) for v in views))
+        reads, writes = "load" in kinds, "store" in kinds
         role = {(True, False): "in", (False, True): "out", (True, True): "inout"}.get(
             (reads, writes), "unused")
         direct = all(values.of_expr(v.offset).used == [var] and

@@ -184,7 +184,8 @@ def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = No
                 kernel_text = Path(path).read_bytes()
             elif isinstance(source_text, str) and "ktdf." not in source_text:
                 kernel_text = source_text.encode()
-    trace = getattr(source, "trace", None)
+    # the trace's summary is enough here: the decisions' explanations are not recorded
+    trace = getattr(source, "summary", None) or getattr(source, "trace", None)
     solver = _solver_summary(trace)
     bundle = bundle_from_schedule_ir(
         text, kernel_text=kernel_text, objective=getattr(source, "objective", None),

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.kernel_model import KernelModel
-from spyre_sched.polyhedral.overlap import OverlapWitness, find_overlap
+from spyre_sched.polyhedral.overlap import OverlapWitness, find_overlap, sharing_memory
 from spyre_sched.polyhedral.unmodelled import incomparable
 
 
@@ -53,8 +53,11 @@ class Dependence:
 def find_dependences(model: KernelModel) -> list[Dependence]:
     order = {a.op: k for k, a in enumerate(model.accesses)}
     result = []
-    for store in model.stores:
-        for load in model.loads:
+    loads = model.loads
+    sharing = sharing_memory(model.stores, loads)
+    for i, store in enumerate(model.stores):
+        # only a load sharing a memory root can overlap (or be incomparable with) it
+        for load in (loads[j] for j in sharing[i]):
             shared = shared_loops(store, load) or None
             after = order[store.op] > order[load.op]
             if after and shared is None:

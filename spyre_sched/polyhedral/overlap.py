@@ -11,7 +11,9 @@ arguments are taken not to alias (the caller's tensors are distinct).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.affine_values import ISL_NAME, AffineValues
@@ -33,8 +35,18 @@ class OverlapWitness:
     others: dict[str, int]
 
 
+_RENAMINGS: WeakKeyDictionary[AffineValues, dict] = WeakKeyDictionary()
+
+
 def renaming(values: AffineValues, suffix: str) -> dict[str, str]:
-    return {v.name: f"{v.name}__{suffix}" for v in values.variables if v.per_instance}
+    """Per-instance variable -> its name in copy `suffix` of an overlap set. Made once per
+    kernel (keyed also by the variable count, which only grows): every pair of accesses
+    asks for it, and the kernel's variables grow with its programs."""
+    cache = _RENAMINGS.setdefault(values, {})
+    key = (suffix, len(values.variables))
+    if key not in cache:
+        cache[key] = {v.name: f"{v.name}__{suffix}" for v in values.variables if v.per_instance}
+    return cache[key]
 
 
 def _reached(values: AffineValues, r1: dict[str, str], r2: dict[str, str], body: str,
@@ -90,6 +102,25 @@ def _piece_text(access: AccessModel, part: ViewModel, coords: list[str],
     text = conj(access.contains_text(coords, rename), part.contains_text(coords, rename))
     address = part.address_text(coords, rename) if by_address else None
     return text, address, part.core_text(rename)
+
+
+def memory_keys(access: AccessModel) -> frozenset:
+    """The (memory space, root) of each part of `access`'s view: two accesses can touch
+    one element only if they share one (`find_overlap` checks the same)."""
+    return frozenset((p.memory.space, p.root_key) for p in access.view.parts)
+
+
+def sharing_memory(firsts: Sequence[AccessModel], seconds: Sequence[AccessModel]
+                   ) -> dict[int, list[int]]:
+    """Index in `firsts` -> the indices in `seconds` (ascending) of the accesses that share
+    a memory root with it: the only pairs worth asking `find_overlap` about, found with one
+    look-up per access instead of one per pair."""
+    by_key: dict = {}
+    for j, b in enumerate(seconds):
+        for key in memory_keys(b):
+            by_key.setdefault(key, []).append(j)
+    return {i: sorted({j for key in memory_keys(a) for j in by_key.get(key, ())})
+            for i, a in enumerate(firsts)}
 
 
 def find_overlap(a: AccessModel, b: AccessModel, relation: str,

@@ -26,7 +26,7 @@ from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.dependences import shared_loops
 from spyre_sched.polyhedral.isl_text import conj, make_set, witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
-from spyre_sched.polyhedral.overlap import OverlapWitness, find_overlap
+from spyre_sched.polyhedral.overlap import OverlapWitness, find_overlap, sharing_memory
 from spyre_sched.polyhedral.views import AnyViewModel
 
 
@@ -46,8 +46,9 @@ def find_write_races(model: KernelModel) -> list[WriteRace]:
     """Every pair of stores (a store with itself included) racing between tiles."""
     races = []
     stores = model.stores
+    sharing = sharing_memory(stores, stores)
     for i, first in enumerate(stores):
-        for second in stores[i:]:
+        for second in (stores[j] for j in sharing[i] if j >= i):
             if not (first.exact and second.exact):
                 continue
             found = find_overlap(first, second, "different")
@@ -79,8 +80,10 @@ def find_read_write_races(model: KernelModel) -> list[ReadWriteRace]:
     the store not before the load; in program order of the load, then the store."""
     order = {a.op: k for k, a in enumerate(model.accesses)}
     races = []
-    for load in model.loads:
-        for store in model.stores:
+    stores = model.stores
+    sharing = sharing_memory(model.loads, stores)
+    for i, load in enumerate(model.loads):
+        for store in (stores[j] for j in sharing[i]):
             if not (load.exact and store.exact):
                 continue  # listed as not checked (`unmodelled`)
             shared = shared_loops(load, store)

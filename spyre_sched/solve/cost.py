@@ -31,6 +31,7 @@ functions up per candidate combination, so its objective equals `kernel_cycles`.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spyre_sched.solve.problem import (
@@ -535,39 +536,55 @@ class Violation:
                 f"{fmt_bytes(self.have)}")
 
 
-def violations(problem: Problem, choice: Choice) -> list[Violation]:
+def within_violations(problem: Problem, choice: Choice,
+                      pairs: Sequence[tuple[str, str]] | None = None) -> list[Violation]:
+    """Inner tiles larger than their outer tile, over `pairs` (all of them: None)."""
     out: list[Violation] = []
-    for inner, outer in problem.within_pairs():
+    for inner, outer in problem.within_pairs() if pairs is None else pairs:
         a = problem.decision(inner).candidates[choice[inner]].value
         b = problem.decision(outer).candidates[choice[outer]].value
         if a > b:
             out.append(Violation("within", problem.decision(inner).program,
                                  f"tile {inner} inside tile {outer}", a, b))
+    return out
+
+
+def program_violations(problem: Problem, p: Program, choice: Choice) -> list[Violation]:
+    """The constraints of one program that `choice` breaks: its scratchpad (with the
+    pinned regions), other memories, instance counts, FIFO depths, register files."""
+    out: list[Violation] = []
+    need = program_scratchpad(problem, p, choice)
+    if need > problem.scratchpad_bytes:
+        out.append(Violation("capacity", p.index, f"scratchpad of program {p.index}",
+                             need, problem.scratchpad_bytes))
+    for kind, size in sorted(problem.other_memories.items()):
+        need = program_buffer_bytes(problem, p, choice, kind)
+        if need > size:
+            out.append(Violation("capacity", p.index, f"{kind} of program {p.index}",
+                                 need, size))
+    for lim in p.instance_limits:
+        n = lim.product(problem, choice)
+        if n > lim.available:
+            out.append(Violation("instances", p.index,
+                                 f"{lim.group} instances of program {p.index}",
+                                 n, lim.available))
+    for f in p.fifos:
+        n = f.entries.at(choice)
+        if n > f.depth:
+            out.append(Violation("fifo", p.index, f"FIFO {f.name}", n, f.depth))
+    for r in p.registers:
+        n = r.bytes.at(choice)
+        if n > r.capacity:
+            out.append(Violation("registers", p.index, f"register file for {r.name}",
+                                 n, r.capacity))
+    return out
+
+
+def violations(problem: Problem, choice: Choice) -> list[Violation]:
+    """Every constraint `choice` breaks: the tile nesting, then program by program."""
+    out = within_violations(problem, choice)
     for p in problem.programs:
-        need = program_scratchpad(problem, p, choice)
-        if need > problem.scratchpad_bytes:
-            out.append(Violation("capacity", p.index, f"scratchpad of program {p.index}",
-                                 need, problem.scratchpad_bytes))
-        for kind, size in sorted(problem.other_memories.items()):
-            need = program_buffer_bytes(problem, p, choice, kind)
-            if need > size:
-                out.append(Violation("capacity", p.index, f"{kind} of program {p.index}",
-                                     need, size))
-        for lim in p.instance_limits:
-            n = lim.product(problem, choice)
-            if n > lim.available:
-                out.append(Violation("instances", p.index,
-                                     f"{lim.group} instances of program {p.index}",
-                                     n, lim.available))
-        for f in p.fifos:
-            n = f.entries.at(choice)
-            if n > f.depth:
-                out.append(Violation("fifo", p.index, f"FIFO {f.name}", n, f.depth))
-        for r in p.registers:
-            n = r.bytes.at(choice)
-            if n > r.capacity:
-                out.append(Violation("registers", p.index, f"register file for {r.name}",
-                                     n, r.capacity))
+        out.extend(program_violations(problem, p, choice))
     return out
 
 

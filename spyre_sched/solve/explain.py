@@ -9,14 +9,21 @@ named constraint (the binding constraint) or changes named objective terms.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
 from spyre_sched.solve import cost
 from spyre_sched.solve.model import build
-from spyre_sched.solve.problem import Choice, Decision, Problem, Program, modulo_scope
+from spyre_sched.solve.problem import (
+    Choice,
+    Decision,
+    Problem,
+    Program,
+    modulo_scope,
+    program_decision_names,
+)
 from spyre_sched.solve.solver import InfeasibleError, Solution
 from spyre_sched.solve.units import fmt_bytes
 
@@ -146,37 +153,119 @@ def explain_infeasible(problem: Problem,
 # ---- why each decision took its value ------------------------------------------------
 
 
-def _effect(problem: Problem, base: dict[str, int], alt: dict[str, int],
-            objective: str) -> dict[str, object]:
-    broken = cost.violations(problem, alt)
-    if broken:
-        return {"feasible": False, "breaks": [str(v) for v in broken]}
-    out: dict[str, object] = {
-        "feasible": True,
-        "delta_cycles": cost.kernel_cycles(problem, alt) - cost.kernel_cycles(problem, base),
-        "delta_scratchpad": (cost.peak_scratchpad(problem, alt)
-                             - cost.peak_scratchpad(problem, base)),
-    }
-    # The objective term that moves most: a pipeline of a program.
-    worst = None
-    for prog in problem.programs:
-        for pipe in prog.pipelines:
-            a = cost.pipeline_breakdown(problem, pipe, base)
-            b = cost.pipeline_breakdown(problem, pipe, alt)
-            delta = prog.calls * (b.cycles - a.cycles)
-            if delta and (worst is None or abs(delta) > abs(worst[0])):
-                # a pipeline without its program's prefix (a run-once pipeline) is named
-                # with its program: a choice spanning programs may move another one's
-                named = pipe.name if pipe.name.startswith(f"p{prog.index}.") else \
-                    f"{pipe.name} of program {prog.index}"
-                worst = (delta, named, a, b)
-    if worst is not None:
-        delta, name, a, b = worst
-        out["term"] = (f"pipeline {name}: {a.cycles} -> {b.cycles} cycles "
-                       f"(iterations {a.iterations} -> {b.iterations}, slowest engine "
-                       f"{a.bottleneck} {a.slowest} -> {b.bottleneck} {b.slowest}, "
-                       f"fill+drain {a.fill_drain} -> {b.fill_drain})")
-    return out
+class _Effects:
+    """What putting one decision on another candidate does, the rest of the solution kept.
+
+    Only the programs whose figures depend on the decision are costed again; every other
+    program keeps the chosen solution's figures (computed once here), so explaining a
+    decision costs what its own programs cost, not the whole kernel."""
+
+    def __init__(self, problem: Problem, base: Choice):
+        self.problem, self.base = problem, base
+        self.programs_of: dict[str, list[Program]] = {}
+        for prog in problem.programs:
+            for name in program_decision_names(prog):
+                self.programs_of.setdefault(name, []).append(prog)
+        self.pairs_of: dict[str, list[tuple[int, tuple[str, str]]]] = {}
+        pairs = problem.within_pairs()
+        for k, pair in enumerate(pairs):
+            for name in dict.fromkeys(pair):
+                self.pairs_of.setdefault(name, []).append((k, pair))
+        self.within = [(k, v) for k, pair in enumerate(pairs)
+                       for v in cost.within_violations(problem, base, [pair])]
+        # constraints the chosen solution itself breaks (normally none)
+        self.broken = {p.index: found for p in problem.programs
+                       if (found := cost.program_violations(problem, p, base))}
+        self.cycles = {p.index: cost.program_cycles(problem, p, base) for p in problem.programs}
+        self.scratchpad = {p.index: cost.program_scratchpad(problem, p, base)
+                           for p in problem.programs}
+        self.peak = cost.peak_scratchpad(problem, base)
+        # programs by scratchpad, largest first: the peak without some of them
+        self.by_scratchpad = sorted(problem.programs,
+                                    key=lambda p: (-self.scratchpad[p.index], p.index))
+        self._pipelines: dict[int, list[cost.PipelineCost]] = {}
+
+    def pipelines(self, prog: Program) -> list[cost.PipelineCost]:
+        if prog.index not in self._pipelines:
+            self._pipelines[prog.index] = [cost.pipeline_breakdown(self.problem, p, self.base)
+                                           for p in prog.pipelines]
+        return self._pipelines[prog.index]
+
+    def _violations(self, name: str, alt: Choice,
+                    programs: list[Program]) -> list[cost.Violation]:
+        """`cost.violations(problem, alt)`, in its order, from the parts `name` moves."""
+        problem = self.problem
+        moved = {k for k, _ in self.pairs_of.get(name, ())}
+        within = [(k, v) for k, v in self.within if k not in moved]
+        for k, pair in self.pairs_of.get(name, ()):
+            within.extend((k, v) for v in cost.within_violations(problem, alt, [pair]))
+        out = [v for _, v in sorted(within, key=lambda kv: kv[0])]
+        again = {p.index for p in programs}
+        by_program = {i: vs for i, vs in self.broken.items() if i not in again}
+        for prog in programs:
+            by_program[prog.index] = cost.program_violations(problem, prog, alt)
+        for index in sorted(by_program):
+            out.extend(by_program[index])
+        return out
+
+    def _peak(self, alt: Choice, programs: list[Program]) -> int:
+        again = {p.index for p in programs}
+        kept = next((self.scratchpad[p.index] for p in self.by_scratchpad
+                     if p.index not in again), None)
+        values = [cost.program_scratchpad(self.problem, p, alt) for p in programs]
+        if kept is not None:
+            values.append(kept)
+        return max(values, default=self.problem.pinned_bytes)
+
+    def effect(self, name: str, index: int) -> dict[str, object]:
+        """Decision `name` on candidate `index` instead of the chosen one."""
+        problem = self.problem
+        alt = _Override(self.base, name, index)
+        programs = self.programs_of.get(name, [])
+        broken = self._violations(name, alt, programs)
+        if broken:
+            return {"feasible": False, "breaks": [str(v) for v in broken]}
+        out: dict[str, object] = {
+            "feasible": True,
+            "delta_cycles": sum(cost.program_cycles(problem, p, alt) - self.cycles[p.index]
+                                for p in programs),
+            "delta_scratchpad": self._peak(alt, programs) - self.peak,
+        }
+        # The objective term that moves most: a pipeline of a program.
+        worst = None
+        for prog in programs:
+            for pipe, a in zip(prog.pipelines, self.pipelines(prog)):
+                b = cost.pipeline_breakdown(problem, pipe, alt)
+                delta = prog.calls * (b.cycles - a.cycles)
+                if delta and (worst is None or abs(delta) > abs(worst[0])):
+                    # a pipeline without its program's prefix (a run-once pipeline) is
+                    # named with its program: a choice spanning programs may move another's
+                    named = pipe.name if pipe.name.startswith(f"p{prog.index}.") else \
+                        f"{pipe.name} of program {prog.index}"
+                    worst = (delta, named, a, b)
+        if worst is not None:
+            delta, named, a, b = worst
+            out["term"] = (f"pipeline {named}: {a.cycles} -> {b.cycles} cycles "
+                           f"(iterations {a.iterations} -> {b.iterations}, slowest engine "
+                           f"{a.bottleneck} {a.slowest} -> {b.bottleneck} {b.slowest}, "
+                           f"fill+drain {a.fill_drain} -> {b.fill_drain})")
+        return out
+
+
+class _Override(Mapping[str, int]):
+    """`base` with one decision put on another candidate (without copying `base`)."""
+
+    def __init__(self, base: Choice, name: str, index: int):
+        self.base, self.name, self.index = base, name, index
+
+    def __getitem__(self, key: str) -> int:
+        return self.index if key == self.name else self.base[key]
+
+    def __iter__(self):
+        return iter(self.base)
+
+    def __len__(self) -> int:
+        return len(self.base)
 
 
 def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
@@ -220,16 +309,17 @@ def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
 
 def decision_report(problem: Problem, choice: dict[str, int], objective: str,
                     strategy: str) -> list[dict[str, object]]:
+    """Per decision: its candidates, the chosen one, what every other one would do, and why
+    the chosen one won."""
+    effects = _Effects(problem, choice)
     out: list[dict[str, object]] = []
     for d in problem.decisions:
         alternatives = []
         for i, c in enumerate(d.candidates):
             if i == choice[d.name]:
                 continue
-            alt = dict(choice)
-            alt[d.name] = i
             alternatives.append({"candidate": c.label, "value": c.value,
-                                 "effect": _effect(problem, choice, alt, objective)})
+                                 "effect": effects.effect(d.name, i)})
         chosen = d.candidates[choice[d.name]]
         out.append({
             "decision": d.name, "kind": d.kind, "program": d.program, "source": d.source,
@@ -244,28 +334,48 @@ def decision_report(problem: Problem, choice: dict[str, int], objective: str,
 # ---- the trace ------------------------------------------------------------------------
 
 
+def trace_summary(solution: Solution) -> dict[str, object]:
+    """The trace without the explanation of each decision: per program its cycles,
+    scratchpad, pipelines and buffers; the solver's figures. Its cost grows with the
+    kernel's size; what the bundle records comes from here."""
+    return _trace(solution, None)
+
+
 def build_trace(solution: Solution) -> dict[str, object]:
+    """The whole trace: the summary plus, per program, every decision with its
+    candidates, what each other candidate would do, and why the chosen one won (each
+    candidate costed again: built only when someone asks to see it)."""
     problem, choice = solution.problem, solution.choice
-    decisions = decision_report(problem, choice, solution.objective, solution.strategy)
+    by_program: dict[int, list[dict[str, object]]] = {}
+    for d in decision_report(problem, choice, solution.objective, solution.strategy):
+        by_program.setdefault(d["program"], []).append(d)
+    return _trace(solution, by_program)
+
+
+def _trace(solution: Solution,
+           decisions: dict[int, list[dict[str, object]]] | None) -> dict[str, object]:
+    problem, choice = solution.problem, solution.choice
     programs = []
     for prog in problem.programs:
-        programs.append({
+        entry: dict[str, object] = {
             "program": prog.index, "name": prog.name, "calls": prog.calls,
             "cycles": cost.program_cycles(problem, prog, choice),
             # one call's cycles: the runtime multiplies them by the calls a launch makes
             "cycles_per_call": cost.program_cycles(problem, replace(prog, calls=1), choice),
             "assumed": list(prog.assumed),
             "scratchpad_bytes": cost.program_scratchpad(problem, prog, choice),
-            "decisions": [d for d in decisions if d["program"] == prog.index],
-            "pipelines": [cost.pipeline_breakdown(problem, p, choice).as_data()
-                          for p in prog.pipelines],
-            "buffers": [{"buffer": b.name, "role": b.role, "memory": b.memory,
-                         "bytes": b.bytes.at(choice),
-                         "modulo": cost.modulo_value(problem, b.modulo, choice),
-                         "total": b.bytes.at(choice) * cost.modulo_value(problem, b.modulo,
-                                                                         choice)}
-                        for b in prog.buffers],
-        })
+        }
+        if decisions is not None:
+            entry["decisions"] = decisions.get(prog.index, [])
+        entry["pipelines"] = [cost.pipeline_breakdown(problem, p, choice).as_data()
+                              for p in prog.pipelines]
+        entry["buffers"] = [{"buffer": b.name, "role": b.role, "memory": b.memory,
+                             "bytes": b.bytes.at(choice),
+                             "modulo": cost.modulo_value(problem, b.modulo, choice),
+                             "total": b.bytes.at(choice) * cost.modulo_value(problem, b.modulo,
+                                                                             choice)}
+                            for b in prog.buffers]
+        programs.append(entry)
     stats = solution.stats
     summary = {}
     if stats is not None:

@@ -904,8 +904,9 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     pinned = 0
     solved = {name: op for _, f in funcs for name, op in ktdf.decision_ops(f).items()}
     per_program = {index: _decisions(func, index) for index, func in funcs}
+    spanning_names = _spanning_keeps(funcs)
     spanning = {d.name: d for ds, _, _ in per_program.values() for d in ds
-                if d.name in _spanning_keeps(funcs)}
+                if d.name in spanning_names}
     for index, func in funcs:
         pin = func.attributes.get(PINNED_ATTR)
         if isinstance(pin, IntegerAttr):

@@ -281,20 +281,7 @@ def program_table(problem: Problem, program: Program, whole: bool = False) -> Pr
 
 def shared_memories_of(problem: Problem) -> list[str]:
     """The shared memories (device memory) any transfer of the problem goes through."""
-    found: set[str] = set()
-
-    def visit(p: Pipeline) -> None:
-        for st in p.stages:
-            for w in st.work:
-                if isinstance(w, Pipeline):
-                    visit(w)
-                elif getattr(w, "shared_bandwidth", None) is not None and w.shared_memory:
-                    found.add(w.shared_memory)
-
-    for prog in problem.programs:
-        for p in prog.pipelines:
-            visit(p)
-    return sorted(found)
+    return list(problem.shared_memories)
 
 
 def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -301,7 +302,7 @@ class Problem:
 
     def __post_init__(self) -> None:
         names = [d.name for d in self.decisions]
-        dup = sorted({n for n in names if names.count(n) > 1})
+        dup = sorted(n for n, count in Counter(names).items() if count > 1)
         if dup:
             raise SolveError(f"decision names must be unique; repeated: {', '.join(dup)}")
         known = set(names)
@@ -337,8 +338,29 @@ class Problem:
             raise SolveError(f"no decision named '{name}'")
         return found
 
+    @functools.cached_property
+    def shared_memories(self) -> tuple[str, ...]:
+        """The shared memories (device memory) any transfer of the problem goes through,
+        sorted (worked out once: every program's table asks)."""
+        found: set[str] = set()
+        for prog in self.programs:
+            for pipe in _pipelines(prog.pipelines):
+                for st in pipe.stages:
+                    for w in st.work:
+                        if isinstance(w, Transfer) and w.shared_bandwidth is not None \
+                                and w.shared_memory:
+                            found.add(w.shared_memory)
+        return tuple(sorted(found))
+
+    @functools.cached_property
+    def _by_program(self) -> dict[int, list[Decision]]:
+        out: dict[int, list[Decision]] = {}
+        for d in self.decisions:
+            out.setdefault(d.program, []).append(d)
+        return out
+
     def program_decisions(self, index: int) -> list[Decision]:
-        return [d for d in self.decisions if d.program == index]
+        return list(self._by_program.get(index, ()))
 
     def quantities(self) -> Iterator[tuple[Quantity, str]]:
         """Every decision-dependent figure, with a name for messages."""
@@ -428,4 +450,21 @@ def pipeline_scope(pipe: Pipeline) -> tuple[str, ...]:
     seen: dict[str, None] = dict.fromkeys((*iterations_scope(pipe), *modulo_scope(pipe.modulo)))
     for st in pipe.stages:
         seen.update(dict.fromkeys(stage_scope(st)))
+    return tuple(seen)
+
+
+def program_decision_names(program: Program) -> tuple[str, ...]:
+    """Decisions any of a program's figures depend on (cycles, buffers, FIFOs, register
+    files, instance limits), in first-seen order: another decision leaves them as they are."""
+    seen: dict[str, None] = {}
+    for p in program.pipelines:
+        seen.update(dict.fromkeys(pipeline_scope(p)))
+    for b in program.buffers:
+        seen.update(dict.fromkeys((*b.bytes.scope, *modulo_scope(b.modulo))))
+    for f in program.fifos:
+        seen.update(dict.fromkeys(f.entries.scope))
+    for r in program.registers:
+        seen.update(dict.fromkeys(r.bytes.scope))
+    for lim in program.instance_limits:
+        seen.update(dict.fromkeys(lim.decisions))
     return tuple(seen)
