@@ -209,8 +209,8 @@ def measure(name: str, text: str, folder: Path, time_limits: tuple[float, ...] =
         row["solve_total_cpu_s"] = time.process_time() - c0
         row["cp_sat_s"] = s.stats.wall_time
         row["status"], row["gap"] = s.stats.status, s.stats.gap
-        row["found_by"] = s.stats.found_by
-        row["model_cycles"] = s.stats.model_objective
+        row["found_by"] = getattr(s.stats, "found_by", None)  # (older checkouts lack them)
+        row["model_cycles"] = getattr(s.stats, "model_objective", None)
         row["cycles"] = s.cycles
         row["notes"] = s.notes
     except SpyreSchedError as err:
@@ -222,7 +222,7 @@ def measure(name: str, text: str, folder: Path, time_limits: tuple[float, ...] =
             s = solve(problem, time_limit=limit)
             row[f"limit {limit * 1000:g} ms"] = {
                 "total_s": time.perf_counter() - t0, "status": s.stats.status,
-                "found_by": s.stats.found_by,
+                "found_by": getattr(s.stats, "found_by", None),
                 "gap": s.stats.gap, "cycles": s.cycles, "notes": s.notes}
         except SpyreSchedError as err:
             row[f"limit {limit * 1000:g} ms"] = {"error": str(err).splitlines()[0][:160]}

@@ -257,12 +257,8 @@ class _Stater:
 
     def product(self, a: cp_model.LinearExprT, b: cp_model.LinearExprT,
                 upper: int, what: str) -> cp_model.LinearExprT:
-        if isinstance(a, int) and isinstance(b, int):
-            return a * b
-        if isinstance(a, int):
-            return a * b
-        if isinstance(b, int):
-            return b * a
+        if isinstance(a, int) or isinstance(b, int):
+            return a * b  # (a constant factor keeps it linear)
         out = self.model.new_int_var(0, upper, self.name(what))
         self.model.add_multiplication_equality(out, [a, b])
         return out
@@ -399,10 +395,8 @@ class _Stater:
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
         else:
-            n_minus = n - 1
-            cycles = fill_drain + self.product(n_minus, per, (n_hi - 1) * max(upper_s, 0),
+            cycles = fill_drain + self.product(n - 1, per, (n_hi - 1) * max(upper_s, 0),
                                                "repeat")
-        upper = fill_hi + (n_hi - 1) * max(upper_s, 0)
         busy_total = {m: self.product(n, sum(parts), n_hi * busy_hi[m], "busy")
                       for m, parts in busy_it.items() if parts}
         for m, total in busy_total.items():
@@ -420,7 +414,7 @@ class _Stater:
             if least and not isinstance(total, int):
                 self.model.add(total >= least)
             self.busy_least[m] = self.busy_least.get(m, 0) + least
-        return cycles, busy_total, fill_lo, upper
+        return cycles, busy_total, fill_lo, fill_hi + (n_hi - 1) * max(upper_s, 0)
 
 
 def least_product(quantities: list[Quantity]) -> int:
