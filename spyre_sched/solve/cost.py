@@ -116,7 +116,7 @@ def shared_memories(stage: Stage) -> set[str]:
     when it moves nothing it orders no cores, and the later stages pay all cores' share."""
     return {w.shared_memory for w in stage.work
             if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory
-            and min(w.bytes.table.values()) > 0}
+            and w.bytes.least() > 0}
 
 
 def staggered_stages(p: Pipeline) -> list[tuple[str, ...]]:

@@ -450,13 +450,22 @@ def render_trace(trace: dict[str, object]) -> str:
     if s is None:
         lines.append("solver: not run (heuristic strategy)")
     else:
-        lines.append(f"CP-SAT: {s['status']}, gap {_num(s['gap'], '.4g')}, wall time "
+        found = s.get("found_by", "CP-SAT")
+        lines.append(f"CP-SAT: {s['status']}"
+                     + (f" (found by the {found}: CP-SAT stopped before a schedule of its own)"
+                        if found != "CP-SAT" else "")
+                     + f", gap {_num(s['gap'], '.4g')}, wall time "
                      f"{s['wall_time']:.3f} s, {s['variables']} variables, "
                      f"{s['constraints']} constraints, {s['workers']} worker(s), seed {s['seed']}")
+        if s.get("model_objective") is not None:
+            lines.append(f"  the model's figure for this schedule: {s['model_objective']} "
+                         f"cycles; the exact cost model's: {trace['predicted_cycles']}")
         for ph in s["phases"]:
             lines.append(f"  minimise {ph['minimises']}: {ph['status']}, objective "
                          f"{_num(ph['objective'], '.0f')}, bound {_num(ph['bound'], '.0f')}, "
                          f"gap {_num(ph['gap'], '.4g')}, "
-                         f"{ph['wall_time']:.3f} s, {ph['branches']} branches, "
+                         + (f"CP-SAT {ph['cp_sat_status']}, the hint kept, "
+                            if ph.get("cp_sat_status") else "")
+                         + f"{ph['wall_time']:.3f} s, {ph['branches']} branches, "
                          f"{ph['conflicts']} conflicts")
     return "\n".join(lines) + "\n"

@@ -45,7 +45,7 @@ from spyre_sched.device import load_device
 from spyre_sched.device.model import Device, natural_key
 from spyre_sched.dialects import ktdf
 from spyre_sched.errors import DeviceError, UnsupportedError
-from spyre_sched.polyhedral.tile_image import image_size
+from spyre_sched.polyhedral.tile_image import image_size, projected_dims
 from spyre_sched.polyhedral.views import element_bytes
 from spyre_sched.solve.problem import (
     Buffer,
@@ -263,9 +263,11 @@ def _tile_candidates(op: ktdf.ReserveSizeOp, limit: int | None) -> tuple[list[in
     """Legal tile values, keeping for each tile count only its smallest tile (a larger
     tile with the same count costs more scratchpad and no fewer iterations)."""
     extent = op.extent.value.data
-    legal = [v for v in op.legal_values() if limit is None or v <= limit]
-    kept = [v for v in legal
-            if not any(w < v and -(-extent // w) == -(-extent // v) for w in legal)]
+    legal = sorted(v for v in op.legal_values() if limit is None or v <= limit)
+    # the count ceil(extent / v) never grows with v: a smaller tile with the same count,
+    # if any, is the next smaller legal one (linear, not a pairwise comparison)
+    kept = [v for k, v in enumerate(legal)
+            if k == 0 or -(-extent // legal[k - 1]) != -(-extent // v)]
     rule = (f"min_value {op.min_value.value.data} <= v <= extent {extent}, multiple of "
             f"{op.divisibility.value.data} or the whole extent; of tiles giving the same tile "
             f"count only the smallest is kept ({len(legal)} legal, {len(kept)} kept)")
@@ -391,6 +393,7 @@ class _ProgramReader:
         self.fifos: list[FifoUse] = []
         self.registers: list[RegisterUse] = []
         self.counter = itertools.count()
+        self.sizes = {d.name: len(d.candidates) for d in decisions}
 
     def quantity(self, expr: Expr) -> Quantity:
         scope = [self.decisions[n] for n in sorted(expr.scope) if n in self.decisions]
@@ -408,9 +411,14 @@ class _ProgramReader:
             ktdf.decision_value(op)
         return _const(int(value or 1))
 
-    def iterations(self, pipe: ktdf.PipelineOp) -> Expr:
+    def iterations(self, pipe: ktdf.PipelineOp) -> Quantity:
         """Iterations one instance runs: the loops between the pipeline and the stage (or
-        function) around it; a distributed loop nest gives each instance ceil(T / N)."""
+        function) around it; a distributed loop nest gives each instance ceil(T / N). The
+        product of one quantity per loop (`Quantity.product`), never tabulated whole."""
+        trips = [self.quantity(t) for t in self._trips(pipe)]
+        return Quantity.product(trips, self.sizes) if trips else Quantity.const(1)
+
+    def _trips(self, pipe: ktdf.PipelineOp) -> list[Expr]:
         trips: list[Expr] = []
         parent = pipe.parent_op()
         while parent is not None and not isinstance(parent, ktdf.StageOp | FuncOp):
@@ -431,8 +439,7 @@ class _ProgramReader:
                 raise _fail(parent, "a pipeline sits inside an op the solver cannot count "
                                     "iterations of")
             parent = parent.parent_op()
-        scope = frozenset().union(*(t.scope for t in trips)) if trips else frozenset()
-        return Expr(scope, lambda v: prod(t(v) for t in trips))
+        return trips
 
     def pipeline(self, pipe: ktdf.PipelineOp, path: str) -> Pipeline:
         name = pipe.decision.data.rsplit(".modulo", 1)[0] if pipe.decision is not None \
@@ -450,7 +457,7 @@ class _ProgramReader:
             self.buffers.append(self._buffer(b, modulo, name))
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
         streams = not has_buffers and bool(fifo_depths) and pipe.modulo is None
-        return Pipeline(name, self.quantity(self.iterations(pipe)), stages, modulo,
+        return Pipeline(name, self.iterations(pipe), stages, modulo,
                         streams=streams)
 
     def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
@@ -545,8 +552,20 @@ class _ProgramReader:
                 return aligned * copies  # one copy per corelet (`_corelet_copies`)
             return aligned
         align = self.hw.granularity(op.memory)
-        return Buffer(f"{pipe}.{op.operand.data}.{op.role.data}", Quantity.of(scope, size),
-                      modulo, op.role.data, op.memory)
+        name = f"{pipe}.{op.operand.data}.{op.role.data}"
+        dims_read = projected_dims(amap)
+        if keep is None and not around and not fixed_split and dims_read is not None and \
+                all(isinstance(dims[k], int) or dims[k] in self.decisions
+                    or dims[k] in fixed for k in dims_read):
+            # the image of a projection is the product of the dims it keeps: one small
+            # table per dim, rounded up to the granularity (never tabulated whole)
+            factors = [Quantity.const(dims[k]) if isinstance(dims[k], int)
+                       else Quantity.const(fixed[dims[k]]) if dims[k] not in self.decisions
+                       else Quantity.of([self.decisions[dims[k]]], lambda c: c.value)
+                       for k in dims_read]
+            return Buffer(name, Quantity.product([*factors, Quantity.const(elt)], self.sizes,
+                                                 align), modulo, op.role.data, op.memory)
+        return Buffer(name, Quantity.of(scope, size), modulo, op.role.data, op.memory)
 
     def stage(self, st: ktdf.StageOp, name: str) -> Stage:
         kinds = [a.data for a in st.applicable_units.data] if st.applicable_units else []
@@ -638,6 +657,12 @@ class _ProgramReader:
                           prod(s(v) for s in sizes) * elt * count(v))
         else:
             nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
+        if reread:
+            quantity = self.quantity(nbytes)
+        else:  # a product of one small table per size (never tabulated whole)
+            quantity = Quantity.product([*(self.quantity(s) for s in sizes),
+                                         self.quantity(count), Quantity.const(elt)],
+                                        self.sizes)
         hops = self.hw.hop(op, kinds)
         hop = hops[0]
         for fifo_side in (op.source, op.dest):
@@ -649,7 +674,7 @@ class _ProgramReader:
                                           self.quantity(entries), hop.queue_depth or
                                           self._depth(slot, op)))
         shared_bw, shared_name = self.hw.shared(hop)
-        return (Transfer(name, self.quantity(nbytes), hop.bandwidth,
+        return (Transfer(name, quantity, hop.bandwidth,
                          sum(h.latency for h in hops), shared_bw, self.hw.sharers,
                          hop.source, hop.lands_in, shared_name), hop.unit.split(".")[-1])
 

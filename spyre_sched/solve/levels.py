@@ -358,6 +358,13 @@ def combinations(problem: Problem, program: Program, scope: tuple[str, ...],
     if lv is None:
         return None
     sizes = {d: len(problem.decision(d).candidates) for d in scope}
+    outer = 1
+    for d in lv.outer:
+        outer *= sizes[d]
+    if outer > limit:  # every outer combination meets at least one inner one
+        raise SolveError(f"program {program.index} has {outer} combinations of its outer "
+                         f"decisions {', '.join(lv.outer)} alone (limit {limit}); its "
+                         f"candidates need pruning")
     fronts, evaluations = inner_fronts(problem, program, lv, sizes, limit)
     free = tuple(d for d in lv.outer if d not in lv.linked)
     rest = 1

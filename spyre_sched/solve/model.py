@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
-from spyre_sched.solve import cost, levels, streaming
+from spyre_sched.solve import cost, levels, streaming, varmodel
 from spyre_sched.solve.problem import (
     LINK_KINDS,
     Pipeline,
@@ -47,8 +47,13 @@ from spyre_sched.solve.problem import (
 )
 
 COMBINATION_LIMIT = 200_000
-"""Most candidate combinations one program part may evaluate (a guard): parts with nested
-pipelines count the evaluations left after their inner level is pruned (`levels.py`)."""
+"""Most candidate combinations one program part's table may evaluate (parts with nested
+pipelines count the evaluations left after their inner level is pruned, `levels.py`).
+A part above it is stated with variables instead (`varmodel.py`)."""
+
+
+class TooManyCombinations(SolveError):
+    """A part's table would need more than `COMBINATION_LIMIT` evaluations."""
 
 
 @dataclass
@@ -72,6 +77,30 @@ class BuiltModel:
     peak: cp_model.IntVar
     constraints: list[Constraint] = field(default_factory=list)
     tables: list = field(default_factory=list)
+    cycles_bound: int = 0
+    """A lower bound on the kernel's cycles that holds for every schedule (each part's
+    least cycles): the bound reported when CP-SAT stops before its own."""
+    peak_bound: int = 0
+    """Likewise for the peak scratchpad."""
+    part_vars: list = field(default_factory=list)
+    """(table, its combination literals) per tabulated part, for hints."""
+
+    def add_hint(self, choice: dict[str, int]) -> None:
+        """Hint CP-SAT with a full assignment (the decisions' literals, and each table's
+        combination when the assignment's is on its front)."""
+        for name, lits in self.one_hot.items():
+            for i, lit in enumerate(lits):
+                self.model.add_hint(lit, i == choice[name])
+        for t, ys in self.part_vars:
+            key = tuple(choice[d] for d in t.scope)
+            if key in t.keys:
+                for y, k in zip(ys, t.keys):
+                    self.model.add_hint(y, k == key)
+
+    @property
+    def stated(self) -> bool:
+        """Some part is stated with variables (`varmodel.py`), not tabulated."""
+        return any(isinstance(t, varmodel.StatedPart) for t in self.tables)
 
     @property
     def combinations(self) -> int:
@@ -229,14 +258,18 @@ def program_table(problem: Problem, program: Program, whole: bool = False) -> Pr
     if total > levels.ELIMINATE_ABOVE:
         # nested pipelines: drop dominated inner combinations before combining them with
         # the outer decisions (levels.py says why that keeps the optimum)
-        found = levels.combinations(problem, program, scope, COMBINATION_LIMIT)
+        try:
+            found = levels.combinations(problem, program, scope, COMBINATION_LIMIT)
+        except SolveError as err:
+            raise TooManyCombinations(str(err)) from None
         if found is not None:
             choices, total = found
     if choices is None:
         if total > COMBINATION_LIMIT:
-            raise SolveError(f"program {program.index} has {total} candidate combinations of "
-                             f"{', '.join(scope)} (limit {COMBINATION_LIMIT}) and no nested "
-                             "level to enumerate apart; its candidates need pruning")
+            raise TooManyCombinations(
+                f"program {program.index} has {total} candidate combinations of "
+                f"{', '.join(scope)} (limit {COMBINATION_LIMIT}) and no nested level to "
+                "enumerate apart")
         choices = (dict(zip(scope, key)) for key in itertools.product(*(range(n) for n in sizes)))
     rows = []
     memo: dict = {}
@@ -297,9 +330,26 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
     tables: list[ProgramTable] = []
     used: set[str] = set()
     peak_upper = problem.pinned_bytes
+    cycles_bound = 0
+    peak_bound = problem.pinned_bytes
+    shared = shared_memories_of(problem)
+    part_vars: list[tuple[ProgramTable, list[cp_model.IntVar]]] = []
     for prog in problem.programs:
         pieces = components(problem, prog)
-        parts = [program_table(problem, part, whole=len(pieces) == 1) for part in pieces]
+        whole = len(pieces) == 1
+        parts = []
+        for n, part in enumerate(pieces):
+            try:
+                parts.append(program_table(problem, part, whole=whole))
+            except TooManyCombinations as err:
+                why = varmodel.unsupported(problem, part)
+                if why is not None:
+                    raise SolveError(f"{err}; stating it with variables instead is not "
+                                     f"possible either: {why}") from None
+                parts.append(varmodel.state(model, problem, part,
+                                            program_scope(problem, part), one_hot, n))
+        if whole and isinstance(parts[0], varmodel.StatedPart):
+            whole = False  # its shared-memory busy times are kept apart (the floor below)
         cycles_terms, bytes_terms = [], []
         busy_terms: dict[int, list] = {}
         other_terms: dict[int, list] = {}
@@ -308,9 +358,21 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         for n, t in enumerate(parts):
             tables.append(t)
             used.update(t.scope)
+            if isinstance(t, varmodel.StatedPart):
+                cycles_terms.append(t.cycles)
+                bytes_terms.append(t.buffer_bytes)
+                for k, mem in enumerate(shared):
+                    if mem in t.shared_busy:
+                        busy_terms.setdefault(k, []).append(t.shared_busy[mem])
+                for k, kind in enumerate(sorted(problem.other_memories)):
+                    other_terms.setdefault(k, []).append(t.other_bytes.get(kind, 0))
+                fifo_terms += list(zip(t.program.fifos, t.fifos))
+                register_terms += list(zip(t.program.registers, t.registers))
+                continue
             ys = [model.new_bool_var(f"p{prog.index}.part{n}.combination{j}")
                   for j in range(len(t.keys))]
             model.add_exactly_one(ys)
+            part_vars.append((t, ys))
             for pos, d in enumerate(t.scope):
                 for i, lit in enumerate(one_hot[d]):
                     model.add(cp_model.LinearExpr.sum(
@@ -333,8 +395,11 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         busy_sums = [cp_model.LinearExpr.sum(terms) for terms in busy_terms.values()]
         if busy_sums:
             # cost.program_cycles: never less than a shared memory's busy time
-            upper = (sum(max(t.cycles) for t in parts)
-                     + sum(max(max(row) for row in t.shared_busy) for t in parts))
+            if any(isinstance(t, varmodel.StatedPart) for t in parts):
+                upper = 1 << 50
+            else:
+                upper = (sum(max(t.cycles) for t in parts)
+                         + sum(max(max(row) for row in t.shared_busy) for t in parts))
             floor = model.new_int_var(0, upper, f"p{prog.index}.cycles")
             # floor >= every sum: minimising the cycles makes it their max (two linear
             # inequalities; add_max_equality's reified form solved ~100x slower here)
@@ -344,8 +409,12 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         else:
             program_cycles[prog.index] = pipelines_sum
         program_bytes[prog.index] = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
-        peak_upper = max(peak_upper, sum(max(t.buffer_bytes) for t in parts)
+        peak_upper = max(peak_upper, sum(_most_bytes(t) for t in parts)
                          + problem.pinned_bytes)
+        cycles_bound += max(sum(_least_cycles(t) for t in parts),
+                            *(sum(_least_busy(t, k, mem) for t in parts)
+                              for k, mem in enumerate(shared)), 0)
+        peak_bound = max(peak_bound, sum(_least_bytes(t) for t in parts) + problem.pinned_bytes)
 
         def guarded(kind: str, name: str, ct: cp_model.Constraint, index: int) -> None:
             lit = None
@@ -384,4 +453,27 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         model.add_assumptions([c.literal for c in constraints if c.literal is not None])
     cycles = cp_model.LinearExpr.sum(list(program_cycles.values())) if program_cycles else 0
     return BuiltModel(model, problem, one_hot, cycles, program_cycles, program_bytes, peak,
-                      constraints, tables)
+                      constraints, tables, cycles_bound, peak_bound, part_vars)
+
+
+def _least_cycles(t) -> int:
+    return t.cycles_bound if isinstance(t, varmodel.StatedPart) else min(t.cycles)
+
+
+def _least_busy(t, k: int, memory: str) -> int:
+    """A lower bound of a part's busy time of shared memory `memory` (column k)."""
+    if isinstance(t, varmodel.StatedPart):
+        return t.busy_bound.get(memory, 0)
+    if t.shared_busy and t.shared_busy[0]:
+        return min(row[k] for row in t.shared_busy)
+    return 0
+
+
+def _least_bytes(t) -> int:
+    return t.bytes_bound if isinstance(t, varmodel.StatedPart) else min(t.buffer_bytes)
+
+
+def _most_bytes(t) -> int:
+    if isinstance(t, varmodel.StatedPart):
+        return cp_model.INT32_MAX
+    return max(t.buffer_bytes)

@@ -100,9 +100,45 @@ class Quantity:
 
     scope: tuple[str, ...]
     table: Mapping[tuple[int, ...], int]
+    factors: tuple[Quantity, ...] = ()
+    """When not empty, the value is the product of these (each over part of `scope`),
+    rounded up to a multiple of `round_to`, and `table` computes it on demand
+    (`ProductTable`): a loop nest's iteration count, a transfer's or a buffer's bytes,
+    whose full table would be the product of every tile's candidates."""
+    round_to: int = 1
 
     def at(self, choice: Choice) -> int:
         return self.table[tuple(choice[d] for d in self.scope)]
+
+    def least(self) -> int:
+        """The smallest value over every candidate combination (factors are never
+        negative: their product's least is the product of their least values)."""
+        return self._range[0]
+
+    def most(self) -> int:
+        return self._range[1]
+
+    @functools.cached_property
+    def _range(self) -> tuple[int, int]:
+        if not self.factors:
+            return min(self.table.values()), max(self.table.values())
+        low = high = 1
+        for f in self.factors:
+            low, high = low * f.least(), high * f.most()
+        r = self.round_to
+        return -(-low // r) * r, -(-high // r) * r
+
+    @staticmethod
+    def product(factors: Sequence[Quantity], sizes: Mapping[str, int],
+                round_to: int = 1) -> Quantity:
+        """The product of `factors` rounded up to a multiple of `round_to`; `sizes` gives
+        each decision's candidate count."""
+        scope = tuple(dict.fromkeys(d for f in factors for d in f.scope))
+        if len(factors) == 1 and round_to == 1:
+            return factors[0]
+        return Quantity(scope, ProductTable(scope, tuple(factors),
+                                            tuple(sizes[d] for d in scope), round_to),
+                        tuple(factors), round_to)
 
     @staticmethod
     def const(value: int) -> Quantity:
@@ -116,6 +152,37 @@ class Quantity:
         for key in itertools.product(*ranges):
             table[key] = int(fn(*(d.candidates[i] for d, i in zip(decisions, key))))
         return Quantity(tuple(d.name for d in decisions), table)
+
+
+class ProductTable(Mapping):
+    """The table of a product of quantities over the union of their scopes, evaluated on
+    demand (iterating it enumerates the whole product: only brute force and small
+    tables do)."""
+
+    def __init__(self, scope: tuple[str, ...], factors: tuple[Quantity, ...],
+                 sizes: tuple[int, ...], round_to: int = 1):
+        self._factors = [(f.table, tuple(scope.index(d) for d in f.scope)) for f in factors]
+        self._sizes = sizes
+        self._round = max(1, round_to)
+        self._memo: dict[tuple[int, ...], int] = {}  # the keys looked up so far
+
+    def __getitem__(self, key: tuple[int, ...]) -> int:
+        found = self._memo.get(key)
+        if found is None:
+            value = 1
+            for table, pos in self._factors:
+                value *= table[tuple(key[i] for i in pos)]
+            found = self._memo[key] = -(-value // self._round) * self._round
+        return found
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return itertools.product(*(range(n) for n in self._sizes))
+
+    def __len__(self) -> int:
+        n = 1
+        for size in self._sizes:
+            n *= size
+        return n
 
 
 def as_quantity(value: Quantity | int) -> Quantity:

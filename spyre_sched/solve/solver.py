@@ -8,6 +8,7 @@ so the same problem gives the same choice byte for byte.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -17,6 +18,9 @@ from spyre_sched.solve.model import BuiltModel, build
 from spyre_sched.solve.problem import Candidate, Problem, SolveError
 
 OBJECTIVES = ("latency", "memory")
+STATED_GAP = 0.001
+"""The relative gap at which a model with parts stated with variables (`varmodel.py`)
+stops: 0.1%. Table-only models are always solved to OPTIMAL."""
 
 
 class InfeasibleError(SolveError):
@@ -40,6 +44,13 @@ class PhaseStats:
     wall_time: float
     branches: int
     conflicts: int
+    found_by: str = "CP-SAT"
+    """Who found the schedule this phase returns: `CP-SAT`, or `hint` when the time limit
+    stopped CP-SAT before it had a solution of its own: the hint it was given (the V1
+    heuristic's schedule, or the first phase's) is then the best schedule known, and
+    `bound` is the better of CP-SAT's and the model's own lower bound."""
+    cp_sat_status: str = ""
+    """CP-SAT's own status when it differs from `status` (UNKNOWN: it found nothing)."""
 
     def as_data(self) -> dict[str, object]:
         """Plain data; figures CP-SAT did not reach are None (valid JSON)."""
@@ -59,6 +70,11 @@ class SolverStats:
     workers: int
     seed: int
     time_limit: float | None
+    build_time: float = 0.0
+    """Seconds spent building the model (Python: tables, variables, constraints)."""
+    model_objective: int | None = None
+    """The model's own figure for the chosen schedule's cycles (the exact cost is
+    `Solution.cycles`; they agree wherever the model is exact)."""
 
     @property
     def status(self) -> str:
@@ -73,12 +89,18 @@ class SolverStats:
     def wall_time(self) -> float:
         return sum(p.wall_time for p in self.phases)
 
+    @property
+    def found_by(self) -> str:
+        return self.phases[-1].found_by if self.phases else "CP-SAT"
+
     def as_data(self) -> dict[str, object]:
         gap = None if math.isnan(self.gap) else self.gap
         return {
             "status": self.status, "gap": gap, "wall_time": self.wall_time,
             "variables": self.variables, "constraints": self.constraints,
             "combinations": self.combinations, "front": self.front, "workers": self.workers,
+            "found_by": self.found_by, "build_time": self.build_time,
+            "model_objective": self.model_objective,
             "seed": self.seed, "time_limit": self.time_limit,
             "phases": [p.as_data() for p in self.phases],
         }
@@ -133,11 +155,17 @@ def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
     built.model.minimize(minimise)
     built.model.clear_hints()
     if hint is not None:
-        for name, lits in built.one_hot.items():
-            for i, lit in enumerate(lits):
-                built.model.add_hint(lit, i == hint[name])
+        built.add_hint(hint)
     solver = cp_model.CpSolver()
     _parameters(solver, workers, seed, time_limit, log)
+    if built.stated:
+        # products of variables give CP-SAT a weak bound: it may never close the last
+        # fraction of a percent, so a model with parts stated with variables stops there
+        solver.parameters.relative_gap_limit = STATED_GAP
+        # probing the products' wide domains took ~90% of the 3-D add's solve (3.0 s ->
+        # 0.25 s CPU without it, same schedule and bound)
+        solver.parameters.cp_model_probing_level = 0
+        solver.parameters.symmetry_level = 0
     if log is not None:
         log.append(f"---- phase: minimise {label} ----")
     status = solver.solve(built.model)
@@ -150,74 +178,142 @@ def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
     return solver, status, stats
 
 
+def _hinted(stats: PhaseStats, value: int, bound: float) -> PhaseStats:
+    """The phase's figures when CP-SAT stopped (UNKNOWN) before a solution of its own: the
+    hint is the best schedule known, `value` its exact figure, `bound` a valid lower
+    bound (the model's own, which holds whatever CP-SAT did)."""
+    bound = min(float(value), bound)
+    return PhaseStats(stats.minimises, "FEASIBLE", float(value), bound,
+                      _gap(float(value), bound), stats.wall_time, stats.branches,
+                      stats.conflicts, "hint", stats.status)
+
+
+def _v1_hint(problem: Problem) -> dict[str, int] | None:
+    """The V1 heuristic's schedule when it fits (CP-SAT's first hint), else None."""
+    from spyre_sched.solve.heuristic import v1_choice
+
+    try:
+        choice = v1_choice(problem)
+    except SolveError:
+        return None
+    return choice if cost.feasible(problem, choice) else None
+
+
 def solve(problem: Problem, objective: str = "latency", *, time_limit: float | None = None,
           workers: int = 1, seed: int = 0, log: bool = False) -> Solution:
-    """The best schedule under `objective`, or `InfeasibleError` explained in words."""
+    """The best schedule under `objective`, or `InfeasibleError` explained in words.
+
+    Anytime: CP-SAT starts from the V1 heuristic's schedule (a hint) when it fits, so a
+    time limit returns the best schedule found with its bound and gap. When the limit
+    stops CP-SAT before it has a solution of its own (status UNKNOWN: presolve had not
+    finished), the hint is that best schedule; the phase says so (`found_by = "hint"`),
+    its bound is the model's own lower bound, and a note says it in words."""
     if objective not in OBJECTIVES:
         raise SolveError(f"unknown objective '{objective}'; expected one of "
                          f"{', '.join(OBJECTIVES)}")
     if workers < 1:
         raise SolveError(f"--workers must be at least 1, not {workers}")
+    start = time.perf_counter()
     built = build(problem)
+    build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []
     notes: list[str] = []
+    hint = _v1_hint(problem)
+    if hint is not None and built.stated:
+        # products of variables leave CP-SAT a long way from a large part's optimum: start
+        # it from the V1 schedule improved one decision at a time under the exact cost
+        hint = descend(problem, hint, objective)
     choice: dict[str, int] | None = None
     if objective == "memory":
         solver, status, stats = _run(built, built.peak, "peak scratchpad bytes", workers, seed,
-                                     time_limit, lines)
-        phases.append(stats)
+                                     time_limit, lines, hint=hint)
         if status == cp_model.UNKNOWN:
-            choice = _fallback(problem, time_limit, notes)
+            choice = _from_hint(problem, hint, time_limit, notes, "peak scratchpad",
+                                built.stated)
+            stats = _hinted(stats, cost.peak_scratchpad(problem, choice), built.peak_bound)
+            first = choice
         else:
             _check_status(problem, status, time_limit)
-            peak = int(round(solver.objective_value))
             first = built.choice(solver)
-            built.model.add(built.peak <= peak)
-            solver, status, stats = _run(built, built.cycles, "cycles", workers, seed,
-                                         time_limit, lines, hint=first)
-            phases.append(stats)
-            if status == cp_model.UNKNOWN:
-                choice = first
-                notes.append("the time limit hit while minimising cycles at the smallest "
-                             "peak: the first phase's schedule is used")
+        phases.append(stats)
+        peak = cost.peak_scratchpad(problem, first)
+        built.model.add(built.peak <= peak)
+        solver, status, stats = _run(built, built.cycles, "cycles", workers, seed,
+                                     time_limit, lines, hint=first)
+        if status == cp_model.UNKNOWN:
+            choice = first
+            stats = _hinted(stats, cost.kernel_cycles(problem, first), built.cycles_bound)
+            notes.append(f"the time limit ({time_limit} s) hit while minimising cycles at "
+                         f"the smallest peak found: the first phase's schedule is used "
+                         f"(bound {stats.bound:.0f}, gap {stats.gap:.4g})")
+        phases.append(stats)
     else:
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
-                                     lines)
-        phases.append(stats)
+                                     lines, hint=hint)
         if status == cp_model.UNKNOWN:
-            choice = _fallback(problem, time_limit, notes)
+            choice = _from_hint(problem, hint, time_limit, notes, "cycles", built.stated)
+            stats = _hinted(stats, cost.kernel_cycles(problem, choice), built.cycles_bound)
+            notes[-1] += f" (bound {stats.bound:.0f}, gap {stats.gap:.4g})"
+        phases.append(stats)
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
+    model_cycles = int(round(solver.value(built.cycles))) \
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     solver_stats = SolverStats(built.num_variables, built.num_constraints,
-                               built.combinations, built.front, phases, workers, seed, time_limit)
+                               built.combinations, built.front, phases, workers, seed, time_limit,
+                               build_time, model_cycles)
     solution = Solution(problem, choice, objective, "solver", solver_stats,
                         "\n".join(lines) if lines is not None else "", notes)
-    # The model is exact: its objective is the plain-Python cost of what it chose.
-    last = phases[-1]
-    if last.status in ("OPTIMAL", "FEASIBLE") and last.minimises == "cycles" and not notes:
-        model_cycles = int(round(last.objective))
-        if model_cycles != solution.cycles:  # pragma: no cover - a bug, not bad input
-            raise AssertionError(f"CP-SAT objective {model_cycles} != cost model "
-                                 f"{solution.cycles}")
+    # The model is exact: at a proven optimum its figure for the chosen schedule is the
+    # plain-Python cost (a schedule found under a time limit may leave the program-cycles
+    # variable above the max it bounds: the trace then shows both figures).
+    if model_cycles is not None and phases[-1].status == "OPTIMAL" and phases[-1].gap == 0 \
+            and model_cycles != solution.cycles:  # pragma: no cover - a bug, not bad input
+        raise AssertionError(f"CP-SAT objective {model_cycles} != cost model "
+                             f"{solution.cycles}")
     return solution
 
 
-def _fallback(problem: Problem, time_limit: float | None, notes: list[str]) -> dict[str, int]:
-    """The time limit hit before CP-SAT found any schedule: the V1 rules' schedule, if it
-    fits (else the error says to raise the limit)."""
-    from spyre_sched.solve import cost as cost_model
-    from spyre_sched.solve.heuristic import v1_choice
+def descend(problem: Problem, choice: dict[str, int], objective: str,
+            rounds: int = 3) -> dict[str, int]:
+    """`choice` improved one decision at a time (each candidate tried with the others
+    fixed, the best feasible kept) under the exact cost model, for a few rounds: a
+    hint for CP-SAT, Σ candidates evaluations per round."""
+    best = dict(choice)
+    key = cost.objective_key(problem, best, objective)
+    for _ in range(rounds):
+        improved = False
+        for d in problem.decisions:
+            for i in range(len(d.candidates)):
+                if i == best[d.name]:
+                    continue
+                trial = {**best, d.name: i}
+                if not cost.feasible(problem, trial):
+                    continue
+                k = cost.objective_key(problem, trial, objective)
+                if k < key:
+                    best, key, improved = trial, k, True
+        if not improved:
+            break
+    return best
 
-    choice = v1_choice(problem)
-    if not cost_model.feasible(problem, choice):
+
+def _from_hint(problem: Problem, hint: dict[str, int] | None, time_limit: float | None,
+               notes: list[str], minimising: str, improved: bool) -> dict[str, int]:
+    """The time limit hit before CP-SAT found any schedule: its hint, the V1 heuristic's
+    schedule, is the best one known (else the error says to raise the limit)."""
+    if hint is None:
         raise SolveError(f"CP-SAT found no schedule for {problem.kernel} within the time "
                          f"limit of {time_limit} s and the V1 heuristic's does not fit; "
                          f"raise --time-limit")
-    notes.append(f"the time limit ({time_limit} s) hit before CP-SAT found a schedule: the "
-                 f"V1 heuristic's schedule is used (status UNKNOWN, gap unknown)")
-    return choice
+    notes.append(f"the time limit ({time_limit} s) hit before CP-SAT found a schedule of its "
+                 f"own (it stopped with status UNKNOWN while minimising {minimising}): the "
+                 f"best schedule known is its hint, the V1 heuristic's schedule"
+                 f"{' improved one decision at a time' if improved else ''}, reported "
+                 f"FEASIBLE with the model's lower bound")
+    return hint
 
 
 def _check_status(problem: Problem, status: int, time_limit: float | None) -> None:

@@ -13,7 +13,6 @@ import pytest
 from spyre_sched import api
 from spyre_sched.solve import cost, levels, model
 from spyre_sched.solve.extract import extract
-from spyre_sched.solve.problem import SolveError
 from spyre_sched.solve.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,12 +72,17 @@ def test_nested_examples_solve_optimal_under_the_guard(kernel: str) -> None:
     assert not cost.violations(problem, solution.choice)
 
 
-def test_the_guard_is_still_a_clear_error(monkeypatch) -> None:
+def test_above_the_limit_a_part_is_stated_with_variables(monkeypatch) -> None:
+    """The combination limit no longer refuses a part: above it the part is stated with
+    CP-SAT variables (solve/varmodel.py), which find the tables' optimum."""
     problem = _problem("examples/add_96x64.mlir")
+    tables = solve(problem)
     monkeypatch.setattr(model, "COMBINATION_LIMIT", 500)
-    with pytest.raises(SolveError, match="its candidates need pruning") as err:
-        solve(problem)
-    assert "p0.tile.l1" in str(err.value)
+    assert model.build(problem).stated
+    stated = solve(problem)
+    assert stated.stats.status == "OPTIMAL"
+    assert stated.cycles == tables.cycles == stated.stats.model_objective
+    assert not cost.violations(problem, stated.choice)
 
 
 def test_an_inner_tile_never_exceeds_its_outer_tile() -> None:

@@ -163,14 +163,32 @@ def test_trace_names_decisions_candidates_reasons_and_solver_figures():
     json.dumps(trace)  # plain data
 
 
-def test_time_limit_before_any_solution_falls_back_to_the_v1_schedule():
+def test_time_limit_before_cp_sat_finds_one_returns_the_hint_with_bound_and_gap():
+    """Anytime: CP-SAT is hinted with the V1 schedule; when the limit stops it before a
+    solution of its own, that hint is the best schedule known, reported FEASIBLE with the
+    model's own lower bound and the gap, and said so (never a silent fallback)."""
     problem = elementwise_problem(8, 16, programs=3)
     s = solve(problem, time_limit=1e-9)
-    assert s.stats.status == "UNKNOWN" and s.choice == v1_choice(problem)
-    assert "time limit" in s.notes[0]
+    assert s.choice == v1_choice(problem)
+    (phase,) = s.stats.phases
+    assert s.stats.status == "FEASIBLE" and s.stats.found_by == "hint"
+    assert phase.cp_sat_status == "UNKNOWN"
+    assert phase.objective == s.cycles
+    assert 0 < phase.bound <= phase.objective and 0 <= phase.gap < 1
+    assert phase.bound <= solve(problem).cycles  # a true lower bound
+    assert "time limit" in s.notes[0] and "V1 heuristic" in s.notes[0] and "gap" in s.notes[0]
     trace = build_trace(s)
     json.loads(json.dumps(trace, allow_nan=False))  # no NaN in the JSON
-    assert "CP-SAT: UNKNOWN, gap unknown" in render_trace(trace)
+    text = render_trace(trace)
+    assert "CP-SAT: FEASIBLE" in text and "found by the hint" in text
+
+
+def test_memory_objective_under_a_tiny_time_limit_still_reports_bound_and_gap():
+    problem = elementwise_problem(4, 8, programs=2)
+    s = solve(problem, "memory", time_limit=1e-9)
+    assert [p.found_by for p in s.stats.phases] == ["hint", "hint"]
+    assert all(p.bound <= p.objective for p in s.stats.phases)
+    assert cost.feasible(problem, s.choice)
 
 
 def test_parts_of_a_program_couple_through_its_scratchpad():
