@@ -25,9 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import VectorType
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation
 
 from spyre_sched.dialects import agen, dataflow, symbol, vectorchain
 from spyre_sched.errors import ExecutionError, SourceLocation
@@ -47,6 +47,12 @@ def _loc(op: Operation, locations: dict) -> str:
     if isinstance(where, SourceLocation):
         return f"{op.name} at {where.file}:{where.line}:{where.col}"
     return op.name
+
+
+def _loop_carried(value) -> bool:
+    """`value` is an `scf.for` iteration argument (not its induction variable)."""
+    return (isinstance(value, BlockArgument) and value.index > 0
+            and isinstance(value.block.parent_op(), scf.ForOp))
 
 
 def _vector_etype(type_) -> str:
@@ -253,10 +259,18 @@ class ProgramImage:
         return ComputePlan(op)
 
     def accumulators(self) -> list[str]:
-        """Element types of every summing vectorchain.reduce result (the accumulator types;
-        max/min reductions are exact in any order)."""
-        return [_vector_etype(op.result.type) for op in self.inner.walk()
-                if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("add", "mul")]
+        """The types the program sums in (max/min reductions are exact in any order): every
+        summing vectorchain.reduce result's, and every vector add or multiply of a value a
+        loop carries (a sum across iterations, e.g. a column sum row by row, rounds each
+        partial to the vector's own element type)."""
+        found = []
+        for op in self.inner.walk():
+            if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("add", "mul"):
+                found.append(_vector_etype(op.result.type))
+            elif isinstance(op, (vectorchain.AddOp, vectorchain.MulOp)) and any(
+                    _loop_carried(operand) for operand in op.operands):
+                found.append(_vector_etype(op.result.type))
+        return found
 
     # ---- binding to a device (prepare) ---------------------------------------------------
 

@@ -8,6 +8,7 @@ docs/emulator.md "Comparing with the reference").
   races are allowed;
 - a non-finite reference value must be matched exactly, an element with an infinite
   bound is counted as not checked and keeps the verdict from MATCH;
+- a sum a loop carries in a vector is bounded for that vector's type (its accumulator);
 - a kernel that stores through a constant address has those ranges as outputs; nothing
   compared is never a MATCH; memory starts poisoned, so a forgotten store fails.
 """
@@ -259,3 +260,14 @@ def test_a_forgotten_store_fails(monkeypatch, tmp_path):
     assert result.checks["C"].failed == 128
     assert "first at [10, 0]: emulated np.float16(nan), reference np.float16(0.0)" \
         in result.mismatches[0]
+
+
+# ---- the accumulator a bound is for ---------------------------------------------------
+
+
+def test_a_sum_carried_across_loop_iterations_is_bounded_in_its_own_type():
+    # The bundle has no vectorchain.reduce: the column sum is a loop-carried f16 vector
+    # add. Bounding it as an f32 accumulation said MISMATCH on a correct schedule.
+    result = spyre_sched.run(str(KERNELS / "col_sum_f16.mlir"), strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
+    assert result.reference_run.accumulator == "f16"
