@@ -498,6 +498,12 @@ class _Loader:
             if not isinstance(inner, pdl.PatternOp):
                 raise DeviceError(f"a patterns block holds pdl.pattern ops, found {inner.name}",
                                   self.parsed.location(inner))
+            rewrites = [r for r in inner.body.block.ops if isinstance(r, pdl.RewriteOp)]
+            # the pattern applier rewrites the op a pattern's rewrite names as its root
+            if len(rewrites) != 1 or rewrites[0].root is None:
+                raise DeviceError("a pdl.pattern ends in one pdl.rewrite of its root op "
+                                  "(`pdl.rewrite %op { ... }`)",
+                                  self.parsed.location(rewrites[0] if rewrites else inner))
         self.patterns.append((tuple(op.checkpoint_names), op))
 
 

@@ -229,3 +229,13 @@ def test_a_mistyped_feature_value_is_located_in_the_file(write_device):
     with pytest.raises(DeviceError, match="'word_size' must be an integer") as info:
         load_device(write_device(text))
     assert info.value.location.line == line_of(text, 'word_size = "64"')
+
+
+def test_a_pattern_whose_rewrite_has_no_root_is_located(write_device):
+    # xDSL's pattern applier asserts on a rootless pdl.rewrite: refused when the file loads.
+    text = (DEVICES_DIR / "sample_device.mlir").read_text()
+    old = next(line for line in text.splitlines() if "pdl.rewrite %" in line)
+    bad = text.replace(old, old[:old.index("pdl.rewrite")] + "pdl.rewrite {", 1)
+    with pytest.raises(DeviceError, match="one pdl.rewrite of its root op") as info:
+        load_device(write_device(bad))
+    assert info.value.location.line == line_of(bad, "pdl.rewrite {")
