@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from spyre_sched.device import load_device
 from spyre_sched.device.model import Device
-from spyre_sched.errors import ExecutionError, ParseError
+from spyre_sched.errors import ExecutionError, ParseError, UnsupportedError
 
 from emulator.bundle_fields import (check_agreement, check_orchestrator, check_plan,
                                     check_schedule, check_symbols)
@@ -115,6 +115,14 @@ def bundle_device(bundle: str | Path) -> str:
     plan = files.json("jobplan.json")
     check_plan(plan, str(Path(bundle) / "jobplan.json"))
     return plan["device"]
+
+
+def _is_float_type(name) -> bool:
+    """`name` is a float element type (f16, bf16, f32, df16...)."""
+    try:
+        return element_type(str(name)).is_float
+    except UnsupportedError:
+        return False
 
 
 class Runtime:
@@ -354,6 +362,13 @@ class Runtime:
             if name not in source:
                 raise ExecutionError(f"argument '{name}' of {prepared.kernel} is not set in this launch")
             value = source[name]
+            if a.get("kind") == "scalar" and _is_float_type(a.get("type")):
+                # A float scalar never reaches an address or a shape (the lowering refuses
+                # compute that reads one), so it is checked and left out of the symbols.
+                if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+                    raise ExecutionError(f"argument '{name}' must be a number ({a['type']}), "
+                                         f"got {type(value).__name__}")
+                continue
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise ExecutionError(f"argument '{name}' must be an integer (an element offset for "
                                      f"a pointer), got {type(value).__name__}")

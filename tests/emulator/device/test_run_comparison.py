@@ -119,3 +119,42 @@ def test_full_size_layernorm_matches(strategy):
     result = spyre_sched.run(ROOT / "bench/kernels/layernorm.mlir", strategy=strategy)
     assert result.matches, result.mismatches
     assert result.max_error["Y"] > 0 and result.bound_ratio["Y"] <= 1.0
+
+
+FLOAT_SCALAR = """\
+func.func @float_scalar(%s: f16, %A0: index, %Y: index) attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %x = ktdp.get_compute_tile_id : index
+  %i1 = arith.muli %x, %c3 : index
+  %i13 = arith.muli %x, %c8 : index
+  %V2 = ktdp.construct_memory_view %A0, sizes: [6, 8], strides: [8, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 5 >= 0, d1 >= 0, -d1 + 7 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<6x8xf16>
+  %V12 = ktdp.construct_memory_view %Y, sizes: [16], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<16xf16>
+  // program 0
+  %T3 = ktdp.construct_access_tile %V2[%i1, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0, d1 >= 0, -d1 + 7 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<6x8xf16> -> !ktdp.access_tile<3x8xindex>
+  %v4 = ktdp.load %T3 : !ktdp.access_tile<3x8xindex> -> tensor<3x8xf16>
+  %k7 = arith.constant 0.0 : f16
+  %e5 = tensor.empty() : tensor<8xf16>
+  %f6 = linalg.fill ins(%k7 : f16) outs(%e5 : tensor<8xf16>) -> tensor<8xf16>
+  %red8 = linalg.reduce ins(%v4 : tensor<3x8xf16>) outs(%f6 : tensor<8xf16>) dimensions = [0]
+    (%x9: f16, %y10: f16) {
+      %s11 = arith.addf %x9, %y10 : f16
+      linalg.yield %s11 : f16
+    }
+  %T14 = ktdp.construct_access_tile %V12[%i13] {access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, access_tile_order = affine_map<(d0) -> (d0)>} : memref<16xf16> -> !ktdp.access_tile<8xindex>
+  ktdp.store %red8, %T14 : tensor<8xf16>, !ktdp.access_tile<8xindex>
+  return
+}
+"""
+
+
+def test_a_float_scalar_argument_is_a_number_not_an_address(tmp_path):
+    # The bundle's symbols are integers; a float scalar (unused by any address) was
+    # refused at launch as "an element offset for a pointer".
+    kernel = tmp_path / "float_scalar.mlir"
+    kernel.write_text(FLOAT_SCALAR)
+    done = CliRunner().invoke(main, ["run", str(kernel), "--strategy", "heuristic",
+                                     "--runtime-arg", "s=-2.0"])
+    assert done.exit_code == 0, done.output
+    assert "result: MATCH" in done.output
