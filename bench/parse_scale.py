@@ -17,7 +17,7 @@ collector paused while parsing (see docs/benchmarks.md, "Parse + verify"):
 (430 -> 64 us/op). `spyre-sched check` on the same files, whole process: 2.3 -> 2.2 s,
 6.7 -> 3.1 s, 53.8 -> 12.8 s.
 
-History: the first fix of issue 8 made it linear (line numbers had been counted from the
+History: the first parse-speed fix made it linear (line numbers had been counted from the
 file start per op, the visible-value set copied per op, one recursion per dependent
 value: 16,002 ops took 10.4 s CPU and grew quadratically; 4,000 dependent ops hit
 Python's recursion limit in `check`). `--floor` then showed bare xDSL at 329 us/op

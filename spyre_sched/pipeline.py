@@ -1,6 +1,6 @@
 """The one place that lists the compiler's passes in order.
 
-`SCHEDULE_STEPS` is the scheduler (issue 10): KTIR -> ScheduleIR with open decisions,
+`SCHEDULE_STEPS` is the scheduler: KTIR -> ScheduleIR with open decisions,
 device patterns applied at their checkpoints. Later stages (solve, lower) append their
 own steps to a copy of the list and run them with the same `run_steps` driver, which
 verifies the module after every step, prints it when asked, and stops after a named

@@ -37,7 +37,7 @@ def pipeline_available() -> None:
 
 
 def _pipeline():
-    """The compiler and emulator entry points (issues 11-13)."""
+    """The compiler and emulator entry points."""
     try:
         from spyre_sched.api import compile as compile_kernel
         from spyre_sched.emulate import run as run_schedule
@@ -45,8 +45,7 @@ def _pipeline():
     except ImportError as err:
         raise SpyreSchedError(
             f"bench needs the whole pipeline: {err.name} is not available in this build "
-            "(spyre_sched.compile, issue 11; the bundle writer, issue 12; spyre_sched.run, "
-            "issue 13)") from None
+            "(spyre_sched.compile, the bundle writer and spyre_sched.run are needed)") from None
     return compile_kernel, run_schedule, write_bundle
 
 

@@ -1,5 +1,5 @@
 """`check` is exact on guarded writers, min bounds, tile-id x run-time products and bound
-scalars; an error's witness always replays (issue 9, section 4)."""
+scalars; an error's witness always replays."""
 
 from __future__ import annotations
 

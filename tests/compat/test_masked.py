@@ -1,4 +1,4 @@
-"""Masked accesses (issue 9, section 3): positions of an access tile outside its view's
+"""Masked accesses: positions of an access tile outside its view's
 coordinate set read zero on load and are skipped on store; memory outside the set is
 never touched."""
 

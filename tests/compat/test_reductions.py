@@ -1,5 +1,5 @@
 """Reductions whose body is not `combine(f, %out)` run literally, in index order along the
-reduction axis (issue 9, section 5)."""
+reduction axis."""
 
 from __future__ import annotations
 

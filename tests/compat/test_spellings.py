@@ -1,4 +1,4 @@
-"""Rules and spellings of the public KTIR producers (issue 9, sections 1 and 2). The
+"""Rules and spellings of the public KTIR producers. The
 round-trips of the accepted spellings are FileCheck tests in
 tests/dialects/ktdp_producers.mlir."""
 

@@ -1,4 +1,4 @@
-"""Keeping an input resident (issue 10): the keep choice as the solver sees it (footprint
+"""Keeping an input resident: the keep choice as the solver sees it (footprint
 against traffic), the fallback to re-reading when the scratchpad does not allow it, the
 vector unit's op chain and the overlap of a run-once pipeline's phases in the cost
 model, and the kept schedule on the emulator (compulsory traffic, same outputs)."""
