@@ -25,19 +25,27 @@ class Hang(BaseException):
 
 class Deadline:
     """`with Deadline(seconds):` raises `Hang` in this (main) thread when time runs out;
-    None or 0: no limit."""
+    None or 0: no limit. `fired` tells afterwards whether it ran out.
+
+    A signal handler's exception lands in whatever Python code runs at that moment; if
+    that is a callback whose exceptions are dropped (a garbage-collector hook), the Hang
+    is lost, so the alarm repeats every `REPEAT` seconds until the block ends, and a caller
+    checks `fired` rather than trusting the exception alone."""
+
+    REPEAT = 0.5
 
     def __init__(self, seconds: float | None):
         self.seconds = seconds
+        self.fired = False
 
     def __enter__(self):
         if self.seconds:
             self.previous = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds, self.REPEAT)
         return self
 
-    @staticmethod
-    def _fire(signum, frame):
+    def _fire(self, signum, frame):
+        self.fired = True
         raise Hang()
 
     def __exit__(self, *exc):
@@ -57,9 +65,12 @@ def invoke(args: list[str], timeout: float | None) -> tuple[int, str]:
     than `timeout` seconds."""
     from click.testing import CliRunner
 
+    deadline = Deadline(timeout)
     try:
-        with Deadline(timeout):
+        with deadline:
             result = CliRunner().invoke(_main(), args, env={DEBUG_ENV: ""})
     except Hang:
+        return HANG, f"no answer within {timeout} s"
+    if deadline.fired:  # the Hang was raised where it was dropped, and the command went on
         return HANG, f"no answer within {timeout} s"
     return result.exit_code, result.output or ""

@@ -110,6 +110,11 @@ def check_kernel(path: str, runtime_args: dict, timeout: float | None) -> Outcom
     return Outcome("crash", "check", "check: " + normalise(message), output.strip())
 
 
+def _hang(stage: str, config: Config, timeout: float | None) -> Outcome:
+    return Outcome("hang", str(config), f"{stage}: no answer in time",
+                   f"{stage} took more than {timeout} s")
+
+
 def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: int | None,
                timeout: float | None, reference=None) -> tuple[Outcome, object]:
     """Compile, emulate and compare one configuration: its outcome and the reference run
@@ -117,16 +122,16 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
     from spyre_sched.emulate import compile_bundle, run
 
     stage = "compile"
+    deadline = Deadline(timeout)
     try:
-        with Deadline(timeout), tempfile.TemporaryDirectory(prefix="spyre-fuzz-") as tmp:
+        with deadline, tempfile.TemporaryDirectory(prefix="spyre-fuzz-") as tmp:
             bundle = Path(tmp) / "bundle"
             compile_bundle(path, bundle, config.device, config.objective, config.strategy)
             stage = "emulate"
             result = run(str(bundle), None, device=config.device, runtime_args=runtime_args,
                          seed=seed, reference=reference)
     except Hang:
-        return Outcome("hang", str(config), f"{stage}: no answer in time",
-                       f"{stage} took more than {timeout} s"), reference
+        return _hang(stage, config, timeout), reference
     except SpyreSchedError as err:
         text = str(err)
         if stage == "compile" or isinstance(err, UnsupportedError) \
@@ -137,6 +142,8 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
         text = f"{type(err).__name__}: {err}"
         return Outcome("crash", str(config), f"{stage}: {type(err).__name__}: "
                        f"{normalise(str(err))}", text), reference
+    if deadline.fired:  # the Hang was raised where it was dropped (`Deadline`)
+        return _hang(stage, config, timeout), reference
     if not result.matches:
         return Outcome("mismatch", str(config), "outputs differ",
                        "; ".join(result.mismatches), result.cycles, bound), result.reference_run
