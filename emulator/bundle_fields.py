@@ -186,7 +186,11 @@ def check_agreement(plan: dict, symbols_doc: dict, schedule: dict, folder) -> No
 
 
 def _grid_of(fn: func.FuncOp) -> list[int] | None:
+    """The function's grid; a kernel without one is a single tile ([1], as the lowering
+    states it in the job plan)."""
     attr = fn.attributes.get("grid")
+    if attr is None:
+        return [1]
     if not isinstance(attr, ArrayAttr):
         return None
     return [int(g.value.data) for g in attr.data if isinstance(g, IntegerAttr)]

@@ -309,3 +309,15 @@ def _nested_steps(depth: int):
 def test_malformed_schedules_are_located(runtime, bundle, change, fragment):
     edit_json(bundle, "schedule.json", change)
     refused(runtime, bundle, fragment, str(bundle / "schedule.json"))
+
+
+def test_a_kernel_without_a_grid_runs_as_one_tile(tmp_path):
+    # KTIR without a `grid` attribute is one compute tile: its bundle states grid [1], and
+    # global.mlir (which keeps the kernel's attributes) agrees with that.
+    text = (ROOT / "tests/layout/kernels/lower_rows.mlir").read_text()
+    kernel = tmp_path / "no_grid.mlir"
+    kernel.write_text(text.replace(" attributes {grid = [1]}", "", 1))
+    assert "grid" not in kernel.read_text().split("func.func", 1)[1].split("{", 1)[0]
+    done = CliRunner().invoke(main, ["run", str(kernel)])
+    assert done.exit_code == 0, done.output
+    assert "result: MATCH" in done.output
