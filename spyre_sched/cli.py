@@ -465,7 +465,7 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
 
 from spyre_sched import cli_run  # noqa: E402
 
-cli_run.register(main, reports_errors, parse_argument_values, read_inputs)
+cli_run.register(main, reports_errors, parse_argument_values, read_inputs, parse_size)
 
 
 # ---- bench: the suite against the roofline bound and the heuristic ----------------------

@@ -11,7 +11,7 @@ import click
 from spyre_sched.cli_solve import allow_races_option
 
 
-def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
+def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) -> None:
     @main.command("run")
     @click.argument("source", type=click.Path(exists=True))
     @click.option("--device", default=None, metavar="NAME|PATH",
@@ -52,7 +52,6 @@ def register(main, reports_errors, parse_runtime_args, read_inputs) -> None:
         its outputs with the KTIR reference interpreter on the same inputs."""
         import numpy as np
 
-        from spyre_sched.cli import parse_size
         from spyre_sched.emulate import report, run
         from spyre_sched.errors import ExecutionError, UsageError
 
