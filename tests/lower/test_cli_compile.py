@@ -69,7 +69,7 @@ def test_identical_bytes_across_processes(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    kernel = ROOT / "examples" / "softmax_rows.mlir"
+    kernel = ROOT / "examples" / "bias_add.mlir"
     for seed, name in (("1", "a"), ("2", "b")):
         env = {**os.environ, "PYTHONHASHSEED": seed,
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}

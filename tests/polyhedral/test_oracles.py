@@ -49,7 +49,7 @@ from spyre_sched.polyhedral import (
     tile_pieces,
 )
 
-FAST, SLOW = 30, 400
+FAST, SLOW = 12, 400
 
 
 def both(check, strategy):

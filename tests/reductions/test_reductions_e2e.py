@@ -139,6 +139,7 @@ def test_rmsnorm_with_long_rows(tmp_path: Path) -> None:
     np.testing.assert_allclose(result.outputs["Y"].astype(np.float64), want, rtol=4e-3, atol=4e-3)
 
 
+@pytest.mark.slow
 def test_softmax_with_long_rows(tmp_path: Path) -> None:
     """bench's softmax with rows of 4096 on small_lx: E (8 KiB) is pinned in the
     scratchpad, so the row maxima's X tile no longer fits next to it and is chunked."""

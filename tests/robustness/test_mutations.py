@@ -123,6 +123,7 @@ def test_unmutated_sources_never_fail_internally(tmp_path):
     assert outcome.failures == []
 
 
+@pytest.mark.slow
 def test_mutants_never_fail_internally(tmp_path):
     outcome = fuzz(150, tmp_path)
     assert outcome.references > 20

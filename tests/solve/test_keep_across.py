@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from xdsl.parser import Parser
 
 import spyre_sched
@@ -118,6 +120,7 @@ def test_heuristic_re_reads_across_programs() -> None:
     assert schedule.decisions[0]["keep"] == {"p0.keep.X": 0}
 
 
+@pytest.mark.slow
 def test_kept_region_runs_with_compulsory_traffic_and_matches() -> None:
     schedule = spyre_sched.compile(str(SOFTMAX), device="spyre")
     assert schedule.decisions[0]["keep"] == {"p0.keep.X": 1}

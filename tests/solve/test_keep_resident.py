@@ -62,6 +62,7 @@ def test_keep_does_not_join_the_computes_into_one_table() -> None:
     assert len(parts) >= 3 and len(with_keep) >= 2
 
 
+@pytest.mark.slow
 def test_solver_keeps_x_and_agrees_with_brute_force() -> None:
     problem = _problem(_open_ir(RMSNORM))
     solution = solve(problem)

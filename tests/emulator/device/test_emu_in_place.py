@@ -107,6 +107,7 @@ def test_bench_add_bundle_same_in_place_and_plain(tile_rows, chunk, tmp_path, mo
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tile_rows=st.sampled_from([1, 2, 4, 8]), chunk=st.sampled_from([1, 2, 4, 8]),
        rows=st.sampled_from([256, 512]), chunks_per_row=st.sampled_from([1, 2]))
+@pytest.mark.slow
 def test_generated_add_bundles_same_in_place_and_plain(tile_rows, chunk, rows, chunks_per_row,
                                                         tmp_path_factory, monkeypatch):
     """Bundles of the benchmark's shape over the 32 cores, drawn: the DMA tile from one to
