@@ -271,15 +271,21 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     values = parse_argument_values(arg_values, kernel)
     target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
-    with locating(kernel), garbage_collection_paused():  # allocation-heavy on large kernels
-        model = KernelModel(kernel.func)  # built once: the analyses share it
-        arguments = infer_arguments(kernel.func, model)
-        checked = model if not values else KernelModel(kernel.func, bindings=values)
-        diagnostics = [*kernel.warnings,
-                       *check_kernel(kernel.func, checked, arguments=values)]
+    # The size rules come first, from the types alone: the analyses below replay witnesses
+    # tile by tile, which a tile no memory holds would make the host run out of memory.
     too_large = check_resources(target, view_spans(kernel.func), loaded_tiles(kernel.func))
     for op, message in too_large:
         click.echo(f"{kernel.location_of(op)}: error: {message}", err=True)
+    with locating(kernel), garbage_collection_paused():  # allocation-heavy on large kernels
+        model = KernelModel(kernel.func)  # built once: the analyses share it
+        arguments = infer_arguments(kernel.func, model)
+        diagnostics = list(kernel.warnings)
+        if too_large:
+            click.echo("not checked: bounds, races and output coverage (the kernel does not "
+                       "fit the device: errors above)", err=True)
+        else:
+            checked = model if not values else KernelModel(kernel.func, bindings=values)
+            diagnostics += check_kernel(kernel.func, checked, arguments=values)
     for diag in diagnostics:
         if diag.code == "not-checked":
             other = (f" (with {diag.related.name} at {kernel.location_of(diag.related)})"

@@ -8,7 +8,8 @@ located rejection (exit 1), never an internal error (exit 2), a traceback or a h
 - `device`: a shipped device file mutated (`mutations.GENERIC`), then `device show`,
   `device route`, and `run` of a one-tile kernel on it;
 - `bundle`: one file of a compiled bundle (each file in turn) mutated
-  (`mutations.BUNDLE`), then `run BUNDLE`.
+  (`mutations.BUNDLE`), the manifest re-hashed for three mutants in four (so the mutated
+  file's own reader sees it; the fourth tests the hash check), then `run BUNDLE`.
 
 Mutant `i` of a campaign with seed `S` uses the mutation seed `S * 1_000_003 + i`, so a
 campaign is deterministic. A failing mutant is saved to the output folder (a bundle as a
@@ -25,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from emulator.bundle_files import MANIFEST, seal
 from spyre_sched.fuzz.choices import Choices
 from spyre_sched.fuzz.generator import generate
 from spyre_sched.fuzz.mutations import BUNDLE, GENERIC, KERNEL, mutate
@@ -117,6 +119,10 @@ class MutantCampaign:
             target = bundle / source.name
             text = mutate(source.read_text(), mutation_seed, BUNDLE, steps)
             target.write_text(text)
+            if source.name != MANIFEST and i % 4 != 3:
+                # re-hashed, as a deliberate edit would be: without it every mutant of a
+                # file stops at the manifest check and the file's reader is never tested
+                seal(bundle)
             commands = [["run", str(bundle)]]
             self._judge(i, commands, source, {target.name: text}, bundle)
             shutil.rmtree(bundle, ignore_errors=True)

@@ -430,11 +430,11 @@ class EngineEmitter:
             fifo = self.pa.fifos[op.slot]
             recv = self.emit(df.ReceiveOp(fifo.name, _vector(self.widen(fifo.shape), fifo.element)))
             self.tensors[op.result] = recv.results[0]
+            lanes = None
             if self.chunk is None:  # a partial vector: how many lanes are data
                 lanes = partial.valid_extent(self.fills.get(op.slot, []), op, self.env,
                                              self.num_tiles, self.ranges, fifo.shape)
-                if lanes is not None:
-                    self.valid[op.result] = lanes
+            self.set_valid(op.result, lanes)
         elif isinstance(op, ktdf.WriteToFifoOp):
             fifo = self.pa.fifos[op.slot]
             self.emit(df.SendOp(self.tensors[op.value], fifo.name))
@@ -917,8 +917,17 @@ class EngineEmitter:
                 found = partial.UNKNOWN
             else:
                 found = lanes if found is None else tuple(min(a, b) for a, b in zip(found, lanes))
-        if found is not None:
-            self.valid[op.results[0]] = found
+        self.set_valid(op.results[0], found)
+
+    def set_valid(self, tensor_value: SSAValue, lanes: tuple[int, ...] | str | None) -> None:
+        """Record how many lanes of `tensor_value` are data at the iteration being emitted
+        (None: all). The same ScheduleIR op is emitted once per peeled copy of its loops (a
+        partial column chunk, then a whole one in the remainder row), so an answer must
+        replace the previous copy's, never linger from it."""
+        if lanes is None:
+            self.valid.pop(tensor_value, None)
+        else:
+            self.valid[tensor_value] = lanes
 
     def reduced_lanes(self, op: linalg.GenericOp, maps: list[AffineMap], n: int) -> int | None:
         """Lanes of data along the reduced dim when an input is a partial vector there."""

@@ -35,6 +35,12 @@ class Unreplayable(Exception):
     """The instance needs a value the replay cannot compute (named in the message)."""
 
 
+REPLAY_POINTS_LIMIT = 1 << 24
+"""The most positions of one access tile a replay enumerates. A replay holds every address
+the tile touches; a tile beyond this (no scratchpad holds it) cannot be replayed, and the
+finding stays a warning instead of the host running out of memory."""
+
+
 def _trunc_div(a: int, b: int) -> int:
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
@@ -186,6 +192,11 @@ def written_addresses(access, inst: Instance) -> dict[tuple, set[int]]:
         raise Unreplayable("an indirect access tile")
     base = tile_op.base_map.data.eval([], [inst.eval(v) for v in tile_op.indices])
     symbols = [inst.eval(v) for v in tile_op.tile_symbols]
+    lo, hi = bounding_box(tile_op.access_tile_set.data, symbols)
+    positions = int(np.prod([max(int(h) - int(l) + 1, 0) for l, h in zip(lo, hi)], dtype=object))
+    if positions > REPLAY_POINTS_LIMIT:
+        raise Unreplayable(f"the access tile spans {positions} positions, more than the "
+                           f"{REPLAY_POINTS_LIMIT} a replay enumerates")
     points = enumerate_points(tile_op.access_tile_set.data, symbols) + np.asarray(
         base, dtype=np.int64)
     result: dict[tuple, set[int]] = {}

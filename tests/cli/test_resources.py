@@ -141,3 +141,69 @@ def test_windowed_inputs_hold_the_values_the_whole_tensor_would(tmp_path):
     out_part = run(path, part, scratchpad_bytes=1024, memory_cap=16 * 1024)
     np.testing.assert_array_equal(out_part["C"], out_whole["C"])
     np.testing.assert_array_equal(out_whole["C"], whole["A"][10:12])
+
+
+ROWS = 1 << 40
+
+OVERSIZED_TILES = f"""\
+#tile = affine_set<(d0, d1) : (d0 >= 0, -d0 + {ROWS - 1} >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#rm = affine_map<(d0, d1) -> (d0, d1)>
+func.func @oversized(%A: index, %C: index) attributes {{grid = [2]}} {{
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %id = ktdp.get_compute_tile_id : index
+  %row = arith.muli %id, %c3 : index
+  %Av = ktdp.construct_memory_view %A, sizes: [96, 64], strides: [64, 1] {{
+      coordinate_set = #all, memory_space = #ktdp.memory_space<global> }} : memref<96x64xf16>
+  %Cv = ktdp.construct_memory_view %C, sizes: [96, 64], strides: [64, 1] {{
+      coordinate_set = #all, memory_space = #ktdp.memory_space<global> }} : memref<96x64xf16>
+  %At = ktdp.construct_access_tile %Av[%row, %c0] {{access_tile_set = #tile, access_tile_order = #rm}}
+      : memref<96x64xf16> -> !ktdp.access_tile<{ROWS}x64xindex>
+  %Ct = ktdp.construct_access_tile %Cv[%row, %c0] {{access_tile_set = #tile, access_tile_order = #rm}}
+      : memref<96x64xf16> -> !ktdp.access_tile<{ROWS}x64xindex>
+  %x = ktdp.load %At : !ktdp.access_tile<{ROWS}x64xindex> -> tensor<{ROWS}x64xf16>
+  ktdp.store %x, %Ct : tensor<{ROWS}x64xf16>, !ktdp.access_tile<{ROWS}x64xindex>
+  return
+}}
+"""
+
+
+def test_check_refuses_a_tile_of_2_to_the_40_rows_before_allocating_it(tmp_path):
+    # The two tiles' stores overlap: replaying that race would enumerate every position
+    # of a 2^40-row tile. The size rule, from the types alone, comes first and the analyses
+    # that replay are not run on a kernel that does not fit.
+    result = CliRunner().invoke(main, ["check", _write(tmp_path, OVERSIZED_TILES)])
+    assert result.exit_code == 1, result.output
+    assert (f"k.mlir:17:3: error: the loaded tile holds {ROWS * 64 * 2} bytes, more than the "
+            "2097152-byte scratchpad") in result.output
+    assert "not checked: bounds, races and output coverage" in result.output
+    assert "out of memory" not in result.output
+
+
+STORED_ONLY = f"""\
+#tile = affine_set<(d0, d1) : (d0 >= 0, -d0 + {(1 << 30) - 1} >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#rm = affine_map<(d0, d1) -> (d0, d1)>
+func.func @stored_only(%C: index) attributes {{grid = [2]}} {{
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  %Cv = ktdp.construct_memory_view %C, sizes: [{1 << 30}, 16], strides: [16, 1] {{
+      coordinate_set = #tile, memory_space = #ktdp.memory_space<global> }} : memref<{1 << 30}x16xf16>
+  %Ct = ktdp.construct_access_tile %Cv[%c0, %c0] {{access_tile_set = #tile, access_tile_order = #rm}}
+      : memref<{1 << 30}x16xf16> -> !ktdp.access_tile<{1 << 30}x16xindex>
+  %e = tensor.empty() : tensor<{1 << 30}x16xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<{1 << 30}x16xf16>) -> tensor<{1 << 30}x16xf16>
+  ktdp.store %z, %Ct : tensor<{1 << 30}x16xf16>, !ktdp.access_tile<{1 << 30}x16xindex>
+  return
+}}
+"""
+
+
+def test_a_race_on_a_tile_too_large_to_replay_is_a_warning_not_an_allocation(tmp_path):
+    # Both tiles store the same 2^34 positions (no load: no scratchpad rule applies). The
+    # replay that would confirm the race does not enumerate them.
+    result = CliRunner().invoke(main, ["check", _write(tmp_path, STORED_ONLY)])
+    assert result.exit_code == 0, result.output
+    assert ("warning: write race: stores through %Ct: tiles 1 and 0 both write" in result.output
+            or "warning: write race: stores through %Ct: tiles 0 and 1 both write" in result.output)
+    assert "the access tile spans 17179869184 positions" in result.output

@@ -6,15 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import spyre_sched
 
 FOUND = Path(__file__).parent / "found"
 
 
-@pytest.mark.xfail(strict=True, reason="a row sum split over 2 instances x 2-row tiles of "
-                   "5 rows sums some rows wrongly (not fixed yet)")
 def test_row_sum_split_over_instances_and_partial_tiles():
     result = spyre_sched.run(str(FOUND / "row_sum_split_rows.mlir"), strategy="solver",
                              objective="latency")

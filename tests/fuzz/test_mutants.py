@@ -51,3 +51,32 @@ def test_a_failing_mutant_is_saved_with_a_command_that_replays_it(tmp_path, monk
     kernel, device = Path(words[2]), Path(words[words.index("--device") + 1])
     assert kernel.parent == tmp_path and kernel.is_file()  # the helper kernel, kept
     assert device == tmp_path / "mutant-device-0.mlir" and device.is_file()
+
+
+def test_bundle_mutants_reach_the_mutated_files_reader(tmp_path, monkeypatch):
+    """A mutated bundle file is re-hashed into the manifest (three mutants in four), so
+    `run` parses the mutation instead of refusing every mutant at the hash check."""
+    from pathlib import Path
+
+    from emulator.bundle_files import BundleFiles
+    from spyre_sched.errors import ParseError
+    from spyre_sched.fuzz import mutants
+
+    real = mutants.invoke
+    hash_checks_passed = []
+
+    def invoke(args, timeout):
+        if args[0] != "run":
+            return real(args, timeout)  # compiling the bundles that are mutated
+        try:
+            BundleFiles(Path(args[1]))
+            hash_checks_passed.append(True)
+        except ParseError as err:
+            hash_checks_passed.append("sha256" not in str(err))
+        return 0, ""
+
+    monkeypatch.setattr(mutants, "invoke", invoke)
+    monkeypatch.setattr(mutants, "_bundle_kernels",
+                        lambda: [("simple", mutants.small_kernel_text())])
+    MutantCampaign("bundle", 4, seed=0, out=tmp_path).run(progress=False)
+    assert hash_checks_passed == [True, True, True, False]

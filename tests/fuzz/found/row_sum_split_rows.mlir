@@ -1,6 +1,7 @@
 // A row sum of 5 f32 rows per tile (40x200 over 8 tiles). Found by spyre-sched fuzz
-// (seed 3): the solver's schedule (2 instances x 2-row tiles over 5 rows) gives 8 of 40
-// sums wrong by up to 24; the heuristic's (1 instance, 1-row tiles) matches.
+// (seed 3): the solver's schedule (2 instances x 2-row tiles over 5 rows) gave 8 of 40
+// sums wrong by up to 24, the heuristic's (1 instance, 1-row tiles) matched: the lowering
+// kept the column tail's "8 lanes of data" for the remainder row's whole 32-lane vectors.
 func.func @row_sum_split_rows(%A0: index, %Y: index) attributes {grid = [8]} {
   %c0 = arith.constant 0 : index
   %c5 = arith.constant 5 : index
