@@ -119,7 +119,7 @@ def run_job(job: SweepJob) -> dict:
         alarm = _Alarm(job.timeout)
         try:
             with alarm:
-                row.update(_measure(job, str(kernel_path), str(device_path)))
+                _measure(job, str(kernel_path), str(device_path), row)
         except _Timeout:
             row.update(status="timeout", reason=f"the job passed its time limit of "
                        f"{job.timeout:g} s")
@@ -144,7 +144,8 @@ def run_job(job: SweepJob) -> dict:
     return row
 
 
-def _measure(job: SweepJob, kernel_path: str, device_path: str) -> dict:
+def _measure(job: SweepJob, kernel_path: str, device_path: str, row: dict) -> None:
+    """Fill `row` as the figures come (a job that fails half-way keeps what it found)."""
     import emulator.reference as reference
     from spyre_sched.bench.measure import KernelJob, largest_tensor_elements, measure_strategy
     from spyre_sched.device import load_device
@@ -153,8 +154,8 @@ def _measure(job: SweepJob, kernel_path: str, device_path: str) -> dict:
 
     kernel = load_kernel(kernel_path)
     device = load_device(device_path)
-    row = {"device_scratchpad_bytes": device.scratchpad_bytes,
-           "elements": largest_tensor_elements(kernel)}
+    row.update(device_scratchpad_bytes=device.scratchpad_bytes,
+               elements=largest_tensor_elements(kernel))
     bound = roofline(kernel, device)
     row.update(bound_cycles=bound.bound_cycles, bound_binding=bound.binding)
     inputs = reference.make_inputs(kernel, job.seed)
@@ -174,4 +175,3 @@ def _measure(job: SweepJob, kernel_path: str, device_path: str) -> dict:
     else:
         shown = "; ".join(str(m) for m in row.get("mismatches", [])[:3])
         row.update(status="mismatch", reason=f"verdict {row['verdict']}: {shown}")
-    return row

@@ -37,26 +37,38 @@ def device_points(spec: SweepSpec) -> list[Point]:
     width = max(2, len(str(len(combos) - 1)))
     points = [Point(f"d{k:0{width}d}", values, base.variant(values))
               for k, values in enumerate(combos)]
-    _validate(spec, points)
+    _validate(spec, base, points)
     return points
 
 
-def _validate(spec: SweepSpec, points: list[Point]) -> None:
-    """Load every point's device as any device file is loaded."""
+def _validate(spec: SweepSpec, base: BaseDevice, points: list[Point]) -> None:
+    """Load every point's device as any device file is loaded; a refused one is reported
+    at the first parameter whose value alone makes the base device invalid."""
     from spyre_sched.device import load_device
 
     with tempfile.TemporaryDirectory(prefix="spyre-sweep-devices-") as tmp:
-        for point in points:
-            path = Path(tmp) / f"{point.name}.mlir"
-            path.write_text(point.text)
+        written = iter(range(1 << 30))
+
+        def refusal(text: str) -> DeviceError | None:
+            # A new name each time: the loader caches by path and modification time.
+            path = Path(tmp) / f"point{next(written)}.mlir"
+            path.write_text(text)
             try:
                 load_device(path)
             except DeviceError as err:
-                values = ", ".join(f"{k} = {v}" for k, v in point.values.items())
-                first = spec.parameters[0][0] if spec.parameters else None
-                where = parameter_location(spec, first) if first else spec.path
-                raise UsageError(f"device point {point.name} ({values}) is not a valid "
-                                 f"device: {err.message}", where) from None
+                return err
+            return None
+
+        for point in points:
+            err = refusal(point.text)
+            if err is None:
+                continue
+            culprit = next((name for name, value in point.values.items()
+                            if refusal(base.variant({name: value})) is not None),
+                           spec.parameters[0][0])
+            values = ", ".join(f"{k} = {v}" for k, v in point.values.items())
+            raise UsageError(f"device point {point.name} ({values}) is not a valid device: "
+                             f"{err.message}", parameter_location(spec, culprit))
 
 
 def jobs(spec: SweepSpec, points: list[Point]) -> list[SweepJob]:

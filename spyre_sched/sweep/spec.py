@@ -20,7 +20,7 @@
     timeout = 600                           # seconds per job (0: none)
 
 Devices are the cartesian product of the parameters' values, in file order. Values are
-positive integers, or sizes written like the command line's (`256KiB`, `4MiB`). Every
+non-negative integers, or sizes written like the command line's (`256KiB`, `4MiB`). Every
 mistake is reported at FILE:LINE:COL of the key or value at fault.
 """
 
@@ -102,11 +102,12 @@ class _Located:
 
 def _size(value, what: str, where: SourceLocation) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise UsageError(f"{what}: expected a positive integer or a size such as 256KiB, "
+        raise UsageError(f"{what}: expected an integer or a size such as 256KiB, "
                          f"got {value!r}", where)
     if isinstance(value, int):
-        if value <= 0:
-            raise UsageError(f"{what}: expected a positive integer, got {value}", where)
+        # 0 is a figure too (a latency); the device loader refuses it where it is not.
+        if value < 0:
+            raise UsageError(f"{what}: expected a non-negative integer, got {value}", where)
         return value
     match = re.fullmatch(r"\s*(\d+)\s*(?:([kmgt])(i)?b?|b)?\s*", value, re.IGNORECASE)
     if match is None or int(match.group(1)) <= 0:
@@ -131,6 +132,8 @@ def _values(name: str, raw, where: SourceLocation) -> tuple[int, ...]:
         if "step" in raw and "factor" in raw:
             raise UsageError(f"{what}: a range has a step or a factor, not both", where)
         low, high = _size(raw["from"], what, where), _size(raw["to"], what, where)
+        if "factor" in raw and low == 0:
+            raise UsageError(f"{what}: a geometric range starts above 0", where)
         if high < low:
             raise UsageError(f"{what}: the range ends ({high}) below its start ({low})", where)
         values = []
