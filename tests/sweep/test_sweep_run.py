@@ -112,3 +112,35 @@ def test_resume_after_an_interruption_loses_nothing(swept, tmp_path, monkeypatch
     rows = [json.loads(line) for line in lines]
     assert [r["key"] for r in rows] == ["add/d00/heuristic/latency", "add/d01/heuristic/latency"]
     assert [_same(r) for r in rows] == [_same(r) for r in first.rows[:2]]
+
+
+def _one_job(tmp_path, timeout=600):
+    from spyre_sched.sweep.plan import device_points, jobs
+    from spyre_sched.sweep.spec import read_sweep
+
+    sweep = tmp_path / "s.toml"
+    sweep.write_text(SWEEP.format(only='"add"').replace('[512, "2KiB"]', '["2KiB"]')
+                     + f"timeout = {timeout}\n")
+    spec = read_sweep(sweep)
+    return jobs(spec, device_points(spec))[0]
+
+
+def test_a_job_past_its_time_limit_is_a_timeout_row(tmp_path):
+    from spyre_sched.sweep.job import run_job
+
+    row = run_job(_one_job(tmp_path, timeout=0.05))
+    assert row["status"] == "timeout"
+    assert row["reason"] == "the job passed its time limit of 0.05 s"
+    assert row["cycles"] is None and row["lx.size"] == 2048
+
+
+def test_a_bug_in_a_job_is_a_crash_row_not_a_lost_sweep(tmp_path, monkeypatch):
+    from spyre_sched.sweep.job import run_job
+
+    def broken(*args, **kwargs):
+        raise KeyError("oops")
+
+    monkeypatch.setattr("spyre_sched.bench.measure.measure_strategy", broken)
+    row = run_job(_one_job(tmp_path))
+    assert row["status"] == "crash"
+    assert row["reason"] == "KeyError: 'oops'"
