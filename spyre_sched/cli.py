@@ -481,6 +481,13 @@ from spyre_sched import cli_bench  # noqa: E402
 cli_bench.register(main, reports_errors)
 
 
+# ---- sweep: the suite (or any kernels) over many device points ---------------------------
+
+from spyre_sched import cli_sweep  # noqa: E402
+
+cli_sweep.register(main, reports_errors)
+
+
 # ---- fuzz: random kernels through the pipeline; mutated inputs -------------------------
 
 from spyre_sched import cli_fuzz  # noqa: E402

@@ -6,8 +6,14 @@ pool at all, so a job's result never depends on how many workers there were. `fn
 be a module-level function and items and results picklable (they cross processes).
 
 `spyre-sched bench` uses it for the suite, and `spyre-sched compile` over a folder of
-kernels can use it the same way. A cluster engine replaces it by providing another
-`Executor` (anything with `map_jobs`'s signature) without touching the passes.
+kernels can use it the same way. `on_result(index, result)`, when given, is called in
+this process as each job finishes (in finishing order), so a caller can keep results a
+later interruption would otherwise lose.
+
+A cluster engine is another `Executor` with the same signature: `ray_executor(address)`
+runs the jobs as Ray tasks (Ray is an optional extra, `pip install -e ".[ray]"`), on the
+cluster at `address` or on a local Ray started for the run. `executor(backend, address)`
+picks one by name.
 """
 
 from __future__ import annotations
@@ -24,9 +30,14 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+OnResult = Callable[[int, R], None]
+BACKENDS = ("local", "ray")
+
+
 class Executor(Protocol):
     def __call__(self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int | None = None,
-                 label: str = "", progress: bool = True) -> list[R]: ...
+                 label: str = "", progress: bool = True,
+                 on_result: OnResult | None = None) -> list[R]: ...
 
 
 def default_jobs() -> int:
@@ -38,26 +49,36 @@ def default_jobs() -> int:
 
 
 def map_jobs(fn: Callable[[T], R], items: Sequence[T], *, jobs: int | None = None,
-             label: str = "", progress: bool = True) -> list[R]:
+             label: str = "", progress: bool = True,
+             on_result: OnResult | None = None) -> list[R]:
     """`[fn(x) for x in items]` on `jobs` processes (default: the machine's cores), with a
     progress bar on stderr. An exception in a job is raised here, after the pool stops."""
     items = list(items)
     jobs = min(jobs or default_jobs(), max(1, len(items)))
     try:
-        return _map(fn, items, jobs, label, progress)
+        return _map(fn, items, jobs, label, progress, on_result or _ignore)
     finally:
         stderr = click.get_text_stream("stderr")
         if progress and not stderr.isatty():
             click.echo("", err=True)  # click prints only the label off a terminal: end it
 
 
-def _map(fn, items, jobs, label, progress):
-    with click.progressbar(length=len(items), label=label, file=click.get_text_stream("stderr"),
-                           show_pos=True) if progress else _NoBar() as bar:
+def _ignore(index, result) -> None:
+    return None
+
+
+def _bar(label: str, length: int, progress: bool):
+    return click.progressbar(length=length, label=label, file=click.get_text_stream("stderr"),
+                             show_pos=True) if progress else _NoBar()
+
+
+def _map(fn, items, jobs, label, progress, on_result):
+    with _bar(label, len(items), progress) as bar:
         if jobs == 1:
             results = []
-            for item in items:
+            for k, item in enumerate(items):
                 results.append(fn(item))
+                on_result(k, results[-1])
                 bar.update(1)
             return results
         # "spawn": workers start clean (no copied solver threads or locks from this process).
@@ -67,13 +88,86 @@ def _map(fn, items, jobs, label, progress):
             futures = {pool.submit(fn, item): k for k, item in enumerate(items)}
             try:
                 for future in as_completed(futures):
-                    results_by_index[futures[future]] = future.result()
+                    k = futures[future]
+                    results_by_index[k] = future.result()
+                    on_result(k, results_by_index[k])
                     bar.update(1)
             except BaseException:
                 for future in futures:
                     future.cancel()
                 raise
         return [results_by_index[k] for k in range(len(items))]
+
+
+def ray_executor(address: str | None = None) -> Executor:
+    """An `Executor` running each job as a Ray task: on the cluster at `address` (`auto`:
+    the one this machine belongs to), or on a local Ray started for the call and stopped
+    after it. `jobs` caps the tasks in flight (default: the cluster's CPUs). Results come
+    back in the items' order, like `map_jobs`; an exception in a job is raised here."""
+    try:
+        import ray
+    except ImportError:
+        from spyre_sched.errors import UsageError
+
+        raise UsageError("--backend ray needs Ray, an optional extra: pip install -e "
+                         "\".[ray]\" (or pip install ray)") from None
+
+    def run(fn, items, *, jobs=None, label="", progress=True, on_result=None):
+        items = list(items)
+        on_result = on_result or _ignore
+        started_here = not ray.is_initialized()
+        if started_here:
+            # A local Ray's workers import this checkout as the driver does.
+            env = {"env_vars": {"PYTHONPATH": os.pathsep.join(
+                p for p in [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            os.environ.get("PYTHONPATH", "")] if p)}} if address is None else None
+            ray.init(address=address, runtime_env=env, include_dashboard=False,
+                     logging_level="ERROR", log_to_driver=False)
+        try:
+            limit = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            task = ray.remote(num_cpus=1, max_retries=0)(fn)
+            results_by_index: dict[int, object] = {}
+            pending: dict[object, int] = {}
+            waiting = list(enumerate(items))[::-1]
+            with _bar(label, len(items), progress) as bar:
+                while waiting or pending:
+                    while waiting and len(pending) < limit:
+                        k, item = waiting.pop()
+                        pending[task.remote(item)] = k
+                    done, _ = ray.wait(list(pending), num_returns=1)
+                    for ref in done:
+                        k = pending.pop(ref)
+                        results_by_index[k] = ray.get(ref)
+                        on_result(k, results_by_index[k])
+                        bar.update(1)
+            return [results_by_index[k] for k in range(len(items))]
+        except BaseException:
+            for ref in list(locals().get("pending", {})):
+                ray.cancel(ref, force=True)
+            raise
+        finally:
+            if started_here:
+                ray.shutdown()
+            stderr = click.get_text_stream("stderr")
+            if progress and not stderr.isatty():
+                click.echo("", err=True)
+
+    return run
+
+
+def executor(backend: str = "local", address: str | None = None) -> Executor:
+    """The executor of a backend by name: `local` (a process pool) or `ray`."""
+    if backend == "local":
+        if address is not None:
+            from spyre_sched.errors import UsageError
+
+            raise UsageError("--address names a Ray cluster: it needs --backend ray")
+        return map_jobs
+    if backend == "ray":
+        return ray_executor(address)
+    from spyre_sched.errors import UsageError
+
+    raise UsageError(f"unknown backend '{backend}'; expected {', '.join(BACKENDS)}")
 
 
 class _NoBar:

@@ -1,0 +1,177 @@
+"""One sweep job: a kernel on one device point with one strategy and objective, compiled,
+solved, emulated and checked by the bench's own measurement (`bench.measure`), as one row.
+
+A job carries the kernel's and the device's text, not paths: a worker on another machine
+(a Ray cluster) needs no shared file system. It writes both into a private temporary
+folder and names them back to the user's files in any message.
+
+A job never raises for a kernel or device the pipeline refuses: its row says what
+happened (`status`) and why (`reason`):
+
+- `ok`: emulated and checked, outputs match the reference interpreter;
+- `mismatch`: emulated, but the outputs are wrong or unchecked (a bug to report);
+- `infeasible`: no schedule fits this device (the solver's or the heuristic's verdict);
+- `timeout`: the job passed its time limit (or the emulator its time budget);
+- `error`: any other refusal by the pipeline (a located `SpyreSchedError`);
+- `crash`: an exception that is a bug in spyre-sched (its type and message).
+"""
+
+from __future__ import annotations
+
+import signal
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from spyre_sched.errors import SpyreSchedError
+
+STATUSES = ("ok", "mismatch", "infeasible", "timeout", "error", "crash")
+#: row fields measured in seconds of wall-clock time: the only ones two runs of the same
+#: sweep may differ in (the rows are otherwise identical, whatever the backend)
+TIMING_FIELDS = ("solve_s", "compile_s", "emulate_s", "run_s", "elements_per_s", "job_s",
+                 "timings")
+#: the scalar fields of a row, in CSV column order (the parameters come after `device`)
+ROW_FIELDS = ("kernel", "device", "strategy", "objective", "status", "reason", "cycles",
+              "bound_cycles", "ratio_to_bound", "predicted_cycles", "model_error",
+              "predicted_compute_cycles", "predicted_stall_cycles", "emulated_compute_cycles",
+              "emulated_stall_cycles", "device_scratchpad_bytes", "scratchpad_bytes",
+              "memory_read_bytes", "memory_write_bytes", "bound_binding", "elements",
+              "verdict", "correct", "solver_status", "solver_gap", "model_variables",
+              "model_constraints", "solve_s", "compile_s", "emulate_s", "run_s",
+              "elements_per_s", "job_s")
+
+
+@dataclass(frozen=True)
+class SweepJob:
+    key: str
+    """`kernel/device/strategy/objective`: what --resume recognises a done job by."""
+    kernel: str
+    kernel_file: str
+    kernel_text: str
+    device: str
+    device_text: str
+    parameters: tuple[tuple[str, int], ...]
+    strategy: str
+    objective: str
+    seed: int = 0
+    timeout: float = 0.0
+
+
+def job_key(kernel: str, device: str, strategy: str, objective: str) -> str:
+    return f"{kernel}/{device}/{strategy}/{objective}"
+
+
+class _Timeout(BaseException):
+    """Raised by the job's alarm: a BaseException, so no `except Exception` on the way
+    swallows it."""
+
+
+class _Alarm:
+    """`with _Alarm(seconds):` raises `_Timeout` in this thread when time runs out (only in
+    a process's main thread, where signals are delivered; elsewhere the emulator's own
+    time budget is the only limit). It repeats, in case the first lands in code that drops
+    exceptions (a garbage-collector callback); `fired` tells afterwards."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds if threading.current_thread() is threading.main_thread() else 0
+        self.fired = False
+
+    def __enter__(self):
+        if self.seconds:
+            self.previous = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds, 0.5)
+        return self
+
+    def _fire(self, signum, frame):
+        self.fired = True
+        raise _Timeout()
+
+    def __exit__(self, *exc):
+        if self.seconds:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+        return False
+
+
+def _base_row(job: SweepJob) -> dict:
+    row = {"kernel": job.kernel, "file": job.kernel_file, "device": job.device,
+           **dict(job.parameters), "strategy": job.strategy, "objective": job.objective,
+           "key": job.key}
+    row.update({k: None for k in ROW_FIELDS if k not in row})
+    return row
+
+
+def run_job(job: SweepJob) -> dict:
+    """The job's row (never raises but for an interrupt of the whole sweep)."""
+    row = _base_row(job)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="spyre-sweep-") as tmp:
+        kernel_path = Path(tmp) / f"{job.kernel}.mlir"
+        device_path = Path(tmp) / f"{job.device}.mlir"
+        kernel_path.write_text(job.kernel_text)
+        device_path.write_text(job.device_text)
+
+        def own_words(text: str) -> str:
+            return (text.replace(str(kernel_path), job.kernel_file)
+                    .replace(str(device_path), f"devices/{job.device}.mlir").replace(tmp, "."))
+        alarm = _Alarm(job.timeout)
+        try:
+            with alarm:
+                _measure(job, str(kernel_path), str(device_path), row)
+        except _Timeout:
+            row.update(status="timeout", reason=f"the job passed its time limit of "
+                       f"{job.timeout:g} s")
+        except SpyreSchedError as err:
+            from spyre_sched.solve.solver import InfeasibleError
+
+            message = own_words(str(err))
+            if alarm.fired:
+                row.update(status="timeout", reason=f"the job passed its time limit of "
+                           f"{job.timeout:g} s")
+            elif "time budget" in message:
+                row.update(status="timeout", reason=message)
+            elif isinstance(err, InfeasibleError) or "does not fit" in message:
+                row.update(status="infeasible", reason=message)
+            else:
+                row.update(status="error", reason=message)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as err:  # a bug: the row says so, the other jobs go on
+            row.update(status="crash", reason=own_words(f"{type(err).__name__}: {err}"))
+    row["job_s"] = time.perf_counter() - started
+    return row
+
+
+def _measure(job: SweepJob, kernel_path: str, device_path: str, row: dict) -> None:
+    """Fill `row` as the figures come (a job that fails half-way keeps what it found)."""
+    import emulator.reference as reference
+    from spyre_sched.bench.measure import KernelJob, largest_tensor_elements, measure_strategy
+    from spyre_sched.device import load_device
+    from spyre_sched.frontend import load_kernel
+    from spyre_sched.roofline import roofline
+
+    kernel = load_kernel(kernel_path)
+    device = load_device(device_path)
+    row.update(device_scratchpad_bytes=device.scratchpad_bytes,
+               elements=largest_tensor_elements(kernel))
+    bound = roofline(kernel, device)
+    row.update(bound_cycles=bound.bound_cycles, bound_binding=bound.binding)
+    inputs = reference.make_inputs(kernel, job.seed)
+    figures, _ = measure_strategy(KernelJob(kernel_path, device_path, job.seed, job.objective),
+                                  job.strategy, inputs, device)
+    figures.pop("strategy", None)
+    row.update(figures)
+    cycles = row["cycles"]
+    row["ratio_to_bound"] = cycles / bound.bound_cycles if bound.bound_cycles else None
+    predicted = row.get("predicted_cycles")
+    row["model_error"] = (predicted - cycles) / cycles if predicted is not None and cycles \
+        else None
+    emulate_s = row.get("emulate_s")
+    row["elements_per_s"] = row["elements"] / emulate_s if emulate_s else None
+    if row["correct"]:
+        row.update(status="ok", reason=None)
+    else:
+        shown = "; ".join(str(m) for m in row.get("mismatches", [])[:3])
+        row.update(status="mismatch", reason=f"verdict {row['verdict']}: {shown}")
