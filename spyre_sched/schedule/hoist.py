@@ -144,19 +144,23 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         transfers.append(ktdf.DataTransferOp(transfer.source, offsets, shape, new.result,
                                              [0] * len(shape), shape))
     # Inside the nest: drop the per-tile fill, read the hoisted buffer at global positions.
+    units = candidates[0][2].units
     for value, buffer, stage, transfer in candidates:
         feeding = [v for v in transfer.operands if isinstance(v.owner, Operation)]
         Rewriter.erase_op(transfer)
         erase_dead(feeding)
-        if not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
-            drop_stage(pipe, stage)
     for value, buffer in replaced.items():
         for use in list(value.uses):
             reader = use.operation
             if isinstance(reader, ktdf.DataTransferOp):
                 _read_globally(reader, value, buffer.result)
     drop_resources(pipe, set(replaced))
-    units = candidates[0][2].units
+    # Only now the stages left without a transfer: dropping one rebuilds the private, which
+    # gives every remaining resource a new value (the readers above must be moved first).
+    emptied = {id(c[2]): c[2] for c in candidates}.values()
+    for stage in emptied:
+        if not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
+            drop_stage(pipe, stage)
     block, after = outer.parent_block(), outer.next_op
     assert block is not None
     outer.detach()

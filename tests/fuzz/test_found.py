@@ -20,3 +20,8 @@ def test_row_sum_split_over_instances_and_partial_tiles():
 def test_row_sum_split_rows_matches_under_the_heuristic():
     result = spyre_sched.run(str(FOUND / "row_sum_split_rows.mlir"), strategy="heuristic")
     assert result.verdict == "MATCH", result.mismatches
+
+
+def test_broadcast_row_that_is_the_only_input():
+    result = spyre_sched.run(str(FOUND / "broadcast_row_only_input.mlir"), strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
