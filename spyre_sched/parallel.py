@@ -134,7 +134,9 @@ def ray_executor(address: str | None = None) -> Executor:
                     while waiting and len(pending) < limit:
                         k, item = waiting.pop()
                         pending[task.remote(item)] = k
-                    done, _ = ray.wait(list(pending), num_returns=1)
+                    # With a timeout: a wait without one blocks inside Ray, where Ctrl-C
+                    # does not reach Python until a task ends.
+                    done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                     for ref in done:
                         k = pending.pop(ref)
                         results_by_index[k] = ray.get(ref)

@@ -65,8 +65,11 @@ def write_plots(rows: list[dict], parameters: list[str], folder: Path,
                          label=f"{kernel} ({strategy})")
             left.plot(xs, [math.nan if c is None else c for c in cycles], **style)
             right.plot(xs, [math.nan if r is None else r for r in ratios], **style)
+        values = sorted({r[parameter] for r in ok})
         for ax in (left, right):
             ax.set_xscale("log", base=2)
+            ax.set_xticks(values, [_figure(v, parameter) for v in values])
+            ax.minorticks_off()
             ax.set_xlabel(parameter)
             ax.grid(True, alpha=0.3)
         left.set_yscale("log")
@@ -91,9 +94,13 @@ def write_plots(rows: list[dict], parameters: list[str], folder: Path,
                 ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=10,
                            marker=styles[strategy][1], alpha=0.5, label=strategy)
             front = pareto_front([(r["device_scratchpad_bytes"], r["cycles"]) for r in mine])
-            ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="black",
-                    linewidth=1, label="Pareto front")
+            widest = max(r["device_scratchpad_bytes"] for r in mine)
+            ax.step([p[0] for p in front] + [widest], [p[1] for p in front] + [front[-1][1]],
+                    where="post", color="black", linewidth=1, label="Pareto front")
             ax.set_xscale("log", base=2)
+            sizes = sorted({r["device_scratchpad_bytes"] for r in mine})
+            ax.set_xticks(sizes, [_figure(v, "size") for v in sizes])
+            ax.minorticks_off()
             ax.set_title(kernel, fontsize=9)
             ax.set_xlabel("scratchpad bytes per core", fontsize=8)
             ax.set_ylabel("cycles", fontsize=8)
@@ -104,6 +111,16 @@ def write_plots(rows: list[dict], parameters: list[str], folder: Path,
         fig.suptitle(f"{title}: Pareto front of cycles vs scratchpad bytes", fontsize=10)
         written.append(_save(fig, folder / "pareto.png", plt))
     return written
+
+
+def _figure(value: int, parameter: str) -> str:
+    """A tick label: a size in bytes in KiB/MiB when whole."""
+    if parameter.rsplit(".", 1)[-1] not in ("size", "register_file"):
+        return str(value)
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= size and value % size == 0:
+            return f"{value // size} {unit}"
+    return str(value)
 
 
 def pareto_front(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
