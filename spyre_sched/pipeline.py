@@ -29,6 +29,7 @@ from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.common import origin_of
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
+from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
@@ -76,6 +77,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     DropDeadValues(),
     AffineApplyToArith(),
     SliceToSubtile(),
+    ExtractToBroadcast(),
     SplatToFill(),
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),

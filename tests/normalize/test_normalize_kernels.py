@@ -13,7 +13,10 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - sum_onto_loaded: a `linalg.reduce` whose initial value is a loaded tensor;
 - dead_value: sums computed but never stored (dropped by the normal form);
 - guarded_store: computed before an `scf.if`, stored under it (only the rows the
-  storing tiles own are compared with numpy; the reference comparison covers all).
+  storing tiles own are compared with numpy; the reference comparison covers all);
+- extract_softmax: row maximum and sum read out of their one-element results by
+  `tensor.extract`, spread by `tensor.splat` or used inside a generic body, and a
+  one-element tensor rebuilt by `tensor.from_elements`.
 """
 
 from __future__ import annotations
@@ -86,7 +89,15 @@ def _dead_value(rng):
     return {"X": x, "Z": z, "W": w}, {"Y": np.maximum(x, z).astype(np.float64)}
 
 
+def _extract_softmax(rng):
+    x = _f16(rng, 8, 128)
+    xd = x.astype(np.float64)
+    e = np.exp(xd - xd.max(axis=1, keepdims=True))
+    return {"X": x}, {"Y": e / e.sum(axis=1, keepdims=True), "M": xd.max(axis=1)}
+
+
 CASES = {
+    "extract_softmax": _extract_softmax,
     "dead_value": _dead_value,
     "sum_onto_loaded": _sum_onto_loaded,
     "half_sum": _half_sum,
