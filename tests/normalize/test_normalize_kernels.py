@@ -18,6 +18,7 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   `tensor.extract`, spread by `tensor.splat` or used inside a generic body, and a
   one-element tensor rebuilt by `tensor.from_elements`;
 - in_place_scale: each tile stored back onto the elements it was loaded from;
+- subscript_expression: access tiles written `%Xv[%row + %i, %c0]` in a row loop;
 - overlapping_views: two views of one buffer overlapping as wholes, the tiles moved
   through them apart.
 """
@@ -111,7 +112,13 @@ def _overlapping_views(rng):
     return {"P": p}, {"P": want}
 
 
+def _subscript_expression(rng):
+    x = _f16(rng, 8, 128)
+    return {"X": x}, {"Y": 2 * x.astype(np.float64)}
+
+
 CASES = {
+    "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,
     "overlapping_views": _overlapping_views,
     "extract_softmax": _extract_softmax,
