@@ -34,7 +34,8 @@ def emit_ktdf(source: str, device: str, options: dict) -> str:
     hook = options.get("print_hook")
     module, _, _ = load_schedule_input(source, device, print_after_all=hook,
                                        stop_after=options.get("stop_after"),
-                                       allow_races=bool(options.get("allow_races")))
+                                       allow_races=bool(options.get("allow_races")),
+                                       func=options.get("func"))
     return print_module(module)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
@@ -180,6 +181,10 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
     The kernel's module is rewritten in place and returned."""
     load_device(device)  # a bad device is reported before anything runs
     module = kernel.module
+    for other in [op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks
+                  and op is not kernel.func]:
+        other.detach()  # a file defining several kernels: the one chosen (--func) only
+        other.erase()
     module.attributes[DEVICE_ATTR] = StringAttr(device)
     return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
                      kernel=kernel)

@@ -20,6 +20,7 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import box_bounds
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.lower import runtime_shapes
+from spyre_sched.lower import transfer_regions as tr
 from spyre_sched.lower.addresses import Allocation
 from spyre_sched.lower.units import EngineInfo, Units
 from spyre_sched.lower.values import Form
@@ -116,6 +117,7 @@ class ProgramAnalysis:
     reuse: object | None = None  # lifetimes.ReusePlan: tokens for buffers sharing bytes
     base_env: dict[SSAValue, Form] = field(default_factory=dict)
     regions: object | None = None  # transfer_regions.RegionFinder, made when first needed
+    index_form: object | None = None  # program_units.index_form (passed in: no import cycle)
 
     @property
     def name(self) -> str:
@@ -128,13 +130,14 @@ class ProgramAnalysis:
 # ---------------------------------------------------------------------------------------
 
 
-def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, Form]) -> ProgramAnalysis:
+def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, Form],
+            index_form=None) -> ProgramAnalysis:
     decisions = {}
     for name, op in ktdf.decision_ops(fn).items():
         value = ktdf.decision_value(op)
         assert value is not None
         decisions[name] = value
-    pa = ProgramAnalysis(index, fn, units, decisions, base_env=base_env)
+    pa = ProgramAnalysis(index, fn, units, decisions, base_env=base_env, index_form=index_form)
     for op in fn.walk():
         if isinstance(op, ktdp.ConstructMemoryViewOp):
             pa.views[op.result] = _view_info(op, units, base_env, fn)
@@ -383,14 +386,13 @@ def _by_regions(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
     the read is in an earlier stage of `ordered`'s pipeline than the write and every
     iteration of that pipeline reads and writes its own box (or it runs once), so
     ordering the read's stage before the write's orders every pair; else None."""
-    from spyre_sched.lower import transfer_regions as tr
-
-    if read is None or written not in pa.views or read not in pa.views:
+    if read is None or pa.index_form is None or written not in pa.views \
+            or read not in pa.views:
         return None
     if not isinstance(w_op, ktdf.DataTransferOp) or not isinstance(r_op, ktdf.DataTransferOp):
         return None
     if pa.regions is None:
-        pa.regions = tr.RegionFinder(pa.func, pa.base_env, pa.units.num_tiles)
+        pa.regions = tr.RegionFinder(pa.func, pa.base_env, pa.units.num_tiles, pa.index_form)
     finder = pa.regions
     assert isinstance(finder, tr.RegionFinder)
     wr, rr = finder.region(w_op, written), finder.region(r_op, read)

@@ -62,9 +62,9 @@ def _constant(form: Form | None) -> int | None:
 class RegionFinder:
     """Forms of a program's index values, counters included, for `region`."""
 
-    def __init__(self, fn: func.FuncOp, base_env: dict[SSAValue, Form], num_tiles: int):
-        from spyre_sched.lower.program_units import index_form
-
+    def __init__(self, fn: func.FuncOp, base_env: dict[SSAValue, Form], num_tiles: int,
+                 index_form):
+        """`index_form`: `program_units.index_form`, the forms of index arithmetic."""
         self.env: dict[SSAValue, Form] = dict(base_env)
         self.counters: dict[SSAValue, Counter] = {}
         self._index_form = index_form
