@@ -25,8 +25,9 @@ def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) 
                   "seeded random.")
     @click.option("--save-outputs", "outputs_path", type=click.Path(dir_okay=False),
                   help="Write the emulated outputs to this .npz file.")
-    @click.option("--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
-                  help="Value of a run-time (or scalar) argument; repeatable.")
+    @click.option("--arg", "--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
+                  help="Value of a scalar argument (folded when the kernel is compiled) or "
+                  "of a run-time argument; repeatable. --runtime-arg is an alias.")
     @click.option("--seed", default=0, show_default=True, type=int,
                   help="Seed of the random inputs.")
     @click.option("--trace", "trace_path", type=click.Path(dir_okay=False),

@@ -210,7 +210,8 @@ def _same_output_shapes(prepared, want: dict[str, np.ndarray], runtime_args: dic
 
 
 def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: str,
-                   strategy: str, allow_races: bool = False, func: str | None = None) -> None:
+                   strategy: str, allow_races: bool = False, func: str | None = None,
+                   arguments: dict | None = None) -> None:
     """Compile a kernel into a bundle folder through the compiler's public functions."""
     try:
         from spyre_sched import api
@@ -220,7 +221,8 @@ def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: s
             f"compiling a kernel needs the scheduler, solver and lowering ({err.name} is not "
             "available in this build): give `run` a bundle folder instead") from None
     schedule = api.compile(str(kernel_path), device=device, objective=objective,
-                           strategy=strategy, allow_races=allow_races, func=func)
+                           strategy=strategy, allow_races=allow_races, func=func,
+                           arguments=arguments)
     # The kernel's exact bytes go into the bundle (kernel.mlir, hashed in schedule.json).
     bundle_writer.write_bundle(schedule, out, kernel_text=Path(kernel_path).read_bytes())
 
@@ -378,7 +380,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             bundle = Path(tmp) / "bundle"
             with _Stopwatch(timings, "compile"):
                 compile_bundle(source, bundle, device or "spyre", objective, strategy,
-                               allow_races, func)
+                               allow_races, func, dict(runtime_args or {}))
         else:
             raise ExecutionError(f"run: {source!r} is neither a bundle folder, a kernel file "
                                  "nor a compiled schedule")
