@@ -131,16 +131,21 @@ def refuse_races(kernel: Kernel) -> None:
 def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after_all=None,
                         stop_after: str | None = None,
                         argument_shapes: dict | None = None, allow_races: bool = False,
+                        func: str | None = None, arguments: dict | None = None,
                         ) -> tuple[ModuleOp, str | None, str | None]:
     """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
     the kernel's path and text when known. `argument_shapes`, when given, is filled with
     `memory_shapes` of a KTIR kernel (saved ScheduleIR has no kernel to infer them from).
-    KTIR with a proven race is refused (`refuse_races`) unless `allow_races`."""
+    KTIR with a proven race is refused (`refuse_races`) unless `allow_races`. `func`: the
+    kernel function's name, for a file that defines several. `arguments`: values of plain
+    scalar arguments, folded into the kernel before it is scheduled (`bind_arguments`)."""
+    from spyre_sched.frontend.bind_arguments import bind_scalar_arguments
     from spyre_sched.frontend.kernel import parse_kernel
     from spyre_sched.located_parser import read_source
     from spyre_sched.pipeline import reschedule, schedule
 
     if isinstance(kernel, Kernel):
+        bind_scalar_arguments(kernel, arguments or {})
         if argument_shapes is not None:
             argument_shapes.update(memory_shapes(kernel))
         if not allow_races:
@@ -161,7 +166,8 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
         module = _parse_schedule_ir(text, name)
         return reschedule(module, print_after_all=print_after_all), \
             str(path) if path else None, text
-    parsed = parse_kernel(text, name)
+    parsed = parse_kernel(text, name, func=func)
+    bind_scalar_arguments(parsed, arguments or {})
     if argument_shapes is not None:
         argument_shapes.update(memory_shapes(parsed))
     if not allow_races:
@@ -197,7 +203,8 @@ def decisions_by_program(solution) -> list[dict]:
 def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str = "latency",
             strategy: str = "solver", *, time_limit: float | None = None, workers: int = 1,
             seed: int = 0, solver_log: bool = False, print_after_all=None,
-            allow_races: bool = False) -> Schedule:
+            allow_races: bool = False, func: str | None = None,
+            arguments: dict | None = None) -> Schedule:
     """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`.
     A KTIR kernel with a proven race between tiles is refused (`AnalysisError`, with the
     witness `check` gives) unless `allow_races`."""
@@ -212,7 +219,8 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
     shapes: dict[str, tuple[int, ...]] = {}
     module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all,
                                              argument_shapes=shapes,
-                                             allow_races=allow_races)
+                                             allow_races=allow_races, func=func,
+                                             arguments=arguments)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                           workers=workers, seed=seed, log=solver_log)
     run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)

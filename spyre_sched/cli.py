@@ -239,15 +239,19 @@ def argument_values_option():
     )
 
 
+from spyre_sched.cli_solve import func_option  # noqa: E402
+
+
 @main.command("check")
 @click.argument("kernel_file", type=click.Path())
 @kernel_device_option()
 @argument_values_option()
 @click.option("--strict", is_flag=True,
               help="Treat warnings as errors (exit 1 if there is any).")
+@func_option
 @reports_errors
 def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
-          strict: bool) -> None:
+          strict: bool, func: str | None) -> None:
     """Parse, verify and statically check KERNEL_FILE; print a summary.
 
     Errors (syntax, verifier, out-of-bounds with a witness that replays, write races, a
@@ -267,7 +271,7 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     from spyre_sched.polyhedral.kernel_model import KernelModel
     from spyre_sched.polyhedral.resources import loaded_tiles, view_spans
 
-    kernel = load_kernel(kernel_file)
+    kernel = load_kernel(kernel_file, func)
     values = parse_argument_values(arg_values, kernel)
     target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
@@ -425,9 +429,10 @@ def output_summary(name: str, array) -> str:
                    "scratchpads, random inputs) would exceed SIZE (bytes, or with K/M/G/T "
                    "or KiB/MiB/GiB/TiB).")
 @kernel_device_option()
+@func_option
 @reports_errors
 def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchpad_bytes,
-              memory_cap, device):
+              memory_cap, device, func):
     """Run KERNEL_FILE on the reference interpreter and summarise each output."""
     import numpy as np
 
@@ -437,7 +442,7 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
     from spyre_sched.errors import ExecutionError, UsageError
     from spyre_sched.frontend import load_kernel
 
-    kernel = load_kernel(kernel_file)
+    kernel = load_kernel(kernel_file, func)
     target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     rt = parse_argument_values(arg_values, kernel)

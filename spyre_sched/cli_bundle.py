@@ -55,7 +55,7 @@ def write_output(source: str, device: str, output: str, options: dict) -> str:
     kernel = options.get("kernel_source")
     text = Path(source).read_text(errors="replace")
     # the arrays' shapes (the memory at each pointer), from the KTIR the bundle records
-    shapes = memory_shapes(load_kernel(kernel)) if kernel else None
+    shapes = memory_shapes(load_kernel(kernel, options.get("func"))) if kernel else None
     if _is_schedule_ir(text) and _is_solved(text):
         # solved ScheduleIR: lower it as it is (its decisions are the user's)
         if not kernel:

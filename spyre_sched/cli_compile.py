@@ -34,8 +34,16 @@ def emit_ktdf(source: str, device: str, options: dict) -> str:
     hook = options.get("print_hook")
     module, _, _ = load_schedule_input(source, device, print_after_all=hook,
                                        stop_after=options.get("stop_after"),
-                                       allow_races=bool(options.get("allow_races")))
+                                       allow_races=bool(options.get("allow_races")),
+                                       func=options.get("func"),
+                                       arguments=_argument_values(options))
     return print_module(module)
+
+
+def _argument_values(options: dict) -> dict:
+    from spyre_sched.cli_solve import argument_values
+
+    return argument_values(options.get("arg_values") or ())
 
 
 #: --emit value -> how to produce it

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from spyre_sched.cli_solve import allow_races_option
+from spyre_sched.cli_solve import allow_races_option, func_option
 
 
 def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) -> None:
@@ -25,8 +25,9 @@ def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) 
                   "seeded random.")
     @click.option("--save-outputs", "outputs_path", type=click.Path(dir_okay=False),
                   help="Write the emulated outputs to this .npz file.")
-    @click.option("--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
-                  help="Value of a run-time (or scalar) argument; repeatable.")
+    @click.option("--arg", "--runtime-arg", "runtime_args", multiple=True, metavar="NAME=VALUE",
+                  help="Value of a scalar argument (folded when the kernel is compiled) or "
+                  "of a run-time argument; repeatable. --runtime-arg is an alias.")
     @click.option("--seed", default=0, show_default=True, type=int,
                   help="Seed of the random inputs.")
     @click.option("--trace", "trace_path", type=click.Path(dir_okay=False),
@@ -44,10 +45,11 @@ def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) 
                   default=60.0, show_default=True, metavar="S",
                   help="Stop the emulation once it has taken S seconds of wall-clock time.")
     @allow_races_option
+    @func_option
     @reports_errors
     def run_command(source, device, objective, strategy, inputs_path, outputs_path,
                     runtime_args, seed, trace_path, as_json, memory_cap, max_cycles, max_seconds,
-                    allow_races):
+                    allow_races, func):
         """Emulate SOURCE (a kernel, compiled first, or a bundle folder as it is) and compare
         its outputs with the KTIR reference interpreter on the same inputs."""
         import numpy as np
@@ -65,7 +67,7 @@ def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) 
         result = run(source, inputs, device=device, objective=objective, strategy=strategy,
                      runtime_args=parse_runtime_args(runtime_args), seed=seed, trace=trace_path,
                      memory_cap=cap, max_cycles=max_cycles, max_seconds=max_seconds,
-                     allow_races=allow_races)
+                     allow_races=allow_races, func=func)
         if outputs_path:
             try:
                 with open(outputs_path, "wb") as file:  # exactly this path: no suffix added

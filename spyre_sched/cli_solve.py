@@ -73,7 +73,8 @@ def compile_from_options(source: str, device: str, options: dict):
         workers=options.get("workers") or 1, seed=options.get("seed") or 0,
         solver_log=bool(options.get("solver_log")),
         print_after_all=options.get("print_hook"),
-        allow_races=bool(options.get("allow_races")))
+        allow_races=bool(options.get("allow_races")), func=options.get("func"),
+        arguments=argument_values(options.get("arg_values") or ()))
     if options.get("solver_trace"):
         _write(options["solver_trace"], json.dumps(schedule.trace, indent=2, sort_keys=True)
                + "\n", "solver trace")
@@ -94,10 +95,48 @@ def register_compile_options() -> None:
 
     cli_compile.EMITTERS.setdefault("solved", emit_solved)
     cli_compile.EXTRA_OPTIONS.append(solver_options)
+    cli_compile.EXTRA_OPTIONS.append(func_option)
+    cli_compile.EXTRA_OPTIONS.append(arg_option)
     cli_compile.EXTRA_OPTIONS.append(click.option(
         "--solver-trace", "solver_trace", type=click.Path(dir_okay=False), default=None,
         metavar="FILE", help="Write the solver trace (decisions, reasons, objective terms, "
         "CP-SAT figures) as JSON."))
+
+
+#: `--arg NAME=VALUE` for compile and explain: plain scalar arguments folded
+arg_option = click.option(
+    "--arg", "--runtime-arg", "arg_values", multiple=True, metavar="NAME=VALUE",
+    help="Value of a plain scalar argument, folded into the kernel before it is "
+    "scheduled; repeatable. --runtime-arg is an alias.")
+
+
+def argument_values(pairs) -> dict[str, int | float]:
+    """`NAME=VALUE` pairs -> {name: int or float} (a bad pair is a usage error)."""
+    from spyre_sched.errors import UsageError
+
+    values: dict[str, int | float] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name = name.strip().lstrip("%")
+        for convert in (int, float):
+            try:
+                value = convert(text.strip())
+                break
+            except ValueError:
+                continue
+        else:
+            value = None
+        if not sep or not name or value is None or value != value or name in values:
+            raise UsageError(f"--arg: expected NAME=NUMBER, each name once, got '{pair}'")
+        values[name] = value
+    return values
+
+
+#: `--func NAME` for every verb that reads a kernel
+func_option = click.option(
+    "--func", "func", default=None, metavar="NAME",
+    help="The kernel function to use, for a file that defines several (without it, such "
+    "a file is refused rather than its first function taken).")
 
 
 def register(main, reports_errors, device_option) -> None:
@@ -106,6 +145,8 @@ def register(main, reports_errors, device_option) -> None:
     @device_option()
     @solver_options
     @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
+    @func_option
+    @arg_option
     @reports_errors
     def explain(kernel_file, device, as_json, **options):
         """Why the solver chose each tile size, modulo and instance count for KERNEL_FILE."""

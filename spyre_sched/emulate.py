@@ -210,7 +210,8 @@ def _same_output_shapes(prepared, want: dict[str, np.ndarray], runtime_args: dic
 
 
 def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: str,
-                   strategy: str, allow_races: bool = False) -> None:
+                   strategy: str, allow_races: bool = False, func: str | None = None,
+                   arguments: dict | None = None) -> None:
     """Compile a kernel into a bundle folder through the compiler's public functions."""
     try:
         from spyre_sched import api
@@ -220,7 +221,8 @@ def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: s
             f"compiling a kernel needs the scheduler, solver and lowering ({err.name} is not "
             "available in this build): give `run` a bundle folder instead") from None
     schedule = api.compile(str(kernel_path), device=device, objective=objective,
-                           strategy=strategy, allow_races=allow_races)
+                           strategy=strategy, allow_races=allow_races, func=func,
+                           arguments=arguments)
     # The kernel's exact bytes go into the bundle (kernel.mlir, hashed in schedule.json).
     bundle_writer.write_bundle(schedule, out, kernel_text=Path(kernel_path).read_bytes())
 
@@ -326,7 +328,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         trace: str | os.PathLike | None = None,
         reference: ReferenceRun | None = None,
         memory_cap: int | None = None, max_cycles: int | None = None,
-        max_seconds: float | None | str = "default", allow_races: bool = False) -> RunResult:
+        max_seconds: float | None | str = "default", allow_races: bool = False,
+        func: str | None = None) -> RunResult:
     """Emulate a bundle folder (or compile a kernel into one first) and compare its outputs
     with the reference interpreter's on the same inputs (missing inputs: seeded random).
 
@@ -340,7 +343,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     memory may take (default 4 GiB each); `max_cycles`, the device cycles of the launch
     (default 2**40); `max_seconds`, the wall-clock seconds of the emulated launch (default
     60; None: no limit). A kernel with a proven race between tiles is not compiled
-    unless `allow_races` (`api.compile`)."""
+    unless `allow_races` (`api.compile`). `func`: the kernel function, for a file that
+    defines several (a bundle names its own)."""
     import emulator.reference as reference_interpreter
     from emulator.device.memory import DEFAULT_MEMORY_CAP
     from emulator.runtime import (DEFAULT_MAX_CYCLES, DEFAULT_MAX_SECONDS, Runtime, argument_shape,
@@ -376,7 +380,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             bundle = Path(tmp) / "bundle"
             with _Stopwatch(timings, "compile"):
                 compile_bundle(source, bundle, device or "spyre", objective, strategy,
-                               allow_races)
+                               allow_races, func, dict(runtime_args or {}))
         else:
             raise ExecutionError(f"run: {source!r} is neither a bundle folder, a kernel file "
                                  "nor a compiled schedule")
@@ -386,7 +390,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             prepared = runtime.prepare(bundle)  # every file checked against the manifest
         if prepared.kernel_path is None:
             raise ParseError("the bundle has no kernel.mlir to compare with", str(bundle))
-        kernel = load_kernel(kernel_file or prepared.kernel_path)
+        kernel = load_kernel(kernel_file or prepared.kernel_path, func=prepared.kernel)
         _same_kernel(prepared, kernel)
         accumulator = _accumulator(prepared)
         rt_args = dict(runtime_args or {})

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
@@ -29,6 +30,7 @@ from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.common import origin_of
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
+from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
@@ -76,6 +78,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     DropDeadValues(),
     AffineApplyToArith(),
     SliceToSubtile(),
+    ExtractToBroadcast(),
     SplatToFill(),
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
@@ -178,6 +181,10 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
     The kernel's module is rewritten in place and returned."""
     load_device(device)  # a bad device is reported before anything runs
     module = kernel.module
+    for other in [op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks
+                  and op is not kernel.func]:
+        other.detach()  # a file defining several kernels: the one chosen (--func) only
+        other.erase()
     module.attributes[DEVICE_ATTR] = StringAttr(device)
     return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
                      kernel=kernel)

@@ -32,7 +32,7 @@ from spyre_sched.errors import UnsupportedError
 #: ops whose handler only moves data: run again on the bounds, they move the bounds alike
 DATA_MOVEMENT = frozenset({
     "tensor.extract_slice", "tensor.insert_slice", "tensor.extract", "tensor.insert",
-    "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape", "tensor.cast",
+    "tensor.splat", "tensor.from_elements", "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape", "tensor.cast",
     "linalg.broadcast", "linalg.transpose",
 })
 #: ops that set their results' bounds themselves (run_structured, run_loop)

@@ -105,8 +105,9 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
     if elementwise:
         shape = np.shape(outputs[0]) if outputs else None
         if shape is not None and all(np.shape(a) == shape for a in (*inputs, *outputs)):
-            tracked = ex.errors is not None and error_tracking.bind_block(
-                ex, block, [ex.errors.get(v) for v in op.operands], lambda e: e)
+            if ex.errors is not None:
+                error_tracking.bind_block(ex, block, [ex.errors.get(v) for v in op.operands],
+                                          lambda e: e)
             ex.linalg_domains.append(list(shape))
             try:
                 ys = ex.run_pure(block, [*inputs, *outputs], op)
@@ -119,7 +120,9 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
                 results.append(np.ascontiguousarray(
                     y if y.shape == shape else np.broadcast_to(y, shape)))
             if ex.errors is not None:
-                bounds = error_tracking.yielded(ex, block) if tracked else [None] * len(ys)
+                # yielded even when no operand carries a bound: the body may use a value
+                # from outside it (a scalar read out of a sum) that does
+                bounds = error_tracking.yielded(ex, block)
                 for result, bound in zip(op.results, bounds):
                     error_tracking._set(ex.errors, result, None if bound is None else
                                         np.array(np.broadcast_to(bound, shape)))

@@ -95,14 +95,17 @@ def _explain_parse_error(msg: str, ctx) -> str:
     return first
 
 
-def parse_kernel(text: str, filename: str = "<input>", *, fast_ops: bool = True) -> Kernel:
+def parse_kernel(text: str, filename: str = "<input>", *, fast_ops: bool = True,
+                 func: str | None = None) -> Kernel:
     """Parse and verify KTIR text. Raises ParseError / VerifyError with a location.
-    `fast_ops=False` parses every op with xDSL's own parser (see fast_op_parser.py)."""
+    `fast_ops=False` parses every op with xDSL's own parser (see fast_op_parser.py).
+    `func`: the kernel function's name (needed when the file defines several)."""
     with garbage_collection_paused():
-        return _parse_kernel(text, filename, fast_ops)
+        return _parse_kernel(text, filename, fast_ops, func)
 
 
-def _parse_kernel(text: str, filename: str, fast_ops: bool) -> Kernel:
+def _parse_kernel(text: str, filename: str, fast_ops: bool, func_name: str | None = None
+                  ) -> Kernel:
     ctx = make_context()
     try:
         parser = LocatedParser(ctx, text, filename, fast_ops=fast_ops)  # lexes 1st token
@@ -147,22 +150,39 @@ def _parse_kernel(text: str, filename: str, fast_ops: bool) -> Kernel:
                     else current_token(parser).span.start)
         raise ParseError(first_line(str(err)), parser.location_at(position)) from None
     locations = parser.op_locations()
-    func = _find_kernel_func(module, filename)
+    func = _find_kernel_func(module, filename, func_name)
     kernel = Kernel(module, func, filename, locations)
     verify_kernel(kernel)
     return kernel
 
 
-def load_kernel(path: str | Path) -> Kernel:
+def load_kernel(path: str | Path, func: str | None = None) -> Kernel:
     path = Path(path)
-    return parse_kernel(read_source(path, "kernel file", ParseError), str(path))
+    return parse_kernel(read_source(path, "kernel file", ParseError), str(path), func=func)
 
 
-def _find_kernel_func(module: ModuleOp, filename: str) -> FuncOp:
+def _find_kernel_func(module: ModuleOp, filename: str, name: str | None = None) -> FuncOp:
+    """The function `name`; without a name, the one kernel of the file (a function with a
+    grid, else with a body). Several candidates and no name is an error, not a guess:
+    every verb must mean the same function."""
     funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
     if not funcs:
         raise VerifyError("the file defines no func.func kernel", filename)
-    kernels = [f for f in funcs if "grid" in f.attributes] or funcs
+    if name is not None:
+        name = name.lstrip("@")
+        for f in funcs:
+            if f.sym_name.data == name:
+                return f
+        listed = ", ".join(f"@{f.sym_name.data}" for f in funcs)
+        raise VerifyError(f"--func {name}: the file defines no function @{name} (its "
+                          f"functions: {listed})", filename)
+    # the functions of the file itself (a saved schedule nests its programs' functions)
+    top = [f for f in funcs if f.parent_op() is module] or funcs
+    kernels = [f for f in top if "grid" in f.attributes] or top
+    if len(kernels) > 1:
+        listed = ", ".join(f"@{f.sym_name.data}" for f in kernels)
+        raise VerifyError(f"the file defines {len(kernels)} kernel functions ({listed}): "
+                          "name the one meant with --func NAME", filename)
     return kernels[0]
 
 

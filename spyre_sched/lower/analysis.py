@@ -20,6 +20,7 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import box_bounds
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.lower import runtime_shapes
+from spyre_sched.lower import transfer_regions as tr
 from spyre_sched.lower.addresses import Allocation
 from spyre_sched.lower.units import EngineInfo, Units
 from spyre_sched.lower.values import Form
@@ -114,6 +115,9 @@ class ProgramAnalysis:
     inner_instances: dict[ktdf.ParallelOp, int] = field(default_factory=dict)
     buffer_engines: dict[ktdf.PipelineOp, set[str]] = field(default_factory=dict)
     reuse: object | None = None  # lifetimes.ReusePlan: tokens for buffers sharing bytes
+    base_env: dict[SSAValue, Form] = field(default_factory=dict)
+    regions: object | None = None  # transfer_regions.RegionFinder, made when first needed
+    index_form: object | None = None  # program_units.index_form (passed in: no import cycle)
 
     @property
     def name(self) -> str:
@@ -126,13 +130,14 @@ class ProgramAnalysis:
 # ---------------------------------------------------------------------------------------
 
 
-def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, Form]) -> ProgramAnalysis:
+def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, Form],
+            index_form=None) -> ProgramAnalysis:
     decisions = {}
     for name, op in ktdf.decision_ops(fn).items():
         value = ktdf.decision_value(op)
         assert value is not None
         decisions[name] = value
-    pa = ProgramAnalysis(index, fn, units, decisions)
+    pa = ProgramAnalysis(index, fn, units, decisions, base_env=base_env, index_form=index_form)
     for op in fn.walk():
         if isinstance(op, ktdp.ConstructMemoryViewOp):
             pa.views[op.result] = _view_info(op, units, base_env, fn)
@@ -323,7 +328,7 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
                 continue
             for w_op in writers:
                 for r_op in readers:
-                    _order_pair(pa, pairs, written, w_op, r_op)
+                    _order_pair(pa, pairs, written, w_op, r_op, read)
     channels: dict[int, list[SyncChannel]] = {}
     several = {}
     for (index, w, r, ws, rs) in pairs:
@@ -338,8 +343,10 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
 
 
 def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Operation,
-                r_op: Operation) -> None:
-    """Record the stage pair that orders the write `w_op` before the read `r_op`."""
+                r_op: Operation, read: SSAValue | None = None) -> None:
+    """Record the stage pair that orders the write `w_op` before the read `r_op`; or, for
+    a read in an earlier stage than the write of the elements it reads (a tile stored
+    back in place), the pair that orders the read before the write."""
     w, r = pa.engine_of[w_op].name, pa.engine_of[r_op].name
     what = resource.name_hint or "a buffer"
     if w == r:
@@ -358,11 +365,80 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
             ordered = (p, w_stages[p], r_stage)
             break
     if ordered is None or ordered[1] > ordered[2]:
+        verdict = _by_regions(pa, resource, read, w_op, r_op, ordered)
+        if verdict == "apart":
+            return
+        if verdict == "in place" and ordered is not None:
+            p, ws, rs = ordered
+            pairs[(pa.pipeline_index(p), r, w, rs, ws)] = (rs, ws)
+            return
         raise UnsupportedError(
             f"lowering: {w} writes {what} and {r} reads it, but no pipeline stage "
             "orders the two", where(r_op))
     p, ws, rs = ordered
     pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
+
+
+def _by_regions(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
+                w_op: Operation, r_op: Operation, ordered) -> str | None:
+    """What the transfers touch decides a pair the views' extents could not:
+    "apart" when on no core the write touches a byte the read touches; "in place" when
+    the read is in an earlier stage of `ordered`'s pipeline than the write and every
+    iteration of that pipeline reads and writes its own box (or it runs once), so
+    ordering the read's stage before the write's orders every pair; else None."""
+    if read is None or pa.index_form is None or written not in pa.views \
+            or read not in pa.views:
+        return None
+    if not isinstance(w_op, ktdf.DataTransferOp) or not isinstance(r_op, ktdf.DataTransferOp):
+        return None
+    if pa.regions is None:
+        pa.regions = tr.RegionFinder(pa.func, pa.base_env, pa.units.num_tiles, pa.index_form)
+    finder = pa.regions
+    assert isinstance(finder, tr.RegionFinder)
+    wr, rr = finder.region(w_op, written), finder.region(r_op, read)
+    if wr is None or rr is None:
+        return None
+    vw, vr = pa.views[written], pa.views[read]
+    diff = vr.offset.scale(vr.element_bytes) - vw.offset.scale(vw.element_bytes)
+    if not diff.terms:
+        apart = True
+        for core in range(pa.units.num_tiles):
+            bw, br = _region_bytes(vw, wr.box_on(core)), _region_bytes(vr, rr.box_on(core))
+            if bw is None or br is None:
+                apart = False
+                break
+            d = diff.const_at(core)
+            if br[0] + d < bw[1] and bw[0] < br[1] + d:
+                apart = False
+                break
+        if apart:
+            return "apart"
+    if ordered is None or ordered[1] < ordered[2]:
+        return None
+    same_bytes = vw.offset == vr.offset and vw.strides == vr.strides \
+        and vw.element_bytes == vr.element_bytes and vw.memory == vr.memory
+    if not same_bytes:
+        return None
+    pipeline = ordered[0]
+    around = tr.counters_around(pipeline, pa.func)
+    if not any(c not in finder.counters or finder.counters[c][0] != finder.counters[c][1]
+               for c in around):
+        return "in place"  # the pipeline runs once: its stages order all of it
+    if wr.offsets == rr.offsets and wr.sizes == rr.sizes \
+            and tr.own_box_each_iteration(wr, around):
+        return "in place"
+    return None
+
+
+def _region_bytes(view: ViewInfo, box) -> tuple[int, int] | None:
+    """[lo, hi) bytes of a box of `view`'s coordinates, relative to its origin."""
+    if box is None or len(box) != len(view.strides):
+        return None
+    lo = hi = 0
+    for s, (mn, mx) in zip(view.strides, box):
+        lo += min(s * mn, s * mx)
+        hi += max(s * mn, s * mx)
+    return lo * view.element_bytes, (hi + 1) * view.element_bytes
 
 
 def _may_alias(pa: ProgramAnalysis, a: SSAValue, b: SSAValue) -> bool:

@@ -14,7 +14,7 @@ from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
 from spyre_sched.lower import addresses, lifetimes, parallel_loops, runtime_shapes
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
-from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms
+from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms, index_form
 from spyre_sched.lower.units import Units
 
 INDEX = IndexType()
@@ -23,7 +23,7 @@ INDEX = IndexType()
 def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callable[[], int],
                   *, device_name: str, kernel_name: str) -> tuple[ModuleOp, ProgramAnalysis, ProgramTables]:
     env = base_forms(fn, units.num_tiles)
-    pa = analyse(index, fn, units, env)
+    pa = analyse(index, fn, units, env, index_form)
     _assign_addresses(pa)
     _fifo_depths(pa)
     tables = ProgramTables(pa, next_symbol)

@@ -52,7 +52,8 @@ _UNSUPPORTED_KTDP = {
 
 #: ops that may appear in the kernel outside linalg bodies
 _KERNEL_DIALECTS = ("arith.", "math.", "affine.apply", "scf.for", "scf.if", "scf.yield",
-                    "func.return", "tensor.empty", "tensor.splat", "tensor.extract_slice", "ktdp.")
+                    "func.return", "tensor.empty", "tensor.splat", "tensor.extract_slice",
+                    "tensor.extract", "tensor.from_elements", "ktdp.")
 
 
 def _has_df16(attr: Attribute) -> bool:

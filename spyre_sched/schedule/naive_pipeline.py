@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, scf, tensor
+from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
+from xdsl.transforms.lower_affine import affine_expr_ops
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
@@ -115,10 +116,12 @@ def view_home(tile: ktdp.ConstructAccessTileOp, device, before: list[Operation])
         if lows[j] == 0 and isinstance(expr, AffineSymExpr):
             bases.append(tile.indices[base_map.num_dims + expr.position])
             continue
-        single = AffineMap(base_map.num_dims, base_map.num_symbols, (expr + lows[j],))
-        apply = affine.ApplyOp(list(tile.indices), AffineMapAttr(single))
-        before.append(apply)
-        bases.append(apply.result)
+        # a subscript expression (`%row + %i`) or a set not starting at 0: the index
+        # arithmetic that computes it, in the arith ops the lowering reads
+        ops, value = affine_expr_ops(expr + lows[j], list(tile.indices[:base_map.num_dims]),
+                                     list(tile.indices[base_map.num_dims:]))
+        before.extend(ops)
+        bases.append(value)
     name = view_op.offset.name_hint or "view"
     return Home(tile.view, kind, bases, name)
 

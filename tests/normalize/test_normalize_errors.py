@@ -18,6 +18,10 @@ _SUBTRACTING_REDUCE = (KERNELS / "sum_onto_loaded.mlir").read_text().replace(
 _OVERLAPPING_CHUNKS = (KERNELS / "chunked_row_sum.mlir").read_text().replace(
     "%col = arith.muli %k, %c128 : index", "%col = arith.muli %k, %c4 : index")
 
+_EXTRACT_OF_A_ROW = (KERNELS / "extract_softmax.mlir").read_text().replace(
+    "%m = tensor.extract %mx[%c0] : tensor<1xf16>",
+    "%m = tensor.extract %x[%c0, %c0] : tensor<1x128xf16>")
+
 
 def _schedule(text: str, tmp_path: Path):
     from spyre_sched.frontend import load_kernel
@@ -38,7 +42,10 @@ def _line_of(text: str, needle: str) -> int:
     (_OVERLAPPING_CHUNKS, "= scf.for",
      "its iterations' access tiles overlap or leave gaps (the tile moves by 4 per "
      "iteration in dim 1, its extent there is 128)"),
-], ids=["reduction-combiner", "overlapping-chunks"])
+    (_EXTRACT_OF_A_ROW, "= tensor.extract %x",
+     "not supported yet: tensor.extract of one element of a tensor<1x128xf16> (only the "
+     "element of a one-element tensor"),
+], ids=["reduction-combiner", "overlapping-chunks", "extract-of-a-row"])
 def test_refusal_is_located_at_the_written_op(text: str, needle: str, message: str,
                                               tmp_path: Path) -> None:
     assert needle in text

@@ -13,7 +13,14 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - sum_onto_loaded: a `linalg.reduce` whose initial value is a loaded tensor;
 - dead_value: sums computed but never stored (dropped by the normal form);
 - guarded_store: computed before an `scf.if`, stored under it (only the rows the
-  storing tiles own are compared with numpy; the reference comparison covers all).
+  storing tiles own are compared with numpy; the reference comparison covers all);
+- extract_softmax: row maximum and sum read out of their one-element results by
+  `tensor.extract`, spread by `tensor.splat` or used inside a generic body, and a
+  one-element tensor rebuilt by `tensor.from_elements`;
+- in_place_scale: each tile stored back onto the elements it was loaded from;
+- subscript_expression: access tiles written `%Xv[%row + %i, %c0]` in a row loop;
+- overlapping_views: two views of one buffer overlapping as wholes, the tiles moved
+  through them apart.
 """
 
 from __future__ import annotations
@@ -86,7 +93,35 @@ def _dead_value(rng):
     return {"X": x, "Z": z, "W": w}, {"Y": np.maximum(x, z).astype(np.float64)}
 
 
+def _extract_softmax(rng):
+    x = _f16(rng, 8, 128)
+    xd = x.astype(np.float64)
+    e = np.exp(xd - xd.max(axis=1, keepdims=True))
+    return {"X": x}, {"Y": e / e.sum(axis=1, keepdims=True), "M": xd.max(axis=1)}
+
+
+def _in_place_scale(rng):
+    x = _f16(rng, 8, 256)
+    return {"X": x}, {"X": 2 * x.astype(np.float64) + 1}
+
+
+def _overlapping_views(rng):
+    p = _f16(rng, 10240)
+    want = p.astype(np.float64)
+    want[4096:4096 + 192] = p[:192].astype(np.float64) + 1
+    return {"P": p}, {"P": want}
+
+
+def _subscript_expression(rng):
+    x = _f16(rng, 8, 128)
+    return {"X": x}, {"Y": 2 * x.astype(np.float64)}
+
+
 CASES = {
+    "subscript_expression": _subscript_expression,
+    "in_place_scale": _in_place_scale,
+    "overlapping_views": _overlapping_views,
+    "extract_softmax": _extract_softmax,
     "dead_value": _dead_value,
     "sum_onto_loaded": _sum_onto_loaded,
     "half_sum": _half_sum,
@@ -120,3 +155,38 @@ def test_kernel_matches_reference_and_numpy(name: str) -> None:
         # f16 results: a few units in the last place of f16 (the kernels round
         # intermediates to f16 where they say so)
         np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
+
+
+_SHIFTED_IN_PLACE = """
+#rows7 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 6 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @shift_down(%X: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f16
+  %Xv = ktdp.construct_memory_view %X, sizes: [8, 256], strides: [256, 1] {
+      coordinate_set = #whole, memory_space = #ktdp.memory_space<global>} : memref<8x256xf16>
+  %Rt = ktdp.construct_access_tile %Xv[%c0, %c0] {access_tile_set = #rows7, access_tile_order = #id2}
+      : memref<8x256xf16> -> !ktdp.access_tile<7x256xindex>
+  %Wt = ktdp.construct_access_tile %Xv[%c1, %c0] {access_tile_set = #rows7, access_tile_order = #id2}
+      : memref<8x256xf16> -> !ktdp.access_tile<7x256xindex>
+  %x = ktdp.load %Rt : !ktdp.access_tile<7x256xindex> -> tensor<7x256xf16>
+  %ones = tensor.splat %one : tensor<7x256xf16>
+  %y = arith.addf %x, %ones : tensor<7x256xf16>
+  ktdp.store %y, %Wt : tensor<7x256xf16>, !ktdp.access_tile<7x256xindex>
+  return
+}
+"""
+
+
+def test_a_store_one_row_below_its_load_stays_refused(tmp_path: Path) -> None:
+    """Rows 0..6 loaded, rows 1..7 stored: a later tile of the schedule would read a row an
+    earlier one already wrote, so in-place ordering per iteration is not enough."""
+    import spyre_sched
+    from spyre_sched.errors import SpyreSchedError
+
+    path = tmp_path / "shift_down.mlir"
+    path.write_text(_SHIFTED_IN_PLACE)
+    with pytest.raises(SpyreSchedError, match="no pipeline stage orders the two"):
+        spyre_sched.run(str(path), {}, device="spyre")
