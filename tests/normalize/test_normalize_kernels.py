@@ -86,13 +86,6 @@ def _dead_value(rng):
     return {"X": x, "Z": z, "W": w}, {"Y": np.maximum(x, z).astype(np.float64)}
 
 
-def _distributed_own_pair(rng):
-    # S = X * X stays in the two cores' scratchpads; Y = S + X.
-    x = _f16(rng, 64, 64)
-    s = (x.astype(np.float64) * x).astype(np.float16)
-    return {"X": x}, {"Y": s.astype(np.float64) + x}
-
-
 def _column_sharded(rng):
     # Written as two views, X and Y are "2048 elements of f16 memory" (check's word): the
     # outputs come back flat, in row-major order.
@@ -101,7 +94,6 @@ def _column_sharded(rng):
 
 
 CASES = {
-    "distributed_own_pair": _distributed_own_pair,
     "column_sharded": _column_sharded,
     "dead_value": _dead_value,
     "sum_onto_loaded": _sum_onto_loaded,
