@@ -29,6 +29,7 @@ from spyre_sched.frontend import Kernel
 from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.common import origin_of
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
+from spyre_sched.normalize.distributed_views import ResolveDistributedViews
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
 from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
@@ -75,6 +76,7 @@ class DevicePatterns(ModulePass):
 #: The normal form (spyre_sched/normalize): every spelling of a kernel's compute brought
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
+    ResolveDistributedViews(),
     DropDeadValues(),
     AffineApplyToArith(),
     SliceToSubtile(),

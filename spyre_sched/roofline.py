@@ -21,7 +21,9 @@ the schedule, and none can go faster than the device description says:
   units per core).
 - **on-chip interconnect**: bytes a tile reads from (or writes to) another core's
   scratchpad leave the source scratchpad and enter the destination scratchpad over the
-  first and last datapath of the device's route between them (on Spyre: the ring). Cycles
+  first and last datapath of the device's route between them (on Spyre: the ring). So do,
+  per execution, one partial into every consumer of an inter-tile consume or reduce that
+  needs another tile's partial, and one out of every producer another tile needs. Cycles
   = max over those datapaths of ceil(bytes / bandwidth).
 
 The bound is the largest of the three. Latencies are left out on purpose: it is a
@@ -46,9 +48,11 @@ from xdsl.ir import Operation
 
 from spyre_sched.device.model import Datapath, Device, occupancy_cycles
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
-from spyre_sched.errors import DeviceError
+from spyre_sched.dialects.ktdp import InterTileConsumeOp, InterTileReduceOp
+from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.frontend.kernel import Kernel
 from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.exchanges import exchanges
 from spyre_sched.polyhedral.point_sets import box_bounds, contains
 from spyre_sched.polyhedral.iterations import iterations
 from spyre_sched.polyhedral.kernel_model import KernelModel
@@ -219,7 +223,8 @@ def roofline(kernel: Kernel, device: Device) -> Roofline:
     read_bytes, write_bytes, memory_links = _device_memory_traffic(device, touches)
     as_written = _as_written_bytes(touches)
     vectors, units = _vector_work(kernel, model, device, notes)
-    ring_links = _ring_links(device, touches)
+    exchange_flows = _exchange_flows(kernel, model, device, notes)
+    ring_links = _ring_links(device, touches, exchange_flows)
     return Roofline(kernel.name, device.name, model.tile_count, read_bytes, write_bytes,
                     memory.bandwidth, tuple(memory_links), tuple(vectors), units,
                     tuple(ring_links), as_written, tuple(notes))
@@ -451,8 +456,11 @@ def _lanes(op: Operation, device: Device) -> int:
 # ---- on-chip interconnect -----------------------------------------------------------
 
 
-def _ring_links(device: Device, touches: list[Touch]) -> list[LinkTraffic]:
-    """Bytes over the first and last datapath of every scratchpad-to-scratchpad route."""
+def _ring_links(device: Device, touches: list[Touch],
+                exchange_flows: list[tuple[tuple[Datapath, ...], int, bool]] = ()
+                ) -> list[LinkTraffic]:
+    """Bytes over the first and last datapath of every scratchpad-to-scratchpad route,
+    plus the inter-tile exchanges' (`_exchange_flows`)."""
     flows: dict[tuple[int, int], dict[tuple[str, int], list[np.ndarray]]] = defaultdict(
         lambda: defaultdict(list))
     for t in touches:
@@ -474,5 +482,69 @@ def _ring_links(device: Device, touches: list[Touch]) -> list[LinkTraffic]:
             key = (dp.source, dp.target)
             old = per_link.get(key, (dp, 0, egress))[1]
             per_link[key] = (dp, old + nbytes, egress)
-    return [LinkTraffic(dp.source, dp.target, b, dp.bandwidth, egress)
-            for (dp, b, egress) in (per_link[k] for k in sorted(per_link))]
+    links = [LinkTraffic(dp.source, dp.target, b, dp.bandwidth, egress)
+             for (dp, b, egress) in (per_link[k] for k in sorted(per_link))]
+    # Exchange bytes that may take one of several datapaths share their summed bandwidth.
+    shared: dict[tuple[str, str], tuple[int, int, bool]] = {}
+    for dps, nbytes, egress in exchange_flows:
+        if len(dps) == 1 and (dps[0].source, dps[0].target) in per_link:
+            dp = dps[0]
+            i = next(k for k, link in enumerate(links) if (link.source, link.target) == (dp.source, dp.target))
+            links[i] = LinkTraffic(dp.source, dp.target, links[i].bytes + nbytes, dp.bandwidth, egress)
+            continue
+        key = ("|".join(dp.source for dp in dps), "|".join(dp.target for dp in dps))
+        old = shared.get(key, (0, sum(dp.bandwidth for dp in dps), egress))
+        shared[key] = (old[0] + nbytes, old[1], egress)
+    links += [LinkTraffic(src, dst, b, bw, egress)
+              for (src, dst), (b, bw, egress) in sorted(shared.items())]
+    return links
+
+
+def _exchange_flows(kernel: Kernel, model: KernelModel, device: Device,
+                    notes: list[str]) -> list[tuple[tuple[Datapath, ...], int, bool]]:
+    """What inter-tile communication must move, at least, whatever its algorithm (a ring
+    all-reduce, a tree, every consumer reading every producer): per execution, a consumer
+    that needs a partial of another tile takes in at least one partial's bytes (a reduce
+    must learn the other tiles' combination of every element), and a producer whose
+    partial another tile needs sends out at least one partial's bytes (nobody else holds
+    it), over the last and the first datapath of the routes between their scratchpads
+    (when the routes to or from a tile's peers end in different datapaths, the bytes may
+    split over them: they share their summed bandwidth). Not counted: exchanges under
+    scf.if."""
+    flows: list[tuple[tuple[Datapath, ...], int, bool]] = []
+    for op in kernel.func.walk():
+        if not isinstance(op, InterTileConsumeOp | InterTileReduceOp):
+            continue
+        where = kernel.location_of(op)
+        if _under_condition(op, kernel.func):
+            notes.append(f"{op.name} at {where}: under scf.if, not counted")
+            continue
+        try:
+            found = exchanges(model, op)
+        except UnsupportedError as err:
+            notes.append(f"{op.name} at {where}: {err.message}, not counted")
+            continue
+        for ex in found:
+            senders: dict[int, list[int]] = defaultdict(list)
+            for consumer, needed in sorted(ex.needs.items()):
+                others = [p for p in needed if p != consumer]
+                for p in others:
+                    senders[p].append(consumer)
+                if others:
+                    ends = _ends(device, [(p, consumer) for p in others], last=True)
+                    flows.append((ends, ex.bytes * ex.executions[consumer], False))
+            for producer, consumers in sorted(senders.items()):
+                ends = _ends(device, [(producer, c) for c in consumers], last=False)
+                times = min(ex.produced[producer], max(ex.executions[c] for c in consumers))
+                flows.append((ends, ex.bytes * times, True))
+    return flows
+
+
+def _ends(device: Device, pairs: list[tuple[int, int]], last: bool) -> tuple[Datapath, ...]:
+    """The distinct last (or first) datapaths of the routes between the cores' scratchpads."""
+    found: dict[tuple[str, str], Datapath] = {}
+    for source, target in pairs:
+        route = device.route(device.scratchpad(source).name, device.scratchpad(target).name)
+        dp = route.hops[-1].datapaths[-1] if last else route.hops[0].datapaths[0]
+        found[(dp.source, dp.target)] = dp
+    return tuple(found[k] for k in sorted(found))

@@ -31,7 +31,8 @@ from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
-from spyre_sched.errors import DeviceError
+from spyre_sched.errors import DeviceError, UnsupportedError
+from spyre_sched.polyhedral.distributed import Unresolved, resolve
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds
 from spyre_sched.polyhedral.point_sets import box_bounds
@@ -44,7 +45,6 @@ ELEMENT_TYPES = ("f16", "f32")
 
 _UNSUPPORTED_KTDP = {
     ktdp.ConstructIndirectAccessTileOp: "indirect access tiles (gathers/scatters)",
-    ktdp.ConstructDistributedMemoryViewOp: "reads and writes through distributed views across cores",
     ktdp.InterTileProduceOp: "inter-tile communication",
     ktdp.InterTileConsumeOp: "inter-tile communication",
     ktdp.InterTileReduceOp: "inter-tile communication",
@@ -108,13 +108,38 @@ def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
     if space.space == "ct_local" and op.sizes:
         raise fail(op, NAME, "not supported yet: scratchpad (ct_local) views with run-time "
                    "sizes (the region the kernel pins must be known at compile time)")
-    if space.space == "ct_local" and space.tile is not None:
+    if space.space == "ct_local" and space.tile is not None and not _only_a_part(op):
         raise fail(op, NAME, f"not supported yet: views in another compute tile's "
                    f"scratchpad (ct_id = {space.tile})")
     try:
         device.memory_kind_for(space.space)
     except DeviceError as err:
         raise fail(op, NAME, err.message) from None
+
+
+def _only_a_part(op: ktdp.ConstructMemoryViewOp) -> bool:
+    """A view used only as a part of distributed views (`_check_distributed` decides)."""
+    uses = list(op.result.uses)
+    return bool(uses) and all(isinstance(u.operation, ktdp.ConstructDistributedMemoryViewOp)
+                              for u in uses)
+
+
+def _check_distributed(kernel: func.FuncOp) -> None:
+    """A distributed view is scheduled when it reads as one plain view (the normal form's
+    `resolve-distributed-views` makes it one); reaching another core's scratchpad is not
+    supported yet."""
+    views = [op for op in kernel.walk() if isinstance(op, ktdp.ConstructDistributedMemoryViewOp)]
+    if not views:
+        return
+    try:
+        model = KernelModel(kernel)
+    except UnsupportedError as err:
+        raise fail(getattr(err, "op", None) or views[0], NAME, err.message) from None
+    for view in views:
+        try:
+            resolve(model, view)
+        except Unresolved as err:
+            raise fail(err.op or view, NAME, err.message) from None
 
 
 def _check_tile(op: ktdp.ConstructAccessTileOp) -> None:
@@ -199,4 +224,5 @@ class LegalityCheck(ModulePass):
         for inner in kernel.walk():
             if inner is not kernel:
                 check_op(inner, device)
+        _check_distributed(kernel)
         _check_masked_accesses(kernel)

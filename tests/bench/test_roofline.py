@@ -279,3 +279,77 @@ def test_as_written_traffic_counts_each_op_once(spyre):
     assert r.bound_cycles == 437
     add = roofline(load_kernel(EXAMPLES / "add_96x64.mlir"), spyre)
     assert add.as_written_bytes == add.memory_bytes
+
+
+def _ring(r):
+    return {(link.source, link.target): link.bytes for link in r.ring_links}
+
+
+def test_all_reduce_sends_and_receives_one_partial_per_core(spyre):
+    r = roofline(load_kernel(EMULATOR_KERNELS / "allreduce.mlir"), spyre)
+    # 4 tiles each produce a 1x64 f16 partial (128 B) and each needs the other three's
+    # combination: at least 128 B out of and 128 B into every core's scratchpad.
+    expected = {}
+    for core in range(4):
+        expected[(f"core{core}.lx", f"ring.stop{core}")] = 128
+        expected[(f"ring.stop{core}", f"core{core}.lx")] = 128
+    assert _ring(r) == expected
+    assert r.ring_bytes == 512 and r.ring_cycles == 1
+
+
+def test_broadcast_leaves_the_producer_once_and_enters_every_other_core(spyre):
+    r = roofline(load_kernel(EMULATOR_KERNELS / "broadcast.mlir"), spyre)
+    # Tile 2 produces, all four consume: tile 2 needs nothing from the ring.
+    assert _ring(r) == {("core2.lx", "ring.stop2"): 128, ("ring.stop0", "core0.lx"): 128,
+                        ("ring.stop1", "core1.lx"): 128, ("ring.stop3", "core3.lx"): 128}
+
+
+EXCHANGE_IN_A_LOOP = """
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 1023 >= 0)>
+#xs = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 1023 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#both = affine_set<(i)[g] : (-i + 16 >= 0, i >= 0, (i mod 16) == 0, g == 0)>
+#groups = affine_set<(g) : (g == 0)>
+func.func @pair_sum(%X: index) attributes {grid = [32]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %t = ktdp.get_compute_tile_id : index
+  %Xv = ktdp.construct_memory_view %X, sizes: [32, 1024], strides: [1024, 1] {
+      coordinate_set = #xs, memory_space = #ktdp.memory_space<global>} : memref<32x1024xf16>
+  %Xt = ktdp.construct_access_tile %Xv[%t, %c0] {access_tile_set = #row, access_tile_order = #id2}
+      : memref<32x1024xf16> -> !ktdp.access_tile<1x1024xindex>
+  scf.for %k = %c0 to %c3 step %c1 {
+    %x = ktdp.load %Xt : !ktdp.access_tile<1x1024xindex> -> tensor<1x1024xf16>
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #both
+        -> <(tensor<1x1024xf16>), groups = #groups> {
+    ^bb0(%g: index):
+      ktdp.yield_partial %x : tensor<1x1024xf16>
+    }
+    %z0 = tensor.empty() : tensor<1x1024xf16>
+    %zero = arith.constant 0.0 : f16
+    %z = linalg.fill ins(%zero : f16) outs(%z0 : tensor<1x1024xf16>) -> tensor<1x1024xf16>
+    %s = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #both, identity(%z : tensor<1x1024xf16>)
+        : <(tensor<1x1024xf16>), groups = #groups> -> tensor<1x1024xf16> {
+    ^bb0(%l: tensor<1x1024xf16>, %r: tensor<1x1024xf16>):
+      %e = tensor.empty() : tensor<1x1024xf16>
+      %a = linalg.add ins(%l, %r : tensor<1x1024xf16>, tensor<1x1024xf16>) outs(%e : tensor<1x1024xf16>) -> tensor<1x1024xf16>
+      ktdp.yield_reduced %a : tensor<1x1024xf16>
+    }
+  }
+  return
+}
+"""
+
+
+def test_exchange_in_a_loop_counts_every_execution_over_the_devices_route(spyre):
+    r = roofline(parse_kernel(EXCHANGE_IN_A_LOOP, "pair.mlir"), spyre)
+    # Tiles 0 and 16 all-reduce a 1x1024 f16 partial (2048 B) three times: 6144 B each
+    # way. Between cores 0 and 16 the fastest route goes through device memory (16 ring
+    # hops are slower), so the bytes leave over the DMA store link and enter over the DMA
+    # load link: 6144 B / 128 B/cycle = 48 cycles.
+    assert _ring(r) == {("core0.lx", "core0.dma_store"): 6144,
+                        ("core16.lx", "core16.dma_store"): 6144,
+                        ("core0.dma_load", "core0.lx"): 6144,
+                        ("core16.dma_load", "core16.lx"): 6144}
+    assert r.ring_cycles == 48

@@ -76,6 +76,13 @@ def test_rmsnorm():
     np.testing.assert_allclose(out["Y"].astype(np.float64), expected, rtol=3e-3, atol=3e-3)
 
 
+def test_distributed_pair():
+    ins, out = _run("distributed_pair")
+    x = ins["X"].astype(np.float64)
+    s = f16(x * x).astype(np.float64)
+    np.testing.assert_array_equal(out["Y"], f16(s + x))
+
+
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.mlir")), ids=lambda p: p.stem)
 def test_every_example_runs_deterministically(path):
     inputs = make_inputs(path, 7)
@@ -87,6 +94,7 @@ def test_every_example_runs_deterministically(path):
 
 
 def test_every_example_has_a_numpy_check():
-    checked = {"add_96x64", "bias_add", "fused_gelu", "row_sum", "softmax_rows", "rmsnorm"}
+    checked = {"add_96x64", "bias_add", "fused_gelu", "row_sum", "softmax_rows", "rmsnorm",
+               "distributed_pair"}
     missing = {p.stem for p in EXAMPLES.glob("*.mlir")} - checked
     assert not missing, f"examples without a numpy check in this file: {sorted(missing)}"

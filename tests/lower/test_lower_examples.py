@@ -22,7 +22,11 @@ LOOPED = ROOT / "tests" / "schedule" / "kernels" / "looped_add.mlir"
 def kernel_for(device: str, example: Path, tmp_path: Path) -> Path:
     if device == "spyre":
         return example
-    text = example.read_text().replace("grid = [32]", "grid = [1]")
+    text = example.read_text()
+    if "grid = [32]" not in text:
+        # distributed_pair places its data in the scratchpads of cores 0..3 by name
+        pytest.skip(f"{example.name} names cores that sample_device (one core) does not have")
+    text = text.replace("grid = [32]", "grid = [1]")
     path = tmp_path / example.name
     path.write_text(text)
     return path

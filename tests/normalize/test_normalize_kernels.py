@@ -93,6 +93,13 @@ def _dead_value(rng):
     return {"X": x, "Z": z, "W": w}, {"Y": np.maximum(x, z).astype(np.float64)}
 
 
+def _column_sharded(rng):
+    # Written as two views, X and Y are "2048 elements of f16 memory" (check's word): the
+    # outputs come back flat, in row-major order.
+    x = _f16(rng, 16, 128)
+    return {"X": x.reshape(-1)}, {"Y": 2.0 * x.astype(np.float64).reshape(-1)}
+
+
 def _extract_softmax(rng):
     x = _f16(rng, 8, 128)
     xd = x.astype(np.float64)
@@ -118,6 +125,7 @@ def _subscript_expression(rng):
 
 
 CASES = {
+    "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,
     "overlapping_views": _overlapping_views,

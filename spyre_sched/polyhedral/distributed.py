@@ -1,0 +1,222 @@
+"""Which part of a distributed view each compute tile's accesses reach, and when the view
+can be read as one plain view.
+
+A distributed view whose accesses each stay inside one part per tile can be replaced,
+without moving any data, by:
+
+- `coalesce`: its parts address memory exactly as one view over the union of their
+  coordinate boxes would (same memory, same strides, offsets that differ by what the
+  boxes' corners predict: a dense tensor cut into windows of itself, as column-sharded
+  tensors in device memory are written);
+- `own`: parts in the scratchpads of cores 0..n-1 with one layout, each tile touching
+  only the part in its own scratchpad (producer and consumer divide the work as the data
+  is divided): an own-scratchpad (`ct_local`) view over one part's box moved to the
+  origin, each access's base shifted by that tile's part corner (`a * tile + b`);
+- `part`: every tile of every access stays in the same part: that part's view.
+
+Anything else reaches another core's scratchpad (or a part that differs per tile in a way
+none of these covers) and is refused with the tile, the part and the memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spyre_sched.dialects.ktdp import ConstructDistributedMemoryViewOp
+from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.placement import pieces
+from spyre_sched.polyhedral.point_sets import box_bounds
+from spyre_sched.polyhedral.views import DistributedViewModel, ViewModel
+
+
+@dataclass(frozen=True)
+class Resolution:
+    kind: str  # "coalesce" | "own" | "part"
+    part: int = 0  # for "part"
+    #: "coalesce": the union box; "own": one part's extents
+    box: tuple[tuple[int, int], ...] = ()
+    #: "coalesce": elements to subtract from part 0's offset to address the union corner
+    offset_shift: int = 0
+    #: "own": per dim (a, b): the corner of tile t's part is a * t + b
+    corner: tuple[tuple[int, int], ...] = ()
+    #: "own": the parts' (common, constant) element offset in their scratchpads
+    offset: int = 0
+
+
+class Unresolved(Exception):
+    def __init__(self, message: str, op=None):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+def accesses_through(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> list[AccessModel]:
+    view = model.views.get(op.result)
+    return [a for a in model.accesses if a.view is view]
+
+
+def _boxes(view: DistributedViewModel) -> list[list[tuple[int, int]]] | None:
+    boxes = []
+    for part in view.parts:
+        if part.coordinate_set.num_symbols:
+            return None
+        box = box_bounds(part.coordinate_set, [])
+        if box is None:
+            return None
+        boxes.append(box)
+    return boxes
+
+
+def _static(part: ViewModel) -> tuple[int, ...] | None:
+    """The part's strides, when all are constants."""
+    strides = []
+    for s in part.strides:
+        value = part.values.of_expr(s).constant
+        if value is None:
+            return None
+        strides.append(value)
+    return tuple(strides)
+
+
+def _part_per_tile(model: KernelModel, access: AccessModel) -> dict[int, int]:
+    """For every tile the access touches anything in: the one part it stays in."""
+    found: dict[int, int] = {}
+    for tile in range(model.tile_count):
+        parts = sorted({p.part for p in pieces(model, access, tile)})
+        if len(parts) > 1:
+            raise Unresolved(f"not supported yet: an access through a distributed view that "
+                             f"spans several of its parts (tile {tile} reaches parts "
+                             f"{', '.join(map(str, parts))})", access.op)
+        if parts:
+            found[tile] = parts[0]
+    return found
+
+
+def _difference(first: ViewModel, part: ViewModel) -> int | None:
+    """offset(part) - offset(first) when it is a constant."""
+    diff = part.offset - first.offset
+    if diff.is_pure_affine():
+        try:
+            diff = diff.simplify(0, len(first.values.variables))
+        except (NotImplementedError, ValueError, ZeroDivisionError):
+            return None
+    return first.values.of_expr(diff).constant
+
+
+def _coalesced(view: DistributedViewModel, boxes) -> Resolution | None:
+    parts = view.parts
+    first = parts[0]
+    strides = _static(first)
+    if strides is None or any(p.memory != first.memory or p.memory.space == "ct_local" and
+                              p.memory.core is not None for p in parts):
+        return None
+    if any(_static(p) != strides or p.element_type != first.element_type for p in parts):
+        return None
+    # Part p addresses c at offset_p + sum (c_k - lo_k^p) * stride_k: all parts agree
+    # when offset_p - sum lo_k^p * stride_k is one value.
+    def corner(box):
+        return sum(lo * s for (lo, _), s in zip(box, strides))
+    for part, box in zip(parts[1:], boxes[1:]):
+        delta = _difference(first, part)
+        if delta is None or delta != corner(box) - corner(boxes[0]):
+            return None
+    union = [(min(b[k][0] for b in boxes), max(b[k][1] for b in boxes))
+             for k in range(view.rank)]
+    volume = 1
+    for lo, hi in union:
+        volume *= hi - lo + 1
+    total = 0
+    for b in boxes:
+        v = 1
+        for lo, hi in b:
+            v *= hi - lo + 1
+        total += v
+    disjoint = all(any(a[k][1] < b[k][0] or b[k][1] < a[k][0] for k in range(view.rank))
+                   for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    if total != volume or not disjoint:
+        return None
+    shift = corner(boxes[0]) - corner(union)
+    return Resolution("coalesce", box=tuple(union), offset_shift=shift)
+
+
+def _own(view: DistributedViewModel, boxes, per_access: list[dict[int, int]],
+         grid_rank: int) -> Resolution | None:
+    parts = view.parts
+    if grid_rank != 1 or any(p.memory.space != "ct_local" or p.memory.core is None for p in parts):
+        return None
+    first = parts[0]
+    strides = _static(first)
+    offset = first.values.of_expr(first.offset).constant
+    extents = [hi - lo for lo, hi in boxes[0]]
+    for part, box in zip(parts, boxes):
+        if (_static(part) != strides or part.element_type != first.element_type
+                or part.values.of_expr(part.offset).constant != offset
+                or [hi - lo for lo, hi in box] != extents):
+            return None
+    if strides is None or offset is None:
+        return None
+    corners: dict[int, tuple[int, ...]] = {}
+    for owners in per_access:
+        for tile, k in owners.items():
+            if parts[k].memory.core != tile:
+                return None
+            corners[tile] = tuple(lo for lo, _ in boxes[k])
+    if not corners:
+        return None
+    tiles = sorted(corners)
+    fit = []
+    for d in range(view.rank):
+        t0 = tiles[0]
+        if len(tiles) == 1:
+            a = 0
+        else:
+            t1 = tiles[1]
+            step = corners[t1][d] - corners[t0][d]
+            if step % (t1 - t0):
+                return None
+            a = step // (t1 - t0)
+        b = corners[t0][d] - a * t0
+        if any(corners[t][d] != a * t + b for t in tiles):
+            return None
+        fit.append((a, b))
+    return Resolution("own", box=tuple((0, e) for e in extents), corner=tuple(fit),
+                      offset=offset)
+
+
+def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolution:
+    """How `op` reads as a plain view (see the module docstring); raises Unresolved."""
+    view = model.views.get(op.result)
+    if not isinstance(view, DistributedViewModel) or len(view.parts) != len(op.views):
+        raise Unresolved("not supported yet: a distributed view whose parts are not memory "
+                         "views built in this kernel", op)
+    accesses = accesses_through(model, op)
+    per_access = [_part_per_tile(model, a) for a in accesses]
+    boxes = _boxes(view)
+    if boxes is not None:
+        found = _coalesced(view, boxes)
+        if found is not None:
+            return found
+        found = _own(view, boxes, per_access, len(model.grid))
+        if found is not None:
+            return found
+    used = {k for owners in per_access for k in owners.values()}
+    for access, owners in zip(accesses, per_access):
+        for tile, k in sorted(owners.items()):
+            memory = view.parts[k].memory
+            if memory.space == "ct_local" and memory.core is not None and memory.core != tile:
+                raise Unresolved(
+                    "not supported yet: reads and writes through distributed views across "
+                    f"cores (tile {tile} reaches part {k}, in core {memory.core}'s "
+                    "scratchpad)", access.op)
+    if len(used) <= 1:
+        k = min(used, default=0)
+        if view.parts[k].memory.core is None:
+            return Resolution("part", part=k)
+    if len(used) == 1:
+        raise Unresolved("not supported yet: a distributed view whose tiles all reach the "
+                         "part in one named core's scratchpad, laid out unlike its other "
+                         "parts", op)
+    raise Unresolved("not supported yet: a distributed view whose tiles reach different "
+                     "parts that do not form one view (parts "
+                     f"{', '.join(map(str, sorted(used)))})", op)

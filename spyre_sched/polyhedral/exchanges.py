@@ -1,0 +1,116 @@
+"""Inter-tile exchanges as plain data: who must send what to whom.
+
+For every `ktdp.inter_tile_consume` and `ktdp.inter_tile_reduce` of a kernel, per group
+of its future: the producer tiles (those with `(i)[g]` in the produce op's
+`producer_tiles_per_group`), the consumer tiles (the same with the consumer's set), and
+for each consumer the producers whose partials it needs: one for a consume (the group's
+only producer, or the one `producer_dependency_per_consumer` pairs with the consumer's
+rank), all of them for a reduce. `bytes` is the size of one partial (every value the
+produce op yields), `executions` how often each tile runs the consumer (and the
+producer) op: the product of its enclosing loops' trip counts.
+
+The reference interpreter (emulator/reference/exchange.py) gives these sets their
+meaning; this module answers the same set questions for the compiler side (the roofline),
+which may not import the emulator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ShapedType
+from xdsl.ir import Operation
+from xdsl.ir.affine.affine_set import AffineSet
+
+import numpy as np
+
+from spyre_sched.dialects.ktdp import (
+    InterTileConsumeOp,
+    InterTileProduceOp,
+    InterTileReduceOp,
+    TileFutureType,
+)
+from spyre_sched.errors import UnsupportedError
+from spyre_sched.polyhedral.iterations import iterations
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.point_sets import box_bounds, contains
+from spyre_sched.polyhedral.views import element_bytes
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One consumer op's group: each consumer tile and the producer tiles it needs."""
+
+    op: Operation  # the consume or reduce
+    group: int
+    producers: tuple[int, ...]
+    needs: dict[int, tuple[int, ...]]  # consumer tile -> producers whose partial it needs
+    bytes: int  # one partial
+    executions: dict[int, int]  # tile -> times it runs the consumer op
+    produced: dict[int, int]  # producer tile -> times it runs the produce op
+
+
+def partial_bytes(future: TileFutureType) -> int:
+    total = 0
+    for t in future.partial_types.data:
+        if isinstance(t, ShapedType):
+            total += int(np.prod(t.get_shape(), dtype=np.int64)) * element_bytes(t.element_type)
+        else:
+            total += element_bytes(t)
+    return total
+
+
+def members(tiles_per_group: AffineSet, group: int, num_tiles: int) -> list[int]:
+    """Tile ids i in [0, num_tiles) with (i)[group] in the set, ascending."""
+    ids = np.arange(num_tiles, dtype=np.int64)[:, None]
+    return [int(i) for i in np.nonzero(contains(tiles_per_group, ids, [group]))[0]]
+
+
+def _groups(future: TileFutureType) -> list[int]:
+    bounds = box_bounds(future.groups.data, [])
+    if bounds is None:
+        raise UnsupportedError(f"the group set {future.groups.data} of a tile future is "
+                               "not bounded")
+    (lo, hi), = bounds
+    candidates = np.arange(lo, hi + 1, dtype=np.int64)[:, None]
+    return [int(g) for g in candidates[contains(future.groups.data, candidates, [])][:, 0]]
+
+
+def _executions(model: KernelModel, op: Operation, tile: int) -> int:
+    loops = model.values.enclosing_loops(op)
+    return sum(1 for _ in iterations(model.values, loops, model.default_env(tile)))
+
+
+def exchanges(model: KernelModel, op: InterTileConsumeOp | InterTileReduceOp) -> list[Exchange]:
+    """Every group of `op`'s future, with what each of its consumer tiles needs."""
+    produce = op.future.owner
+    if not isinstance(produce, InterTileProduceOp):
+        raise UnsupportedError(f"{op.name}: its future does not come from "
+                               "ktdp.inter_tile_produce in this kernel")
+    future = produce.result.type
+    assert isinstance(future, TileFutureType)
+    count = model.tile_count
+    nbytes = partial_bytes(future)
+    found = []
+    for group in _groups(future):
+        producers = members(produce.producer_tiles_per_group.data, group, count)
+        consumers = members(op.consumer_tiles_per_group.data, group, count)
+        if not consumers:
+            continue
+        needs: dict[int, tuple[int, ...]] = {}
+        for rank, tile in enumerate(consumers):
+            if isinstance(op, InterTileReduceOp):
+                needs[tile] = tuple(producers)
+                continue
+            dep = op.producer_dependency_per_consumer
+            if dep is None:
+                needs[tile] = tuple(producers[:1]) if len(producers) == 1 else ()
+                continue
+            ranks = np.arange(len(producers), dtype=np.int64)[:, None]
+            chosen = np.nonzero(contains(dep.data, ranks, [rank]))[0]
+            needs[tile] = (producers[int(chosen[0])],) if len(chosen) == 1 else ()
+        found.append(Exchange(
+            op, group, tuple(producers), needs, nbytes,
+            {t: _executions(model, op, t) for t in consumers},
+            {p: _executions(model, produce, p) for p in producers}))
+    return found
