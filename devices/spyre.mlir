@@ -45,6 +45,8 @@ ktdf_arch.device @spyre attributes {
       ktdf_arch.datapath %ld to %sfu {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %ld to %pt {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %pt to %sfu {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
+      // The array's results may also leave for the scratchpad directly (assumption).
+      ktdf_arch.datapath %pt to %st {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %sfu to %st {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %st to %lx {transfer_granularity = 128, bandwidth = 128, latency = 4} : exec_unit, memory
     }

@@ -114,6 +114,16 @@ class Unit:
         value = None if self.compute is None else self.compute.get("register_file")
         return None if value is None else int(value)  # type: ignore[arg-type]
 
+    @property
+    def matrix_rows(self) -> int:
+        """Rows of a matrix unit's array (1 for any other unit)."""
+        return int(self.compute.get("rows", 1)) if self.compute else 1  # type: ignore[arg-type]
+
+    @property
+    def matrix_cols(self) -> int:
+        """Columns of a matrix unit's array (1 for any other unit)."""
+        return int(self.compute.get("cols", 1)) if self.compute else 1  # type: ignore[arg-type]
+
     def lanes(self, element_type: str) -> int:
         """SIMD lanes for an element type (`f16`, `f32`, `df16`, ...)."""
         if element_type not in self.simd_lanes:

@@ -14,6 +14,11 @@ For each fused `linalg.generic` of a program (a "compute"), in order:
   memory }`. FIFOs name the home memory kind and the compute unit kind
   (`"DDR" -> "sfu"`); path expansion makes them real.
 
+A matmul-shaped compute (`schedule/matmul_shape.py`) on a device with a matrix unit runs
+on that unit instead: its two output dims step by the array's rows and columns (the
+last block partial, `derive_size`), so one step is a rows x cols block of the output fed
+by an A slab (rows x w) and a B slab (w x cols) per step of the K loop.
+
 An operand's home is the kernel view it is loaded from / stored to (subscripts are the
 view's coordinates: `base + index`, the base computed once before the loops), or, for a
 compute result used only by a later compute, an `intermediate` buffer in the scratchpad
@@ -51,6 +56,7 @@ from spyre_sched.schedule.common import (
     programs,
 )
 from spyre_sched.schedule.ir_build import for_loop, pipeline
+from spyre_sched.schedule.matmul_shape import matmul_dims
 
 NAME = "naive-pipeline"
 COMPUTE_ATTR = "ktdf.compute"
@@ -86,6 +92,15 @@ class Compute:
     init: FillOp | None
     unit: str
     before: list[Operation] = field(default_factory=list)  # base computations
+    #: parallel dim -> positions per step, for a matmul on the matrix unit (its rows and
+    #: columns); every other parallel dim steps by 1 (the stick dim by `width`)
+    block: dict[int, int] = field(default_factory=dict)
+
+    def slot(self, d: int) -> int:
+        """How many positions of iteration dim `d` one step of the compute holds."""
+        if d in self.block:
+            return self.block[d]
+        return self.width if d == self.stick else 1
 
     @property
     def rank(self) -> int:
@@ -183,9 +198,20 @@ def plan_computes(fn: func.FuncOp, index: int, device) -> tuple[list[Compute], l
             home = Home(buffer.result, scratch_kind, None, name)
         homes[result] = home
         init = generic.outputs[0].owner
+        block: dict[int, int] = {}
+        compute_unit = unit
+        matrix = device.compute_units(compute_class="matrix")
+        if matrix and matmul_dims(generic) is not None:
+            # A matmul runs on the matrix unit: one step is a rows x cols block of the
+            # output, the K loop walking the stick `width` positions at a time.
+            compute_unit = matrix[0]
+            m, n = matmul_dims(generic)  # type: ignore[misc]
+            block = {m: min(compute_unit.matrix_rows, extents[m]),
+                     n: min(compute_unit.matrix_cols, extents[n])}
         compute = Compute(prefix, generic, extents, reduction, width, inputs,
                           Operand(home, maps[-1], _element(result.type)),
-                          init if isinstance(init, FillOp) else None, unit.kind, before)
+                          init if isinstance(init, FillOp) else None, compute_unit.kind,
+                          before, block)
         for operand in compute.inputs:
             operand.splat = (not reduction[compute.stick] and width > 1
                              and all(r.position != compute.stick for r in operand.map.results))  # type: ignore[attr-defined]
@@ -203,6 +229,8 @@ class _Builder:
         self.c = compute
         self.consts: dict[int, SSAValue] = {}
         self.top: list[Operation] = []
+        #: block dim -> this step's size (`derive_size`: the last block may be partial)
+        self.blocks: dict[int, SSAValue] = {}
 
     def const(self, value: int) -> SSAValue:
         if value not in self.consts:
@@ -228,8 +256,16 @@ class _Builder:
         return subs
 
     def sizes(self, amap: AffineMap, vector: SSAValue | None) -> list[SSAValue | int]:
-        return [vector if (r.position == self.c.stick and vector is not None) else 1  # type: ignore[attr-defined]
-                for r in amap.results]
+        out: list[SSAValue | int] = []
+        for r in amap.results:
+            d = r.position  # type: ignore[attr-defined]
+            if d in self.blocks:
+                out.append(self.blocks[d])
+            elif d == self.c.stick and vector is not None:
+                out.append(vector)
+            else:
+                out.append(1)
+        return out
 
     def full_sizes(self, vector: SSAValue | None) -> list[SSAValue | int]:
         return self.sizes(AffineMap.identity(self.c.rank), vector)
@@ -252,7 +288,7 @@ class _Builder:
             if level == len(parallel):
                 return self.innermost(ivs)
             d = parallel[level]
-            step = self.const(c.width if d == c.stick else 1)
+            step = self.const(c.slot(d))
             def body(iv: SSAValue) -> list[Operation]:
                 iv.name_hint = f"i{d}"
                 return nest(level + 1, {**ivs, d: iv})
@@ -290,14 +326,20 @@ class _Builder:
         vector = None
         if not c.reduction[c.stick]:
             vector = self.vector_size(ivs[c.stick], prologue)
-        vec_shape = [c.width if d == c.stick else 1 for d in range(c.rank)]
+        self.blocks = {}
+        for d, step in sorted(c.block.items()):
+            size = ktdf.DeriveSizeOp(ivs[d], self.const(step), self.const(c.extents[d]))
+            size.result.name_hint = "blk"
+            prologue.append(size)
+            self.blocks[d] = size.result
+        vec_shape = [c.slot(d) for d in range(c.rank)]
         fifos_in = []
         for operand in c.inputs:
             shape = vec_shape if operand.splat else [
-                c.width if r.position == c.stick else 1 for r in operand.map.results]  # type: ignore[attr-defined]
+                c.slot(r.position) for r in operand.map.results]  # type: ignore[attr-defined]
             fifos_in.append(ktdf.FifoOp(ktdf.FifoSlotType(operand.home.memory_kind, c.unit,
                                                           shape, operand.element_type)))
-        out_shape = [c.width if r.position == c.stick else 1 for r in c.output.map.results]  # type: ignore[attr-defined]
+        out_shape = [c.slot(r.position) for r in c.output.map.results]  # type: ignore[attr-defined]
         fifo_out = ktdf.FifoOp(ktdf.FifoSlotType(c.unit, c.output.home.memory_kind, out_shape,
                                                  c.output.element_type))
         uses_reduction = [any(c.reduction[r.position] for r in o.map.results)  # type: ignore[attr-defined]
@@ -348,7 +390,7 @@ class _Builder:
         maps = [m.data for m in generic.indexing_maps.data]
         rank = c.rank
         out_type = TensorType(c.output.element_type,
-                              [c.width if r.position == c.stick else 1 for r in c.output.map.results])  # type: ignore[attr-defined]
+                              [c.slot(r.position) for r in c.output.map.results])  # type: ignore[attr-defined]
 
         def read(k: int, ops: list[Operation]) -> SSAValue:
             slot = fifos_in[k].result.type
