@@ -14,10 +14,13 @@ For each fused `linalg.generic` of a program (a "compute"), in order:
   memory }`. FIFOs name the home memory kind and the compute unit kind
   (`"DDR" -> "sfu"`); path expansion makes them real.
 
-A matmul-shaped compute (`schedule/matmul_shape.py`) on a device with a matrix unit runs
-on that unit instead: its two output dims step by the array's rows and columns (the
-last block partial, `derive_size`), so one step is a rows x cols block of the output fed
-by an A slab (rows x w) and a B slab (w x cols) per step of the K loop.
+A matmul-shaped compute (`dialects/linalg_matmul.py`) on a device with a matrix unit that
+multiplies its operand type and accumulates at least as wide as its output runs on that
+unit instead: its two output dims step by the array's rows and columns (an output dim
+that is an operand's contiguous subscript by a whole vector of it instead, several passes
+of the array, so its loads move whole sticks; the last block partial, `derive_size`), so
+one step is an R x C block of the output fed by an A slab (R x w) and a B slab (w x C)
+per step of the K loop.
 
 An operand's home is the kernel view it is loaded from / stored to (subscripts are the
 view's coordinates: `base + index`, the base computed once before the loops), or, for a
@@ -56,7 +59,7 @@ from spyre_sched.schedule.common import (
     programs,
 )
 from spyre_sched.schedule.ir_build import for_loop, pipeline
-from spyre_sched.schedule.matmul_shape import matmul_dims
+from spyre_sched.dialects.linalg_matmul import matmul_dims
 
 NAME = "naive-pipeline"
 COMPUTE_ATTR = "ktdf.compute"
@@ -138,6 +141,21 @@ def view_home(tile: ktdp.ConstructAccessTileOp, device, before: list[Operation])
     return Home(tile.view, kind, bases, name)
 
 
+_WIDTH = {"f16": 16, "bf16": 16, "f32": 32}
+
+
+def _runs_on_matrix_unit(generic: GenericOp, unit) -> bool:
+    """Whether the matrix unit multiplies this matmul's operands (it states a MAC rate
+    for their element type) and accumulates in the precision the kernel asks for (its
+    accumulator is at least as wide as the generic's output)."""
+    operands = {str(_element(v.type)) for v in generic.inputs}
+    acc = str(_element(generic.outputs[0].type))
+    if any(unit.macs(t) is None for t in operands):
+        return False
+    widest = unit.accumulator
+    return widest is None or _WIDTH.get(acc, 64) <= _WIDTH.get(widest, 0)
+
+
 def _vector_shape(compute: Compute, amap: AffineMap) -> list[int]:
     return [compute.width if r.position == compute.stick else 1  # type: ignore[attr-defined]
             for r in amap.results]
@@ -200,14 +218,22 @@ def plan_computes(fn: func.FuncOp, index: int, device) -> tuple[list[Compute], l
         init = generic.outputs[0].owner
         block: dict[int, int] = {}
         compute_unit = unit
-        matrix = device.compute_units(compute_class="matrix")
+        matrix = [u for u in device.compute_units(compute_class="matrix")
+                  if _runs_on_matrix_unit(generic, u)]
         if matrix and matmul_dims(generic) is not None:
             # A matmul runs on the matrix unit: one step is a rows x cols block of the
             # output, the K loop walking the stick `width` positions at a time.
             compute_unit = matrix[0]
             m, n = matmul_dims(generic)  # type: ignore[misc]
-            block = {m: min(compute_unit.matrix_rows, extents[m]),
-                     n: min(compute_unit.matrix_cols, extents[n])}
+            block = {m: compute_unit.matrix_rows, n: compute_unit.matrix_cols}
+            # An output dim that is an operand's contiguous (last) subscript is read a
+            # stick at a time: a block as wide as one vector of it (several passes of the
+            # array), so the load unit moves whole sticks, not a few bytes of each.
+            for operand_map, value in zip(maps[:2], generic.inputs):
+                last = operand_map.results[-1].position  # type: ignore[attr-defined]
+                if last in block:
+                    block[last] = max(block[last], unit.lanes(str(_element(value.type))))
+            block = {d: min(b, extents[d]) for d, b in block.items()}
         compute = Compute(prefix, generic, extents, reduction, width, inputs,
                           Operand(home, maps[-1], _element(result.type)),
                           init if isinstance(init, FillOp) else None, compute_unit.kind,
