@@ -146,19 +146,24 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         transfers += ops
         transfers.append(ktdf.DataTransferOp(transfer.source, offsets, shape, new.result,
                                              [0] * len(shape), shape))
-    # Inside the nest: drop the per-tile fill, read the hoisted buffer at global positions.
+    # Inside the nest: read the hoisted buffer at global positions, drop the per-tile
+    # fill, the per-tile buffer, then stages left empty (in that order: dropping a stage
+    # rebuilds the pipeline's resources, after which the old buffer values are gone).
+    fills = {transfer for _, _, _, transfer in candidates}
+    for value, buffer in replaced.items():
+        for use in list(value.uses):
+            reader = use.operation
+            if isinstance(reader, ktdf.DataTransferOp) and reader not in fills:
+                _read_globally(reader, value, buffer.result)
     for value, buffer, stage, transfer in candidates:
         feeding = [v for v in transfer.operands if isinstance(v.owner, Operation)]
         Rewriter.erase_op(transfer)
         erase_dead(feeding)
-        if not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
-            drop_stage(pipe, stage)
-    for value, buffer in replaced.items():
-        for use in list(value.uses):
-            reader = use.operation
-            if isinstance(reader, ktdf.DataTransferOp):
-                _read_globally(reader, value, buffer.result)
     drop_resources(pipe, set(replaced))
+    for _, _, stage, _ in candidates:
+        if stage.parent is not None and \
+                not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
+            drop_stage(pipe, stage)
     units = candidates[0][2].units
     block, after = outer.parent_block(), outer.next_op
     assert block is not None

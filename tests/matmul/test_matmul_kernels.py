@@ -5,7 +5,10 @@ compared with the reference interpreter and with numpy's product.
   accumulator, rounded to f16 once; B is read by every row tile (its transfer is hoisted
   out of the row loop, offsets and all);
 - transposed_b: the generic's map reads B transposed, an f16 accumulator;
-- named_matmul_transpose: linalg.matmul into an empty accumulator, then linalg.transpose.
+- named_matmul_transpose: linalg.matmul into an empty accumulator, then linalg.transpose;
+- matmul_of_intermediate: the matmul reads an elementwise result the program keeps in the
+  scratchpad, and its weight is hoisted out of the loop nest, on both shipped devices (the
+  vector unit's dot products on sample_device, the matrix unit on spyre).
 """
 
 from __future__ import annotations
@@ -38,7 +41,13 @@ def _named_matmul_transpose(rng):
     return {"A": a, "B": b}, {"D": (a.astype(np.float64) @ b).T}
 
 
+def _matmul_of_intermediate(rng):
+    x, w = _f16(rng, 8, 64), _f16(rng, 64, 64)
+    return {"X": x, "W": w}, {"Y": (2 * x.astype(np.float64)) @ w}
+
+
 CASES = {
+    "matmul_of_intermediate": _matmul_of_intermediate,
     "mixed_precision": _mixed_precision,
     "transposed_b": _transposed_b,
     "named_matmul_transpose": _named_matmul_transpose,
@@ -51,10 +60,18 @@ def test_every_kernel_has_a_case() -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matmul_matches_reference_and_numpy(name: str) -> None:
+    _check(name, "spyre")
+
+
+def test_matmul_of_intermediate_on_the_vector_unit() -> None:
+    _check("matmul_of_intermediate", "sample_device")
+
+
+def _check(name: str, device: str) -> None:
     import spyre_sched
 
     inputs, expected = CASES[name](np.random.default_rng(3))
-    result = spyre_sched.run(str(KERNELS / f"{name}.mlir"), inputs, device="spyre")
+    result = spyre_sched.run(str(KERNELS / f"{name}.mlir"), inputs, device=device)
     assert result.matches, result.mismatches
     for out, want in expected.items():
         got = result.outputs[out].astype(np.float64)
