@@ -36,15 +36,25 @@ ktdf_arch.device @spyre attributes {
       %sfu = ktdf_arch.exec_unit @sfu {kind = "sfu", features = [
                #ktdf_arch.feature.compute<class = "vector", register_file = 4096, latency = 6>,
                #ktdf_arch.feature.simd<lanes = {f16 = 64, df16 = 64, f32 = 32}, splat, zero_pad>]}
-      // Systolic array for matrix work: 8x8 (lanes per stick as above; latency estimate).
+      // Systolic array for matrix work (the matrix unit): an 8x8 array of processing
+      // elements (the array shape of IBM's AI-core papers; estimate for Spyre). Each
+      // element does one f16 multiply-accumulate per cycle, 64 MACs per cycle per array
+      // (estimate); f32 operands at a quarter of that rate (estimate). Partial sums are
+      // kept in f32 at most (estimate: fp16 inputs, fp32 accumulation as in IBM's
+      // published reduced-precision training work). Operands arrive from the scratchpad
+      // through lx_load: A as rows of its K slab, B as K rows of the block's columns,
+      // either may be stored transposed (the load unit reads strided boxes). Lanes per
+      // stick as above; latency estimate.
       %pt = ktdf_arch.exec_unit @pt {kind = "systolic", features = [
-              #ktdf_arch.feature.compute<class = "matrix", rows = 8, cols = 8, latency = 16>,
+              #ktdf_arch.feature.compute<class = "matrix", rows = 8, cols = 8, macs = {f16 = 64, f32 = 16}, accumulator = "f32", latency = 16>,
               #ktdf_arch.feature.simd<lanes = {f16 = 64, df16 = 64, f32 = 32}>]}
       // LX ports 128 bytes/cycle with 4-cycle latency (estimate).
       ktdf_arch.datapath %lx to %ld {transfer_granularity = 128, bandwidth = 128, latency = 4} : memory, exec_unit
       ktdf_arch.datapath %ld to %sfu {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %ld to %pt {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %pt to %sfu {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
+      // The array's results may also leave for the scratchpad directly (assumption).
+      ktdf_arch.datapath %pt to %st {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %sfu to %st {bandwidth = 128, queue = #FIFO} : exec_unit, exec_unit
       ktdf_arch.datapath %st to %lx {transfer_granularity = 128, bandwidth = 128, latency = 4} : exec_unit, memory
     }

@@ -33,6 +33,7 @@ from spyre_sched.normalize.distributed_views import ResolveDistributedViews
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
 from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
+from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
@@ -84,6 +85,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     SplatToFill(),
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
+    MatmulToGeneric(),
     FoldFillInputs(),
     UntileLoops(),
     ReductionInitToFill(),

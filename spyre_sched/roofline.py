@@ -19,6 +19,12 @@ the schedule, and none can go faster than the device description says:
   division; the back end never re-decides it), on that core's vector compute units (one
   per corelet). Cycles = max over compute tiles of ceil(vector instructions / vector
   units per core).
+- **matrix unit (MACs)**: on a device with a matrix unit, every matmul-shaped op
+  (`dialects/linalg_matmul.py`: `linalg.matmul`, a matmul-shaped `linalg.generic`) whose
+  operand type the unit multiplies is M * N * K multiply-accumulates, done on the tile's
+  core by its matrix units (one per corelet) at their MAC rate for that type. Cycles = max
+  over compute tiles of ceil(MACs / (MAC rate * matrix units per core)). Those ops are
+  not counted as vector work (the scheduler runs them on the matrix unit).
 - **on-chip interconnect**: bytes a tile reads from (or writes to) another core's
   scratchpad leave the source scratchpad and enter the destination scratchpad over the
   first and last datapath of the device's route between them (on Spyre: the ring). So do,
@@ -26,7 +32,7 @@ the schedule, and none can go faster than the device description says:
   needs another tile's partial, and one out of every producer another tile needs. Cycles
   = max over those datapaths of ceil(bytes / bandwidth).
 
-The bound is the largest of the three. Latencies are left out on purpose: it is a
+The bound is the largest of the four. Latencies are left out on purpose: it is a
 roofline (throughput only); fill, drain and exposed latency are what separate a schedule
 from it. Every count errs low (iteration domains are taken as the largest operand, the
 widest SIMD width of the op's element types is assumed, work under `scf.if` and indirect
@@ -44,11 +50,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ShapedType, TensorType
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation
 
 from spyre_sched.device.model import Datapath, Device, occupancy_cycles
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.dialects.ktdp import InterTileConsumeOp, InterTileReduceOp
+from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.frontend.kernel import Kernel
 from spyre_sched.polyhedral.accesses import AccessModel
@@ -58,7 +66,7 @@ from spyre_sched.polyhedral.iterations import iterations
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import MemoryRef, ViewModel, element_name
 
-TERMS = ("memory", "compute", "ring")
+TERMS = ("memory", "compute", "mac", "ring")
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,10 @@ class Roofline:
     as two programs, counts twice). The floor for a schedule that keeps nothing on chip
     between the ops the kernel wrote."""
     notes: tuple[str, ...] = field(default=())
+    macs: tuple[int, ...] = ()
+    """Per compute tile: multiply-accumulates on the matrix unit."""
+    mac_rate_per_core: int = 0
+    """MACs per cycle of one core's matrix units (0: none, or no matmul)."""
 
     @property
     def memory_bytes(self) -> int:
@@ -132,6 +144,12 @@ class Roofline:
                    default=0)
 
     @property
+    def mac_cycles(self) -> int:
+        if not self.mac_rate_per_core:
+            return 0
+        return max((-(-m // self.mac_rate_per_core) for m in self.macs), default=0)
+
+    @property
     def ring_bytes(self) -> int:
         """Bytes that cross between scratchpads (each counted once, at its source)."""
         return sum(link.bytes for link in self.ring_links if link.egress)
@@ -143,7 +161,7 @@ class Roofline:
     @property
     def terms(self) -> dict[str, int]:
         return {"memory": self.memory_cycles, "compute": self.compute_cycles,
-                "ring": self.ring_cycles}
+                "mac": self.mac_cycles, "ring": self.ring_cycles}
 
     @property
     def bound_cycles(self) -> int:
@@ -161,6 +179,7 @@ class Roofline:
             "binding": self.binding,
             "memory_cycles": self.memory_cycles,
             "compute_cycles": self.compute_cycles,
+            "mac_cycles": self.mac_cycles,
             "ring_cycles": self.ring_cycles,
             "read_bytes": self.read_bytes,
             "write_bytes": self.write_bytes,
@@ -169,6 +188,8 @@ class Roofline:
             "memory_link_cycles": max((link.cycles for link in self.memory_links), default=0),
             "vector_instructions_max_tile": max(self.vector_instructions, default=0),
             "vector_units_per_core": self.vector_units_per_core,
+            "macs_max_tile": max(self.macs, default=0),
+            "mac_rate_per_core": self.mac_rate_per_core,
             "ring_bytes": self.ring_bytes,
             "as_written_bytes": self.as_written_bytes,
             "as_written_cycles": self.as_written_cycles,
@@ -187,6 +208,9 @@ class Roofline:
             f"  compute: {self.compute_cycles:>10} cycles = "
             f"{max(self.vector_instructions, default=0)} vector instructions (busiest tile) / "
             f"{self.vector_units_per_core} vector units per core",
+            f"  mac    : {self.mac_cycles:>10} cycles = "
+            + (f"{max(self.macs, default=0)} MACs (busiest tile) / {self.mac_rate_per_core} "
+               "MACs per cycle per core" if self.mac_rate_per_core else "no matrix work"),
             f"  ring   : {self.ring_cycles:>10} cycles: busiest link "
             + _busiest(self.ring_links),
         ]
@@ -222,12 +246,12 @@ def roofline(kernel: Kernel, device: Device) -> Roofline:
     memory = device.device_memory()
     read_bytes, write_bytes, memory_links = _device_memory_traffic(device, touches)
     as_written = _as_written_bytes(touches)
-    vectors, units = _vector_work(kernel, model, device, notes)
+    vectors, units, macs, mac_rate = _vector_work(kernel, model, device, notes)
     exchange_flows = _exchange_flows(kernel, model, device, notes)
     ring_links = _ring_links(device, touches, exchange_flows)
     return Roofline(kernel.name, device.name, model.tile_count, read_bytes, write_bytes,
                     memory.bandwidth, tuple(memory_links), tuple(vectors), units,
-                    tuple(ring_links), as_written, tuple(notes))
+                    tuple(ring_links), as_written, tuple(notes), tuple(macs), mac_rate)
 
 
 # ---- what each access touches -------------------------------------------------------
@@ -369,13 +393,16 @@ _ELEMENTWISE_DIALECTS = ("arith.", "math.", "spyreop.")
 
 
 def _vector_work(kernel: Kernel, model: KernelModel, device: Device,
-                 notes: list[str]) -> tuple[list[int], int]:
-    """Vector instructions per compute tile, and vector compute units per core."""
+                 notes: list[str]) -> tuple[list[int], int, list[int], int]:
+    """Vector instructions per compute tile and vector compute units per core; MACs per
+    compute tile on the matrix units and their MAC rate per core (the slowest core's)."""
     units = min(len(device.compute_units(core, compute_class="vector"))
                 for core in device.cores[:model.tile_count])
     if units == 0:
         raise DeviceError(f"device {device.name} has no vector compute unit in a core")
     per_tile = [0] * model.tile_count
+    macs = [0] * model.tile_count
+    mac_rate = 0
     for op in _compute_ops(kernel.func):
         where = kernel.location_of(op)
         if _under_condition(op, kernel.func):
@@ -383,12 +410,50 @@ def _vector_work(kernel: Kernel, model: KernelModel, device: Device,
             continue
         if not _does_arithmetic(op):
             continue
-        vectors = -(-_domain_elements(op) // _lanes(op, device))
         loops = model.values.enclosing_loops(op)
+        rate = _mac_rate(op, device, model.tile_count)
+        if rate:
+            mac_rate = rate if not mac_rate else min(mac_rate, rate)
+            count = _matmul_macs(op)
+            for tile in range(model.tile_count):
+                trips = sum(1 for _ in iterations(model.values, loops, model.default_env(tile)))
+                macs[tile] += count * trips
+            continue
+        vectors = -(-_domain_elements(op) // _lanes(op, device))
         for tile in range(model.tile_count):
             trips = sum(1 for _ in iterations(model.values, loops, model.default_env(tile)))
             per_tile[tile] += vectors * trips
-    return per_tile, units
+    return per_tile, units, macs, mac_rate
+
+
+def _matmul_operands(op: Operation):
+    """(A, B, C) shaped types of a matmul-shaped op, or None."""
+    if isinstance(op, GenericOp) and matmul_dims(op) is not None:
+        return [v.type for v in (*op.inputs, *op.outputs)]
+    if op.name == "linalg.matmul" and len(op.operands) == 3:
+        return [v.type for v in op.operands]
+    return None
+
+
+def _matmul_macs(op: Operation) -> int:
+    """M * N * K of a matmul-shaped op."""
+    a, b, c = _matmul_operands(op)  # type: ignore[misc]
+    m, n = c.get_shape()
+    k = int(np.prod(a.get_shape())) // m
+    return m * n * k
+
+
+def _mac_rate(op: Operation, device: Device, tiles: int) -> int:
+    """MACs per cycle of one core's matrix units for this op (0: not matrix work)."""
+    types = _matmul_operands(op)
+    if types is None or not all(isinstance(t, ShapedType) for t in types):
+        return 0
+    operand = element_name(types[0].get_element_type())
+    rates = []
+    for core in device.cores[:tiles]:
+        rate = sum(u.macs(operand) or 0 for u in device.compute_units(core, compute_class="matrix"))
+        rates.append(rate)
+    return min(rates, default=0)
 
 
 def _compute_ops(func: Operation):

@@ -392,8 +392,11 @@ class UnitCode:
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + r.compute_latency")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
-                             vectorchain.ReduceOp)):
-            self._wait_ready(list(op.operands), out, ind)
+                             vectorchain.ReduceOp, vectorchain.MatmulOp)):
+            # A matrix instruction continues its accumulator inside the array (output
+            # stationary): it waits for its operands, not for the latency of the sum.
+            waits = [op.lhs, op.rhs] if isinstance(op, vectorchain.MatmulOp) else list(op.operands)
+            self._wait_ready(waits, out, ind)
             args = ", ".join(n(v) for v in op.operands)
             if self.in_place:
                 fn = self.op_fn("compute_fn", self.image.compute_plan(op))
@@ -421,7 +424,7 @@ class UnitCode:
             entry = self.image.fifos[op.fifo.root_reference.data].entry
             return _numel(op.value.type.get_shape()) // _numel(entry.get_shape()) >= 1
         if isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
-                           vectorchain.ReduceOp)):
+                           vectorchain.ReduceOp, vectorchain.MatmulOp)):
             return self.image.compute_plan(op).elements > 0
         return isinstance(op, vectorchain.ConstantBitstreamOp)  # (DELAY, 1)
 

@@ -15,7 +15,8 @@ Semantics and timing follow docs/dataflowir.md:
   ceil(bytes / hop bandwidth) after waiting for shared device-memory bandwidth; lands
   hop latency later. Source read at issue, target written at landing.
 - `dataflow.send`: busy ceil(bytes / bw) of its datapath; entries visible latency later.
-- `vectorchain.*`: busy ceil(elements / lanes), result ready the unit's compute latency later.
+- `vectorchain.*`: busy ceil(elements / lanes), result ready the unit's compute latency later;
+  `vectorchain.matmul` busy passes x ceil(K x array size / MACs per cycle) (`timing.matrix_cycles`).
 - `dataflow.sync_send`: delivered when every earlier transfer of the unit has landed.
 """
 
@@ -37,7 +38,7 @@ from emulator.device import sim
 from emulator.device.access import Access
 from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
-from emulator.device.timing import compute_cycles
+from emulator.device.timing import compute_cycles, matrix_cycles
 from emulator.numerics import apply_op, element_type, from_bits, from_memory, op_spec, reduce, to_memory
 from emulator.numerics.arith_ops import native_f16
 
@@ -103,6 +104,11 @@ class ComputePlan:
         first = op.operands[0].type if op.operands else op.results[0].type
         self.et = _vector_etype(first)
         self.shape = tuple(op.results[0].type.get_shape())
+        #: (rows, depth, cols) of a matrix instruction, else None
+        self.matmul: tuple[int, int, int] | None = None
+        if isinstance(op, vectorchain.MatmulOp):
+            rows, depth = op.lhs.type.get_shape()  # type: ignore[attr-defined]
+            self.matmul = (rows, depth, op.rhs.type.get_shape()[1])  # type: ignore[attr-defined]
         self.run = self._bind(op)
 
     def _bind(self, op: Operation) -> Callable:
@@ -124,7 +130,51 @@ class ComputePlan:
         if isinstance(op, vectorchain.ReduceOp):
             kind, acc = op.kind.data, _vector_etype(op.result.type)
             return lambda src: np.asarray(reduce(kind, src, -1, acc)).reshape(shape)
+        if isinstance(op, vectorchain.MatmulOp):
+            return _matmul_fn(op)
         raise ExecutionError(f"no compute plan for {op.name}")
+
+    def cycles_on(self, unit) -> int:
+        """Cycles this op occupies `unit` (a device-model unit): a matrix instruction at
+        the unit's MAC rate for its operand type, anything else one vector of the
+        unit's lanes per cycle. Raises the device model's error for a type it lacks."""
+        if self.matmul is not None:
+            rows, depth, cols = self.matmul
+            macs = unit.macs(self.et) if unit.compute_class == "matrix" else None
+            if macs is None:
+                raise ExecutionError(f"{self.op_name} on {self.et} runs on {unit.name}, which "
+                                     f"is not a matrix unit with a MAC rate for {self.et}")
+            return matrix_cycles(rows, cols, depth, unit.matrix_rows, unit.matrix_cols, macs)
+        return compute_cycles(self.elements, unit.lanes(self.et))
+
+
+def _matmul_fn(op: vectorchain.MatmulOp) -> Callable:
+    """`vectorchain.matmul`: products in the product type, each output's K products summed
+    exactly and rounded once to the accumulator type, added to the accumulator. Whole
+    blocks at once: the R x C x K products as one array."""
+    product = op.product.data
+    sides = []
+    for value in (op.lhs, op.rhs):
+        et = _vector_etype(value.type)
+        sides.append(None if et == product else _bound_op("arith.extf", et, product, {}))
+    mul = _bound_op("arith.mulf", product, None, {})
+    acc_et = _vector_etype(op.result.type)
+    add = _bound_op("arith.addf", acc_et, None, {})
+
+    def run(lhs, rhs, acc):
+        if sides[0] is not None:
+            lhs = np.asarray(sides[0](lhs))
+        if sides[1] is not None:
+            rhs = np.asarray(sides[1](rhs))
+        rows, depth = lhs.shape
+        cols = rhs.shape[1]
+        a = np.ascontiguousarray(np.broadcast_to(lhs[:, None, :], (rows, cols, depth)))
+        b = np.ascontiguousarray(np.broadcast_to(rhs.T[None, :, :], (rows, cols, depth)))
+        terms = np.asarray(mul(a, b))
+        sums = np.asarray(reduce("add", terms, -1, acc_et)).reshape(rows, cols)
+        return np.asarray(add(acc, sums)).reshape(rows, cols)
+
+    return run
 
 
 def _bound_op(name: str, et_name: str, result_type: str | None, attrs: dict) -> Callable:
@@ -260,12 +310,13 @@ class ProgramImage:
 
     def accumulators(self) -> list[str]:
         """The types the program sums in (max/min reductions are exact in any order): every
-        summing vectorchain.reduce result's, and every vector add or multiply of a value a
+        summing vectorchain.reduce result's and matrix instruction's accumulator, and every vector add or multiply of a value a
         loop carries (a sum across iterations, e.g. a column sum row by row, rounds each
         partial to the vector's own element type)."""
         found = []
         for op in self.inner.walk():
-            if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("add", "mul"):
+            if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("add", "mul") \
+                    or isinstance(op, vectorchain.MatmulOp):
                 found.append(_vector_etype(op.result.type))
             elif isinstance(op, (vectorchain.AddOp, vectorchain.MulOp)) and any(
                     _loop_carried(operand) for operand in op.operands):
@@ -671,10 +722,9 @@ class UnitRun(_TopLevel):
                 if self.unit_model.compute is None:
                     raise self.fault(f"{plan.op_name} runs on {self.unit}, which does not compute")
                 try:
-                    lanes = self.unit_model.lanes(plan.et)
+                    cycles = plan.cycles_on(self.unit_model)
                 except Exception as err:
                     raise self.fault(getattr(err, "message", str(err))) from None
-                cycles = compute_cycles(plan.elements, lanes)
             try:
                 value = plan.run(*args)
             except ExecutionError as err:
@@ -762,10 +812,9 @@ class UnitRun(_TopLevel):
         cycles = self._cycles.get(id(plan))
         if cycles is None:
             try:
-                lanes = self.unit_model.lanes(plan.et)
+                cycles = plan.cycles_on(self.unit_model)
             except Exception as err:
                 raise self.fault(getattr(err, "message", str(err))) from None
-            cycles = compute_cycles(plan.elements, lanes)
             self._cycles[id(plan)] = cycles
         try:
             value = plan.run(*args)

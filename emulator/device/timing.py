@@ -22,3 +22,13 @@ def compute_cycles(elements: int, lanes: int) -> int:
     """Cycles a vector unit is occupied by `elements` elements: one vector of `lanes`
     elements per cycle (its fixed latency is added when the result becomes visible)."""
     return -(-elements // lanes)
+
+
+def matrix_cycles(rows: int, cols: int, depth: int, array_rows: int, array_cols: int,
+                  macs: int) -> int:
+    """Cycles a matrix unit is occupied by a rows x depth times depth x cols product: the
+    output is covered in ceil(rows / array_rows) * ceil(cols / array_cols) passes of the
+    array, each streaming the depth-long operands through at `macs` multiply-accumulates
+    per cycle over the whole array (its latency is added when the result is visible)."""
+    passes = -(-rows // array_rows) * -(-cols // array_cols)
+    return passes * -(-(depth * array_rows * array_cols) // macs)

@@ -309,8 +309,15 @@ class _Loader:
         if ComputeFeature in found:
             compute = {}
             for key, value in found[ComputeFeature].values.items():  # type: ignore[attr-defined]
-                compute[key] = (_str(value, f"class of unit {full}", loc) if key == "class"
-                                else _int(value, f"{key} of unit {full}", loc))
+                if key in ("class", "accumulator"):
+                    compute[key] = _str(value, f"{key} of unit {full}", loc)
+                elif key == "macs":
+                    if not isinstance(value, DictionaryAttr) or not value.data:
+                        raise DeviceError(f"macs of unit {full} must be {{f16 = N, ...}}", loc)
+                    compute[key] = {k: _int(v, f"{k} macs of unit {full}", loc, 1)
+                                    for k, v in value.data.items()}
+                else:
+                    compute[key] = _int(value, f"{key} of unit {full}", loc)
         lanes: dict[str, int] = {}
         splat = zero_pad = False
         if SimdFeature in found:

@@ -114,6 +114,28 @@ class Unit:
         value = None if self.compute is None else self.compute.get("register_file")
         return None if value is None else int(value)  # type: ignore[arg-type]
 
+    @property
+    def matrix_rows(self) -> int:
+        """Rows of a matrix unit's array (1 for any other unit)."""
+        return int(self.compute.get("rows", 1)) if self.compute else 1  # type: ignore[arg-type]
+
+    @property
+    def matrix_cols(self) -> int:
+        """Columns of a matrix unit's array (1 for any other unit)."""
+        return int(self.compute.get("cols", 1)) if self.compute else 1  # type: ignore[arg-type]
+
+    def macs(self, element_type: str) -> int | None:
+        """Multiply-accumulates per cycle on operands of `element_type` (a matrix unit's
+        `macs`; None when the unit states none for that type)."""
+        table = self.compute.get("macs") if self.compute else None
+        return table.get(element_type) if isinstance(table, dict) else None
+
+    @property
+    def accumulator(self) -> str | None:
+        """The widest element type a matrix unit keeps partial sums in."""
+        value = self.compute.get("accumulator") if self.compute else None
+        return value if isinstance(value, str) else None
+
     def lanes(self, element_type: str) -> int:
         """SIMD lanes for an element type (`f16`, `f32`, `df16`, ...)."""
         if element_type not in self.simd_lanes:

@@ -49,7 +49,9 @@ def _unit_features(unit: Unit) -> str:
             parts.append(f"{stage} (word {figures['word_size']} B, "
                          f"granularity {figures['access_granularity']} B)")
     if unit.compute is not None:
-        extra = "".join(f", {k} {v}" for k, v in unit.compute.items() if k != "class")
+        extra = "".join(
+            f", {k} " + (" ".join(f"{t}x{n}" for t, n in v.items()) if isinstance(v, dict) else str(v))
+            for k, v in unit.compute.items() if k != "class")
         parts.append(f"compute {unit.compute_class}{extra}")
     if unit.simd_lanes:
         lanes = " ".join(f"{t}x{n}" for t, n in unit.simd_lanes.items())

@@ -285,11 +285,13 @@ def _attribute_key(attr: Attribute) -> str:
 @irdl_attr_definition
 class ComputeFeature(_KeyValueAttr):
     """The unit computes. `class` = "vector" | "matrix"; `rows`/`cols` for a systolic array;
+    `macs = {f16 = N, ...}` multiply-accumulates per cycle per operand element type and
+    `accumulator` the widest element type it keeps partial sums in (a matrix unit);
     `register_file` in bytes; `latency` in cycles from operands to result."""
 
     name = "ktdf_arch.feature.compute"
-    KEYS = {"class": _STRING, "rows": _INTEGER, "cols": _INTEGER,
-            "register_file": _INTEGER, "latency": _INTEGER}
+    KEYS = {"class": _STRING, "rows": _INTEGER, "cols": _INTEGER, "macs": _DICTIONARY,
+            "accumulator": _STRING, "register_file": _INTEGER, "latency": _INTEGER}
 
 
 @irdl_attr_definition

@@ -250,15 +250,66 @@ class ReduceOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class MatmulOp(IRDLOperation):
+    """`%r = vectorchain.matmul "f16" %a, %b, %acc : vector<RxKxT>, vector<KxCxT> ->
+    vector<RxCxA>`: one matrix-unit instruction. Each product a[i, k] * b[k, j] is taken
+    in the named product type (operands extended to it exactly, the product rounded to
+    it), the K products of each output summed exactly and rounded once to the
+    accumulator type A, and that sum added to acc[i, j] in A. The same numbers as the
+    multiply, `reduce "add"` and add it replaces (`emulator.numerics`)."""
+
+    name = "vectorchain.matmul"
+
+    product = prop_def(StringAttr)
+    lhs = operand_def(VectorType)
+    rhs = operand_def(VectorType)
+    acc = operand_def(VectorType)
+    result = result_def(VectorType)
+
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = ("$product $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) "
+                       "`,` type($acc) `->` type($result)")
+
+    def __init__(self, product: str, lhs, rhs, acc):
+        super().__init__(operands=[lhs, rhs, acc], properties={"product": StringAttr(product)},
+                         result_types=[acc.type])
+
+    def verify_(self) -> None:
+        a = static_vector(self, self.lhs.type, "the left operand").get_shape()
+        b = static_vector(self, self.rhs.type, "the right operand").get_shape()
+        c = static_vector(self, self.acc.type, "the accumulator").get_shape()
+        r = static_vector(self, self.result.type, "the result").get_shape()
+        if len(a) != 2 or len(b) != 2 or a[1] != b[0] or tuple(c) != (a[0], b[1]) \
+                or tuple(r) != tuple(c):
+            raise VerifyException(
+                f"vectorchain.matmul: shapes {list(a)} x {list(b)} -> {list(c)} / {list(r)} "
+                "are not R x K times K x C into R x C")
+        if self.acc.type != self.result.type:
+            raise VerifyException("vectorchain.matmul: the result has the accumulator's type")
+        if self.product.data not in FLOAT_TYPES:
+            raise VerifyException(f"vectorchain.matmul: product type {self.product.data} is "
+                                  "not a float type")
+
+    @property
+    def macs(self) -> int:
+        """Multiply-accumulates this instruction does."""
+        a = self.lhs.type.get_shape()  # type: ignore[attr-defined]
+        b = self.rhs.type.get_shape()  # type: ignore[attr-defined]
+        return a[0] * a[1] * b[1]
+
+
 VECTORCHAIN = Dialect(
     "vectorchain",
-    [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ApplyOp, ConstantBitstreamOp, ShuffleOp, ReduceOp],
+    [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ApplyOp, ConstantBitstreamOp, ShuffleOp, ReduceOp,
+     MatmulOp],
     [],
 )
 
 BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp)
 
 __all__ = [
+    "MatmulOp",
     "BinaryOp",
     "AddOp",
     "SubOp",

@@ -147,6 +147,15 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
         _pipeline_resources(pa, p)
     _classify(pa, fn)
     _instances(pa, fn, 1)
+    # Every corelet engine of a program runs on as many corelets as the most split one:
+    # a FIFO instance joins one unit to its neighbour in the same corelet, so a unit
+    # only one compute uses (the matrix unit beside a load unit two computes split)
+    # must be there on every corelet the load unit runs on (it repeats the instance's
+    # work, as any engine with fewer instances than corelets does).
+    if pa.corelets:
+        widest = max(pa.corelets.values())
+        for name in pa.corelets:
+            pa.corelets[name] = widest
     pa.channels = _all_channels(pa)
     for v, buf in pa.buffers.items():
         for use in v.uses:

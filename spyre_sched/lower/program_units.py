@@ -35,6 +35,7 @@ from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects import uniform, vectorchain
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
+from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.errors import UnsupportedError, VerifyError
 from spyre_sched.lower import lifetimes, parallel_loops, runtime_shapes
@@ -862,6 +863,9 @@ class EngineEmitter:
         out_type = op.outputs[0].type
         assert isinstance(out_type, TensorType)
         maps = [m.data for m in op.indexing_maps]  # type: ignore[attr-defined]
+        if self.pa.units.is_matrix_unit(self.engine) and matmul_dims(op) is not None:
+            self.matmul(op)
+            return
         # The iteration shape: the output's, plus the reduced dims (from inputs using them).
         layout = reduction_shape(op, self.widen(out_type.get_shape()))
         reduced, shape = layout.reduced, layout.shape
@@ -904,6 +908,55 @@ class EngineEmitter:
                 new = vectorchain.ApplyOp(inner.name, args, vtype, attrs)
             self.emit(new)
             values[inner.results[0]] = new.results[0]
+
+    def matmul(self, op: linalg.GenericOp) -> None:
+        """A matmul-shaped generic on the matrix unit: one `vectorchain.matmul` per step,
+        A as R x K and B as K x C (an operand the FIFO delivers transposed is reordered
+        first), accumulating into the carried R x C accumulator. The K slab of a step
+        may be a partial vector: its padding lanes are dropped before the instruction."""
+        m, n = matmul_dims(op)  # type: ignore[misc]
+        maps = [mp.data for mp in op.indexing_maps]  # type: ignore[attr-defined]
+        k = next(d for d in range(3) if d not in (m, n))
+        out_shape = self.tensors_shape(op.outputs[0])
+        block = op.body.block
+        mul = next(o for o in block.ops if isinstance(o, arith.MulfOp))
+        product = mul.result.type
+        lanes = self.reduced_lanes(op, [AffineMap(3, 0, tuple(
+            AffineExpr.dimension({m: 0, n: 1, k: 2}[r.position]) for r in mp.results))
+            for mp in maps], 3)
+        operands = []
+        for pos, (operand, amap) in enumerate(zip(op.inputs, maps)):
+            value = self.tensors.get(operand)
+            if value is None:
+                raise UnsupportedError("lowering: a generic operand that no FIFO delivers", where(op))
+            dims = [r.position for r in amap.results]  # type: ignore[attr-defined]
+            want = [m, k] if m in dims else [k, n]
+            vtype = value.type
+            assert isinstance(vtype, VectorType)
+            shape = list(vtype.get_shape())
+            if dims != want:  # stored transposed: reorder to the unit's layout
+                t = [shape[1], shape[0]]
+                pattern = [j * shape[1] + i for i in range(t[0]) for j in range(t[1])]
+                value = self.emit(vectorchain.ShuffleOp(
+                    value, pattern, _vector(t, vtype.element_type))).results[0]
+                shape = t
+            kpos = want.index(k)
+            if lanes is not None and lanes < shape[kpos]:
+                # a partial K slab: keep its data lanes only
+                kept = [i * shape[1] + j for i in range(shape[0]) for j in range(shape[1])
+                        if (j if kpos == 1 else i) < lanes]
+                shape[kpos] = lanes
+                value = self.emit(vectorchain.ShuffleOp(
+                    value, kept, _vector(shape, vtype.element_type))).results[0]
+            operands.append((m in dims, value))
+        lhs = next(v for is_a, v in operands if is_a)
+        rhs = next(v for is_a, v in operands if not is_a)
+        acc_elem = op.outputs[0].type.element_type  # type: ignore[attr-defined]
+        acc = self.tensors.get(op.outputs[0])
+        if acc is None:
+            acc = self.splat_constant(FloatAttr(0.0, acc_elem), out_shape)
+        new = self.emit(vectorchain.MatmulOp(str(product), lhs, rhs, acc))
+        self.tensors[op.results[0]] = new.results[0]
 
     def pass_on_lanes(self, op: linalg.GenericOp, maps: list[AffineMap]) -> None:
         """The lanes of data of an elementwise generic's result: those of its inputs read

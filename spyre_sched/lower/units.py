@@ -110,6 +110,12 @@ class Units:
             return EngineInfo(engine, "corelet")
         raise DeviceError(f"device {self.device.name} has no engine '{engine}' in a core")
 
+    def is_matrix_unit(self, engine: EngineInfo) -> bool:
+        """Whether the engine is a matrix unit (its compute class is "matrix")."""
+        group = self.core0 if engine.level == "core" else self.corelet0
+        unit = self.device.units.get(f"{group.name}.{engine.name}") if group else None
+        return unit is not None and unit.compute_class == "matrix"
+
     def corelets_per_core(self) -> int:
         return len(self.device.corelets(self.core0))
 

@@ -63,12 +63,15 @@ class Footprints(ModulePass):
         for index, fn in programs(op):
             decisions = ktdf.decision_ops(fn)
             need: dict[str, int] = {}
+            parts: dict[str, list[tuple[int, str]]] = {}
             for buffer in [b for b in fn.walk() if isinstance(b, ktdf.BufferOp)]:
                 elements = buffer_elements(buffer, decisions)
                 buffer.attributes[ELEMENTS_ATTR] = int_attr(elements)
                 smallest = buffer_elements(buffer, decisions, "min")
-                need[buffer.memory] = need.get(buffer.memory, 0) + smallest * element_bytes(
-                    buffer.result.type.element_type)
+                nbytes = smallest * element_bytes(buffer.result.type.element_type)
+                need[buffer.memory] = need.get(buffer.memory, 0) + nbytes
+                parts.setdefault(buffer.memory, []).append(
+                    (nbytes, f"{buffer.role.data} {buffer.operand.data}"))
             pinned = fn.attributes.get(PINNED_ATTR)
             pinned_bytes = pinned.value.data if pinned is not None else 0  # type: ignore[attr-defined]
             need[scratch_kind] = need.get(scratch_kind, 0) + pinned_bytes
@@ -78,6 +81,10 @@ class Footprints(ModulePass):
                     continue
                 capacity = memories[0].size
                 if total > capacity:
+                    # the largest buffers first: what a smaller kernel tile must shrink
+                    # (a matmul's smallest slabs are one array block by one K chunk)
+                    largest = sorted(parts.get(kind, []), key=lambda p: (-p[0], p[1]))[:3]
+                    listed = ", ".join(f"{what} {n} bytes" for n, what in largest)
                     raise fail(fn, NAME, f"program {index} needs {total} bytes of {kind} even "
                                f"with the smallest tiles and one copy of each buffer, but a "
-                               f"core has {capacity}")
+                               f"core has {capacity} (largest: {listed})")

@@ -3,8 +3,9 @@
 The normal form (`spyre_sched/normalize`) has already made every compute a generic. An
 all-parallel generic whose only user is another generic is fused into
 it (its body inlined, its inputs re-indexed through the consumer's map), repeatedly, so
-an elementwise chain is one generic. A reduction is never fused into its consumer (its
-result exists only once the reduction is done): a program whose compute is a reduction
+an elementwise chain is one generic. Nothing is fused into a matmul (the matrix unit runs it as
+it is), and a reduction is never fused into its consumer (its result exists only once the
+reduction is done): a program whose compute is a reduction
 followed by work on its result keeps one generic per step, in order ("computes").
 """
 
@@ -22,6 +23,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.schedule.common import fail, programs
 
 NAME = "fuse-compute"
@@ -34,6 +36,10 @@ def _is_all_parallel(op: GenericOp) -> bool:
 
 
 def _fusable_producer(consumer: GenericOp) -> tuple[int, GenericOp] | None:
+    if matmul_dims(consumer) is not None:
+        # A matmul keeps its shape (the matrix unit runs it): what feeds it stays a
+        # compute of its own, its result in the scratchpad.
+        return None
     for index, value in enumerate(consumer.inputs):
         producer = value.owner
         if not isinstance(producer, GenericOp) or not _is_all_parallel(producer):

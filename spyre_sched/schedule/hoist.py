@@ -138,7 +138,10 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         new_buffers.append(new)
         replaced[value] = new
         ops: list[Operation] = []
-        offsets = [rebuild(v, dict(zero), ops) if isinstance(v, SSAValue) else v
+        # An offset computed inside the nest (a constant or sum the stage made) is cloned
+        # too: the transfer now runs before the nest, where those ops are not in scope.
+        offsets = [rebuild(v, dict(zero), ops, lambda x: _inside(x, outer))
+                   if isinstance(v, SSAValue) else v
                    for v in transfer.mixed_source_offsets()]
         transfers += ops
         transfers.append(ktdf.DataTransferOp(transfer.source, offsets, shape, new.result,
@@ -169,6 +172,14 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         Rewriter.insert_op(wrapper, InsertPoint.before(after))
     else:
         Rewriter.insert_op(wrapper, InsertPoint.at_end(block))
+
+
+def _inside(value: SSAValue, loop: Operation) -> bool:
+    """Is `value` the result of an op nested in `loop`?"""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return False
+    return loop.is_ancestor(owner)
 
 
 def _read_globally(reader: ktdf.DataTransferOp, old: SSAValue, new: SSAValue) -> None:

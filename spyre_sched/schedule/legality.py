@@ -4,7 +4,7 @@ Runs on the KTIR module before anything is rewritten, so every error points at t
 the kernel author wrote ("not supported yet: ..."). What passes here, later passes
 handle: elementwise, broadcast and reduction work (named elementwise ops,
 `linalg.generic` with projected-permutation maps, `linalg.broadcast`, `linalg.reduce`,
-`linalg.fill`, `arith`/`math` ops on tensors, `tensor.splat`, slices of loaded tiles) on
+`linalg.fill`, `linalg.matmul`, `linalg.transpose`, `arith`/`math` ops on tensors, `tensor.splat`, slices of loaded tiles) on
 f16 and f32, brought to
 one spelling by the normal-form passes that follow (`spyre_sched/normalize`), rectangular access tiles in their natural order, views in device memory or the
 tile's own scratchpad, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
@@ -18,7 +18,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, ReduceOp
+from xdsl.dialects.linalg.ops import (
+    BroadcastOp,
+    FillOp,
+    GenericOp,
+    MatmulOp,
+    ReduceOp,
+    TransposeOp,
+)
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     MemRefType,
@@ -81,13 +88,13 @@ def check_op(op: Operation, device) -> None:
     elif isinstance(op, ReduceOp):
         _check_tensor_types(op)
         _check_reduction_init(op, op.init)
-    elif isinstance(op, ElementwiseOperation | FillOp | BroadcastOp):
+    elif isinstance(op, ElementwiseOperation | FillOp | BroadcastOp | MatmulOp | TransposeOp):
         _check_tensor_types(op)
     elif op.name.startswith("linalg.") and op.name != "linalg.yield" \
             and not inside_linalg_body(op):
         raise fail(op, NAME, f"not supported yet: {op.name} (the linalg ops scheduled are "
                    "linalg.generic, the named elementwise ops, linalg.broadcast, "
-                   "linalg.reduce and linalg.fill)")
+                   "linalg.reduce, linalg.fill, linalg.matmul and linalg.transpose)")
     elif not inside_linalg_body(op) and not op.name.startswith(_KERNEL_DIALECTS) \
             and not isinstance(op, func.FuncOp):
         raise fail(op, NAME, f"not supported yet: {op.name} in a kernel")

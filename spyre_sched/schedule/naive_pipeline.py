@@ -14,6 +14,14 @@ For each fused `linalg.generic` of a program (a "compute"), in order:
   memory }`. FIFOs name the home memory kind and the compute unit kind
   (`"DDR" -> "sfu"`); path expansion makes them real.
 
+A matmul-shaped compute (`dialects/linalg_matmul.py`) on a device with a matrix unit that
+multiplies its operand type and accumulates at least as wide as its output runs on that
+unit instead: its two output dims step by the array's rows and columns (an output dim
+that is an operand's contiguous subscript by a whole vector of it instead, several passes
+of the array, so its loads move whole sticks; the last block partial, `derive_size`), so
+one step is an R x C block of the output fed by an A slab (R x w) and a B slab (w x C)
+per step of the K loop.
+
 An operand's home is the kernel view it is loaded from / stored to (subscripts are the
 view's coordinates: `base + index`, the base computed once before the loops), or, for a
 compute result used only by a later compute, an `intermediate` buffer in the scratchpad
@@ -52,6 +60,7 @@ from spyre_sched.schedule.common import (
     programs,
 )
 from spyre_sched.schedule.ir_build import for_loop, pipeline
+from spyre_sched.dialects.linalg_matmul import matmul_dims
 
 NAME = "naive-pipeline"
 COMPUTE_ATTR = "ktdf.compute"
@@ -87,6 +96,15 @@ class Compute:
     init: FillOp | None
     unit: str
     before: list[Operation] = field(default_factory=list)  # base computations
+    #: parallel dim -> positions per step, for a matmul on the matrix unit (its rows and
+    #: columns); every other parallel dim steps by 1 (the stick dim by `width`)
+    block: dict[int, int] = field(default_factory=dict)
+
+    def slot(self, d: int) -> int:
+        """How many positions of iteration dim `d` one step of the compute holds."""
+        if d in self.block:
+            return self.block[d]
+        return self.width if d == self.stick else 1
 
     @property
     def rank(self) -> int:
@@ -124,6 +142,21 @@ def view_home(tile: ktdp.ConstructAccessTileOp, device, before: list[Operation])
         bases.append(value)
     name = view_op.offset.name_hint or "view"
     return Home(tile.view, kind, bases, name)
+
+
+_WIDTH = {"f16": 16, "bf16": 16, "f32": 32}
+
+
+def _runs_on_matrix_unit(generic: GenericOp, unit) -> bool:
+    """Whether the matrix unit multiplies this matmul's operands (it states a MAC rate
+    for their element type) and accumulates in the precision the kernel asks for (its
+    accumulator is at least as wide as the generic's output)."""
+    operands = {str(_element(v.type)) for v in generic.inputs}
+    acc = str(_element(generic.outputs[0].type))
+    if any(unit.macs(t) is None for t in operands):
+        return False
+    widest = unit.accumulator
+    return widest is None or _WIDTH.get(acc, 64) <= _WIDTH.get(widest, 0)
 
 
 def _vector_shape(compute: Compute, amap: AffineMap) -> list[int]:
@@ -186,9 +219,28 @@ def plan_computes(fn: func.FuncOp, index: int, device) -> tuple[list[Compute], l
             home = Home(buffer.result, scratch_kind, None, name)
         homes[result] = home
         init = generic.outputs[0].owner
+        block: dict[int, int] = {}
+        compute_unit = unit
+        matrix = [u for u in device.compute_units(compute_class="matrix")
+                  if _runs_on_matrix_unit(generic, u)]
+        if matrix and matmul_dims(generic) is not None:
+            # A matmul runs on the matrix unit: one step is a rows x cols block of the
+            # output, the K loop walking the stick `width` positions at a time.
+            compute_unit = matrix[0]
+            m, n = matmul_dims(generic)  # type: ignore[misc]
+            block = {m: compute_unit.matrix_rows, n: compute_unit.matrix_cols}
+            # An output dim that is an operand's contiguous (last) subscript is read a
+            # stick at a time: a block as wide as one vector of it (several passes of the
+            # array), so the load unit moves whole sticks, not a few bytes of each.
+            for operand_map, value in zip(maps[:2], generic.inputs):
+                last = operand_map.results[-1].position  # type: ignore[attr-defined]
+                if last in block:
+                    block[last] = max(block[last], unit.lanes(str(_element(value.type))))
+            block = {d: min(b, extents[d]) for d, b in block.items()}
         compute = Compute(prefix, generic, extents, reduction, width, inputs,
                           Operand(home, maps[-1], _element(result.type)),
-                          init if isinstance(init, FillOp) else None, unit.kind, before)
+                          init if isinstance(init, FillOp) else None, compute_unit.kind,
+                          before, block)
         for operand in compute.inputs:
             operand.splat = (not reduction[compute.stick] and width > 1
                              and all(r.position != compute.stick for r in operand.map.results))  # type: ignore[attr-defined]
@@ -206,6 +258,8 @@ class _Builder:
         self.c = compute
         self.consts: dict[int, SSAValue] = {}
         self.top: list[Operation] = []
+        #: block dim -> this step's size (`derive_size`: the last block may be partial)
+        self.blocks: dict[int, SSAValue] = {}
 
     def const(self, value: int) -> SSAValue:
         if value not in self.consts:
@@ -231,8 +285,16 @@ class _Builder:
         return subs
 
     def sizes(self, amap: AffineMap, vector: SSAValue | None) -> list[SSAValue | int]:
-        return [vector if (r.position == self.c.stick and vector is not None) else 1  # type: ignore[attr-defined]
-                for r in amap.results]
+        out: list[SSAValue | int] = []
+        for r in amap.results:
+            d = r.position  # type: ignore[attr-defined]
+            if d in self.blocks:
+                out.append(self.blocks[d])
+            elif d == self.c.stick and vector is not None:
+                out.append(vector)
+            else:
+                out.append(1)
+        return out
 
     def full_sizes(self, vector: SSAValue | None) -> list[SSAValue | int]:
         return self.sizes(AffineMap.identity(self.c.rank), vector)
@@ -255,7 +317,7 @@ class _Builder:
             if level == len(parallel):
                 return self.innermost(ivs)
             d = parallel[level]
-            step = self.const(c.width if d == c.stick else 1)
+            step = self.const(c.slot(d))
             def body(iv: SSAValue) -> list[Operation]:
                 iv.name_hint = f"i{d}"
                 return nest(level + 1, {**ivs, d: iv})
@@ -293,14 +355,20 @@ class _Builder:
         vector = None
         if not c.reduction[c.stick]:
             vector = self.vector_size(ivs[c.stick], prologue)
-        vec_shape = [c.width if d == c.stick else 1 for d in range(c.rank)]
+        self.blocks = {}
+        for d, step in sorted(c.block.items()):
+            size = ktdf.DeriveSizeOp(ivs[d], self.const(step), self.const(c.extents[d]))
+            size.result.name_hint = "blk"
+            prologue.append(size)
+            self.blocks[d] = size.result
+        vec_shape = [c.slot(d) for d in range(c.rank)]
         fifos_in = []
         for operand in c.inputs:
             shape = vec_shape if operand.splat else [
-                c.width if r.position == c.stick else 1 for r in operand.map.results]  # type: ignore[attr-defined]
+                c.slot(r.position) for r in operand.map.results]  # type: ignore[attr-defined]
             fifos_in.append(ktdf.FifoOp(ktdf.FifoSlotType(operand.home.memory_kind, c.unit,
                                                           shape, operand.element_type)))
-        out_shape = [c.width if r.position == c.stick else 1 for r in c.output.map.results]  # type: ignore[attr-defined]
+        out_shape = [c.slot(r.position) for r in c.output.map.results]  # type: ignore[attr-defined]
         fifo_out = ktdf.FifoOp(ktdf.FifoSlotType(c.unit, c.output.home.memory_kind, out_shape,
                                                  c.output.element_type))
         uses_reduction = [any(c.reduction[r.position] for r in o.map.results)  # type: ignore[attr-defined]
@@ -351,7 +419,7 @@ class _Builder:
         maps = [m.data for m in generic.indexing_maps.data]
         rank = c.rank
         out_type = TensorType(c.output.element_type,
-                              [c.width if r.position == c.stick else 1 for r in c.output.map.results])  # type: ignore[attr-defined]
+                              [c.slot(r.position) for r in c.output.map.results])  # type: ignore[attr-defined]
 
         def read(k: int, ops: list[Operation]) -> SSAValue:
             slot = fifos_in[k].result.type

@@ -44,6 +44,7 @@ from xdsl.ir.affine import AffineMap
 from spyre_sched.device import load_device
 from spyre_sched.device.model import Device, natural_key
 from spyre_sched.dialects import ktdf
+from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.polyhedral.tile_image import image_size, projected_dims
 from spyre_sched.polyhedral.views import element_bytes
@@ -689,6 +690,8 @@ class _ProgramReader:
     def compute(self, op: GenericOp, kinds: list[str], count: Expr, name: str,
                 carried: bool = False) -> Compute:
         unit = self.hw.device.units[self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)]
+        if unit.compute_class == "matrix" and matmul_dims(op) is not None:
+            return self._matrix_compute(op, unit, count, name)
         out = op.outputs[0].type if op.outputs else op.res[0].type
         shape = out.get_shape() if isinstance(out, TensorType) else (1,)
         ins = [o.type for o in op.inputs if isinstance(o.type, TensorType)]
@@ -715,6 +718,30 @@ class _ProgramReader:
             period = self.quantity(Expr(chunk.scope, per_vector))
         return Compute(name, self.quantity(elements), ops_per_point, lanes, latency=latency,
                        steps=steps, points=points, period=period)
+
+    def _matrix_compute(self, op: GenericOp, unit, count: Expr, name: str) -> Compute:
+        """A matmul step on the matrix unit (`vectorchain.matmul`, timed as the emulator
+        does, `emulator.device.timing.matrix_cycles`): ceil(R / rows) * ceil(C / cols)
+        passes of the array, each K * rows * cols MACs at the unit's MAC rate. The
+        accumulator stays in the array between the steps of the K loop, so the unit's
+        latency is paid once, not per step."""
+        m, n = matmul_dims(op)  # type: ignore[misc]
+        maps = [mp.data for mp in op.indexing_maps]
+        k = next(d for d in range(3) if d not in (m, n))
+        extent = {}
+        for operand, amap in zip(op.inputs, maps):
+            for pos, r in enumerate(amap.results):
+                extent[r.position] = operand.type.get_shape()[pos]  # type: ignore[attr-defined]
+        operand_type = _short(op.inputs[0].type.element_type)  # type: ignore[attr-defined]
+        macs = unit.macs(operand_type)
+        if macs is None:
+            raise _fail(op, f"unit {unit.name} has no MAC rate for {operand_type}")
+        rows, cols = unit.matrix_rows, unit.matrix_cols
+        padded = (-(-extent[m] // rows) * rows) * (-(-extent[n] // cols) * cols) * extent[k]
+        latency = int(unit.compute.get("latency", 0)) if unit.compute else 0
+        elements = Expr(count.scope, lambda v: padded * count(v))
+        return Compute(name, self.quantity(elements), 1, macs, latency=latency,
+                       points=padded)
 
     def _chunk(self, op: GenericOp, unit) -> Expr:
         """How many consecutive vectors the lowering moves and computes per instruction

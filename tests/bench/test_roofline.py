@@ -47,7 +47,7 @@ def test_add_96x64_is_memory_bound(spyre):
     assert r.compute_cycles == 2
     assert r.ring_cycles == 0 and r.ring_bytes == 0
     assert r.bound_cycles == 246 and r.binding == "memory"
-    assert r.terms == {"memory": 246, "compute": 2, "ring": 0}
+    assert r.terms == {"memory": 246, "compute": 2, "mac": 0, "ring": 0}
 
 
 def test_broadcast_operand_counts_once(spyre):

@@ -43,6 +43,9 @@
 // CHECK-NEXT: %w = vectorchain.apply "arith.extf"(%g) : (vector<2x64xf16>) -> vector<2x64xf32>
 // CHECK-NEXT: %r = vectorchain.reduce "add" %w : vector<2x64xf32> -> vector<2x1xf32>
 // CHECK-NEXT: %n = vectorchain.apply "arith.truncf"(%r) : (vector<2x1xf32>) -> vector<2x1xf16>
+// CHECK-NEXT: %bt = vectorchain.shuffle %one {pattern = array<i64: 0>} : vector<1xf16> -> vector<64x2xf16>
+// CHECK-NEXT: %acc = vectorchain.shuffle %r {pattern = array<i64: 0, 0, 1, 1>} : vector<2x1xf32> -> vector<2x2xf32>
+// CHECK-NEXT: %mm = vectorchain.matmul "f16" %x, %bt, %acc : vector<2x64xf16>, vector<64x2xf16>, vector<2x2xf32> -> vector<2x2xf32>
 // CHECK-NEXT: %b = vectorchain.shuffle %n {pattern = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1>} : vector<2x1xf16> -> vector<2x64xf16>
 // CHECK-NEXT: dataflow.send %b to @y : vector<2x64xf16>
 // CHECK-NEXT: }
@@ -106,6 +109,9 @@ builtin.module @local_schedule_0 attributes {dataflow.device = "spyre", dataflow
       %w = vectorchain.apply "arith.extf"(%g) : (vector<2x64xf16>) -> vector<2x64xf32>
       %r = vectorchain.reduce "add" %w : vector<2x64xf32> -> vector<2x1xf32>
       %n = vectorchain.apply "arith.truncf"(%r) : (vector<2x1xf32>) -> vector<2x1xf16>
+      %bt = vectorchain.shuffle %one {pattern = array<i64: 0>} : vector<1xf16> -> vector<64x2xf16>
+      %acc = vectorchain.shuffle %r {pattern = array<i64: 0, 0, 1, 1>} : vector<2x1xf32> -> vector<2x2xf32>
+      %mm = vectorchain.matmul "f16" %x, %bt, %acc : vector<2x64xf16>, vector<64x2xf16>, vector<2x2xf32> -> vector<2x2xf32>
       %b = vectorchain.shuffle %n {pattern = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1>} : vector<2x1xf16> -> vector<2x64xf16>
       dataflow.send %b to @y : vector<2x64xf16>
     }

@@ -180,6 +180,12 @@ NEGATIVE = {
         program(sfu='%a = vectorchain.constant_bitstream "3c003c00" : vector<1x2xf16>\n'
                     '%b = vectorchain.reduce "avg" %a : vector<1x2xf16> -> vector<1x1xf32>'),
         "unknown kind 'avg'"),
+    "matmul shapes": (
+        program(sfu='%a = vectorchain.constant_bitstream "3c003c00" : vector<1x2xf16>\n'
+                    '%c = vectorchain.constant_bitstream "3f800000" : vector<1x1xf32>\n'
+                    '%b = vectorchain.matmul "f16" %a, %a, %c : vector<1x2xf16>, vector<1x2xf16>, '
+                    'vector<1x1xf32> -> vector<1x1xf32>'),
+        "are not R x K times K x C"),
     "map keys and values": (
         program("%c = arith.constant 0 : index\n"
                 "%m = uniform.def_immutable_mapping(%c) {keys = array<i64: 0, 1>} : !uniform.map"),

@@ -83,6 +83,18 @@ def test_distributed_pair():
     np.testing.assert_array_equal(out["Y"], f16(s + x))
 
 
+def test_ffn_swiglu():
+    ins, out = _run("ffn_swiglu")
+    x = ins["X"].astype(np.float64)
+    gate = x @ ins["Wg"].astype(np.float64)
+    up = x @ ins["Wu"].astype(np.float64)
+    h = f16(gate / (1.0 + np.exp(-gate)) * up).astype(np.float64)
+    expected = h @ ins["Wd"].astype(np.float64)
+    got = out["Y"].astype(np.float64)
+    assert got.shape == (64, 128)
+    np.testing.assert_allclose(got, expected, rtol=2e-2, atol=2e-2 * np.abs(expected).max())
+
+
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.mlir")), ids=lambda p: p.stem)
 def test_every_example_runs_deterministically(path):
     inputs = make_inputs(path, 7)
@@ -95,6 +107,6 @@ def test_every_example_runs_deterministically(path):
 
 def test_every_example_has_a_numpy_check():
     checked = {"add_96x64", "bias_add", "fused_gelu", "row_sum", "softmax_rows", "rmsnorm",
-               "distributed_pair"}
+               "distributed_pair", "ffn_swiglu"}
     missing = {p.stem for p in EXAMPLES.glob("*.mlir")} - checked
     assert not missing, f"examples without a numpy check in this file: {sorted(missing)}"

@@ -29,7 +29,7 @@ def line_of(text: str, needle: str) -> int:
     return next(k for k, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
-MATMUL = (Path(__file__).parent / "passes" / "01_legality_matmul.mlir").read_text()
+CONV = (Path(__file__).parent / "passes" / "01_legality_conv.mlir").read_text()
 TRANSPOSED = SMALL.replace(
     "%a = ktdp.load %At : !ktdp.access_tile<2x96xindex> -> tensor<2x96xf16>",
     "%a = ktdp.load %At : !ktdp.access_tile<2x96xindex> -> tensor<2x96xf16>\n"
@@ -82,11 +82,11 @@ def test_df16_is_refused_at_the_view() -> None:
     assert err.location.line == line_of(DF16, "%Av = ktdp.construct_memory_view")  # type: ignore[union-attr]
 
 
-def test_matmul_is_refused() -> None:
-    text = MATMUL[MATMUL.index("builtin.module"):]
+def test_conv_is_refused() -> None:
+    text = CONV[CONV.index("builtin.module"):]
     err = refused(text)
-    assert "not supported yet: linalg.matmul" in err.message
-    assert err.location.line == line_of(text, "linalg.matmul")  # type: ignore[union-attr]
+    assert "not supported yet: linalg.conv_2d_nchw_fchw" in err.message
+    assert err.location.line == line_of(text, "linalg.conv_2d_nchw_fchw")  # type: ignore[union-attr]
 
 
 def test_transposed_tile_is_refused_at_the_tile() -> None:
@@ -121,12 +121,12 @@ def test_reduction_over_a_partial_vector_schedules() -> None:
 
 def test_cli_reports_the_location_and_exits_1(tmp_path) -> None:
     bad = tmp_path / "bad.mlir"
-    body = MATMUL[MATMUL.index("  func.func"):MATMUL.rindex("}")]
+    body = CONV[CONV.index("  func.func"):CONV.rindex("}")]
     bad.write_text(body)
     result = CliRunner().invoke(main, ["compile", str(bad), "--emit", "ktdf"])
     assert result.exit_code == 1
-    line = line_of(bad.read_text(), "linalg.matmul")
-    assert re.search(rf"bad.mlir:{line}:\d+: error: not supported yet: linalg.matmul", result.output)
+    line = line_of(bad.read_text(), "linalg.conv_2d_nchw_fchw")
+    assert re.search(rf"bad.mlir:{line}:\d+: error: not supported yet: linalg.conv_2d_nchw_fchw", result.output)
     assert "Traceback" not in result.output
 
 
