@@ -103,6 +103,8 @@ class ProgramAnalysis:
     units: Units
     decisions: dict[str, int]
     views: dict[SSAValue, ViewInfo] = field(default_factory=dict)
+    #: gather views (`ktdf.gather_view`), also in `views` as the view they gather from
+    gathers: dict[SSAValue, ktdf.GatherViewOp] = field(default_factory=dict)
     buffers: dict[SSAValue, BufferInfo] = field(default_factory=dict)
     fifos: dict[SSAValue, FifoInfo] = field(default_factory=dict)
     engine_of: dict[Operation, EngineInfo] = field(default_factory=dict)
@@ -136,6 +138,9 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
     for op in fn.walk():
         if isinstance(op, ktdp.ConstructMemoryViewOp):
             pa.views[op.result] = _view_info(op, units, base_env, fn)
+        elif isinstance(op, ktdf.GatherViewOp):
+            pa.views[op.result] = pa.views[op.source]
+            pa.gathers[op.result] = op
         elif isinstance(op, ktdf.PipelineOp):
             pa.pipelines.append(op)
     for p in pa.pipelines:
