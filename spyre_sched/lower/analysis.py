@@ -362,6 +362,12 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
         if p in w_stages and w_stages[p] != r_stage:
             ordered = (p, w_stages[p], r_stage)
             break
+    if ordered is not None and ordered[1] > ordered[2] and resource in pa.gathers:
+        # An in-place update through an indirect tile (gather, compute, scatter back):
+        # each box is read before it is written (the stages between carry its data), and
+        # other boxes hold other rows, since a store's indices are distinct (checked when
+        # the scatter runs).
+        return
     if ordered is None or ordered[1] > ordered[2]:
         raise UnsupportedError(
             f"lowering: {w} writes {what} and {r} reads it, but no pipeline stage "

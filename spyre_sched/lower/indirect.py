@@ -32,15 +32,18 @@ def _symbols_as_dims(expr, num_dims: int, num_symbols: int):
     return expr.replace_dims_and_symbols(dims, syms)
 
 
-def _address_transfer(op: ktdf.DataTransferOp, j: int, index_view: SSAValue) -> ktdf.DataTransferOp:
-    """The index fetch for index tensor j placed before `op` by `indirect-addresses`."""
+def _address_transfer(op: ktdf.DataTransferOp, j: int, index_view: SSAValue,
+                      side: str) -> ktdf.DataTransferOp:
+    """The index fetch for index tensor j that `indirect-addresses` placed in `op`'s
+    pipeline (before `op` for a gather, in the loading stage for a scatter)."""
     found = None
-    for other in op.parent_block().ops:  # type: ignore[union-attr]
-        if other is op:
-            break
+    pipe = op.parent_op()
+    while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
+        pipe = pipe.parent_op()
+    for other in pipe.walk() if pipe is not None else ():
         if isinstance(other, ktdf.DataTransferOp) and other.source == index_view:
             mark = other.attributes.get("ktdf.addresses_for")
-            if isinstance(mark, StringAttr) and mark.data == str(j):
+            if isinstance(mark, StringAttr) and mark.data == f"{side}:{j}":
                 found = other
     if found is None:
         raise UnsupportedError(f"lowering: a transfer of a gathered view has no address "
@@ -92,7 +95,7 @@ def lower_indirect(units, op: ktdf.DataTransferOp, gather_is_source: bool,
         k = order_of_index[j]
         view_strides.append(view.strides[k])
         bounds += [view.minima[k], view.maxima[k]]
-        fetch = _address_transfer(op, j, index_view)
+        fetch = _address_transfer(op, j, index_view, "source" if gather_is_source else "target")
         buf = pa.buffers[fetch.dest]
         zeros = [0] * len(buf.shape)
         mem, at, bstrides, elem = units.endpoint(fetch.dest, zeros, list(buf.shape))

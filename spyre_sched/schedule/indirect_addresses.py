@@ -28,7 +28,7 @@ from spyre_sched.dialects import ktdf
 from spyre_sched.dialects.agen import linear_form
 from spyre_sched.schedule.common import fail, index_constant, programs
 from spyre_sched.schedule.indirect_views import symbols_as_dims
-from spyre_sched.schedule.ir_build import add_resource
+from spyre_sched.schedule.ir_build import add_resource, rebuild
 
 NAME = "indirect-addresses"
 
@@ -84,13 +84,20 @@ def _add_addresses(transfer: ktdf.DataTransferOp, gview: ktdf.GatherViewOp, side
     offsets = transfer.mixed_source_offsets() if side == 0 else transfer.mixed_dest_offsets()
     sizes = transfer.mixed_source_sizes() if side == 0 else transfer.mixed_dest_sizes()
     pipe, data = _data_buffer(transfer, other)
+    stage = transfer.parent_op()
+    assert isinstance(stage, ktdf.StageOp)
+    where = _fetch_stage(transfer, pipe, stage) if side == 1 else stage
     amap = data.access_map.data
     tile_dims = data.tile_dim_values()
     space = data.result.type.memory_space  # type: ignore[attr-defined]
     before: list[Operation] = []
 
+    inside = {r for op in stage.walk() for r in op.results}
+
     def index_value(v) -> SSAValue:
         if isinstance(v, SSAValue):
+            if where is not stage:  # recomputed in the stage that fetches
+                return rebuild(v, {}, before, lambda x: x in inside)
             return v
         c = index_constant(int(v))
         before.append(c)
@@ -134,6 +141,25 @@ def _add_addresses(transfer: ktdf.DataTransferOp, gview: ktdf.GatherViewOp, side
         addresses = add_resource(pipe, buffer)
         fetch = ktdf.DataTransferOp(index_view, subscripts, extents, addresses,
                                     [0] * len(shape), extents)
-        fetch.attributes["ktdf.addresses_for"] = StringAttr(str(j))
+        fetch.attributes["ktdf.addresses_for"] = StringAttr(f"{'target' if side else 'source'}:{j}")
         before.append(fetch)
-    Rewriter.insert_op(before, InsertPoint.before(transfer))
+    if where is stage:
+        Rewriter.insert_op(before, InsertPoint.before(transfer))
+    else:
+        Rewriter.insert_op(before, InsertPoint.at_end(where.body.block))
+
+
+def _fetch_stage(transfer: ktdf.DataTransferOp, pipe: ktdf.PipelineOp,
+                 stage: ktdf.StageOp) -> ktdf.StageOp:
+    """Where a scatter's addresses are fetched: the pipeline's DMA stage that loads its
+    inputs (the stores' DMA engine only reads the scratchpad; the loads' engine fills
+    it, and the pipeline's tokens order that stage before the store)."""
+    for other in pipe.stages:
+        if other is stage:
+            break
+        if other.units == ["dma"] and any(isinstance(o, ktdf.DataTransferOp)
+                                           for o in other.walk()):
+            return other
+    raise fail(transfer, NAME, "not supported yet: a scatter in a pipeline that loads "
+               "nothing from device memory before it (its addresses would have no stage "
+               "to be fetched in)")
