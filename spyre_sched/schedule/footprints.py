@@ -63,12 +63,15 @@ class Footprints(ModulePass):
         for index, fn in programs(op):
             decisions = ktdf.decision_ops(fn)
             need: dict[str, int] = {}
+            addresses: dict[str, int] = {}  # of which: address buffers of indirect transfers
             for buffer in [b for b in fn.walk() if isinstance(b, ktdf.BufferOp)]:
                 elements = buffer_elements(buffer, decisions)
                 buffer.attributes[ELEMENTS_ATTR] = int_attr(elements)
                 smallest = buffer_elements(buffer, decisions, "min")
-                need[buffer.memory] = need.get(buffer.memory, 0) + smallest * element_bytes(
-                    buffer.result.type.element_type)
+                nbytes = smallest * element_bytes(buffer.result.type.element_type)
+                need[buffer.memory] = need.get(buffer.memory, 0) + nbytes
+                if buffer.role.data == "addresses":
+                    addresses[buffer.memory] = addresses.get(buffer.memory, 0) + nbytes
             pinned = fn.attributes.get(PINNED_ATTR)
             pinned_bytes = pinned.value.data if pinned is not None else 0  # type: ignore[attr-defined]
             need[scratch_kind] = need.get(scratch_kind, 0) + pinned_bytes
@@ -78,6 +81,8 @@ class Footprints(ModulePass):
                     continue
                 capacity = memories[0].size
                 if total > capacity:
+                    of_which = (f" ({addresses[kind]} of them for the address buffers of "
+                                f"indirect transfers)" if addresses.get(kind) else "")
                     raise fail(fn, NAME, f"program {index} needs {total} bytes of {kind} even "
-                               f"with the smallest tiles and one copy of each buffer, but a "
-                               f"core has {capacity}")
+                               f"with the smallest tiles and one copy of each buffer{of_which}, "
+                               f"but a core has {capacity}")
