@@ -6,8 +6,7 @@
 //   s[p, t] = sum_d q[d] K[BT[p], t, h, d]     e = exp(s / 8)
 //   o[d] = sum_p sum_t e[p, t] V[BT[p], t, h, d] / sum_p sum_t e[p, t]
 // The sums over pages and slots are two single-dimension reductions (per page, then over
-// pages), and q is read through a view with stride 0 along pages and slots (the same 64
-// values for every token). Without the running maximum of a production kernel: inputs in
+// pages); q is broadcast to every token by its indexing map. Without the running maximum of a production kernel: inputs in
 // [-2, 2] keep s / 8 within f32's exp range.
 #kv = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 31 >= 0, d3 >= 0, -d3 + 63 >= 0)>
 #bt = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>
@@ -32,8 +31,8 @@ func.func @paged_attention_decode(%Q: index, %K: index, %V: index, %BT: index, %
   %c64 = arith.constant 64 : index
   %h64 = arith.muli %h, %c64 : index
   %Qh = arith.addi %Q, %h64 : index
-  %Qv = ktdp.construct_memory_view %Qh, sizes: [2, 16, 64], strides: [0, 0, 1] {
-      coordinate_set = #vars, memory_space = #ktdp.memory_space<global>} : memref<2x16x64xf16>
+  %Qv = ktdp.construct_memory_view %Qh, sizes: [64], strides: [1] {
+      coordinate_set = #row1, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
   %Ov = ktdp.construct_memory_view %O, sizes: [2048], strides: [1] {
       coordinate_set = #qs1, memory_space = #ktdp.memory_space<global>} : memref<2048xf16>
   %Kv = ktdp.construct_memory_view %K, sizes: [16, 16, 32, 64], strides: [32768, 2048, 64, 1] {
@@ -48,17 +47,17 @@ func.func @paged_attention_decode(%Q: index, %K: index, %V: index, %BT: index, %
   %Vt = ktdp.construct_indirect_access_tile intermediate_variables(%p, %s, %d)
       %Vv[ind(%Bv[%p]), (%s), (%h), (%d)] {variables_space_set = #vars, variables_space_order = #order3}
       : memref<16x16x32x64xf16>, memref<2xi32> -> !ktdp.access_tile<2x16x64xindex>
-  %Qt = ktdp.construct_access_tile %Qv[%c0, %c0, %c0] {access_tile_set = #vars, access_tile_order = #order3}
-      : memref<2x16x64xf16> -> !ktdp.access_tile<2x16x64xindex>
+  %Qt = ktdp.construct_access_tile %Qv[%c0] {access_tile_set = #row1, access_tile_order = #id1}
+      : memref<64xf16> -> !ktdp.access_tile<64xindex>
   %Ot = ktdp.construct_access_tile %Ov[%h64] {access_tile_set = #row1, access_tile_order = #id1}
       : memref<2048xf16> -> !ktdp.access_tile<64xindex>
-  %q = ktdp.load %Qt : !ktdp.access_tile<2x16x64xindex> -> tensor<2x16x64xf16>
+  %q = ktdp.load %Qt : !ktdp.access_tile<64xindex> -> tensor<64xf16>
   %k = ktdp.load %Kt : !ktdp.access_tile<2x16x64xindex> -> tensor<2x16x64xf16>
   %v = ktdp.load %Vt : !ktdp.access_tile<2x16x64xindex> -> tensor<2x16x64xf16>
   %s0 = tensor.empty() : tensor<2x16xf32>
   %s1 = linalg.fill ins(%zero : f32) outs(%s0 : tensor<2x16xf32>) -> tensor<2x16xf32>
-  %sc = linalg.generic {indexing_maps = [#pk, #pk, #ps], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%q, %k : tensor<2x16x64xf16>, tensor<2x16x64xf16>) outs(%s1 : tensor<2x16xf32>) {
+  %sc = linalg.generic {indexing_maps = [#pq, #pk, #ps], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<64xf16>, tensor<2x16x64xf16>) outs(%s1 : tensor<2x16xf32>) {
     ^bb0(%a: f16, %b: f16, %acc: f32):
       %af = arith.extf %a : f16 to f32
       %bf = arith.extf %b : f16 to f32

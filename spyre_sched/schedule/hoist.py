@@ -124,6 +124,7 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         return
     zero = {l.body.block.args[0]: l.lb for l in loops}
     outer = loops[0]
+    inside = {r for op in outer.walk() for r in op.results}
     new_buffers = []
     transfers: list[Operation] = []
     replaced: dict[SSAValue, ktdf.BufferOp] = {}
@@ -138,8 +139,10 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         new_buffers.append(new)
         replaced[value] = new
         ops: list[Operation] = []
-        offsets = [rebuild(v, dict(zero), ops) if isinstance(v, SSAValue) else v
-                   for v in transfer.mixed_source_offsets()]
+        # offsets computed inside the nest (even ones that do not vary with its loops)
+        # are recomputed before it: the hoisted fill runs outside
+        offsets = [rebuild(v, dict(zero), ops, lambda x: x in inside) if isinstance(v, SSAValue)
+                   else v for v in transfer.mixed_source_offsets()]
         transfers += ops
         transfers.append(ktdf.DataTransferOp(transfer.source, offsets, shape, new.result,
                                              [0] * len(shape), shape))
