@@ -47,6 +47,8 @@ from spyre_sched.schedule.expand_paths import ExpandPaths
 from spyre_sched.schedule.footprints import Footprints
 from spyre_sched.schedule.fuse_compute import FuseCompute
 from spyre_sched.schedule.hoist import HoistInvariantTransfers
+from spyre_sched.schedule.indirect_addresses import IndirectAddresses
+from spyre_sched.schedule.indirect_views import IndirectViews
 from spyre_sched.schedule.keep_across import KeepAcrossPrograms
 from spyre_sched.schedule.keep_resident import KeepResident
 from spyre_sched.schedule.legality import LegalityCheck
@@ -102,6 +104,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     ProgramSplit(),
     DevicePatterns("pre_scheduling"),
     FuseCompute(),
+    IndirectViews(),
     NaivePipeline(),
     ExpandPaths(),
     NestByMemoryLevel(),
@@ -111,6 +114,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     KeepResident(),
     KeepAcrossPrograms(),
     DevicePatterns("post_scheduling"),
+    IndirectAddresses(),
     Footprints(),
 )
 

@@ -385,6 +385,11 @@ class UnitCode:
         elif isinstance(op, agen.CompositeLoadAndStoreOp):
             k = self.const(self.image.composite_plan(op))
             out.append(f"{ind}yield r.composite({k}, {n(op.source_base)}, {n(op.target_base)})")
+        elif isinstance(op, agen.IndirectLoadAndStoreOp):
+            k = self.const(self.image.indirect_plan(op))
+            bases = "".join(f"{n(b)}, " for b in op.index_bases)
+            out.append(f"{ind}yield (SETTLE,)")  # the address buffer's fetch has landed
+            out.append(f"{ind}yield r.indirect({k}, {n(op.source_base)}, {n(op.target_base)}, ({bases}))")
         elif isinstance(op, vectorchain.ConstantBitstreamOp):
             k = self.const(self.image.bitstream_value(op))
             out.append(f"{ind}{n(op.result)} = {k}")
@@ -420,6 +425,8 @@ class UnitCode:
             return plan.access.box_bytes > 0
         if isinstance(op, agen.CompositeLoadAndStoreOp):
             return self.image.composite_plan(op).source_access.box_bytes > 0
+        if isinstance(op, agen.IndirectLoadAndStoreOp):
+            return False  # it may wait for its address buffer first
         if isinstance(op, dataflow.SendOp):  # (as the send's own code counts its entries)
             entry = self.image.fifos[op.fifo.root_reference.data].entry
             return _numel(op.value.type.get_shape()) // _numel(entry.get_shape()) >= 1
@@ -449,6 +456,6 @@ def compile_unit(image, tag: str, block: Block, shared: list[SSAValue], top: boo
     code = UnitCode(image, tag, block, shared, top)
     namespace = {"DELAY": sim.DELAY, "RECV": sim.RECV, "SEND_BUSY": sim.SEND_BUSY,
                  "SYNC_SEND": sim.SYNC_SEND, "SYNC_RECV": sim.SYNC_RECV,
-                 "WAIT_UNTIL": sim.WAIT_UNTIL, "_div_trunc": _div_trunc, "_rem_trunc": _rem_trunc}
+                 "WAIT_UNTIL": sim.WAIT_UNTIL, "SETTLE": sim.SETTLE, "_div_trunc": _div_trunc, "_rem_trunc": _rem_trunc}
     exec(compile(code.source, f"<program unit @{tag} of {image.name}>", "exec"), namespace)
     return namespace["top_level" if top else "unit_main"], code.consts, code.source

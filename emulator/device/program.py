@@ -94,6 +94,24 @@ class CompositePlan:
     et: object
 
 
+@dataclass(frozen=True)
+class IndirectPlan:
+    """An agen.indirect_load_and_store: the composite's fields plus the index reads."""
+
+    source: str
+    target: str
+    source_access: Access
+    target_access: Access
+    et: object
+    gather: bool  # the indirect side is the source
+    index_memory: str
+    index_accesses: tuple
+    index_ets: tuple
+    view_strides: tuple[int, ...]
+    bounds: tuple[tuple[int, int], ...]
+    grid: np.ndarray  # element offsets of the indirect side's points from its base
+
+
 class ComputePlan:
     """A vectorchain op: its numerics bound once, its size for the busy time."""
 
@@ -296,6 +314,26 @@ class ProgramImage:
                              self.access(op.source_access, et.size),
                              self.access(op.target_access, et.size), et)
 
+    def indirect_plan(self, op: agen.IndirectLoadAndStoreOp) -> IndirectPlan:
+        et = element_type(element_name(op.element))
+        sa = self.access(op.source_access, et.size)
+        ta = self.access(op.target_access, et.size)
+        side = sa if op.indirect.data == "source" else ta
+        index_ets = tuple(element_type(element_name(t)) for t in op.index_elements.data)
+        index_accesses = tuple(self.access(a, iet.size)
+                               for a, iet in zip(op.index_accesses.data, index_ets))
+        grid = np.zeros(side.shape, dtype=np.int64) + side.offset // et.size
+        for axis, (n, stride) in enumerate(zip(side.shape, side.strides)):
+            shape = [1] * len(side.shape)
+            shape[axis] = n
+            grid = grid + (np.arange(n, dtype=np.int64) * (stride // et.size)).reshape(shape)
+        bounds = op.bounds.get_values()
+        return IndirectPlan(op.source_memory.data, op.target_memory.data, sa, ta, et,
+                            op.indirect.data == "source", op.index_memory.data, index_accesses,
+                            index_ets, tuple(op.view_strides.get_values()),
+                            tuple((bounds[2 * j], bounds[2 * j + 1]) for j in range(len(index_ets))),
+                            grid)
+
     def bitstream_value(self, op: vectorchain.ConstantBitstreamOp) -> np.ndarray:
         type_ = op.result.type
         et = element_type(_vector_etype(type_))
@@ -391,6 +429,8 @@ class ProgramImage:
                     names.add(plan.memory)
                 elif isinstance(plan, CompositePlan):
                     names.update((plan.source, plan.target))
+                elif isinstance(plan, IndirectPlan):
+                    names.update((plan.source, plan.target, plan.index_memory))
             for unit in up.units if names else ():
                 for name in names:
                     found = [c for c in memory_candidates(unit, name) if c in emu.memories]
@@ -404,7 +444,7 @@ class ProgramImage:
         keeps them for every launch). One that cannot be resolved is left to the launch,
         which reports it at its instruction."""
         for up in self.units:
-            plans = [k for k in up.consts if isinstance(k, CompositePlan)]
+            plans = [k for k in up.consts if isinstance(k, CompositePlan | IndirectPlan)]
             for unit in up.units if plans else ():
                 for plan in plans:
                     ends = []
@@ -805,6 +845,93 @@ class UnitRun(_TopLevel):
             def land():
                 _write(dst_mem, dst_base, da, et, values)
         return (sim.TRANSFER, occupancy, latency, shared, sa.box_bytes, (dst_mem, land), datapaths)
+
+    def indirect(self, plan: IndirectPlan, src_base: int, dst_base: int, index_bases: tuple):
+        """An indirect transfer: index values -> addresses (checked against the view's
+        bounds), one descriptor per run of consecutive addresses, moved with numpy fancy
+        indexing. Source read at issue, target written at landing."""
+        src_mem, dst_mem = self.memory(plan.source), self.memory(plan.target)
+        idx_mem = self.memory(plan.index_memory)
+        et, dtype = plan.et, plan.et.storage_dtype
+        size = et.size
+        gathered_base = src_base if plan.gather else dst_base
+        if gathered_base % size:
+            raise self.fault(f"the base byte {gathered_base} of the indirect side is not "
+                             f"aligned to its {size}-byte elements")
+        elements = plan.grid + gathered_base // size
+        for j, (base, access, iet) in enumerate(zip(index_bases, plan.index_accesses, plan.index_ets)):
+            try:
+                raw = idx_mem.box(base, access, iet.storage_dtype, ("read", idx_mem.name, base))
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            values = np.asarray(raw, dtype=np.int64).reshape(elements.shape)
+            lo, hi = plan.bounds[j]
+            bad = (values < lo) | (values > hi)
+            if bad.any():
+                at = np.unravel_index(int(np.argmax(bad)), values.shape)
+                raise self.fault(f"index {int(values[at])} at position {list(map(int, at))} of "
+                                 f"index buffer #{j} (byte {base} of {idx_mem.name}) is outside "
+                                 f"the view's coordinates [{lo}, {hi}] along the dim it indexes")
+            elements = elements + values * plan.view_strides[j]
+        flat = elements.reshape(-1)
+        gathered_mem = src_mem if plan.gather else dst_mem
+        if flat.size:
+            first, last = int(flat.min()), int(flat.max())
+            if first < 0 or (last + 1) * size > gathered_mem.size:
+                raise self.fault(f"an indirect address, element {first if first < 0 else last}, "
+                                 f"lies outside memory {gathered_mem.name} "
+                                 f"(size {gathered_mem.size} bytes)")
+        else:
+            first = last = 0
+        # descriptors: maximal runs of consecutive element addresses, in visiting order
+        breaks = np.flatnonzero(np.diff(flat) != 1) + 1
+        starts = np.concatenate(([0], breaks))
+        lengths = np.diff(np.concatenate((starts, [flat.size])))
+        key = id(plan)
+        found = self._links.get(key)
+        if found is None:
+            path = self.path(src_mem.name, dst_mem.name)
+            found = (path, self.launch.resources(path), path.datapaths)
+            self._links[key] = found
+        path, shared, datapaths = found
+        occupancy, latency = 0, path.timing(size)[1]
+        counts_lengths, counts = np.unique(lengths, return_counts=True)
+        for n, c in zip(counts_lengths.tolist(), counts.tolist()):
+            occupancy += c * path.timing(n * size)[0]
+        nbytes = flat.size * size
+        window = gathered_mem.view(first * size, (last - first + 1,), (size,), dtype,
+                                   f"indirect access of {gathered_mem.name}")
+        offsets = flat - first
+        if plan.gather:
+            data = window[offsets].copy()
+            da = plan.target_access
+            try:
+                dst_mem.check_box(dst_base, da, ("write", dst_mem.name, dst_base))
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            what = ("write", dst_mem.name, dst_base)
+
+            def land():
+                dst_mem.box(dst_base, da, dtype, what)[...] = data.reshape(da.shape)
+        else:
+            if np.unique(offsets).size != offsets.size:
+                order = np.argsort(offsets, kind="stable")
+                dup = order[np.flatnonzero(np.diff(offsets[order]) == 0)[0] + 1]
+                raise self.fault(f"the scatter writes element {int(flat[dup])} of "
+                                 f"{gathered_mem.name} twice (point {int(dup)} repeats an "
+                                 f"earlier index): a store through an indirect tile needs "
+                                 f"distinct addresses")
+            sa = plan.source_access
+            try:
+                data = src_mem.box(src_base, sa, dtype, ("read", src_mem.name, src_base)).reshape(-1).copy()
+            except ExecutionError as err:
+                raise self.fault(err.message) from None
+            mem = gathered_mem
+
+            def land():
+                mem.view(first * size, (last - first + 1,), (size,), dtype,
+                         f"indirect write of {mem.name}")[offsets] = data
+        return (sim.TRANSFER, occupancy, latency, shared, nbytes, (dst_mem, land), datapaths)
 
     def compute(self, plan: ComputePlan, args: tuple):
         if self.unit_model.compute is None:

@@ -48,6 +48,7 @@ NOW = 6  # (NOW,): result is the current time
 WAIT_LANDED = 7  # (WAIT_LANDED,): wait until every transfer this unit issued has landed
 WAIT_UNTIL = 8  # (WAIT_UNTIL, time, what): wait for data in flight (stalled on input)
 SEND_BUSY = 9  # (SEND_BUSY, fifo, data, n, delay, busy): SEND, then busy for `busy` cycles
+SETTLE = 10  # (SETTLE,): WAIT_LANDED, then resume at that time (later reads see the landings)
 
 
 def delay(cycles: int) -> tuple:
@@ -570,6 +571,9 @@ class Simulator:
             if op == TRANSFER and not cmd[3]:
                 self._transfer(proc, cmd, local)
                 continue
+            if op == SETTLE and proc.last_landing > local:
+                stats.stalled_input += proc.last_landing - local
+                proc.local = local = proc.last_landing
             # ---- the rest deals with other units: at this unit's time ----------------
             if local > now:
                 # A token is delivered at the unit's time: no need for the heap either.
@@ -602,6 +606,8 @@ class Simulator:
                 token.waiter = proc
                 self._block(proc, "in", f"for sync token {token.name} from {token.sender}")
                 return
+            if op == SETTLE:  # (the global clock has reached the unit's own)
+                continue
             raise self._fault(proc, f"unknown command {cmd!r}")
 
     # ---- commands run in place by the unit's own code -------------------------------------

@@ -162,6 +162,13 @@ def _store(ex, op, vals):
     data, tile = vals
     resolved = tile.resolve(ex.machine.memory)
     _check_shape(op_static(op, _store_shape), resolved.shape)
+    if isinstance(tile, views.IndirectAccessTile):
+        twice = tile.repeated()
+        if twice is not None:
+            raise ExecutionError(
+                f"the store through an indirect access tile writes coordinate "
+                f"{views._fmt(twice)} more than once: KTIR names no combiner for a scatter, "
+                "so its indices must be distinct")
     views.store(tile, np.asarray(data), ex.machine.memory)
 
 

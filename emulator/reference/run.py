@@ -38,6 +38,7 @@ from spyre_sched.dialects.ktdp import (
     ConstructIndirectAccessTileOp,
     ConstructMemoryViewOp,
     RuntimeArgType,
+    StoreOp,
 )
 from spyre_sched.errors import ExecutionError, UnsupportedError
 from spyre_sched.frontend import Kernel, load_kernel, parse_kernel
@@ -673,6 +674,7 @@ def make_inputs(
     if setup.index_ranges is None:
         setup.index_ranges = _index_ranges(kernel)
     ranges = setup.index_ranges
+    scattered = _scattered_indexes(kernel)
     out = {}
     shapes = {}
     for arg in _bounded_arguments(kernel, runtime_args or {}):
@@ -716,8 +718,28 @@ def make_inputs(
             lo, hi = ranges.get(arg.position, (0, 7))
             if et.width == 1:
                 lo, hi = 0, 1
+            n = math.prod(shape)
+            if arg.position in scattered and n <= hi - lo + 1:
+                # a scatter's indices must be distinct (docs/ktir.md): a random selection
+                picked = rng.permutation(hi - lo + 1)[:n] + lo
+                out[arg.name] = picked.reshape(shape).astype(et.value_dtype)
+                continue
             out[arg.name] = rng.integers(lo, hi + 1, size=shape).astype(et.value_dtype)
     return out
+
+
+def _scattered_indexes(kernel: Kernel) -> set[int]:
+    """Argument positions of the index tensors of indirect tiles that a store writes."""
+    block = kernel.func.body.block
+    found: set[int] = set()
+    for op in kernel.func.walk():
+        if isinstance(op, ConstructIndirectAccessTileOp) and any(
+                isinstance(u.operation, StoreOp) for u in op.result.uses):
+            for view in op.index_views:
+                source = view.owner
+                if isinstance(source, ConstructMemoryViewOp) and source.offset.owner is block:
+                    found.add(source.offset.index)
+    return found
 
 
 def _index_ranges(kernel: Kernel) -> dict[int, tuple[int, int]]:

@@ -416,9 +416,36 @@ class IndirectAccessTile:
             else:
                 columns.append(affine_sets.eval_exprs([dim_exprs[k]], points, self.outer)[:, 0])
         coords = np.stack(columns, axis=1) if columns else np.zeros((len(points), 0), np.int64)
-        segments = resolve_coords(self.view, coords, memory, masked=True)
+        # A gathered coordinate is data, not a tile overhanging its view: one outside the
+        # view's coordinate set is an error, not a masked position (docs/ktir.md).
+        try:
+            segments = resolve_coords(self.view, coords, memory)
+        except AccessFault as fault:
+            bad = _first_outside(self.view, coords)
+            where = "" if bad is None else (
+                f" at point {_fmt(points[bad])} of the variables, from index value(s) "
+                + ", ".join(str(int(coords[bad, k])) for k, j in enumerate(ind_dims) if j >= 0))
+            raise AccessFault(f"indirect access tile{where}: {fault}") from None
+        self.coords = coords
         self._resolved = Resolved(shape, None if dense else tuple(positions.T), len(points), segments)
         return self._resolved
+
+    def repeated(self) -> np.ndarray | None:
+        """The first coordinate two points of the (resolved) tile share, or None."""
+        coords = getattr(self, "coords", None)
+        if coords is None or len(coords) < 2:
+            return None
+        unique, counts = np.unique(coords, axis=0, return_counts=True)
+        return unique[int(np.argmax(counts))] if counts.max() > 1 else None
+
+
+def _first_outside(view, coords: np.ndarray) -> int | None:
+    """Index of the first coordinate no part of `view` holds."""
+    inside = np.zeros(len(coords), dtype=bool)
+    for part in view.parts:
+        inside |= part.holds(coords)
+    outside = np.flatnonzero(~inside)
+    return int(outside[0]) if len(outside) else None
 
 
 def read_values(view, coords: np.ndarray, memory: DeviceMemory) -> np.ndarray:

@@ -33,8 +33,11 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSet,
 )
+from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.irdl import (
     AnyAttr,
+    ParsePropInAttrDict,
+    var_operand_def,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
@@ -384,13 +387,84 @@ class CompositeLoadAndStoreOp(IRDLOperation):
             )
 
 
-AGEN = Dialect("agen", [VectorLoadOp, VectorStoreOp, CompositeLoadAndStoreOp], [AccessAttr])
+@irdl_op_definition
+class IndirectLoadAndStoreOp(IRDLOperation):
+    """`agen.indirect_load_and_store "ddr"[%src] #agen.access<...> to "lx"[%dst]
+    #agen.access<...> indices(%i0, ...) {indirect = "source", index_memory = "lx",
+    index_accesses = [#agen.access<...>, ...], index_elements = [i32, ...],
+    view_strides = array<i64: ...>, bounds = array<i64: lo0, hi0, ...>} : f16`: a DMA unit
+    moves a gathered (indirect = "source") or scattered ("target") box. The indirect
+    side's address of a point is its access's address plus, for each index j, the index
+    value read at that point through `index_accesses[j]` (from `index_memory` at
+    `indices[j]`) times `view_strides[j]`; an index value outside [lo_j, hi_j] is an
+    error. Points are moved in order; runs of consecutive addresses form one descriptor
+    each (docs/dataflowir.md)."""
+
+    name = "agen.indirect_load_and_store"
+
+    source_base = operand_def(IndexType)
+    target_base = operand_def(IndexType)
+    index_bases = var_operand_def(IndexType)
+    source_memory = prop_def(StringAttr)
+    source_access = prop_def(AnyAttr())  # AccessAttr
+    target_memory = prop_def(StringAttr)
+    target_access = prop_def(AnyAttr())  # AccessAttr
+    indirect = prop_def(StringAttr)
+    index_memory = prop_def(StringAttr)
+    index_accesses = prop_def(ArrayAttr)
+    index_elements = prop_def(ArrayAttr)
+    view_strides = prop_def(DenseArrayBase)
+    bounds = prop_def(DenseArrayBase)
+    element = prop_def(TypeAttribute)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$source_memory `[` $source_base `]` $source_access `to` "
+        "$target_memory `[` $target_base `]` $target_access `indices` `(` $index_bases `)` "
+        "attr-dict `:` $element"
+    )
+
+    def verify_(self) -> None:
+        _check_memory(self, self.source_memory)
+        _check_memory(self, self.target_memory)
+        _check_memory(self, self.index_memory)
+        _check_access(self, self.source_access, "the source access")
+        _check_access(self, self.target_access, "the target access")
+        if self.indirect.data not in ("source", "target"):
+            raise VerifyException(f"{self.name}: indirect must be \"source\" or \"target\"")
+        n = len(self.index_bases)
+        if not n or len(self.index_accesses.data) != n or len(self.index_elements.data) != n \
+                or len(self.view_strides.get_values()) != n or len(self.bounds.get_values()) != 2 * n:
+            raise VerifyException(f"{self.name}: one index access, element type, view stride "
+                                  "and bound pair per index base (at least one)")
+        side = self.source_access if self.indirect.data == "source" else self.target_access
+        for access in self.index_accesses.data:
+            _check_access(self, access, "an index access")
+            if list(access.shape()) != list(side.shape()):
+                raise VerifyException(f"{self.name}: an index access of shape "
+                                      f"{list(access.shape())} for an indirect side of shape "
+                                      f"{list(side.shape())}")
+        for t in self.index_elements.data:
+            if str(t) not in ("i32", "i64"):
+                raise VerifyException(f"{self.name}: index element type {t} (i32 or i64)")
+        source_points = math.prod(self.source_access.shape())
+        target_points = math.prod(self.target_access.shape())
+        if source_points != target_points:
+            raise VerifyException(f"{self.name}: the source moves {source_points} points but "
+                                  f"the target takes {target_points}")
+        if _element_bytes(self.element) is None:
+            raise VerifyException(f"{self.name}: {self.element} is not an element type")
+
+
+AGEN = Dialect("agen", [VectorLoadOp, VectorStoreOp, CompositeLoadAndStoreOp,
+                            IndirectLoadAndStoreOp], [AccessAttr])
 
 __all__ = [
     "AccessAttr",
     "VectorLoadOp",
     "VectorStoreOp",
     "CompositeLoadAndStoreOp",
+    "IndirectLoadAndStoreOp",
     "AGEN",
     "box_bounds",
     "linear_form",

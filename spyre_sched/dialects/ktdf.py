@@ -185,7 +185,7 @@ class OpenAttr(ParametrizedAttribute):
     name = "ktdf.open"
 
 
-BUFFER_ROLES = ("input", "output", "intermediate", "accumulator", "resident")
+BUFFER_ROLES = ("input", "output", "intermediate", "accumulator", "resident", "addresses")
 """`resident`: a kernel input kept whole in scratchpad for several computes of a program
 (`ktdf.keep_resident`): loaded once, read by each of them."""
 TRANSFER_MODES = ("copy", "splat")
@@ -1111,12 +1111,61 @@ class SelectMemrefOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
+@irdl_op_definition
+class GatherViewOp(IRDLOperation):
+    """The tensor an indirect access tile reads or writes, seen as a view of its own.
+
+    `%G = ktdf.gather_view` of `source` has one dimension per intermediate variable of
+    the tile (extents `extents`, first coordinate `lows`): `G[v] = source[c(v)]`, where
+    view dim k's coordinate c_k(v) is `index_views[j][index_maps[j](v)]` when
+    `ind_dims[k] = j >= 0`, else `dim_map`'s result k (affine in v and the `outer`
+    values, the maps' symbols). Everything before the lowering treats G as a plain view
+    (boxes of it are tiled, staged and moved); the lowering turns a move of a box of G
+    into an index fetch and an indirect transfer."""
+
+    name = "ktdf.gather_view"
+
+    source = operand_def(MemRefType)
+    index_views = var_operand_def(MemRefType)
+    outer = var_operand_def(IndexType)
+    ind_dims = prop_def(DenseArrayBase)
+    dim_map = prop_def(AffineMapAttr)
+    index_maps = prop_def(ArrayAttr[AffineMapAttr])
+    lows = prop_def(DenseArrayBase)
+    extents = prop_def(DenseArrayBase)
+    result = result_def(MemRefType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = ("$source `indices` `(` $index_views `)` `outer` `(` $outer `)` attr-dict "
+                       "`:` type($source) `,` `(` type($index_views) `)` `->` type($result)")
+
+    def verify_(self) -> None:
+        rank = len(self.lows.get_values())
+        if len(self.extents.get_values()) != rank:
+            raise VerifyException("ktdf.gather_view: lows and extents differ in length")
+        rtype = self.result.type
+        assert isinstance(rtype, MemRefType)
+        if list(rtype.get_shape()) != list(self.extents.get_values()):
+            raise VerifyException(f"ktdf.gather_view: the result type's shape "
+                                  f"{list(rtype.get_shape())} is not the extents "
+                                  f"{list(self.extents.get_values())}")
+        stype = self.source.type
+        assert isinstance(stype, MemRefType)
+        ind = self.ind_dims.get_values()
+        if len(ind) != stype.get_num_dims():
+            raise VerifyException("ktdf.gather_view: one ind_dims entry per source dim")
+        if len(self.index_maps.data) != len(self.index_views):
+            raise VerifyException("ktdf.gather_view: one index map per index view")
+
+
 KTDF = Dialect(
     "ktdf",
     [
         PipelineOp, PrivateOp, PrivateYieldOp, BufferOp, FifoOp, TokenOp, StageOp,
         DataTransferOp, ReadFromFifoOp, WriteToFifoOp, ParallelOp, ReserveSizeOp,
         DeriveSizeOp, LinearizeIndexOp, BufferPhaseOp, SelectMemrefOp, KeepResidentOp,
+        GatherViewOp,
     ],
     [TokenType, FifoSlotType, LoopTypeAttr, OpenAttr],
 )

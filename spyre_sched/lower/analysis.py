@@ -104,6 +104,8 @@ class ProgramAnalysis:
     units: Units
     decisions: dict[str, int]
     views: dict[SSAValue, ViewInfo] = field(default_factory=dict)
+    #: gather views (`ktdf.gather_view`), also in `views` as the view they gather from
+    gathers: dict[SSAValue, ktdf.GatherViewOp] = field(default_factory=dict)
     buffers: dict[SSAValue, BufferInfo] = field(default_factory=dict)
     fifos: dict[SSAValue, FifoInfo] = field(default_factory=dict)
     engine_of: dict[Operation, EngineInfo] = field(default_factory=dict)
@@ -141,6 +143,9 @@ def analyse(index: int, fn: func.FuncOp, units: Units, base_env: dict[SSAValue, 
     for op in fn.walk():
         if isinstance(op, ktdp.ConstructMemoryViewOp):
             pa.views[op.result] = _view_info(op, units, base_env, fn)
+        elif isinstance(op, ktdf.GatherViewOp):
+            pa.views[op.result] = pa.views[op.source]
+            pa.gathers[op.result] = op
         elif isinstance(op, ktdf.PipelineOp):
             pa.pipelines.append(op)
     for p in pa.pipelines:
@@ -373,6 +378,12 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
         if p in w_stages and w_stages[p] != r_stage:
             ordered = (p, w_stages[p], r_stage)
             break
+    if ordered is not None and ordered[1] > ordered[2] and resource in pa.gathers:
+        # An in-place update through an indirect tile (gather, compute, scatter back):
+        # each box is read before it is written (the stages between carry its data), and
+        # other boxes hold other rows, since a store's indices are distinct (checked when
+        # the scatter runs).
+        return
     if ordered is None or ordered[1] > ordered[2]:
         verdict = _by_regions(pa, resource, read, w_op, r_op, ordered)
         if verdict == "apart":

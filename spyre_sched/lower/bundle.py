@@ -113,13 +113,18 @@ def arguments_from_schedule_ir(module: ModuleOp,
             entry = info.setdefault(name, {"name": name, "kind": "pointer",
                                            "element_type": str(mtype.element_type),
                                            "shape": shape, "reads": False, "writes": False})
-            for use in op.result.uses:
-                user = use.operation
-                if isinstance(user, ktdf.DataTransferOp):
-                    if user.source is op.result:
-                        entry["reads"] = True
-                    if user.dest is op.result:
-                        entry["writes"] = True
+            # a gather view reads or writes the view it gathers from
+            values = [op.result] + [u.operation.result for u in op.result.uses
+                                    if isinstance(u.operation, ktdf.GatherViewOp)
+                                    and u.operation.source is op.result]
+            for value in values:
+                for use in value.uses:
+                    user = use.operation
+                    if isinstance(user, ktdf.DataTransferOp):
+                        if user.source is value:
+                            entry["reads"] = True
+                        if user.dest is value:
+                            entry["writes"] = True
     rows = []
     for arg in kernel.body.block.args:
         entry = info.get(arg.name_hint)

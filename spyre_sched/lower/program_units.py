@@ -34,6 +34,7 @@ from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExp
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects import uniform, vectorchain
+from spyre_sched.lower.indirect import lower_indirect
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.dialects.symbol import CreateSymbolOp
@@ -406,7 +407,8 @@ class EngineEmitter:
         if isinstance(op, arith.ConstantOp):
             self.scalars[op.result] = op.value
             return
-        if isinstance(op, ktdp.ConstructMemoryViewOp | func.ReturnOp | scf.YieldOp | ktdf.BufferPhaseOp):
+        if isinstance(op, ktdp.ConstructMemoryViewOp | func.ReturnOp | scf.YieldOp | ktdf.BufferPhaseOp
+                      | ktdf.GatherViewOp):
             return
         if isinstance(op, scf.ForOp):
             if self.involved(op):
@@ -792,6 +794,14 @@ class EngineEmitter:
                                 for s in op.mixed_dest_sizes()])
         src_is_fifo = op.source in self.pa.fifos
         dst_is_fifo = op.dest in self.pa.fifos
+        if op.source in self.pa.gathers or op.dest in self.pa.gathers:
+            if src_is_fifo or dst_is_fifo:
+                raise UnsupportedError("lowering: a gathered view moved through a FIFO", where(op))
+            if math.prod(src_sizes) == 0:
+                return
+            lower_indirect(self, op, op.source in self.pa.gathers, src_sizes, dst_sizes, where(op),
+                           _access)
+            return
         if not src_is_fifo and not dst_is_fifo:
             smem, saddr, sstr, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
             spointer = self.pointer

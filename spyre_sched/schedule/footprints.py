@@ -64,6 +64,7 @@ class Footprints(ModulePass):
             decisions = ktdf.decision_ops(fn)
             need: dict[str, int] = {}
             parts: dict[str, list[tuple[int, str]]] = {}
+            addresses: dict[str, int] = {}  # of which: address buffers of indirect transfers
             for buffer in [b for b in fn.walk() if isinstance(b, ktdf.BufferOp)]:
                 elements = buffer_elements(buffer, decisions)
                 buffer.attributes[ELEMENTS_ATTR] = int_attr(elements)
@@ -72,6 +73,8 @@ class Footprints(ModulePass):
                 need[buffer.memory] = need.get(buffer.memory, 0) + nbytes
                 parts.setdefault(buffer.memory, []).append(
                     (nbytes, f"{buffer.role.data} {buffer.operand.data}"))
+                if buffer.role.data == "addresses":
+                    addresses[buffer.memory] = addresses.get(buffer.memory, 0) + nbytes
             pinned = fn.attributes.get(PINNED_ATTR)
             pinned_bytes = pinned.value.data if pinned is not None else 0  # type: ignore[attr-defined]
             need[scratch_kind] = need.get(scratch_kind, 0) + pinned_bytes
@@ -85,6 +88,8 @@ class Footprints(ModulePass):
                     # (a matmul's smallest slabs are one array block by one K chunk)
                     largest = sorted(parts.get(kind, []), key=lambda p: (-p[0], p[1]))[:3]
                     listed = ", ".join(f"{what} {n} bytes" for n, what in largest)
+                    of_which = (f" ({addresses[kind]} of them for the address buffers of "
+                                f"indirect transfers)" if addresses.get(kind) else "")
                     raise fail(fn, NAME, f"program {index} needs {total} bytes of {kind} even "
-                               f"with the smallest tiles and one copy of each buffer, but a "
-                               f"core has {capacity} (largest: {listed})")
+                               f"with the smallest tiles and one copy of each buffer{of_which}, "
+                               f"but a core has {capacity} (largest: {listed})")

@@ -45,13 +45,15 @@ from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.polyhedral.tile_image import projected_dims
 from spyre_sched.schedule.common import device_of, fail, kernel_funcs
+from spyre_sched.schedule.indirect_views import check_indirect_tile
 
 NAME = "legality-check"
 
 ELEMENT_TYPES = ("f16", "f32")
+#: element types of index tensors (the views indirect access tiles read coordinates from)
+INDEX_TYPES = ("i32", "i64")
 
 _UNSUPPORTED_KTDP = {
-    ktdp.ConstructIndirectAccessTileOp: "indirect access tiles (gathers/scatters)",
     ktdp.InterTileProduceOp: "inter-tile communication",
     ktdp.InterTileConsumeOp: "inter-tile communication",
     ktdp.InterTileReduceOp: "inter-tile communication",
@@ -79,8 +81,10 @@ def check_op(op: Operation, device) -> None:
         _check_view(op, device)
     elif isinstance(op, ktdp.ConstructAccessTileOp):
         _check_tile(op)
+    elif isinstance(op, ktdp.ConstructIndirectAccessTileOp):
+        check_indirect_tile(op, NAME)
     elif isinstance(op, ktdp.LoadOp | ktdp.StoreOp):
-        if not isinstance(op.tile.owner, ktdp.ConstructAccessTileOp):
+        if not isinstance(op.tile.owner, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp):
             raise fail(op, NAME, "not supported yet: an access tile that is not built by "
                        "ktdp.construct_access_tile in the kernel")
     elif isinstance(op, GenericOp):
@@ -108,7 +112,9 @@ def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
                    "with static strides are supported)")
     mtype = op.result.type
     assert isinstance(mtype, MemRefType)
-    if str(mtype.element_type) not in ELEMENT_TYPES:
+    if str(mtype.element_type) in INDEX_TYPES and _only_indexes(op):
+        pass  # an index tensor: its values become addresses, never computed with
+    elif str(mtype.element_type) not in ELEMENT_TYPES:
         raise fail(op, NAME, f"not supported yet: element type {mtype.element_type} "
                    f"(this version schedules {' and '.join(ELEMENT_TYPES)})")
     space = op.memory_space
@@ -147,6 +153,14 @@ def _check_distributed(kernel: func.FuncOp) -> None:
             resolve(model, view)
         except Unresolved as err:
             raise fail(err.op or view, NAME, err.message) from None
+
+
+def _only_indexes(op: ktdp.ConstructMemoryViewOp) -> bool:
+    """Every use of the view is as an index tensor of an indirect access tile."""
+    uses = list(op.result.uses)
+    return bool(uses) and all(
+        isinstance(u.operation, ktdp.ConstructIndirectAccessTileOp)
+        and u.operation.view is not op.result for u in uses)
 
 
 def _check_tile(op: ktdp.ConstructAccessTileOp) -> None:

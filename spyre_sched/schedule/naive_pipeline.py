@@ -122,6 +122,8 @@ def _element(t: Attribute) -> Attribute:
 def view_home(tile: ktdp.ConstructAccessTileOp, device, before: list[Operation]) -> Home:
     """The view of an access tile, with the coordinates of the tile's first point."""
     view_op = tile.view.owner
+    if isinstance(view_op, ktdf.GatherViewOp):  # lives where the view it gathers from does
+        view_op = view_op.source.owner
     assert isinstance(view_op, ktdp.ConstructMemoryViewOp)
     kind = device.memory_kind_for(view_op.memory_space.space)
     lows = [lo for lo, _ in box_bounds(tile.access_tile_set.data, [])]  # type: ignore[union-attr]

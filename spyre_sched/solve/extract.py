@@ -214,6 +214,8 @@ class _Hardware:
         owner = value.owner
         if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
             return self.memory_of_kind(t.memory_space.data, near), None
+        if isinstance(owner, Operation) and owner.name == "ktdf.gather_view":
+            owner = owner.operands[0].owner  # rows of the view it gathers from
         if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
             space = owner.properties.get("memory_space") or owner.attributes.get("memory_space")
             text = str(space)

@@ -20,6 +20,7 @@
 // CHECK-NEXT: %src = uniform.query_map %m[%core] : index
 // CHECK-NEXT: dataflow.sync_recv @free peer %c0
 // CHECK-NEXT: agen.composite_load_and_store "ddr"[%src] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 1) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [64, 1]> to "lx"[%c0] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 1) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, order = affine_map<(d0, d1) -> (d1, d0)>, strides = [1, 2]> : f16
+// CHECK-NEXT: agen.indirect_load_and_store "ddr"[%src] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 1) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [0, 1]> to "lx"[%c0] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 1) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [64, 1]> indices(%c0) {indirect = "source", index_memory = "lx", index_accesses = [#agen.access<set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 1) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [1, 0]>], index_elements = [i32], view_strides = array<i64: 64>, bounds = array<i64: 0, 15>} : f16
 // CHECK-NEXT: dataflow.sync_send @full peer %c0
 // CHECK-NEXT: }
 // CHECK-NEXT: dataflow.program_unit @p0_lx_load attributes {engine = "lx_load", units = ["core0.corelet0.lx_load"]} {
@@ -86,6 +87,7 @@ builtin.module @local_schedule_0 attributes {dataflow.device = "spyre", dataflow
       %src = uniform.query_map %m[%core] : index
       dataflow.sync_recv @free peer %c0
       agen.composite_load_and_store "ddr"[%src] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [64, 1]> to "lx"[%c0] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>, order = affine_map<(d0, d1) -> (d1, d0)>, strides = [1, 2]> : f16
+      agen.indirect_load_and_store "ddr"[%src] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [0, 1]> to "lx"[%c0] #agen.access<set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [64, 1]> indices(%c0) {indirect = "source", index_memory = "lx", index_accesses = [#agen.access<set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [1, 0]>], index_elements = [i32], view_strides = array<i64: 64>, bounds = array<i64: 0, 15>} : f16
       dataflow.sync_send @full peer %c0
     }
     dataflow.program_unit @p0_lx_load attributes {engine = "lx_load", units = ["core0.corelet0.lx_load"]} {

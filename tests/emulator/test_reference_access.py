@@ -147,9 +147,29 @@ def test_gather_and_scatter_through_an_index_tensor():
 def test_gather_with_a_chosen_permutation():
     path = KERNELS / "gather_scatter.mlir"
     x = np.arange(16 * 64, dtype=np.float16).reshape(16, 64) / 64
-    index = np.array([15, 0, 7, 7, 3, 9, 1, 2], dtype=np.int32)
+    index = np.array([15, 0, 7, 8, 3, 9, 1, 2], dtype=np.int32)
     out = run(path, {"X": x, "I": index})
     np.testing.assert_array_equal(out["Y"], x[index])
+
+
+def test_scatter_with_a_repeated_index_is_an_error():
+    # KTIR names no combiner for a store: two points writing one coordinate is refused,
+    # at the store, with the coordinate (the emulator refuses it too).
+    from spyre_sched.errors import ExecutionError
+
+    path = KERNELS / "gather_scatter.mlir"
+    x = np.arange(16 * 64, dtype=np.float16).reshape(16, 64) / 64
+    index = np.array([15, 0, 7, 7, 3, 9, 1, 2], dtype=np.int32)
+    with pytest.raises(ExecutionError, match=r"ktdp.store: .*writes coordinate \(7, 0\) more "
+                                             r"than once: KTIR names no combiner"):
+        run(path, {"X": x, "I": index})
+
+
+def test_random_indices_of_a_scatter_are_distinct():
+    path = KERNELS / "gather_scatter.mlir"
+    for seed in range(5):
+        index = make_inputs(path, seed)["I"]
+        assert len(set(index.tolist())) == len(index)
 
 
 

@@ -5,6 +5,8 @@ schedule are consistent."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import hashlib
 import io
 import json
@@ -57,6 +59,35 @@ def check_mlir_round_trip(bundle: Path) -> dict[str, ModuleOp]:
     return modules
 
 
+def indirect_points(model, access, tile, env):
+    from spyre_sched.polyhedral.placement import indirect_points as may_touch
+
+    return may_touch(model, access, tile, env)
+
+
+def index_reads(model, access, tile, env):
+    """(index view, coordinates read) of an indirect access in `tile`."""
+    from spyre_sched.polyhedral.point_sets import enumerate_points, eval_affine_exprs
+    from spyre_sched.polyhedral.placement import iterations
+
+    op = access.tile_op
+    e = model.default_env(tile)
+    e.update(env or {})
+    e[model.values.tile.name] = tile
+    values = model.values
+    for j, index_value in enumerate(op.index_views):
+        imap = op.index_maps.data[j].data
+        rows = []
+        for inst in iterations(values, access.loops, e):
+            outer = access._eval([values.expr(v) for v in op.outer], inst)
+            syms = access._eval([values.expr(v) for v in op.tile_symbols], inst)
+            qs = enumerate_points(op.variables_space_set.data, syms)
+            if len(qs):
+                rows.append(eval_affine_exprs(list(imap.results), qs, outer))
+        if rows:
+            yield index_value, np.unique(np.concatenate(rows), axis=0)
+
+
 def expected_addresses(kernel_path: Path, args: dict[str, int]) -> dict[tuple[str, int], set[int]]:
     """(argument, tile) -> every byte address (element starts) the kernel's accesses through
     views on that argument touch in that tile, from the polyhedral model of the KTIR."""
@@ -79,9 +110,18 @@ def expected_addresses(kernel_path: Path, args: dict[str, int]) -> dict[tuple[st
             for var, name in variables.items():
                 if name in args:
                     env[var] = args[name]
-            points = access.points(env)
+            # an indirect access may touch any coordinate its index values can name
+            points = (access.points(env) if access.exact
+                      else indirect_points(model, access, tile, env))
             addrs = view.address_of(points, env) * view.element_bytes
             found.setdefault((roots[0], tile), set()).update(int(a) for a in addrs)
+            if not access.exact:  # and it reads its index tensors
+                for index_value, coords in index_reads(model, access, tile, env):
+                    iview = model.view_of(index_value)
+                    iroots = [variables.get(v.name) for v in iview.root]
+                    if len(iroots) == 1 and iroots[0] in args:
+                        iaddrs = iview.address_of(coords, env) * iview.element_bytes
+                        found.setdefault((iroots[0], tile), set()).update(int(a) for a in iaddrs)
     return found
 
 

@@ -96,7 +96,6 @@ def test_transposed_tile_is_refused_at_the_tile() -> None:
 
 
 @pytest.mark.parametrize("name, message", [
-    ("gather_scatter", "indirect access tiles"),
     ("allreduce", "inter-tile communication"),
     ("distributed_argument", "an access through a distributed view that spans several of its parts"),
 ])
