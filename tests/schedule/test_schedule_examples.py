@@ -24,7 +24,7 @@ from schedule_util import (
 )
 
 LEVELS = {"spyre": ["lx"], "sample_device": ["l1"], THREE_LEVEL: ["l2", "l1"]}
-UNITS = {"spyre": {"dma", "load", "sfu", "store"}, "sample_device": {"dma", "load", "sfu", "store"},
+UNITS = {"spyre": {"dma", "load", "sfu", "store", "systolic"}, "sample_device": {"dma", "load", "sfu", "store"},
          THREE_LEVEL: {"dma", "fill", "drain", "load", "sfu", "store"}}
 
 
