@@ -104,3 +104,20 @@ def test_address_without_ray_backend_is_an_error(tmp_path):
     assert result.exit_code == 1
     assert "--address names a Ray cluster: it needs --backend ray" in result.output
     assert not out.exists()
+
+
+def test_plot_without_matplotlib_says_how_to_get_it_before_any_job(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    result, _, out = _sweep(tmp_path, GOOD, "--plot")
+    assert result.exit_code == 1
+    assert "--plot needs matplotlib, an optional extra" in result.output
+    assert not out.exists()
