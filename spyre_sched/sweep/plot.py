@@ -18,7 +18,8 @@ from spyre_sched.errors import SpyreSchedError
 from spyre_sched.sweep.summary import geomean
 
 
-def _pyplot():
+def pyplot_or_error():
+    """matplotlib's pyplot, or a clear error saying how to install it."""
     try:
         import matplotlib
 
@@ -44,7 +45,7 @@ def _save(fig, path: Path, plt) -> Path:
 
 def write_plots(rows: list[dict], parameters: list[str], folder: Path,
                 title: str) -> list[Path]:
-    plt = _pyplot()
+    plt = pyplot_or_error()
     ok = [r for r in rows if r["status"] == "ok"]
     series = sorted({(r["kernel"], r["strategy"]) for r in ok})
     kernels = sorted({k for k, _ in series})

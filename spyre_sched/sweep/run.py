@@ -40,9 +40,9 @@ def run_sweep(sweep_file: str, out: str, *, backend: str = "local", address: str
     pipeline_available()
     parameters = [name for name, _ in spec.parameters]
     if plot:
-        from spyre_sched.sweep.plot import _pyplot
+        from spyre_sched.sweep.plot import pyplot_or_error
 
-        _pyplot()  # a missing matplotlib is reported before the jobs run, not after
+        pyplot_or_error()  # a missing matplotlib is reported before the jobs run, not after
 
     folder = SweepFolder(out)
     header = {"format": FORMAT, "sweep": spec.as_dict(),

@@ -32,7 +32,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spyre_sched.errors import SourceLocation, UsageError
+from spyre_sched.errors import SourceLocation, SpyreSchedError, UsageError
 
 STRATEGIES = ("solver", "heuristic")
 OBJECTIVES = ("latency", "throughput")
@@ -222,10 +222,8 @@ def read_sweep(path: str | Path) -> SweepSpec:
                             at.at("kernels", "only")) if "only" in kernels_table else ()
         try:
             kernels += suite_kernels(suite == "quick", only)
-        except UsageError as err:
+        except SpyreSchedError as err:  # no such suite kernel
             raise UsageError(err.message, at.at("kernels", "only")) from None
-        except Exception as err:  # SpyreSchedError: no such suite kernel
-            raise UsageError(str(err), at.at("kernels", "only")) from None
     elif "only" in kernels_table:
         raise UsageError("[kernels] only picks suite kernels: it needs suite = \"full\" or "
                          "\"quick\"", at.at("kernels", "only"))

@@ -35,16 +35,16 @@ def _sweep(tmp_path, text, *extra):
      "unknown key 'stratgies' in [run]"),
     ('[kernels]\nsuite = "quick"\n[run]\nstrategies = ["greedy"]\n', 4, 1,
      "[run] strategies: unknown 'greedy'"),
-    ('[kernels]\nsuite = "slow"\n', 2, 1, "suite: expected \"full\" or \"quick\""),
+    ('[kernels]\nsuite = "slow"\n', 2, 1, "[kernels] suite: expected \"full\" or \"quick\""),
     ('[kernels]\nsuite = "quick"\nonly = ["addd"]\n', 3, 1, "no suite kernel named addd"),
-    ('[kernels]\nfiles = ["missing.mlir"]\n', 2, 1, "no kernel file missing.mlir"),
+    ('[kernels]\nfiles = ["missing.mlir"]\n', 2, 1, "[kernels] files: no kernel file missing.mlir"),
     ('[device]\nbase = "spyre"\n', 1, 1, "the sweep names no kernels"),
     ('[kernels]\nsuite = "quick"\n[parameters]\n"lx.size" = []\n', 4, 1,
-     "the list of values is empty"),
+     "parameter 'lx.size': the list of values is empty"),
     ('[kernels]\nsuite = "quick"\n[parameters]\n"lx.size" = { from = 4, to = 2 }\n', 4, 1,
-     "the range ends (2) below its start (4)"),
+     "parameter 'lx.size': the range ends (2) below its start (4)"),
     ('[kernels]\nsuite = "quick"\n[parameters]\n"lx.size" = ["big"]\n', 4, 1,
-     "expected a positive size"),
+     "parameter 'lx.size': expected a positive size"),
     ('[kernels]\nsuite = "quick"\n[parameters]\n"ddr.bandwidth" = 1\n"lx.sise" = [1]\n', 5, 1,
      "parameter 'lx.sise': lx has no 'sise' (it has kind, size)"),
     ('[kernels]\nsuite = "quick"\n[parameters]\n"ddr.bandwidth" = [150]\n"core.count" = [2, 0]\n',
@@ -54,8 +54,7 @@ def _sweep(tmp_path, text, *extra):
 def test_a_bad_sweep_file_is_a_located_error(tmp_path, text, line, col, message):
     result, sweep, out = _sweep(tmp_path, text)
     assert result.exit_code == 1, result.output
-    assert f"{sweep}:{line}:{col}: error: " in result.output
-    assert message in result.output
+    assert f"{sweep}:{line}:{col}: error: {message}" in result.output.replace("\n", " ")
     assert "Traceback" not in result.output
     assert not out.exists()
 
@@ -104,4 +103,21 @@ def test_address_without_ray_backend_is_an_error(tmp_path):
     result, _, out = _sweep(tmp_path, GOOD, "--address", "auto")
     assert result.exit_code == 1
     assert "--address names a Ray cluster: it needs --backend ray" in result.output
+    assert not out.exists()
+
+
+def test_plot_without_matplotlib_says_how_to_get_it_before_any_job(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    result, _, out = _sweep(tmp_path, GOOD, "--plot")
+    assert result.exit_code == 1
+    assert "--plot needs matplotlib, an optional extra" in result.output
     assert not out.exists()
