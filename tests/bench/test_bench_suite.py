@@ -18,7 +18,10 @@ from spyre_sched.frontend import load_kernel
 from spyre_sched.polyhedral.checks import check_kernel
 from spyre_sched.roofline import roofline
 
-NAMES = ["add", "bias_add", "gelu_chain", "layernorm", "rmsnorm", "row_sum", "softmax"]
+NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
+         "softmax"]
+#: run on the matrix unit: MAC-bound or memory-bound depending on the shape
+MATRIX = {"ffn", "matmul"}
 
 
 def _generator():
@@ -91,6 +94,13 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     if name == "rmsnorm":
         x = f["X"]
         return {"Y": _f16(x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-5) * f["W"])}
+    if name == "matmul":
+        return {"C": _f16(f["A"] @ f["B"])}
+    if name == "ffn":
+        x = f["X"]
+        gate, up = x @ f["Wg"], x @ f["Wu"]
+        h = _f16(gate / (1 + np.exp(-gate)) * up).astype(np.float64)
+        return {"Y": _f16(h @ f["Wd"])}
     raise AssertionError(name)
 
 
@@ -105,6 +115,11 @@ def test_quick_kernel_reference_matches_numpy(name):
         assert got[key].shape == want[key].shape
         if name == "add" or name == "bias_add":
             assert np.array_equal(got[key], want[key])  # one f16 rounding: exact
+        elif name in MATRIX:
+            # f32 sums of f16 products, rounded to f16 (the FFN's H rounded too)
+            scale = np.abs(want[key]).max()
+            np.testing.assert_allclose(got[key].astype(np.float64), want[key], rtol=2e-2,
+                                       atol=2e-2 * scale)
         else:
             # f16 intermediates (gelu's product, softmax's exponentials) round differently
             # from the float64 expression: a few f16 ulps.
@@ -116,5 +131,15 @@ def test_every_quick_kernel_is_memory_bound_on_spyre():
     device = load_device("spyre")
     for path in suite_kernels(quick=True):
         bound = roofline(load_kernel(path), device)
+        if path.stem in MATRIX:
+            assert bound.mac_cycles > 0, (path.stem, bound.terms)
+            continue
         assert bound.binding == "memory", (path.stem, bound.terms)
         assert bound.bound_cycles > 0 and bound.ring_cycles == 0
+
+
+def test_the_ffn_quick_kernel_is_mac_bound_on_spyre():
+    bound = roofline(load_kernel(SUITE_DIR / "quick" / "ffn.mlir"), load_device("spyre"))
+    # 256 tokens x (64 x 128 x 2 + 128 x 64) MACs over 32 cores at 2 x 64 per cycle
+    assert bound.terms["mac"] == 256 * (64 * 128 * 3) // 32 // 128 == 1536
+    assert bound.binding == "mac"

@@ -67,7 +67,16 @@ def test_matmul_of_intermediate_on_the_vector_unit() -> None:
     _check("matmul_of_intermediate", "sample_device")
 
 
-def _check(name: str, device: str) -> None:
+def test_sample_device_with_its_matrix_unit_option() -> None:
+    """devices/options/sample_device_matrix.mlir: sample_device plus a 4x4 array per
+    corelet; the matmul runs there (unit `mx`), not on the vector unit."""
+    option = Path(__file__).parents[2] / "devices" / "options" / "sample_device_matrix.mlir"
+    result = _check("transposed_b", str(option))
+    assert any(unit.endswith(".mx") for unit in result.units)
+    assert not any(unit.endswith(".sfu") for unit in result.units)
+
+
+def _check(name: str, device: str):
     import spyre_sched
 
     inputs, expected = CASES[name](np.random.default_rng(3))
@@ -78,3 +87,4 @@ def _check(name: str, device: str) -> None:
         assert got.shape == want.shape
         # f16 sums of 32 terms: a few units in the last place of f16
         np.testing.assert_allclose(got, want, rtol=2e-2, atol=3e-2)
+    return result
