@@ -282,3 +282,16 @@ def test_pinned_kinds_stay_at_the_v1_values_and_random_schedules_fit():
     assert all(cost.feasible(problem, c) for c in schedules)
     assert random_choice(problem, 3) == schedules[3]  # deterministic per seed
     assert len({tuple(sorted(c.items())) for c in schedules}) > 1
+
+
+def test_pinning_needs_a_known_kind_and_the_solver():
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+
+    from spyre_sched.solve.problem import SolveError
+    from spyre_sched.solve.solve_pass import SolveDecisions
+
+    with pytest.raises(SolveError, match="cannot pin decisions of kind bogus"):
+        SolveDecisions(pinned=("bogus",)).apply(Context(), ModuleOp([]))
+    with pytest.raises(SolveError, match="needs the solver strategy"):
+        SolveDecisions(strategy="heuristic", pinned=("tile",)).apply(Context(), ModuleOp([]))
