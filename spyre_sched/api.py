@@ -204,10 +204,11 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
             strategy: str = "solver", *, time_limit: float | None = None, workers: int = 1,
             seed: int = 0, solver_log: bool = False, print_after_all=None,
             allow_races: bool = False, func: str | None = None,
-            arguments: dict | None = None) -> Schedule:
+            arguments: dict | None = None, pinned: tuple[str, ...] = ()) -> Schedule:
     """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`.
     A KTIR kernel with a proven race between tiles is refused (`AnalysisError`, with the
-    witness `check` gives) unless `allow_races`."""
+    witness `check` gives) unless `allow_races`. `pinned` decision kinds (tile, modulo,
+    distribute, keep) stay at the V1 heuristic's values while the solver picks the rest."""
     from spyre_sched.pipeline import POST_SOLVE_STEPS, run_steps
     from spyre_sched.solve.explain import trace_summary
     from spyre_sched.solve.solve_pass import SolveDecisions
@@ -222,7 +223,7 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
                                              allow_races=allow_races, func=func,
                                              arguments=arguments)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
-                          workers=workers, seed=seed, log=solver_log)
+                          workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned))
     run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)
     solution = step.result.solution
     assert solution is not None

@@ -18,7 +18,7 @@ def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) 
                   help="Device description (default: the bundle's, or spyre for a kernel).")
     @click.option("--objective", type=click.Choice(["latency", "memory"]), default="latency",
                   show_default=True, help="What the solver minimises (kernel input only).")
-    @click.option("--strategy", type=click.Choice(["solver", "heuristic"]), default="solver",
+    @click.option("--strategy", type=click.Choice(["solver", "heuristic", "heuristic+keep"]), default="solver",
                   show_default=True, help="How decisions are taken (kernel input only).")
     @click.option("--inputs", "inputs_path", type=click.Path(dir_okay=False),
                   help=".npz of inputs keyed by the kernel's argument names; missing ones are "

@@ -21,7 +21,7 @@ import click
 from spyre_sched.errors import SpyreSchedError
 
 OBJECTIVES = ("latency", "memory")
-STRATEGIES = ("solver", "heuristic")
+STRATEGIES = ("solver", "heuristic", "heuristic+keep", "random")
 
 
 allow_races_option = click.option(
@@ -38,7 +38,9 @@ def solver_options(fn):
                      "smallest peak scratchpad, then fewest cycles."),
         click.option("--strategy", type=click.Choice(STRATEGIES), default="solver",
                      show_default=True, help="solver: CP-SAT; heuristic: the published V1 "
-                     "rules (the benchmark baseline)."),
+                     "rules (the benchmark baseline); heuristic+keep: V1 plus keeping an "
+                     "input resident when it fits; random: a random feasible schedule "
+                     "(seeded by --seed)."),
         click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True),
                      default=None, metavar="SECONDS",
                      help="Stop CP-SAT after this long; the best schedule and its gap are "

@@ -34,7 +34,19 @@ the schedule, and none can go faster than the device description says:
 
 The bound is the largest of the four. Latencies are left out on purpose: it is a
 roofline (throughput only); fill, drain and exposed latency are what separate a schedule
-from it. Every count errs low (iteration domains are taken as the largest operand, the
+from it.
+
+**Per program.** The back end runs a kernel as programs, one after another, one per
+compute group (a store and what it needs, `schedule.program_split.compute_groups`; the
+split is fixed by the kernel, not chosen). Their times add, so the program bound is the
+sum over programs of each program's largest term (memory, compute, MACs, ring, each counted for
+that program's own ops), plus the latency of the first program's cheapest route: the
+first program cannot end before its last access lands, nor compute before its first
+input lands. A program's device-memory bytes leave out what an earlier program already
+loaded (a schedule may keep it on chip) and stores a later program overwrites, so the
+programs' bytes add up to the kernel-wide count and every term still errs low.
+`bound_cycles` stays the kernel-wide figure; `program_bound_cycles` is this one, never
+below it (a sum of maxima is at least the maximum of the sums). Every count errs low (iteration domains are taken as the largest operand, the
 widest SIMD width of the op's element types is assumed, work under `scf.if` and indirect
 accesses are not counted and are listed in `notes`), so emulated cycles below the bound
 mean a bug in the emulator or in the device figures, never in the bound.
@@ -116,6 +128,20 @@ class Roofline:
     """Per compute tile: multiply-accumulates on the matrix unit."""
     mac_rate_per_core: int = 0
     """MACs per cycle of one core's matrix units (0: none, or no matmul)."""
+    programs: tuple[ProgramTerms, ...] = field(default=())
+    """Per program (in the order they run), its own memory, compute and ring cycles."""
+    first_access_latency: int = 0
+    """Cycles of the first program's cheapest route (0 if it touches its own scratchpad)."""
+
+    @property
+    def program_bound_cycles(self) -> int:
+        """Σ over programs of max(memory, compute, ring) + the first access's latency."""
+        if not self.programs:
+            return self.bound_cycles
+        # both are lower bounds; work no program claims (an exchange outside every compute
+        # group) keeps the kernel-wide figure the floor
+        return max(self.bound_cycles,
+                   sum(p.bound_cycles for p in self.programs) + self.first_access_latency)
 
     @property
     def memory_bytes(self) -> int:
@@ -193,6 +219,9 @@ class Roofline:
             "ring_bytes": self.ring_bytes,
             "as_written_bytes": self.as_written_bytes,
             "as_written_cycles": self.as_written_cycles,
+            "program_bound_cycles": self.program_bound_cycles,
+            "first_access_latency": self.first_access_latency,
+            "programs": [p.as_dict() for p in self.programs],
             "notes": list(self.notes),
         }
 
@@ -214,8 +243,36 @@ class Roofline:
             f"  ring   : {self.ring_cycles:>10} cycles: busiest link "
             + _busiest(self.ring_links),
         ]
+        if self.programs:
+            lines.append(f"  by program (they run one after another): "
+                         f"{self.program_bound_cycles} cycles = "
+                         + " + ".join(f"{p.bound_cycles} ({p.binding})" for p in self.programs)
+                         + f" + {self.first_access_latency} (first access latency)")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ProgramTerms:
+    """One program's share of the bound: the cycles its own ops need of each resource."""
+
+    memory: int
+    compute: int
+    ring: int
+    mac: int = 0
+
+    @property
+    def bound_cycles(self) -> int:
+        return max(self.memory, self.compute, self.ring, self.mac)
+
+    @property
+    def binding(self) -> str:
+        terms = self.as_dict()
+        return max(TERMS, key=lambda t: (terms[t], -TERMS.index(t)))
+
+    def as_dict(self) -> dict[str, int]:
+        return {"memory": self.memory, "compute": self.compute, "mac": self.mac,
+                "ring": self.ring}
 
 
 def _busiest(links: tuple[LinkTraffic, ...]) -> str:
@@ -249,9 +306,101 @@ def roofline(kernel: Kernel, device: Device) -> Roofline:
     vectors, units, macs, mac_rate = _vector_work(kernel, model, device, notes)
     exchange_flows = _exchange_flows(kernel, model, device, notes)
     ring_links = _ring_links(device, touches, exchange_flows)
+    programs, latency = _program_terms(kernel, model, device, touches)
     return Roofline(kernel.name, device.name, model.tile_count, read_bytes, write_bytes,
                     memory.bandwidth, tuple(memory_links), tuple(vectors), units,
-                    tuple(ring_links), as_written, tuple(notes), tuple(macs), mac_rate)
+                    tuple(ring_links), as_written, tuple(notes), macs=tuple(macs),
+                    mac_rate_per_core=mac_rate, programs=tuple(programs),
+                    first_access_latency=latency)
+
+
+# ---- per program --------------------------------------------------------------------
+
+
+def _program_terms(kernel: Kernel, model: KernelModel, device: Device,
+                   touches: list[Touch]) -> tuple[list[ProgramTerms], int]:
+    """Each program's memory, compute and ring cycles, and the first access's latency.
+    Accesses and compute ops outside every program (work that feeds no store, which the
+    scheduler drops) count nowhere."""
+    from spyre_sched.schedule.program_split import compute_groups
+
+    groups = compute_groups(kernel.func)
+    program_of: dict[Operation, int] = {op: k for k, g in enumerate(groups) for op in g}
+    access_program = [program_of.get(a.op) for a in model.accesses]
+    by_program: list[list[Touch]] = [[] for _ in groups]
+    for t in touches:
+        k = access_program[t.op]
+        if k is not None:
+            by_program[k].append(t)
+    # Device-memory bytes a program must move itself: loads of data no earlier program
+    # loaded, stores no later program overwrites (the kernel-wide count, split: summed
+    # over programs it is the kernel's, so the program bound is never below the other).
+    seen: dict[tuple, list[np.ndarray]] = defaultdict(list)
+    firsts: list[list[Touch]] = []
+    for own in by_program:
+        firsts.append([_minus(t, seen) if t.kind == "load" and t.memory.space == "global"
+                       else t for t in own])
+        for t in own:
+            if t.kind == "load" and t.memory.space == "global":
+                seen[(t.root, t.element_bytes)].append(t.addresses)
+    later: dict[tuple, list[np.ndarray]] = defaultdict(list)
+    for k in range(len(groups) - 1, -1, -1):
+        own = firsts[k]
+        firsts[k] = [_minus(t, later) if t.kind == "store" and t.memory.space == "global"
+                     else t for t in own]
+        for t in own:
+            if t.kind == "store" and t.memory.space == "global":
+                later[(t.root, t.element_bytes)].append(t.addresses)
+    memory = device.device_memory()
+    terms = []
+    for k, own in enumerate(firsts):
+        own = [t for t in own if len(t.addresses)]
+        reads, writes, links = _device_memory_traffic(device, own) if own else (0, 0, [])
+        port = (occupancy_cycles(reads + writes, memory.bandwidth)
+                if memory.bandwidth is not None else 0)
+        mem = max([port, *(link.cycles for link in links)])
+        ops = {op for op in groups[k]}
+        per_tile, units, macs, mac_rate = _vector_work(kernel, model, device, [], ops)
+        compute = max((-(-v // units) for v in per_tile), default=0)
+        mac = max((-(-m // mac_rate) for m in macs), default=0) if mac_rate else 0
+        flows = _exchange_flows(kernel, model, device, [], ops)
+        ring = max((link.cycles for link in _ring_links(device, own, flows)), default=0)
+        terms.append(ProgramTerms(mem, compute, ring, mac))
+    return terms, _first_access_latency(device, by_program[0] if by_program else [])
+
+
+def _minus(t: Touch, drop: dict[tuple, list[np.ndarray]]) -> Touch:
+    """The touch without the addresses `drop` holds for its root and element size."""
+    chunks = drop.get((t.root, t.element_bytes))
+    if not chunks:
+        return t
+    keep = ~np.isin(t.addresses, np.concatenate(chunks))
+    if keep.all():
+        return t
+    return Touch(t.kind, t.tile, t.memory, t.root, t.element_bytes, t.addresses[keep], t.op)
+
+
+def _first_access_latency(device: Device, touches: list[Touch]) -> int:
+    """The smallest latency of a route the first program's accesses take (a load from
+    device memory into the tile's scratchpad, a store back, a remote scratchpad): its
+    last access lands at least that long after its last transfer, and its compute waits
+    at least that long for its first input. 0 when it touches its own scratchpad."""
+    memory = device.device_memory().name
+    found: dict[tuple, int] = {}
+    for t in touches:
+        if t.memory.space != "global" and not t.remote:
+            return 0
+        key = (t.kind, t.tile, t.memory.core if t.remote else None)
+        if key in found:
+            continue
+        try:
+            own = device.scratchpad(t.tile).name
+            other = memory if t.memory.space == "global" else device.scratchpad(t.memory.core).name
+            route = device.route(other, own) if t.kind == "load" else device.route(own, other)
+        except DeviceError:
+            return 0  # no route to measure (the schedule will say why): claim nothing
+        found[key] = route.latency
+    return min(found.values(), default=0)
 
 
 # ---- what each access touches -------------------------------------------------------
@@ -393,9 +542,11 @@ _ELEMENTWISE_DIALECTS = ("arith.", "math.", "spyreop.")
 
 
 def _vector_work(kernel: Kernel, model: KernelModel, device: Device,
-                 notes: list[str]) -> tuple[list[int], int, list[int], int]:
+                 notes: list[str], only: set[Operation] | None = None
+                 ) -> tuple[list[int], int, list[int], int]:
     """Vector instructions per compute tile and vector compute units per core; MACs per
-    compute tile on the matrix units and their MAC rate per core (the slowest core's)."""
+    compute tile on the matrix units and their MAC rate per core (the slowest core's); of
+    the ops in `only`, when given."""
     units = min(len(device.compute_units(core, compute_class="vector"))
                 for core in device.cores[:model.tile_count])
     if units == 0:
@@ -404,6 +555,8 @@ def _vector_work(kernel: Kernel, model: KernelModel, device: Device,
     macs = [0] * model.tile_count
     mac_rate = 0
     for op in _compute_ops(kernel.func):
+        if only is not None and op not in only:
+            continue
         where = kernel.location_of(op)
         if _under_condition(op, kernel.func):
             notes.append(f"{op.name} at {where}: under scf.if, its work is not counted")
@@ -565,8 +718,9 @@ def _ring_links(device: Device, touches: list[Touch],
     return links
 
 
-def _exchange_flows(kernel: Kernel, model: KernelModel, device: Device,
-                    notes: list[str]) -> list[tuple[tuple[Datapath, ...], int, bool]]:
+def _exchange_flows(kernel: Kernel, model: KernelModel, device: Device, notes: list[str],
+                    only: set[Operation] | None = None
+                    ) -> list[tuple[tuple[Datapath, ...], int, bool]]:
     """What inter-tile communication must move, at least, whatever its algorithm (a ring
     all-reduce, a tree, every consumer reading every producer): per execution, a consumer
     that needs a partial of another tile takes in at least one partial's bytes (a reduce
@@ -579,6 +733,8 @@ def _exchange_flows(kernel: Kernel, model: KernelModel, device: Device,
     flows: list[tuple[tuple[Datapath, ...], int, bool]] = []
     for op in kernel.func.walk():
         if not isinstance(op, InterTileConsumeOp | InterTileReduceOp):
+            continue
+        if only is not None and op not in only:
             continue
         where = kernel.location_of(op)
         if _under_condition(op, kernel.func):

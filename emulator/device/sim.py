@@ -103,22 +103,41 @@ def wait_until(time: int, what: str = "for data in flight") -> tuple:
 
 
 class SharedResource:
-    """Bandwidth shared by several units (device memory, a ring link): a transfer holds it
-    for ceil(bytes / bandwidth) cycles; requests are served in the order they are made."""
+    """Bandwidth shared by several units (device memory, a ring link), granted in bytes.
 
-    __slots__ = ("name", "bandwidth", "free_at", "busy", "bytes")
+    The resource moves `bandwidth` bytes per cycle: a transfer of n bytes takes exactly
+    n / bandwidth cycles of it, and the part of a cycle a transfer leaves unused is credit
+    the next transfer starts in (three 512-byte transfers at 150 B/cycle take 1536 / 150 =
+    10.24 cycles, not 3 x ceil(512 / 150) = 12). Requests are served in the order they are
+    made. Time here is counted in bytes (`free_bytes` = cycle x bandwidth + credit), so the
+    accounting stays in integers."""
+
+    __slots__ = ("name", "bandwidth", "free_bytes", "bytes")
 
     def __init__(self, name: str, bandwidth: int):
         if bandwidth <= 0:
             raise ExecutionError(f"shared resource {name} has bandwidth {bandwidth}")
         self.name = name
         self.bandwidth = bandwidth
-        self.free_at = 0
-        self.busy = 0
+        self.free_bytes = 0  # the byte-time at which the resource is next free
         self.bytes = 0
 
-    def hold_cycles(self, nbytes: int) -> int:
-        return -(-nbytes // self.bandwidth)
+    def free_cycle(self) -> int:
+        """The cycle in which the resource has bandwidth left: a transfer may start in it."""
+        return self.free_bytes // self.bandwidth
+
+    def grant(self, start: int, nbytes: int) -> int:
+        """Serve `nbytes` from cycle `start` on (or from where the previous grant ended,
+        if later); return the cycle by whose end the last byte has passed."""
+        begin = max(start * self.bandwidth, self.free_bytes)
+        self.free_bytes = begin + nbytes
+        self.bytes += nbytes
+        return -(-self.free_bytes // self.bandwidth)
+
+    @property
+    def busy(self) -> int:
+        """Cycles of the resource's bandwidth used, rounded up once over the launch."""
+        return -(-self.bytes // self.bandwidth)
 
 
 class Fifo:
@@ -785,15 +804,13 @@ class Simulator:
         occupancy, latency, shared, nbytes, land, paths = cmd[1:7]
         start = issue
         for res in shared:
-            if res.free_at > start:
-                start = res.free_at
+            free = res.free_cycle()
+            if free > start:
+                start = free
         for res in shared:
-            hold = res.hold_cycles(nbytes)
-            # Served in request order: the resource is held from this transfer's start,
-            # at its own bandwidth.
-            res.free_at = start + hold
-            res.busy += hold
-            res.bytes += nbytes
+            # Served in request order, in bytes: the transfer may begin in the cycle the
+            # previous one ended in, on the bandwidth that one left (credit).
+            hold = res.grant(start, nbytes) - start
             if hold > occupancy:
                 occupancy = hold
         counts = self.datapath_bytes

@@ -17,10 +17,13 @@ import numpy as np
 
 from spyre_sched.errors import SpyreSchedError
 
-STRATEGIES = ("solver", "heuristic")
+STRATEGIES = ("solver", "heuristic", "heuristic+keep")
+#: the decision kinds a speedup is split by: each pinned in turn to the V1 baseline's values
+SPLIT_KINDS = {"tile": "tiles", "modulo": "buffering", "distribute": "instances",
+               "keep": "residency"}
 #: a kernel's measured figures (null when its pipeline run failed; `error` says why)
-FIGURES = ("solver_cycles", "heuristic_cycles", "predicted_cycles", "solve_s", "compile_s",
-           "emulate_s", "elements_per_s")
+FIGURES = ("solver_cycles", "heuristic_cycles", "heuristic_keep_cycles", "predicted_cycles",
+           "solve_s", "compile_s", "emulate_s", "elements_per_s")
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,12 @@ class KernelJob:
     device: str
     seed: int = 0
     objective: str = "latency"
+    split: bool = False
+    """Also solve with each decision kind pinned to the baseline's values."""
+    random: int = 0
+    """Also measure this many random feasible schedules (seeds 0..random-1)."""
+    calibration: bool = True
+    """The cost model was fitted to the emulator on this kernel."""
 
 
 def pipeline_available() -> None:
@@ -86,37 +95,66 @@ def _measure(job: KernelJob) -> dict:
     inputs = reference.make_inputs(kernel, job.seed)
     elements = largest_tensor_elements(kernel)
     entry = {"name": Path(job.path).stem, "file": _display_path(job.path),
-             "kernel": kernel.name}
+             "kernel": kernel.name, "calibration": job.calibration}
     runs = {}
-    reference_run = None  # the reference runs once: the second strategy reuses the first's
-    for strategy in STRATEGIES:
+    reference_run = None  # the reference runs once: the other schedules reuse the first's
+    variants: list[tuple[str, str, tuple[str, ...], int]] = [
+        (s, s, (), 0) for s in STRATEGIES]
+    if job.split:
+        variants += [(f"pinned:{kind}", "solver", (kind,), 0) for kind in SPLIT_KINDS]
+    variants += [(f"random:{k}", "random", (), k) for k in range(job.random)]
+    kinds: set[str] = set()
+    for label, strategy, pinned, seed in variants:
+        if pinned and pinned[0] not in kinds:
+            runs[label] = None  # no decision of that kind: pinning it changes nothing
+            continue
         try:
-            runs[strategy], reference_run = measure_strategy(job, strategy, inputs, device,
-                                                             reference_run)
+            runs[label], reference_run = measure_strategy(job, strategy, inputs, device,
+                                                          reference_run, pinned=pinned,
+                                                          compile_seed=seed)
         except SpyreSchedError as err:
             # One kernel the pipeline cannot handle yet must not hide the others' figures.
             return {**entry, **{k: None for k in FIGURES}, "correct": False,
-                    "bound_cycles": bound.bound_cycles, "elements": elements,
+                    "bound_cycles": bound.bound_cycles,
+                    "program_bound_cycles": bound.program_bound_cycles, "elements": elements,
                     "bound": {**bound.as_dict(), "seconds": bound_s},
-                    "error": f"{strategy}: {err}"}
+                    "error": f"{label}: {err}"}
+        if label == "solver":
+            kinds = set(runs[label].pop("decision_kinds"))
+        else:
+            runs[label].pop("decision_kinds")
     solver = runs["solver"]
     return {
         **entry,
         "solver_cycles": solver["cycles"],
         "heuristic_cycles": runs["heuristic"]["cycles"],
+        "heuristic_keep_cycles": runs["heuristic+keep"]["cycles"],
         "bound_cycles": bound.bound_cycles,
+        "program_bound_cycles": bound.program_bound_cycles,
         "predicted_cycles": solver["predicted_cycles"],
         "solve_s": solver["solve_s"],
         "compile_s": solver["compile_s"],
         "emulate_s": solver["emulate_s"],
         "elements_per_s": elements / solver["emulate_s"] if solver["emulate_s"] else 0.0,
-        "correct": all(r["correct"] for r in runs.values()),
+        "correct": all(r["correct"] for r in runs.values() if r is not None),
         "elements": elements,
         "bound": {**bound.as_dict(), "seconds": bound_s},
         "solver": solver,
         "heuristic": runs["heuristic"],
+        "heuristic_keep": runs["heuristic+keep"],
+        "pinned": {SPLIT_KINDS[kind]: _brief(runs[f"pinned:{kind}"])
+                   for kind in SPLIT_KINDS if f"pinned:{kind}" in runs},
+        "random": [_brief(runs[f"random:{k}"]) for k in range(job.random)],
         "error": None,
     }
+
+
+def _brief(run: dict | None) -> dict | None:
+    """The figures of an extra schedule (a pinned solve, a random one) the bench keeps."""
+    if run is None:
+        return None
+    return {k: run[k] for k in ("cycles", "predicted_cycles", "correct", "decisions",
+                                "solver_status", "solve_s")}
 
 
 def _display_path(path: str) -> str:
@@ -129,20 +167,23 @@ def _display_path(path: str) -> str:
 
 
 def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray],
-                     device, reference_run=None) -> tuple[dict, object]:
+                     device, reference_run=None, *, pinned: tuple[str, ...] = (),
+                     compile_seed: int = 0) -> tuple[dict, object]:
     """Compile (schedule, solve, lower, write the bundle), then emulate and check (against
     `reference_run`, an earlier `RunResult.reference_run` on the same inputs, when given):
-    the figures, and the reference run to reuse."""
+    the figures, and the reference run to reuse. `pinned` decision kinds stay at the V1
+    heuristic's values; `compile_seed` seeds the solver (and the random strategy)."""
     compile_kernel, run_schedule, write_bundle = _pipeline()
     with tempfile.TemporaryDirectory(prefix="spyre-bench-") as tmp:
         started = time.perf_counter()
         schedule = compile_kernel(job.path, device=job.device, objective=job.objective,
-                                  strategy=strategy)
-        bundle = write_bundle(schedule, Path(tmp) / strategy, kernel_path=job.path)
+                                  strategy=strategy, pinned=pinned, seed=compile_seed)
+        bundle = write_bundle(schedule, Path(tmp) / "bundle", kernel_path=job.path)
         compile_s = time.perf_counter() - started
         started = time.perf_counter()
+        # A bench measures every schedule to its end, however slow it is to emulate.
         result = run_schedule(str(bundle), inputs, device=job.device, seed=job.seed,
-                              reference=reference_run)
+                              reference=reference_run, max_seconds=None)
         run_s = time.perf_counter() - started
     emulate_s = _emulate_seconds(result, run_s)
     trace = getattr(schedule, "summary", None) or {}
@@ -176,6 +217,7 @@ def measure_strategy(job: KernelJob, strategy: str, inputs: dict[str, np.ndarray
         "bound_ratio": _plain(dict(sorted(result.bound_ratio.items()))),
         "scratchpad_bytes": schedule.scratchpad_bytes,
         "decisions": _plain(schedule.decisions),
+        "decision_kinds": sorted({d.kind for d in schedule.solution.problem.decisions}),
         "stalls": _stall_totals(result),
         **_device_memory_bytes(result, device),
         # The emulator's own split: the unit that finished last, busy vs stalled.

@@ -271,13 +271,19 @@ class _Override(Mapping[str, int]):
 def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
          strategy: str, alternatives: list[dict[str, object]]) -> str:
     chosen = d.candidates[choice[d.name]]
-    if strategy == "heuristic":
-        rule = {"tile": "V1 rule: tile extent 2 where 2 divides the loop, else 1",
-                "modulo": "V1 rule: double buffering (modulo 2) where legal",
-                "distribute": "V1 rule: instances = corelets on the outermost loop they "
-                              "divide",
-                "keep": "V1 rule: every compute re-reads its inputs (keep 0)"}[d.kind]
+    if strategy in ("heuristic", "heuristic+keep"):
+        keep = ("V1+keep rule: an input is kept resident when the schedule still fits"
+                if strategy == "heuristic+keep"
+                else "V1 rule: every compute re-reads its inputs (keep 0)")
+        rule = {"tile": "V1 rule: from max(2, min_value) down, the first multiple of the "
+                        "divisibility that divides the extent",
+                "modulo": "V1 rule: double buffering (modulo 2) where it fits",
+                "distribute": "V1 rule: corelets on the first balanced static loop, else "
+                              "imbalanced static, else dynamic (a loop over a tile)",
+                "keep": keep}[d.kind]
         return rule
+    if strategy == "random":
+        return "random feasible schedule (a seeded walk from the V1 schedule)"
     bigger = [a for a in alternatives if a["value"] > chosen.value]
     smaller = [a for a in alternatives if a["value"] < chosen.value]
     parts: list[str] = []

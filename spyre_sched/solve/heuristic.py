@@ -1,10 +1,28 @@
-"""`--strategy heuristic`: the published V1 rules, the baseline every benchmark compares
-with. No search: each decision is set by a local rule.
+"""`--strategy heuristic`: the V1 scheduler's published rules, the baseline every benchmark
+compares with, and `--strategy heuristic+keep`, the same plus "keep an input resident when
+it fits". No search: each decision is set by a local rule, in V1's pass order.
 
-- modulo 2 wherever it is legal (a candidate, and the program still fits), else 1;
-- instances = the number of corelets, on the outermost parallel loop whose trip count
-  they divide, else on the outermost loop at least that long;
-- every tile extent 2 where 2 divides the loop's trip count, else 1.
+1. Instances (V1 parallelises before it chooses tile sizes, so a loop that walks a tile
+   has a trip count it cannot see: dynamic). Per instance group, loops outermost first:
+   the first loop with a static trip count at least N (the corelets) that N divides
+   (balanced); else the first static one at least N long (imbalanced); else the first
+   dynamic one. That loop gets N instances, the others 1.
+2. Buffering: every rotating scratchpad buffer (one stage writes it, a sibling stage
+   reads it, inside a loop: the only buffers that have a modulo decision) is double
+   buffered, modulo 2.
+3. Tile sizes: from max(2, min_value) down to min_value, the first multiple of the
+   divisibility that divides the extent of the loop the decision drives (a tile decision
+   here drives one extent; `within` levels are checked by the feasibility test).
+4. Residency: V1 keeps nothing; every compute re-reads its inputs (`heuristic+keep`
+   keeps each input, in decision order, when the schedule still fits).
+
+Departures from V1, and why:
+
+- A program whose double buffers do not fit the scratchpad is single-buffered (V1 would
+  fail at allocation; a baseline that fails measures nothing).
+- A reduction too large for the scratchpad is chunked by the scheduler with the chunk as
+  a tile decision (docs/scheduleir.md); V1 picks the fewest chunks under 1 MiB, here the
+  tile rule above picks the smallest chunk. No bench kernel is chunked.
 """
 
 from __future__ import annotations
@@ -12,6 +30,9 @@ from __future__ import annotations
 from spyre_sched.solve import cost
 from spyre_sched.solve.problem import Decision, Problem
 from spyre_sched.solve.solver import Solution
+
+V1_MAX_TILE = 2
+"""V1's largest tile-size candidate (below its minimum value, the minimum wins)."""
 
 
 def _closest(d: Decision, want: int) -> int:
@@ -24,41 +45,52 @@ def _closest(d: Decision, want: int) -> int:
 
 
 def _tile(d: Decision) -> int:
-    """Two units (rows, or vectors along the stick dim) where 2 divides the loop's trip
-    count, else one."""
-    trips = -(-d.extent // d.step) if d.extent is not None else 1
-    return _closest(d, (2 if trips % 2 == 0 else 1) * d.step)
+    """From max(2, min_value) down to min_value, the first multiple of the divisibility
+    (the decision's step) that divides the extent; else the smallest candidate."""
+    values = [c.value for c in d.candidates]
+    least = min(values)
+    for want in range(max(V1_MAX_TILE, least), least - 1, -1):
+        if want % d.step == 0 and want in values and \
+                (d.extent is None or d.extent % want == 0):
+            return values.index(want)
+    return values.index(least)
 
 
-def _distribute(d: Decision, corelets: int) -> int:
-    """Instances = corelets, on the outermost loop of a candidate list of (loop, n)."""
+def _static_trip(problem: Problem, d: Decision, trip) -> int | None:
+    """A loop's trip count as V1 sees it: None (dynamic) when it walks a tile, since V1
+    chooses tile sizes after it parallelises."""
+    if isinstance(trip, str):
+        return None
+    return trip
+
+
+def _pick(trips: list[int | None], n: int) -> int | None:
+    """V1's loop selection over trip counts (outermost first): balanced static, then
+    imbalanced static, then dynamic; None when no loop qualifies."""
+    for test in (lambda t: t is not None and t >= n and t % n == 0,
+                 lambda t: t is not None and t >= n,
+                 lambda t: t is None):
+        pick = next((k for k, t in enumerate(trips) if test(t)), None)
+        if pick is not None:
+            return pick
+    return None
+
+
+def _distribute(problem: Problem, d: Decision, corelets: int) -> int:
+    """One decision whose candidates name the loops (outermost first): N instances on
+    the loop V1 selects."""
     full = [i for i, c in enumerate(d.candidates) if c.value == corelets]
-    for i in full:  # candidates list the loops outermost first
-        trip = d.candidates[i].trip
-        if trip is not None and trip % corelets == 0:
-            return i
-    for i in full:
-        trip = d.candidates[i].trip
-        if trip is None or trip >= corelets:
-            return i
-    return _closest(d, corelets)
-
-
-def _trip(problem: Problem, d: Decision, choice: dict[str, int]) -> int | None:
-    if isinstance(d.trip, str):
-        tile = problem.decision(d.trip)
-        return -(-tile.candidates[choice[d.trip]].value // tile.step)
-    return d.trip
+    pick = _pick([_static_trip(problem, d, d.candidates[i].trip) for i in full], corelets)
+    if pick is not None:
+        return full[pick]
+    return _closest(d, 1)
 
 
 def _distribute_group(problem: Problem, group: list[Decision], choice: dict[str, int]) -> None:
-    """One decision per nested loop (outermost first): the first loop whose trip count
-    the corelets divide gets them, else the first loop at least that long; others 1."""
+    """One decision per nested loop (outermost first): the loop V1 selects gets the
+    corelets, the others 1."""
     corelets = problem.corelets
-    trips = [_trip(problem, d, choice) for d in group]
-    pick = next((k for k, t in enumerate(trips) if t is not None and t % corelets == 0), None)
-    if pick is None:
-        pick = next((k for k, t in enumerate(trips) if t is None or t >= corelets), None)
+    pick = _pick([_static_trip(problem, d, d.trip) for d in group], corelets)
     for k, d in enumerate(group):
         choice[d.name] = _closest(d, corelets if k == pick else 1)
 
@@ -73,17 +105,15 @@ def v1_choice(problem: Problem) -> dict[str, int]:
         elif d.kind == "keep":
             choice[d.name] = _closest(d, 0)  # V1 keeps nothing: every compute re-reads
         elif any(c.loop for c in d.candidates):
-            choice[d.name] = _distribute(d, problem.corelets)
+            choice[d.name] = _distribute(problem, d, problem.corelets)
     # Distributed loops written as one decision per loop, grouped by instance group.
-    grouped: set[str] = set()
     for p in problem.programs:
         for lim in p.instance_limits:
             _distribute_group(problem, [problem.decision(n) for n in lim.decisions], choice)
-            grouped.update(lim.decisions)
     for d in problem.decisions:
         if d.kind == "distribute" and d.name not in choice:
             _distribute_group(problem, [d], choice)
-    # "Where it is legal": a program whose double buffers do not fit is single-buffered.
+    # A program whose double buffers do not fit is single-buffered.
     for v in cost.violations(problem, choice):
         if v.kind != "capacity":
             continue
@@ -93,10 +123,22 @@ def v1_choice(problem: Problem) -> dict[str, int]:
     return choice
 
 
-def heuristic(problem: Problem, objective: str = "latency") -> Solution:
+def v1_keep_choice(problem: Problem) -> dict[str, int]:
+    """V1's schedule plus residency: each input kept (decision order) when it still fits."""
     choice = v1_choice(problem)
+    for d in problem.decisions:
+        if d.kind != "keep":
+            continue
+        keep = [i for i, c in enumerate(d.candidates) if c.value == 1]
+        if keep and cost.feasible(problem, {**choice, d.name: keep[0]}):
+            choice[d.name] = keep[0]
+    return choice
+
+
+def heuristic(problem: Problem, objective: str = "latency", keep: bool = False) -> Solution:
+    choice = v1_keep_choice(problem) if keep else v1_choice(problem)
     if not cost.feasible(problem, choice):
         from spyre_sched.solve.explain import explain_infeasible
 
         raise explain_infeasible(problem, heuristic_choice=choice)
-    return Solution(problem, choice, objective, "heuristic")
+    return Solution(problem, choice, objective, "heuristic+keep" if keep else "heuristic")

@@ -10,11 +10,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from spyre_sched.solve.extract import extract
-from spyre_sched.solve.heuristic import heuristic
+from spyre_sched.solve.heuristic import heuristic, v1_choice
+from spyre_sched.solve.random_schedule import random_schedule
 from spyre_sched.solve.solver import Solution, solve
 from spyre_sched.solve.writeback import write_back
 
-STRATEGIES = ("solver", "heuristic")
+STRATEGIES = ("solver", "heuristic", "heuristic+keep", "random")
+"""solver: CP-SAT; heuristic: V1's rules; heuristic+keep: V1 plus keeping inputs resident
+when they fit; random: a random feasible schedule (seeded by `seed`)."""
 
 
 @dataclass
@@ -34,6 +37,8 @@ class SolveDecisions(ModulePass):
     workers: int = 1
     seed: int = 0
     log: bool = False
+    pinned: tuple[str, ...] = ()
+    """Decision kinds the solver leaves at the V1 heuristic's values."""
     result: SolveResult = field(default_factory=SolveResult, compare=False, hash=False)
 
     @property
@@ -41,16 +46,31 @@ class SolveDecisions(ModulePass):
         return "solve"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from spyre_sched.solve.problem import SolveError
+        from spyre_sched.solve.problem import DECISION_KINDS, SolveError
 
         if self.strategy not in STRATEGIES:
             raise SolveError(f"unknown strategy '{self.strategy}'; expected one of "
                              f"{', '.join(STRATEGIES)}")
+        unknown = [k for k in self.pinned if k not in DECISION_KINDS]
+        if unknown:
+            raise SolveError(f"cannot pin decisions of kind {', '.join(unknown)}; the kinds "
+                             f"are {', '.join(DECISION_KINDS)}")
+        if self.pinned and self.strategy != "solver":
+            raise SolveError(f"pinning decision kinds needs the solver strategy, not "
+                             f"'{self.strategy}'")
         extraction = extract(op)
-        if self.strategy == "heuristic":
-            solution = heuristic(extraction.problem, self.objective)
+        problem = extraction.problem
+        if self.strategy in ("heuristic", "heuristic+keep"):
+            solution = heuristic(problem, self.objective, keep=self.strategy == "heuristic+keep")
+        elif self.strategy == "random":
+            solution = random_schedule(problem, self.seed, self.objective)
         else:
-            solution = solve(extraction.problem, self.objective, time_limit=self.time_limit,
-                             workers=self.workers, seed=self.seed, log=self.log)
+            fixed = None
+            if self.pinned:
+                v1 = v1_choice(problem)
+                fixed = {d.name: v1[d.name] for d in problem.decisions
+                         if d.kind in self.pinned}
+            solution = solve(problem, self.objective, time_limit=self.time_limit,
+                             workers=self.workers, seed=self.seed, log=self.log, fixed=fixed)
         write_back(extraction, solution)
         self.result.solution = solution

@@ -8,6 +8,7 @@ so the same problem gives the same choice byte for byte.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 import time
 from dataclasses import dataclass, field
 
@@ -200,20 +201,32 @@ def _v1_hint(problem: Problem) -> dict[str, int] | None:
 
 
 def solve(problem: Problem, objective: str = "latency", *, time_limit: float | None = None,
-          workers: int = 1, seed: int = 0, log: bool = False) -> Solution:
+          workers: int = 1, seed: int = 0, log: bool = False,
+          fixed: Mapping[str, int] | None = None) -> Solution:
     """The best schedule under `objective`, or `InfeasibleError` explained in words.
 
     Anytime: CP-SAT starts from the V1 heuristic's schedule (a hint) when it fits, so a
     time limit returns the best schedule found with its bound and gap. When the limit
     stops CP-SAT before it has a solution of its own (status UNKNOWN: presolve had not
     finished), the hint is that best schedule; the phase says so (`found_by = "hint"`),
-    its bound is the model's own lower bound, and a note says it in words."""
+    its bound is the model's own lower bound, and a note says it in words.
+
+    `fixed` (decision name -> candidate index) pins decisions: the solver chooses only
+    the others (the bench's split of a speedup by decision kind)."""
     if objective not in OBJECTIVES:
         raise SolveError(f"unknown objective '{objective}'; expected one of "
                          f"{', '.join(OBJECTIVES)}")
     if workers < 1:
         raise SolveError(f"--workers must be at least 1, not {workers}")
     start = time.perf_counter()
+    if fixed:
+        from spyre_sched.solve.pinning import pin
+
+        pinned = pin(problem, fixed)
+        found = solve(pinned.problem, objective, time_limit=time_limit, workers=workers,
+                      seed=seed, log=log)
+        return Solution(problem, pinned.original(found.choice), objective, "solver",
+                        found.stats, found.log, found.notes)
     built = build(problem)
     build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None

@@ -39,7 +39,9 @@ needs_pipeline = pytest.mark.skipif(MISSING is not None, reason=f"{MISSING}")
 def quick_bench(tmp_path_factory):
     """One `bench --quick` run shared by the tests below (it is the expensive part)."""
     out = tmp_path_factory.mktemp("bench") / "bench.json"
-    result = CliRunner().invoke(main, ["bench", "--quick", "--jobs", "2", "--json", str(out)])
+    # The speedup split and random schedules are left to the opt-in end-to-end test.
+    result = CliRunner().invoke(main, ["bench", "--quick", "--jobs", "2", "--no-split",
+                                       "--random", "0", "--json", str(out)])
     return result, out
 
 
@@ -98,10 +100,12 @@ def test_emulated_cycles_are_never_below_the_bound(quick_bench, name):
     k = _entry(quick_bench, name)
     if k["error"] is not None:
         pytest.skip(f"{name} did not run: {k['error']}")
-    for strategy in ("solver", "heuristic"):
+    for strategy in ("solver", "heuristic", "heuristic_keep"):
         assert k[f"{strategy}_cycles"] >= k["bound_cycles"], (
             f"{name}: the {strategy} schedule emulates in {k[f'{strategy}_cycles']} cycles, "
             f"below the roofline bound {k['bound_cycles']}: {k['bound']}")
+        # Programs run one after another: their bounds add, and that is still a bound.
+        assert k[f"{strategy}_cycles"] >= k["program_bound_cycles"] >= k["bound_cycles"]
 
 
 def _without_wall_times(value):
@@ -119,7 +123,7 @@ def test_one_job_gives_the_same_results_as_a_pool(quick_bench, tmp_path):
     _, pooled = quick_bench
     out = tmp_path / "serial.json"
     names = ["softmax"]  # three programs, ct_local intermediates
-    args = ["bench", "--quick", "--jobs", "1", "--json", str(out)]
+    args = ["bench", "--quick", "--jobs", "1", "--no-split", "--random", "0", "--json", str(out)]
     for name in names:
         args += ["--kernel", name]
     result = CliRunner().invoke(main, args)
@@ -148,3 +152,24 @@ def test_bench_with_an_unknown_kernel_or_device_exits_1():
         result = runner.invoke(main, args)
         assert result.exit_code == 1, result.output
         assert "error" in result.output and words in result.output
+
+
+@needs_pipeline
+@pytest.mark.bench
+def test_bench_splits_the_speedup_and_measures_random_schedules(tmp_path):
+    """The opt-in end to end run: pinned solves and random schedules of one quick kernel,
+    all emulated and checked; pinning a kind never beats the free solver."""
+    out = tmp_path / "bench.json"
+    result = CliRunner().invoke(main, ["bench", "--quick", "--jobs", "1", "--kernel", "rmsnorm",
+                                       "--random", "2", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    (k,) = json.loads(out.read_text())["kernels"]
+    assert set(k["split"]) == {"tiles", "buffering", "instances", "residency"}
+    # The model's figures: a pinned solve never predicts fewer cycles than the free one.
+    assert all(p is None or p["predicted_cycles"] >= k["predicted_cycles"]
+               for p in k["pinned"].values())
+    assert len(k["random"]) == 2 and all(r["correct"] for r in k["random"])
+    assert len(k["model_errors"]["random"]) == 2
+    assert k["heuristic_keep_cycles"] <= k["heuristic_cycles"]
+    assert k["program_bound_cycles"] >= k["bound_cycles"]
+    assert "speedup split" in result.output

@@ -21,9 +21,10 @@ from spyre_sched.bench.summary import (
 
 def _kernel(name, solver, heuristic, bound, predicted, solve_s=0.1, **split):
     return {"name": name, "solver_cycles": solver, "heuristic_cycles": heuristic,
-            "bound_cycles": bound, "predicted_cycles": predicted, "solve_s": solve_s,
+            "heuristic_keep_cycles": heuristic, "bound_cycles": bound,
+            "program_bound_cycles": bound, "predicted_cycles": predicted, "solve_s": solve_s,
             "compile_s": 1.0, "emulate_s": 2.0, "elements_per_s": 1e6, "correct": True,
-            "solver": split, "error": None}
+            "calibration": True, "solver": split, "error": None}
 
 
 def test_derived_figures_of_one_kernel():
@@ -102,7 +103,7 @@ def test_report_has_every_field_and_the_table_a_row_per_kernel():
     for k in doc["kernels"]:
         assert set(KERNEL_FIELDS) | set(DERIVED_FIELDS) <= set(k)
     lines = table(doc).splitlines()
-    assert lines[0].split()[:4] == ["kernel", "solver", "heur.", "bound"]
+    assert lines[0].split()[:5] == ["kernel", "solver", "V1", "V1+keep", "bound"]
     assert [ln.split()[0] for ln in lines[2:4]] == ["a", "b"]
     assert "geomean speedup over heuristic" in lines[-1]
     assert "2/2 correct" in lines[-1]
@@ -142,3 +143,38 @@ def test_plot_without_matplotlib_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     with pytest.raises(SpyreSchedError, match=r'pip install -e "\.\[plot\]"'):
         write_plot({"kernels": [], "device": "spyre"}, tmp_path / "p.svg")
+
+
+def test_speedup_split_and_model_error_on_every_schedule_kind():
+    k = _kernel("a", 1000, 2000, 900, 1050)
+    k.update(heuristic_keep_cycles=1500, program_bound_cycles=950,
+             solver={"cycles": 1000, "predicted_cycles": 1050},
+             heuristic={"cycles": 2000, "predicted_cycles": 1800},
+             heuristic_keep={"cycles": 1500, "predicted_cycles": 1500},
+             pinned={"tiles": {"cycles": 1300}, "buffering": {"cycles": 1000},
+                     "instances": None, "residency": {"cycles": 1200}},
+             random=[{"cycles": 4000, "predicted_cycles": 3000},
+                     {"cycles": 2500, "predicted_cycles": 2750}])
+    held = _kernel("b", 1000, 1000, 900, 1000)
+    held.update(calibration=False, solver={"cycles": 1000, "predicted_cycles": 1000})
+    doc = report("spyre", [k, held], quick=True, jobs=1)
+    a = doc["kernels"][0]
+    assert a["speedup_vs_heuristic_keep"] == pytest.approx(1.5)
+    assert a["ratio_to_program_bound"] == pytest.approx(1000 / 950)
+    # With tiles pinned to V1's the solver needs 1.3x its cycles; buffering contributes
+    # nothing; no instance decision at all (null).
+    assert a["split"] == {"tiles": pytest.approx(1.3), "buffering": 1.0, "instances": None,
+                          "residency": pytest.approx(1.2)}
+    errs = a["model_errors"]
+    assert errs["solver"] == [pytest.approx(0.05)] and errs["heuristic"] == [pytest.approx(-0.1)]
+    assert errs["random"] == [pytest.approx(-0.25), pytest.approx(0.1)]
+    every = doc["summary"]["model_error_all_schedules"]
+    # calibration: |0.05|, |-0.1|, 0, |-0.25|, |0.1| -> median 0.1, worst 0.25
+    assert every["calibration"] == {"kernels": 1, "schedules": 5, "median": pytest.approx(0.1),
+                                    "worst": pytest.approx(0.25)}
+    assert every["held_out"]["kernels"] == 1 and every["held_out"]["worst"] == 0
+    text = table(doc)
+    assert "speedup split" in text and "held-out kernels" in text
+    row = next(line for line in text.splitlines() if line.startswith("a ") and "yes" in line
+               and "1.30" in line)
+    assert "1.00" in row and "-25.0%" not in row  # random errors are given as magnitudes

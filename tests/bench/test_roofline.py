@@ -353,3 +353,27 @@ def test_exchange_in_a_loop_counts_every_execution_over_the_devices_route(spyre)
                         ("core0.dma_load", "core0.lx"): 6144,
                         ("core16.dma_load", "core16.lx"): 6144}
     assert r.ring_cycles == 48
+
+
+def test_programs_run_one_after_another_so_their_bounds_add(spyre):
+    r = roofline(load_kernel(EXAMPLES / "softmax_rows.mlir"), spyre)
+    # Program 0 reads X (32768 B / 150 = 219) and takes the row maxima (2x256 f16 per tile
+    # = 8 vectors over 2 units = 4); program 1 reads X again, which program 0 could have
+    # kept on chip, so no device memory, and computes exp and the sums (16 vectors / 2 =
+    # 8); program 2 writes Y (219) and divides (4).
+    assert [p.as_dict() for p in r.programs] == [
+        {"memory": 219, "compute": 4, "mac": 0, "ring": 0},
+        {"memory": 0, "compute": 8, "mac": 0, "ring": 0},
+        {"memory": 219, "compute": 4, "mac": 0, "ring": 0}]
+    # Program 0 also stores its maxima in the tile's own scratchpad: no route latency.
+    assert r.first_access_latency == 0
+    assert r.program_bound_cycles == 219 + 8 + 219 > r.bound_cycles == 437
+    assert "by program" in str(r) and r.as_dict()["program_bound_cycles"] == 446
+
+
+def test_one_program_adds_its_first_access_latency(spyre):
+    r = roofline(load_kernel(EXAMPLES / "add_96x64.mlir"), spyre)
+    # One program, memory-bound: its last store lands the store route's latency (the DMA
+    # link's 20 cycles) after device memory has served it.
+    assert len(r.programs) == 1 and r.first_access_latency == 20
+    assert r.program_bound_cycles == r.bound_cycles + 20 == 266

@@ -152,10 +152,11 @@ def test_memory_objective_picks_a_smaller_footprint_on_a_kernel():
 def test_heuristic_applies_the_v1_rules_to_the_add():
     p = extract(_parse(FIXTURE.read_text())).problem
     values = {k: p.decision(k).candidates[i].value for k, i in v1_choice(p).items()}
-    # 3 rows (odd): 1 row; 1 vector of 64 (odd count): 1 vector; modulo 2; the point
-    # loops run 1 row / 1 vector, too short for 2 corelets: not distributed
+    # 3 rows (odd): 1 row; the stick dim's minimum is 64 (one vector): 64; modulo 2. V1
+    # parallelises before it sizes tiles, so the point loops' trip counts are dynamic to
+    # it: no static loop qualifies and the first dynamic one (rows) gets the 2 corelets
     assert values == {"p0.tile.lx.d0": 1, "p0.tile.lx.d1": 64, "p0.pipe.lx.modulo": 2,
-                      "p0.distribute.d0": 1, "p0.distribute.d1": 1}
+                      "p0.distribute.d0": 2, "p0.distribute.d1": 1}
     s = api.compile(str(FIXTURE), strategy="heuristic")
     assert s.values == values and s.trace["solver"] is None
 

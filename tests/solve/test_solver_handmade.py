@@ -4,15 +4,21 @@ force, constraint edge cases, objectives, determinism, the heuristic and the tra
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from handmade import elementwise_problem
+
+from spyre_sched import api
+from spyre_sched.solve.extract import extract
 
 from spyre_sched.solve import cost
 from spyre_sched.solve.brute_force import brute_force
 from spyre_sched.solve.explain import build_trace, render_trace
 from spyre_sched.solve.heuristic import heuristic, v1_choice
 from spyre_sched.solve.solver import InfeasibleError, solve
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _labels(solution):
@@ -215,3 +221,77 @@ def test_parts_of_a_program_couple_through_its_scratchpad():
         s = solve(problem)
         assert (s.cycles,) == best[1]
         assert s.peak_scratchpad <= capacity
+
+
+def test_v1_sees_loops_over_a_tile_as_dynamic_and_prefers_static_ones():
+    """V1 parallelises before it sizes tiles: a loop that walks a tile has no trip count
+    it can see. A balanced static loop wins, then an imbalanced static one (at least N
+    long), then the first dynamic one."""
+    from spyre_sched.solve.heuristic import _pick
+
+    assert _pick([None, 4, 3], 2) == 1    # balanced static, though not outermost
+    assert _pick([None, 3, 1], 2) == 1    # imbalanced static at least N long
+    assert _pick([1, None, None], 2) == 1  # static but too short: first dynamic
+    assert _pick([1, 1], 2) is None        # nothing qualifies: not distributed
+
+
+def test_v1_tile_rule_starts_at_two_or_the_minimum():
+    from spyre_sched.solve.heuristic import _tile
+    from spyre_sched.solve.problem import Candidate, Decision
+
+    def tile(values, extent, step=1):
+        d = Decision("t", "tile", 0, tuple(Candidate(v) for v in values), extent=extent,
+                     step=step)
+        return d.candidates[_tile(d)].value
+
+    assert tile([1, 2, 3, 4], extent=8) == 2
+    assert tile([1, 2, 3], extent=9) == 1           # 2 does not divide 9
+    assert tile([64, 128, 192], extent=1024, step=64) == 64  # the minimum is above 2
+
+
+def test_heuristic_plus_keep_keeps_an_input_when_it_fits():
+    from spyre_sched.solve.heuristic import v1_keep_choice
+
+    for path in ("bench/kernels/quick/rmsnorm.mlir",):
+        module, _, _ = api.load_schedule_input(str(ROOT / path), "spyre")
+        problem = extract(module).problem
+        v1, kept = v1_choice(problem), v1_keep_choice(problem)
+        keeps = [d for d in problem.decisions if d.kind == "keep"]
+        assert all(kept[d.name] == d.candidates.index(next(c for c in d.candidates
+                                                            if c.value == 1))
+                   for d in keeps)  # the quick kernels fit with every input kept
+        assert {k: v for k, v in kept.items() if k not in {d.name for d in keeps}} == \
+            {k: v for k, v in v1.items() if k not in {d.name for d in keeps}}
+        assert heuristic(problem, keep=True).strategy == "heuristic+keep"
+        assert cost.kernel_cycles(problem, kept) <= cost.kernel_cycles(problem, v1) \
+            or not keeps
+
+
+def test_pinned_kinds_stay_at_the_v1_values_and_random_schedules_fit():
+    from spyre_sched.solve.random_schedule import random_choice
+
+    problem = elementwise_problem(8, 16, programs=2)
+    v1 = v1_choice(problem)
+    free = solve(problem)
+    pinned = solve(problem, fixed={d.name: v1[d.name] for d in problem.decisions
+                                   if d.kind == "tile"})
+    assert all(pinned.choice[d.name] == v1[d.name] for d in problem.decisions
+               if d.kind == "tile")
+    assert free.cycles <= pinned.cycles <= heuristic(problem).cycles
+    schedules = [random_choice(problem, seed) for seed in range(4)]
+    assert all(cost.feasible(problem, c) for c in schedules)
+    assert random_choice(problem, 3) == schedules[3]  # deterministic per seed
+    assert len({tuple(sorted(c.items())) for c in schedules}) > 1
+
+
+def test_pinning_needs_a_known_kind_and_the_solver():
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+
+    from spyre_sched.solve.problem import SolveError
+    from spyre_sched.solve.solve_pass import SolveDecisions
+
+    with pytest.raises(SolveError, match="cannot pin decisions of kind bogus"):
+        SolveDecisions(pinned=("bogus",)).apply(Context(), ModuleOp([]))
+    with pytest.raises(SolveError, match="needs the solver strategy"):
+        SolveDecisions(strategy="heuristic", pinned=("tile",)).apply(Context(), ModuleOp([]))
