@@ -614,7 +614,9 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
     for p in placements:
         if p.arg.role not in ("out", "inout"):
             continue
-        shape = _final_shape(p, machine)
+        # the array given for it is the memory read back, whole (an inout's input array
+        # made at a run-time shape's upper bound included); else what the views reached
+        shape = p.shape if p.arg.name in inputs else _final_shape(p, machine)
         et = element_type(p.arg.element_type)
         raw = p.read(memory, np.dtype(et.storage_dtype), shape, num_tiles)
         outputs[p.arg.name] = from_memory(et, raw).reshape(shape)

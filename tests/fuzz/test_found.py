@@ -25,3 +25,9 @@ def test_row_sum_split_rows_matches_under_the_heuristic():
 def test_broadcast_row_that_is_the_only_input():
     result = spyre_sched.run(str(FOUND / "broadcast_row_only_input.mlir"), strategy="heuristic")
     assert result.verdict == "MATCH", result.mismatches
+
+
+def test_inout_argument_with_rows_at_run_time_below_the_bound():
+    result = spyre_sched.run(str(FOUND / "inout_rows_at_run_time.mlir"), strategy="heuristic",
+                             runtime_args={"n": 7})
+    assert result.verdict == "MATCH", result.mismatches
