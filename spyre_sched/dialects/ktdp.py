@@ -63,9 +63,12 @@ from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineConstraintExpr,
+    AffineConstraintKind,
     AffineDimExpr,
     AffineExpr,
     AffineMap,
+    AffineSet,
     AffineSymExpr,
 )
 from xdsl.irdl import (
@@ -513,6 +516,25 @@ class GetComputeTileIdOp(IRDLOperation):
             )
 
 
+def _whole_index_space(static_sizes: Sequence[int]) -> AffineSet:
+    """{0 <= d_k < size_k}: a run-time size is the next symbol of the set (the view's
+    dynamic sizes bind the set's symbols in order)."""
+    constraints = []
+    symbol = 0
+    for k, size in enumerate(static_sizes):
+        d = AffineExpr.dimension(k)
+        if size == DYNAMIC_INDEX:
+            upper = AffineExpr.symbol(symbol) - 1
+            symbol += 1
+        else:
+            upper = AffineExpr.constant(size - 1)
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d,
+                                                AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, upper - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(static_sizes), symbol, tuple(constraints))
+
+
 @irdl_op_definition
 class ConstructMemoryViewOp(IRDLOperation):
     """A strided view of memory at an element offset, in a memory space; no data moves."""
@@ -545,6 +567,9 @@ class ConstructMemoryViewOp(IRDLOperation):
         parser.parse_punctuation(":")
         static_strides, dyn_strides = _parse_mixed_list(parser)
         props, attrs = _split_dict(parser.parse_optional_attr_dict(), cls.PROPS)
+        if "coordinate_set" not in props:
+            # no coordinate set written: the whole index space the sizes give
+            props["coordinate_set"] = AffineSetAttr(_whole_index_space(static_sizes))
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
         index = IndexType()

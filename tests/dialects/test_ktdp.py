@@ -45,17 +45,24 @@ def test_every_ktdp_op_and_attribute_is_covered() -> None:
         assert attr.name in text, attr.name
 
 
+def _module(text: str, name: str):
+    """The whole module of a file of several functions (any one of them named: a file of
+    several kernels is parsed only with one chosen)."""
+    first = re.search(r"func\.func\s+@([\w$.]+)", text)
+    return parse_kernel(text, name, func=first.group(1) if first else None).module
+
+
 @pytest.mark.parametrize("path", CHECK_FILES, ids=lambda p: p.name)
 def test_round_trip(path: Path) -> None:
     """parse, print, parse the printed text, print again: the same text."""
-    first = print_ir(parse_kernel(path.read_text(), str(path)).module)
-    second = print_ir(parse_kernel(first, "printed.mlir").module)
+    first = print_ir(_module(path.read_text(), str(path)))
+    second = print_ir(_module(first, "printed.mlir"))
     assert first == second
 
 
 @pytest.mark.parametrize("path", CHECK_FILES, ids=lambda p: p.name)
 def test_filecheck(path: Path) -> None:
-    printed = print_ir(parse_kernel(path.read_text(), str(path)).module)
+    printed = print_ir(_module(path.read_text(), str(path)))
     done = run_filecheck(path, printed)
     assert done.returncode == 0, done.stderr + "\n--- printed ---\n" + printed
 
@@ -424,3 +431,22 @@ def test_ct_id_inside_the_grid_is_fine() -> None:
 def test_tile_id_with_one_result_per_grid_dim() -> None:
     text = HEAD.replace("grid = [4]", "grid = [2, 2]") + "  %p, %q = ktdp.get_compute_tile_id : index, index\n  return\n}\n"
     assert parse_kernel(text).grid == (2, 2)
+
+
+def test_a_view_without_a_coordinate_set_covers_its_whole_index_space() -> None:
+    """The published spelling leaves `coordinate_set` out when the view is all of its
+    sizes: static sizes bound the dims, a run-time size is the set's next symbol."""
+    kernel = parse_kernel("""
+func.func @whole(%A: index, %n: index) {
+  %v = ktdp.construct_memory_view %A, sizes: [4, 64], strides: [64, 1] {
+      memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %w = ktdp.construct_memory_view %A, sizes: [%n, 8], strides: [8, 1] {
+      memory_space = #ktdp.memory_space<global>} : memref<?x8xf16>
+  return
+}
+""")
+    views = [op for op in kernel.func.walk() if op.name == "ktdp.construct_memory_view"]
+    assert str(views[0].coordinate_set.data) == \
+        "(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)"
+    assert str(views[1].coordinate_set.data) == \
+        "(d0, d1)[s0] : (d0 >= 0, ((s0 + -1) + (d0 * -1)) >= 0, d1 >= 0, ((d1 * -1) + 7) >= 0)"
