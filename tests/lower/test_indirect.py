@@ -145,3 +145,27 @@ def test_a_bad_index_tensor_writes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 1, result.output
     assert f"{path}:22:3: error" in result.output and "must hold i32 or i64" in result.output
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_paged_attention_bench_kernel_matches_the_reference() -> None:
+    """The quick shape of bench/paged_attention.py (32 heads x 128, 4 pages of 16 from a
+    block table): compiled by the solver, emulated, equal to the reference."""
+    import spyre_sched
+
+    path = ROOT / "bench" / "kernels" / "indirect" / "quick" / "paged_attention.mlir"
+    result = spyre_sched.run(str(path))
+    assert result.matches, result.mismatches
+
+
+def test_paged_attention_bench_kernels_are_what_the_script_writes() -> None:
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("paged_attention_bench",
+                                                  ROOT / "bench" / "paged_attention.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    for path, text in module.files().items():
+        assert path.read_text() == text, f"{path} is stale: run python bench/paged_attention.py --write"
