@@ -146,10 +146,10 @@ def device_route(device: str, source: str, target: str, nbytes: int) -> None:
       ring.stop5            the ring stop next to core 5
     Replicated groups are numbered from 0 (core0..core31, corelet0..corelet1).
     """
-    from spyre_sched.device import load_device
+    from spyre_sched.device import find_route, load_device
     from spyre_sched.device.summary import describe_route
 
-    click.echo(describe_route(load_device(device).route(source, target, nbytes), nbytes))
+    click.echo(describe_route(find_route(load_device(device), source, target, nbytes), nbytes))
 
 
 # ---- check: parse, verify and statically check a kernel --------------------------------
