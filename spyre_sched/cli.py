@@ -506,5 +506,5 @@ from spyre_sched import cli_bundle, cli_compile, cli_solve  # noqa: E402
 
 cli_solve.register_compile_options()  # the solver's options, before compile registers
 cli_compile.EXTRA_OPTIONS.append(cli_bundle.output_options)  # -o OUT/ (the bundle writer)
-cli_compile.register(main, reports_errors, device_option)
+cli_compile.register(main, reports_errors, device_option, cli_bundle.write_output)
 cli_solve.register(main, reports_errors, device_option)  # explain
