@@ -31,7 +31,7 @@ from spyre_sched.errors import ParseError, SpyreSchedError, UsageError
 from spyre_sched.frontend import Kernel
 
 if TYPE_CHECKING:
-    from spyre_sched.solve.solver import Solution
+    from spyre_sched.solve.solution import Solution
 
 DEVICE_ATTR = "ktdf.device"
 

@@ -146,10 +146,10 @@ def device_route(device: str, source: str, target: str, nbytes: int) -> None:
       ring.stop5            the ring stop next to core 5
     Replicated groups are numbered from 0 (core0..core31, corelet0..corelet1).
     """
-    from spyre_sched.device import load_device
+    from spyre_sched.device import find_route, load_device
     from spyre_sched.device.summary import describe_route
 
-    click.echo(describe_route(load_device(device).route(source, target, nbytes), nbytes))
+    click.echo(describe_route(find_route(load_device(device), source, target, nbytes), nbytes))
 
 
 # ---- check: parse, verify and statically check a kernel --------------------------------
@@ -506,5 +506,5 @@ from spyre_sched import cli_bundle, cli_compile, cli_solve  # noqa: E402
 
 cli_solve.register_compile_options()  # the solver's options, before compile registers
 cli_compile.EXTRA_OPTIONS.append(cli_bundle.output_options)  # -o OUT/ (the bundle writer)
-cli_compile.register(main, reports_errors, device_option)
+cli_compile.register(main, reports_errors, device_option, cli_bundle.write_output)
 cli_solve.register(main, reports_errors, device_option)  # explain

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from spyre_sched.cli_solve import compile_from_options
 from spyre_sched.errors import SpyreSchedError
 
 
@@ -47,7 +48,6 @@ def write_output(source: str, device: str, output: str, options: dict) -> str:
     """Compile `source` and write its bundle to `output`; returns a one-line summary."""
     from spyre_sched.api import _is_schedule_ir, memory_shapes
     from spyre_sched.frontend import load_kernel
-    from spyre_sched.cli_solve import compile_from_options
     from spyre_sched.lower.bundle import bundle_from_schedule_ir, write, write_bundle
     from spyre_sched.lower.bundle_folder import check_destination
 

@@ -20,6 +20,8 @@ import click
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
+from spyre_sched.cli_arguments import argument_values
+
 
 def print_module(module: ModuleOp) -> str:
     out = io.StringIO()
@@ -36,14 +38,8 @@ def emit_ktdf(source: str, device: str, options: dict) -> str:
                                        stop_after=options.get("stop_after"),
                                        allow_races=bool(options.get("allow_races")),
                                        func=options.get("func"),
-                                       arguments=_argument_values(options))
+                                       arguments=argument_values(options.get("arg_values") or ()))
     return print_module(module)
-
-
-def _argument_values(options: dict) -> dict:
-    from spyre_sched.cli_solve import argument_values
-
-    return argument_values(options.get("arg_values") or ())
 
 
 #: --emit value -> how to produce it
@@ -52,14 +48,15 @@ EMITTERS: dict[str, Callable[[str, str, dict], str]] = {"ktdf": emit_ktdf}
 EXTRA_OPTIONS: list[Callable] = []
 
 
-def register(main, reports_errors, device_option) -> None:
+def register(main, reports_errors, device_option, write_output) -> None:
+    """`write_output(source, device, output, options)`: the bundle writer `-o OUT/` calls
+    (passed in: it compiles with the solver's options, which build on this module)."""
+
     def command(kernel_file, device, emit, print_after_all, stop_after, **options):
         """Schedule KERNEL_FILE (KTIR, or saved ScheduleIR) and print the result, or with
         -o OUT/ compile it all the way and write the bundle folder."""
         output = options.pop("output", None)
         if output is not None:
-            from spyre_sched.cli_bundle import write_output
-
             click.echo(write_output(kernel_file, device, output, options))
             return
         if emit not in EMITTERS:

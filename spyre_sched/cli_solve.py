@@ -18,6 +18,8 @@ from pathlib import Path
 
 import click
 
+from spyre_sched import cli_compile
+from spyre_sched.cli_arguments import arg_option, argument_values
 from spyre_sched.errors import SpyreSchedError
 
 OBJECTIVES = ("latency", "memory")
@@ -93,8 +95,6 @@ def emit_solved(source: str, device: str, options: dict) -> str:
 
 def register_compile_options() -> None:
     """Add `--emit solved` and the solver's options to `compile` (before it registers)."""
-    from spyre_sched import cli_compile
-
     cli_compile.EMITTERS.setdefault("solved", emit_solved)
     cli_compile.EXTRA_OPTIONS.append(solver_options)
     cli_compile.EXTRA_OPTIONS.append(func_option)
@@ -103,35 +103,6 @@ def register_compile_options() -> None:
         "--solver-trace", "solver_trace", type=click.Path(dir_okay=False), default=None,
         metavar="FILE", help="Write the solver trace (decisions, reasons, objective terms, "
         "CP-SAT figures) as JSON."))
-
-
-#: `--arg NAME=VALUE` for compile and explain: plain scalar arguments folded
-arg_option = click.option(
-    "--arg", "--runtime-arg", "arg_values", multiple=True, metavar="NAME=VALUE",
-    help="Value of a plain scalar argument, folded into the kernel before it is "
-    "scheduled; repeatable. --runtime-arg is an alias.")
-
-
-def argument_values(pairs) -> dict[str, int | float]:
-    """`NAME=VALUE` pairs -> {name: int or float} (a bad pair is a usage error)."""
-    from spyre_sched.errors import UsageError
-
-    values: dict[str, int | float] = {}
-    for pair in pairs:
-        name, sep, text = pair.partition("=")
-        name = name.strip().lstrip("%")
-        for convert in (int, float):
-            try:
-                value = convert(text.strip())
-                break
-            except ValueError:
-                continue
-        else:
-            value = None
-        if not sep or not name or value is None or value != value or name in values:
-            raise UsageError(f"--arg: expected NAME=NUMBER, each name once, got '{pair}'")
-        values[name] = value
-    return values
 
 
 #: `--func NAME` for every verb that reads a kernel

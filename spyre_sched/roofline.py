@@ -66,6 +66,7 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation
 
 from spyre_sched.device.model import Datapath, Device, occupancy_cycles
+from spyre_sched.device.routing import find_route
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.dialects.ktdp import InterTileConsumeOp, InterTileReduceOp
 from spyre_sched.dialects.linalg_matmul import matmul_dims
@@ -396,7 +397,7 @@ def _first_access_latency(device: Device, touches: list[Touch]) -> int:
         try:
             own = device.scratchpad(t.tile).name
             other = memory if t.memory.space == "global" else device.scratchpad(t.memory.core).name
-            route = device.route(other, own) if t.kind == "load" else device.route(own, other)
+            route = find_route(device, other, own) if t.kind == "load" else find_route(device, own, other)
         except DeviceError:
             return 0  # no route to measure (the schedule will say why): claim nothing
         found[key] = route.latency
@@ -693,7 +694,7 @@ def _ring_links(device: Device, touches: list[Touch],
     per_link: dict[tuple[str, str], tuple[Datapath, int, bool]] = {}
     for (src, dst), by_kind in sorted(flows.items()):
         nbytes = sum(_unique_count(chunks) * eb for (_k, eb), chunks in sorted(by_kind.items()))
-        route = device.route(device.scratchpad(src).name, device.scratchpad(dst).name)
+        route = find_route(device, device.scratchpad(src).name, device.scratchpad(dst).name)
         first = route.hops[0].datapaths[0]
         last = route.hops[-1].datapaths[-1]
         for dp, egress in ((first, True), (last, False)):
@@ -765,7 +766,7 @@ def _ends(device: Device, pairs: list[tuple[int, int]], last: bool) -> tuple[Dat
     """The distinct last (or first) datapaths of the routes between the cores' scratchpads."""
     found: dict[tuple[str, str], Datapath] = {}
     for source, target in pairs:
-        route = device.route(device.scratchpad(source).name, device.scratchpad(target).name)
+        route = find_route(device, device.scratchpad(source).name, device.scratchpad(target).name)
         dp = route.hops[-1].datapaths[-1] if last else route.hops[0].datapaths[0]
         found[(dp.source, dp.target)] = dp
     return tuple(found[k] for k in sorted(found))

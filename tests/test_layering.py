@@ -78,3 +78,61 @@ def test_the_fuzzer_imports_nothing_private_of_the_passes():
     uses = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}" for p in fuzz
             for n, line in enumerate(p.read_text().splitlines(), 1) if private.search(line)]
     assert uses == []
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_modules(path: Path, modules: set[str]) -> set[str]:
+    """The project modules `path` imports anywhere in it (a function's body too)."""
+    import ast
+
+    package = _module_of(path) if path.name == "__init__.py" else _module_of(path).rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            # `from package import module` is an edge to the module, not the package
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                     for a in node.names]
+        else:
+            continue
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name:
+                found.add(name)
+    return found
+
+
+def test_no_import_circles():
+    """No module of the project imports, directly or through others, a module that
+    imports it back: each layer can be read, tested and replaced on its own."""
+    paths = {_module_of(p): p for p in SOURCES}
+    graph = {m: _imported_modules(p, set(paths)) - {m} for m, p in paths.items()}
+    circles = []
+    for start in sorted(graph):
+        # a path from one of start's imports back to start closes a circle through it
+        seen, frontier, parent = set(), [start], {}
+        while frontier:
+            node = frontier.pop()
+            for nxt in sorted(graph[node]):
+                if nxt == start:
+                    chain = [node]
+                    while chain[-1] != start:
+                        chain.append(parent[chain[-1]])
+                    circles.append(" -> ".join([start, *reversed(chain[:-1]), start]))
+                    frontier = []
+                    break
+                if nxt not in seen:
+                    seen.add(nxt)
+                    parent[nxt] = node
+                    frontier.append(nxt)
+    assert circles == []

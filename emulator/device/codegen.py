@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from spyre_sched.dialects import agen, dataflow, symbol, uniform, vectorchain
-from spyre_sched.errors import UnsupportedError
+from spyre_sched.errors import SourceLocation, UnsupportedError
 
 from emulator.device import sim
 
@@ -157,9 +157,11 @@ class UnitCode:
         return f"K[{len(self.consts) - 1}]"
 
     def label(self, op: Operation) -> str:
-        from emulator.device.program import _loc
-
-        return _loc(op, self.image.locations)
+        """The op's name and, when known, its source location (for error messages)."""
+        where = self.image.locations.get(op)
+        if isinstance(where, SourceLocation):
+            return f"{op.name} at {where.file}:{where.line}:{where.col}"
+        return op.name
 
     def op_fn(self, maker: str, plan: object) -> str:
         """A local bound (in the prologue) to `r.<maker>(plan)`: the op's in-place function."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.device.model import Device
-from spyre_sched.device.routing import Hop
+from spyre_sched.device.routing import Hop, find_route
 from spyre_sched.errors import DeviceError, ExecutionError
 
 from emulator.device.memory import DEFAULT_MEMORY_CAP, HostMemory, Memory
@@ -84,7 +84,7 @@ class EmulatedDevice:
         if unit not in self.device.units:
             raise ExecutionError(f"device {self.device.name} has no unit '{unit}'")
         try:
-            route = self.device.route(source, target)
+            route = find_route(self.device, source, target)
         except DeviceError as err:
             raise ExecutionError(err.message) from None
         hops = [h for h in route.hops if h.unit == unit]

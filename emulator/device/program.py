@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import VectorType
 from xdsl.ir import BlockArgument, Operation
 
 from spyre_sched.dialects import agen, dataflow, symbol, vectorchain
-from spyre_sched.errors import ExecutionError, SourceLocation
+from spyre_sched.errors import ExecutionError
 from spyre_sched.polyhedral.views import element_name
 
 from emulator.device import sim
@@ -41,13 +41,6 @@ from emulator.device.machine import EmulatedDevice, Launch
 from emulator.device.timing import compute_cycles, matrix_cycles
 from emulator.numerics import apply_op, element_type, from_bits, from_memory, op_spec, reduce, to_memory
 from emulator.numerics.arith_ops import native_f16
-
-
-def _loc(op: Operation, locations: dict) -> str:
-    where = locations.get(op)
-    if isinstance(where, SourceLocation):
-        return f"{op.name} at {where.file}:{where.line}:{where.col}"
-    return op.name
 
 
 def _loop_carried(value) -> bool:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from spyre_sched.errors import DeviceError, SourceLocation
 
 if TYPE_CHECKING:
-    from spyre_sched.device.routing import Route
     from spyre_sched.dialects.ktdf_arch import PatternsOp
 
 STAGES = ("load", "compute", "store")
@@ -351,11 +350,3 @@ class Device:
 
     def seconds(self, cycles: int | float) -> float:
         return cycles / self.clock_hz
-
-    def route(self, source: str, target: str, nbytes: int | None = None) -> Route:
-        """The fastest legal route for a transfer of `nbytes` (default: routing's
-        DEFAULT_ROUTE_BYTES)."""
-        from spyre_sched.device.routing import DEFAULT_ROUTE_BYTES, find_route
-
-        return find_route(self, source, target,
-                          DEFAULT_ROUTE_BYTES if nbytes is None else nbytes)

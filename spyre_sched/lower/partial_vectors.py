@@ -25,7 +25,7 @@ environment: the sizes are defined outside the stages, so every engine sees them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import scf
 from xdsl.ir import Operation, SSAValue
@@ -34,6 +34,9 @@ from spyre_sched.dialects import ktdf
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.lower.analysis import ProgramAnalysis
 from spyre_sched.lower.values import Form
+
+IndexForm = Callable[..., "Form | None"]
+"""`index_form(op, env, num_tiles, emit, ranges)`: the form of an index-valued op's result."""
 
 
 def fifo_fills(pa: ProgramAnalysis) -> dict[SSAValue, list[ktdf.DataTransferOp]]:
@@ -65,14 +68,12 @@ def _loops_below(op: Operation, top: Operation) -> list[scf.ForOp]:
 
 
 def _size_forms(fill: ktdf.DataTransferOp, read: Operation, env: dict[SSAValue, Form],
-                num_tiles: int, ranges: dict) -> list[Form] | None:
+                num_tiles: int, ranges: dict, index_form: IndexForm) -> list[Form] | None:
     """The fill's destination sizes at the iteration the reader is at. The loops between
     the fill and the op holding both stages run in lockstep with the reader's (the load
     stage's own loops over a reduced dim, a chunk loop and the vector loop inside it): the
     k-th entry pushed is the k-th popped, so, pairing the loops outermost first with equal
     bounds, the fill's loop indices are the reader's."""
-    from spyre_sched.lower.program_units import index_form  # (that module imports this one)
-
     local = dict(env)
     read_above = set(map(id, _ancestors(read)))
     common = next((a for a in _ancestors(fill) if id(a) in read_above), None)
@@ -118,16 +119,17 @@ def _size_forms(fill: ktdf.DataTransferOp, read: Operation, env: dict[SSAValue, 
 
 def valid_extent(fills: Sequence[ktdf.DataTransferOp], read: Operation,
                  env: dict[SSAValue, Form], num_tiles: int, ranges: dict,
-                 slot: Sequence[int]) -> tuple[int, ...] | str | None:
+                 slot: Sequence[int], index_form: IndexForm) -> tuple[int, ...] | str | None:
     """Lanes of data per dim of the FIFO entry `read` pops: None when the entry is whole,
     `UNKNOWN` when the fill's sizes cannot be evaluated here (a reduction over it is then
-    refused, never summed with its padding). Several fills of one FIFO: the smallest."""
+    refused, never summed with its padding). Several fills of one FIFO: the smallest.
+    `index_form` evaluates index arithmetic (the engine emitter's, passed in)."""
     best: list[int] | None = None
     for fill in fills:
         static = [s for s in fill.mixed_dest_sizes() if not isinstance(s, SSAValue)]
         if len(static) == len(slot) and all(int(a) >= b for a, b in zip(static, slot)):
             continue  # a whole entry, whatever the loops
-        forms = _size_forms(fill, read, env, num_tiles, ranges)
+        forms = _size_forms(fill, read, env, num_tiles, ranges, index_form)
         if forms is None or len(forms) != len(slot) or not all(f.is_constant for f in forms):
             return UNKNOWN
         sizes = [f.value for f in forms]

@@ -436,7 +436,7 @@ class EngineEmitter:
             lanes = None
             if self.chunk is None:  # a partial vector: how many lanes are data
                 lanes = partial.valid_extent(self.fills.get(op.slot, []), op, self.env,
-                                             self.num_tiles, self.ranges, fifo.shape)
+                                             self.num_tiles, self.ranges, fifo.shape, index_form)
             self.set_valid(op.result, lanes)
         elif isinstance(op, ktdf.WriteToFifoOp):
             fifo = self.pa.fifos[op.slot]

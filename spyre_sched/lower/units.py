@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.device.model import Device, GroupInstance
+from spyre_sched.device.routing import find_route
 from spyre_sched.errors import DeviceError, UnsupportedError
 
 
@@ -95,7 +96,7 @@ class Units:
 
     def engine_for_route(self, source: str, target: str, what: str) -> EngineInfo:
         """The engine performing a memory-to-memory move (a single hop on the route)."""
-        route = self.device.route(self.memory_instance(source), self.memory_instance(target))
+        route = find_route(self.device, self.memory_instance(source), self.memory_instance(target))
         if len(route.hops) != 1:
             raise UnsupportedError(
                 f"{what}: moving {source} -> {target} takes {len(route.hops)} hops on device "

@@ -1,7 +1,7 @@
 """Pass 5, expand-paths: route every transfer over the device's datapaths.
 
 For each compute pipeline, every operand's path between its home memory and the compute
-unit is the device model's shortest legal route (`Device.route`, from core 0 / corelet
+unit is the device model's shortest legal route (`find_route`, from core 0 / corelet
 0: every core and corelet is the same). Each hop is performed by one unit; hops at the
 same distance from the compute form one stage tagged with that unit's kind. A hop that
 lands in a memory gets a staging buffer there (one vector for now; nesting grows it to a
@@ -24,7 +24,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
-from spyre_sched.device import Device, Hop
+from spyre_sched.device import Device, Hop, find_route
 from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import device_of, fail, programs
 from spyre_sched.schedule.ir_build import enclosing_loops, loop_dim, pipeline, refresh_units
@@ -172,7 +172,7 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
     paths: dict[SSAValue, _Path] = {}
     for naive in loads:
         slot = naive.dest.type
-        route = device.route(memory_instance(device, slot.source.data), unit)
+        route = find_route(device, memory_instance(device, slot.source.data), unit)
         hops = route.hops
         if not hops:
             raise fail(naive, NAME, f"not supported yet: {unit} reads memory without a load unit")
@@ -182,7 +182,7 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
         paths[naive.dest] = _Path(naive.dest, hops, True, bufs, fifo)
     for naive in stores:
         slot = naive.source.type
-        route = device.route(unit, memory_instance(device, slot.dest.data))
+        route = find_route(device, unit, memory_instance(device, slot.dest.data))
         hops = route.hops
         if len(hops) < 2:
             raise fail(naive, NAME, f"not supported yet: {unit} writes memory without a store unit")

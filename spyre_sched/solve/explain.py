@@ -19,12 +19,13 @@ from spyre_sched.solve.model import build
 from spyre_sched.solve.problem import (
     Choice,
     Decision,
+    InfeasibleError,
     Problem,
     Program,
     modulo_scope,
     program_decision_names,
 )
-from spyre_sched.solve.solver import InfeasibleError, Solution
+from spyre_sched.solve.solution import Solution
 from spyre_sched.solve.units import fmt_bytes
 
 ENUMERATION_LIMIT = 100_000

@@ -43,6 +43,7 @@ from xdsl.ir.affine import AffineMap
 
 from spyre_sched.device import load_device
 from spyre_sched.device.model import Device, natural_key
+from spyre_sched.device.routing import find_route
 from spyre_sched.dialects import ktdf
 from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.errors import DeviceError, UnsupportedError
@@ -230,17 +231,17 @@ class _Hardware:
             src, _ = self.endpoint(op.source, op)
             performer = dst_t.source.data
             target = self.unit_of_kind(dst_t.dest.data, op)
-            route = self.device.route(src, target)
+            route = find_route(self.device, src, target)
         elif isinstance(src_t, ktdf.FifoSlotType):
             dst, _ = self.endpoint(op.dest, op)
             performer = src_t.dest.data
             source = self.unit_of_kind(src_t.source.data, op)
-            route = self.device.route(source, dst)
+            route = find_route(self.device, source, dst)
         else:
             src, _ = self.endpoint(op.source, op)
             dst, _ = self.endpoint(op.dest, op)
             performer = None
-            route = self.device.route(src, dst)
+            route = find_route(self.device, src, dst)
         wanted = {performer} if performer else set(kinds)
         hops = [h for h in route.hops if self.device.units[h.unit].kind in wanted]
         if not hops:

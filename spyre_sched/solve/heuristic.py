@@ -28,8 +28,9 @@ Departures from V1, and why:
 from __future__ import annotations
 
 from spyre_sched.solve import cost
+from spyre_sched.solve.explain import explain_infeasible
 from spyre_sched.solve.problem import Decision, Problem
-from spyre_sched.solve.solver import Solution
+from spyre_sched.solve.solution import Solution
 
 V1_MAX_TILE = 2
 """V1's largest tile-size candidate (below its minimum value, the minimum wins)."""
@@ -138,7 +139,5 @@ def v1_keep_choice(problem: Problem) -> dict[str, int]:
 def heuristic(problem: Problem, objective: str = "latency", keep: bool = False) -> Solution:
     choice = v1_keep_choice(problem) if keep else v1_choice(problem)
     if not cost.feasible(problem, choice):
-        from spyre_sched.solve.explain import explain_infeasible
-
         raise explain_infeasible(problem, heuristic_choice=choice)
     return Solution(problem, choice, objective, "heuristic+keep" if keep else "heuristic")

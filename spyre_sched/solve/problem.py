@@ -32,6 +32,15 @@ class SolveError(SpyreSchedError):
     """The solver cannot produce a schedule (an infeasible model is explained in words)."""
 
 
+class InfeasibleError(SolveError):
+    """No assignment satisfies the constraints; `reasons` says which conflict, in words."""
+
+    def __init__(self, message: str, reasons: list[str], conflicting: list[str]):
+        super().__init__(message)
+        self.reasons = reasons
+        self.conflicting = conflicting
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One legal value of a decision. `loop` names the distributed loop for a

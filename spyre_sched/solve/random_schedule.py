@@ -12,7 +12,7 @@ import random
 from spyre_sched.solve import cost
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.problem import Problem, SolveError
-from spyre_sched.solve.solver import Solution
+from spyre_sched.solve.solution import Solution
 
 ROUNDS = 2
 

@@ -12,7 +12,8 @@ from xdsl.passes import ModulePass
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import heuristic, v1_choice
 from spyre_sched.solve.random_schedule import random_schedule
-from spyre_sched.solve.solver import Solution, solve
+from spyre_sched.solve.solution import Solution
+from spyre_sched.solve.solver import solve
 from spyre_sched.solve.writeback import write_back
 
 STRATEGIES = ("solver", "heuristic", "heuristic+keep", "random")

@@ -7,128 +7,22 @@ so the same problem gives the same choice byte for byte.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 import time
-from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
 from spyre_sched.solve import cost
+from spyre_sched.solve.explain import explain_infeasible
+from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.model import BuiltModel, build
-from spyre_sched.solve.problem import Candidate, Problem, SolveError
+from spyre_sched.solve.problem import Problem, SolveError
+from spyre_sched.solve.solution import PhaseStats, Solution, SolverStats
 
 OBJECTIVES = ("latency", "memory")
 STATED_GAP = 0.001
 """The relative gap at which a model with parts stated with variables (`varmodel.py`)
 stops: 0.1%. Table-only models are always solved to OPTIMAL."""
-
-
-class InfeasibleError(SolveError):
-    """No assignment satisfies the constraints; `reasons` says which conflict, in words."""
-
-    def __init__(self, message: str, reasons: list[str], conflicting: list[str]):
-        super().__init__(message)
-        self.reasons = reasons
-        self.conflicting = conflicting
-
-
-@dataclass
-class PhaseStats:
-    """One CP-SAT solve (the memory objective runs two: peak, then cycles)."""
-
-    minimises: str
-    status: str
-    objective: float
-    bound: float
-    gap: float
-    wall_time: float
-    branches: int
-    conflicts: int
-    found_by: str = "CP-SAT"
-    """Who found the schedule this phase returns: `CP-SAT`, or `hint` when the time limit
-    stopped CP-SAT before it had a solution of its own: the hint it was given (the V1
-    heuristic's schedule, or the first phase's) is then the best schedule known, and
-    `bound` is the better of CP-SAT's and the model's own lower bound."""
-    cp_sat_status: str = ""
-    """CP-SAT's own status when it differs from `status` (UNKNOWN: it found nothing)."""
-
-    def as_data(self) -> dict[str, object]:
-        """Plain data; figures CP-SAT did not reach are None (valid JSON)."""
-        return {k: (None if isinstance(v, float) and math.isnan(v) else v)
-                for k, v in self.__dict__.items()}
-
-
-@dataclass
-class SolverStats:
-    variables: int
-    constraints: int
-    combinations: int
-    """Candidate combinations enumerated (all programs)."""
-    front: int
-    """Non-dominated combinations kept in the model."""
-    phases: list[PhaseStats]
-    workers: int
-    seed: int
-    time_limit: float | None
-    build_time: float = 0.0
-    """Seconds spent building the model (Python: tables, variables, constraints)."""
-    model_objective: int | None = None
-    """The model's own figure for the chosen schedule's cycles (the exact cost is
-    `Solution.cycles`; they agree wherever the model is exact)."""
-
-    @property
-    def status(self) -> str:
-        names = [p.status for p in self.phases]
-        return "OPTIMAL" if all(n == "OPTIMAL" for n in names) else names[-1]
-
-    @property
-    def gap(self) -> float:
-        return max((p.gap for p in self.phases), default=0.0)
-
-    @property
-    def wall_time(self) -> float:
-        return sum(p.wall_time for p in self.phases)
-
-    @property
-    def found_by(self) -> str:
-        return self.phases[-1].found_by if self.phases else "CP-SAT"
-
-    def as_data(self) -> dict[str, object]:
-        gap = None if math.isnan(self.gap) else self.gap
-        return {
-            "status": self.status, "gap": gap, "wall_time": self.wall_time,
-            "variables": self.variables, "constraints": self.constraints,
-            "combinations": self.combinations, "front": self.front, "workers": self.workers,
-            "found_by": self.found_by, "build_time": self.build_time,
-            "model_objective": self.model_objective,
-            "seed": self.seed, "time_limit": self.time_limit,
-            "phases": [p.as_data() for p in self.phases],
-        }
-
-
-@dataclass
-class Solution:
-    problem: Problem
-    choice: dict[str, int]
-    """Decision name -> index of the chosen candidate."""
-    objective: str
-    strategy: str
-    stats: SolverStats | None = None
-    log: str = ""
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def values(self) -> dict[str, Candidate]:
-        return self.problem.values(self.choice)
-
-    @property
-    def cycles(self) -> int:
-        return cost.kernel_cycles(self.problem, self.choice)
-
-    @property
-    def peak_scratchpad(self) -> int:
-        return cost.peak_scratchpad(self.problem, self.choice)
 
 
 def _gap(objective: float, bound: float) -> float:
@@ -191,8 +85,6 @@ def _hinted(stats: PhaseStats, value: int, bound: float) -> PhaseStats:
 
 def _v1_hint(problem: Problem) -> dict[str, int] | None:
     """The V1 heuristic's schedule when it fits (CP-SAT's first hint), else None."""
-    from spyre_sched.solve.heuristic import v1_choice
-
     try:
         choice = v1_choice(problem)
     except SolveError:
@@ -333,8 +225,6 @@ def _check_status(problem: Problem, status: int, time_limit: float | None) -> No
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return
     if status == cp_model.INFEASIBLE:
-        from spyre_sched.solve.explain import explain_infeasible
-
         raise explain_infeasible(problem)
     if status == cp_model.UNKNOWN:
         raise SolveError(f"CP-SAT found no schedule for {problem.kernel} within the time "

@@ -9,7 +9,7 @@ from xdsl.utils.exceptions import VerifyException
 from spyre_sched.dialects import ktdf
 from spyre_sched.errors import VerifyError
 from spyre_sched.solve.extract import Extraction
-from spyre_sched.solve.solver import Solution
+from spyre_sched.solve.solution import Solution
 
 
 def write_back(extraction: Extraction, solution: Solution) -> None:

@@ -124,7 +124,7 @@ def run_job(job: SweepJob) -> dict:
             row.update(status="timeout", reason=f"the job passed its time limit of "
                        f"{job.timeout:g} s")
         except SpyreSchedError as err:
-            from spyre_sched.solve.solver import InfeasibleError
+            from spyre_sched.solve.problem import InfeasibleError
 
             message = own_words(str(err))
             if alarm.fired:

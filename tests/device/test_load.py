@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from xdsl.parser import Parser
 
-from spyre_sched.device import DEFAULT_DEVICE, load_device
+from spyre_sched.device import DEFAULT_DEVICE, find_route, load_device
 from spyre_sched.device.load import DEVICES_DIR
 from spyre_sched.device.device_parser import device_context
 from spyre_sched.errors import DeviceError
@@ -122,7 +122,7 @@ def test_dialect_docstring_example_loads(write_device):
     example = "\n".join(line[4:] for line in doc[start:end].splitlines())
     dev = load_device(write_device(example))
     assert dev.num_cores == 2 and len(dev.corelets(1)) == 2
-    assert dev.route("core0.l1", "core1.corelet0.sfu").nodes == (
+    assert find_route(dev, "core0.l1", "core1.corelet0.sfu").nodes == (
         "core0.l1", "ring.stop0", "ring.stop1", "core1.l1", "core1.corelet0.l1_load",
         "core1.corelet0.sfu")
 
@@ -141,7 +141,7 @@ def test_replicated_groups_copy_one_elaborated_template(write_device):
     first, last = dev.units["core0.corelet0.sfu"], dev.units["core999.corelet1.sfu"]
     assert last.compute is first.compute and last.simd_lanes is first.simd_lanes
     assert (last.group, last.lanes("f16")) == ("core999.corelet1", 64)
-    assert dev.route("ddr", "core999.corelet1.sfu").units == (
+    assert find_route(dev, "ddr", "core999.corelet1.sfu").units == (
         "core999.dma_load", "core999.corelet1.lx_load")
     assert dev.datapath("core999.lx", "ring.stop999").bandwidth == 128
     # The same model as elaborating every instance (32 cores: the shipped file).

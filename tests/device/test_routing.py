@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spyre_sched.device import load_device
+from spyre_sched.device import find_route, load_device
 from spyre_sched.device.model import transfer_cycles
 from spyre_sched.errors import DeviceError
 
@@ -12,7 +12,7 @@ from ktdf_arch_testutil import TINY
 
 
 def test_sample_ddr_to_compute():
-    route = load_device("sample_device").route("ddr", "core0.corelet1.sfu")
+    route = find_route(load_device("sample_device"), "ddr", "core0.corelet1.sfu")
     assert route.nodes == ("ddr", "core0.dma_load", "core0.l1",
                            "core0.corelet1.l1_load", "core0.corelet1.sfu")
     assert [(h.unit, h.lands_in) for h in route.hops] == [
@@ -25,23 +25,23 @@ def test_sample_ddr_to_compute():
 
 
 def test_sample_scratchpad_to_compute_skips_dma():
-    route = load_device("sample_device").route("core0.l1", "core0.corelet0.sfu")
+    route = find_route(load_device("sample_device"), "core0.l1", "core0.corelet0.sfu")
     assert route.units == ("core0.corelet0.l1_load",)
     assert all("dma" not in n for n in route.nodes)
 
 
 def test_sample_compute_to_scratchpad_and_back_to_ddr():
     dev = load_device("sample_device")
-    assert dev.route("core0.corelet0.sfu", "core0.l1").units == (
+    assert find_route(dev, "core0.corelet0.sfu", "core0.l1").units == (
         "core0.corelet0.sfu", "core0.corelet0.l1_store")
-    assert dev.route("core0.corelet0.sfu", "ddr").units == (
+    assert find_route(dev, "core0.corelet0.sfu", "ddr").units == (
         "core0.corelet0.sfu", "core0.corelet0.l1_store", "core0.dma_store")
 
 
 def test_routes_never_pass_through_a_compute_unit():
     dev = load_device("sample_device")
     # corelet0's SFU output can reach corelet1 only via L1, not via another SFU.
-    route = dev.route("core0.corelet0.sfu", "core0.corelet1.sfu")
+    route = find_route(dev, "core0.corelet0.sfu", "core0.corelet1.sfu")
     inner = route.nodes[1:-1]
     assert not any(dev.units[n].is_compute for n in inner if n in dev.units)
     assert "core0.l1" in inner
@@ -49,16 +49,16 @@ def test_routes_never_pass_through_a_compute_unit():
 
 def test_spyre_ddr_to_compute_and_scratchpad_to_compute():
     dev = load_device("spyre")
-    assert dev.route("ddr", "core3.corelet1.sfu").units == (
+    assert find_route(dev, "ddr", "core3.corelet1.sfu").units == (
         "core3.dma_load", "core3.corelet1.lx_load")
-    assert dev.route("core3.lx", "core3.corelet1.sfu").units == ("core3.corelet1.lx_load",)
+    assert find_route(dev, "core3.lx", "core3.corelet1.sfu").units == ("core3.corelet1.lx_load",)
     # The shared DDR's read latency counts on the hop that reads it.
-    assert dev.route("ddr", "core0.lx").hops[0].latency == 300 + 20
+    assert find_route(dev, "ddr", "core0.lx").hops[0].latency == 300 + 20
 
 
 def test_spyre_cross_core_route_uses_ring():
     dev = load_device("spyre")
-    route = dev.route("core3.lx", "core5.corelet0.sfu")
+    route = find_route(dev, "core3.lx", "core5.corelet0.sfu")
     assert route.nodes == ("core3.lx", "ring.stop3", "ring.stop4", "ring.stop5", "core5.lx",
                            "core5.corelet0.lx_load", "core5.corelet0.sfu")
     assert route.hops[-2].lands_in == "core5.lx"
@@ -66,11 +66,11 @@ def test_spyre_cross_core_route_uses_ring():
 
 def test_spyre_ring_goes_the_short_way_round():
     dev = load_device("spyre")
-    assert dev.route("core1.lx", "core30.lx").nodes[1:-1] == (
+    assert find_route(dev, "core1.lx", "core30.lx").nodes[1:-1] == (
         "ring.stop1", "ring.stop0", "ring.stop31", "ring.stop30")
     # Far cores, small transfer: the ring (17 store-and-forward stops of 1 + 2 cycles)
     # beats a round trip through DDR (300-cycle reads).
-    far = dev.route("core0.lx", "core16.lx", nbytes=64)
+    far = find_route(dev, "core0.lx", "core16.lx", nbytes=64)
     assert "ddr" not in far.nodes and len(far.nodes) == 19
 
 
@@ -78,8 +78,8 @@ def test_route_minimises_the_reported_time_for_the_transfer_size():
     dev = load_device("spyre")
     # 4 KiB: every ring stop stores and forwards 32 cycles, so 17 stops (17 * 34 cycles)
     # lose to DDR (two DMA hops), and the router says so in the figure it reports.
-    big = dev.route("core0.lx", "core16.lx", nbytes=4096)
-    ring = dev.route("core0.lx", "core16.lx", nbytes=64)
+    big = find_route(dev, "core0.lx", "core16.lx", nbytes=4096)
+    ring = find_route(dev, "core0.lx", "core16.lx", nbytes=64)
     assert "ddr" in big.nodes
     assert big.transfer_cycles(4096) < ring.transfer_cycles(4096)
     assert ring.transfer_cycles(64) < big.transfer_cycles(64)
@@ -87,9 +87,9 @@ def test_route_minimises_the_reported_time_for_the_transfer_size():
 
 def test_routes_are_deterministic():
     dev = load_device("spyre")
-    assert dev.route("core0.lx", "core16.lx") == dev.route("core0.lx", "core16.lx")
+    assert find_route(dev, "core0.lx", "core16.lx") == find_route(dev, "core0.lx", "core16.lx")
     # Equal either way round: ties go to the smaller name sequence.
-    assert dev.route("core0.lx", "core16.lx", nbytes=64).nodes[2] == "ring.stop1"
+    assert find_route(dev, "core0.lx", "core16.lx", nbytes=64).nodes[2] == "ring.stop1"
 
 
 def _dma(name: str, latency: int) -> str:
@@ -107,7 +107,7 @@ def test_route_counts_unit_latency(write_device):
         '%dma = ktdf_arch.exec_unit @dma {kind = "dma",',
         '%dma = ktdf_arch.exec_unit @dma {kind = "dma", latency = 50,')
     dev = load_device(write_device(text))
-    route = dev.route("ddr", "core0.l1")
+    route = find_route(dev, "ddr", "core0.l1")
     assert route.units == ("core0.b_fast",)
     assert route.transfer_cycles(4096) == 4096 // 64 + 5
     assert route.hops[0].latency == 5
@@ -115,7 +115,7 @@ def test_route_counts_unit_latency(write_device):
 
 def test_one_transfer_formula_for_datapath_hop_and_route():
     dev = load_device("sample_device")
-    route = dev.route("ddr", "core0.corelet1.sfu")
+    route = find_route(dev, "ddr", "core0.corelet1.sfu")
     dp = dev.datapath("ddr", "core0.dma_load")
     for n in (0, 1, 255, 256, 257, 4096):
         assert dp.transfer_cycles(n) == transfer_cycles(n, dp.bandwidth, dp.latency)
@@ -127,13 +127,13 @@ def test_one_transfer_formula_for_datapath_hop_and_route():
 
 def test_unknown_endpoint_suggests_names():
     with pytest.raises(DeviceError, match="no unit or memory named 'sfu'; did you mean"):
-        load_device("spyre").route("ddr", "sfu")
+        find_route(load_device("spyre"), "ddr", "sfu")
 
 
 def test_no_route(write_device):
     # In the tiny device the vector unit is a sink: nothing leaves it.
     with pytest.raises(DeviceError, match="no route from core0.vu to ddr"):
-        load_device(write_device(TINY)).route("core0.vu", "ddr")
+        find_route(load_device(write_device(TINY)), "core0.vu", "ddr")
 
 
 THREE_LEVELS = """\
@@ -163,7 +163,7 @@ ktdf_arch.device @three_level attributes {clock = #ktdf_arch.clock<2 GHz>,
 def test_three_memory_levels_route_without_code_change(write_device):
     dev = load_device(write_device(THREE_LEVELS))
     assert dev.num_cores == 2 and dev.simd_lanes("f32") == 8
-    route = dev.route("ddr", "cpu1.alu")
+    route = find_route(dev, "ddr", "cpu1.alu")
     assert route.nodes == ("ddr", "l2_fill", "l2", "cpu1.l1_fill", "cpu1.l1", "cpu1.ld", "cpu1.alu")
     assert [h.lands_in for h in route.hops] == ["l2", "cpu1.l1", "cpu1.alu"]
     assert route.hops[-1].queue_depth == 4
@@ -178,4 +178,4 @@ def test_imported_device_keeps_body_and_overrides_attributes(write_device):
     dev = load_device(path)
     assert dev.name == "renamed" and dev.clock_hz == 750 * 10**6
     assert dev.mem_space_mapping == {"global": "DDR", "ct_local": "L1"}
-    assert dev.route("ddr", "cpu0.alu").units == ("l2_fill", "cpu0.l1_fill", "cpu0.ld")
+    assert find_route(dev, "ddr", "cpu0.alu").units == ("l2_fill", "cpu0.l1_fill", "cpu0.ld")

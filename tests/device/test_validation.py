@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spyre_sched.device import load_device
+from spyre_sched.device import find_route, load_device
 from spyre_sched.device.load import DEVICES_DIR
 from spyre_sched.errors import DeviceError, SourceLocation
 
@@ -14,7 +14,7 @@ from ktdf_arch_testutil import TINY, line_of
 def test_tiny_device_is_valid(write_device):
     dev = load_device(write_device(TINY))
     assert dev.name == "tiny" and dev.clock_hz == 500 * 10**6
-    assert dev.route("ddr", "core0.vu").units == ("core0.dma",)
+    assert find_route(dev, "ddr", "core0.vu").units == ("core0.dma",)
 
 
 # (case, text replaced, replacement, expected message, line marker, column or None)

@@ -20,7 +20,8 @@ from spyre_sched.solve import cost
 from spyre_sched.solve.brute_force import brute_force, combinations
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import heuristic, v1_choice
-from spyre_sched.solve.solver import InfeasibleError, solve
+from spyre_sched.solve.problem import InfeasibleError
+from spyre_sched.solve.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests/schedule/fixtures/add_96x64.ktdf.mlir"

@@ -16,7 +16,8 @@ from spyre_sched.solve import cost
 from spyre_sched.solve.brute_force import brute_force
 from spyre_sched.solve.explain import build_trace, render_trace
 from spyre_sched.solve.heuristic import heuristic, v1_choice
-from spyre_sched.solve.solver import InfeasibleError, solve
+from spyre_sched.solve.problem import InfeasibleError
+from spyre_sched.solve.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 
