@@ -240,6 +240,7 @@ def argument_values_option():
 
 
 from spyre_sched.cli_solve import func_option  # noqa: E402
+from spyre_sched.cli_arguments import argument_values  # noqa: E402
 
 
 @main.command("check")
@@ -272,7 +273,7 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     from spyre_sched.polyhedral.resources import loaded_tiles, view_spans
 
     kernel = load_kernel(kernel_file, func)
-    values = parse_argument_values(arg_values, kernel)
+    values = argument_values(arg_values, kernel)
     target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     # The size rules come first, from the types alone: the analyses below replay witnesses
@@ -308,39 +309,6 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
 
 
 # ---- reference: run a kernel on the KTIR reference interpreter -------------------------
-
-
-def parse_argument_values(pairs: tuple[str, ...], kernel=None) -> dict[str, int | float]:
-    """`NAME=VALUE` pairs -> {name: int or float}; names must be the kernel's arguments,
-    each given once."""
-    from spyre_sched.errors import UsageError
-
-    values: dict[str, int | float] = {}
-    for pair in pairs:
-        name, sep, text = pair.partition("=")
-        name = name.strip().lstrip("%")
-        value: int | float | None = None
-        for convert in (int, float):
-            try:
-                value = convert(text.strip())
-                break
-            except ValueError:
-                continue
-        if not sep or not name or value is None or value != value:  # NaN is no value
-            raise click.BadParameter(f"expected NAME=NUMBER, got '{pair}'", param_hint="--arg")
-        if name in values:
-            raise UsageError(f"--arg: %{name} is given twice ({values[name]} and {value}); "
-                             "give each argument once")
-        values[name] = value
-    if kernel is not None:
-        known = [a.name_hint for a in kernel.func.body.block.args]
-        for name in values:
-            if name not in known:
-                listed = ", ".join(f"%{k}" for k in known if k) or "none"
-                raise click.BadParameter(
-                    f"'{name}' is not an argument of @{kernel.name} (its arguments: {listed})",
-                    param_hint="--arg")
-    return values
 
 
 def parse_size(text: str, option: str) -> int:
@@ -445,7 +413,7 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
     kernel = load_kernel(kernel_file, func)
     target = device_for_kernel(kernel, device)
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
-    rt = parse_argument_values(arg_values, kernel)
+    rt = argument_values(arg_values, kernel)
     cap = parse_size(memory_cap, "--memory-cap")
     if outputs_path and not outputs_path.endswith(".npz"):
         raise UsageError(f"--save-outputs writes a .npz file: its name must end in .npz, "
@@ -476,7 +444,7 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
 
 from spyre_sched import cli_run  # noqa: E402
 
-cli_run.register(main, reports_errors, parse_argument_values, read_inputs, parse_size)
+cli_run.register(main, reports_errors, argument_values, read_inputs, parse_size)
 
 
 # ---- bench: the suite against the roofline bound and the heuristic ----------------------
