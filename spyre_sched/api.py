@@ -19,6 +19,7 @@ pays for it.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,7 +119,8 @@ def refuse_races(kernel: Kernel) -> None:
     from spyre_sched.errors import AnalysisError
     from spyre_sched.polyhedral.checks import proven_races
 
-    races = proven_races(kernel.func)
+    with located_in(kernel):
+        races = proven_races(kernel.func)
     if races:
         more = (f" (and {len(races) - 1} more: `spyre-sched check` lists them)"
                 if len(races) > 1 else "")
@@ -181,8 +183,23 @@ def memory_shapes(kernel: Kernel) -> dict[str, tuple[int, ...]]:
     passed for it (the memory at the pointer; the rule is `spyre_sched.frontend.arguments`)."""
     from spyre_sched.frontend.arguments import infer_arguments
 
-    return {a.name: tuple(a.shape) for a in infer_arguments(kernel.func)
+    with located_in(kernel):
+        arguments = infer_arguments(kernel.func)
+    return {a.name: tuple(a.shape) for a in arguments
             if a.extent is not None and a.shape and None not in a.shape}
+
+
+@contextlib.contextmanager
+def located_in(kernel: Kernel):
+    """The kernel analyses name the op an error is about (`err.op`) and leave locating it
+    to the caller: here, at that op's line in the kernel's file."""
+    try:
+        yield
+    except SpyreSchedError as err:
+        op = getattr(err, "op", None)
+        if err.location is None and op is not None:
+            err.location = kernel.location_of(op)
+        raise
 
 
 def decisions_by_program(solution) -> list[dict]:

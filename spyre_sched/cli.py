@@ -241,6 +241,7 @@ def argument_values_option():
 
 from spyre_sched.cli_solve import func_option  # noqa: E402
 from spyre_sched.cli_arguments import argument_values  # noqa: E402
+from spyre_sched.cli_split import split_input_file_option  # noqa: E402
 
 
 @main.command("check")
@@ -250,6 +251,7 @@ from spyre_sched.cli_arguments import argument_values  # noqa: E402
 @click.option("--strict", is_flag=True,
               help="Treat warnings as errors (exit 1 if there is any).")
 @func_option
+@split_input_file_option
 @reports_errors
 def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
           strict: bool, func: str | None) -> None:
@@ -398,6 +400,7 @@ def output_summary(name: str, array) -> str:
                    "or KiB/MiB/GiB/TiB).")
 @kernel_device_option()
 @func_option
+@split_input_file_option
 @reports_errors
 def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchpad_bytes,
               memory_cap, device, func):

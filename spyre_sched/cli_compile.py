@@ -69,7 +69,9 @@ def register(main, reports_errors, device_option, write_output) -> None:
         options["stop_after"] = stop_after
         click.echo(EMITTERS[emit](kernel_file, device, options), nl=False)
 
-    wrapped = reports_errors(command)
+    from spyre_sched.cli_split import split_input_file_option
+
+    wrapped = split_input_file_option(reports_errors(command))
     for option in reversed(EXTRA_OPTIONS):
         wrapped = option(wrapped)
     wrapped = click.option("--stop-after", "stop_after", default=None, metavar="PASS",

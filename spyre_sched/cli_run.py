@@ -9,6 +9,7 @@ import sys
 import click
 
 from spyre_sched.cli_solve import allow_races_option, func_option
+from spyre_sched.cli_split import split_input_file_option
 
 
 def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) -> None:
@@ -46,6 +47,7 @@ def register(main, reports_errors, parse_runtime_args, read_inputs, parse_size) 
                   help="Stop the emulation once it has taken S seconds of wall-clock time.")
     @allow_races_option
     @func_option
+    @split_input_file_option
     @reports_errors
     def run_command(source, device, objective, strategy, inputs_path, outputs_path,
                     runtime_args, seed, trace_path, as_json, memory_cap, max_cycles, max_seconds,

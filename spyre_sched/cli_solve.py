@@ -20,6 +20,7 @@ import click
 
 from spyre_sched import cli_compile
 from spyre_sched.cli_arguments import arg_option, argument_values
+from spyre_sched.cli_split import split_input_file_option
 from spyre_sched.errors import SpyreSchedError
 
 OBJECTIVES = ("latency", "memory")
@@ -120,6 +121,7 @@ def register(main, reports_errors, device_option) -> None:
     @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
     @func_option
     @arg_option
+    @split_input_file_option
     @reports_errors
     def explain(kernel_file, device, as_json, **options):
         """Why the solver chose each tile size, modulo and instance count for KERNEL_FILE."""

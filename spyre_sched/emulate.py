@@ -223,8 +223,10 @@ def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: s
     schedule = api.compile(str(kernel_path), device=device, objective=objective,
                            strategy=strategy, allow_races=allow_races, func=func,
                            arguments=arguments)
+    from spyre_sched.located_parser import source_bytes
+
     # The kernel's exact bytes go into the bundle (kernel.mlir, hashed in schedule.json).
-    bundle_writer.write_bundle(schedule, out, kernel_text=Path(kernel_path).read_bytes())
+    bundle_writer.write_bundle(schedule, out, kernel_text=source_bytes(kernel_path))
 
 
 def _accumulator(prepared) -> str:

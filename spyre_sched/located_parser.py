@@ -148,9 +148,35 @@ def location_in_text(text: str, filename: str, position: int) -> SourceLocation:
     return SourceLocation(filename, line, position - line_start + 1, line_text)
 
 
+#: Texts that stand in for a source file while one part of it is handled on its own
+#: (`--split-input-file`): keyed by the resolved path.
+_STAND_INS: dict[Path, str] = {}
+
+
+@contextmanager
+def source_standing_in(path: str | Path, text: str) -> Iterator[None]:
+    """While inside, reading `path` as a source gives `text` (one part of the file, padded
+    with blank lines so that its lines keep their numbers in the whole file)."""
+    key = Path(path).resolve()
+    _STAND_INS[key] = text
+    try:
+        yield
+    finally:
+        del _STAND_INS[key]
+
+
+def source_bytes(path: str | Path) -> bytes:
+    """The bytes of a source file as `read_source` sees it (a stand-in part, if any)."""
+    if _STAND_INS and Path(path).resolve() in _STAND_INS:
+        return _STAND_INS[Path(path).resolve()].encode("utf-8")
+    return Path(path).read_bytes()
+
+
 def read_source(path: Path, what: str, error: type[SpyreSchedError]) -> str:
     """The text of a source file, or `error` saying why it cannot be read (missing file,
     not UTF-8 text) located at the file or at the first bad byte."""
+    if _STAND_INS and Path(path).resolve() in _STAND_INS:
+        return _STAND_INS[Path(path).resolve()]
     try:
         data = path.read_bytes()
     except OSError as err:

@@ -70,7 +70,9 @@ Ops
   `%u = exec_unit [@name] {kind, features = [...], [latency]}`.
   `datapath %a to %b {transfer_granularity, bandwidth, latency, queue} : T, T`: a
       directed edge; bandwidth in bytes per cycle, latency in cycles, queue a
-      `#ktdf_arch.feature.queue<depth = N, ordered>` when the edge is a FIFO.
+      `#ktdf_arch.feature.queue<depth = N, ordered>` when the edge is a FIFO. The
+      properties may come first instead, as an alias (`datapath #ALIAS %a to %b : T, T`,
+      the published scheduler's spelling).
   `%r... = group [@name] {kind, [count]} share(%mem, ...) { ... yield %v... } -> T...`:
       `share` lists the outer memories the group's units reach; `count = N` makes N
       instances named name0..name{N-1}; a yielded value stands for all its instances.
@@ -459,6 +461,12 @@ class DatapathOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DatapathOp:
+        # The published scheduler's spelling names the properties first, by an alias:
+        # `datapath #DDR_L1 %a to %b : T, T`; they mean what a trailing `{...}` means.
+        leading_pos = parser.pos
+        leading = (_parse_spec_dict(parser)
+                   if current_token(parser).kind == MLIRTokenKind.HASH_IDENT else {})
+        leading_end = parser.pos
         source = _parse_value_use(parser, "datapath source")
         parser.parse_keyword("to")
         start = parser.pos
@@ -467,7 +475,13 @@ class DatapathOp(IRDLOperation):
             parser.raise_error(
                 "a datapath must join two different units or memories, not "
                 f"%{source.name_hint or '?'} to itself", start, parser.pos)
-        spec = parser.parse_optional_attr_dict()
+        trailing = parser.parse_optional_attr_dict()
+        both = sorted(set(leading) & set(trailing))
+        if both:
+            parser.raise_error(
+                f"the datapath's {', '.join(both)} is given twice: in the leading "
+                "properties and in the trailing {...}", leading_pos, leading_end)
+        spec = {**leading, **trailing}
         parser.parse_punctuation(":")
         for value in (source, target):
             pos = parser.pos

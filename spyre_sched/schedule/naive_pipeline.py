@@ -344,7 +344,11 @@ class _Builder:
             def body(args):
                 iv = args[0] if iter_args else args
                 inner_acc = args[1] if iter_args else None
-                return nest(level + 1, {**ivs, d: iv}, inner_acc)
+                ops = nest(level + 1, {**ivs, d: iv}, inner_acc)
+                if inner_acc is not None and level + 1 < len(dims):
+                    # an outer reduction loop carries the accumulator its inner loop returns
+                    ops.append(scf.YieldOp(ops[-1].results[0]))
+                return ops
 
             return [for_loop(self.const(0), self.const(c.extents[d]), step, d, True, body,
                              [acc] if acc is not None else [])]

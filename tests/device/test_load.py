@@ -148,3 +148,27 @@ def test_replicated_groups_copy_one_elaborated_template(write_device):
     shipped = load_device("spyre")
     assert [dp for dp in dev.datapaths if dp.source in ("core31.lx", "core31.dma_load")] == [
         dp for dp in shipped.datapaths if dp.source in ("core31.lx", "core31.dma_load")]
+
+
+def test_datapath_properties_by_a_leading_alias_mean_the_trailing_dict(write_device):
+    """`datapath #ALIAS %a to %b : T, T` (the published scheduler's spelling) is the same
+    edge as `datapath %a to %b {...} : T, T`."""
+    from ktdf_arch_testutil import TINY
+
+    aliased = ("#DDR_DMA = {bandwidth = 64}\n#TO_VU = {bandwidth = 64}\n" + TINY
+               .replace("datapath %ddr to %dma {bandwidth = 64}", "datapath #DDR_DMA %ddr to %dma")
+               .replace("datapath %l1 to %vu {bandwidth = 64}", "datapath #TO_VU %l1 to %vu"))
+    assert aliased.count("datapath #") == 2
+    spelled = load_device(write_device(TINY, "spelled.mlir"))
+    assert load_device(write_device(aliased, "aliased.mlir")).datapaths == spelled.datapaths
+
+
+def test_datapath_property_given_twice_is_located(write_device):
+    from ktdf_arch_testutil import TINY, line_of
+
+    text = "#DDR_DMA = {bandwidth = 64}\n" + TINY.replace(
+        "datapath %ddr to %dma {bandwidth = 64}", "datapath #DDR_DMA %ddr to %dma {bandwidth = 32}")
+    path = write_device(text)
+    with pytest.raises(DeviceError, match="bandwidth is given twice") as info:
+        load_device(path)
+    assert f"{path}:{line_of(text, 'datapath #DDR_DMA')}:" in str(info.value)
