@@ -13,6 +13,9 @@ Shared semantics, which both executors must follow:
   the output is computed exactly (`math.fsum` and the sign of its residual; integer
   significands for products) and brought to float64 by rounding to odd, which the final
   rounding to a type of at most 51 significant bits turns into a correct rounding.
+  Two cheaper routes to the same bits: a few finite terms in all (one stick) are summed
+  with `math.fsum` row by row, with no proof; and the rows the proof fails are first tried
+  all at once by `split_exact_sums` (each term split in two parts that each sum exactly).
 * An executor that accumulates in hardware order in an accumulator type is compared with
   this result within the bounds of `error_bounds` (docs/numerics.md states them); every
   other op, and max/min reductions, must match bit for bit.
@@ -160,6 +163,8 @@ def reduce(kind: str, array, axes, element_type_name, init=None, round_result: b
 
 def _terms(values: np.ndarray, axes: tuple[int, ...], init) -> np.ndarray:
     """The terms of every output along one last axis: shape (*kept, n [+1 for init])."""
+    if init is None and axes == (values.ndim - 1,):
+        return values                                         # already (*kept, n)
     kept = [d for d in range(values.ndim) if d not in axes]
     moved = np.moveaxis(values, [*kept, *axes], range(values.ndim))
     terms = moved.reshape(*moved.shape[:len(kept)], -1)
@@ -208,6 +213,40 @@ def _float64_product_is_exact(terms: np.ndarray) -> np.ndarray:
     return (bits <= 53) & (np.abs(exponent_sum) < 900)
 
 
+def split_exact_sums(rows: np.ndarray, to_odd: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The exact sum of each row (terms on the last axis) in float64, all rows at once:
+    correctly rounded, or rounded to odd; and which rows it decided (the others need
+    `_exact_sum`). Each term is split at C = e_max + log_n - 53 into a multiple of 2**C
+    (hi) and the rest in [0, 2**C) (lo); n terms of either part sum exactly in float64
+    when the row's bits span at most 106 - 2 * log_n, so the exact sum is S_hi + S_lo, and
+    TwoSum gives its rounding to nearest s and the residual t = exact - s. Rows with a
+    non-finite term, a zero result (whose sign `_exact_sum` decides) or exponents near the
+    ends of float64 are left undecided."""
+    count, n = rows.shape
+    if count == 0 or n == 0:
+        return np.zeros(count), np.zeros(count, dtype=bool)
+    top, low = _exponents(rows)
+    log_n = max(n - 1, 1).bit_length()                       # 2**log_n >= n
+    e_max, q_min = top.max(axis=-1), low.min(axis=-1)
+    cut = e_max + log_n - 53
+    decided = (np.isfinite(rows).all(axis=-1) & (cut + log_n <= 53 + q_min)
+               & (e_max + log_n <= 1000) & (q_min >= -1000))
+    cut = np.where(decided, cut, 0)[:, None]
+    x = np.where(decided[:, None], rows, 0.0)
+    hi = np.ldexp(np.floor(np.ldexp(x, -cut)), cut)          # exact: scaling by 2**-C
+    lo = x - hi                                              # exact: the bits below 2**C
+    s_hi, s_lo = hi.sum(axis=-1), lo.sum(axis=-1)            # exact by the span bound
+    s = s_hi + s_lo
+    b = s - s_hi                                             # TwoSum: t = s_hi + s_lo - s
+    t = (s_hi - (s - b)) + (s_lo - b)
+    decided &= s != 0
+    if to_odd:
+        other = np.nextafter(s, np.where(t > 0, np.inf, -np.inf))
+        other_odd = (other.view(np.int64) & 1).astype(bool)
+        s = np.where((t != 0) & other_odd, other, s)
+    return s, decided
+
+
 def _to_odd(exact: Fraction | float, nearest: float) -> float:
     """The float64 next to `exact` (with `nearest` its correctly rounded float64) whose last
     significand bit is odd, unless `exact` is a float64: rounding to odd."""
@@ -224,6 +263,11 @@ def _exact_sum(terms: np.ndarray, to_odd: bool) -> float:
     nonfinite = [v for v in values if not math.isfinite(v)]
     if nonfinite:
         return float(np.sum(nonfinite))                       # nan, or one infinity
+    return _finite_sum(values, to_odd)
+
+
+def _finite_sum(values: list[float], to_odd: bool) -> float:
+    """The exact sum of finite floats, correctly rounded or rounded to odd."""
     try:
         nearest = math.fsum(values)
     except OverflowError:
@@ -269,15 +313,32 @@ def _sum_exact_for_type(type_name: str, n: int) -> bool:
     return top + max(n - 1, 1).bit_length() <= 53 + low
 
 
+#: up to this many terms in all, a sum of finite terms is computed row by row in Python
+_FEW_TERMS = 1024
+
+
 def _exact_reduce(kind: str, values: np.ndarray, axes: tuple[int, ...], init,
                   type_name: str) -> np.ndarray:
     """Float add/mul reduction: float64 where provably exact, exact arithmetic elsewhere."""
+    terms = _terms(values, axes, init)
+    n = terms.shape[-1]
+    to_odd = type_name != "f64"   # f64: the correctly rounded float64 is the result
+    if (kind == "add" and 1 < n and terms.size <= _FEW_TERMS
+            and not _sum_exact_for_type(type_name, n) and np.isfinite(terms).all()):
+        # Few finite terms (one stick, say): summing them exactly in Python costs less than
+        # proving float64 exact, and gives the same value. The zero's sign is the float64
+        # sum's: -0 only when every term is -0.
+        sums = []
+        for row in terms.reshape(-1, n).tolist():
+            total = _finite_sum(row, to_odd)
+            if total == 0:
+                total = -0.0 if all(math.copysign(1.0, v) < 0 for v in row) else 0.0
+            sums.append(total)
+        return np.array(sums, dtype=np.float64).reshape(terms.shape[:-1])
     fast = _float_reduce(kind, values, axes)
     if init is not None:
         fast = _FLOAT_COMBINE[kind](fast, np.asarray(init, dtype=np.float64))
     fast = np.asarray(fast, dtype=np.float64)
-    terms = _terms(values, axes, init)
-    n = terms.shape[-1]
     if n <= 1 or (kind == "add" and _sum_exact_for_type(type_name, n)):
         return fast
     exact_ok = (float64_sum_is_exact(terms) if kind == "add"
@@ -286,8 +347,14 @@ def _exact_reduce(kind: str, values: np.ndarray, axes: tuple[int, ...], init,
         return fast
     out = np.array(fast, dtype=np.float64, copy=True)
     slow = _exact_sum if kind == "add" else _exact_product
-    to_odd = type_name != "f64"   # f64: the correctly rounded float64 is the result
-    for index in np.argwhere(~np.asarray(exact_ok)):
+    undecided = ~np.asarray(exact_ok)
+    if kind == "add":
+        rows = np.nonzero(undecided.reshape(-1))[0]
+        flat_terms = terms.reshape(-1, n)
+        sums, decided = split_exact_sums(flat_terms[rows], to_odd)
+        out.reshape(-1)[rows[decided]] = sums[decided]
+        undecided.reshape(-1)[rows[decided]] = False
+    for index in np.argwhere(undecided):
         out[tuple(index)] = slow(terms[tuple(index)], to_odd)
     return out
 

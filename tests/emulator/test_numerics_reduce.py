@@ -191,3 +191,77 @@ def test_hardware_order_sums_are_within_the_error_bound():
     wrong = oracle + 2 * bound
     assert not matches_hardware_order_sum(x, "f32", "f16", oracle, wrong, axis=1).any()
     assert not matches_hardware_order_sum(x[:1], "f32", "f16", oracle[:1], [np.nan], axis=1)[0]
+
+
+def _split_sum_rows(rng, n):
+    """f32 and f64 rows that exercise the vectorised exact sum: ordinary values, squares,
+    moderate and huge exponent spans, cancellation (partial and total), subnormals, ties
+    of the final rounding, and non-finite terms."""
+    def f32(a):
+        return np.asarray(a, dtype=np.float32).astype(np.float64)
+    normal = f32(rng.standard_normal((64, n)))
+    scaled = f32(rng.standard_normal((64, n)) * 2.0 ** rng.integers(-20, 20, (64, n)))
+    huge_span = f32(rng.standard_normal((64, n)) * 2.0 ** rng.integers(-120, 120, (64, n)))
+    cancel = normal.copy()
+    cancel[:, 1] = 2.0**40
+    cancel[:, 2] = -2.0**40
+    total_cancel = np.concatenate([normal[:, : n // 2], -normal[:, : n // 2]], axis=-1)
+    subnormal = f32(rng.standard_normal((64, n)) * 2.0**-140)
+    ties = np.zeros((64, n))
+    ties[:, 0] = 1.0
+    ties[:, 1] = rng.choice([1.0, -1.0], 64) * 2.0**-53
+    ties[:, 2] = rng.choice([0.0, 2.0**-200], 64)
+    nonfinite = normal.copy()
+    nonfinite[::3, 0] = np.inf
+    nonfinite[1::3, 0] = np.nan
+    nonfinite[2::3, 1] = -np.inf
+    return [normal, f32(scaled * scaled), scaled, huge_span, cancel, total_cancel, subnormal,
+            ties, nonfinite, rng.standard_normal((64, n))]
+
+
+@pytest.mark.parametrize("n", [4, 7, 64, 513])
+def test_vectorised_exact_sum_matches_the_exact_path_bit_for_bit(n):
+    # The vectorised sum decides most rows; every row it decides must be the exact path's
+    # result (correctly rounded, or rounded to odd), and reduce() must be unchanged.
+    from emulator.numerics import reductions
+    rng = np.random.default_rng(n)
+    decided_any = False
+    for rows in _split_sum_rows(rng, n):
+        for to_odd in (True, False):
+            sums, decided = reductions.split_exact_sums(rows, to_odd)
+            decided_any |= bool(decided.any())
+            assert not decided[~np.isfinite(rows).all(axis=-1)].any()
+            for i in np.nonzero(decided)[0]:
+                want = np.float64(reductions._exact_sum(rows[i], to_odd))
+                assert want.view(np.int64) == np.float64(sums[i]).view(np.int64), (rows[i], to_odd)
+        for type_name in ("f32", "f64"):
+            got = reduce("add", rows, -1, type_name, round_result=False)
+            want = [reductions._exact_sum(r, type_name != "f64")
+                    if not reductions.float64_sum_is_exact(r) else np.sum(r) for r in rows]
+            np.testing.assert_array_equal(got.view(np.int64), np.asarray(want).view(np.int64))
+    assert decided_any
+
+
+@pytest.mark.parametrize("type_name", ["f32", "bf16", "f64"])
+def test_few_term_sums_match_the_vectorised_path_bit_for_bit(type_name, monkeypatch):
+    # Small reductions (a stick, say) are summed row by row in Python; turning that off
+    # must give the same bits, signed zeros and init included.
+    from emulator.numerics import reductions
+    rng = np.random.default_rng(3)
+    inputs = []
+    for rows in _split_sum_rows(rng, 8):
+        inputs.append((rows[:6], -1, None))
+        inputs.append((rows[:4].reshape(2, 2, 8), (0, 2), None))
+        inputs.append((rows[:3], 1, rows[3, :3]))
+    zeros = np.array([[-0.0, -0.0, -0.0], [-0.0, 0.0, -0.0], [1.0, -1.0, -0.0], [0.0, 0.0, 0.0]])
+    inputs += [(zeros, -1, None), (zeros, -1, np.array([-0.0, -0.0, 0.0, -0.0])),
+               (zeros, 0, None)]
+    for array, axes, init in inputs:
+        array = round_to(type_name, array)
+        init = None if init is None else round_to(type_name, init)
+        small = reduce("add", array, axes, type_name, init=init, round_result=False)
+        with monkeypatch.context() as patch:
+            patch.setattr(reductions, "_FEW_TERMS", 0)
+            large = reduce("add", array, axes, type_name, init=init, round_result=False)
+        np.testing.assert_array_equal(np.asarray(small).view(np.int64),
+                                      np.asarray(large).view(np.int64))
