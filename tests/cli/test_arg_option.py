@@ -145,3 +145,22 @@ def test_the_api_records_and_checks_the_folded_value(kernel: str) -> None:
                        "with i = 1"):
         spyre_sched.run(schedule, runtime_args={"i": 0})
     assert spyre_sched.run(schedule).verdict == "MATCH"
+
+
+def test_saved_schedule_ir_needs_the_folded_value_again(folded_bundle: Path) -> None:
+    kernel = folded_bundle.parent / "shifted_rows.mlir"
+    solved = run("compile", str(kernel), "--emit", "solved", "--arg", "i=2",
+                 "--strategy", "heuristic")
+    assert solved.exit_code == 0, solved.output
+    saved = folded_bundle.parent / "solved.ktdf.mlir"
+    saved.write_text(solved.output)
+    out = folded_bundle.parent / "from_schedule_ir"
+    refused = run("compile", str(saved), "-o", str(out), "--kernel", str(kernel))
+    assert refused.exit_code == 1
+    assert "does not read the scalar argument %i of the kernel" in refused.output
+    assert not out.exists()
+    written = run("compile", str(saved), "-o", str(out), "--kernel", str(kernel),
+                  "--arg", "i=2")
+    assert written.exit_code == 0, written.output
+    plan = json.loads((out / "jobplan.json").read_text())
+    assert {"name": "i", "kind": "scalar", "type": "index", "folded": 2} in plan["arguments"]
