@@ -80,6 +80,15 @@ def check_plan(plan: dict, where: str) -> None:
             for k, extent in enumerate(shape or []):
                 if extent is not None:
                     check_expression(extent, where, f"{at}.shape[{k}]")
+        if "folded" in arg:  # the value compiled into the programs: a launch must agree
+            folded = arg["folded"]
+            _need(kind == "scalar", where, f"{at}.folded", "no folded value (only a scalar "
+                  "argument is folded)", folded)
+            _need(isinstance(folded, (int, float)) and not isinstance(folded, bool), where,
+                  f"{at}.folded", "a number", folded)
+            if not _is_float_name(arg.get("type")):
+                _need(_is_int(folded), where, f"{at}.folded", f"an integer ({arg.get('type')})",
+                      folded)
         for key in ("upperbound", "granularity"):  # a launch checks run-time values by them
             value = arg.get(key)
             _need(value is None or (_is_int(value) and value > 0), where, f"{at}.{key}",
@@ -101,6 +110,15 @@ def check_plan(plan: dict, where: str) -> None:
         programs.add(program)
         _field(step, "file", where, f"{at}.")  # a file of the bundle: BundleFiles.read checks
     check_steps(_field(plan, "execute", where), programs, where)
+
+
+def _is_float_name(name) -> bool:
+    from emulator.numerics import element_type
+
+    try:
+        return element_type(str(name)).is_float
+    except Exception:
+        return False
 
 
 def _check_element_type(name: str, where: str, field: str) -> None:

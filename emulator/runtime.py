@@ -350,6 +350,7 @@ class Runtime:
         return None if missing else total
 
     def _argument_env(self, prepared: PreparedBundle, args: dict, runtime_args: dict) -> dict[str, int]:
+        runtime_args = with_folded_arguments(prepared, runtime_args, args)
         env: dict[str, int] = {}
         known = {a["name"] for a in prepared.arguments}
         for key in list(args) + list(runtime_args):
@@ -464,6 +465,36 @@ class Runtime:
                        if n == mem_name or n.endswith("." + mem_name)]
             for memory in targets:
                 memory.declare_buffer(offset, nbytes, name)
+
+
+def with_folded_arguments(prepared: PreparedBundle, runtime_args: dict,
+                          other: dict | None = None) -> dict:
+    """`runtime_args` with the value of every scalar folded into the bundle at compile time
+    (jobplan.json `folded`) added. The programs were scheduled for that value only: a
+    launch (or a reference run) given another value for it, in `runtime_args` or `other`,
+    is refused rather than run and compared against a kernel that was not compiled."""
+    merged = dict(runtime_args)
+    for a in prepared.arguments:
+        if a.get("kind") != "scalar" or "folded" not in a:
+            continue
+        name, folded = a["name"], a["folded"]
+        for given in (runtime_args, other or {}):
+            if name not in given:
+                continue
+            value = given[name]
+            try:
+                same = bool(np.asarray(value) == folded) and np.asarray(value).size == 1
+            except (TypeError, ValueError):
+                same = False
+            if not same:
+                shown = value if np.ndim(value) == 0 else f"an array of shape {np.shape(value)}"
+                raise ExecutionError(
+                    f"argument '{name}' = {shown}, but the bundle was compiled with {name} = "
+                    f"{folded} folded into it (compile --arg {name}={folded}): compile the "
+                    "kernel again with the value to run",
+                    str(prepared.path / "jobplan.json"))
+        merged[name] = folded
+    return merged
 
 
 def argument_shape(argument: dict, env: dict[str, int]) -> tuple[int, ...] | None:

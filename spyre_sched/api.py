@@ -58,6 +58,9 @@ class Schedule:
     """Per pointer argument with a static shape: the shape of the array passed for it, the
     memory at the pointer (`spyre_sched.frontend.arguments`); the bundle states it."""
     solution: Solution | None = field(default=None, repr=False)
+    folded_arguments: dict[str, int | float] = field(default_factory=dict)
+    """Scalar arguments whose value was folded into the kernel before scheduling (`--arg`):
+    the schedule holds only for these values; the bundle records them (jobplan.json)."""
     _trace: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -134,20 +137,24 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
                         stop_after: str | None = None,
                         argument_shapes: dict | None = None, allow_races: bool = False,
                         func: str | None = None, arguments: dict | None = None,
+                        folded_arguments: dict | None = None,
                         ) -> tuple[ModuleOp, str | None, str | None]:
     """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
     the kernel's path and text when known. `argument_shapes`, when given, is filled with
     `memory_shapes` of a KTIR kernel (saved ScheduleIR has no kernel to infer them from).
     KTIR with a proven race is refused (`refuse_races`) unless `allow_races`. `func`: the
     kernel function's name, for a file that defines several. `arguments`: values of plain
-    scalar arguments, folded into the kernel before it is scheduled (`bind_arguments`)."""
+    scalar arguments, folded into the kernel before it is scheduled (`bind_arguments`);
+    `folded_arguments`, when given, is filled with the values actually folded."""
     from spyre_sched.frontend.bind_arguments import bind_scalar_arguments
     from spyre_sched.frontend.kernel import parse_kernel
     from spyre_sched.located_parser import read_source
     from spyre_sched.pipeline import reschedule, schedule
 
     if isinstance(kernel, Kernel):
-        bind_scalar_arguments(kernel, arguments or {})
+        folded = bind_scalar_arguments(kernel, arguments or {})
+        if folded_arguments is not None:
+            folded_arguments.update(folded)
         if argument_shapes is not None:
             argument_shapes.update(memory_shapes(kernel))
         if not allow_races:
@@ -169,7 +176,9 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
         return reschedule(module, print_after_all=print_after_all), \
             str(path) if path else None, text
     parsed = parse_kernel(text, name, func=func)
-    bind_scalar_arguments(parsed, arguments or {})
+    folded = bind_scalar_arguments(parsed, arguments or {})
+    if folded_arguments is not None:
+        folded_arguments.update(folded)
     if argument_shapes is not None:
         argument_shapes.update(memory_shapes(parsed))
     if not allow_races:
@@ -235,10 +244,11 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
         raise UsageError(f"time_limit (--time-limit) must be a positive number of seconds, "
                          f"got {time_limit!r}")
     shapes: dict[str, tuple[int, ...]] = {}
+    folded: dict[str, int | float] = {}
     module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all,
                                              argument_shapes=shapes,
                                              allow_races=allow_races, func=func,
-                                             arguments=arguments)
+                                             arguments=arguments, folded_arguments=folded)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                           workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned))
     run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)
@@ -254,4 +264,4 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
         scratchpad_bytes=summary["scratchpad_bytes"], summary=summary,
         schedule_ir=print_ir(module), kernel_path=path, kernel_text=text,
         solver_log=solution.log, module=module, solution=solution,
-        argument_shapes=shapes)
+        argument_shapes=shapes, folded_arguments=folded)

@@ -350,7 +350,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     import emulator.reference as reference_interpreter
     from emulator.device.memory import DEFAULT_MEMORY_CAP
     from emulator.runtime import (DEFAULT_MAX_CYCLES, DEFAULT_MAX_SECONDS, Runtime, argument_shape,
-                                  bundle_device)
+                                  bundle_device, with_folded_arguments)
     from emulator.trace import TraceRecorder
     from spyre_sched.frontend import load_kernel
 
@@ -395,7 +395,9 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         kernel = load_kernel(kernel_file or prepared.kernel_path, func=prepared.kernel)
         _same_kernel(prepared, kernel)
         accumulator = _accumulator(prepared)
-        rt_args = dict(runtime_args or {})
+        # the scalars folded at compile time: the reference runs with the same values, and
+        # another value given for one is refused before anything runs
+        rt_args = with_folded_arguments(prepared, dict(runtime_args or {}), inputs)
         given = dict(inputs or {})
         made = reference_interpreter.make_inputs(kernel, seed, rt_args, memory_cap=memory_cap)
         for name, value in made.items():

@@ -21,16 +21,19 @@ from spyre_sched.errors import UsageError
 from spyre_sched.frontend.kernel import Kernel
 
 
-def bind_scalar_arguments(kernel: Kernel, values: Mapping[str, int | float]) -> list[str]:
-    """Fold the given plain scalar arguments into `kernel` (in place); the names folded."""
+def bind_scalar_arguments(kernel: Kernel, values: Mapping[str, int | float]
+                          ) -> dict[str, int | float]:
+    """Fold the given plain scalar arguments into `kernel` (in place): name -> the value
+    folded (a float for a float argument). The bundle records these: a run of it with
+    another value would compare against a kernel that was not compiled."""
     from spyre_sched.dialects.ktdp import RuntimeArgType
     from spyre_sched.frontend.arguments import infer_arguments
 
     if not values:
-        return []
+        return {}
     roles = {info.name: info.role for info in infer_arguments(kernel.func)}
     block = kernel.func.body.block
-    folded = []
+    folded: dict[str, int | float] = {}
     for arg in block.args:
         name = arg.name_hint
         if name is None or name not in values:
@@ -47,7 +50,8 @@ def bind_scalar_arguments(kernel: Kernel, values: Mapping[str, int | float]) -> 
                                  f"got {value}")
             constant = arith.ConstantOp(IntegerAttr(value, arg.type))
         elif isinstance(arg.type, AnyFloat):
-            constant = arith.ConstantOp(FloatAttr(float(value), arg.type))
+            value = float(value)
+            constant = arith.ConstantOp(FloatAttr(value, arg.type))
         else:
             raise UsageError(f"--arg {name}: %{name} has type {arg.type}, which --arg does "
                              "not set")
@@ -57,5 +61,5 @@ def bind_scalar_arguments(kernel: Kernel, values: Mapping[str, int | float]) -> 
         block.insert_op_before(constant, block.first_op) if block.first_op else \
             block.add_op(constant)
         arg.replace_all_uses_with(constant.result)
-        folded.append(name)
+        folded[name] = value
     return folded

@@ -85,12 +85,15 @@ def write(bundle: Bundle, out: str | Path, *, check: bool = False) -> Path:
 
 
 def arguments_from_schedule_ir(module: ModuleOp,
-                               shapes: dict[str, tuple[int, ...]] | None = None) -> list[dict]:
+                               shapes: dict[str, tuple[int, ...]] | None = None,
+                               folded: dict[str, int | float] | None = None) -> list[dict]:
     """The kernel's arguments as the job plan lists them, read from the ScheduleIR: a
     pointer argument's element type from the views built on it, its role from the
     transfers reading (in) or writing (out) those views, its shape from `shapes` (the shape
     of the array passed for it, the memory at the pointer: the compiler's argument
-    inference gives it) else from its first view (with run-time extents as expressions)."""
+    inference gives it) else from its first view (with run-time extents as expressions).
+    A scalar whose value was folded into the kernel (`folded`) states it: the bundle holds
+    for that value only, and a runtime refuses another."""
     from xdsl.dialects import func
     from xdsl.dialects.builtin import MemRefType
 
@@ -129,8 +132,11 @@ def arguments_from_schedule_ir(module: ModuleOp,
     for arg in kernel.body.block.args:
         entry = info.get(arg.name_hint)
         if entry is None:
-            rows.append(runtime_shapes.argument_row(arg)
-                        or {"name": arg.name_hint, "kind": "scalar", "type": str(arg.type)})
+            row = (runtime_shapes.argument_row(arg)
+                   or {"name": arg.name_hint, "kind": "scalar", "type": str(arg.type)})
+            if folded and arg.name_hint in folded and row["kind"] == "scalar":
+                row["folded"] = folded[arg.name_hint]
+            rows.append(row)
             continue
         role = {(True, False): "in", (False, True): "out", (True, True): "inout"}.get(
             (entry.pop("reads"), entry.pop("writes")), "unused")
@@ -156,7 +162,8 @@ def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None
                             objective: str | None = None, strategy: str | None = None,
                             predicted_cycles: int | None = None, solver: dict | None = None,
                             prediction: dict | None = None,
-                            argument_shapes: dict[str, tuple[int, ...]] | None = None) -> Bundle:
+                            argument_shapes: dict[str, tuple[int, ...]] | None = None,
+                            folded_arguments: dict[str, int | float] | None = None) -> Bundle:
     try:
         module = Parser(make_context(), text, "<solved ScheduleIR>").parse_module()
         module.verify()
@@ -164,7 +171,8 @@ def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None
         raise
     except Exception as err:
         raise ParseError(f"the solved ScheduleIR does not parse: {err}", "bundle writer") from None
-    return lower(module, device, arguments=arguments_from_schedule_ir(module, argument_shapes),
+    arguments = arguments_from_schedule_ir(module, argument_shapes, folded_arguments)
+    return lower(module, device, arguments=arguments,
                  objective=objective, strategy=strategy, predicted_cycles=predicted_cycles,
                  solver=solver, kernel_text=kernel_text, prediction=prediction)
 
@@ -196,7 +204,8 @@ def write_bundle(source, out: str | Path, *, kernel_path: str | Path | None = No
         text, kernel_text=kernel_text, objective=getattr(source, "objective", None),
         strategy=getattr(source, "strategy", None),
         predicted_cycles=getattr(source, "predicted_cycles", None), solver=solver,
-        prediction=_prediction(trace), argument_shapes=getattr(source, "argument_shapes", None))
+        prediction=_prediction(trace), argument_shapes=getattr(source, "argument_shapes", None),
+        folded_arguments=getattr(source, "folded_arguments", None))
     return write(bundle, out)
 
 

@@ -1,9 +1,11 @@
 """`--arg NAME=VALUE` on compile and run (`--runtime-arg` the older spelling): a plain
 scalar argument is folded into the kernel before it is scheduled, so the kernel is
-checked and scheduled for that value; a pointer cannot be given one."""
+checked and scheduled for that value; a pointer cannot be given one. The bundle records
+the value: run with it by default, refused with another."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from spyre_sched.cli import main
+from spyre_sched.errors import ExecutionError
 
 # rows %i .. %i+3 of an 8x64 tensor: in bounds only for 0 <= %i <= 4
 SHIFTED_ROWS = """
@@ -76,3 +79,88 @@ def test_a_malformed_pair_is_a_usage_error(kernel: str) -> None:
     result = run("compile", kernel, "--emit", "ktdf", "--arg", "i")
     assert result.exit_code == 1
     assert "--arg: expected NAME=NUMBER" in result.output
+
+
+# ---- a bundle compiled with a folded value holds for that value only --------------------
+
+
+@pytest.fixture(scope="module")
+def folded_bundle(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("folded")
+    kernel = folder / "shifted_rows.mlir"
+    kernel.write_text(SHIFTED_ROWS)
+    out = folder / "bundle"
+    result = run("compile", str(kernel), "-o", str(out), "--arg", "i=2",
+                 "--strategy", "heuristic")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_bundle_records_the_folded_value(folded_bundle: Path) -> None:
+    plan = json.loads((folded_bundle / "jobplan.json").read_text())
+    row = next(a for a in plan["arguments"] if a["name"] == "i")
+    assert row == {"name": "i", "kind": "scalar", "type": "index", "folded": 2}
+    assert all("folded" not in a for a in plan["arguments"] if a["name"] != "i")
+
+
+def test_run_without_a_value_uses_the_folded_one(folded_bundle: Path) -> None:
+    result = run("run", str(folded_bundle))
+    assert result.exit_code == 0, result.output
+    assert "result: MATCH" in result.output
+
+
+def test_run_refuses_another_value(folded_bundle: Path) -> None:
+    result = run("run", str(folded_bundle), "--arg", "i=3")
+    assert result.exit_code == 1
+    assert "MISMATCH" not in result.output and "Traceback" not in result.output
+    assert f"{folded_bundle / 'jobplan.json'}: error: argument 'i' = 3, but the bundle was " \
+        "compiled with i = 2 folded into it" in result.output
+
+
+def test_run_accepts_the_same_value(folded_bundle: Path) -> None:
+    result = run("run", str(folded_bundle), "--runtime-arg", "i=2")
+    assert result.exit_code == 0, result.output
+
+
+def test_the_runtime_refuses_another_value(folded_bundle: Path) -> None:
+    import numpy as np
+
+    from emulator.runtime import Runtime
+
+    runtime = Runtime("spyre")
+    prepared = runtime.prepare(folded_bundle)
+    x = np.zeros((8, 64), np.float16)
+    with pytest.raises(ExecutionError, match="argument 'i' = 4, but the bundle was compiled "
+                       "with i = 2"):
+        runtime.launch(prepared, {"X": x, "Y": x}, {"i": 4})
+
+
+def test_the_api_records_and_checks_the_folded_value(kernel: str) -> None:
+    import spyre_sched
+    from spyre_sched import api
+
+    schedule = api.compile(kernel, strategy="heuristic", arguments={"i": 1})
+    assert schedule.folded_arguments == {"i": 1}
+    with pytest.raises(ExecutionError, match="argument 'i' = 0, but the bundle was compiled "
+                       "with i = 1"):
+        spyre_sched.run(schedule, runtime_args={"i": 0})
+    assert spyre_sched.run(schedule).verdict == "MATCH"
+
+
+def test_saved_schedule_ir_needs_the_folded_value_again(folded_bundle: Path) -> None:
+    kernel = folded_bundle.parent / "shifted_rows.mlir"
+    solved = run("compile", str(kernel), "--emit", "solved", "--arg", "i=2",
+                 "--strategy", "heuristic")
+    assert solved.exit_code == 0, solved.output
+    saved = folded_bundle.parent / "solved.ktdf.mlir"
+    saved.write_text(solved.output)
+    out = folded_bundle.parent / "from_schedule_ir"
+    refused = run("compile", str(saved), "-o", str(out), "--kernel", str(kernel))
+    assert refused.exit_code == 1
+    assert "does not read the scalar argument %i of the kernel" in refused.output
+    assert not out.exists()
+    written = run("compile", str(saved), "-o", str(out), "--kernel", str(kernel),
+                  "--arg", "i=2")
+    assert written.exit_code == 0, written.output
+    plan = json.loads((out / "jobplan.json").read_text())
+    assert {"name": "i", "kind": "scalar", "type": "index", "folded": 2} in plan["arguments"]
