@@ -43,8 +43,6 @@ RACE = "a kernel with a proven race is not compiled"
 #: do yet for it
 KNOWN_GAPS = {
     "tests/compat/kernels/argmax_rows.mlir": "not supported yet: element type i32",
-    "tests/compat/kernels/guarded_writer.mlir":
-        "a program without compute (a plain copy) is not supported yet",
     "tests/compat/kernels/masked_tail.mlir": "not supported yet: masked accesses",
     "tests/compat/kernels/min_bound.mlir":
         "not supported yet: a loop that threads tensors across its boundary and cannot be "

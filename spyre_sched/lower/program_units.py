@@ -888,7 +888,11 @@ class EngineEmitter:
             values[acc_arg] = self.operand_vector(op.outputs[0], maps[-1], shape, op)
         for inner in block.ops:
             if isinstance(inner, linalg.YieldOp):
-                result = values[inner.operands[0]]
+                yielded = inner.operands[0]
+                if yielded not in values and yielded in self.scalars:
+                    # a value from outside yielded as it is (a stored constant): spread it
+                    values[yielded] = self.splat_constant(self.scalars[yielded], shape)
+                result = values[yielded]
                 self.tensors[op.results[0]] = result
                 if not reduced:  # an elementwise result is as partial as its inputs
                     self.pass_on_lanes(op, maps)

@@ -42,6 +42,9 @@ from spyre_sched.schedule.ir_build import (
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
 
 NAME = "nest-by-memory-level"
+#: the fifo ends only a compute stage has (a compute with no input, such as a stored
+#: constant, reads no fifo but writes one)
+_FIFO_ENDS = ("ktdf.read_from_fifo", "ktdf.write_to_fifo")
 
 
 @dataclass
@@ -86,7 +89,7 @@ def _buffer_levels(pipe: ktdf.PipelineOp, stages: list[ktdf.StageOp]) -> list[st
     buffers = {r: op for r, op in zip(private.res, [o for o in private.body.block.ops])
                if isinstance(op, ktdf.BufferOp)}
     compute = next(k for k, s in enumerate(stages)
-                   if any(op.name == "ktdf.read_from_fifo" for op in s.walk()))
+                   if any(op.name in _FIFO_ENDS for op in s.walk()))
     distance: dict[str, int] = {}
     for k, stage in enumerate(stages):
         for t in stage.walk():
@@ -125,7 +128,7 @@ def nest(pipe: ktdf.PipelineOp, level: str) -> ktdf.PipelineOp:
                    for t in stage.walk())
 
     compute = next(k for k, s in enumerate(stages)
-                   if any(o.name == "ktdf.read_from_fifo" for o in s.walk()))
+                   if any(o.name in _FIFO_ENDS for o in s.walk()))
     first_inner = max([k + 1 for k, s in enumerate(stages[:compute]) if touches(s, True)],
                       default=0)
     first_out = min([k for k, s in enumerate(stages) if k > compute and touches(s, False)],

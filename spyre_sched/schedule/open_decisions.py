@@ -32,6 +32,9 @@ from spyre_sched.schedule.ir_build import is_reduction_loop, loop_dim
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
 
 NAME = "open-decisions"
+#: the fifo ends only a compute stage has (a compute with no input, such as a stored
+#: constant, reads no fifo but writes one)
+_FIFO_ENDS = ("ktdf.read_from_fifo", "ktdf.write_to_fifo")
 
 
 def _in_loop(op: Operation) -> bool:
@@ -118,7 +121,7 @@ def distribute(pipe: ktdf.PipelineOp, device: Device) -> None:
     """Turn the parallel loops that split one instance's work from the next into open
     ktdf.parallel ops."""
     compute = next((s.units[0] for s in pipe.stages
-                    if any(o.name == "ktdf.read_from_fifo" for o in s.walk())), None)
+                    if any(o.name in _FIFO_ENDS for o in s.walk())), None)
     if compute is None:
         return
     group, count = instance_group(device, compute)

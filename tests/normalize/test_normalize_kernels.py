@@ -9,6 +9,7 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - tiled_add: an `scf.for` over blocks of the slab adding with `arith.addf` on tensors;
 - softmax_truncf: `arith.extf`/`arith.truncf` on tensors around a `linalg.reduce` sum;
 - plain_copy: a load stored as it is, no compute;
+- constant_store: a `linalg.fill` stored as it is, no input and no compute;
 - half_sum: the two halves of a loaded tile, taken by `tensor.extract_slice`, added;
 - sum_onto_loaded: a `linalg.reduce` whose initial value is a loaded tensor;
 - dead_value: sums computed but never stored (dropped by the normal form);
@@ -70,6 +71,10 @@ def _softmax(rng):
 def _plain_copy(rng):
     x = _f16(rng, 8, 256)
     return {"X": x}, {"Y": x.astype(np.float64)}
+
+
+def _constant_store(rng):
+    return {}, {"Y": np.full((8, 256), 0.5)}
 
 
 def _guarded_store(rng):
@@ -135,6 +140,7 @@ CASES = {
     "half_sum": _half_sum,
     "guarded_store": _guarded_store,
     "plain_copy": _plain_copy,
+    "constant_store": _constant_store,
     "bias_broadcast": _bias_broadcast,
     "chunked_row_sum": _chunked_row_sum,
     "layernorm_resident": _layernorm,
