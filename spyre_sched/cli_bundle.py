@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from spyre_sched.cli_arguments import argument_values
 from spyre_sched.cli_solve import compile_from_options
 from spyre_sched.errors import SpyreSchedError
 
@@ -106,7 +107,6 @@ def folded_in_schedule_ir(text: str, kernel, options: dict, source: str) -> dict
     from xdsl.ir import BlockArgument
     from xdsl.parser import Parser
 
-    from spyre_sched.cli_solve import argument_values
     from spyre_sched.dialects.registry import make_context
     from spyre_sched.frontend.arguments import infer_arguments
 

@@ -91,7 +91,6 @@ def contract(bound_in, maps, sizes: list[int], red: list[int], init) -> np.ndarr
     if len(sizes) != 3 or len(red) != 1 or not all(sizes):
         return None
     r = red[0]
-    parallel = [d for d in range(3) if d != r]
     dims = [_dims(m) for m in maps[:2]]
     if any(d is None or len(d) != 2 or r not in d or len(set(d)) != 2 for d in dims):
         return None

@@ -14,7 +14,6 @@ from typing import ClassVar
 from xdsl.dialects.builtin import DenseArrayBase, StringAttr, VectorType, i64
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
-    AnyAttr,
     BaseAttr,
     IRDLOperation,
     ParsePropInAttrDict,

@@ -867,7 +867,6 @@ class EngineEmitter:
     # ---- compute ------------------------------------------------------------------------
 
     def generic(self, op: linalg.GenericOp) -> None:
-        iterators = [str(getattr(t, "data", t)) for t in op.iterator_types]
         if len(op.outputs) != 1:
             raise UnsupportedError("lowering: a generic with several outputs is not supported yet", where(op))
         out_type = op.outputs[0].type
