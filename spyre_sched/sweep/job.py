@@ -140,6 +140,10 @@ def run_job(job: SweepJob) -> dict:
             raise
         except Exception as err:  # a bug: the row says so, the other jobs go on
             row.update(status="crash", reason=own_words(f"{type(err).__name__}: {err}"))
+        else:
+            if alarm.fired:  # the alarm landed where its exception was dropped (a gc hook)
+                row.update(status="timeout", reason=f"the job passed its time limit of "
+                           f"{job.timeout:g} s")
     row["job_s"] = time.perf_counter() - started
     return row
 
