@@ -152,30 +152,23 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     from spyre_sched.pipeline import reschedule, schedule
 
     if isinstance(kernel, Kernel):
-        folded = bind_scalar_arguments(kernel, arguments or {})
-        if folded_arguments is not None:
-            folded_arguments.update(folded)
-        if argument_shapes is not None:
-            argument_shapes.update(memory_shapes(kernel))
-        if not allow_races:
-            refuse_races(kernel)
-        module = schedule(kernel, device, print_after_all=print_after_all, stop_after=stop_after)
-        return module, kernel.filename, None
-    path = None
-    # a one-line string names a file when it ends in .mlir, or has no brace (no kernel
-    # fits on one line without one): `x.txt` is a missing file, not MLIR text
-    if isinstance(kernel, Path) or (isinstance(kernel, str) and "\n" not in kernel
-                                    and (Path(kernel).suffix == ".mlir" or "{" not in kernel)):
-        path = Path(kernel)
-        text = read_source(path, "kernel file", ParseError)
-        name = str(path)
+        parsed, source, text = kernel, kernel.filename, None
     else:
-        text, name = str(kernel), "<input>"
-    if _is_schedule_ir(text):
-        module = _parse_schedule_ir(text, name)
-        return reschedule(module, print_after_all=print_after_all), \
-            str(path) if path else None, text
-    parsed = parse_kernel(text, name, func=func)
+        path = None
+        # a one-line string names a file when it ends in .mlir, or has no brace (no kernel
+        # fits on one line without one): `x.txt` is a missing file, not MLIR text
+        if isinstance(kernel, Path) or (isinstance(kernel, str) and "\n" not in kernel
+                                        and (Path(kernel).suffix == ".mlir" or "{" not in kernel)):
+            path = Path(kernel)
+            text = read_source(path, "kernel file", ParseError)
+            name = str(path)
+        else:
+            text, name = str(kernel), "<input>"
+        source = str(path) if path else None
+        if _is_schedule_ir(text):
+            module = _parse_schedule_ir(text, name)
+            return reschedule(module, print_after_all=print_after_all), source, text
+        parsed = parse_kernel(text, name, func=func)
     folded = bind_scalar_arguments(parsed, arguments or {})
     if folded_arguments is not None:
         folded_arguments.update(folded)
@@ -184,7 +177,7 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     if not allow_races:
         refuse_races(parsed)
     module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after)
-    return module, str(path) if path else None, text
+    return module, source, text
 
 
 def memory_shapes(kernel: Kernel) -> dict[str, tuple[int, ...]]:
