@@ -28,6 +28,7 @@ from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
 from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.common import origin_of
+from spyre_sched.normalize.compare_to_mask import CompareToMask
 from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.distributed_views import ResolveDistributedViews
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
@@ -36,6 +37,8 @@ from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
+from spyre_sched.normalize.select_combiner import SelectCombiner
+from spyre_sched.normalize.select_compare import SelectCompareToGeneric
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
 from spyre_sched.normalize.splat_to_fill import SplatToFill
@@ -85,9 +88,12 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     SliceToSubtile(),
     ExtractToBroadcast(),
     SplatToFill(),
+    SelectCompareToGeneric(),
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
     MatmulToGeneric(),
+    SelectCombiner(),
+    CompareToMask(),
     FoldFillInputs(),
     UntileLoops(),
     ReductionInitToFill(),

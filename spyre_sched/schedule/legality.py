@@ -192,8 +192,18 @@ def _check_masked_accesses(kernel: func.FuncOp) -> None:
 def _check_tensor_types(op: Operation) -> None:
     for value in [*op.operands, *op.results]:
         t = value.type
-        if isinstance(t, TensorType) and str(t.element_type) not in ELEMENT_TYPES:
+        if isinstance(t, TensorType) and str(t.element_type) not in ELEMENT_TYPES \
+                and not _a_selecting_comparison(value):
             raise fail(op, NAME, f"not supported yet: element type {t.element_type}")
+
+
+def _a_selecting_comparison(value) -> bool:
+    """An i1 tensor of an `arith.cmpf` used only as the condition of selects (the normal
+    form computes the pair in one generic, the comparison as a float mask)."""
+    owner = value.owner
+    uses = list(value.uses)
+    return (isinstance(owner, Operation) and owner.name == "arith.cmpf" and bool(uses)
+            and all(u.operation.name == "arith.select" and u.index == 0 for u in uses))
 
 
 def _check_generic(op: GenericOp) -> None:

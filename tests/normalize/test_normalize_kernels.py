@@ -21,7 +21,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - in_place_scale: each tile stored back onto the elements it was loaded from;
 - subscript_expression: access tiles written `%Xv[%row + %i, %c0]` in a row loop;
 - overlapping_views: two views of one buffer overlapping as wholes, the tiles moved
-  through them apart.
+  through them apart;
+- select_relu_max: a relu as `arith.cmpf` + `arith.select` on tensors, and a row maximum
+  whose `linalg.reduce` combiner is `cmpf ogt` + `select`.
 """
 
 from __future__ import annotations
@@ -129,7 +131,14 @@ def _subscript_expression(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _select_relu_max(rng):
+    x = _f16(rng, 8, 64)
+    xd = x.astype(np.float64)
+    return {"X": x}, {"Y": np.maximum(xd, 0.0), "M": xd.max(axis=1)}
+
+
 CASES = {
+    "select_relu_max": _select_relu_max,
     "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,
