@@ -62,6 +62,9 @@ class _Builder:
         self.env: dict[SSAValue, object] = {a: sx.arg(a.name_hint) for a in kernel.body.block.args}
         self.calls = 0
         self.names = {a.name_hint for a in kernel.body.block.args}
+        grid = kernel.attributes.get("grid")
+        sizes = [int(d.value.data) for d in grid.data] if grid is not None else []  # type: ignore[attr-defined]
+        self.one_tile = all(n == 1 for n in sizes)
 
     def fresh(self, hint: str | None) -> str:
         base = hint or "i"
@@ -92,7 +95,10 @@ class _Builder:
                 value &= 1  # i1 true may be stored as -1
             env[op.results[0]] = value
         elif isinstance(op, ktdp.GetComputeTileIdOp):
-            if len(op.ids) == 1:
+            if self.one_tile:  # the only tile's id is known: bounds that use it fold
+                for r in op.ids:
+                    env[r] = 0
+            elif len(op.ids) == 1:
                 env[op.ids[0]] = ["tile"]
             else:
                 for k, r in enumerate(op.ids):
@@ -107,12 +113,35 @@ class _Builder:
                 env[op.results[0]] = getattr(rtype, f"{field}_value")
         elif isinstance(op, arith.CmpiOp) and all(o in env for o in op.operands):
             self.binary(op, _CMPI[op.predicate.value.data])
+        elif op.name == "arith.select" and all(o in env for o in op.operands):
+            self.select(op)
         elif op.name in _ARITH and all(o in env for o in op.operands):
             self.binary(op, _ARITH[op.name])
         elif isinstance(op, scf.ForOp):
             self.loop(op, steps)
         elif isinstance(op, scf.IfOp):
             self.condition(op, steps)
+
+    def select(self, op: Operation) -> None:
+        """`select(c, a, b)`: the chosen value when `c` is known; else `min`/`max` when `c`
+        compares `a` with `b` (`end = select(end_raw < R, end_raw, R)`); else unknown (a
+        loop or call that needs it is refused)."""
+        cond, a, b = (self.env[o] for o in op.operands)
+        if isinstance(cond, int):
+            self.env[op.results[0]] = a if cond else b
+            return
+        cmp = op.operands[0].owner
+        if not isinstance(cmp, arith.CmpiOp):
+            return
+        pred = _CMPI[cmp.predicate.value.data]
+        x, y = (self.env[o] for o in cmp.operands)
+        kind = {"slt": "min", "sle": "min", "sgt": "max", "sge": "max"}.get(pred)
+        if kind is None:
+            return
+        if (x, y) == (a, b):
+            self.env[op.results[0]] = [kind, a, b]
+        elif (x, y) == (b, a):
+            self.env[op.results[0]] = ["max" if kind == "min" else "min", a, b]
 
     def binary(self, op: Operation, kind: str) -> None:
         a, b = self.env[op.operands[0]], self.env[op.operands[1]]
