@@ -32,7 +32,7 @@ NAME = "sink-into-branches"
 _MOVABLE = (ktdp.LoadOp, tensor.EmptyOp, FillOp, GenericOp)
 
 
-def _outside_tensors(region_op: Operation, block: Block) -> list[SSAValue]:
+def outside_tensors(region_op: Operation, block: Block) -> list[SSAValue]:
     """Tensor values used inside `region_op` that are defined by ops of `block`."""
     found: list[SSAValue] = []
     for inner in region_op.walk():
@@ -45,7 +45,7 @@ def _outside_tensors(region_op: Operation, block: Block) -> list[SSAValue]:
     return found
 
 
-def _chain(values: list[SSAValue], block: Block) -> list[Operation] | None:
+def chain_of(values: list[SSAValue], block: Block) -> list[Operation] | None:
     """The ops of `block` that compute `values` through tensors, in block order; None if
     one of them cannot move."""
     needed: set[Operation] = set()
@@ -63,7 +63,7 @@ def _chain(values: list[SSAValue], block: Block) -> list[Operation] | None:
     return [op for op in block.ops if op in needed]
 
 
-def _store_between(first: Operation, last: Operation) -> bool:
+def store_between(first: Operation, last: Operation) -> bool:
     op = first.next_op
     while op is not None and op is not last:
         if any(isinstance(inner, ktdp.StoreOp) for inner in op.walk()):
@@ -75,11 +75,11 @@ def _store_between(first: Operation, last: Operation) -> bool:
 def _sink(branch: scf.IfOp) -> bool:
     block = branch.parent_block()
     assert block is not None
-    values = _outside_tensors(branch, block)
+    values = outside_tensors(branch, block)
     if not values:
         return False
-    chain = _chain(values, block)
-    if not chain or _store_between(chain[0], branch):
+    chain = chain_of(values, block)
+    if not chain or store_between(chain[0], branch):
         return False
     for region in branch.regions:
         if not region.blocks:

@@ -18,7 +18,10 @@ per iteration. The loop needs constant bounds. Loops whose bodies are already wh
 chains (no tensor crosses the loop boundary) are left to the orchestrator, which calls
 the program once per iteration.
 
-Refused, with the reason, at the loop: a body with other control flow or side effects,
+A loop that cannot be folded but carries no value has the loads (and compute) its body
+reads from before it cloned into its body (`sink_into_loops.py`) when that is exact: each
+iteration is then a whole chain, called by the orchestrator. Otherwise it is refused, with
+the reason, at the loop: a body with other control flow or side effects,
 a subscript that is not affine in the induction variable, blocks that overlap or leave
 gaps, a tensor that does not move with the loop read along the dim that does, and a
 loop-carried value that is not one reduction's accumulator.
@@ -40,6 +43,7 @@ from xdsl.traits import is_side_effect_free
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.normalize.common import box_set, kernel_of
+from spyre_sched.normalize.sink_into_loops import sink_into_loop
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import constant_value, fail
 
@@ -373,6 +377,8 @@ class UntileLoops(ModulePass):
                     state = _Loop(loop)
                     state.analyse()
                 except _Refuse as why:
+                    if sink_into_loop(loop):
+                        continue  # left to the orchestrator, each iteration a whole chain
                     raise fail(loop, NAME, "not supported yet: a loop that threads tensors "
                                f"across its boundary and cannot be folded: {why.message}") \
                         from None

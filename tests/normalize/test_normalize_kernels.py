@@ -22,6 +22,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - subscript_expression: access tiles written `%Xv[%row + %i, %c0]` in a row loop;
 - overlapping_views: two views of one buffer overlapping as wholes, the tiles moved
   through them apart;
+- rotate_halves: RoPE's spelling, cos/sin loaded before an `scf.for` over heads whose
+  rows lie apart (not foldable: loaded again in each iteration);
 - select_relu_max: a relu as `arith.cmpf` + `arith.select` on tensors, and a row maximum
   whose `linalg.reduce` combiner is `cmpf ogt` + `select`.
 """
@@ -137,7 +139,18 @@ def _select_relu_max(rng):
     return {"X": x}, {"Y": np.maximum(xd, 0.0), "M": xd.max(axis=1)}
 
 
+def _rotate_halves(rng):
+    x, c, s = _f16(rng, 16, 128), _f16(rng, 8, 64), _f16(rng, 8, 64)
+    y = np.zeros((16, 128))
+    for row in range(16):
+        a, b = x[row, :64].astype(np.float64), x[row, 64:].astype(np.float64)
+        cr, sr = c[row % 8].astype(np.float64), s[row % 8].astype(np.float64)
+        y[row, :64], y[row, 64:] = a * cr - b * sr, a * sr + b * cr
+    return {"X": x, "Cos": c, "Sin": s}, {"Y": y}
+
+
 CASES = {
+    "rotate_halves": _rotate_halves,
     "select_relu_max": _select_relu_max,
     "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,

@@ -1,7 +1,12 @@
 // PASS: untile-loops
-// ERROR: its induction variable reaches arith.mulf other than through an access tile's subscripts
 // Each row is scaled by its loop index inside the body: folding would compute every row
-// with the first iteration's index, so the loop is refused.
+// with the first iteration's index, so the loop is not folded; the bias loaded before it
+// is loaded in its body instead (nothing in the loop writes B), each iteration a chain.
+// CHECK: %Bt = ktdp.construct_access_tile
+// CHECK-NOT: ktdp.load
+// CHECK: scf.for %k = %c0 to %c4 step %c1 {
+// CHECK-NEXT: %b = ktdp.load %Bt
+// CHECK: %s2 = arith.mulf %s, %kf : f16
 #row1 = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
