@@ -11,7 +11,10 @@ one-element tensor it came from:
 - `tensor.from_elements %s` of one element: the tensor itself where the types agree,
   else a broadcast to the new shape;
 - `%s` used inside a `linalg.generic` body: the tensor becomes one more input of that
-  generic, read at the same element by every iteration.
+  generic, read at the same element by every iteration;
+- scalar `arith`/`math` on `%s` (`mean = sum / N`, `rsqrt(mean + eps)`): that op on the
+  one-element tensor (an elementwise generic whose other operands, constants or casts of
+  constants, are folded into the body), its element read out in turn.
 
 The broadcast map sends each dimension of the one-element tensor to a dimension of
 extent 1 of the iteration space, in order (a reduction over the last dimension of a
@@ -25,10 +28,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+import numpy as np
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
@@ -98,6 +110,77 @@ def _replace(old: Operation, new_ops: list[Operation], value: SSAValue) -> None:
     old.erase()
 
 
+def _scalar_arithmetic(op: Operation) -> bool:
+    """An `arith`/`math` op on scalars outside any compute body (`mean = sum / N`)."""
+    return (op.name.startswith(("arith.", "math.")) and len(op.results) == 1
+            and not op.regions and op.name != "arith.constant"
+            and not isinstance(op.results[0].type, TensorType)
+            and _enclosing_generic(op) is None)
+
+
+#: scalar casts folded on constants (numpy's conversions round to nearest, ties to even,
+#: as the ops do)
+_CASTS = ("arith.index_cast", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf")
+_FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+def _folded(value: SSAValue) -> Attribute | None:
+    """The constant `value` is, through casts of constants, or None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        return owner.value
+    if not isinstance(owner, Operation) or owner.name not in _CASTS:
+        return None
+    inner = _folded(owner.operands[0])
+    if not isinstance(inner, IntegerAttr | FloatAttr):
+        return None
+    rtype = owner.results[0].type
+    if isinstance(rtype, IndexType | IntegerType):
+        return IntegerAttr(int(inner.value.data), rtype)
+    kind = _FLOATS.get(str(rtype))
+    if kind is None:
+        return None
+    source = str(inner.type)
+    number = _FLOATS[source](inner.value.data) if source in _FLOATS else inner.value.data
+    return FloatAttr(float(kind(number)), rtype)
+
+
+def _lift(user: Operation, source: SSAValue, scalar: SSAValue,
+          extract: tensor.ExtractOp) -> tensor.ExtractOp:
+    """`f(extract(source), c)` -> `extract(generic(source) { f(element, c) })`: scalar
+    arithmetic on the element becomes elementwise work on the one-element tensor; another
+    operand must be a constant (possibly cast), which goes into the body."""
+    stype = source.type
+    assert isinstance(stype, TensorType)
+    element = user.results[0].type
+    rtype = TensorType(element, stype.get_shape())
+
+    def body(args):
+        ops: list[Operation] = []
+        operands = []
+        for operand in user.operands:
+            if operand is scalar:
+                operands.append(args[0])
+                continue
+            value = _folded(operand)
+            if value is None:
+                raise fail(user, NAME, f"not supported yet: {user.name} of a scalar read out "
+                           "of a tensor and a value that is not a constant")
+            constant = arith.ConstantOp(value)
+            ops.append(constant)
+            operands.append(constant.result)
+        op = type(user).create(operands=operands, result_types=[element],
+                               properties=dict(user.properties), attributes=dict(user.attributes))
+        return [*ops, op], op.results[0]
+
+    init = empty_like(rtype)
+    identity = AffineMap.identity(stype.get_num_dims())
+    generic = parallel_generic([source], [identity], init.tensor, rtype, body)
+    lifted = tensor.ExtractOp(generic.results[0], list(extract.indices), element)
+    _replace(user, [init, generic, lifted], lifted.result)
+    return lifted
+
+
 def _rewrite_extract(extract: tensor.ExtractOp) -> None:
     source = extract.tensor
     stype = source.type
@@ -132,6 +215,9 @@ def _rewrite_extract(extract: tensor.ExtractOp) -> None:
                 init = empty_like(rtype)
                 generic = _broadcast(source, init.tensor, rtype, user)
                 _replace(user, [init, generic], generic.results[0])
+        elif _scalar_arithmetic(user):
+            lifted = _lift(user, source, scalar, extract)
+            _rewrite_extract(lifted)  # the one-element result, used in turn
         elif (generic := _enclosing_generic(user)) is not None:
             new = _add_input(generic, source, scalar)  # every use inside it at once
             note_origin([new], generic)

@@ -24,6 +24,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   through them apart;
 - rotate_halves: RoPE's spelling, cos/sin loaded before an `scf.for` over heads whose
   rows lie apart (not foldable: loaded again in each iteration);
+- rms_scalar_chain: a row's sum of squares read out by `tensor.extract`, scaled by
+  scalar `arith`/`math` ops (1/sqrt(sum / N + eps)) and spread again;
 - select_relu_max: a relu as `arith.cmpf` + `arith.select` on tensors, and a row maximum
   whose `linalg.reduce` combiner is `cmpf ogt` + `select`.
 """
@@ -149,7 +151,14 @@ def _rotate_halves(rng):
     return {"X": x, "Cos": c, "Sin": s}, {"Y": y}
 
 
+def _rms_scalar_chain(rng):
+    x = rng.standard_normal((4, 128)).astype(np.float32)
+    xd = x.astype(np.float64)
+    return {"X": x}, {"Y": xd / np.sqrt((xd * xd).mean(axis=1, keepdims=True) + 1e-5)}
+
+
 CASES = {
+    "rms_scalar_chain": _rms_scalar_chain,
     "rotate_halves": _rotate_halves,
     "select_relu_max": _select_relu_max,
     "column_sharded": _column_sharded,
