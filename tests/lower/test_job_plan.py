@@ -69,3 +69,17 @@ def test_a_run_time_flag_alone_is_one_condition_for_every_core(tmp_path: Path) -
         "%go = arith.andi %low, %on : i1", "%go = arith.andi %on, %on : i1")
     (step,) = _lower_kernel_text(text, tmp_path).jobplan["execute"]
     assert step["cond"] == ["and", ["ne", ["arg", "flag"], 0], ["ne", ["arg", "flag"], 0]]
+
+
+def test_a_loop_bound_written_as_a_select_is_a_min(tmp_path: Path) -> None:
+    """`end = select(N < 64, N, 64)` (a min as generated kernels spell it) bounds the
+    orchestrator's loop as `min(N, 64)`, evaluated at launch."""
+    text = (KERNELS / "runtime_halves.mlir").read_text().replace(
+        "  scf.for %i = %c0 to %N step %c32 {\n",
+        "  %c64 = arith.constant 64 : index\n"
+        "  %less = arith.cmpi slt, %N, %c64 : index\n"
+        "  %end = arith.select %less, %N, %c64 : index\n"
+        "  scf.for %i = %c0 to %end step %c32 {\n")
+    (loop,) = [s for s in _lower_kernel_text(text, tmp_path).jobplan["execute"] if s["step"] == "for"]
+    assert loop["ub"] == ["min", ["arg", "n"], 64]
+    assert sx.evaluate(loop["ub"], {"n": 128}) == 64 and sx.evaluate(loop["ub"], {"n": 32}) == 32
