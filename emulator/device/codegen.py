@@ -395,7 +395,7 @@ class UnitCode:
         elif isinstance(op, vectorchain.ConstantBitstreamOp):
             k = self.const(self.image.bitstream_value(op))
             out.append(f"{ind}{n(op.result)} = {k}")
-            out.append(f"{ind}yield (DELAY, 1)")
+            out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + r.compute_latency")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,

@@ -40,7 +40,8 @@ from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
 from emulator.device.timing import compute_cycles, matrix_cycles
 from emulator.numerics import apply_op, element_type, from_bits, from_memory, op_spec, reduce, to_memory
-from emulator.numerics.arith_ops import native_f16
+from emulator.numerics.arith_ops import native_cast, native_f16, native_loop
+from emulator.numerics.reductions import few_f32_sums
 
 
 def _loop_carried(value) -> bool:
@@ -121,6 +122,35 @@ class ComputePlan:
             rows, depth = op.lhs.type.get_shape()  # type: ignore[attr-defined]
             self.matmul = (rows, depth, op.rhs.type.get_shape()[1])  # type: ignore[attr-defined]
         self.run = self._bind(op)
+        #: (function, operand dtypes) computing the op bit for bit as `run` does, without
+        #: its checks, for operands of exactly those dtypes (the unit calls it once `run`
+        #: has accepted the op); the function may return None: then `run` decides. None:
+        #: no such shortcut.
+        self.fast: tuple[Callable, tuple] | None = self._shortcut(op)
+
+    def _shortcut(self, op: Operation) -> tuple[Callable, tuple] | None:
+        shape = self.shape
+        if isinstance(op, vectorchain.BinaryOp):
+            et = _vector_etype(op.result.type)
+            native = native_loop(op.scalar_op(), et) if et == self.et else None
+            if native is None:
+                return None
+            dtype = element_type(et).value_dtype
+            return native, (dtype, dtype)
+        if isinstance(op, vectorchain.ApplyOp) and not op.attributes:
+            convert = native_cast(op.fn.data, self.et, _vector_etype(op.result.type))
+            if convert is None:
+                return None
+            return (lambda a: convert(a).reshape(shape)), (element_type(self.et).value_dtype,)
+        if isinstance(op, vectorchain.ReduceOp) and op.kind.data == "add" \
+                and _vector_etype(op.result.type) == "f32" and self.et == "f32":
+
+            def sums(src):
+                value = few_f32_sums(src)
+                return None if value is None else value.reshape(shape)
+
+            return sums, (np.dtype(np.float32),)
+        return None
 
     def _bind(self, op: Operation) -> Callable:
         shape = self.shape
@@ -740,17 +770,21 @@ class UnitRun(_TopLevel):
         """A vectorchain op: operands -> result, its busy time spent in place."""
         delay_now = self.launch.sim.delay_now
         cycles = None
-        native, checked = getattr(plan.run, "native", None), getattr(plan.run, "checked", None)
-        f16 = np.dtype(np.float16)
+        fast, dtypes = plan.fast if plan.fast is not None else (None, ())
+        arity = len(dtypes)
+        first = dtypes[0] if dtypes else None
+        second = dtypes[1] if arity == 2 else None
 
         def compute(*args):
             nonlocal cycles
-            if native is not None and cycles is not None and checked and len(args) == 2:
-                a, b = args
-                if a.dtype == f16 and b.dtype == f16 and a.ndim:  # (what plan.run tests)
-                    value = native(a, b)
-                    delay_now(self.proc, cycles)
-                    return value
+            if fast is not None and cycles is not None and len(args) == arity:
+                # (after the first call: `run` has checked the op and its types)
+                a = args[0]
+                if a.dtype == first and a.ndim and (arity == 1 or args[1].dtype == second):
+                    value = fast(*args)
+                    if value is not None:
+                        delay_now(self.proc, cycles)
+                        return value
             if cycles is None:
                 if self.unit_model.compute is None:
                     raise self.fault(f"{plan.op_name} runs on {self.unit}, which does not compute")

@@ -181,7 +181,10 @@ class Fifo:
         queue = self.queue
         if queue is None:
             return own
-        return min(own, queue.depth - sum(f.held for f in queue.fifos))
+        held = 0
+        for f in queue.fifos:
+            held += f.held
+        return min(own, queue.depth - held)
 
     @property
     def count(self) -> int:

@@ -19,7 +19,7 @@ import numpy as np
 from spyre_sched.errors import ExecutionError
 
 from . import ieee_minmax
-from .element_types import constant, from_bits, round_to, to_bits, wrap_int
+from .element_types import constant, element_type, from_bits, round_to, to_bits, wrap_int
 from .int_views import signed, signed_range, unsigned, unsigned_max
 from .op_table import REQUIRED, register
 
@@ -33,48 +33,75 @@ def _compute(et, *arrays):
 
 # numpy's own float16 +, -, *, / compute in float32 and round to float16 once, which is
 # this table's rule for f16 (float32 holds 2 * 11 + 2 bits, so the result is the correctly
-# rounded one either way): one pass instead of three conversions. Which NaN payload comes
-# out of two NaN operands is numpy's (and the CPU's) choice, so each loop is probed once,
-# in both operand orders for + and *, and used only where it matches bit for bit.
+# rounded one either way): one pass instead of three conversions. Likewise numpy's float32
+# loops give f32's result (float64 holds 2 * 24 + 2 bits). Which NaN payload comes out of
+# two NaN operands is numpy's (and the CPU's) choice, so each loop is probed once, in both
+# operand orders for + and *, and used only where it matches bit for bit.
 
 
-_F16_LOOPS = (np.add, np.subtract, np.multiply, np.divide)
+_NATIVE_LOOPS = (np.add, np.subtract, np.multiply, np.divide)
+#: element type -> (its numpy dtype, the wider dtype this table computes it in)
+_NATIVE_TYPES = {"f16": (np.float16, np.float32), "f32": (np.float32, np.float64)}
 
 
-def _f16_probe() -> tuple[np.ndarray, np.ndarray]:
-    every = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+def _probe_operands(dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Operand pairs for the probe: random bit patterns (every class: zeros, subnormals,
+    infinities, NaNs with payloads), NaNs against anything, and pairs of close magnitude
+    (cancellation, rounding ties)."""
+    bits = np.dtype(dtype).itemsize * 8
+    uint = np.dtype(f"uint{bits}")
     rng = np.random.default_rng(20261201)
-    nan = every[np.isnan(every)]
-    a = np.concatenate([rng.choice(every, 8192), rng.choice(nan, 2048), every[:4096]])
-    b = np.concatenate([rng.choice(every, 8192), rng.choice(nan, 2048), every[-4096:]])
-    return a, b
+    if bits == 16:
+        every = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+        nan = every[np.isnan(every)]
+        a = np.concatenate([rng.choice(every, 8192), rng.choice(nan, 2048), every[:4096]])
+        b = np.concatenate([rng.choice(every, 8192), rng.choice(nan, 2048), every[-4096:]])
+        return a, b
+    raw = rng.integers(0, 2**bits, 3 * 8192, dtype=np.uint64).astype(uint)
+    a, b = raw[:8192].view(dtype), raw[8192:16384].view(dtype)
+    near = raw[16384:] ^ (rng.integers(0, 256, 8192, dtype=np.uint64).astype(uint)
+                          | (rng.integers(0, 2, 8192, dtype=np.uint64).astype(uint) << (bits - 1)))
+    nan = np.where(np.isnan(a), a, np.array(np.nan, dtype=dtype))
+    tiny = (raw[:2048] & uint.type((1 << (bits - 9)) - 1)).view(dtype)  # subnormals
+    return (np.concatenate([a, nan[:2048], raw[16384:].view(dtype), tiny]),
+            np.concatenate([b, b[:2048], near.view(dtype), tiny[::-1]]))
 
 
-def _native_f16(fn, commutative: bool):
-    """`fn` on float16 arrays (operands swapped if need be) when it agrees bit for bit
-    with computing in float32 and rounding; None otherwise."""
-    a, b = _f16_probe()
+def _native(fn, type_name: str, commutative: bool):
+    """`fn` on arrays of the type's dtype (operands swapped if need be) when it agrees bit
+    for bit with computing in the wider dtype and rounding; None otherwise."""
+    dtype, wide = _NATIVE_TYPES[type_name]
+    a, b = _probe_operands(dtype)
+    uint = np.dtype(f"uint{np.dtype(dtype).itemsize * 8}")
     with np.errstate(all="ignore"):
-        want = fn(a.astype(np.float32), b.astype(np.float32)).astype(np.float16).view(np.uint16)
+        want = fn(a.astype(wide), b.astype(wide)).astype(dtype).view(uint)
         candidates = [fn] + ([lambda x, y: fn(y, x)] if commutative else [])
         for candidate in candidates:
-            if np.array_equal(candidate(a, b).view(np.uint16), want):
+            if np.array_equal(candidate(a, b).view(uint), want):
                 return candidate
     return None
 
 
-_PROBED: dict[str, object] = {}  # op name -> its native f16 loop or None, probed on first use
+_PROBED: dict[tuple[str, str], object] = {}  # (op, type) -> its native loop or None, probed on first use
+
+
+def native_loop(name: str, type_name: str):
+    """The numpy loop `arith.<name>` of `type_name` (f16 or f32) computes with on two
+    arrays of the type's own dtype where it is this table's result bit for bit (the same
+    call `impl` makes for f16, so the same bits), or None."""
+    fn = _FLOAT_BINARY_FNS.get(name)
+    if fn is None or fn not in _NATIVE_LOOPS or type_name not in _NATIVE_TYPES:
+        return None
+    key = (name, type_name)
+    if key not in _PROBED:
+        _PROBED[key] = _native(fn, type_name, fn in (np.add, np.multiply))
+    return _PROBED[key]
 
 
 def native_f16(name: str):
     """The numpy float16 loop `arith.<name>` uses on two float16 arrays (the same call
     `impl` makes, so the same bits), or None when it computes in float32 instead."""
-    fn = _FLOAT_BINARY_FNS.get(name)
-    if fn is None or fn not in _F16_LOOPS:
-        return None
-    if name not in _PROBED:
-        _PROBED[name] = _native_f16(fn, fn in (np.add, np.multiply))
-    return _PROBED[name]
+    return native_loop(name, "f16")
 
 
 _FLOAT_BINARY_FNS: dict[str, object] = {}
@@ -85,7 +112,7 @@ def _float_binary(name: str, fn):
 
     @register(f"arith.{name}", 2, "float")
     def impl(et, rt, a, b):
-        if et.name == "f16" and a.dtype == b.dtype == np.float16 and fn in _F16_LOOPS:
+        if et.name == "f16" and a.dtype == b.dtype == np.float16 and fn in _NATIVE_LOOPS:
             native = native_f16(f"arith.{name}")
             if native is not None:
                 return native(a, b)
@@ -328,6 +355,59 @@ def _truncf(et, rt, a):
     """Narrow a float with the result type's rounding (df16: half away from zero)."""
     _require_width(rt, et, "narrower_or_equal")
     return round_to(rt, a.astype(np.float64))
+
+
+#: (cast, operand type, result type) -> a function computing the cast bit for bit as its
+#: rule does, without the layers in between, or None; made on first use
+_NATIVE_CASTS: dict[tuple[str, str, str], object] = {}
+
+
+def native_cast(name: str, type_name: str, result_name: str):
+    """A fast exact `arith.extf` f16 -> f32 or `arith.truncf` f32 -> f16 on arrays of the
+    operand type's dtype, or None. extf: a table of the cast's own result for each of the
+    65536 f16 codes, indexed by the operand's bits (numpy's direct conversion would keep
+    signalling NaNs signalling, the rule through float64 quiets them). truncf: numpy's
+    direct conversion with NaNs quieted as the rule quiets them, where that agrees bit for bit with the rule on
+    the f32 probe's values and on float32 values at and next to every f16 rounding tie."""
+    key = (name, type_name, result_name)
+    if key in _NATIVE_CASTS:
+        return _NATIVE_CASTS[key]
+    found = None
+    with np.errstate(all="ignore"):
+        halves = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+        if key == ("arith.extf", "f16", "f32"):
+            table = _extf(element_type("f16"), element_type("f32"), halves).astype(np.float32)
+            found = _table_lookup(table)
+        elif key == ("arith.truncf", "f32", "f16"):
+            a, b = _probe_operands(np.float32)
+            wide = halves.astype(np.float32).view(np.uint32)
+            ties = wide + np.uint32(1 << 12)
+            values = np.concatenate([a, b, wide.view(np.float32), ties.view(np.float32),
+                                     (ties - 1).view(np.float32), (ties + 1).view(np.float32)])
+            want = _truncf(element_type("f32"), element_type("f16"), values)
+            if np.array_equal(want.view(np.uint16), _to_f16_quieting(values).view(np.uint16)):
+                found = _to_f16_quieting
+    _NATIVE_CASTS[key] = found
+    return found
+
+
+def _table_lookup(table: np.ndarray):
+    def convert(a):
+        return table[a.view(np.uint16)]
+
+    return convert
+
+
+def _to_f16_quieting(a: np.ndarray) -> np.ndarray:
+    """float32 -> float16 by numpy's direct conversion; a NaN gets the code the detour
+    through float64 gives it (made quiet, then its payload's top bits)."""
+    r = a.astype(np.float16)
+    nan = np.isnan(r)
+    if nan.any():
+        bits = a.view(np.uint32)[nan]
+        r.view(np.uint16)[nan] = (((bits >> 16) & 0x8000) | 0x7C00
+                                  | (((bits | 0x400000) >> 13) & 0x3FF)).astype(np.uint16)
+    return r
 
 
 @_register_cast("sitofp", "int", "float")

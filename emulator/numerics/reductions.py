@@ -359,5 +359,40 @@ def _exact_reduce(kind: str, values: np.ndarray, axes: tuple[int, ...], init,
     return out
 
 
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def few_f32_sums(values: np.ndarray) -> np.ndarray | None:
+    """`reduce("add", values, -1, "f32")` for float32 `values` of at most _FEW_TERMS
+    elements (1 < terms per row) whose terms are all finite: the same sums as
+    `_exact_reduce`'s few-terms path (exact, rounded to odd in float64, then to f32),
+    without the layers around it; None when that path does not apply (the caller then
+    calls `reduce`)."""
+    n = values.shape[-1]
+    if n <= 1 or values.size > _FEW_TERMS:
+        return None
+    sums = []
+    fsum = math.fsum
+    for row in values.reshape(-1, n).tolist():
+        try:
+            nearest = fsum(row)
+        except (ValueError, OverflowError):          # inf - inf, or beyond float64
+            return None
+        if not math.isfinite(nearest):               # a NaN or infinite term
+            return None
+        residual = fsum([*row, -nearest])             # sign of exact - nearest
+        total = nearest
+        if residual != 0:
+            other = math.nextafter(nearest, math.inf if residual > 0 else -math.inf)
+            if int(np.float64(other).view(np.int64)) & 1:
+                total = other
+        if total == 0:
+            total = -0.0 if all(math.copysign(1.0, v) < 0 for v in row) else 0.0
+        elif not -_F32_MAX <= total <= _F32_MAX:
+            return None                               # rounds to an infinity: `reduce`'s way
+        sums.append(total)
+    return np.array(sums, dtype=np.float64).reshape(values.shape[:-1]).astype(np.float32)
+
+
 # The comparison of an executor that sums in hardware order with `reduce` (its error
 # bounds) lives in `error_bounds`.
