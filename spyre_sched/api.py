@@ -213,8 +213,11 @@ def decisions_by_program(solution) -> list[dict]:
         for d in problem.program_decisions(prog.index):
             value = d.candidates[solution.choice[d.name]].value
             key = {"tile": "tiles", "modulo": "modulo", "distribute": "instances",
-                   "keep": "keep"}[d.kind]
-            entry.setdefault(key, {})[d.name] = value  # "keep" only where there is a choice
+                   "keep": "keep", "chunk": "chunks", "fifo": "fifo_depths"}[d.kind]
+            if d.kind == "chunk":  # vectors per instruction, held in the FIFOs or streaming
+                value = d.candidates[solution.choice[d.name]].label
+            # "keep", "chunks" and "fifo_depths" only where there is a choice
+            entry.setdefault(key, {})[d.name] = value
         out.append(entry)
     return out
 

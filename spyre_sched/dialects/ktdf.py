@@ -1232,6 +1232,18 @@ def verify_solved(root: Operation) -> None:
 # ---------------------------------------------------------------------------------------
 
 
+FIFO_DEPTH_ATTR = "ktdf.depth"
+"""On a `ktdf.fifo`: the entries of its datapath's queue the solver gave it (without it,
+the lowering splits the queue evenly among the FIFOs of one phase)."""
+CHUNK_ATTR = "ktdf.vectors_per_instruction"
+"""On the `ktdf.parallel` vector loop of an elementwise FIFO pipeline: the most vectors
+one instruction moves and computes (the lowering takes the largest divisor of each
+instance's vectors up to it)."""
+CHUNK_MODE_ATTR = "ktdf.chunk_mode"
+"""Beside `ktdf.vectors_per_instruction`: `held` (every FIFO of the pipeline keeps a whole
+chunk) or `streaming` (a chunk flows through FIFOs shallower than it); for the reader."""
+
+
 def fifo_phase(op: Operation) -> tuple[int, int]:
     """The phase of a FIFO slot (its `ktdf.fifo` op, or any op inside the pipeline that
     owns it): the position of the top-level op of the function around it, and, when that

@@ -83,6 +83,8 @@ class FifoInfo:
     element: Attribute
     depth: int = 0
     phase: tuple[int, int] = (0, -1)  # ktdf.fifo_phase: FIFOs of other phases take turns
+    chosen: int | None = None  # the solver's depth (`ktdf.depth`), else the even split
+    op: Operation | None = None  # the `ktdf.fifo` (for messages)
 
 
 @dataclass(frozen=True)
@@ -236,9 +238,13 @@ def _pipeline_resources(pa: ProgramAnalysis, p: ktdf.PipelineOp) -> None:
             src = pa.units.engine_of_kind(slot.source.data, what)
             dst = pa.units.engine_of_kind(slot.dest.data, what)
             hint = outer.name_hint or maker.result.name_hint or "f"
+            chosen = maker.attributes.get(ktdf.FIFO_DEPTH_ATTR)
             pa.fifos[outer] = FifoInfo(f"p{pa.index}_{hint}_{len(pa.fifos)}", src, dst,
                                        slot.get_shape(), slot.element_type,
-                                       phase=ktdf.fifo_phase(maker))
+                                       phase=ktdf.fifo_phase(maker),
+                                       chosen=chosen.value.data
+                                       if isinstance(chosen, IntegerAttr) else None,
+                                       op=maker)
 
 
 def _endpoint_memory(pa: ProgramAnalysis, value: SSAValue) -> str | None:

@@ -100,7 +100,8 @@ def _assign_addresses(pa: ProgramAnalysis) -> None:
 
 def _fifo_depths(pa: ProgramAnalysis) -> None:
     """Split each datapath's queue depth between the logical FIFOs that need it at the same
-    time: those of one phase (`ktdf.fifo_phase`, one compute of the program's run-once
+    time, as the solver chose (`ktdf.depth` on every FIFO of the group), else evenly: those
+    of one phase (`ktdf.fifo_phase`, one compute of the program's run-once
     pipeline). FIFOs of different phases take the whole queue in turns: every unit pushes
     and pops all of one phase's entries before the next phase's, and the emulator holds
     the datapath's entries of all its FIFOs to the queue depth (docs/dataflowir.md)."""
@@ -109,6 +110,21 @@ def _fifo_depths(pa: ProgramAnalysis) -> None:
         sharing.setdefault((fifo.source.name, fifo.target.name, fifo.phase), []).append(fifo)
     for (src, dst, _), fifos in sharing.items():
         depth = pa.units.fifo_depth(fifos[0].source, fifos[0].target)
+        if all(f.chosen is not None for f in fifos):
+            # the solver's split (`ktdf.depth`): each at least 1, together within the queue
+            bad = next((f for f in fifos if f.chosen < 1), None)
+            where = f"op ktdf.fifo in pass lower (program {pa.name})"
+            if bad is not None:
+                raise DeviceError(f"FIFO {src} -> {dst} has depth {bad.chosen}: a FIFO needs "
+                                  "at least one entry", where)
+            total = sum(f.chosen for f in fifos)
+            if total > depth:
+                raise DeviceError(f"the FIFOs {src} -> {dst} of one phase are given {total} "
+                                  f"entries ({' + '.join(str(f.chosen) for f in fifos)}); the "
+                                  f"datapath's queue holds {depth}", where)
+            for fifo in fifos:
+                fifo.depth = fifo.chosen
+            continue
         share = depth // len(fifos)
         if share < 1:
             raise DeviceError(f"program {pa.name}: {len(fifos)} FIFOs share the datapath {src} -> "

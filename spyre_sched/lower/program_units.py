@@ -613,7 +613,8 @@ class EngineEmitter:
         may move (1: none). Allowed when every instance gets the same whole number of full
         vectors, the loop body is one FIFO pipeline of elementwise compute, every memory
         side walks the loop's dim contiguously, and the chunk fits the compute unit's
-        registers and the smallest FIFO."""
+        registers and, unless the solver chose it (`ktdf.vectors_per_instruction`), the
+        smallest FIFO."""
         total = max(ub - lb, 0)
         if total % step or (total // step) % n:
             return 1
@@ -639,7 +640,12 @@ class EngineEmitter:
             return 1
         slot_bytes = sum(math.prod(f.shape) * _element_size(f.element) for f in fifos)
         register_file = self.pa.units.register_file()
-        limit = max(1, min(register_file // max(slot_bytes, 1), min(f.depth for f in fifos)))
+        chosen = op.attributes.get(ktdf.CHUNK_ATTR)
+        if isinstance(chosen, IntegerAttr):
+            # the solver's chunk: a chunk larger than a FIFO streams through it
+            limit = max(1, min(register_file // max(slot_bytes, 1), chosen.value.data))
+        else:
+            limit = max(1, min(register_file // max(slot_bytes, 1), min(f.depth for f in fifos)))
         for k in range(min(limit, block), 0, -1):
             if block % k == 0:
                 return k

@@ -518,7 +518,7 @@ def peak_scratchpad(problem: Problem, choice: Choice) -> int:
 @dataclass(frozen=True)
 class Violation:
     kind: str
-    """`capacity`, `fifo` or `registers`."""
+    """`capacity`, `fifo`, `registers`, `within` or `instances`."""
     program: int
     name: str
     need: int
@@ -577,6 +577,26 @@ def program_violations(problem: Problem, p: Program, choice: Choice) -> list[Vio
         if n > r.capacity:
             out.append(Violation("registers", p.index, f"register file for {r.name}",
                                  n, r.capacity))
+    out.extend(fifo_split_violations(problem, p, choice))
+    return out
+
+
+def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[Violation]:
+    """A datapath's queue given out beyond its depth, and a held chunk larger than one of
+    its pipeline's FIFOs (`FifoSplit`)."""
+    out: list[Violation] = []
+    for split in p.fifo_splits:
+        total = sum(modulo_value(problem, d, choice) for d in split.decisions)
+        if total > split.depth:
+            out.append(Violation("fifo", p.index, f"queue {split.name}", total, split.depth))
+        chunk = problem.decision(split.chunk).candidates[choice[split.chunk]]
+        if chunk.streams:
+            continue
+        for d in split.decisions:
+            depth = modulo_value(problem, d, choice)
+            if depth < chunk.value:
+                out.append(Violation("fifo", p.index, f"FIFO {d} holding a chunk of "
+                                     f"{split.chunk}", chunk.value, depth))
     return out
 
 

@@ -95,6 +95,10 @@ def _capacity_words(problem: Problem, program: Program) -> str:
 
 
 def _bounded_words(problem: Problem, program: Program, kind: str, name: str) -> str:
+    if kind == "fifo" and name.startswith("queue "):
+        split = next(s for s in program.fifo_splits if f"queue {s.name}" == name)
+        return (f"the {len(split.decisions)} FIFOs {split.name} of program {program.index} "
+                f"need at least one entry each; the queue holds {split.depth}")
     if kind == "fifo":
         f = next(f for f in program.fifos if f"FIFO {f.name}" == name)
         least = _minimum(problem, f.entries.scope, f.entries.at)
@@ -281,7 +285,10 @@ def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
                 "modulo": "V1 rule: double buffering (modulo 2) where it fits",
                 "distribute": "V1 rule: corelets on the first balanced static loop, else "
                               "imbalanced static, else dynamic (a loop over a tile)",
-                "keep": keep}[d.kind]
+                "keep": keep,
+                "chunk": "V1 rule: as many vectors per instruction as the register file and "
+                         "the FIFOs' even share allow, held in the FIFOs",
+                "fifo": "V1 rule: the queue divided evenly among the FIFOs of one phase"}[d.kind]
         return rule
     if strategy == "random":
         return "random feasible schedule (a seeded walk from the V1 schedule)"
@@ -308,10 +315,52 @@ def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
             if e.get("term"):
                 text += f" ({e['term']})"
             parts.append(text)
+    if d.kind == "chunk":
+        parts += _other_chunk_mode(chosen, alternatives, key)
+    if d.kind == "fifo":
+        parts += _fifo_share_words(problem, d, choice)
     if not parts:
         parts.append("the only candidate" if not (bigger or smaller)
                      else "every other candidate breaks a constraint")
     return "; ".join(parts)
+
+
+def _fifo_share_words(problem: Problem, d: Decision, choice: dict[str, int]) -> list[str]:
+    """For a FIFO's depth: how its queue is given out, and what the pipeline's chunk asks
+    of it."""
+    for p in problem.programs:
+        for split in p.fifo_splits:
+            if d.name not in split.decisions:
+                continue
+            given = [problem.decision(n).candidates[choice[n]].value for n in split.decisions]
+            chunk = problem.decision(split.chunk).candidates[choice[split.chunk]]
+            need = ("streams through it: any depth serves it" if chunk.streams
+                    else f"is held: this FIFO needs at least {chunk.value}")
+            return [f"the queue {split.name} gives out {'+'.join(map(str, given))} of "
+                    f"{split.depth} entries; chunk {split.chunk} = {chunk.label} {need}"]
+    return []
+
+
+def _other_chunk_mode(chosen, alternatives: list[dict[str, object]], key: str) -> list[str]:
+    """For a chunk: the best feasible candidate of the other mode (held in the FIFOs or
+    streaming through them) and what it costs, and the largest held one and why not."""
+    out = []
+    other = [a for a in alternatives if a["effect"]["feasible"]
+             and a["candidate"].endswith("streaming") != chosen.streams]
+    if other:
+        best = min(other, key=lambda a: (a["effect"][key], a["effect"]["delta_cycles"],
+                                         a["value"]))
+        e = best["effect"]
+        out.append(f"the best {'streaming' if not chosen.streams else 'held'} chunk, "
+                   f"{best['candidate']}, costs {e['delta_cycles']:+d} cycles")
+    held_blocked = [a for a in alternatives if not a["effect"]["feasible"]
+                    and not a["candidate"].endswith("streaming")]
+    if held_blocked and not chosen.streams:
+        pass  # the first breaking one is already named above
+    elif held_blocked:
+        first = min(held_blocked, key=lambda a: a["value"])
+        out.append(f"held {first['candidate']} would break: {first['effect']['breaks'][0]}")
+    return out
 
 
 def decision_report(problem: Problem, choice: dict[str, int], objective: str,

@@ -54,6 +54,7 @@ from spyre_sched.solve.problem import (
     Candidate,
     Compute,
     Decision,
+    FifoSplit,
     FifoUse,
     InstanceLimit,
     PinnedRegion,
@@ -398,13 +399,15 @@ class _ProgramReader:
         self.registers: list[RegisterUse] = []
         self.counter = itertools.count()
         self.sizes = {d.name: len(d.candidates) for d in decisions}
+        self._chunk_decision: dict[ktdf.PipelineOp, str] = {}
 
     def quantity(self, expr: Expr) -> Quantity:
         scope = [self.decisions[n] for n in sorted(expr.scope) if n in self.decisions]
         missing = [n for n in expr.scope if n not in self.decisions]
         if missing:
             raise _fail(None, f"unknown decision(s) {', '.join(missing)} in program {self.index}")
-        return Quantity.of(scope, lambda *cands: expr({d.name: c.value
+        # a chunk is read whole (its value and whether it streams); the rest by value
+        return Quantity.of(scope, lambda *cands: expr({d.name: c if d.kind == "chunk" else c.value
                                                        for d, c in zip(scope, cands)}))
 
     def _decision_or_value(self, op: ktdf.PipelineOp | ktdf.ParallelOp) -> Expr:
@@ -457,6 +460,11 @@ class _ProgramReader:
         if not has_buffers and fifo_depths and pipe.modulo is None:
             # FIFOs decouple the stages: as many iterations in flight as the FIFO holds
             modulo = min(fifo_depths)
+            if pipe in self._chunk_decision:
+                # depths chosen by the solver: the consumer takes a chunk's entries before
+                # it computes, so the next chunk is under way meanwhile, whatever the
+                # depths; whether a whole chunk waits in the FIFOs is the chunk's choice
+                modulo = FIFO_PIPELINE_IN_FLIGHT
         for b in _buffers(pipe):
             self.buffers.append(self._buffer(b, modulo, name))
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
@@ -494,7 +502,88 @@ class _ProgramReader:
             depth = self.hw.device.fifo_depth(src, dst)
         except DeviceError:
             depth = None
+        if depth and depth < self._fifo_sharing[key]:
+            raise _too_few_entries(fifo, self._fifo_sharing[key], src, dst, depth)
         return depth // self._fifo_sharing[key] if depth else None
+
+    def fifo_decisions(self) -> tuple[list[Decision], dict[str, Operation], list[FifoSplit]]:
+        """The choices of each elementwise FIFO pipeline the lowering may chunk
+        (`_chunk_shape`): how many vectors it moves per instruction (`chunk`: 1 up to what
+        the register file holds, each either held whole in every FIFO or streaming through
+        them) and how many of its datapaths' queue entries each of its FIFOs gets (`fifo`,
+        one per FIFO; a `FifoSplit` per datapath keeps their sum within the queue). A
+        pipeline whose FIFOs share a datapath and phase with FIFOs outside it, or whose
+        unit states no register file, keeps the even split (`_fifo_share`)."""
+        decisions: list[Decision] = []
+        ops: dict[str, Operation] = {}
+        splits: list[FifoSplit] = []
+        pipes = [o for o in self.func.walk() if isinstance(o, ktdf.PipelineOp)]
+        for k, pipe in enumerate(pipes):
+            shape = self._chunk_shape(pipe)
+            if shape is None:
+                continue
+            par, fifos, generics = shape
+            unit = self.hw.device.units[self.hw.unit_of_kind("sfu", generics[0])]
+            slot_bytes = sum(_slot_bytes(f) for f in fifos)
+            most = min(unit.register_file or 0, 1 << 30) // slot_bytes
+            most = min(most, self._most_vectors(par))
+            if most < 2:
+                continue  # no choice of chunk: the even split, one vector at a time
+            groups: dict[tuple, list[ktdf.FifoOp]] = {}
+            for f in fifos:
+                t = f.results[0].type
+                groups.setdefault((t.source.data, t.dest.data, ktdf.fifo_phase(f)), []).append(f)
+            queues = {}
+            for key, members in groups.items():
+                self._fifo_share(members[0])  # counts the function's FIFOs; checks the depth
+                if self._fifo_sharing[key] != len(members):
+                    break  # the queue is shared with FIFOs of another pipeline
+                src = self.hw.unit_of_kind(key[0], members[0])
+                dst = self.hw.unit_of_kind(key[1], members[0])
+                try:
+                    queues[key] = self.hw.device.fifo_depth(src, dst)
+                except DeviceError:
+                    queues[key] = None
+                if not queues[key]:
+                    break
+            else:
+                compute = pipe.attributes.get("ktdf.compute")
+                base = compute.data if isinstance(compute, StringAttr) else \
+                    f"p{self.index}.pipe{k}"
+                chunk = Decision(
+                    f"{base}.chunk", "chunk", self.index,
+                    tuple([Candidate(c) for c in range(1, most + 1)]
+                          + [Candidate(c, streams=True) for c in range(2, most + 1)]),
+                    source=f"vectors per instruction of the FIFO pipeline of compute {base}",
+                    rule=f"1..{most} (at most {unit.register_file} B of register file / "
+                         f"{slot_bytes} B of FIFO entries per vector, and the loop's vectors);"
+                         " held: every FIFO of the pipeline keeps a whole chunk; streaming: "
+                         "it flows through them",
+                )
+                decisions.append(chunk)
+                ops[chunk.name] = par
+                self._chunk_decision[pipe] = chunk.name
+                j = itertools.count()
+                for (src_kind, dst_kind, _), members in groups.items():
+                    depth = queues[(src_kind, dst_kind, _)]
+                    names = []
+                    for f in members:
+                        d = Decision(f"{base}.fifo{next(j)}", "fifo", self.index,
+                                     tuple(Candidate(v) for v in
+                                           range(1, depth - len(members) + 2)),
+                                     source=f"entries of ktdf.fifo {src_kind} -> {dst_kind} "
+                                            f"({_slot_text(f)}) in compute {base}",
+                                     rule=f"1..{depth - len(members) + 1}: the queue's {depth} "
+                                          f"entries shared by {len(members)} FIFO(s)")
+                        decisions.append(d)
+                        ops[d.name] = f
+                        names.append(d.name)
+                    splits.append(FifoSplit(f"{src_kind} -> {dst_kind} of {base}",
+                                            tuple(names), depth, chunk.name))
+        for d in decisions:
+            self.decisions[d.name] = d
+            self.sizes[d.name] = len(d.candidates)
+        return decisions, ops, splits
 
     def _keep(self, op: Operation) -> tuple[Decision | None, bool]:
         """The keep decision an op is marked with (`ktdf.keep`), and whether the op counts
@@ -714,10 +803,11 @@ class _ProgramReader:
             cache: dict[int, int] = {}
 
             def per_vector(v: Values) -> int:
-                k = chunk(v)
-                if k not in cache:
-                    cache[k] = -(-vector_period(op, points * k, lanes, latency) // k)
-                return cache[k]
+                k, exposed = chunk(v)
+                if (k, exposed) not in cache:
+                    cache[(k, exposed)] = -(-(vector_period(op, points * k, lanes, latency)
+                                              + exposed) // k)
+                return cache[(k, exposed)]
             period = self.quantity(Expr(chunk.scope, per_vector))
         return Compute(name, self.quantity(elements), ops_per_point, lanes, latency=latency,
                        steps=steps, points=points, period=period)
@@ -746,60 +836,135 @@ class _ProgramReader:
         return Compute(name, self.quantity(elements), 1, macs, latency=latency,
                        points=padded)
 
-    def _chunk(self, op: GenericOp, unit) -> Expr:
-        """How many consecutive vectors the lowering moves and computes per instruction
-        (`lower.program_units.EngineEmitter.chunk_factor`): the vector loop around the
-        FIFO pipeline of an elementwise compute is chunked when every instance gets the
-        same whole number of vectors, by the largest divisor of that number that fits the
-        register file and the FIFOs' depth (`_fifo_share`: the device's, shared by the
-        FIFOs of one phase between the same two units). 1 when the structure does not
-        allow it."""
-        one = _const(1)
-        pipe = op.parent_op()
-        while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
-            pipe = pipe.parent_op()
-        par = pipe.parent_op() if pipe is not None else None
+    def _chunk_shape(self, pipe: ktdf.PipelineOp) -> tuple[ktdf.ParallelOp, list[ktdf.FifoOp],
+                                                           list[GenericOp]] | None:
+        """The vector loop, FIFOs and compute of a FIFO pipeline the lowering may run k
+        vectors per instruction (`lower.program_units.EngineEmitter.chunk_factor`): the
+        pipeline is the one-dimensional `ktdf.parallel`'s whole body, over the
+        contiguous (innermost) dim, elementwise computes only, every FIFO one vector wide.
+        None when the structure does not allow it."""
+        par = pipe.parent_op()
         if not isinstance(par, ktdf.ParallelOp) or len(par.induction_vars) != 1:
-            return one
+            return None
         body = _body_ops(par)
         if [o for o in body if isinstance(o, ktdf.PipelineOp)] != [pipe] or \
                 any(isinstance(o, scf.ForOp | ktdf.ParallelOp) for o in body):
-            return one
+            return None
+        generics = []
         for inner in pipe.walk():
             if inner is pipe:
                 continue
             if isinstance(inner, scf.ForOp | ktdf.ParallelOp | ktdf.PipelineOp) or \
                     inner.name == "linalg.fill":
-                return one
-            if isinstance(inner, GenericOp) and any(
-                    "reduction" in str(getattr(t, "data", t)) for t in inner.iterator_types):
-                return one
+                return None
+            if isinstance(inner, GenericOp):
+                if any("reduction" in str(getattr(t, "data", t)) for t in inner.iterator_types):
+                    return None
+                generics.append(inner)
         dim = par.attributes.get("ktdf.dim")
-        if not isinstance(dim, IntegerAttr) or dim.value.data != len(op.iterator_types) - 1:
-            return one  # not the vector loop over the contiguous (innermost) dim
+        if not generics or not isinstance(dim, IntegerAttr) or \
+                any(dim.value.data != len(g.iterator_types) - 1 for g in generics):
+            return None  # not the vector loop over the contiguous (innermost) dim
         step = self.eval(par.steps[0], par)
         if step.scope:
-            return one
+            return None
         fifos = [o for o in (pipe.private.walk() if pipe.private else [])
                  if isinstance(o, ktdf.FifoOp)]
-        slots = [o.results[0].type for o in fifos]
         width = step({})
-        if not slots or any(t.get_shape()[-1] != width for t in slots):
+        if not fifos or any(f.results[0].type.get_shape()[-1] != width for f in fifos):
+            return None
+        return par, fifos, generics
+
+    def _chunk(self, op: GenericOp, unit) -> Expr:
+        """How many consecutive vectors the lowering moves and computes per instruction,
+        and the cycles per chunk its FIFOs add: (k, exposed). The vector loop around the
+        FIFO pipeline of an elementwise compute is chunked when every instance gets the
+        same whole number of vectors, by the largest divisor of that number up to the
+        pipeline's `chunk` decision (without one: what the register file and the FIFOs'
+        even share of the queue allow). A streaming chunk exposes its transfers through
+        the FIFOs (`streamed_chunk_cycles`). (1, 0) when the structure does not allow
+        chunks."""
+        one = Expr(frozenset(), lambda v: (1, 0))
+        pipe = op.parent_op()
+        while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
+            pipe = pipe.parent_op()
+        shape = self._chunk_shape(pipe) if pipe is not None else None
+        if shape is None or op not in shape[2]:
             return one
-        slot_bytes = sum(prod(t.get_shape()) * element_bytes(t.element_type) for t in slots)
-        depths = [self._fifo_share(f) or 1 << 30 for f in fifos]
-        register_file = unit.register_file or 1 << 30
-        limit = max(1, min(register_file // max(1, slot_bytes), min(depths)))
+        par, fifos, _ = shape
+        width = self.eval(par.steps[0], par)({})
+        decided = self._chunk_decision.get(pipe)
+        if decided is None:
+            slot_bytes = sum(_slot_bytes(f) for f in fifos)
+            depths = [self._fifo_share(f) or 1 << 30 for f in fifos]
+            register_file = unit.register_file or 1 << 30
+            fixed = max(1, min(register_file // max(1, slot_bytes), min(depths)))
         lo, hi = self.eval(par.lower_bounds[0], par), self.eval(par.upper_bounds[0], par)
         n = self._decision_or_value(par)
+        hops = [self._fifo_hop(f) for f in fifos]
 
-        def k(v: Values) -> int:
+        def k(v: Values) -> tuple[int, int]:
+            limit = v[decided].value if decided else fixed
             total = max(hi(v) - lo(v), 0)
             if total % width or (total // width) % max(1, n(v)):
-                return 1
-            block = total // width // max(1, n(v))
-            return next((c for c in range(min(limit, block), 0, -1) if block % c == 0), 1)
-        return Expr(lo.scope | hi.scope | n.scope, k)
+                chosen = 1
+            else:
+                block = total // width // max(1, n(v))
+                chosen = next((c for c in range(min(limit, block), 0, -1) if block % c == 0), 1)
+            streams = bool(decided) and v[decided].streams
+            return chosen, streamed_chunk_cycles(chosen, hops) if streams else 0
+        scope = lo.scope | hi.scope | n.scope | ({decided} if decided else set())
+        return Expr(frozenset(scope), k)
+
+    def _most_vectors(self, par: ktdf.ParallelOp) -> int:
+        """The most vectors the loop `par` walks, over its decisions' candidates."""
+        lo, hi = self.eval(par.lower_bounds[0], par), self.eval(par.upper_bounds[0], par)
+        width = max(1, self.eval(par.steps[0], par)({}))
+        scope = sorted(lo.scope | hi.scope)
+        options = [[c.value for c in self.decisions[d].candidates] for d in scope]
+        if prod(len(o) for o in options) > 10_000:
+            return 1 << 30
+        return max(-(-max(hi(dict(zip(scope, v))) - lo(dict(zip(scope, v))), 0) // width)
+                   for v in itertools.product(*options))
+
+    def _fifo_hop(self, fifo: ktdf.FifoOp) -> tuple[int, int, int]:
+        """(bytes per entry, bandwidth, latency) of the datapath a FIFO runs over."""
+        slot = fifo.results[0].type
+        src = self.hw.unit_of_kind(slot.source.data, fifo)
+        dst = self.hw.unit_of_kind(slot.dest.data, fifo)
+        dp = self.hw.device.datapath(src, dst)
+        return _slot_bytes(fifo), dp.bandwidth, dp.latency
+
+
+FIFO_PIPELINE_IN_FLIGHT = 2
+"""Iterations in flight in a FIFO pipeline whose FIFO depths are decisions: the one the
+consumer computes and the next, whose entries it takes from the FIFOs first."""
+
+
+def _slot_bytes(fifo: ktdf.FifoOp) -> int:
+    t = fifo.results[0].type
+    return prod(t.get_shape()) * element_bytes(t.element_type)
+
+
+def _slot_text(fifo: ktdf.FifoOp) -> str:
+    t = fifo.results[0].type
+    return "x".join(str(d) for d in t.get_shape()) + "x" + str(t.element_type)
+
+
+def _too_few_entries(fifo: ktdf.FifoOp, count: int, src: str, dst: str,
+                     depth: int) -> DeviceError:
+    return DeviceError(f"{count} FIFOs share the datapath {src} -> {dst} in one phase, but "
+                       f"its queue holds {depth} entries: each FIFO needs at least one "
+                       "(a device with a deeper queue, or fewer operands per compute)",
+                       f"op {fifo.name} in pass solve")
+
+
+def streamed_chunk_cycles(k: int, hops: list[tuple[int, int, int]]) -> int:
+    """Cycles a chunk of k vectors that streams through its FIFOs adds to the compute:
+    the next chunk cannot wait in FIFOs too shallow for it, so its entries cross every
+    FIFO of the pipeline (k entries each, at the datapath's bandwidth and latency) while
+    the compute unit waits, instead of while it computes."""
+    return sum(-(-k * size // max(1, bw)) + latency for size, bw, latency in hops)
 
 
 def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
@@ -980,6 +1145,9 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
             reader.buffers.append(_region_buffer([spanning[n] for n in regions],
                                                  [regions[n] for n in regions],
                                                  -(-own // step) * step, device))
+        fifo_ds, fifo_ops, splits = reader.fifo_decisions()
+        decisions += fifo_ds
+        ops.update(fifo_ops)
         pipes = []
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
@@ -987,7 +1155,8 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
                                 _calls(orchestrator, func.sym_name.data),
-                                _call_assumptions(orchestrator, func.sym_name.data)))
+                                _call_assumptions(orchestrator, func.sym_name.data),
+                                tuple(splits)))
     corelets = max((len(device.corelets(c)) for c in device.cores), default=1) or 1
     scratch_kind = device.memory_kind_for("ct_local")
     # compiler buffers start on the scratchpad's access granularity, so the pinned region

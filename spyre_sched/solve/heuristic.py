@@ -15,6 +15,9 @@ it fits". No search: each decision is set by a local rule, in V1's pass order.
    here drives one extent; `within` levels are checked by the feasibility test).
 4. Residency: V1 keeps nothing; every compute re-reads its inputs (`heuristic+keep`
    keeps each input, in decision order, when the schedule still fits).
+5. FIFOs: each FIFO gets an even share of its datapath's queue (the FIFOs of one phase
+   divide it), and an elementwise pipeline moves as many vectors per instruction as the
+   register file and that share allow, held in its FIFOs.
 
 Departures from V1, and why:
 
@@ -114,6 +117,7 @@ def v1_choice(problem: Problem) -> dict[str, int]:
     for d in problem.decisions:
         if d.kind == "distribute" and d.name not in choice:
             _distribute_group(problem, [d], choice)
+    _even_fifo_split(problem, choice)
     # A program whose double buffers do not fit is single-buffered.
     for v in cost.violations(problem, choice):
         if v.kind != "capacity":
@@ -122,6 +126,23 @@ def v1_choice(problem: Problem) -> dict[str, int]:
             if d.kind == "modulo":
                 choice[d.name] = _closest(d, 1)
     return choice
+
+
+def _even_fifo_split(problem: Problem, choice: dict[str, int]) -> None:
+    """V1 has no FIFO choices: each FIFO gets the queue divided evenly among the FIFOs
+    sharing it in one phase, and an elementwise pipeline moves as many vectors per
+    instruction as its FIFOs' share and the register file allow, held in the FIFOs."""
+    share: dict[str, int] = {}
+    for p in problem.programs:
+        for split in p.fifo_splits:
+            each = split.depth // len(split.decisions)
+            for d in split.decisions:
+                choice[d] = _closest(problem.decision(d), each)
+            share[split.chunk] = min(share.get(split.chunk, each), each)
+    for name, most in share.items():
+        held = [i for i, c in enumerate(problem.decision(name).candidates)
+                if not c.streams and c.value <= most]
+        choice[name] = held[-1]
 
 
 def v1_keep_choice(problem: Problem) -> dict[str, int]:

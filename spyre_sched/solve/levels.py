@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from spyre_sched.solve import cost
 from spyre_sched.solve.problem import (
+    OUTSIDE_KINDS,
     Pipeline,
     Problem,
     Program,
@@ -76,9 +77,12 @@ def _nested(p: Pipeline) -> list[Pipeline]:
     return [w for st in p.stages for w in st.work if isinstance(w, Pipeline)]
 
 
-def split(program: Program, scope: tuple[str, ...]) -> Levels | None:
-    """The inner/outer split of a part, or None when it has no inner decisions."""
-    top_own: set[str] = set()
+def split(program: Program, scope: tuple[str, ...],
+          kept: frozenset[str] = frozenset()) -> Levels | None:
+    """The inner/outer split of a part, or None when it has no inner decisions. `kept`:
+    decisions a constraint outside the part reads (a chunk held in its FIFOs), never
+    pruned as inner ones."""
+    top_own: set[str] = set(kept)
     nested: list[Pipeline] = []
     for p in program.pipelines:
         top_own |= _own_scope(p)
@@ -354,7 +358,8 @@ def combinations(problem: Problem, program: Program, scope: tuple[str, ...],
     """The part's combinations that can be on its Pareto front, level by level (each as a
     choice dict), and how many evaluations enumerating them takes; None when the part
     has no inner level to eliminate."""
-    lv = split(program, scope)
+    lv = split(program, scope, frozenset(d for d in scope
+                                         if problem.decision(d).kind in OUTSIDE_KINDS))
     if lv is None:
         return None
     sizes = {d: len(problem.decision(d).candidates) for d in scope}

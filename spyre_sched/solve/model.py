@@ -36,6 +36,8 @@ from ortools.sat.python import cp_model
 from spyre_sched.solve import cost, levels, streaming, varmodel
 from spyre_sched.solve.problem import (
     LINK_KINDS,
+    OUTSIDE_KINDS,
+    FifoSplit,
     Pipeline,
     Problem,
     Program,
@@ -292,7 +294,8 @@ def program_table(problem: Problem, program: Program, whole: bool = False) -> Pr
                    *(busy.get(m, 0) for m in shared))
         rows.append((cycles, figures, key))
     rows.sort()
-    links = [k for k, d in enumerate(scope) if problem.decision(d).kind in LINK_KINDS]
+    links = [k for k, d in enumerate(scope)
+             if problem.decision(d).kind in LINK_KINDS + OUTSIDE_KINDS]
     front: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
     for row in rows:  # cycles ascending: dominated if an earlier row needs no more of anything
         # (and agrees on the link decisions other parts share: it must stand in for it)
@@ -433,6 +436,9 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         for r, expr in register_terms:
             guarded("registers", f"register file for {r.name}",
                     model.add(expr <= r.capacity), prog.index)
+        for split in prog.fifo_splits:
+            _state_fifo_split(model, problem, split, one_hot, guarded, prog.index)
+            used.update((split.chunk, *split.decisions))
     # An inner level's tile is at most the enclosing level's (stated here too for the rare
     # pair whose decisions fall into different parts).
     for inner, outer in problem.within_pairs():
@@ -454,6 +460,23 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
     cycles = cp_model.LinearExpr.sum(list(program_cycles.values())) if program_cycles else 0
     return BuiltModel(model, problem, one_hot, cycles, program_cycles, program_bytes, peak,
                       constraints, tables, cycles_bound, peak_bound, part_vars)
+
+
+def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSplit,
+                      one_hot: dict[str, list], guarded, program: int) -> None:
+    """A datapath's queue given out among its FIFOs (their depths add up to at most the
+    queue), and a held chunk of c vectors asking each of them for at least c entries:
+    linear in the decisions' one-hots, so the depths are chosen by CP-SAT alongside the
+    tables, never enumerated with them."""
+    depth = {d: cp_model.LinearExpr.weighted_sum(
+        one_hot[d], [c.value for c in problem.decision(d).candidates]) for d in split.decisions}
+    guarded("fifo", f"queue {split.name}",
+            model.add(cp_model.LinearExpr.sum(list(depth.values())) <= split.depth), program)
+    for i, c in enumerate(problem.decision(split.chunk).candidates):
+        if c.streams or c.value < 2:
+            continue
+        for d in split.decisions:
+            model.add(depth[d] >= c.value).only_enforce_if(one_hot[split.chunk][i])
 
 
 def _least_cycles(t) -> int:

@@ -21,10 +21,14 @@ from dataclasses import dataclass, field
 
 from spyre_sched.errors import SpyreSchedError
 
-DECISION_KINDS = ("tile", "modulo", "distribute", "keep")
+DECISION_KINDS = ("tile", "modulo", "distribute", "keep", "chunk", "fifo")
 LINK_KINDS = ("keep",)
 """Decisions several independent parts of a program may share without being merged into
 one table (each part is tabulated per value of them; docs/solver.md, "Parts")."""
+OUTSIDE_KINDS = ("chunk",)
+"""Decisions a constraint outside the parts' tables reads (a held chunk asks its FIFOs'
+depths for room, `FifoSplit`): a combination is dominated only by one that agrees on
+them, so the tables keep every value the depths may force."""
 ROLES = ("input", "output", "intermediate", "accumulator", "hoisted", "staging")
 
 
@@ -50,9 +54,14 @@ class Candidate:
     loop: str | None = None
     trip: int | None = None
     """Trip count of the distributed loop (what the heuristic's rule looks at)."""
+    streams: bool = False
+    """A `chunk` candidate whose vectors need not fit the pipeline's FIFOs: they stream
+    through them (priced so; `FifoSplit`)."""
 
     @property
     def label(self) -> str:
+        if self.streams:
+            return f"{self.value} streaming"
         return f"{self.value} on {self.loop}" if self.loop else str(self.value)
 
     def as_data(self) -> int | dict[str, object]:
@@ -64,8 +73,11 @@ class Decision:
     name: str
     """Stable, human-readable name from the IR (`p0.tile.d1`, `p0.pipe.outer.modulo`)."""
     kind: str
-    """`tile` (extent in loop iterations), `modulo` (buffer copies), `distribute` or `keep`
-    (0: re-read an input in every compute, 1: keep it resident in scratchpad)."""
+    """`tile` (extent in loop iterations), `modulo` (buffer copies), `distribute`, `keep`
+    (0: re-read an input in every compute, 1: keep it resident in scratchpad), `chunk`
+    (vectors an elementwise FIFO pipeline moves per instruction, at most; held in its
+    FIFOs or streaming through them) or `fifo` (the entries of a datapath's queue one
+    FIFO gets: `FifoSplit`)."""
     program: int
     candidates: tuple[Candidate, ...]
     source: str = ""
@@ -303,6 +315,20 @@ class FifoUse:
 
 
 @dataclass(frozen=True)
+class FifoSplit:
+    """The FIFOs of one pipeline that share a datapath's queue at the same time (one
+    phase), each given its own entries by a `fifo` decision: their depths add up to at
+    most the queue's `depth`. When the pipeline's `chunk` takes a held candidate c, each
+    of them keeps at least c entries, so a whole chunk waits in it while the unit behind
+    is busy (docs/solver.md, "FIFO depth and vectors per instruction")."""
+
+    name: str
+    decisions: tuple[str, ...]
+    depth: int
+    chunk: str
+
+
+@dataclass(frozen=True)
 class RegisterUse:
     """Bytes an accumulator keeps in a compute unit's register file (≤ its capacity)."""
 
@@ -358,6 +384,7 @@ class Program:
     assumed: tuple[str, ...] = ()
     """What `calls` assumes that only a launch decides (a run-time loop counted once, a
     launch-time branch counted as taken); empty when the calls are known at compile time."""
+    fifo_splits: tuple[FifoSplit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -398,6 +425,10 @@ class Problem:
                 for d in lim.decisions:
                     if d not in known:
                         raise SolveError(f"instance group {lim.group}: unknown decision '{d}'")
+            for split in p.fifo_splits:
+                for d in (*split.decisions, split.chunk):
+                    if d not in known:
+                        raise SolveError(f"FIFO split {split.name}: unknown decision '{d}'")
 
     @property
     def pinned_bytes(self) -> int:
@@ -543,4 +574,6 @@ def program_decision_names(program: Program) -> tuple[str, ...]:
         seen.update(dict.fromkeys(r.bytes.scope))
     for lim in program.instance_limits:
         seen.update(dict.fromkeys(lim.decisions))
+    for split in program.fifo_splits:
+        seen.update(dict.fromkeys((split.chunk, *split.decisions)))
     return tuple(seen)
