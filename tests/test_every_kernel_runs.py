@@ -32,7 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 UNSUPPORTED = {
     "ktdp.construct_indirect_access_tile": ("not supported yet: indirect",),
     "ktdp.construct_distributed_memory_view": (
-        "not supported yet: reads and writes through distributed views across cores",
+        "not supported yet: stores through a distributed view into another core's scratchpad",
+        "not supported yet: reads through a distributed view from a part in another core's "
+        "scratchpad that differs per tile",
         "not supported yet: an access through a distributed view that spans several of its parts"),
     "ktdp.inter_tile_": ("not supported yet: inter-tile communication",),
     "linalg.batch_matmul": ("linalg.batch_matmul",),
@@ -50,7 +52,7 @@ KNOWN_GAPS = {
     "tests/emulator/kernels/layernorm_fused.mlir":
         "not supported yet: a linalg.generic with several outputs",
     "tests/emulator/kernels/pinned_input.mlir":
-        "not supported yet: views in another compute tile's scratchpad",
+        "not supported yet: a ct_local view at an offset that is not a constant",
 }
 
 #: larger kernels: the slow run only (each takes several seconds to compile and emulate)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.device.model import Device
-from spyre_sched.device.routing import Hop, find_route
+from spyre_sched.device.routing import Hop, Route, find_route, interconnect_hop
 from spyre_sched.errors import DeviceError, ExecutionError
 
 from emulator.device.memory import DEFAULT_MEMORY_CAP, HostMemory, Memory
@@ -88,6 +88,18 @@ class EmulatedDevice:
         except DeviceError as err:
             raise ExecutionError(err.message) from None
         hops = [h for h in route.hops if h.unit == unit]
+        scratchpads = {self.device.scratchpad(c).name for c in self.device.cores}
+        if not hops and source in scratchpads and target in scratchpads \
+                and self.device.units[unit].kind == "dma" \
+                and self.device.core_of(unit) == self.device.core_of(target):
+            # a core's DMA engine reading a scratchpad (another core's over the
+            # interconnect, or its own): one hop holding every link it crosses
+            try:
+                hop = interconnect_hop(self.device, source, target, unit)
+            except DeviceError as err:
+                raise ExecutionError(err.message) from None
+            route = Route(source, target, (source, target), (hop,))
+            hops = [hop]
         if not hops:
             performers = ", ".join(h.unit for h in route.hops) or "none"
             raise ExecutionError(
@@ -96,7 +108,8 @@ class EmulatedDevice:
         first, last = route.hops[0], route.hops[-1]
         # Switch stops on the way are the interconnect, not separate programs: the issuing
         # unit's transfer holds every ring link it crosses.
-        if len(route.hops) > 1 and all(self.device.units[h.unit].is_switch for h in route.hops[1:]):
+        if len(route.hops) > 1 and all(self.device.units[h.unit].is_switch for h in route.hops[1:]) \
+                and route.hops[0].unit == unit:
             hop = Hop(unit=unit, source=first.source, lands_in=last.lands_in,
                       datapaths=tuple(dp for h in route.hops for dp in h.datapaths),
                       bandwidth=min(h.bandwidth for h in route.hops),

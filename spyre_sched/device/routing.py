@@ -170,3 +170,62 @@ def _hop(device: Device, before: str | None, unit: str, after: str) -> Hop:
 def _hops(device: Device, nodes: tuple[str, ...]) -> tuple[Hop, ...]:
     return tuple(_hop(device, nodes[i - 1] if i > 0 else None, node, nodes[i + 1])
                  for i, node in enumerate(nodes[:-1]) if node in device.units)
+
+
+def interconnect_hop(device: Device, source: str, target: str, unit: str,
+                     nbytes: int = DEFAULT_ROUTE_BYTES) -> Hop:
+    """A move from one core's scratchpad `source` into another's `target` over the
+    interconnect, issued by `unit` (a DMA engine of the reading core): the switch stops
+    on the way are links the transfer holds, not units running programs of their own.
+    One hop: the slowest link's bandwidth, the sum of every link's latency.
+
+    Between a memory and itself (the owning core reading its own part) the move is a copy
+    through the unit's own datapath into that memory."""
+    route = find_route(device, source, target, nbytes)
+    if not route.hops:
+        into = [dp for dp in device.outgoing(unit) if dp.target == target]
+        if not into:
+            raise DeviceError(f"unit {unit} of device {device.name} cannot write {target}")
+        dp = into[0]
+        return Hop(unit=unit, source=source, lands_in=target, datapaths=(dp,),
+                   bandwidth=dp.bandwidth, latency=dp.latency,
+                   transfer_granularity=dp.transfer_granularity, queue_depth=None)
+    if not all(device.units[h.unit].is_switch for h in route.hops):
+        raise DeviceError(f"device {device.name} has no interconnect route from {source} to "
+                          f"{target} (its route passes "
+                          + ", ".join(h.unit for h in route.hops) + ")")
+    return Hop(unit=unit, source=source, lands_in=target,
+               datapaths=tuple(dp for h in route.hops for dp in h.datapaths),
+               bandwidth=min(h.bandwidth for h in route.hops),
+               latency=sum(h.latency for h in route.hops),
+               transfer_granularity=max(h.transfer_granularity for h in route.hops),
+               queue_depth=None)
+
+
+def farthest_reader(device: Device, owner: int, readers: range) -> int:
+    """Of the cores `readers` other than `owner`, the one whose scratchpad is slowest to
+    reach from the owner's (the tile a remote read keeps waiting longest); the owner
+    itself when it is the only reader."""
+    source = device.scratchpad(owner).name
+    best, worst = owner, -1
+    for core in readers:
+        if core == owner:
+            continue
+        cycles = find_route(device, source, device.scratchpad(core).name).transfer_cycles(
+            DEFAULT_ROUTE_BYTES)
+        if cycles > worst:
+            best, worst = core, cycles
+    return best
+
+
+def interconnect_issuer(device: Device, core: int) -> str:
+    """The unit of `core` that issues its reads from other cores' scratchpads: its DMA
+    engine that writes its scratchpad (the first by name, should there be several)."""
+    scratchpad = device.scratchpad(core).name
+    found = sorted(u.name for u in device.units.values()
+                   if u.kind == "dma" and device.core_of(u.name) == device.core(core)
+                   and any(dp.target == scratchpad for dp in device.outgoing(u.name)))
+    if not found:
+        raise DeviceError(f"core {core} of device {device.name} has no DMA unit writing its "
+                          "scratchpad, to read other cores' scratchpads with")
+    return found[0]

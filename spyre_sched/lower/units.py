@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.device.model import Device, GroupInstance
-from spyre_sched.device.routing import find_route
+from spyre_sched.device.routing import find_route, interconnect_issuer
 from spyre_sched.errors import DeviceError, UnsupportedError
 
 
@@ -96,7 +96,14 @@ class Units:
 
     def engine_for_route(self, source: str, target: str, what: str) -> EngineInfo:
         """The engine performing a memory-to-memory move (a single hop on the route)."""
-        route = find_route(self.device, self.memory_instance(source), self.memory_instance(target))
+        src, dst = self.memory_instance(source), self.memory_instance(target)
+        scratchpad = self.device.scratchpad(self.core0).name
+        if dst == scratchpad and src in (m.name for m in map(self.device.scratchpad,
+                                                           self.device.cores)):
+            # a read of a core's scratchpad (another's, or the owner's own part) crosses
+            # the interconnect, issued by the reading core's DMA engine
+            return self.engine_info(local_name(interconnect_issuer(self.device, 0)))
+        route = find_route(self.device, src, dst)
         if len(route.hops) != 1:
             raise UnsupportedError(
                 f"{what}: moving {source} -> {target} takes {len(route.hops)} hops on device "

@@ -12,15 +12,19 @@ without moving any data, by:
   only the part in its own scratchpad (producer and consumer divide the work as the data
   is divided): an own-scratchpad (`ct_local`) view over one part's box moved to the
   origin, each access's base shifted by that tile's part corner (`a * tile + b`);
-- `part`: every tile of every access stays in the same part: that part's view.
+- `part`: every tile of every access stays in the same part: that part's view. A part
+  in a named core's scratchpad read by other tiles is then a read over the interconnect
+  (the scheduler moves it from the owning scratchpad).
 
-Anything else reaches another core's scratchpad (or a part that differs per tile in a way
-none of these covers) and is refused with the tile, the part and the memory.
+Anything else (a store into another core's scratchpad, a part that differs per tile in
+a way none of these covers) is refused with the tile, the part and the memory.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import islpy as isl
 
 from spyre_sched.dialects.ktdp import ConstructDistributedMemoryViewOp
 from spyre_sched.polyhedral.accesses import AccessModel
@@ -204,19 +208,50 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
     for access, owners in zip(accesses, per_access):
         for tile, k in sorted(owners.items()):
             memory = view.parts[k].memory
+            if access.kind == "store" and memory.space == "ct_local" \
+                    and memory.core is not None and memory.core != tile \
+                    and tile in _tiles_running(model, access):
+                raise Unresolved(
+                    "not supported yet: stores through a distributed view into another "
+                    f"core's scratchpad (tile {tile} reaches part {k}, in core "
+                    f"{memory.core}'s scratchpad)", access.op)
+    if len(used) <= 1:
+        # every tile reaches one part: that part's view (in another core's scratchpad, a
+        # read over the interconnect)
+        return Resolution("part", part=min(used, default=0))
+    for access, owners in zip(accesses, per_access):
+        for tile, k in sorted(owners.items()):
+            memory = view.parts[k].memory
             if memory.space == "ct_local" and memory.core is not None and memory.core != tile:
                 raise Unresolved(
-                    "not supported yet: reads and writes through distributed views across "
-                    f"cores (tile {tile} reaches part {k}, in core {memory.core}'s "
-                    "scratchpad)", access.op)
-    if len(used) <= 1:
-        k = min(used, default=0)
-        if view.parts[k].memory.core is None:
-            return Resolution("part", part=k)
-    if len(used) == 1:
-        raise Unresolved("not supported yet: a distributed view whose tiles all reach the "
-                         "part in one named core's scratchpad, laid out unlike its other "
-                         "parts", op)
+                    "not supported yet: reads through a distributed view from a part in "
+                    "another core's scratchpad that differs per tile (tile "
+                    f"{tile} reaches part {k}, in core {memory.core}'s scratchpad)", access.op)
     raise Unresolved("not supported yet: a distributed view whose tiles reach different "
                      "parts that do not form one view (parts "
                      f"{', '.join(map(str, sorted(used)))})", op)
+
+
+def remote_stores(model: KernelModel):
+    """(access, tile, core) of the first store through a plain view in a named core's
+    scratchpad by a tile other than that core, or None."""
+    for access in model.accesses:
+        view = access.view
+        if access.kind != "store" or isinstance(view, DistributedViewModel):
+            continue
+        core = view.memory.core
+        if view.memory.space != "ct_local" or core is None:
+            continue
+        for tile in _tiles_running(model, access):
+            if tile != core:
+                return access, tile, core
+    return None
+
+
+def _tiles_running(model: KernelModel, access: AccessModel) -> list[int]:
+    """The tiles that run `access`, its enclosing conditions included (a store under
+    `scf.if` on the tile id runs on those tiles only; a condition the model cannot read
+    counts as taken)."""
+    domain = access.instance_map().domain()
+    tiles = domain.project_out(isl.dim_type.set, 1, domain.dim(isl.dim_type.set) - 1)
+    return [t for t in range(model.tile_count) if not tiles.fix_dim_si(0, t).is_empty()]

@@ -7,7 +7,10 @@ same distance from the compute form one stage tagged with that unit's kind. A ho
 lands in a memory gets a staging buffer there (one vector for now; nesting grows it to a
 tile); the hop into the compute unit, and out of it, go through FIFOs retyped to name
 the two adjacent units (`"load" -> "sfu"`, `"sfu" -> "store"`). An operand already in
-the scratchpad (a `ct_local` view, an intermediate) starts there: no DMA stage for it.
+the scratchpad (a `ct_local` view, an intermediate) starts there: no DMA stage for it. One
+in another core's scratchpad (a `ct_local` view with a `ct_id`) first crosses the
+interconnect into this core's scratchpad: a DMA stage whose transfer the reading core's
+DMA engine issues (`interconnect_hop`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
 from spyre_sched.device import Device, Hop, find_route
-from spyre_sched.dialects import ktdf
+from spyre_sched.device.routing import interconnect_hop, interconnect_issuer
+from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.schedule.common import device_of, fail, programs
 from spyre_sched.schedule.ir_build import enclosing_loops, loop_dim, pipeline, refresh_units
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
@@ -52,6 +56,19 @@ def compute_instance(device: Device, kind: str) -> str:
             if unit.kind == kind:
                 return unit.name
     raise fail(None, NAME, f"device {device.name} has no '{kind}' unit in core 0")
+
+
+def remote_core(value: SSAValue) -> int | None:
+    """The core whose scratchpad a kernel view names (`ct_local` with a `ct_id`), or None
+    for device memory and the executing tile's own scratchpad."""
+    owner = value.owner
+    if isinstance(owner, ktdf.GatherViewOp):
+        owner = owner.source.owner
+    if isinstance(owner, ktdp.ConstructMemoryViewOp):
+        space = owner.memory_space
+        if space.space == "ct_local" and getattr(space, "tile", None) is not None:
+            return int(space.tile)
+    return None
 
 
 def subscript_dims(values: list[SSAValue], root: Operation) -> list[int | None]:
@@ -172,8 +189,16 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
     paths: dict[SSAValue, _Path] = {}
     for naive in loads:
         slot = naive.dest.type
-        route = find_route(device, memory_instance(device, slot.source.data), unit)
-        hops = route.hops
+        owner = remote_core(naive.source)
+        if owner is None:
+            hops = find_route(device, memory_instance(device, slot.source.data), unit).hops
+        else:
+            # Another core's scratchpad: first a move over the interconnect into this
+            # core's scratchpad, issued by its DMA engine, then this core's own route.
+            local = device.scratchpad(0).name
+            hops = (interconnect_hop(device, device.scratchpad(owner).name, local,
+                                     interconnect_issuer(device, 0)),
+                    *find_route(device, local, unit).hops)
         if not hops:
             raise fail(naive, NAME, f"not supported yet: {unit} reads memory without a load unit")
         bufs = [_staging_buffer(device, h, naive, True, generic_rank, width, stick) for h in hops[:-1]]

@@ -6,8 +6,8 @@ handle: elementwise, broadcast and reduction work (named elementwise ops,
 `linalg.generic` with projected-permutation maps, `linalg.broadcast`, `linalg.reduce`,
 `linalg.fill`, `linalg.matmul`, `linalg.transpose`, `arith`/`math` ops on tensors, `tensor.splat`, slices of loaded tiles) on
 f16 and f32, brought to
-one spelling by the normal-form passes that follow (`spyre_sched/normalize`), rectangular access tiles in their natural order, views in device memory or the
-tile's own scratchpad, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
+one spelling by the normal-form passes that follow (`spyre_sched/normalize`), rectangular access tiles in their natural order, views in device memory, the
+tile's own scratchpad or (read only) another core's, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
 1-D and 2-D grids, views with run-time sizes (`ktdp.runtime_arg`) and static strides
 (access tiles keep static shapes; the run-time value bounds the orchestrator's loops).
 """
@@ -39,7 +39,7 @@ from xdsl.passes import ModulePass
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.errors import DeviceError, UnsupportedError
-from spyre_sched.polyhedral.distributed import Unresolved, resolve
+from spyre_sched.polyhedral.distributed import Unresolved, remote_stores, resolve
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds
 from spyre_sched.polyhedral.point_sets import box_bounds
@@ -121,20 +121,14 @@ def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
     if space.space == "ct_local" and op.sizes:
         raise fail(op, NAME, "not supported yet: scratchpad (ct_local) views with run-time "
                    "sizes (the region the kernel pins must be known at compile time)")
-    if space.space == "ct_local" and space.tile is not None and not _only_a_part(op):
-        raise fail(op, NAME, f"not supported yet: views in another compute tile's "
-                   f"scratchpad (ct_id = {space.tile})")
+    if space.space == "ct_local" and space.tile is not None \
+            and not 0 <= int(space.tile) < device.num_cores:
+        raise fail(op, NAME, f"a view in core {space.tile}'s scratchpad (ct_id = "
+                   f"{space.tile}), but device {device.name} has cores 0..{device.num_cores - 1}")
     try:
         device.memory_kind_for(space.space)
     except DeviceError as err:
         raise fail(op, NAME, err.message) from None
-
-
-def _only_a_part(op: ktdp.ConstructMemoryViewOp) -> bool:
-    """A view used only as a part of distributed views (`_check_distributed` decides)."""
-    uses = list(op.result.uses)
-    return bool(uses) and all(isinstance(u.operation, ktdp.ConstructDistributedMemoryViewOp)
-                              for u in uses)
 
 
 def _check_distributed(kernel: func.FuncOp) -> None:
@@ -153,6 +147,20 @@ def _check_distributed(kernel: func.FuncOp) -> None:
             resolve(model, view)
         except Unresolved as err:
             raise fail(err.op or view, NAME, err.message) from None
+
+
+def _check_remote_stores(kernel: func.FuncOp) -> None:
+    """Reads from another core's scratchpad are scheduled (a transfer over the
+    interconnect); stores into it are not yet."""
+    if not any(isinstance(op, ktdp.ConstructMemoryViewOp) and op.memory_space.space == "ct_local"
+               and op.memory_space.tile is not None for op in kernel.walk()):
+        return
+    model = KernelModel(kernel)
+    found = remote_stores(model)
+    if found is not None:
+        access, tile, core = found
+        raise fail(access.op, NAME, f"not supported yet: stores into another core's scratchpad "
+                   f"(tile {tile} stores into core {core}'s)")
 
 
 def _only_indexes(op: ktdp.ConstructMemoryViewOp) -> bool:
@@ -256,4 +264,5 @@ class LegalityCheck(ModulePass):
             if inner is not kernel:
                 check_op(inner, device)
         _check_distributed(kernel)
+        _check_remote_stores(kernel)
         _check_masked_accesses(kernel)

@@ -43,7 +43,12 @@ from xdsl.ir.affine import AffineMap
 
 from spyre_sched.device import load_device
 from spyre_sched.device.model import Device, natural_key
-from spyre_sched.device.routing import find_route
+from spyre_sched.device.routing import (
+    farthest_reader,
+    find_route,
+    interconnect_hop,
+    interconnect_issuer,
+)
 from spyre_sched.dialects import ktdf
 from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.errors import DeviceError, UnsupportedError
@@ -177,9 +182,10 @@ def _trip(lo: Expr, hi: Expr, step: Expr) -> Expr:
 
 
 class _Hardware:
-    def __init__(self, device: Device, sharers: int):
+    def __init__(self, device: Device, sharers: int, tiles: int = 1):
         self.device = device
         self.sharers = sharers
+        self.tiles = tiles
         self.core = device.core(0)
         corelets = device.corelets(self.core)
         self.corelet = corelets[0] if corelets else None
@@ -220,6 +226,9 @@ class _Hardware:
             owner = owner.operands[0].owner  # rows of the view it gathers from
         if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
             space = owner.properties.get("memory_space") or owner.attributes.get("memory_space")
+            if getattr(space, "space", None) == "ct_local" \
+                    and getattr(space, "tile", None) is not None:
+                return self.device.scratchpad(int(space.tile)).name, None
             text = str(space)
             if "ct_local" in text or "LX" in text:
                 return self.device.scratchpad(self.core).name, None
@@ -242,6 +251,11 @@ class _Hardware:
             src, _ = self.endpoint(op.source, op)
             dst, _ = self.endpoint(op.dest, op)
             performer = None
+            owner = self.device.core_of(src)
+            if owner is not None and src == self.device.scratchpad(owner).name \
+                    and owner != self.core and dst == self.device.scratchpad(self.core).name \
+                    or src == dst == self.device.scratchpad(self.core).name:
+                return [self._interconnect(src)]
             route = find_route(self.device, src, dst)
         wanted = {performer} if performer else set(kinds)
         hops = [h for h in route.hops if self.device.units[h.unit].kind in wanted]
@@ -250,6 +264,28 @@ class _Hardware:
         if not hops:
             raise _fail(op, "the transfer's route has no hop (source and destination coincide)")
         return hops
+
+    def _interconnect(self, source: str):
+        """A read of another core's scratchpad `source`, priced for the tile the owner
+        reaches slowest (`farthest_reader`): one hop over the interconnect."""
+        owner = self.device.cores.index(self.device.core_of(source))
+        reader = farthest_reader(self.device, owner, range(min(self.tiles, self.device.num_cores)))
+        return interconnect_hop(self.device, source, self.device.scratchpad(reader).name,
+                                interconnect_issuer(self.device, reader))
+
+    def ring_shared(self, hop) -> tuple[int, int, str] | None:
+        """For a read over the interconnect: (bandwidth, sharers, name) of the links
+        leaving the owner's switch stop, which every other tile's read of the same
+        scratchpad crosses; None for any other hop."""
+        links = [dp for dp in hop.datapaths if dp.source in self.device.units
+                 and self.device.units[dp.source].is_switch]
+        if not links:
+            return None
+        stop = links[0].source
+        out = [dp for dp in self.device.outgoing(stop) if dp.target in self.device.units
+               and self.device.units[dp.target].is_switch]
+        readers = max(1, min(self.tiles, self.device.num_cores) - 1)
+        return sum(dp.bandwidth for dp in out), readers, f"{stop} links"
 
     def shared(self, hop) -> tuple[int | None, str]:
         """(total bandwidth, name) of a memory at either end of the hop that all cores
@@ -767,8 +803,12 @@ class _ProgramReader:
                                           self.quantity(entries), hop.queue_depth or
                                           self._depth(slot, op)))
         shared_bw, shared_name = self.hw.shared(hop)
+        sharers = self.hw.sharers
+        ring = self.hw.ring_shared(hop)
+        if ring is not None:
+            shared_bw, sharers, shared_name = ring
         return (Transfer(name, quantity, hop.bandwidth,
-                         sum(h.latency for h in hops), shared_bw, self.hw.sharers,
+                         sum(h.latency for h in hops), shared_bw, sharers,
                          hop.source, hop.lands_in, shared_name), hop.unit.split(".")[-1])
 
     def _depth(self, slot: ktdf.FifoSlotType, near: Operation) -> int:
@@ -1117,7 +1157,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     grid = orchestrator.attributes.get("grid")
     tiles = prod(a.value.data for a in grid.data) if grid is not None else 1
     sharers = max(1, min(tiles, device.num_cores))
-    hw = _Hardware(device, sharers)
+    hw = _Hardware(device, sharers, tiles)
     decisions: list[Decision] = []
     programs: list[Program] = []
     ops: dict[str, Operation] = {}

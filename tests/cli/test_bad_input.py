@@ -137,7 +137,8 @@ def test_distributed_part_in_a_core_the_kernel_does_not_have(tmp_path, command):
 
 def test_distributed_part_in_another_core_is_refused_at_the_access(tmp_path):
     # Tile t stores into the part of the next core (rows 32 (t + 1) mod 128): the scheduler
-    # does not move data between scratchpads yet; the error names tile, part and core.
+    # reads other cores' scratchpads but does not store into them yet; the error names
+    # tile, part and core.
     text = DISTRIBUTED.read_text().replace(
         "%St = ktdp.construct_access_tile %S[%row, %c0]",
         "%St = ktdp.construct_access_tile %S[%next, %c0]").replace(
@@ -147,6 +148,6 @@ def test_distributed_part_in_another_core_is_refused_at_the_access(tmp_path):
     kernel = tmp_path / "remote.mlir"
     kernel.write_text(text)
     _fails_clearly(run("compile", str(kernel), "-o", str(tmp_path / "out")),
-                   "not supported yet: reads and writes through distributed views across cores "
-                   "(tile 0 reaches part 1, in core 1's scratchpad)")
+                   "not supported yet: stores through a distributed view into another core's "
+                   "scratchpad (tile 0 reaches part 1, in core 1's scratchpad)")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["remote.mlir"]

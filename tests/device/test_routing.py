@@ -179,3 +179,34 @@ def test_imported_device_keeps_body_and_overrides_attributes(write_device):
     assert dev.name == "renamed" and dev.clock_hz == 750 * 10**6
     assert dev.mem_space_mapping == {"global": "DDR", "ct_local": "L1"}
     assert find_route(dev, "ddr", "cpu0.alu").units == ("l2_fill", "cpu0.l1_fill", "cpu0.ld")
+
+
+def test_interconnect_hop_is_one_hop_by_the_reading_dma():
+    """A read of core 3's scratchpad by core 0: issued by core 0's DMA engine, one hop
+    holding the ring links between them (the short way round of spyre's 32 stops: 3, 2,
+    1, 0), at
+    the slowest link's bandwidth and every link's latency."""
+    from spyre_sched.device.routing import interconnect_hop, interconnect_issuer
+
+    dev = load_device("spyre")
+    issuer = interconnect_issuer(dev, 0)
+    assert issuer == "core0.dma_load"
+    hop = interconnect_hop(dev, "core3.lx", "core0.lx", issuer)
+    route = find_route(dev, "core3.lx", "core0.lx")
+    assert hop.unit == issuer and (hop.source, hop.lands_in) == ("core3.lx", "core0.lx")
+    assert hop.datapaths == tuple(dp for h in route.hops for dp in h.datapaths)
+    assert [(dp.source, dp.target) for dp in hop.datapaths][1:4] == [
+        ("ring.stop3", "ring.stop2"), ("ring.stop2", "ring.stop1"), ("ring.stop1", "ring.stop0")]
+    assert hop.latency == route.latency and hop.bandwidth == 128
+    # the owner reading its own part: a copy through its DMA's datapath into the scratchpad
+    own = interconnect_hop(dev, "core0.lx", "core0.lx", issuer)
+    assert [(dp.source, dp.target) for dp in own.datapaths] == [("core0.dma_load", "core0.lx")]
+
+
+def test_farthest_reader_is_the_most_links_away():
+    from spyre_sched.device.routing import farthest_reader
+
+    dev = load_device("spyre")
+    assert farthest_reader(dev, 0, range(4)) == 3     # three links away of 32 stops
+    assert farthest_reader(dev, 1, range(4)) == 3     # two links; core 0 is one
+    assert farthest_reader(dev, 0, range(1)) == 0     # the owner alone reads its own part

@@ -1,5 +1,5 @@
 // PASS: resolve-distributed-views
-// ERROR: not supported yet: reads and writes through distributed views across cores (tile 0 reaches part 1, in core 1's scratchpad)
+// ERROR: not supported yet: stores through a distributed view into another core's scratchpad (tile 0 reaches part 1, in core 1's scratchpad)
 #half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
