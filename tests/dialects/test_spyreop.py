@@ -139,7 +139,7 @@ def test_slice_reduction_keeps_written_property_order(ctx: Context) -> None:
     assert op.reduction_scope.data == spyreop.ReductionScope.ACROSS_SLICE
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.floats(width=32, allow_nan=True, allow_infinity=True))
 def test_softplus_floats_round_trip_bit_exactly(ctx: Context, threshold: float) -> None:
     line = f"%r = spyreop.softplus %g beta 1.0 threshold {_f32_text(threshold)} : f32"
