@@ -130,18 +130,28 @@ class ComputePlan:
 
     def _shortcut(self, op: Operation) -> tuple[Callable, tuple] | None:
         shape = self.shape
+        arity = len(op.operands)
         if isinstance(op, vectorchain.BinaryOp):
             et = _vector_etype(op.result.type)
             native = native_loop(op.scalar_op(), et) if et == self.et else None
-            if native is None:
+            if native is not None:
+                dtype = element_type(et).value_dtype
+                return native, (dtype, dtype)
+            direct = getattr(self.run, "direct", None)  # the op's own implementation
+            if direct is None:
                 return None
-            dtype = element_type(et).value_dtype
-            return native, (dtype, dtype)
-        if isinstance(op, vectorchain.ApplyOp) and not op.attributes:
-            convert = native_cast(op.fn.data, self.et, _vector_etype(op.result.type))
-            if convert is None:
+            return direct, (self.run.value_dtype,) * arity
+        if isinstance(op, vectorchain.ApplyOp):
+            convert = (native_cast(op.fn.data, self.et, _vector_etype(op.result.type))
+                       if not op.attributes else None)
+            if convert is not None:
+                return (lambda a: convert(a).reshape(shape)), (element_type(self.et).value_dtype,)
+            direct = getattr(self._bound, "direct", None)
+            if direct is None:
                 return None
-            return (lambda a: convert(a).reshape(shape)), (element_type(self.et).value_dtype,)
+            return (lambda *a: direct(*a).reshape(shape)), (self._bound.value_dtype,) * arity
+        if isinstance(op, vectorchain.ShuffleOp):
+            return self.run, (element_type(self.et).value_dtype,)
         if isinstance(op, vectorchain.ReduceOp) and op.kind.data == "add" \
                 and _vector_etype(op.result.type) == "f32" and self.et == "f32":
 
@@ -163,6 +173,7 @@ class ComputePlan:
                 value = getattr(v, "value", v)
                 attrs[k] = getattr(value, "data", value)
             fn = _bound_op(op.fn.data, self.et, rt if rt != self.et else None, attrs)
+            self._bound = fn
             return lambda *arrays: np.asarray(fn(*arrays)).reshape(shape)
         if isinstance(op, vectorchain.ShuffleOp):
             pattern = np.asarray(op.pattern_list, dtype=np.int64)
@@ -257,6 +268,10 @@ def _bound_op(name: str, et_name: str, result_type: str | None, attrs: dict) -> 
         checked.append(True)
         return result
 
+    if not spec.condition_first:
+        # For ComputePlan's shortcut: `call` once checked, on operands of the value dtype.
+        call.direct = lambda *arrays: np.asarray(spec.impl(et, rt, *arrays, **values))
+        call.value_dtype = value_dtype
     return call
 
 
@@ -768,23 +783,12 @@ class UnitRun(_TopLevel):
 
     def compute_fn(self, plan: ComputePlan) -> Callable:
         """A vectorchain op: operands -> result, its busy time spent in place."""
-        delay_now = self.launch.sim.delay_now
+        sim_ = self.launch.sim
+        delay_now = sim_.delay_now
         cycles = None
-        fast, dtypes = plan.fast if plan.fast is not None else (None, ())
-        arity = len(dtypes)
-        first = dtypes[0] if dtypes else None
-        second = dtypes[1] if arity == 2 else None
 
         def compute(*args):
             nonlocal cycles
-            if fast is not None and cycles is not None and len(args) == arity:
-                # (after the first call: `run` has checked the op and its types)
-                a = args[0]
-                if a.dtype == first and a.ndim and (arity == 1 or args[1].dtype == second):
-                    value = fast(*args)
-                    if value is not None:
-                        delay_now(self.proc, cycles)
-                        return value
             if cycles is None:
                 if self.unit_model.compute is None:
                     raise self.fault(f"{plan.op_name} runs on {self.unit}, which does not compute")
@@ -801,7 +805,52 @@ class UnitRun(_TopLevel):
             delay_now(self.proc, cycles)
             return value
 
-        return compute
+        if plan.fast is None or len(plan.fast[1]) not in (1, 2):
+            return compute
+        # The shortcut (after the first call: `run` has checked the op and its types), with
+        # `Simulator.delay_now`'s accounting inlined: the unit is busy `cycles` cycles.
+        fast, dtypes = plan.fast
+        first, second = dtypes[0], dtypes[-1]
+        proc = self.proc
+        stats = proc.stats
+
+        if len(dtypes) == 1:
+            def compute1(*args):
+                if cycles is not None and len(args) == 1:
+                    a = args[0]
+                    if a.dtype == first and a.ndim:
+                        value = fast(a)
+                        if value is not None:
+                            if proc.local > sim_._limit:
+                                sim_._check_limit(proc)
+                            stats.instructions += 1
+                            if cycles > 0:
+                                stats.busy += cycles
+                                if sim_.trace is not None:
+                                    sim_.trace.slice(proc.name, proc.instruction, proc.local, cycles)
+                                proc.local += cycles
+                            return value
+                return compute(*args)
+
+            return compute1
+
+        def compute2(*args):
+            if cycles is not None and len(args) == 2:
+                a, b = args
+                if a.dtype == first and b.dtype == second and a.ndim:
+                    value = fast(a, b)
+                    if proc.local > sim_._limit:
+                        sim_._check_limit(proc)
+                    stats.instructions += 1
+                    if cycles > 0:
+                        stats.busy += cycles
+                        if sim_.trace is not None:
+                            sim_.trace.slice(proc.name, proc.instruction, proc.local, cycles)
+                        proc.local += cycles
+                    return value
+            return compute(*args)
+
+        return compute2
 
     def vector_load(self, plan: LoadPlan, base: int):
         memory, busy, latency, shared, names = self._link(plan, None, "unit")
