@@ -1,0 +1,143 @@
+"""FIFO depth and vectors per instruction as solver decisions: how a datapath's queue is
+split among the FIFOs of one phase (`fifo`, one per FIFO, their sum within the queue) and
+how many vectors an elementwise pipeline moves per instruction (`chunk`: up to what the
+register file holds, held whole in every FIFO or streaming through them). The choice
+follows the device's queue depth; the lowering and the emulator use what was chosen."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from xdsl.parser import Parser
+
+from spyre_sched import api
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.errors import DeviceError
+from spyre_sched.solve import cost
+from spyre_sched.solve.extract import extract
+from spyre_sched.solve.heuristic import v1_choice
+from spyre_sched.solve.solver import solve
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL = ROOT / "tests/solve/kernels/five_operand_fma.mlir"
+
+
+def _device(tmp_path: Path, depth: int) -> str:
+    """spyre with every FIFO queue `depth` entries deep."""
+    text = (ROOT / "devices/spyre.mlir").read_text()
+    text, n = re.subn(r"#ktdf_arch\.feature\.queue<depth = 16, ordered>",
+                      f"#ktdf_arch.feature.queue<depth = {depth}, ordered>", text)
+    assert n == 1
+    path = tmp_path / f"spyre_fifo{depth}.mlir"
+    path.write_text(text.replace("ktdf_arch.device @spyre ", f"ktdf_arch.device @spyre_fifo{depth} "))
+    return str(path)
+
+
+def _problem(device: str):
+    module, _, _ = api.load_schedule_input(str(KERNEL), device)
+    module = Parser(make_context(), api.print_ir(module)).parse_module()
+    return extract(module).problem
+
+
+def _label(problem, choice, name):
+    return problem.decision(name).candidates[choice[name]].label
+
+
+def test_the_split_and_the_chunk_are_decisions():
+    problem = _problem("spyre")
+    chunk = problem.decision("p0.chunk")
+    # 4096 B of register file / 6 x 128 B of FIFO entries per vector = 5, and a row has 4
+    assert [c.label for c in chunk.candidates] == \
+        ["1", "2", "3", "4", "2 streaming", "3 streaming", "4 streaming"]
+    (program,) = problem.programs
+    loads, store = program.fifo_splits
+    assert (loads.depth, len(loads.decisions), loads.chunk) == (16, 5, "p0.chunk")
+    assert (store.depth, len(store.decisions)) == (16, 1)
+    # each of five FIFOs sharing 16 entries gets 1..12
+    assert [c.value for c in problem.decision(loads.decisions[0]).candidates] == \
+        list(range(1, 13))
+
+
+def test_a_held_chunk_needs_room_in_every_fifo_and_the_queue_is_not_overdrawn():
+    problem = _problem("spyre")
+    choice = dict(solve(problem).choice)
+    chunk = problem.decision("p0.chunk")
+    held4 = next(i for i, c in enumerate(chunk.candidates) if c.label == "4")
+    split = problem.programs[0].fifo_splits[0]
+    even = {**choice, **{d: 2 for d in split.decisions}, "p0.chunk": held4}  # depth 3 each
+    broken = [v for v in cost.violations(problem, even) if v.kind == "fifo"]
+    assert broken and "holding a chunk of p0.chunk" in broken[0].name
+    streaming = next(i for i, c in enumerate(chunk.candidates) if c.label == "4 streaming")
+    assert cost.feasible(problem, {**even, "p0.chunk": streaming})
+    overdrawn = {**choice, **{d: 3 for d in split.decisions}}  # 5 x 4 > 16
+    assert any(v.name == f"queue {split.name}" for v in cost.violations(problem, overdrawn))
+
+
+def test_the_choice_follows_the_queue_depth(tmp_path: Path):
+    chosen = {}
+    for depth in (8, 16, 32):
+        problem = _problem(_device(tmp_path, depth))
+        solution = solve(problem)
+        chosen[depth] = _label(problem, solution.choice, "p0.chunk")
+        split = problem.programs[0].fifo_splits[0]
+        assert sum(problem.decision(d).candidates[solution.choice[d]].value
+                   for d in split.decisions) <= depth
+        if depth == 8:
+            # the even split (8 // 5 = 1 entry each) holds one vector per instruction; the
+            # solver streams whole rows through the FIFOs instead, and says it is cheaper
+            pinned = solve(problem, fixed={d.name: v1_choice(problem)[d.name]
+                                           for d in problem.decisions
+                                           if d.kind in ("chunk", "fifo")})
+            assert _label(problem, pinned.choice, "p0.chunk") == "1"
+            assert solution.cycles < pinned.cycles
+    # shallow: stream; deep enough for five FIFOs of four entries: hold the whole row
+    assert chosen[8] == "4 streaming" and chosen[32] == "4"
+    assert len(set(chosen.values())) == 3, chosen
+
+
+def test_fewer_entries_than_fifos_is_a_located_error(tmp_path: Path):
+    with pytest.raises(DeviceError) as err:
+        api.compile(str(KERNEL), device=_device(tmp_path, 4))
+    assert "5 FIFOs share the datapath" in str(err.value)
+    assert "holds 4 entries" in str(err.value)
+    assert "op ktdf.fifo in pass solve" in str(err.value)
+
+
+def test_a_bad_depth_in_solved_scheduleir_is_a_located_error():
+    from spyre_sched.lower.lowering import lower
+
+    schedule = api.compile(str(KERNEL), device="spyre")
+    text = schedule.schedule_ir
+    assert "ktdf.depth" in text and "ktdf.vectors_per_instruction" in text
+    for bad, words in (("0", "needs at least one entry"), ("9", "the datapath's queue holds 16")):
+        wrong = re.sub(r"ktdf\.depth = \d+", f"ktdf.depth = {bad}", text)
+        module = Parser(make_context(), wrong).parse_module()
+        with pytest.raises(DeviceError) as err:
+            lower(module)
+        assert words in str(err.value)
+        assert "in pass lower" in str(err.value)
+
+
+@pytest.mark.slow  # two compiles and two emulations (~10 s of CPU)
+def test_both_choices_match_under_the_emulator(tmp_path: Path):
+    """The solver's streaming chunk and the even split's held one, on a queue of 8: the
+    lowering declares the chosen depths, the emulator holds the FIFOs to them (a send
+    larger than the room left streams) and both give the reference's outputs."""
+    import spyre_sched
+    from spyre_sched.lower.bundle import write_bundle
+
+    device = _device(tmp_path, 8)
+    for pinned, chunk in (((), "4 streaming"), (("chunk", "fifo"), "1")):
+        schedule = api.compile(str(KERNEL), device=device, pinned=pinned)
+        decided = schedule.decisions[0]
+        assert decided["chunks"] == {"p0.chunk": chunk}
+        out = tmp_path / f"bundle{len(pinned)}"
+        write_bundle(schedule, out, kernel_path=str(KERNEL))
+        program = (out / "local_schedule_0.mlir").read_text()
+        depths = [int(d) for d in re.findall(
+            r'dataflow.fifo @\w+ "lx_load" -> "sfu" \{depth = (\d+)', program)]
+        assert depths == [decided["fifo_depths"][f"p0.fifo{j}"] for j in range(5)]
+        result = spyre_sched.run(str(out), device=device, seed=1)
+        assert result.matches, result.mismatches
