@@ -36,7 +36,10 @@ UNSUPPORTED = {
         "not supported yet: reads through a distributed view from a part in another core's "
         "scratchpad that differs per tile",
         "not supported yet: an access through a distributed view that spans several of its parts"),
-    "ktdp.inter_tile_": ("not supported yet: inter-tile communication",),
+    "ktdp.inter_tile_": (
+        "not supported yet: inter-tile communication in several groups",
+        "not supported yet: inter-tile communication inside a loop",
+        "not supported yet: a consume whose consumer tiles read different producers"),
     "linalg.batch_matmul": ("linalg.batch_matmul",),
 }
 RACE = "a kernel with a proven race is not compiled"

@@ -7,10 +7,11 @@ Float `add` reductions are the sources (`numerics.reduction_error_bound`); eleme
 carry their operands' bounds forward (`numerics.elementwise_error_bound`, evaluated with
 the reference's own handler at the corners of the operands' intervals); data movement
 (slices, reshapes, broadcasts, loads and stores through a shadow of device memory) moves
-them with the data; scf.for loops hand carried values' bounds round the loop. An op that
-a bound reaches but that the rule cannot carry it through (a comparison, a value yielded
-out of an scf.if, an exchange between tiles) is refused by name: the comparison never
-silently drops a bound.
+them with the data; scf.for loops hand carried values' bounds round the loop; an exchange
+between tiles hands each partial's bounds to its readers, and a reduce's combiner carries
+them like a linalg body. An op that a bound reaches but that the rule cannot carry it
+through (a comparison, a value yielded out of an scf.if) is refused by name: the
+comparison never silently drops a bound.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ SELF_TRACKED = frozenset({
     "linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
     "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy", "linalg.fill",
     "linalg.matmul", "linalg.div", "linalg.reduce",
+    # an exchange hands each partial's bounds to the tiles that read it (ops_ktdp)
+    "ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce",
 })
 
 
@@ -148,10 +151,10 @@ def after_op(ex, op, handler, values, produced) -> None:
 
 def check_terminator(ex, op) -> None:
     """A block's yielded values leave through its parent: linalg bodies (run_structured)
-    and scf.for bodies (run_loop) carry their bounds out; any other carrying one (a branch
-    of scf.if, an exchange between tiles) is refused."""
-    if op.name == "linalg.yield" or (op.name == "scf.yield"
-                                     and op.parent_op().name == "scf.for"):
+    and scf.for bodies (run_loop) carry their bounds out, and so do an exchange's partials
+    and combiner (ops_ktdp); any other carrying one (a branch of scf.if) is refused."""
+    if op.name in ("linalg.yield", "ktdp.yield_partial", "ktdp.yield_reduced") or (
+            op.name == "scf.yield" and op.parent_op().name == "scf.for"):
         return
     if any(v in ex.errors for v in op.operands):
         raise _refuse(ex, op, "a value carried out of a branch or region")

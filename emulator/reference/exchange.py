@@ -27,6 +27,8 @@ class Exchange:
     def __init__(self, num_tiles: int):
         self.num_tiles = num_tiles
         self.partials: dict[tuple[Operation, int, int], dict[int, list]] = {}
+        #: the error bound of each partial value (None: exact), when bounds are tracked
+        self.bounds: dict[tuple[Operation, int, int], dict[int, list]] = {}
         self._members = lru_cache(maxsize=None)(self._members_uncached)
         self._groups_with = lru_cache(maxsize=None)(self._groups_with_uncached)
 
@@ -67,6 +69,12 @@ class Exchange:
 
     def put(self, op: Operation, instance: int, group: int, tile: int, values: list) -> None:
         self.partials.setdefault((op, instance, group), {})[tile] = values
+
+    def put_bounds(self, op: Operation, instance: int, group: int, tile: int, bounds: list) -> None:
+        self.bounds.setdefault((op, instance, group), {})[tile] = bounds
+
+    def get_bounds(self, op: Operation, instance: int, group: int, tile: int) -> list:
+        return self.bounds.get((op, instance, group), {}).get(tile) or []
 
     def get(self, op: Operation, instance: int, group: int, tile: int):
         return self.partials.get((op, instance, group), {}).get(tile)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 
-from emulator.reference import affine_sets, views
+from emulator.reference import affine_sets, error_tracking, views
 from emulator.reference.exchange import Future
 from emulator.reference.interpreter import Undelivered, handles, op_static
 from emulator.reference.tile_scheduler import Wait
@@ -190,6 +190,9 @@ def _produce(ex, op, vals):
     for group in exchange.groups_with(op.result.type.groups.data, producers, ex.tile):
         values = yield from ex.run_block(op.body.block, [group])
         exchange.put(op, instance, group, ex.tile, [_frozen(v) for v in values])
+        if ex.errors is not None:
+            exchange.put_bounds(op, instance, group, ex.tile,
+                                error_tracking.yielded(ex, op.body.block))
     return [Future(op, instance)]
 
 
@@ -276,6 +279,9 @@ def _consume(ex, op, vals):
         source = producers[0]
     yield from _wait_for(ex, op, future, group, [source])
     values = ex.machine.exchange.get(future.op, future.instance, group, source)
+    if ex.errors is not None:
+        bounds = ex.machine.exchange.get_bounds(future.op, future.instance, group, source)
+        _bound_results(ex, op.results, bounds, values)
     return _shaped(values, op.results)
 
 
@@ -289,7 +295,29 @@ def _reduce(ex, op, vals):
     yield from _wait_for(ex, op, future, group, producers)
     exchange = ex.machine.exchange
     acc = list(identity)
+    tracking = ex.errors is not None
+    bounds = [ex.errors.get(v) for v in op.identity] if tracking else []
     for tile in producers:  # ascending producer order, from the identity
         partial = exchange.get(future.op, future.instance, group, tile)
+        if tracking:
+            theirs = exchange.get_bounds(future.op, future.instance, group, tile)
+            theirs = theirs or [None] * len(partial)
+            error_tracking.bind_block(ex, op.combiner.block, [*bounds, *theirs], lambda e: e)
         acc = ex.run_pure(op.combiner.block, [*acc, *partial], op)
+        if tracking:
+            bounds = error_tracking.yielded(ex, op.combiner.block)
+    if tracking:
+        _bound_results(ex, op.results, bounds, acc)
     return _shaped(acc, op.results)
+
+
+def _bound_results(ex, results, bounds, values) -> None:
+    """Give an exchange's results the bounds of the values they were made from (reshaped
+    as the results are)."""
+    for result, bound, value in zip(results, bounds or [None] * len(results), values):
+        if bound is None or not np.any(bound):
+            ex.errors.pop(result, None)
+        else:
+            shape = result.type.get_shape() if isinstance(result.type, TensorType) else ()
+            ex.errors[result] = np.broadcast_to(
+                np.asarray(bound, dtype=np.float64), np.shape(value)).reshape(shape).copy()

@@ -114,3 +114,67 @@ def exchanges(model: KernelModel, op: InterTileConsumeOp | InterTileReduceOp) ->
             {t: _executions(model, op, t) for t in consumers},
             {p: _executions(model, produce, p) for p in producers}))
     return found
+
+
+@dataclass(frozen=True)
+class ExchangePlan:
+    """How one consume or reduce is scheduled: every consumer tile combines (a reduce, in
+    ascending producer order from the identity) or reads (a consume) the partials of the
+    same producer tiles, `sources`, each stored in its producer's scratchpad before."""
+
+    op: Operation
+    group: int
+    sources: tuple[int, ...]
+    consumers: tuple[int, ...]
+
+
+class ExchangeRefused(Exception):
+    """An exchange this version cannot schedule ("not supported yet: ...") or one that can
+    never complete (a consumer waiting for a partial no tile produces)."""
+
+    def __init__(self, message: str, op: Operation):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+def plan_exchange(model: KernelModel, op: InterTileConsumeOp | InterTileReduceOp) -> ExchangePlan:
+    produce = op.future.owner
+    found = exchanges(model, op)
+    if not found:
+        raise ExchangeRefused(f"{op.name}: no tile of the grid is a consumer in any group "
+                              "(the exchange does nothing)", op)
+    for ex in found:
+        waiting = sorted(t for t, needs in ex.needs.items() if not needs)
+        if not ex.producers or waiting:
+            tiles = sorted(ex.needs) if not ex.producers else waiting
+            raise ExchangeRefused(
+                f"deadlock: tile(s) {', '.join(map(str, tiles))} wait in {op.name} for a "
+                f"partial of group {ex.group} that no tile produces (the group's producer "
+                f"tiles: {', '.join(map(str, ex.producers)) or 'none'})", op)
+        for tile, needs in sorted(ex.needs.items()):
+            for producer in needs:
+                runs, made = ex.executions[tile], ex.produced[producer]
+                if runs > made:
+                    raise ExchangeRefused(
+                        f"deadlock: tile {tile} runs {op.name} {runs} times but tile "
+                        f"{producer} produces its partial of group {ex.group} {made} "
+                        f"time(s): tile {tile} waits forever in execution {made + 1} for "
+                        f"a partial of tile {producer}", op)
+        if any(n != 1 for n in [*ex.executions.values(), *ex.produced.values()]):
+            raise ExchangeRefused("not supported yet: inter-tile communication inside a loop "
+                                  "(each tile produces and consumes once)", op)
+    if len(found) > 1:
+        raise ExchangeRefused(
+            "not supported yet: inter-tile communication in several groups (groups "
+            f"{', '.join(str(e.group) for e in found)}): the partials a tile combines must "
+            "be the same for every consumer tile", op)
+    ex = found[0]
+    sources = {needs for needs in ex.needs.values()}
+    if len(sources) != 1:
+        raise ExchangeRefused("not supported yet: a consume whose consumer tiles read "
+                              "different producers", op)
+    for value in produce.body.block.last_op.operands if produce.body.block.last_op else ():
+        if not isinstance(value.type, ShapedType):
+            raise ExchangeRefused("not supported yet: a scalar partial (yield a tensor)", produce)
+    return ExchangePlan(op, ex.group, sources.pop(), tuple(sorted(ex.needs)))

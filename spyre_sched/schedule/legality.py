@@ -40,6 +40,7 @@ from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.polyhedral.distributed import Unresolved, remote_stores, resolve
+from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds
 from spyre_sched.polyhedral.point_sets import box_bounds
@@ -53,12 +54,6 @@ ELEMENT_TYPES = ("f16", "f32")
 #: element types of index tensors (the views indirect access tiles read coordinates from)
 INDEX_TYPES = ("i32", "i64")
 
-_UNSUPPORTED_KTDP = {
-    ktdp.InterTileProduceOp: "inter-tile communication",
-    ktdp.InterTileConsumeOp: "inter-tile communication",
-    ktdp.InterTileReduceOp: "inter-tile communication",
-}
-
 #: ops that may appear in the kernel outside linalg bodies
 _KERNEL_DIALECTS = ("arith.", "math.", "affine.apply", "scf.for", "scf.if", "scf.yield",
                     "func.return", "tensor.empty", "tensor.splat", "tensor.extract_slice",
@@ -71,9 +66,6 @@ def _has_df16(attr: Attribute) -> bool:
 
 def check_op(op: Operation, device) -> None:
     """Raise a located `not supported yet` error if `op` is out of scope."""
-    for kind, what in _UNSUPPORTED_KTDP.items():
-        if isinstance(op, kind):
-            raise fail(op, NAME, f"not supported yet: {what}")
     types = [r.type for r in op.results] + [o.type for o in op.operands]
     if any(_has_df16(t) for t in types):
         raise fail(op, NAME, "not supported yet: df16 (DLFloat16) data")
@@ -147,6 +139,22 @@ def _check_distributed(kernel: func.FuncOp) -> None:
             resolve(model, view)
         except Unresolved as err:
             raise fail(err.op or view, NAME, err.message) from None
+
+
+def _check_exchanges(kernel: func.FuncOp) -> None:
+    """Inter-tile exchanges are scheduled when every consumer tile needs the partials of
+    the same producer tiles, once (`lower-inter-tile`); one that waits for a partial no
+    tile produces is a deadlock, refused here."""
+    users = [op for op in kernel.walk()
+             if isinstance(op, (ktdp.InterTileConsumeOp, ktdp.InterTileReduceOp))]
+    if not users:
+        return
+    model = KernelModel(kernel)
+    for op in users:
+        try:
+            plan_exchange(model, op)
+        except ExchangeRefused as err:
+            raise fail(err.op, NAME, err.message) from None
 
 
 def _check_remote_stores(kernel: func.FuncOp) -> None:
@@ -254,15 +262,10 @@ class LegalityCheck(ModulePass):
         grid = kernel.attributes.get("grid")
         if grid is not None and len(grid.data) > 2:  # type: ignore[attr-defined]
             raise fail(kernel, NAME, "not supported yet: grids of more than 2 dimensions")
-        # The constructs this version leaves out entirely are reported first (a gather's
-        # i32 index view is less telling than the gather itself).
-        for inner in kernel.walk():
-            for kind, what in _UNSUPPORTED_KTDP.items():
-                if isinstance(inner, kind):
-                    raise fail(inner, NAME, f"not supported yet: {what}")
         for inner in kernel.walk():
             if inner is not kernel:
                 check_op(inner, device)
         _check_distributed(kernel)
+        _check_exchanges(kernel)
         _check_remote_stores(kernel)
         _check_masked_accesses(kernel)

@@ -1,0 +1,210 @@
+"""Normal-form pass `lower-inter-tile`: `ktdp.inter_tile_produce` / `inter_tile_consume` /
+`inter_tile_reduce` become stores into, and reads of, scratchpads the scheduler already
+handles (`spyre_sched/polyhedral/exchanges.py`, `plan_exchange`, says which exchanges).
+
+Each partial gets a slot: a region pinned after everything the kernel itself places in
+scratchpads, at the same offset in every core's scratchpad. Every tile stores its partial
+into the slot in its own scratchpad (a tile that is no producer stores what it computed
+too: nobody reads it, and the code stays one for all tiles); a consumer reads the slots of
+the producers it needs from their scratchpads (a read over the interconnect, but for its
+own) and, for a reduce, combines them with the kernel's combiner in ascending producer
+order starting from the identity, the order the reference interpreter uses, so the result
+is the same number. The reads depend on the stores of other tiles, so the scheduler puts
+a program boundary between them: every partial is written before any is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    ShapedType,
+    StringAttr,
+    i64,
+)
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
+from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.views import element_bytes
+from spyre_sched.schedule.common import fail
+
+NAME = "lower-inter-tile"
+
+#: slots start on a stick boundary (128 bytes: the scratchpad's access granularity on the
+#: shipped devices)
+_ALIGN = 128
+
+
+def _constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def pinned_end(fn) -> int:
+    """Bytes past the last element any `ct_local` view of the kernel addresses."""
+    end = 0
+    for op in fn.walk():
+        if not isinstance(op, ktdp.ConstructMemoryViewOp) or op.memory_space.space != "ct_local":
+            continue
+        offset = op.offset.owner
+        mtype = op.result.type
+        if not isinstance(offset, arith.ConstantOp) or not isinstance(mtype, MemRefType) \
+                or op.sizes:
+            continue  # refused by the legality check (a pinned region must be known)
+        sizes = op.static_sizes.get_values()
+        strides = op.static_strides.get_values()
+        last = offset.value.value.data + sum((s - 1) * d for s, d in zip(sizes, strides))
+        end = max(end, (last + 1) * element_bytes(mtype.element_type))
+    return end
+
+
+@dataclass
+class _Slot:
+    """One partial's slot in every producer's scratchpad: per producer, its view's access
+    tile (views are built once, at the top of the kernel)."""
+
+    tiles: dict[int, SSAValue]
+    own: SSAValue
+    type: ShapedType
+
+
+def _slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, ...]) -> _Slot:
+    shape = list(ttype.get_shape())
+    elt = ttype.element_type
+    rank = len(shape)
+    strides = [prod(shape[k + 1:]) for k in range(rank)]
+    box = [(0, n - 1) for n in shape]
+    ops: list[Operation] = []
+    zero = _constant(0)
+    offset = _constant(at_bytes // element_bytes(elt))
+    ops += [zero, offset]
+    tiles: dict[int, SSAValue] = {}
+    for core in [None, *producers]:
+        view = ktdp.ConstructMemoryViewOp.build(
+            operands=[offset.result, [], []],
+            properties={
+                "static_sizes": DenseArrayBase.from_list(i64, shape),
+                "static_strides": DenseArrayBase.from_list(i64, strides),
+                "coordinate_set": AffineSetAttr(box_set(box)),
+                "memory_space": ktdp.MemorySpaceAttr(
+                    StringAttr("ct_local"), NoneAttr() if core is None else IntAttr(core)),
+            },
+            result_types=[MemRefType(elt, shape)],
+        )
+        access = ktdp.ConstructAccessTileOp.build(
+            operands=[view.result, [zero.result] * rank, []],
+            properties={
+                "base_map": AffineMapAttr(AffineMap.identity(rank)),
+                "access_tile_set": AffineSetAttr(box_set(box)),
+                "access_tile_order": AffineMapAttr(AffineMap.identity(rank)),
+            },
+            result_types=[ktdp.AccessTileType(shape)],
+        )
+        ops += [view, access]
+        view.result.name_hint = "slot" if core is None else f"slot_c{core}"
+        access.result.name_hint = "slot_t" if core is None else f"slot_t{core}"
+        tiles[core] = access.result
+    Rewriter.insert_op(ops, InsertPoint.at_start(fn.body.block))
+    own = tiles.pop(None)
+    return _Slot(tiles, own, ttype)
+
+
+def _inline(block: Block, args: list[SSAValue], at: InsertPoint, origin: Operation
+            ) -> list[SSAValue]:
+    """Clone `block`'s ops before `at` with its arguments bound to `args`; the values its
+    terminator yields."""
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, args))
+    ops = list(block.ops)
+    for op in ops[:-1]:
+        clone = op.clone(value_mapper=mapping)
+        Rewriter.insert_op(clone, at)
+        note_origin([clone], origin)
+    return [mapping.get(v, v) for v in ops[-1].operands]
+
+
+def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int) -> int:
+    """Rewrite one produce and its consumers; returns the first byte after its slots."""
+    users = [u.operation for u in produce.result.uses]
+    plans = []
+    for user in users:
+        if not isinstance(user, (ktdp.InterTileConsumeOp, ktdp.InterTileReduceOp)):
+            raise fail(user, NAME, f"not supported yet: a tile future used by {user.name}")
+        try:
+            plans.append(plan_exchange(model, user))
+        except ExchangeRefused as err:
+            raise fail(err.op, NAME, err.message) from None
+    producers = sorted({p for plan in plans for p in plan.sources})
+    # the partials, as the producer tiles compute them (the group id bound to the group)
+    at = InsertPoint.before(produce)
+    group = _constant(plans[0].group if plans else 0)
+    Rewriter.insert_op(group, at)
+    partials = _inline(produce.body.block, [group.result], at, produce)
+    slots = []
+    for value in partials:
+        ttype = value.type
+        assert isinstance(ttype, ShapedType)
+        slots.append(_slot(fn, offset, ttype, tuple(producers)))
+        nbytes = prod(ttype.get_shape()) * element_bytes(ttype.element_type)
+        offset += -(-nbytes // _ALIGN) * _ALIGN
+    stores = [ktdp.StoreOp.build(operands=[value, slot.own])
+              for value, slot in zip(partials, slots)]
+    Rewriter.insert_op(stores, at)
+    note_origin(stores, produce)
+    for plan, user in zip(plans, users):
+        here = InsertPoint.before(user)
+
+        def read(core: int) -> list[SSAValue]:
+            loads = [ktdp.LoadOp.build(operands=[slot.tiles[core]], result_types=[slot.type])
+                     for slot in slots]
+            Rewriter.insert_op(loads, here)
+            note_origin(loads, user)
+            return [load.result for load in loads]
+
+        if isinstance(user, ktdp.InterTileConsumeOp):
+            values = read(plan.sources[0])
+        else:
+            values = list(user.identity)
+            for core in plan.sources:  # ascending, from the identity: the reference's order
+                values = _inline(user.combiner.block, [*values, *read(core)], here, user)
+        for result, value in zip(user.results, values):
+            if result.type != value.type:
+                raise fail(user, NAME, f"not supported yet: an inter-tile result of type "
+                           f"{result.type} from partials of type {value.type}")
+            result.replace_all_uses_with(value)
+        Rewriter.erase_op(user)
+    Rewriter.erase_op(produce)
+    return offset
+
+
+@dataclass(frozen=True)
+class LowerInterTile(ModulePass):
+    """Inter-tile produce/consume/reduce -> pinned scratchpad stores and reads."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in kernel_of(op):
+            produces = [o for o in fn.walk() if isinstance(o, ktdp.InterTileProduceOp)]
+            if not produces:
+                continue
+            model = KernelModel(fn)
+            offset = -(-pinned_end(fn) // _ALIGN) * _ALIGN
+            for produce in produces:
+                offset = _lower(fn, produce, model, offset)

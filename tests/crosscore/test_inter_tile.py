@@ -1,0 +1,76 @@
+"""Inter-tile communication through the pipeline: `lower-inter-tile` turns produce /
+consume / reduce into pinned scratchpad stores and reads of the producers' scratchpads
+(its IR test: tests/normalize/passes/00a_lower_inter_tile.mlir). The examples run through
+`run` in the differential gate (tests/test_every_kernel_runs.py); here the reference's
+results are checked against numpy, a deadlock that can be proven is refused before
+anything is written, and exchanges this version does not schedule are refused at the op."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import emulator.reference as reference
+from spyre_sched.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNELS = ROOT / "tests" / "emulator" / "kernels"
+
+
+def _f32(a):
+    return np.asarray(a, dtype=np.float32)
+
+
+def test_sharded_rmsnorm_is_rmsnorm():
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-2, 2, (8, 256)).astype(np.float16)
+    w = rng.uniform(-2, 2, 256).astype(np.float16)
+    out = reference.run(str(ROOT / "examples" / "sharded_rmsnorm_4core.mlir"), {"X": x, "W": w})
+    ms = (_f32(x) ** 2).sum(axis=1, dtype=np.float64) / 256
+    expected = _f32(x) / np.sqrt(ms + 1e-5)[:, None] * _f32(w)
+    np.testing.assert_allclose(_f32(out["Y"]), expected, rtol=2e-3, atol=2e-3)
+
+
+def test_splitk_matmul_is_the_whole_product():
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-2, 2, (16, 256)).astype(np.float16)
+    b = rng.uniform(-2, 2, (256, 64)).astype(np.float16)
+    out = reference.run(str(ROOT / "examples" / "splitk_matmul.mlir"), {"A": a, "B": b})
+    np.testing.assert_allclose(out["C"], _f32(a) @ _f32(b), rtol=1e-5, atol=1e-4)
+
+
+def test_a_consume_waiting_for_a_partial_never_produced_is_a_deadlock(tmp_path):
+    out = tmp_path / "bundle"
+    kernel = KERNELS / "deadlock.mlir"
+    result = CliRunner().invoke(main, ["compile", str(kernel), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    line = kernel.read_text()[:kernel.read_text().index("ktdp.inter_tile_consume")].count("\n") + 1
+    assert f"{kernel}:{line}:" in result.output
+    assert ("deadlock: tile 1 runs ktdp.inter_tile_consume 2 times but tile 0 produces its "
+            "partial of group 0 1 time(s): tile 1 waits forever in execution 2") in result.output
+    assert "Traceback" not in result.output and not out.exists()
+
+
+@pytest.mark.parametrize("name, message", [
+    ("pair_groups", "not supported yet: inter-tile communication in several groups (groups 0, 1)"),
+    ("routed", "not supported yet: a consume whose consumer tiles read different producers"),
+])
+def test_exchanges_not_scheduled_yet_are_refused_at_the_op(tmp_path, name, message):
+    result = CliRunner().invoke(main, ["compile", str(KERNELS / f"{name}.mlir"), "--emit", "ktdf"])
+    assert result.exit_code == 1, result.output
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_group_without_producers_is_a_deadlock(tmp_path):
+    # the broadcast's producer set names tile 7 of a 4-tile grid: every consumer waits
+    text = (KERNELS / "broadcast.mlir").read_text()
+    assert "(i - 2 == 0, g == 0)" in text
+    kernel = tmp_path / "nobody.mlir"
+    kernel.write_text(text.replace("(i - 2 == 0, g == 0)", "(i - 7 == 0, g == 0)"))
+    result = CliRunner().invoke(main, ["compile", str(kernel), "--emit", "ktdf"])
+    assert result.exit_code == 1, result.output
+    assert ("deadlock: tile(s) 0, 1, 2, 3 wait in ktdp.inter_tile_consume for a partial of "
+            "group 0 that no tile produces") in result.output
