@@ -43,6 +43,7 @@ from spyre_sched.normalize.select_compare import SelectCompareToGeneric
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
 from spyre_sched.normalize.splat_to_fill import SplatToFill
+from spyre_sched.normalize.tile_loop_bounds import TileLoopBounds
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
@@ -87,6 +88,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     ResolveDistributedViews(),
     DropDeadValues(),
     AffineApplyToArith(),
+    TileLoopBounds(),
     SliceToSubtile(),
     ExtractToBroadcast(),
     SplatToFill(),

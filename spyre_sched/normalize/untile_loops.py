@@ -360,6 +360,19 @@ def _needs_folding(loop: scf.ForOp) -> bool:
     return False
 
 
+def _inner_first(op: Operation) -> list[scf.ForOp]:
+    """The `scf.for` loops under `op`, each after the loops it contains and after the
+    loops before it in its block."""
+    found: list[scf.ForOp] = []
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                found.extend(_inner_first(inner))
+    if isinstance(op, scf.ForOp):
+        found.append(op)
+    return found
+
+
 @dataclass(frozen=True)
 class UntileLoops(ModulePass):
     """Fold kernel `scf.for` loops that thread tensors across their boundary."""
@@ -368,9 +381,9 @@ class UntileLoops(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in kernel_of(op):
-            # innermost first: a folded inner loop leaves its parent a plain body
-            loops = [o for o in fn.walk() if isinstance(o, scf.ForOp)]
-            for loop in reversed(loops):
+            # innermost first (a folded inner loop leaves its parent a plain body), and
+            # siblings in order (a loop reading what an earlier one makes sees it folded)
+            for loop in _inner_first(fn):
                 if not _needs_folding(loop):
                     continue
                 try:

@@ -49,12 +49,24 @@ def _lower_kernel_text(text: str, tmp_path: Path):
     return bundle_from_schedule_ir(schedule.schedule_ir, kernel_text=None)
 
 
-def test_a_loop_bounded_by_the_tile_id_is_refused_at_the_loop(tmp_path: Path) -> None:
+def test_a_loop_bounded_by_the_tile_id_and_a_run_time_value_is_refused_at_the_loop(
+        tmp_path: Path) -> None:
     text = (KERNELS / "guarded_add.mlir").read_text().replace(
-        "  scf.if %go {\n", "  %c1 = arith.constant 1 : index\n  scf.for %k = %c0 to %id step %c1 {\n")
+        "  scf.if %go {\n", "  %c1 = arith.constant 1 : index\n  %end = arith.addi %id, %flag : index\n"
+        "  scf.for %k = %c0 to %end step %c1 {\n")
     with pytest.raises(UnsupportedError, match="bounds depend on the compute tile id") as err:
         _lower_kernel_text(text, tmp_path)
     assert "op scf.for in pass lower" in str(err.value)
+
+
+def test_a_loop_bounded_by_the_tile_id_alone_counts_and_guards(tmp_path: Path) -> None:
+    """`for k = 0 to id`: the normal form counts 31 iterations on every tile (the most
+    any runs) and guards the body by `k < id`, a per-core condition."""
+    text = (KERNELS / "guarded_add.mlir").read_text().replace(
+        "  scf.if %go {\n", "  %c1 = arith.constant 1 : index\n  scf.for %k = %c0 to %id step %c1 {\n")
+    steps = _lower_kernel_text(text, tmp_path).jobplan["execute"]
+    assert len(steps) == 31  # the loop unrolled: its bounds are constants now
+    assert steps[0]["step"] == "if" and steps[0]["cond"][0] == "slt"
 
 
 def test_a_compile_time_condition_keeps_only_its_branch(tmp_path: Path) -> None:

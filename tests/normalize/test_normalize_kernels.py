@@ -22,6 +22,10 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - subscript_expression: access tiles written `%Xv[%row + %i, %c0]` in a row loop;
 - overlapping_views: two views of one buffer overlapping as wholes, the tiles moved
   through them apart;
+- chunked_normalize: a chunked row sum (folded) and a second chunk loop dividing by the
+  sums spread over a chunk before it (their chain made again in each iteration);
+- grid_stride_rows: a grid-stride row loop (`scf.for %r = %tile_id to %n step 4`), tiles
+  running different numbers of rows;
 - rotate_halves: RoPE's spelling, cos/sin loaded before an `scf.for` over heads whose
   rows lie apart (not foldable: loaded again in each iteration);
 - rms_scalar_chain: a row's sum of squares read out by `tensor.extract`, scaled by
@@ -157,7 +161,21 @@ def _rms_scalar_chain(rng):
     return {"X": x}, {"Y": xd / np.sqrt((xd * xd).mean(axis=1, keepdims=True) + 1e-5)}
 
 
+def _chunked_normalize(rng):
+    x = _f16(rng, 16, 512)
+    xd = x.astype(np.float64)
+    return {"X": x}, {"Y": xd / xd.sum(axis=1, keepdims=True)}
+
+
+def _grid_stride_rows(rng):
+    x = _f16(rng, 10, 64)
+    xd = x.astype(np.float64)
+    return {"X": x}, {"Y": xd / xd.max(axis=1, keepdims=True)}
+
+
 CASES = {
+    "grid_stride_rows": _grid_stride_rows,
+    "chunked_normalize": _chunked_normalize,
     "rms_scalar_chain": _rms_scalar_chain,
     "rotate_halves": _rotate_halves,
     "select_relu_max": _select_relu_max,
