@@ -62,6 +62,8 @@ def kernel(s: Shape) -> str:
 #pd = affine_map<(p, s, d) -> (p, d)>
 #d_of_pd = affine_map<(p, d) -> (d)>
 #d_of_psd = affine_map<(p, s, d) -> (d)>
+#p_of_ps = affine_map<(p, s) -> (p)>
+#p_of_pd = affine_map<(p, d) -> (p)>
 
 func.func @paged_attention(%Q: index, %K: index, %V: index, %BT: index, %O: index) attributes {{grid = [{HEADS}]}} {{
   %c0 = arith.constant 0 : index
@@ -123,14 +125,14 @@ func.func @paged_attention(%Q: index, %K: index, %V: index, %BT: index, %O: inde
       %r = arith.addf %m, %c : f32
       linalg.yield %r : f32
   }} -> tensor<{p}x{d}xf32>
-  %lp0 = tensor.empty() : tensor<{p}x{d}xf32>
-  %lp1 = linalg.fill ins(%zero : f32) outs(%lp0 : tensor<{p}x{d}xf32>) -> tensor<{p}x{d}xf32>
-  %lpart = linalg.generic {{indexing_maps = [#ps, #pd], iterator_types = ["parallel", "reduction", "parallel"]}}
-      ins(%e : tensor<{p}x{PAGE}xf32>) outs(%lp1 : tensor<{p}x{d}xf32>) {{
+  %lp0 = tensor.empty() : tensor<{p}xf32>
+  %lp1 = linalg.fill ins(%zero : f32) outs(%lp0 : tensor<{p}xf32>) -> tensor<{p}xf32>
+  %lpart = linalg.generic {{indexing_maps = [#o2, #p_of_ps], iterator_types = ["parallel", "reduction"]}}
+      ins(%e : tensor<{p}x{PAGE}xf32>) outs(%lp1 : tensor<{p}xf32>) {{
     ^bb0(%a: f32, %c: f32):
       %r = arith.addf %a, %c : f32
       linalg.yield %r : f32
-  }} -> tensor<{p}x{d}xf32>
+  }} -> tensor<{p}xf32>
   %o0 = tensor.empty() : tensor<{d}xf32>
   %o1 = linalg.fill ins(%zero : f32) outs(%o0 : tensor<{d}xf32>) -> tensor<{d}xf32>
   %acc = linalg.generic {{indexing_maps = [#o2, #d_of_pd], iterator_types = ["reduction", "parallel"]}}
@@ -141,8 +143,8 @@ func.func @paged_attention(%Q: index, %K: index, %V: index, %BT: index, %O: inde
   }} -> tensor<{d}xf32>
   %l0 = tensor.empty() : tensor<{d}xf32>
   %l1 = linalg.fill ins(%zero : f32) outs(%l0 : tensor<{d}xf32>) -> tensor<{d}xf32>
-  %l = linalg.generic {{indexing_maps = [#o2, #d_of_pd], iterator_types = ["reduction", "parallel"]}}
-      ins(%lpart : tensor<{p}x{d}xf32>) outs(%l1 : tensor<{d}xf32>) {{
+  %l = linalg.generic {{indexing_maps = [#p_of_pd, #d_of_pd], iterator_types = ["reduction", "parallel"]}}
+      ins(%lpart : tensor<{p}xf32>) outs(%l1 : tensor<{d}xf32>) {{
     ^bb0(%a: f32, %c: f32):
       %r = arith.addf %a, %c : f32
       linalg.yield %r : f32
@@ -197,6 +199,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--write", action="store_true", help="rewrite the kernel files")
     parser.add_argument("--quick", action="store_true", help="the small shape")
     parser.add_argument("--emulate", action="store_true", help="also emulate (slow at full size)")
+    parser.add_argument("--pages", type=int, metavar="N",
+                        help="another size: N pages of the sequence (a kernel file written "
+                             "to a temporary folder), e.g. the largest the emulator runs "
+                             "in a few minutes")
     args = parser.parse_args(argv)
     if args.write:
         for path, text in files().items():
@@ -206,27 +212,37 @@ def main(argv: list[str]) -> int:
         return 0
     from spyre_sched.api import compile as compile_kernel
 
+    import tempfile
+
     shape = QUICK if args.quick else FULL
     path = KERNELS / ("quick" if args.quick else "") / "paged_attention.mlir"
+    scratch = tempfile.TemporaryDirectory()
+    if args.pages is not None:
+        if args.pages < 1:
+            parser.error("--pages takes a positive number of pages")
+        shape = Shape(FULL.dim, args.pages)
+        path = Path(scratch.name) / "paged_attention.mlir"
+        path.write_text(kernel(shape))
     cycles, what = bound(path, shape)
     schedule = compile_kernel(str(path), device="spyre")
     predicted = schedule.predicted_cycles
-    print(f"paged attention {'quick' if args.quick else 'full'}: {HEADS} heads x {shape.dim}, "
+    size = "quick" if args.quick else "full" if shape == FULL else f"{shape.pages} pages"
+    print(f"paged attention {size}: {HEADS} heads x {shape.dim}, "
           f"{shape.pages * PAGE} tokens in {shape.pages} pages of {PAGE}")
     print(f"bound {cycles} cycles, set by {what}")
     print(f"solver's predicted cycles {predicted}: {predicted / cycles:.2f}x the bound")
     bound_cycles = cycles
     if args.emulate:
-        import tempfile
-
         import spyre_sched
         from spyre_sched.lower.bundle import write_bundle
 
         with tempfile.TemporaryDirectory() as tmp:
             out = write_bundle(schedule, Path(tmp) / "bundle")
-            result = spyre_sched.run(str(out))
+            result = spyre_sched.run(str(out), max_seconds=None)
             print(f"emulated {result.cycles} cycles ({result.cycles / bound_cycles:.2f}x the bound), "
-                  f"{'MATCH' if result.matches else 'MISMATCH'}")
+                  f"{'MATCH' if result.matches else 'MISMATCH'}; emulation "
+                  f"{result.timings['emulate']['wall_s']:.0f} s")
+    scratch.cleanup()
     return 0
 
 

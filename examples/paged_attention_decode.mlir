@@ -6,8 +6,9 @@
 //   s[p, t] = sum_d q[d] K[BT[p], t, h, d]     e = exp(s / 8)
 //   o[d] = sum_p sum_t e[p, t] V[BT[p], t, h, d] / sum_p sum_t e[p, t]
 // The sums over pages and slots are two single-dimension reductions (per page, then over
-// pages); q is broadcast to every token by its indexing map. Without the running maximum of a production kernel: inputs in
-// [-2, 2] keep s / 8 within f32's exp range.
+// pages); q is broadcast to every token by its indexing map, and the softmax denominator's
+// per-page sums to every output column by the last sum's map. Without the running maximum
+// of a production kernel: inputs in [-2, 2] keep s / 8 within f32's exp range.
 #kv = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 31 >= 0, d3 >= 0, -d3 + 63 >= 0)>
 #bt = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>
 #vars = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 63 >= 0)>
@@ -83,14 +84,14 @@ func.func @paged_attention_decode(%Q: index, %K: index, %V: index, %BT: index, %
       %r = arith.addf %m, %c : f32
       linalg.yield %r : f32
   } -> tensor<2x64xf32>
-  %lp0 = tensor.empty() : tensor<2x64xf32>
-  %lp1 = linalg.fill ins(%zero : f32) outs(%lp0 : tensor<2x64xf32>) -> tensor<2x64xf32>
-  %lpart = linalg.generic {indexing_maps = [#ps, #pd], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%e : tensor<2x16xf32>) outs(%lp1 : tensor<2x64xf32>) {
+  %lp0 = tensor.empty() : tensor<2xf32>
+  %lp1 = linalg.fill ins(%zero : f32) outs(%lp0 : tensor<2xf32>) -> tensor<2xf32>
+  %lpart = linalg.generic {indexing_maps = [#id2ps, affine_map<(p, s) -> (p)>], iterator_types = ["parallel", "reduction"]}
+      ins(%e : tensor<2x16xf32>) outs(%lp1 : tensor<2xf32>) {
     ^bb0(%a: f32, %c: f32):
       %r = arith.addf %a, %c : f32
       linalg.yield %r : f32
-  } -> tensor<2x64xf32>
+  } -> tensor<2xf32>
   %o0 = tensor.empty() : tensor<64xf32>
   %o1 = linalg.fill ins(%zero : f32) outs(%o0 : tensor<64xf32>) -> tensor<64xf32>
   %acc = linalg.generic {indexing_maps = [#id2, #pd1], iterator_types = ["reduction", "parallel"]}
@@ -101,8 +102,8 @@ func.func @paged_attention_decode(%Q: index, %K: index, %V: index, %BT: index, %
   } -> tensor<64xf32>
   %l0 = tensor.empty() : tensor<64xf32>
   %l1 = linalg.fill ins(%zero : f32) outs(%l0 : tensor<64xf32>) -> tensor<64xf32>
-  %l = linalg.generic {indexing_maps = [#id2, #pd1], iterator_types = ["reduction", "parallel"]}
-      ins(%lpart : tensor<2x64xf32>) outs(%l1 : tensor<64xf32>) {
+  %l = linalg.generic {indexing_maps = [affine_map<(p, d) -> (p)>, #pd1], iterator_types = ["reduction", "parallel"]}
+      ins(%lpart : tensor<2xf32>) outs(%l1 : tensor<64xf32>) {
     ^bb0(%a: f32, %c: f32):
       %r = arith.addf %a, %c : f32
       linalg.yield %r : f32

@@ -146,7 +146,10 @@ def _add_addresses(transfer: ktdf.DataTransferOp, gview: ktdf.GatherViewOp, side
     if where is stage:
         Rewriter.insert_op(before, InsertPoint.before(transfer))
     else:
-        Rewriter.insert_op(before, InsertPoint.at_end(where.body.block))
+        # first in the loading stage: its latency runs under the stage's loads, and the
+        # stage still ends with a load, so the cores leave it spaced out by their turns
+        # at device memory's bandwidth as they entered it
+        Rewriter.insert_op(before, InsertPoint.at_start(where.body.block))
 
 
 def _fetch_stage(transfer: ktdf.DataTransferOp, pipe: ktdf.PipelineOp,

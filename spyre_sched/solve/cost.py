@@ -17,7 +17,8 @@ for every transfer through it: bytes × sharers ÷ its bandwidth). A stage's uni
     steady        = max(occupancy, ceil((latency + occupancy) / (m - 1)))
 
     transfer: occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw)),
-              latency = the hop's latency (occupancy + latency is the device's formula)
+              latency = the hop's latency (occupancy + latency is the device's formula);
+              an address buffer's fetch is awaited: occupancy + latency, latency 0
     compute:  occupancy = ceil(elements * ops / (lanes * instances)) + (steps - 1) * latency,
               latency = the unit's (steps: dependent steps of a carried accumulator)
     nested pipeline: occupancy = its own cycles, latency 0
@@ -156,7 +157,8 @@ def overlapped_latency(p: Pipeline) -> list[int]:
                 and all(isinstance(w, Transfer) for w in st.work)):
             nxt = leading_transfer(p.stages[k + 1])
             if nxt is not None and nxt[0] == st.engine:
-                hidden = max(hidden, min(max(w.latency for w in st.work), nxt[1]))
+                landing = max((0 if w.awaited else w.latency) for w in st.work)
+                hidden = max(hidden, min(landing, nxt[1]))
         out.append(hidden)
     return out
 
@@ -322,6 +324,8 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
         one = transfer_one_shot(w, choice)
         if one == 0:
             return 0, 0
+        if w.awaited:  # the unit waits for it to land
+            return one, 0
         return one - w.latency, w.latency
     if isinstance(w, Compute):
         return compute_steady(w, choice) + carried_chain(w, choice), w.latency

@@ -809,7 +809,9 @@ class _ProgramReader:
             shared_bw, sharers, shared_name = ring
         return (Transfer(name, quantity, hop.bandwidth,
                          sum(h.latency for h in hops), shared_bw, sharers,
-                         hop.source, hop.lands_in, shared_name), hop.unit.split(".")[-1])
+                         hop.source, hop.lands_in, shared_name,
+                         awaited=_fetch_for_gather(op)),
+                hop.unit.split(".")[-1])
 
     def _depth(self, slot: ktdf.FifoSlotType, near: Operation) -> int:
         src = self.hw.unit_of_kind(slot.source.data, near)
@@ -1071,6 +1073,15 @@ def _body_ops(op: Operation) -> list[Operation]:
         for block in region.blocks:
             out.extend(block.ops)
     return out
+
+
+def _fetch_for_gather(op: ktdf.DataTransferOp) -> bool:
+    """Whether `op` fetches the address buffer of a gather (`indirect-addresses` marks it
+    "source:J"): the gather follows it on the same unit, which waits for the addresses to
+    land before issuing it. A scatter's fetch ("target:J") is awaited by the store's unit,
+    which the pipeline's tokens already order after it."""
+    mark = op.attributes.get("ktdf.addresses_for")
+    return isinstance(mark, StringAttr) and mark.data.startswith("source:")
 
 
 def _sizes(static, dynamic, ev: _Evaluator, user: Operation | None = None) -> list[Expr]:

@@ -228,6 +228,10 @@ class Transfer:
     shared_memory: str = ""
     """The memory whose bandwidth is shared: every transfer through it, of any stage,
     contends for it (it is an engine of its own in the cost model)."""
+    awaited: bool = False
+    """An address buffer's fetch: the indirect transfer after it reads the addresses, so
+    the unit waits for the fetch to land before issuing it. Its latency is then time the
+    unit spends, not time that overlaps the stage's later work."""
 
 
 @dataclass(frozen=True)

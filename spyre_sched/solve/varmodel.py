@@ -225,16 +225,17 @@ class _Stater:
             nbytes, hi = self.quantity(w.bytes, "bytes"), w.bytes.most()
             own = self.ceil_div(nbytes, w.bandwidth, hi, "own")
             own_hi = -(-hi // w.bandwidth)
+            wait = w.latency if w.awaited else 0  # (the unit waits for it to land)
             if w.shared_bandwidth is None:
-                occupancy.append(own)
-                hi_total += own_hi
+                occupancy.append(own + wait)
+                hi_total += own_hi + wait
                 continue
             everyone = self.ceil_div(nbytes * w.sharers, w.shared_bandwidth, hi * w.sharers,
                                      "shared")
             every_hi = -(-hi * w.sharers // w.shared_bandwidth)
             occ = self.maximum([own, everyone], max(own_hi, every_hi), "occupancy")
-            occupancy.append(occ)
-            hi_total += max(own_hi, every_hi)
+            occupancy.append(occ + wait)
+            hi_total += max(own_hi, every_hi) + wait
             if w.shared_memory:
                 busy[w.shared_memory].append(everyone)
                 busy_hi[w.shared_memory] += every_hi
@@ -242,7 +243,7 @@ class _Stater:
                 alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi,
                                                          "alone")], hi_total, "alone")
                 gain.append(occ - alone)
-        latency = max(w.latency for w in st.work)
+        latency = max((0 if w.awaited else w.latency) for w in st.work)
         total = sum(occupancy)
         fill = total + latency - min(latency, hidden) - sum(gain)
         out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared}
@@ -331,7 +332,8 @@ class _Stater:
         least = {w.name: w.bytes.least() for w in st.work}
         fake = Stage(st.name, st.engine, tuple(
             Transfer(w.name, Quantity.const(least[w.name]), w.bandwidth, w.latency,
-                     w.shared_bandwidth, w.sharers, w.source, w.target, w.shared_memory)
+                     w.shared_bandwidth, w.sharers, w.source, w.target, w.shared_memory,
+                     w.awaited)
             for w in st.work), st.staggered, st.overlapped, st.prefetch_slack)
         return cost.stage_fill(self.problem, fake, {}, staggered, None, hidden, 0)
 

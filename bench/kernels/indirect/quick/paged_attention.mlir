@@ -13,6 +13,8 @@
 #pd = affine_map<(p, s, d) -> (p, d)>
 #d_of_pd = affine_map<(p, d) -> (d)>
 #d_of_psd = affine_map<(p, s, d) -> (d)>
+#p_of_ps = affine_map<(p, s) -> (p)>
+#p_of_pd = affine_map<(p, d) -> (p)>
 
 func.func @paged_attention(%Q: index, %K: index, %V: index, %BT: index, %O: index) attributes {grid = [32]} {
   %c0 = arith.constant 0 : index
@@ -74,14 +76,14 @@ func.func @paged_attention(%Q: index, %K: index, %V: index, %BT: index, %O: inde
       %r = arith.addf %m, %c : f32
       linalg.yield %r : f32
   } -> tensor<4x128xf32>
-  %lp0 = tensor.empty() : tensor<4x128xf32>
-  %lp1 = linalg.fill ins(%zero : f32) outs(%lp0 : tensor<4x128xf32>) -> tensor<4x128xf32>
-  %lpart = linalg.generic {indexing_maps = [#ps, #pd], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%e : tensor<4x16xf32>) outs(%lp1 : tensor<4x128xf32>) {
+  %lp0 = tensor.empty() : tensor<4xf32>
+  %lp1 = linalg.fill ins(%zero : f32) outs(%lp0 : tensor<4xf32>) -> tensor<4xf32>
+  %lpart = linalg.generic {indexing_maps = [#o2, #p_of_ps], iterator_types = ["parallel", "reduction"]}
+      ins(%e : tensor<4x16xf32>) outs(%lp1 : tensor<4xf32>) {
     ^bb0(%a: f32, %c: f32):
       %r = arith.addf %a, %c : f32
       linalg.yield %r : f32
-  } -> tensor<4x128xf32>
+  } -> tensor<4xf32>
   %o0 = tensor.empty() : tensor<128xf32>
   %o1 = linalg.fill ins(%zero : f32) outs(%o0 : tensor<128xf32>) -> tensor<128xf32>
   %acc = linalg.generic {indexing_maps = [#o2, #d_of_pd], iterator_types = ["reduction", "parallel"]}
@@ -92,8 +94,8 @@ func.func @paged_attention(%Q: index, %K: index, %V: index, %BT: index, %O: inde
   } -> tensor<128xf32>
   %l0 = tensor.empty() : tensor<128xf32>
   %l1 = linalg.fill ins(%zero : f32) outs(%l0 : tensor<128xf32>) -> tensor<128xf32>
-  %l = linalg.generic {indexing_maps = [#o2, #d_of_pd], iterator_types = ["reduction", "parallel"]}
-      ins(%lpart : tensor<4x128xf32>) outs(%l1 : tensor<128xf32>) {
+  %l = linalg.generic {indexing_maps = [#p_of_pd, #d_of_pd], iterator_types = ["reduction", "parallel"]}
+      ins(%lpart : tensor<4xf32>) outs(%l1 : tensor<128xf32>) {
     ^bb0(%a: f32, %c: f32):
       %r = arith.addf %a, %c : f32
       linalg.yield %r : f32
