@@ -12,6 +12,7 @@ from xdsl.dialects import scf
 
 from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import programs
+from tests.example_device_matrix import DEFAULT_DEVICE, example_device_params
 from schedule_util import (
     DEVICES,
     EXAMPLES,
@@ -32,8 +33,7 @@ def dev_id(device: str) -> str:
     return Path(device).stem
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=dev_id)
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel,device", example_device_params(KERNELS, DEVICES, dev_id))
 def test_example_schedules_verifies_and_round_trips(kernel: str, device: str) -> None:
     text = scheduled_example(kernel, device)
     module = parse_ir(text)
@@ -51,7 +51,9 @@ def test_example_schedules_verifies_and_round_trips(kernel: str, device: str) ->
         assert {slot.source.data, slot.dest.data} <= UNITS[device]  # adjacent units only
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=dev_id)
+@pytest.mark.parametrize("device", [
+    pytest.param(d, marks=[] if d == DEFAULT_DEVICE else [pytest.mark.slow], id=dev_id(d))
+    for d in DEVICES])
 def test_schedule_is_deterministic(device: str) -> None:
     path = EXAMPLES / "softmax_rows.mlir"
     first = schedule_text(path.read_text(), device, str(path))

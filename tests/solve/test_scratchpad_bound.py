@@ -26,6 +26,7 @@ from spyre_sched.lower.addresses import CapacityError
 from spyre_sched.lower.lowering import _orchestrator, _program_function
 from spyre_sched.lower.program import lower_program
 from spyre_sched.lower.units import Units
+from tests.example_device_matrix import in_default_run
 
 ROOT = Path(__file__).resolve().parents[2]
 THREE = str(ROOT / "tests" / "schedule" / "devices" / "three_level.mlir")
@@ -82,16 +83,17 @@ def allocated_and_modelled(kernel: Path, device: str, strategy: str):
 
 
 def _cases():
-    # The default run (~30 s CPU): every example on every device, and the suite on spyre
-    # but its two largest solves, with the solver's schedule; the heuristic's schedules
+    # The default run: the examples `in_default_run` picks, and the suite on spyre
+    # but its largest solves (the examples cover matmul and FFN), with the solver's schedule; the heuristic's schedules
     # and the rest of the suite (~3 min, the three-level device's solves dominate) are
     # opt-in (-m slow).
-    heavy = {"layernorm", "rmsnorm"}
+    heavy = {"layernorm", "rmsnorm", "ffn", "matmul"}
     for device in DEVICES:
         for path in [*EXAMPLES, *SUITE]:
             for strategy in ("solver", "heuristic"):
-                fast = strategy == "solver" and (path in EXAMPLES or (
-                    device == "spyre" and path.stem not in heavy))
+                fast = strategy == "solver" and (
+                    (path in EXAMPLES and in_default_run(path.stem, device))
+                    or (path not in EXAMPLES and device == "spyre" and path.stem not in heavy))
                 kind = "example" if path in EXAMPLES else "suite"
                 yield pytest.param(path, device, strategy, marks=[] if fast else [pytest.mark.slow],
                                    id=f"{kind}-{path.stem}-{device}-{strategy}")

@@ -22,6 +22,7 @@ from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import heuristic, v1_choice
 from spyre_sched.solve.problem import InfeasibleError
 from spyre_sched.solve.solver import solve
+from tests.example_device_matrix import example_device_params
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests/schedule/fixtures/add_96x64.ktdf.mlir"
@@ -162,8 +163,8 @@ def test_heuristic_applies_the_v1_rules_to_the_add():
     assert s.values == values and s.trace["solver"] is None
 
 
-@pytest.mark.parametrize("device", ["spyre", "sample_device"])
-@pytest.mark.parametrize("example", [e.name for e in EXAMPLES])
+@pytest.mark.parametrize("example,device", example_device_params(
+    [e.name for e in EXAMPLES], ["spyre", "sample_device"]))
 def test_every_example_solves_optimally_and_beats_or_ties_the_heuristic(example, device):
     problem = extract(_parse(_open_ir(example, device))).problem
     s = solve(problem)
