@@ -88,9 +88,11 @@ def _captured(op: Operation) -> list[SSAValue]:
     return [v for o in op.walk() for v in o.operands if v not in inside]
 
 
-def _slice(group: list[Operation], kernel: func.FuncOp) -> tuple[list[Operation], list[SSAValue]]:
+def _slice(group: list[Operation], kernel: func.FuncOp,
+           order: dict[Operation, int]) -> tuple[list[Operation], list[SSAValue]]:
     """The ops a group needs besides itself, and the values it must receive as extra
-    arguments (defined by control flow the orchestrator keeps)."""
+    arguments (defined by control flow the orchestrator keeps). `order`: the kernel's ops
+    by their place in it (walked once for all the groups, not once per group)."""
     kernel_args = set(kernel.body.block.args)
     needed: set[Operation] = set(group)
     external: list[SSAValue] = []
@@ -109,7 +111,6 @@ def _slice(group: list[Operation], kernel: func.FuncOp) -> tuple[list[Operation]
         if owner not in needed:
             needed.add(owner)
             work.extend(_captured(owner))
-    order = {op: k for k, op in enumerate(kernel.walk())}
     return sorted(needed, key=order.__getitem__), sorted(
         external, key=lambda v: (order.get(v.owner, -1) if isinstance(v.owner, Operation) else -1,
                                  getattr(v, "index", 0)))
@@ -133,9 +134,9 @@ def pinned_bytes(kernel: func.FuncOp) -> int:
     return end
 
 
-def _build_program(index: int, group: list[Operation], kernel: func.FuncOp,
-                   pinned: int) -> tuple[ModuleOp, list[SSAValue]]:
-    ops, external = _slice(group, kernel)
+def _build_program(index: int, group: list[Operation], kernel: func.FuncOp, pinned: int,
+                   order: dict[Operation, int]) -> tuple[ModuleOp, list[SSAValue]]:
+    ops, external = _slice(group, kernel, order)
     args = list(kernel.body.block.args)
     block = Block(arg_types=[a.type for a in args] + [v.type for v in external])
     mapping: dict[SSAValue, SSAValue] = {}
@@ -191,7 +192,8 @@ class ProgramSplit(ModulePass):
                     raise fail(member, NAME, "not supported yet: a load -> compute -> store "
                                "chain that crosses a loop or condition boundary")
         pinned = pinned_bytes(kernel)
-        built = [_build_program(k, g, kernel, pinned) for k, g in enumerate(groups)]
+        order = {o: k for k, o in enumerate(kernel.walk())}
+        built = [_build_program(k, g, kernel, pinned, order) for k, g in enumerate(groups)]
         args = list(kernel.body.block.args)
         decls: list[Operation] = []
         for index, (group, (program, external)) in enumerate(zip(groups, built)):

@@ -189,6 +189,8 @@ class _Hardware:
         self.core = device.core(0)
         corelets = device.corelets(self.core)
         self.corelet = corelets[0] if corelets else None
+        self._units: dict[str, str] = {}  # (every program asks again: looked up once)
+        self._routes: dict[tuple[str, str], object] = {}
 
     def granularity(self, kind: str) -> int:
         """The access granularity of this core's memory of `kind`: the lowering aligns
@@ -198,6 +200,18 @@ class _Hardware:
         return self.device.access_granularity(memories[0].name) if memories else 1
 
     def unit_of_kind(self, kind: str, near: Operation | None = None) -> str:
+        found = self._units.get(kind)
+        if found is None:
+            found = self._units[kind] = self._unit_of_kind(kind, near)
+        return found
+
+    def route(self, source: str, target: str):
+        found = self._routes.get((source, target))
+        if found is None:
+            found = self._routes[(source, target)] = find_route(self.device, source, target)
+        return found
+
+    def _unit_of_kind(self, kind: str, near: Operation | None) -> str:
         names = sorted((u.name for u in self.device.units.values() if u.kind == kind
                         and self.device.core_of(u.name) == self.core), key=natural_key)
         inside = [n for n in names if self.corelet is not None
@@ -241,12 +255,12 @@ class _Hardware:
             src, _ = self.endpoint(op.source, op)
             performer = dst_t.source.data
             target = self.unit_of_kind(dst_t.dest.data, op)
-            route = find_route(self.device, src, target)
+            route = self.route(src, target)
         elif isinstance(src_t, ktdf.FifoSlotType):
             dst, _ = self.endpoint(op.dest, op)
             performer = src_t.dest.data
             source = self.unit_of_kind(src_t.source.data, op)
-            route = find_route(self.device, source, dst)
+            route = self.route(source, dst)
         else:
             src, _ = self.endpoint(op.source, op)
             dst, _ = self.endpoint(op.dest, op)
@@ -256,7 +270,7 @@ class _Hardware:
                     and owner != self.core and dst == self.device.scratchpad(self.core).name \
                     or src == dst == self.device.scratchpad(self.core).name:
                 return [self._interconnect(src)]
-            route = find_route(self.device, src, dst)
+            route = self.route(src, dst)
         wanted = {performer} if performer else set(kinds)
         hops = [h for h in route.hops if self.device.units[h.unit].kind in wanted]
         if not hops:
@@ -1113,49 +1127,39 @@ def _programs(module: ModuleOp) -> tuple[FuncOp, list[tuple[int, FuncOp]]]:
     return orchestrator, programs
 
 
-def _calls(orchestrator: FuncOp, symbol: str) -> int:
-    """How many times the orchestrator calls a program (constant KTIR loops around it)."""
-    total = 0
-    ev = _Evaluator()
-    for op in orchestrator.walk():
-        if isinstance(op, CallOp) and op.callee.root_reference.data == symbol:
-            times = 1
-            parent = op.parent_op()
-            while parent is not None and parent is not orchestrator:
-                if isinstance(parent, scf.ForOp):
-                    try:
-                        times *= _trip(ev(parent.lb), ev(parent.ub), ev(parent.step))({})
-                    except ExtractError:
-                        pass  # a run-time trip count: counted once
-                parent = parent.parent_op()
-            total += times
-    return max(total, 1)
-
-
 LOOP_COUNTED_ONCE = "a loop whose trip count is known only at launch is counted as one iteration"
 BRANCH_COUNTED_TAKEN = "a call under a condition decided at launch or per core is counted as made"
 
 
-def _call_assumptions(orchestrator: FuncOp, symbol: str) -> tuple[str, ...]:
-    """What `_calls` had to assume about a program's calls that only a launch decides: the
-    figure it gives is then per iteration and per branch taken, not per launch (the
-    runtime evaluates the prediction at launch from the per-call cycles instead)."""
-    found: set[str] = set()
+def _calls(orchestrator: FuncOp) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Per program symbol: how many times the orchestrator calls it (constant KTIR loops
+    around the call multiply), and what that count had to assume that only a launch
+    decides (the figure is then per iteration and per branch taken, not per launch: the
+    runtime evaluates the prediction at launch from the per-call cycles instead). One walk
+    of the orchestrator for all programs."""
+    totals: dict[str, int] = {}
+    assumed: dict[str, set[str]] = {}
     ev = _Evaluator()
     for op in orchestrator.walk():
-        if not (isinstance(op, CallOp) and op.callee.root_reference.data == symbol):
+        if not isinstance(op, CallOp):
             continue
+        symbol = op.callee.root_reference.data
+        found = assumed.setdefault(symbol, set())
+        times = 1
         parent = op.parent_op()
         while parent is not None and parent is not orchestrator:
             if isinstance(parent, scf.ForOp):
                 try:
-                    _trip(ev(parent.lb), ev(parent.ub), ev(parent.step))({})
+                    times *= _trip(ev(parent.lb), ev(parent.ub), ev(parent.step))({})
                 except ExtractError:
-                    found.add(LOOP_COUNTED_ONCE)
-            elif isinstance(parent, scf.IfOp) and not isinstance(parent.cond.owner, arith.ConstantOp):
+                    found.add(LOOP_COUNTED_ONCE)  # a run-time trip count: counted once
+            elif isinstance(parent, scf.IfOp) and \
+                    not isinstance(parent.cond.owner, arith.ConstantOp):
                 found.add(BRANCH_COUNTED_TAKEN)
             parent = parent.parent_op()
-    return tuple(sorted(found))
+        totals[symbol] = totals.get(symbol, 0) + times
+    return {symbol: (max(total, 1), tuple(sorted(assumed[symbol])))
+            for symbol, total in totals.items()}
 
 
 def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
@@ -1176,6 +1180,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     solved = {name: op for _, f in funcs for name, op in ktdf.decision_ops(f).items()}
     per_program = {index: _decisions(func, index) for index, func in funcs}
     spanning_names = _spanning_keeps(funcs)
+    calls = _calls(orchestrator)
     spanning = {d.name: d for ds, _, _ in per_program.values() for d in ds
                 if d.name in spanning_names}
     for index, func in funcs:
@@ -1205,8 +1210,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
             pipes.append(reader.pipeline(op, f"pipe{k}"))
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
-                                _calls(orchestrator, func.sym_name.data),
-                                _call_assumptions(orchestrator, func.sym_name.data),
+                                *calls.get(func.sym_name.data, (1, ())),
                                 tuple(splits)))
     corelets = max((len(device.corelets(c)) for c in device.cores), default=1) or 1
     scratch_kind = device.memory_kind_for("ct_local")

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from ortools.sat.python import cp_model
 
 from spyre_sched.solve import cost, levels, streaming, varmodel
+from spyre_sched.solve.signature import part_signature
 from spyre_sched.solve.problem import (
     LINK_KINDS,
     OUTSIDE_KINDS,
@@ -315,6 +316,24 @@ def program_table(problem: Problem, program: Program, whole: bool = False) -> Pr
         total)
 
 
+def _table_of(problem: Problem, part: Program, whole: bool,
+              same_parts: dict[tuple, ProgramTable | TooManyCombinations]) -> ProgramTable:
+    """`program_table`, computed once per part structure: a part the same as an earlier
+    one up to names (`signature.py`) reuses its rows under its own decisions."""
+    scope = program_scope(problem, part)
+    key = (whole, part_signature(problem, part, scope))
+    found = same_parts.get(key)
+    if found is None:
+        try:
+            found = program_table(problem, part, whole=whole)
+        except TooManyCombinations as err:
+            found = err
+        same_parts[key] = found
+    if isinstance(found, TooManyCombinations):
+        raise found
+    return found if found.program is part else replace(found, program=part, scope=scope)
+
+
 def shared_memories_of(problem: Problem) -> list[str]:
     """The shared memories (device memory) any transfer of the problem goes through."""
     return list(problem.shared_memories)
@@ -337,13 +356,14 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
     peak_bound = problem.pinned_bytes
     shared = shared_memories_of(problem)
     part_vars: list[tuple[ProgramTable, list[cp_model.IntVar]]] = []
+    same_parts: dict[tuple, ProgramTable | TooManyCombinations] = {}
     for prog in problem.programs:
         pieces = components(problem, prog)
         whole = len(pieces) == 1
         parts = []
         for n, part in enumerate(pieces):
             try:
-                parts.append(program_table(problem, part, whole=whole))
+                parts.append(_table_of(problem, part, whole, same_parts))
             except TooManyCombinations as err:
                 why = varmodel.unsupported(problem, part)
                 if why is not None:

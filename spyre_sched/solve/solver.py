@@ -53,13 +53,14 @@ def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
         built.add_hint(hint)
     solver = cp_model.CpSolver()
     _parameters(solver, workers, seed, time_limit, log)
+    # presolve's probing took ~90% of the 3-D add's solve (3.0 s -> 0.25 s CPU without it)
+    # and 70% of a 64-program chain's (deterministic time 0.40 -> 0.12), with the same
+    # schedule and bound there and on every kernel of examples/ and the bench suite
+    solver.parameters.cp_model_probing_level = 0
     if built.stated:
         # products of variables give CP-SAT a weak bound: it may never close the last
         # fraction of a percent, so a model with parts stated with variables stops there
         solver.parameters.relative_gap_limit = STATED_GAP
-        # probing the products' wide domains took ~90% of the 3-D add's solve (3.0 s ->
-        # 0.25 s CPU without it, same schedule and bound)
-        solver.parameters.cp_model_probing_level = 0
         solver.parameters.symmetry_level = 0
     if log is not None:
         log.append(f"---- phase: minimise {label} ----")
