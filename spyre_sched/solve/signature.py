@@ -73,7 +73,7 @@ def part_signature(problem: Problem, part: Program, scope: tuple[str, ...]) -> t
         raise TypeError(f"no signature for {type(x).__name__}")  # a new figure type: add it
 
     decisions = tuple(
-        (d.kind, tuple((c.value, sig(c.loop), c.trip) for c in d.candidates), d.extent,
+        (d.kind, tuple(sig(c) for c in d.candidates), d.extent,
          d.step, sig(d.trip), sig(d.within))
         for d in (problem.decision(n) for n in scope))
     body = tuple(sig(getattr(part, f.name)) for f in dataclasses.fields(part)
