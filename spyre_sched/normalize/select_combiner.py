@@ -44,20 +44,15 @@ from xdsl.pattern_rewriter import (
 )
 
 from spyre_sched.normalize.common import REDUCTION, kernel_of
+from spyre_sched.normalize.compare_to_mask import predicate_name
 from spyre_sched.schedule.common import fail
 
 NAME = "select-combiner"
 
-#: cmpf predicate names (arith's numbering) whose select keeps the first operand of the
-#: comparison when it is the larger / the smaller
+#: cmpf predicates whose select keeps the comparison's first operand when it is the
+#: larger / the smaller
 _GREATER = ("ogt", "oge")
 _LESS = ("olt", "ole")
-_CMPF_PREDICATES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
-                    "uge", "ult", "ule", "une", "uno", "true")
-
-
-def _predicate(cmp: arith.CmpfOp) -> str:
-    return _CMPF_PREDICATES[cmp.predicate.value.data]
 
 
 def _combiner_kind(select: Operation, acc: SSAValue) -> type[Operation] | None:
@@ -69,7 +64,7 @@ def _combiner_kind(select: Operation, acc: SSAValue) -> type[Operation] | None:
     if {chosen, other} != {cmp.lhs, cmp.rhs} or acc not in (chosen, other):
         return None
     # normalise to "the comparison's first operand is the value chosen when true"
-    pred = _predicate(cmp)
+    pred = predicate_name(cmp)
     if cmp.lhs is not chosen:
         pred = {"ogt": "olt", "oge": "ole", "olt": "ogt", "ole": "oge"}.get(pred, pred)
     if pred in _GREATER:
