@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from lower_bundle_checks import check_bundle
+from tests.example_device_matrix import in_default_run
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
@@ -33,8 +34,11 @@ def kernel_for(device: str, example: Path, tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("device,strategy", [("spyre", "solver"), ("sample_device", "heuristic")])
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("example,device,strategy", [
+    pytest.param(example, device, strategy, id=f"{example.stem}-{device}-{strategy}",
+                 marks=[] if in_default_run(example.stem, device) else [pytest.mark.slow])
+    for example in EXAMPLES for device, strategy in (("spyre", "solver"),
+                                                     ("sample_device", "heuristic"))])
 def test_example_compiles_and_runs(example: Path, device: str, strategy: str, tmp_path: Path) -> None:
     import spyre_sched
     from spyre_sched.api import compile as compile_kernel
