@@ -149,12 +149,17 @@ def _check_exchanges(kernel: func.FuncOp) -> None:
              if isinstance(op, (ktdp.InterTileConsumeOp, ktdp.InterTileReduceOp))]
     if not users:
         return
-    model = KernelModel(kernel)
+    try:
+        model = KernelModel(kernel)
+    except UnsupportedError as err:
+        raise fail(getattr(err, "op", None) or users[0], NAME, err.message) from None
     for op in users:
         try:
             plan_exchange(model, op)
         except ExchangeRefused as err:
             raise fail(err.op, NAME, err.message) from None
+        except UnsupportedError as err:
+            raise fail(op, NAME, err.message) from None
 
 
 def _check_remote_stores(kernel: func.FuncOp) -> None:
@@ -163,7 +168,10 @@ def _check_remote_stores(kernel: func.FuncOp) -> None:
     if not any(isinstance(op, ktdp.ConstructMemoryViewOp) and op.memory_space.space == "ct_local"
                and op.memory_space.tile is not None for op in kernel.walk()):
         return
-    model = KernelModel(kernel)
+    try:
+        model = KernelModel(kernel)
+    except UnsupportedError as err:
+        raise fail(getattr(err, "op", None) or kernel, NAME, err.message) from None
     found = remote_stores(model)
     if found is not None:
         access, tile, core = found
