@@ -113,7 +113,7 @@ def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
     if space.space == "ct_local" and op.sizes:
         raise fail(op, NAME, "not supported yet: scratchpad (ct_local) views with run-time "
                    "sizes (the region the kernel pins must be known at compile time)")
-    if space.space == "ct_local" and space.tile is not None \
+    if space.space == "ct_local" and space.tile is not None and not _only_a_part(op) \
             and not 0 <= int(space.tile) < device.num_cores:
         raise fail(op, NAME, f"a view in core {space.tile}'s scratchpad (ct_id = "
                    f"{space.tile}), but device {device.name} has cores 0..{device.num_cores - 1}")
@@ -139,6 +139,14 @@ def _check_distributed(kernel: func.FuncOp) -> None:
             resolve(model, view)
         except Unresolved as err:
             raise fail(err.op or view, NAME, err.message) from None
+
+
+def _only_a_part(op: ktdp.ConstructMemoryViewOp) -> bool:
+    """A view used only as a part of distributed views (most of which never name their
+    cores' scratchpads: `_check_distributed` decides)."""
+    uses = list(op.result.uses)
+    return bool(uses) and all(isinstance(u.operation, ktdp.ConstructDistributedMemoryViewOp)
+                              for u in uses)
 
 
 def _check_exchanges(kernel: func.FuncOp) -> None:
