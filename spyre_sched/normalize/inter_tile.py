@@ -40,6 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
+from spyre_sched.errors import UnsupportedError
 from spyre_sched.normalize.common import box_set, kernel_of, note_origin
 from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
@@ -150,6 +151,8 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
             plans.append(plan_exchange(model, user))
         except ExchangeRefused as err:
             raise fail(err.op, NAME, err.message) from None
+        except UnsupportedError as err:
+            raise fail(user, NAME, err.message) from None
     producers = sorted({p for plan in plans for p in plan.sources})
     # the partials, as the producer tiles compute them (the group id bound to the group)
     at = InsertPoint.before(produce)

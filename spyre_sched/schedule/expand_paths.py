@@ -30,6 +30,7 @@ from xdsl.traits import is_side_effect_free
 from spyre_sched.device import Device, Hop, find_route
 from spyre_sched.device.routing import interconnect_hop, interconnect_issuer
 from spyre_sched.dialects import ktdf, ktdp
+from spyre_sched.errors import DeviceError
 from spyre_sched.schedule.common import device_of, fail, programs
 from spyre_sched.schedule.ir_build import enclosing_loops, loop_dim, pipeline, refresh_units
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
@@ -192,13 +193,20 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
         owner = remote_core(naive.source)
         if owner is None:
             hops = find_route(device, memory_instance(device, slot.source.data), unit).hops
+        elif owner >= device.num_cores:
+            raise fail(naive, NAME, f"a read of core {owner}'s scratchpad, but device "
+                       f"{device.name} has cores 0..{device.num_cores - 1}")
         else:
             # Another core's scratchpad: first a move over the interconnect into this
             # core's scratchpad, issued by its DMA engine, then this core's own route.
             local = device.scratchpad(0).name
-            hops = (interconnect_hop(device, device.scratchpad(owner).name, local,
-                                     interconnect_issuer(device, 0)),
-                    *find_route(device, local, unit).hops)
+            try:
+                across = interconnect_hop(device, device.scratchpad(owner).name, local,
+                                          interconnect_issuer(device, 0))
+            except DeviceError as err:
+                raise fail(naive, NAME, f"not supported yet: a read of core {owner}'s "
+                           f"scratchpad on device {device.name}: {err.message}") from None
+            hops = (across, *find_route(device, local, unit).hops)
         if not hops:
             raise fail(naive, NAME, f"not supported yet: {unit} reads memory without a load unit")
         bufs = [_staging_buffer(device, h, naive, True, generic_rank, width, stick) for h in hops[:-1]]

@@ -113,7 +113,7 @@ def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
     if space.space == "ct_local" and op.sizes:
         raise fail(op, NAME, "not supported yet: scratchpad (ct_local) views with run-time "
                    "sizes (the region the kernel pins must be known at compile time)")
-    if space.space == "ct_local" and space.tile is not None \
+    if space.space == "ct_local" and space.tile is not None and not _only_a_part(op) \
             and not 0 <= int(space.tile) < device.num_cores:
         raise fail(op, NAME, f"a view in core {space.tile}'s scratchpad (ct_id = "
                    f"{space.tile}), but device {device.name} has cores 0..{device.num_cores - 1}")
@@ -141,6 +141,14 @@ def _check_distributed(kernel: func.FuncOp) -> None:
             raise fail(err.op or view, NAME, err.message) from None
 
 
+def _only_a_part(op: ktdp.ConstructMemoryViewOp) -> bool:
+    """A view used only as a part of distributed views (most of which never name their
+    cores' scratchpads: `_check_distributed` decides)."""
+    uses = list(op.result.uses)
+    return bool(uses) and all(isinstance(u.operation, ktdp.ConstructDistributedMemoryViewOp)
+                              for u in uses)
+
+
 def _check_exchanges(kernel: func.FuncOp) -> None:
     """Inter-tile exchanges are scheduled when every consumer tile needs the partials of
     the same producer tiles, once (`lower-inter-tile`); one that waits for a partial no
@@ -149,12 +157,17 @@ def _check_exchanges(kernel: func.FuncOp) -> None:
              if isinstance(op, (ktdp.InterTileConsumeOp, ktdp.InterTileReduceOp))]
     if not users:
         return
-    model = KernelModel(kernel)
+    try:
+        model = KernelModel(kernel)
+    except UnsupportedError as err:
+        raise fail(getattr(err, "op", None) or users[0], NAME, err.message) from None
     for op in users:
         try:
             plan_exchange(model, op)
         except ExchangeRefused as err:
             raise fail(err.op, NAME, err.message) from None
+        except UnsupportedError as err:
+            raise fail(op, NAME, err.message) from None
 
 
 def _check_remote_stores(kernel: func.FuncOp) -> None:
@@ -163,7 +176,10 @@ def _check_remote_stores(kernel: func.FuncOp) -> None:
     if not any(isinstance(op, ktdp.ConstructMemoryViewOp) and op.memory_space.space == "ct_local"
                and op.memory_space.tile is not None for op in kernel.walk()):
         return
-    model = KernelModel(kernel)
+    try:
+        model = KernelModel(kernel)
+    except UnsupportedError as err:
+        raise fail(getattr(err, "op", None) or kernel, NAME, err.message) from None
     found = remote_stores(model)
     if found is not None:
         access, tile, core = found

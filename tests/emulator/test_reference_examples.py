@@ -83,6 +83,25 @@ def test_distributed_pair():
     np.testing.assert_array_equal(out["Y"], f16(s + x))
 
 
+def test_scratchpad_broadcast():
+    ins, out = _run("scratchpad_broadcast")
+    x = ins["X"].astype(np.float64)
+    np.testing.assert_array_equal(out["Y"], f16(np.tile(x[:32], (4, 1)) + x))
+
+
+def test_sharded_rmsnorm_4core():
+    ins, out = _run("sharded_rmsnorm_4core")
+    x, w = ins["X"].astype(np.float64), ins["W"].astype(np.float64)
+    expected = x / np.sqrt((x * x).mean(axis=1) + 1e-5)[:, None] * w
+    np.testing.assert_allclose(out["Y"].astype(np.float64), expected, rtol=2e-3, atol=2e-3)
+
+
+def test_splitk_matmul():
+    ins, out = _run("splitk_matmul")
+    a, b = ins["A"].astype(np.float64), ins["B"].astype(np.float64)
+    np.testing.assert_allclose(out["C"], a @ b, rtol=1e-5, atol=1e-4)
+
+
 def test_ffn_swiglu():
     ins, out = _run("ffn_swiglu")
     x = ins["X"].astype(np.float64)
@@ -133,6 +152,7 @@ def test_every_example_runs_deterministically(path):
 def test_every_example_has_a_numpy_check():
     checked = {"add_96x64", "bias_add", "fused_gelu", "row_sum", "softmax_rows", "rmsnorm",
                "distributed_pair", "ffn_swiglu", "embedding_lookup", "indexed_add",
-               "paged_attention_decode"}
+               "paged_attention_decode", "scratchpad_broadcast", "sharded_rmsnorm_4core",
+               "splitk_matmul"}
     missing = {p.stem for p in EXAMPLES.glob("*.mlir")} - checked
     assert not missing, f"examples without a numpy check in this file: {sorted(missing)}"

@@ -27,6 +27,8 @@ from tests.example_device_matrix import example_device_params
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests/schedule/fixtures/add_96x64.ktdf.mlir"
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
+#: examples whose tiles read the scratchpads of cores 1..3 (inter-tile exchanges)
+READS_OTHER_CORES = {"sharded_rmsnorm_4core.mlir", "splitk_matmul.mlir"}
 
 
 def _parse(text: str):
@@ -166,6 +168,8 @@ def test_heuristic_applies_the_v1_rules_to_the_add():
 @pytest.mark.parametrize("example,device", example_device_params(
     [e.name for e in EXAMPLES], ["spyre", "sample_device"]))
 def test_every_example_solves_optimally_and_beats_or_ties_the_heuristic(example, device):
+    if device != "spyre" and example in READS_OTHER_CORES:
+        pytest.skip("reads the scratchpads of cores the one-core device does not have")
     problem = extract(_parse(_open_ir(example, device))).problem
     s = solve(problem)
     assert s.stats.status == "OPTIMAL" and s.stats.gap == 0
