@@ -28,17 +28,18 @@ from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
 from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.common import origin_of
-from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.distributed_views import ResolveDistributedViews
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
 from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
+from spyre_sched.normalize.linear_tile_id import LinearTileId
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
 from spyre_sched.normalize.splat_to_fill import SplatToFill
+from spyre_sched.normalize.stored_fill_to_generic import StoredFillToGeneric
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
@@ -80,6 +81,7 @@ class DevicePatterns(ModulePass):
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     ResolveDistributedViews(),
+    LinearTileId(),
     DropDeadValues(),
     AffineApplyToArith(),
     SliceToSubtile(),
@@ -92,7 +94,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     UntileLoops(),
     ReductionInitToFill(),
     SinkIntoBranches(),
-    CopyToGeneric(),
+    StoredFillToGeneric(),
 )
 
 #: The scheduler, in order. Each entry is a pass instance; `step_name` names it for

@@ -21,7 +21,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - in_place_scale: each tile stored back onto the elements it was loaded from;
 - subscript_expression: access tiles written `%Xv[%row + %i, %c0]` in a row loop;
 - overlapping_views: two views of one buffer overlapping as wholes, the tiles moved
-  through them apart.
+  through them apart;
+- grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each.
 """
 
 from __future__ import annotations
@@ -129,7 +130,13 @@ def _subscript_expression(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _grid_3d(rng):
+    x = _f16(rng, 4, 4, 128)
+    return {"X": x}, {"Y": 2 * x.astype(np.float64)}
+
+
 CASES = {
+    "grid_3d": _grid_3d,
     "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,
