@@ -259,8 +259,8 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
 
     Errors (syntax, verifier, out-of-bounds with a witness that replays, write races, a
     grid larger than the device, a memory space it does not map, a view larger than its
-    memory, a loaded tile larger than the scratchpad) print as FILE:LINE:COL: error: and
-    exit 1. Warnings (rules stricter than the dialect's definition, masked positions of a
+    memory, a loaded tile larger than any memory) print as FILE:LINE:COL: error: and
+    exit 1. A loaded tile larger than the scratchpad is a note: compiling streams it. Warnings (rules stricter than the dialect's definition, masked positions of a
     tile sticking out of its view, findings that hold only for some values of an unbound
     scalar, outputs not fully covered) and "not checked:" notes do not change the status
     unless --strict is given.
@@ -280,9 +280,12 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     check_kernel_fits(target, kernel.func, kernel.num_tiles, kernel.location_of)
     # The size rules come first, from the types alone: the analyses below replay witnesses
     # tile by tile, which a tile no memory holds would make the host run out of memory.
-    too_large = check_resources(target, view_spans(kernel.func), loaded_tiles(kernel.func))
+    too_large, streamed = check_resources(target, view_spans(kernel.func),
+                                          loaded_tiles(kernel.func))
     for op, message in too_large:
         click.echo(f"{kernel.location_of(op)}: error: {message}", err=True)
+    for op, message in streamed:
+        click.echo(f"{kernel.location_of(op)}: note: {message}", err=True)
     with locating(kernel), garbage_collection_paused():  # allocation-heavy on large kernels
         model = KernelModel(kernel.func)  # built once: the analyses share it
         arguments = infer_arguments(kernel.func, model)

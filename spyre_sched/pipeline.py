@@ -29,12 +29,12 @@ from spyre_sched.frontend import Kernel
 from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.common import origin_of
 from spyre_sched.normalize.compare_to_mask import CompareToMask
-from spyre_sched.normalize.copy_to_generic import CopyToGeneric
 from spyre_sched.normalize.distributed_views import ResolveDistributedViews
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
 from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.inter_tile import LowerInterTile
+from spyre_sched.normalize.linear_tile_id import LinearTileId
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
@@ -43,6 +43,7 @@ from spyre_sched.normalize.select_compare import SelectCompareToGeneric
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
 from spyre_sched.normalize.splat_to_fill import SplatToFill
+from spyre_sched.normalize.stored_fill_to_generic import StoredFillToGeneric
 from spyre_sched.normalize.tile_loop_bounds import TileLoopBounds
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
@@ -86,6 +87,7 @@ class DevicePatterns(ModulePass):
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     LowerInterTile(),
     ResolveDistributedViews(),
+    LinearTileId(),
     DropDeadValues(),
     AffineApplyToArith(),
     TileLoopBounds(),
@@ -102,7 +104,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     UntileLoops(),
     ReductionInitToFill(),
     SinkIntoBranches(),
-    CopyToGeneric(),
+    StoredFillToGeneric(),
 )
 
 #: The scheduler, in order. Each entry is a pass instance; `step_name` names it for

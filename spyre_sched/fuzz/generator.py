@@ -16,7 +16,7 @@ loop over row blocks.
 
 Every kernel is race-free by construction: each tile writes only its own block, and reads
 of another tile's data are of inputs nobody writes. Rare choices deliberately step outside
-today's supported scope (masked tails, 3-D grids, bf16) so the fuzzer counts refusals too.
+today's supported scope (masked tails, bf16) so the fuzzer counts refusals too.
 Each choice is gated by a feature name (`FEATURES`); `without` switches features off.
 """
 

@@ -69,6 +69,22 @@ def form_range(form: Form, ranges: dict[SSAValue, tuple[int, int]]) -> tuple[int
     return lo, hi
 
 
+def _fold(op: Operation, x: int, y: int) -> int | None:
+    """`op` on two integers (None: not a folding op, or a division by zero)."""
+    folded = {
+        arith.DivUIOp: lambda: x // y, arith.DivSIOp: lambda: int(x / y),
+        arith.FloorDivSIOp: lambda: x // y, arith.RemUIOp: lambda: x % y,
+        arith.RemSIOp: lambda: int(math.fmod(x, y)), arith.MinUIOp: lambda: min(x, y),
+        arith.MinSIOp: lambda: min(x, y), arith.MaxUIOp: lambda: max(x, y),
+        arith.MaxSIOp: lambda: max(x, y), arith.CeilDivUIOp: lambda: -(-x // y),
+        arith.CeilDivSIOp: lambda: -(-x // y),
+    }
+    if type(op) in folded and (y != 0 or type(op) in (arith.MinUIOp, arith.MinSIOp,
+                                                       arith.MaxUIOp, arith.MaxSIOp)):
+        return folded[type(op)]()
+    return None
+
+
 def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
                emit: Callable[[Operation, list[Form]], Form] | None = None,
                ranges: dict[SSAValue, tuple[int, int]] | None = None) -> Form | None:
@@ -113,19 +129,15 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         product = a.times(b)
         if product is not None:
             return product
-    if a.is_constant and b.is_constant:
-        x, y = a.value, b.value
-        folded = {
-            arith.DivUIOp: lambda: x // y, arith.DivSIOp: lambda: int(x / y),
-            arith.FloorDivSIOp: lambda: x // y, arith.RemUIOp: lambda: x % y,
-            arith.RemSIOp: lambda: int(math.fmod(x, y)), arith.MinUIOp: lambda: min(x, y),
-            arith.MinSIOp: lambda: min(x, y), arith.MaxUIOp: lambda: max(x, y),
-            arith.MaxSIOp: lambda: max(x, y), arith.CeilDivUIOp: lambda: -(-x // y),
-            arith.CeilDivSIOp: lambda: -(-x // y),
-        }
-        if type(op) in folded and (y != 0 or type(op) in (arith.MinUIOp, arith.MinSIOp,
-                                                           arith.MaxUIOp, arith.MaxSIOp)):
-            return Form.constant(folded[type(op)]())
+    if not a.terms and not b.terms:
+        # compile-time integers, or constants that differ from core to core (grid
+        # coordinates computed from the tile id by division and remainder): folded core
+        # by core
+        cores = range(1 if a.is_constant and b.is_constant else num_tiles)
+        per_core = [_fold(op, a.const_at(c), b.const_at(c)) for c in cores]
+        if all(v is not None for v in per_core):
+            return Form.constant(per_core[0] if len(per_core) == 1  # type: ignore[arg-type]
+                                 else tuple(per_core))
     if emit is None:
         raise UnsupportedError("lowering: index arithmetic that is not affine in the "
                                "kernel's arguments and the loop counters", where(op))

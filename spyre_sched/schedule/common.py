@@ -63,6 +63,17 @@ def device_of(module: ModuleOp, pass_name: str = "") -> Device:
     return load_device(attr.data)
 
 
+def memory_instance(device: Device, kind: str, pass_name: str = "") -> str:
+    """A memory of `kind` as core 0 sees it (the shared one, or core 0's own)."""
+    shared = [m for m in device.memories_of_kind(kind) if device.core_of(m.name) is None]
+    if shared:
+        return shared[0].name
+    found = device.memories_of_kind(kind, device.core(0))
+    if not found:
+        raise fail(None, pass_name, f"device {device.name} has no memory of kind '{kind}'")
+    return found[0].name
+
+
 def kernel_funcs(module: ModuleOp) -> list[func.FuncOp]:
     """Functions with a body directly in `module` (the kernel / the orchestrator)."""
     return [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]

@@ -31,22 +31,11 @@ from spyre_sched.device import Device, Hop, find_route
 from spyre_sched.device.routing import interconnect_hop, interconnect_issuer
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.errors import DeviceError
-from spyre_sched.schedule.common import device_of, fail, programs
+from spyre_sched.schedule.common import device_of, fail, memory_instance, programs
 from spyre_sched.schedule.ir_build import enclosing_loops, loop_dim, pipeline, refresh_units
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
 
 NAME = "expand-paths"
-
-
-def memory_instance(device: Device, kind: str) -> str:
-    """A memory of `kind` as core 0 sees it (the shared one, or core 0's own)."""
-    shared = [m for m in device.memories_of_kind(kind) if device.core_of(m.name) is None]
-    if shared:
-        return shared[0].name
-    found = device.memories_of_kind(kind, device.core(0))
-    if not found:
-        raise fail(None, NAME, f"device {device.name} has no memory of kind '{kind}'")
-    return found[0].name
 
 
 def compute_instance(device: Device, kind: str) -> str:
@@ -192,7 +181,7 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
         slot = naive.dest.type
         owner = remote_core(naive.source)
         if owner is None:
-            hops = find_route(device, memory_instance(device, slot.source.data), unit).hops
+            hops = find_route(device, memory_instance(device, slot.source.data, NAME), unit).hops
         elif owner >= device.num_cores:
             raise fail(naive, NAME, f"a read of core {owner}'s scratchpad, but device "
                        f"{device.name} has cores 0..{device.num_cores - 1}")
@@ -215,7 +204,7 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
         paths[naive.dest] = _Path(naive.dest, hops, True, bufs, fifo)
     for naive in stores:
         slot = naive.source.type
-        route = find_route(device, unit, memory_instance(device, slot.dest.data))
+        route = find_route(device, unit, memory_instance(device, slot.dest.data, NAME))
         hops = route.hops
         if len(hops) < 2:
             raise fail(naive, NAME, f"not supported yet: {unit} writes memory without a store unit")

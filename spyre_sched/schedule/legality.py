@@ -8,7 +8,7 @@ handle: elementwise, broadcast and reduction work (named elementwise ops,
 f16 and f32, brought to
 one spelling by the normal-form passes that follow (`spyre_sched/normalize`), rectangular access tiles in their natural order, views in device memory, the
 tile's own scratchpad or (read only) another core's, KTIR `scf.for`/`scf.if` around load -> compute -> store chains,
-1-D and 2-D grids, views with run-time sizes (`ktdp.runtime_arg`) and static strides
+grids of any rank (the normal form numbers their tiles along one dimension), views with run-time sizes (`ktdp.runtime_arg`) and static strides
 (access tiles keep static shapes; the run-time value bounds the orchestrator's loops).
 """
 
@@ -275,9 +275,6 @@ class LegalityCheck(ModulePass):
         if len(funcs) != 1:
             raise fail(op, NAME, f"expected one kernel function, found {len(funcs)}")
         kernel = funcs[0]
-        grid = kernel.attributes.get("grid")
-        if grid is not None and len(grid.data) > 2:  # type: ignore[attr-defined]
-            raise fail(kernel, NAME, "not supported yet: grids of more than 2 dimensions")
         for inner in kernel.walk():
             if inner is not kernel:
                 check_op(inner, device)

@@ -59,6 +59,7 @@ from spyre_sched.schedule.common import (
     index_constant,
     programs,
 )
+from spyre_sched.schedule.copy_pipeline import CopyEnd, build_copy
 from spyre_sched.schedule.ir_build import for_loop, pipeline
 from spyre_sched.dialects.linalg_matmul import matmul_dims
 
@@ -170,7 +171,7 @@ def plan_computes(fn: func.FuncOp, index: int, device) -> tuple[list[Compute], l
     """Describe every compute of a program; also returns the intermediate buffers."""
     generics = [op for op in fn.body.block.ops if isinstance(op, GenericOp)]
     if not generics:
-        raise fail(fn, NAME, "a program without compute (a plain copy) is not supported yet")
+        return [], []
     units = device.compute_units(compute_class="vector")
     if not units:
         raise fail(fn, NAME, f"device {device.name} has no vector compute unit")
@@ -479,16 +480,47 @@ class NaivePipeline(ModulePass):
         device = device_of(op, NAME)
         for index, fn in list(programs(op)):
             computes, intermediates = plan_computes(fn, index, device)
-            nests = [_Builder(c).build() for c in computes]
+            order = {o: k for k, o in enumerate(fn.body.block.ops)}
+            # (position in the program, unit kinds, ops): computes and plain copies run
+            # in the order the kernel wrote them
+            nests = [(order[c.generic], [c.unit], _Builder(c).build()) for c in computes]
+            copies = [o for o in fn.body.block.ops if isinstance(o, ktdp.StoreOp)
+                      and isinstance(o.value.owner, ktdp.LoadOp)]
+            for k, store in enumerate(copies):
+                prefix = (f"p{index}" if not computes and k == 0
+                          else f"p{index}.c{len(computes) + k}")
+                units, ops = _copy_nest(prefix, store, device)
+                nests.append((order[store], units, ops))
+            if not nests:
+                raise fail(fn, NAME, "a program that stores nothing it loads or computes")
+            nests.sort(key=lambda n: n[0])
             if len(nests) == 1 and not intermediates:
-                new_ops = nests[0]
+                new_ops = nests[0][2]
             else:
-                unit = computes[0].unit
-                new_ops = [pipeline(intermediates, [([unit], n) for n in nests])]
+                new_ops = [pipeline(intermediates, [(units, n) for _, units, n in nests])]
             ret = fn.body.block.last_op
             assert ret is not None
             Rewriter.insert_op(new_ops, InsertPoint.before(ret))
             _erase_kernel_compute(fn)
+
+
+def _copy_nest(prefix: str, store: ktdp.StoreOp, device) -> tuple[list[str], list[Operation]]:
+    """A plain copy's DMA-only nest (`copy_pipeline.py`) and the unit kinds it uses."""
+    load = store.value.owner
+    assert isinstance(load, ktdp.LoadOp)
+    before: list[Operation] = []
+    ends = []
+    for tile in (load.tile.owner, store.tile.owner):
+        home = view_home(tile, device, before)  # type: ignore[arg-type]
+        assert home.base is not None
+        ends.append(CopyEnd(home.memref, home.memory_kind, home.base, home.name))
+    ops = [*before, *build_copy(prefix, store, ends[0], ends[1], device, NAME)]
+    units: list[str] = []
+    for o in ops:
+        for s in o.walk():
+            if isinstance(s, ktdf.StageOp):
+                units += [u for u in s.units if u not in units]
+    return units, ops
 
 
 def _erase_kernel_compute(fn: func.FuncOp) -> None:

@@ -1,6 +1,7 @@
 """Pass 9, open-decisions: leave buffering depth and instance split to the solver.
 
-- A pipeline whose private holds scratchpad buffers and that runs inside a loop gets
+- A pipeline whose private holds scratchpad buffers and that runs inside a loop (a
+  compute's tile pipeline, or a plain copy's DMA pipeline) gets
   `modulo(size: ?, decision = "<prefix>.pipe.<level>.modulo")`: its buffers are written
   by one stage and read by another while the loop advances, so N copies let the filling
   stage run ahead. (Not a fixed 2: the solver weighs scratchpad against latency.) A
@@ -27,6 +28,7 @@ from xdsl.rewriter import Rewriter
 from spyre_sched.device import Device
 from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import DIM_ATTR, device_of, programs
+from spyre_sched.schedule.copy_pipeline import COPY_ATTR
 from spyre_sched.schedule.expand_paths import compute_instance
 from spyre_sched.schedule.ir_build import is_reduction_loop, loop_dim
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
@@ -47,9 +49,12 @@ def _in_loop(op: Operation) -> bool:
 
 
 def _compute_prefix(pipe: ktdf.PipelineOp) -> str | None:
+    """The decision prefix of the compute inside `pipe`, or of the copy it is."""
     for op in pipe.walk():
-        if isinstance(op, ktdf.PipelineOp) and COMPUTE_ATTR in op.attributes:
-            return op.attributes[COMPUTE_ATTR].data  # type: ignore[attr-defined]
+        if isinstance(op, ktdf.PipelineOp):
+            for attr in (COMPUTE_ATTR, COPY_ATTR):
+                if attr in op.attributes:
+                    return op.attributes[attr].data  # type: ignore[attr-defined]
     return None
 
 

@@ -112,7 +112,9 @@ def test_else_branch_on_a_tile_coordinate_of_a_2d_grid(tmp_path: Path) -> None:
     bundle = _bundle(KERNELS / "guarded_grid.mlir", tmp_path / "b")
     plan = json.loads((bundle / "jobplan.json").read_text())
     (step,) = plan["execute"]
-    assert step["cond"] == ["ult", ["tile", 1], 3]
+    # the normal form computes grid coordinates from the linear tile id: coordinate 1 of
+    # the [4, 8] grid is tile // 4
+    assert step["cond"] == ["ult", ["floordiv", ["tile"], 4], 3]
     assert step["then"][0]["program"] == "local_schedule_0" and step["else"][0]["program"] == "local_schedule_1"
     inputs = _inputs((128, 256), 8, "A", "B")
     result = spyre_sched.run(str(bundle), inputs)

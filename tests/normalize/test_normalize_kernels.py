@@ -31,7 +31,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - rms_scalar_chain: a row's sum of squares read out by `tensor.extract`, scaled by
   scalar `arith`/`math` ops (1/sqrt(sum / N + eps)) and spread again;
 - select_relu_max: a relu as `arith.cmpf` + `arith.select` on tensors, and a row maximum
-  whose `linalg.reduce` combiner is `cmpf ogt` + `select`.
+  whose `linalg.reduce` combiner is `cmpf ogt` + `select`;
+- grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each.
 """
 
 from __future__ import annotations
@@ -173,12 +174,18 @@ def _grid_stride_rows(rng):
     return {"X": x}, {"Y": xd / xd.max(axis=1, keepdims=True)}
 
 
+def _grid_3d(rng):
+    x = _f16(rng, 4, 4, 128)
+    return {"X": x}, {"Y": 2 * x.astype(np.float64)}
+
+
 CASES = {
     "grid_stride_rows": _grid_stride_rows,
     "chunked_normalize": _chunked_normalize,
     "rms_scalar_chain": _rms_scalar_chain,
     "rotate_halves": _rotate_halves,
     "select_relu_max": _select_relu_max,
+    "grid_3d": _grid_3d,
     "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,

@@ -51,7 +51,10 @@ def test_example_schedules_verifies_and_round_trips(kernel: str, device: str) ->
     assert module.attributes["ktdf.device"].data == device  # type: ignore[attr-defined]
     names = ktdf.open_decisions(module)
     assert names, "every example leaves decisions to the solver"
-    for level in LEVELS[device]:
+    # A kernel that only copies (no FIFO: no compute unit) is staged in the scratchpad
+    # only; the levels nearer a compute unit are there to feed it.
+    computes = any(isinstance(op, ktdf.FifoOp) for op in module.walk())
+    for level in LEVELS[device] if computes else LEVELS[device][:1]:
         assert any(f".tile.{level}." in n for n in names), (level, names)
     stages = [op for op in module.walk() if isinstance(op, ktdf.StageOp)]
     assert stages and all(s.units for s in stages)
