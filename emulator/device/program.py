@@ -808,11 +808,21 @@ class UnitRun(_TopLevel):
         if plan.fast is None or len(plan.fast[1]) not in (1, 2):
             return compute
         # The shortcut (after the first call: `run` has checked the op and its types), with
-        # `Simulator.delay_now`'s accounting inlined: the unit is busy `cycles` cycles.
+        # `Simulator.delay_now`'s accounting in `busy`: the unit is busy `cycles` cycles.
         fast, dtypes = plan.fast
         first, second = dtypes[0], dtypes[-1]
         proc = self.proc
         stats = proc.stats
+
+        def busy() -> None:
+            if proc.local > sim_._limit:
+                sim_._check_limit(proc)
+            stats.instructions += 1
+            if cycles > 0:
+                stats.busy += cycles
+                if sim_.trace is not None:
+                    sim_.trace.slice(proc.name, proc.instruction, proc.local, cycles)
+                proc.local += cycles
 
         if len(dtypes) == 1:
             def compute1(*args):
@@ -821,14 +831,7 @@ class UnitRun(_TopLevel):
                     if a.dtype == first and a.ndim:
                         value = fast(a)
                         if value is not None:
-                            if proc.local > sim_._limit:
-                                sim_._check_limit(proc)
-                            stats.instructions += 1
-                            if cycles > 0:
-                                stats.busy += cycles
-                                if sim_.trace is not None:
-                                    sim_.trace.slice(proc.name, proc.instruction, proc.local, cycles)
-                                proc.local += cycles
+                            busy()
                             return value
                 return compute(*args)
 
@@ -839,14 +842,7 @@ class UnitRun(_TopLevel):
                 a, b = args
                 if a.dtype == first and b.dtype == second and a.ndim:
                     value = fast(a, b)
-                    if proc.local > sim_._limit:
-                        sim_._check_limit(proc)
-                    stats.instructions += 1
-                    if cycles > 0:
-                        stats.busy += cycles
-                        if sim_.trace is not None:
-                            sim_.trace.slice(proc.name, proc.instruction, proc.local, cycles)
-                        proc.local += cycles
+                    busy()
                     return value
             return compute(*args)
 

@@ -90,15 +90,7 @@ def _sink(branch: scf.IfOp) -> bool:
                        for use in v.uses)]
         if not used:
             continue
-        mapping: dict[SSAValue, SSAValue] = {}
-        point = InsertPoint.at_start(target)
-        for op in chain:
-            new = op.clone(value_mapper=mapping)
-            for old, fresh in zip(op.results, new.results):
-                mapping[old] = fresh
-                fresh.name_hint = old.name_hint
-            Rewriter.insert_op(new, point)
-            point = InsertPoint.after(new)
+        mapping = clone_chain_at_start(chain, target)
         for value in used:
             value.replace_uses_with_if(
                 mapping[value], lambda use: region.is_ancestor(use.operation))
@@ -119,3 +111,17 @@ class SinkIntoBranches(ModulePass):
             # outer conditions first: what moves into them may move on into inner ones
             for branch in [o for o in fn.walk() if isinstance(o, scf.IfOp)]:
                 _sink(branch)
+
+
+def clone_chain_at_start(chain: list[Operation], block: Block) -> dict[SSAValue, SSAValue]:
+    """`chain` cloned, in order, at the start of `block`; what each old result became."""
+    mapping: dict[SSAValue, SSAValue] = {}
+    point = InsertPoint.at_start(block)
+    for op in chain:
+        new = op.clone(value_mapper=mapping)
+        for old, fresh in zip(op.results, new.results):
+            mapping[old] = fresh
+            fresh.name_hint = old.name_hint
+        Rewriter.insert_op(new, point)
+        point = InsertPoint.after(new)
+    return mapping

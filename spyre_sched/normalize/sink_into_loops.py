@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.normalize.sink_into_branches import chain_of, outside_tensors, store_between
+from spyre_sched.normalize.sink_into_branches import (chain_of, clone_chain_at_start,
+                                                      outside_tensors, store_between)
 
 #: stands for "any buffer": a view whose pointer cannot be traced to an argument
 ANY = object()
@@ -69,15 +70,7 @@ def sink_into_loop(loop: scf.ForOp) -> bool:
     chain = chain_of(values, block) if values else None
     if not chain or store_between(chain[0], loop) or _writes_what_it_reads(loop, chain):
         return False
-    mapping: dict[SSAValue, SSAValue] = {}
-    point = InsertPoint.at_start(loop.body.block)
-    for op in chain:
-        new = op.clone(value_mapper=mapping)
-        for old, fresh in zip(op.results, new.results):
-            mapping[old] = fresh
-            fresh.name_hint = old.name_hint
-        Rewriter.insert_op(new, point)
-        point = InsertPoint.after(new)
+    mapping = clone_chain_at_start(chain, loop.body.block)
     for value in values:
         value.replace_uses_with_if(mapping[value], lambda use: loop.is_ancestor(use.operation))
     for op in reversed(chain):
