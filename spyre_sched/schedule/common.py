@@ -21,8 +21,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from spyre_sched.device import Device, load_device
-from spyre_sched.errors import UnsupportedError
+from spyre_sched.device import Device, Hop, load_device
+from spyre_sched.device.routing import interconnect_hop, interconnect_issuer
+from spyre_sched.dialects import ktdf, ktdp
+from spyre_sched.errors import DeviceError, UnsupportedError
 
 DEVICE_ATTR = "ktdf.device"
 PINNED_ATTR = "ktdf.pinned_bytes"
@@ -118,3 +120,30 @@ def element_bytes(element_type: Attribute) -> int:
     if text not in table:
         raise UnsupportedError(f"not supported yet: element type {text}")
     return table[text]
+
+
+def remote_core(value: SSAValue) -> int | None:
+    """The core whose scratchpad a kernel view names (`ct_local` with a `ct_id`), or None
+    for device memory and the executing tile's own scratchpad."""
+    owner = value.owner
+    if isinstance(owner, ktdf.GatherViewOp):
+        owner = owner.source.owner
+    if isinstance(owner, ktdp.ConstructMemoryViewOp):
+        space = owner.memory_space
+        if space.space == "ct_local" and getattr(space, "tile", None) is not None:
+            return int(space.tile)
+    return None
+
+
+def hop_from_core(device: Device, owner: int, op: Operation, pass_name: str) -> Hop:
+    """The move of a read of core `owner`'s scratchpad over the interconnect into the
+    reading core's scratchpad, issued by the reading core's DMA engine."""
+    if owner >= device.num_cores:
+        raise fail(op, pass_name, f"a read of core {owner}'s scratchpad, but device "
+                   f"{device.name} has cores 0..{device.num_cores - 1}")
+    try:
+        return interconnect_hop(device, device.scratchpad(owner).name,
+                                device.scratchpad(0).name, interconnect_issuer(device, 0))
+    except DeviceError as err:
+        raise fail(op, pass_name, f"not supported yet: a read of core {owner}'s "
+                   f"scratchpad on device {device.name}: {err.message}") from None

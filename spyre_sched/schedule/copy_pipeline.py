@@ -51,8 +51,10 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.schedule.common import (
     element_bytes,
     fail,
+    hop_from_core,
     index_constant,
     memory_instance,
+    remote_core,
 )
 from spyre_sched.schedule.ir_build import for_loop, pipeline
 
@@ -72,12 +74,20 @@ class CopyEnd:
     name: str
 
 
-def copy_route(device: Device, store: ktdp.StoreOp, source_kind: str, dest_kind: str,
-               pass_name: str) -> tuple[Hop, ...]:
+def copy_route(device: Device, store: ktdp.StoreOp, source_view: SSAValue, source_kind: str,
+               dest_kind: str, pass_name: str) -> tuple[Hop, ...]:
     """The hops from the source's memory to the destination's, through the scratchpad
-    when both are the same device memory."""
-    source = memory_instance(device, source_kind, pass_name)
+    when both are the same device memory; from another core's scratchpad, first over
+    the interconnect into this core's."""
     dest = memory_instance(device, dest_kind, pass_name)
+    owner = remote_core(source_view)
+    if owner is not None:
+        across = hop_from_core(device, owner, store, pass_name)
+        scratch = device.scratchpad(0).name
+        hops = (across, *(find_route(device, scratch, dest).hops if dest != scratch else ()))
+        _memory_to_memory(store, hops, device, pass_name)
+        return hops
+    source = memory_instance(device, source_kind, pass_name)
     if source != dest:
         hops = find_route(device, source, dest).hops
     else:
@@ -88,12 +98,17 @@ def copy_route(device: Device, store: ktdp.StoreOp, source_kind: str, dest_kind:
                        "from a memory into the same memory without a compute unit)")
         hops = (*find_route(device, source, scratch).hops,
                 *find_route(device, scratch, dest).hops)
+    _memory_to_memory(store, hops, device, pass_name)
+    return hops
+
+
+def _memory_to_memory(store: ktdp.StoreOp, hops: tuple[Hop, ...], device: Device,
+                      pass_name: str) -> None:
     for hop in hops:
         if hop.lands_in not in device.memories:
             raise fail(store, pass_name, f"not supported yet: a plain copy whose route "
                        f"passes through the FIFO of {hop.lands_in} (only memory-to-memory "
                        f"transfers are scheduled without a compute)")
-    return hops
 
 
 def build_copy(prefix: str, store: ktdp.StoreOp, source: CopyEnd, dest: CopyEnd,
@@ -104,7 +119,8 @@ def build_copy(prefix: str, store: ktdp.StoreOp, source: CopyEnd, dest: CopyEnd,
     shape = list(ttype.get_shape())
     element: Attribute = ttype.element_type
     rank = len(shape)
-    hops = copy_route(device, store, source.memory_kind, dest.memory_kind, pass_name)
+    hops = copy_route(device, store, source.memref, source.memory_kind, dest.memory_kind,
+                      pass_name)
     if not hops:
         raise fail(store, pass_name, "not supported yet: a plain copy whose source and "
                    "destination are the same memory")

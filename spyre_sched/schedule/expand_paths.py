@@ -28,10 +28,9 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
 from spyre_sched.device import Device, Hop, find_route
-from spyre_sched.device.routing import interconnect_hop, interconnect_issuer
-from spyre_sched.dialects import ktdf, ktdp
-from spyre_sched.errors import DeviceError
-from spyre_sched.schedule.common import device_of, fail, memory_instance, programs
+from spyre_sched.dialects import ktdf
+from spyre_sched.schedule.common import (device_of, fail, hop_from_core, memory_instance,
+                                         programs, remote_core)
 from spyre_sched.schedule.ir_build import enclosing_loops, loop_dim, pipeline, refresh_units
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
 
@@ -46,19 +45,6 @@ def compute_instance(device: Device, kind: str) -> str:
             if unit.kind == kind:
                 return unit.name
     raise fail(None, NAME, f"device {device.name} has no '{kind}' unit in core 0")
-
-
-def remote_core(value: SSAValue) -> int | None:
-    """The core whose scratchpad a kernel view names (`ct_local` with a `ct_id`), or None
-    for device memory and the executing tile's own scratchpad."""
-    owner = value.owner
-    if isinstance(owner, ktdf.GatherViewOp):
-        owner = owner.source.owner
-    if isinstance(owner, ktdp.ConstructMemoryViewOp):
-        space = owner.memory_space
-        if space.space == "ct_local" and getattr(space, "tile", None) is not None:
-            return int(space.tile)
-    return None
 
 
 def subscript_dims(values: list[SSAValue], root: Operation) -> list[int | None]:
@@ -182,20 +168,11 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
         owner = remote_core(naive.source)
         if owner is None:
             hops = find_route(device, memory_instance(device, slot.source.data, NAME), unit).hops
-        elif owner >= device.num_cores:
-            raise fail(naive, NAME, f"a read of core {owner}'s scratchpad, but device "
-                       f"{device.name} has cores 0..{device.num_cores - 1}")
         else:
             # Another core's scratchpad: first a move over the interconnect into this
-            # core's scratchpad, issued by its DMA engine, then this core's own route.
-            local = device.scratchpad(0).name
-            try:
-                across = interconnect_hop(device, device.scratchpad(owner).name, local,
-                                          interconnect_issuer(device, 0))
-            except DeviceError as err:
-                raise fail(naive, NAME, f"not supported yet: a read of core {owner}'s "
-                           f"scratchpad on device {device.name}: {err.message}") from None
-            hops = (across, *find_route(device, local, unit).hops)
+            # core's scratchpad, then this core's own route.
+            hops = (hop_from_core(device, owner, naive, NAME),
+                    *find_route(device, device.scratchpad(0).name, unit).hops)
         if not hops:
             raise fail(naive, NAME, f"not supported yet: {unit} reads memory without a load unit")
         bufs = [_staging_buffer(device, h, naive, True, generic_rank, width, stick) for h in hops[:-1]]
