@@ -228,8 +228,9 @@ def test_run_reports_an_index_out_of_range_and_writes_nothing(embedding: Path,
 
 
 def test_an_address_buffer_that_cannot_fit_is_located_and_writes_nothing(tmp_path: Path) -> None:
-    """A scratchpad that holds the gathered row and its output row (256 bytes) but not the
-    address buffer's entry as well: refused by the footprints pass, no bundle left."""
+    """A scratchpad that holds the gathered row (128 bytes: the copy moves it through one
+    buffer) but not the address buffer's entry as well: refused by the footprints pass,
+    no bundle left."""
     from click.testing import CliRunner
 
     from spyre_sched.cli import main
@@ -238,15 +239,15 @@ def test_an_address_buffer_that_cannot_fit_is_located_and_writes_nothing(tmp_pat
     old = '#LX = {kind = "LX", size = 2097152}'
     assert old in text
     device = tmp_path / "tiny_lx.mlir"
-    device.write_text(text.replace(old, '#LX = {kind = "LX", size = 256}'))
+    device.write_text(text.replace(old, '#LX = {kind = "LX", size = 128}'))
     out = tmp_path / "bundle"
     result = CliRunner().invoke(main, ["compile", str(EMBEDDING), "--device", str(device),
                                        "-o", str(out)])
     assert result.exit_code == 1, result.output
     assert "in pass footprints" in result.output
-    assert "needs 260 bytes of LX" in result.output
+    assert "needs 132 bytes of LX" in result.output
     assert "4 of them for the address buffers of indirect transfers" in result.output
-    assert "but a core has 256" in result.output
+    assert "but a core has 128" in result.output
     assert not out.exists()
 
 
