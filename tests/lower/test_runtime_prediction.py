@@ -18,7 +18,8 @@ from spyre_sched.lower.bundle import write_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = ROOT / "tests" / "emulator" / "kernels" / "runtime_rows.mlir"
-LOOPED = ROOT / "tests" / "schedule" / "kernels" / "looped_add.mlir"
+# a KTIR loop kept in the orchestrator: it updates its rows in place, so it is not folded
+LOOPED = ROOT / "tests" / "schedule" / "kernels" / "looped_add_in_place.mlir"
 EXTRACT = ("%N = ktdp.runtime_arg_extract value from %n : "
            "!ktdp.runtime_arg<index, granularity = 64, upperbound = 256> -> index")
 
