@@ -1,5 +1,5 @@
-"""Normal-form pass `untile-loops`: a kernel's `scf.for` that walks a tile in blocks and
-threads tensors across its boundary becomes one chain over the whole extent it walks.
+"""Normal-form pass `untile-loops`: a kernel's `scf.for` that walks a tile in blocks
+becomes one chain over the whole extent it walks, where that is exact.
 
 Kernels written by hand often tile a tile themselves: a row-wise LayerNorm loads
 `gamma`/`beta` once and walks its rows with an `scf.for`; a user-chunked reduction walks
@@ -14,9 +14,12 @@ and a tensor loaded before the loop (gamma, beta) is a broadcast operand read on
 
 Folding is exact when the loop's iterations read and write disjoint blocks that tile the
 extent without gaps: every access tile that moves, moves in one dim, by its own extent
-per iteration. The loop needs constant bounds. Loops whose bodies are already whole
-chains (no tensor crosses the loop boundary) are left to the orchestrator, which calls
-the program once per iteration.
+per iteration. The loop needs constant bounds. A loop whose body is already a whole
+chain (each iteration loads, computes and stores its own block; no tensor crosses the
+loop boundary) is folded under the same conditions, so the user's block size becomes a
+level of the pipeline nest whose size the scheduler still chooses; when that is not
+provably exact (say its iterations update memory in place) it is left to the
+orchestrator, which calls the program once per iteration.
 
 A loop that cannot be folded but carries no value has the loads (and compute) its body
 reads from before it cloned into its body (`sink_into_loops.py`) when that is exact: each
@@ -375,7 +378,7 @@ def _inner_first(op: Operation) -> list[scf.ForOp]:
 
 @dataclass(frozen=True)
 class UntileLoops(ModulePass):
-    """Fold kernel `scf.for` loops that thread tensors across their boundary."""
+    """Fold kernel `scf.for` loops that walk a tile in blocks, where that is exact."""
 
     name = NAME
 
@@ -384,12 +387,12 @@ class UntileLoops(ModulePass):
             # innermost first (a folded inner loop leaves its parent a plain body), and
             # siblings in order (a loop reading what an earlier one makes sees it folded)
             for loop in _inner_first(fn):
-                if not _needs_folding(loop):
-                    continue
                 try:
                     state = _Loop(loop)
                     state.analyse()
                 except _Refuse as why:
+                    if not _needs_folding(loop):
+                        continue  # each iteration is already a whole chain: orchestrated
                     if sink_into_loop(loop):
                         continue  # left to the orchestrator, each iteration a whole chain
                     raise fail(loop, NAME, "not supported yet: a loop that threads tensors "

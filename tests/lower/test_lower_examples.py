@@ -17,8 +17,9 @@ from tests.example_device_matrix import in_default_run
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
-# a KTIR loop kept in the orchestrator: the job plan unrolls it, one call per row
-LOOPED = ROOT / "tests" / "schedule" / "kernels" / "looped_add.mlir"
+# a KTIR loop kept in the orchestrator (it updates its rows in place, so it is not
+# folded): the job plan unrolls it, one call per row
+LOOPED = ROOT / "tests" / "schedule" / "kernels" / "looped_add_in_place.mlir"
 
 
 def kernel_for(device: str, example: Path, tmp_path: Path) -> Path:

@@ -63,17 +63,30 @@ def test_saved_schedule_ir_is_accepted_and_round_trips(tmp_path) -> None:
     assert again.stdout == saved.read_text()
 
 
-def test_ktir_loops_stay_in_the_orchestrator() -> None:
-    result = invoke(str(KERNELS / "looped_add.mlir"))
+def test_ktir_loops_that_cannot_fold_stay_in_the_orchestrator() -> None:
+    """The loop updates its rows in place, so untile-loops cannot fold it."""
+    result = invoke(str(KERNELS / "looped_add_in_place.mlir"))
     assert result.exit_code == 0, result.stderr
     module = parse_ir(result.stdout)
     orchestrator = next(op for op in module.ops if op.name == "func.func"
-                        and op.sym_name.data == "looped_add")  # type: ignore[attr-defined]
+                        and op.sym_name.data == "looped_add_in_place")  # type: ignore[attr-defined]
     loops = [op for op in orchestrator.walk() if op.name == "scf.for"]
     assert len(loops) == 1
     calls = [op for op in loops[0].walk() if op.name == "func.call"]
     assert len(calls) == 1 and calls[0].operands[-1] == loops[0].body.block.args[0]
     assert ktdf.open_decisions(module)
+
+
+def test_a_self_contained_block_loop_folds_into_the_pipeline_nest() -> None:
+    """Each iteration loads, adds and stores its own row: the loop is folded, so the
+    orchestrator has no loop and the one program walks both rows."""
+    result = invoke(str(KERNELS / "looped_add.mlir"))
+    assert result.exit_code == 0, result.stderr
+    module = parse_ir(result.stdout)
+    orchestrator = next(op for op in module.ops if op.name == "func.func"
+                        and op.sym_name.data == "looped_add")  # type: ignore[attr-defined]
+    assert not [op for op in orchestrator.walk() if op.name == "scf.for"]
+    assert len([op for op in orchestrator.walk() if op.name == "func.call"]) == 1
 
 
 def test_device_patterns_run_at_pre_mapping(tmp_path) -> None:

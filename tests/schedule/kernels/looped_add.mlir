@@ -1,6 +1,6 @@
 // C = A + B on 4x64 f16, 2 compute tiles of 2 rows, each tile walking its rows with a
-// KTIR scf.for (one row per iteration): the loop stays in the orchestrator, which calls
-// the program once per row with the row as an extra argument.
+// KTIR scf.for (one row per iteration): the rows tile the tile's slab without gaps, so
+// the loop is folded into one chain over both rows and the scheduler picks the blocks.
 #row1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
