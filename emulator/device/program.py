@@ -783,8 +783,7 @@ class UnitRun(_TopLevel):
 
     def compute_fn(self, plan: ComputePlan) -> Callable:
         """A vectorchain op: operands -> result, its busy time spent in place."""
-        sim_ = self.launch.sim
-        delay_now = sim_.delay_now
+        delay_now = self.launch.sim.delay_now
         cycles = None
 
         def compute(*args):
@@ -807,22 +806,11 @@ class UnitRun(_TopLevel):
 
         if plan.fast is None or len(plan.fast[1]) not in (1, 2):
             return compute
-        # The shortcut (after the first call: `run` has checked the op and its types), with
-        # `Simulator.delay_now`'s accounting in `busy`: the unit is busy `cycles` cycles.
+        # The shortcut (after the first call: `run` has checked the op and its types): the
+        # unit is busy `cycles` cycles, as `Simulator.delay_now` accounts it.
         fast, dtypes = plan.fast
         first, second = dtypes[0], dtypes[-1]
         proc = self.proc
-        stats = proc.stats
-
-        def busy() -> None:
-            if proc.local > sim_._limit:
-                sim_._check_limit(proc)
-            stats.instructions += 1
-            if cycles > 0:
-                stats.busy += cycles
-                if sim_.trace is not None:
-                    sim_.trace.slice(proc.name, proc.instruction, proc.local, cycles)
-                proc.local += cycles
 
         if len(dtypes) == 1:
             def compute1(*args):
@@ -831,7 +819,7 @@ class UnitRun(_TopLevel):
                     if a.dtype == first and a.ndim:
                         value = fast(a)
                         if value is not None:
-                            busy()
+                            delay_now(proc, cycles)
                             return value
                 return compute(*args)
 
@@ -842,7 +830,7 @@ class UnitRun(_TopLevel):
                 a, b = args
                 if a.dtype == first and b.dtype == second and a.ndim:
                     value = fast(a, b)
-                    busy()
+                    delay_now(proc, cycles)
                     return value
             return compute(*args)
 
