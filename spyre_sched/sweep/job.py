@@ -138,8 +138,13 @@ def run_job(job: SweepJob) -> dict:
                 row.update(status="error", reason=message)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except Exception as err:  # a bug: the row says so, the other jobs go on
-            row.update(status="crash", reason=own_words(f"{type(err).__name__}: {err}"))
+        except Exception as err:
+            if alarm.fired:  # the alarm landed in a library callback that dropped it and
+                # failed its own way (islpy does): the time limit is the cause
+                row.update(status="timeout", reason=f"the job passed its time limit of "
+                           f"{job.timeout:g} s")
+            else:  # a bug: the row says so, the other jobs go on
+                row.update(status="crash", reason=own_words(f"{type(err).__name__}: {err}"))
         else:
             if alarm.fired:  # the alarm landed where its exception was dropped (a gc hook)
                 row.update(status="timeout", reason=f"the job passed its time limit of "

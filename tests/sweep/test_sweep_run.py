@@ -134,6 +134,27 @@ def test_a_job_past_its_time_limit_is_a_timeout_row(tmp_path):
     assert row["cycles"] is None and row["lx.size"] == 2048
 
 
+def test_a_time_limit_that_a_library_callback_turns_into_its_own_error_is_a_timeout(
+        tmp_path, monkeypatch):
+    # islpy runs Python callbacks that drop the alarm's exception and then fail their own
+    # way: the row must still name the time limit, not report a crash
+    import time
+
+    from spyre_sched.sweep.job import run_job
+
+    def swallowing(*args, **kwargs):
+        while True:
+            try:
+                time.sleep(0.01)
+            except BaseException:
+                raise RuntimeError("the callback failed") from None
+
+    monkeypatch.setattr("spyre_sched.bench.measure.measure_strategy", swallowing)
+    row = run_job(_one_job(tmp_path, timeout=0.05))
+    assert row["status"] == "timeout"
+    assert row["reason"] == "the job passed its time limit of 0.05 s"
+
+
 def test_a_bug_in_a_job_is_a_crash_row_not_a_lost_sweep(tmp_path, monkeypatch):
     from spyre_sched.sweep.job import run_job
 
