@@ -35,6 +35,7 @@ from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.inter_tile import LowerInterTile
 from spyre_sched.normalize.linear_tile_id import LinearTileId
+from spyre_sched.normalize.masked_views import MarkMaskedViews
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
@@ -85,6 +86,7 @@ class DevicePatterns(ModulePass):
 #: The normal form (spyre_sched/normalize): every spelling of a kernel's compute brought
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
+    MarkMaskedViews(),
     LowerInterTile(),
     ResolveDistributedViews(),
     LinearTileId(),

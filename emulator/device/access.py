@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.ir.affine import AffineExpr
+from xdsl.ir.affine import AffineConstraintExpr, AffineExpr, AffineSet
 
 from spyre_sched.dialects.agen import AccessAttr, linear_form
 from spyre_sched.errors import ExecutionError
@@ -107,3 +107,17 @@ class Access:
                 span = (int(inside.min()), int(inside.max()) + element_bytes)
         return Access(offset, shape, byte_strides, mask, element_bytes,
                       size * element_bytes, span, box_span, size, contiguous)
+
+
+def clipped(attr: AccessAttr, clip: AffineSet, values: tuple[int, ...]) -> AccessAttr:
+    """`attr` with the run-time mask `clip` (symbols bound to `values`) added to its mask:
+    the edge of a view a tile may stick out of, known once the tile's origin is."""
+    dims = [AffineExpr.dimension(i) for i in range(clip.num_dims)]
+    syms = [AffineExpr.constant(int(v)) for v in values]
+    extra = tuple(
+        AffineConstraintExpr(c.kind, c.lhs.replace_dims_and_symbols(dims, syms),
+                             c.rhs.replace_dims_and_symbols(dims, syms))
+        for c in clip.constraints)
+    mask = attr.mask.data
+    return AccessAttr.get(attr.set.data, attr.order.data, attr.stride_list,
+                          AffineSet(mask.num_dims, 0, (*mask.constraints, *extra)))

@@ -386,7 +386,12 @@ class UnitCode:
                 out.append(f"{ind}yield r.vector_store({k}, {n(op.base)}, {n(op.value)})")
         elif isinstance(op, agen.CompositeLoadAndStoreOp):
             k = self.const(self.image.composite_plan(op))
-            out.append(f"{ind}yield r.composite({k}, {n(op.source_base)}, {n(op.target_base)})")
+            if op.clip is not None:
+                vals = "".join(f"{n(v)}, " for v in op.clip_values)
+                out.append(f"{ind}yield r.composite_clipped({k}, {n(op.source_base)}, "
+                           f"{n(op.target_base)}, ({vals}))")
+            else:
+                out.append(f"{ind}yield r.composite({k}, {n(op.source_base)}, {n(op.target_base)})")
         elif isinstance(op, agen.IndirectLoadAndStoreOp):
             k = self.const(self.image.indirect_plan(op))
             bases = "".join(f"{n(b)}, " for b in op.index_bases)

@@ -35,7 +35,7 @@ from spyre_sched.errors import ExecutionError
 from spyre_sched.polyhedral.views import element_name
 
 from emulator.device import sim
-from emulator.device.access import Access
+from emulator.device.access import Access, clipped
 from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
 from emulator.device.timing import compute_cycles, matrix_cycles
@@ -86,6 +86,27 @@ class CompositePlan:
     source_access: Access
     target_access: Access
     et: object
+    clip: tuple | None = None
+    """(side, AffineSet, source AccessAttr, target AccessAttr) of a transfer masked at
+    run time (`agen.composite_load_and_store ... clip(...)`), else None."""
+    positional: bool = False
+    """Box point k of the source goes to box point k of the target, masked or not (a
+    clipped transfer: a masked source point gives 0 there, a masked target point is
+    skipped); otherwise the source's unmasked points fill the target's in order."""
+    clipped: dict = field(default_factory=dict, compare=False, hash=False)
+    """The plans of the clip values seen so far (each a plain plan: timing keyed by it)."""
+
+    def at(self, values: tuple[int, ...]) -> CompositePlan:
+        """The plain plan for one set of clip values."""
+        found = self.clipped.get(values)
+        if found is None:
+            side, clip, sattr, tattr = self.clip  # type: ignore[misc]
+            eb = self.source_access.element_bytes
+            sa = Access.of(clipped(sattr, clip, values), eb) if side == "source" else self.source_access
+            ta = Access.of(clipped(tattr, clip, values), eb) if side == "target" else self.target_access
+            found = CompositePlan(self.source, self.target, sa, ta, self.et, positional=True)
+            self.clipped[values] = found
+        return found
 
 
 @dataclass(frozen=True)
@@ -348,9 +369,18 @@ class ProgramImage:
 
     def composite_plan(self, op: agen.CompositeLoadAndStoreOp) -> CompositePlan:
         et = element_type(element_name(op.element))
-        return CompositePlan(op.source_memory.data, op.target_memory.data,
-                             self.access(op.source_access, et.size),
-                             self.access(op.target_access, et.size), et)
+        clip = None
+        if op.clip is not None:
+            clip = (op.clip_side.data, op.clip.data, op.source_access, op.target_access)
+        key = ("composite", op.source_memory.data, op.target_memory.data, op.source_access,
+               op.target_access, et.size, clip[:2] if clip else None)
+        found = self.access_cache.get(key)
+        if found is None:  # one plan per distinct transfer: its clipped plans are shared
+            found = CompositePlan(op.source_memory.data, op.target_memory.data,
+                                  self.access(op.source_access, et.size),
+                                  self.access(op.target_access, et.size), et, clip)
+            self.access_cache[key] = found
+        return found
 
     def indirect_plan(self, op: agen.IndirectLoadAndStoreOp) -> IndirectPlan:
         et = element_type(element_name(op.element))
@@ -868,6 +898,10 @@ class UnitRun(_TopLevel):
                 _write(memory, base, access, et, value)
         return (sim.TRANSFER, busy, latency, shared, access.box_bytes, (memory, land), names)
 
+    def composite_clipped(self, plan: CompositePlan, src_base: int, dst_base: int, values: tuple):
+        """A composite whose mask depends on run-time values (a view's edge)."""
+        return self.composite(plan.at(values), src_base, dst_base)
+
     def composite(self, plan: CompositePlan, src_base: int, dst_base: int):
         key = id(plan)
         found = self._links.get(key)
@@ -897,10 +931,13 @@ class UnitRun(_TopLevel):
             values = from_memory(et, raw)
             if sa.mask is not None:
                 values = np.where(sa.mask, values, np.zeros((), dtype=values.dtype))
-            try:
-                values = _remask(values, sa, da)
-            except ExecutionError as err:
-                raise self.fault(err.message) from None
+            if plan.positional:
+                values = values.reshape(da.shape)
+            else:
+                try:
+                    values = _remask(values, sa, da)
+                except ExecutionError as err:
+                    raise self.fault(err.message) from None
 
             def land():
                 _write(dst_mem, dst_base, da, et, values)

@@ -42,6 +42,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     param_def,
     prop_def,
     result_def,
@@ -343,36 +344,62 @@ class CompositeLoadAndStoreOp(IRDLOperation):
 
     source_base = operand_def(IndexType)
     target_base = operand_def(IndexType)
+    clip_values = var_operand_def(IndexType)
     source_memory = prop_def(StringAttr)
     source_access = prop_def(AnyAttr())  # AccessAttr
     target_memory = prop_def(StringAttr)
     target_access = prop_def(AnyAttr())  # AccessAttr
     element = prop_def(TypeAttribute)
+    clip = opt_prop_def(AffineSetAttr)
+    """A mask known only at run time (the edge of a view a tile may stick out of): a set
+    over the `clip_side` access's dims whose symbols are `clip_values`; box points of
+    that side outside it are masked, as points outside the access's own set are."""
+    clip_side = opt_prop_def(StringAttr)
 
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
         "$source_memory `[` $source_base `]` $source_access `to` "
-        "$target_memory `[` $target_base `]` $target_access attr-dict `:` $element"
+        "$target_memory `[` $target_base `]` $target_access "
+        "(`clip` `(` $clip_values^ `)`)? attr-dict `:` $element"
     )
 
     def __init__(self, source_memory: str, source_base, source_access: AccessAttr,
                  target_memory: str, target_base, target_access: AccessAttr,
-                 element: Attribute):
-        super().__init__(
-            operands=[source_base, target_base],
-            properties={
-                "source_memory": StringAttr(source_memory),
-                "source_access": source_access,
-                "target_memory": StringAttr(target_memory),
-                "target_access": target_access,
-                "element": element,
-            },
-        )
+                 element: Attribute, clip: tuple[str, AffineSet, Sequence] | None = None):
+        properties = {
+            "source_memory": StringAttr(source_memory),
+            "source_access": source_access,
+            "target_memory": StringAttr(target_memory),
+            "target_access": target_access,
+            "element": element,
+        }
+        values: Sequence = ()
+        if clip is not None:
+            side, aset, values = clip
+            properties["clip"] = AffineSetAttr(aset)
+            properties["clip_side"] = StringAttr(side)
+        super().__init__(operands=[source_base, target_base, list(values)], properties=properties)
 
     def verify_(self) -> None:
         _check_memory(self, self.source_memory)
         _check_memory(self, self.target_memory)
         _check_access(self, self.source_access, "the source access")
         _check_access(self, self.target_access, "the target access")
+        if (self.clip is None) != (self.clip_side is None):
+            raise VerifyException(f"{self.name}: `clip` and `clip_side` go together")
+        if self.clip is not None:
+            side = self.clip_side.data
+            if side not in ("source", "target"):
+                raise VerifyException(f"{self.name}: clip_side must be \"source\" or \"target\"")
+            access = self.source_access if side == "source" else self.target_access
+            clip = self.clip.data
+            if clip.num_dims != access.set.data.num_dims or clip.num_symbols != len(self.clip_values):
+                raise VerifyException(
+                    f"{self.name}: the clip must be a set over the {side} access's "
+                    f"{access.set.data.num_dims} dims with one symbol per clip value "
+                    f"({len(self.clip_values)})")
+        elif self.clip_values:
+            raise VerifyException(f"{self.name}: clip values without a clip")
         source_points = math.prod(self.source_access.shape())
         target_points = math.prod(self.target_access.shape())
         if source_points != target_points:

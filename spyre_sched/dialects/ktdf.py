@@ -1239,6 +1239,10 @@ CHUNK_ATTR = "ktdf.vectors_per_instruction"
 """On the `ktdf.parallel` vector loop of an elementwise FIFO pipeline: the most vectors
 one instruction moves and computes (the lowering takes the largest divisor of each
 instance's vectors up to it)."""
+MASKED_VIEW_ATTR = "ktdf.masked"
+"""On a `ktdp.construct_memory_view`: some access tile sticks out of its coordinate set
+(for some tile, iteration or run-time size), so the positions outside it are masked
+(`mark-masked-views`); the lowering clips the view's transfers to the set at run time."""
 CHUNK_MODE_ATTR = "ktdf.chunk_mode"
 """Beside `ktdf.vectors_per_instruction`: `held` (every FIFO of the pipeline keeps a whole
 chunk) or `streaming` (a chunk flows through FIFOs shallower than it); for the reader."""

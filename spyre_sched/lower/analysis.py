@@ -17,6 +17,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 
 from spyre_sched.dialects import ktdf, ktdp
+from spyre_sched.dialects.ktdf import MASKED_VIEW_ATTR
 from spyre_sched.dialects.agen import box_bounds
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.lower import runtime_shapes
@@ -52,6 +53,10 @@ class ViewInfo:
     element_bytes: int
     pinned: bool  # a ct_local view: the kernel's own scratchpad region
     maxima: tuple[int, ...] = ()
+    op: ktdp.ConstructMemoryViewOp | None = None
+    masked: bool = False
+    """Some access tile sticks out of the view (`mark-masked-views`): its transfers carry
+    the view's coordinate set as a run-time mask."""
 
 
 @dataclass
@@ -200,6 +205,8 @@ def _view_info(op: ktdp.ConstructMemoryViewOp, units: Units, env: dict[SSAValue,
         element_bytes=element_bytes(mtype.element_type),
         pinned=kind == "ct_local",
         maxima=tuple(hi for _, hi in bounds) if all(hi is not None for _, hi in bounds) else (),
+        op=op,
+        masked=MASKED_VIEW_ATTR in op.attributes,
     )
 
 

@@ -829,9 +829,17 @@ class EngineEmitter:
                 return
             self.check_inside(op.source, op.mixed_source_offsets(), src_sizes, op)
             self.check_inside(op.dest, op.mixed_dest_offsets(), dst_sizes, op)
+            src_base = self.value(saddr, "src", memory=smem, argument=spointer)
+            dst_base = self.value(daddr, "dst", memory=dmem, argument=dpointer)
+            clips = [c for c in (self.clip(op.source, op.mixed_source_offsets(), src_sizes, "source", op),
+                                 self.clip(op.dest, op.mixed_dest_offsets(), dst_sizes, "target", op))
+                     if c is not None]
+            if len(clips) > 1:
+                raise UnsupportedError("lowering: not supported yet: a copy between two views "
+                                       "that both mask positions", where(op))
             self.emit(CompositeLoadAndStoreOp(
-                smem, self.value(saddr, "src", memory=smem, argument=spointer), _access(src_sizes, sstr),
-                dmem, self.value(daddr, "dst", memory=dmem, argument=dpointer), _access(dst_sizes, dstr), elem))
+                smem, src_base, _access(src_sizes, sstr), dmem, dst_base, _access(dst_sizes, dstr), elem,
+                clips[0] if clips else None))
         elif dst_is_fifo:
             fifo = self.pa.fifos[op.dest]
             mem, addr, strides, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
@@ -846,6 +854,7 @@ class EngineEmitter:
                 self.emit(df.SendOp(load.results[0], fifo.name))
                 return
             box, valid = self._fifo_box_static(src_sizes, self.widen(fifo.shape), op)
+            self.refuse_masked(op.source, op)
             self.check_inside(op.source, op.mixed_source_offsets(), src_sizes, op)
             load = self.emit(VectorLoadOp(mem, self.value(addr, "at", memory=mem, argument=self.pointer), _access(box, strides, valid),
                                           _vector(box, elem)))
@@ -854,10 +863,45 @@ class EngineEmitter:
             fifo = self.pa.fifos[op.source]
             mem, addr, strides, elem = self.endpoint(op.dest, op.mixed_dest_offsets(), dst_sizes)
             box, valid = self._fifo_box_static(dst_sizes, self.widen(fifo.shape), op)
+            self.refuse_masked(op.dest, op)
             self.check_inside(op.dest, op.mixed_dest_offsets(), dst_sizes, op)
             recv = self.emit(df.ReceiveOp(fifo.name, _vector(box, elem)))
             self.emit(VectorStoreOp(recv.results[0], mem, self.value(addr, "at", memory=mem, argument=self.pointer),
                                     _access(box, strides, valid)))
+
+    def clip(self, value: SSAValue, offsets, sizes: Sequence[int], side: str, op: Operation):
+        """The run-time mask of a transfer on a masked view (`ktdf.masked`): its coordinate
+        set, over the box's dims, with the box's origin and the view's sizes as symbols, so
+        that the positions outside the view are masked (loads give 0, stores skip them)
+        wherever the tile, the loop iteration and the run-time sizes put the box."""
+        view = self.pa.views.get(value)
+        if view is None or not view.masked or view.op is None:
+            return None
+        cset = view.op.coordinate_set.data
+        rank, nsym = cset.num_dims, cset.num_symbols
+        if len(sizes) != rank or len(offsets) != rank:
+            raise UnsupportedError(f"lowering: not supported yet: a masked transfer of rank "
+                                   f"{len(sizes)} on a view of rank {rank}", where(op))
+        forms = [self.env[o] if isinstance(o, SSAValue) else Form.constant(int(o)) for o in offsets]
+        for size in list(view.op.sizes)[:nsym]:
+            if size not in self.env:
+                raise UnsupportedError("lowering: not supported yet: a masked view whose size "
+                                       "the program does not know", where(op))
+            forms.append(self.env[size])
+        values = [self.value(f, "edge", kind="index") for f in forms]
+        dims = [AffineExpr.dimension(i) + AffineExpr.symbol(i) for i in range(rank)]
+        syms = [AffineExpr.symbol(rank + j) for j in range(nsym)]
+        constraints = tuple(
+            AffineConstraintExpr(c.kind, c.lhs.replace_dims_and_symbols(dims, syms),
+                                 c.rhs.replace_dims_and_symbols(dims, syms))
+            for c in cset.constraints)
+        return side, AffineSet(rank, rank + nsym, constraints), values
+
+    def refuse_masked(self, value: SSAValue, op: Operation) -> None:
+        view = self.pa.views.get(value)
+        if view is not None and view.masked:
+            raise UnsupportedError("lowering: not supported yet: masked accesses moved between "
+                                   "a view and a FIFO without a DMA transfer", where(op))
 
     def check_inside(self, value: SSAValue, offsets, sizes: Sequence[int], op: Operation) -> None:
         """A transfer must stay inside its buffer (every offset the loops can give)."""

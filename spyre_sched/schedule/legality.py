@@ -42,7 +42,6 @@ from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.polyhedral.distributed import Unresolved, remote_stores, resolve
 from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
-from spyre_sched.polyhedral.out_of_bounds import find_out_of_bounds
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.polyhedral.tile_image import projected_dims
 from spyre_sched.schedule.common import device_of, fail, kernel_funcs
@@ -207,20 +206,6 @@ def _check_tile(op: ktdp.ConstructAccessTileOp) -> None:
                    "identity (transposed traversal)")
 
 
-def _check_masked_accesses(kernel: func.FuncOp) -> None:
-    """An access tile that sticks out of its view (for some tile, iteration or run-time
-    size) is masked in KTIR: the schedule moves whole tiles, so it would touch memory
-    outside the view. Refused until the lowering masks transfers at view edges."""
-    model = KernelModel(kernel)
-    for access in model.accesses:
-        if not access.exact:
-            continue
-        oob = find_out_of_bounds(access)
-        if oob is not None:
-            raise fail(access.op, NAME, f"not supported yet: masked accesses (the access tile "
-                       f"sticks out of its view's coordinate set at {oob})")
-
-
 def _check_tensor_types(op: Operation) -> None:
     for value in [*op.operands, *op.results]:
         t = value.type
@@ -281,4 +266,3 @@ class LegalityCheck(ModulePass):
         _check_distributed(kernel)
         _check_exchanges(kernel)
         _check_remote_stores(kernel)
-        _check_masked_accesses(kernel)
