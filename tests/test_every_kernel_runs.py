@@ -48,7 +48,6 @@ RACE = "a kernel with a proven race is not compiled"
 #: do yet for it
 KNOWN_GAPS = {
     "tests/compat/kernels/argmax_rows.mlir": "not supported yet: element type i32",
-    "tests/compat/kernels/masked_tail.mlir": "not supported yet: masked accesses",
     "tests/emulator/kernels/layernorm_fused.mlir":
         "not supported yet: a linalg.generic with several outputs",
     "tests/emulator/kernels/pinned_input.mlir":

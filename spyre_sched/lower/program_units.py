@@ -97,6 +97,9 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         if not isinstance(op.value, IntegerAttr):
             return None
         return Form.constant(op.value.value.data)
+    if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType):
+        # an integer scalar (a size argument, often i32) used as an index: the same value
+        return env[op.input]
     if isinstance(op, ktdp.GetComputeTileIdOp):
         # one result per grid dimension: the callers record results[0], the rest go here
         forms = tile_id_forms(op, num_tiles, where(op))
