@@ -39,6 +39,7 @@ from spyre_sched.normalize.masked_views import MarkMaskedViews
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
+from spyre_sched.normalize.reshape_to_access import ReshapeToAccess
 from spyre_sched.normalize.select_combiner import SelectCombiner
 from spyre_sched.normalize.select_compare import SelectCompareToGeneric
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
@@ -87,6 +88,7 @@ class DevicePatterns(ModulePass):
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     MarkMaskedViews(),
+    ReshapeToAccess(),
     LowerInterTile(),
     ResolveDistributedViews(),
     LinearTileId(),

@@ -56,7 +56,8 @@ INDEX_TYPES = ("i32", "i64")
 #: ops that may appear in the kernel outside linalg bodies
 _KERNEL_DIALECTS = ("arith.", "math.", "affine.apply", "scf.for", "scf.if", "scf.yield",
                     "func.return", "tensor.empty", "tensor.splat", "tensor.extract_slice",
-                    "tensor.extract", "tensor.from_elements", "ktdp.")
+                    "tensor.extract", "tensor.from_elements", "tensor.collapse_shape",
+                    "tensor.expand_shape", "ktdp.")
 
 
 def _has_df16(attr: Attribute) -> bool:

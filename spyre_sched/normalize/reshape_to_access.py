@@ -1,0 +1,294 @@
+"""Normal-form pass `reshape-to-access`: `tensor.collapse_shape` and `tensor.expand_shape`
+become accesses of the shape they make.
+
+A reshape keeps the elements in row-major order, so it moves no data: it only says in
+which shape the same elements are seen. The scheduler moves tiles of memory, so a
+reshape is brought to the memory side:
+
+- a reshape of a loaded tile is a load, in the new shape, through a *reshaped access*:
+  a view of the same memory whose dimensions have the new shape's strides, and an
+  access tile on it at the loaded tile's position;
+- a reshape whose every use is a store stores its source instead, through the stored
+  tile reshaped to the source's shape (a reduction's `tensor<128xf16>` stored as
+  `1x128` is stored as 128 elements).
+
+The new strides are those of the tile's memory seen in the new shape: dimensions of
+extent 1 come and go freely, and dimensions are merged or split only where the tile is
+contiguous across them in its view (row-major, each stride the next one's times its
+extent): else the elements are not one strided pattern, and the reshape is refused,
+saying so. The reshaped view has the old view's origin and takes the whole tile offset
+along its innermost dimension of more than one element, whose stride divides every
+stride of the old view (then the tile's subscripts become one subscript, computed
+where the tile is, in a loop or not). A rank-0 tile (`tensor<1x1xf16>` collapsed to
+`tensor<f16>`) has no dimension to take the offset: its view starts at the tile's
+element, so its position must not depend on a loop counter.
+
+Reshapes of other computed values (used by compute) are refused with a located "not
+supported yet"."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    DenseArrayBase,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.lower_affine import affine_expr_ops
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.dialects.ktdf import MASKED_VIEW_ATTR
+from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.polyhedral.point_sets import box_bounds
+from spyre_sched.schedule.common import fail
+
+NAME = "reshape-to-access"
+
+
+def reshaped_strides(extents: list[int], strides: list[int], shape: list[int]) -> list[int] | None:
+    """Element strides of `shape` over the memory of a row-major tile of `extents` laid
+    out with `strides`, or None when that memory is not one strided pattern in `shape`.
+    Dimensions of extent 1 take stride 0 (they never move)."""
+    old = [(e, s) for e, s in zip(extents, strides) if e != 1]
+    new = [k for k, n in enumerate(shape) if n != 1]
+    out = [0] * len(shape)
+    i = j = 0
+    while i < len(old) and j < len(new):
+        # the smallest run of old dims and new dims with equal products
+        oi, nj = i + 1, j + 1
+        po, pn = old[i][0], shape[new[j]]
+        while po != pn:
+            if po < pn:
+                if oi == len(old):
+                    return None
+                po *= old[oi][0]
+                oi += 1
+            else:
+                if nj == len(new):
+                    return None
+                pn *= shape[new[nj]]
+                nj += 1
+        # the old dims of the run must be contiguous (each stride the next one's times
+        # its extent) to be cut again
+        for a in range(i, oi - 1):
+            if old[a][1] != old[a + 1][1] * old[a + 1][0]:
+                return None
+        stride = old[oi - 1][1]
+        for b in reversed(range(j, nj)):
+            out[new[b]] = stride
+            stride *= shape[new[b]]
+        i, j = oi, nj
+    if i != len(old) or j != len(new):
+        return None
+    return out
+
+
+def _top_level_before(op: Operation, fn: FuncOp) -> Operation:
+    """The op of the function's body that holds `op`."""
+    current = op
+    while current.parent_block() is not fn.body.block:
+        parent = current.parent_op()
+        assert parent is not None
+        current = parent
+    return current
+
+
+def _defined_at_top(value: SSAValue, fn: FuncOp) -> bool:
+    owner = value.owner
+    block = owner if isinstance(owner, Block) else owner.parent_block()
+    return block is fn.body.block
+
+
+def _reshaped_tile(access: Operation, tile: ktdp.ConstructAccessTileOp, shape: list[int],
+                   fn: FuncOp, what: Operation) -> tuple[list[Operation], list[Operation], SSAValue]:
+    """(the new view and what it needs, ops right before `access`, the new access tile)
+    for `tile` seen in `shape`. The view goes where `_place_view` puts it."""
+    view = tile.view.owner
+    if not isinstance(view, ktdp.ConstructMemoryViewOp):
+        raise fail(what, NAME, "not supported yet: reshaping a tile of a view that is not "
+                   "built by ktdp.construct_memory_view in the kernel")
+    if MASKED_VIEW_ATTR in view.attributes:
+        raise fail(what, NAME, "not supported yet: reshaping a tile that sticks out of its "
+                   "view (masked positions)")
+    vset = view.coordinate_set.data
+    vbox = box_bounds(vset, [])
+    if view.sizes or view.strides or vbox is None:
+        raise fail(what, NAME, "not supported yet: reshaping a tile of a view with run-time "
+                   "sizes or strides")
+    tbox = box_bounds(tile.access_tile_set.data, [])
+    assert tbox is not None  # legality-check: rectangular tiles only
+    extents = [hi - lo + 1 for lo, hi in tbox]
+    vstrides = [int(s) for s in view.static_strides.get_values()]
+    strides = reshaped_strides(extents, vstrides, shape)
+    if strides is None:
+        raise fail(what, NAME, f"not supported yet: a reshape of a {list(extents)} tile to "
+                   f"{list(shape)} whose elements are not one strided pattern in memory "
+                   f"(view strides {vstrides})")
+    base = tile.base_map.data
+    indices = list(tile.indices)
+    # element offset of the tile's first element from the view's origin, over the indices
+    offset = AffineExpr.constant(0)
+    for k, (expr, (lo, _), (vmin, _), st) in enumerate(zip(base.results, tbox, vbox, vstrides)):
+        offset = offset + (expr + (lo - vmin)) * st
+    mtype = view.result.type
+    assert isinstance(mtype, MemRefType)
+    props = {"memory_space": view.memory_space}
+    moving = [k for k, n in enumerate(shape) if n != 1]
+    before: list[Operation] = []
+    here: list[Operation] = []
+    if not shape:
+        # rank 0: the view starts at the element
+        if not all(_defined_at_top(v, fn) for v in [*indices, view.offset]):
+            raise fail(what, NAME, "not supported yet: reshaping to rank 0 a tile whose "
+                       "position depends on a loop counter or a condition")
+        ops, start = affine_expr_ops(offset + AffineExpr.symbol(len(indices)), [],
+                                     [*indices, view.offset])
+        before += ops
+        view_origin, subscripts, vsizes = start, [], []
+        view_box: list[tuple[int, int]] = []
+    else:
+        inner = moving[-1] if moving else len(shape) - 1
+        step = strides[inner] or 1
+        span = sum((hi - lo) * abs(st) for (lo, hi), st in zip(vbox, vstrides))
+        if any(st % step for st in vstrides):
+            raise fail(what, NAME, f"not supported yet: a reshaped tile whose view strides "
+                       f"{vstrides} are not multiples of its innermost stride {step}")
+        strides = [s if s else step for s in strides]
+        view_box = [(0, n - 1) for n in shape]
+        view_box[inner] = (0, span // step + shape[inner] - 1)
+        vsizes = [hi + 1 for _, hi in view_box]
+        view_origin = view.offset
+        subscripts = [AffineExpr.constant(0)] * len(shape)
+        subscripts[inner] = AffineExpr.constant(0)
+        for expr, (lo, _), (vmin, _), st in zip(base.results, tbox, vbox, vstrides):
+            subscripts[inner] = subscripts[inner] + (expr + (lo - vmin)) * (st // step)
+    new_view = ktdp.ConstructMemoryViewOp.build(
+        operands=[view_origin, [], []],
+        properties={
+            "static_sizes": DenseArrayBase.from_list(i64, vsizes),
+            "static_strides": DenseArrayBase.from_list(i64, strides if shape else []),
+            "coordinate_set": AffineSetAttr(box_set(view_box)),
+            **props,
+        },
+        result_types=[MemRefType(mtype.element_type, vsizes)],
+    )
+    if view.result.name_hint:
+        new_view.result.name_hint = view.result.name_hint + "_r"
+    before.append(new_view)
+    new_tile = ktdp.ConstructAccessTileOp.build(
+        operands=[new_view.result, indices, []],
+        result_types=[ktdp.AccessTileType(list(shape))],
+        properties={
+            "base_map": AffineMapAttr(AffineMap(0, base.num_symbols, tuple(subscripts))),
+            "access_tile_set": AffineSetAttr(box_set([(0, n - 1) for n in shape])),
+            "access_tile_order": AffineMapAttr(AffineMap.identity(len(shape))),
+        },
+    )
+    here.append(new_tile)
+    return before, here, new_tile.result
+
+
+def _shape(value: SSAValue) -> list[int]:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return list(t.get_shape())
+
+
+def _rewrite(op: Operation, fn: FuncOp) -> None:
+    src, result = op.operands[0], op.results[0]
+    if math.prod(_shape(src)) != math.prod(_shape(result)) or -1 in _shape(result):
+        raise fail(op, NAME, "not supported yet: a reshape with run-time sizes")
+    load = src.owner
+    if isinstance(load, ktdp.LoadOp) and isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
+        before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
+        new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
+                                      properties=dict(load.properties),
+                                      attributes=dict(load.attributes))
+        note_origin([*before, *here, new_load], op)
+        _place_view(before, load.tile.owner, op, fn)
+        Rewriter.insert_op([*here, new_load], _insertion_before(op))
+        new_load.result.name_hint = result.name_hint
+        result.replace_all_uses_with(new_load.result)
+        op.detach()
+        op.erase()
+        _drop_if_unused(load)
+        return
+    uses = list(result.uses)
+    if uses and all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0 for u in uses):
+        for use in uses:
+            store = use.operation
+            assert isinstance(store, ktdp.StoreOp)
+            tile_op = store.tile.owner
+            if not isinstance(tile_op, ktdp.ConstructAccessTileOp):
+                raise fail(store, NAME, "not supported yet: storing a reshape through an "
+                           "indirect access tile")
+            before, here, tile = _reshaped_tile(store, tile_op, _shape(src), fn, op)
+            new_store = ktdp.StoreOp.create(operands=[src, tile],
+                                            properties=dict(store.properties),
+                                            attributes=dict(store.attributes))
+            note_origin([*before, *here, new_store], op)
+            _place_view(before, tile_op, store, fn)
+            Rewriter.insert_op([*here, new_store], _insertion_before(store))
+            store.detach()
+            store.erase()
+        op.detach()
+        op.erase()
+        return
+    raise fail(op, NAME, f"not supported yet: {op.name} of a computed value used other "
+               "than by a store (reshapes of loaded tiles and of stored values are)")
+
+
+def _place_view(ops: list[Operation], tile: ktdp.ConstructAccessTileOp, access: Operation,
+                fn: FuncOp) -> None:
+    """A reshaped view of rank > 0 right after the view it reshapes (same origin); a rank-0
+    one, whose origin is the tile's, before the function-level op holding the access."""
+    view = ops[-1]
+    assert isinstance(view, ktdp.ConstructMemoryViewOp)
+    if view.offset is tile.view.owner.offset:  # type: ignore[union-attr]
+        Rewriter.insert_op(ops, InsertPoint.after(tile.view.owner))  # type: ignore[arg-type]
+    else:
+        Rewriter.insert_op(ops, _insertion_before(_top_level_before(access, fn)))
+
+
+def _insertion_before(op: Operation):
+    return InsertPoint.before(op)
+
+
+def _drop_if_unused(load: ktdp.LoadOp) -> None:
+    if load.result.uses:
+        return
+    tile = load.tile.owner
+    load.detach()
+    load.erase()
+    if isinstance(tile, ktdp.ConstructAccessTileOp) and not tile.result.uses:
+        tile.detach()
+        tile.erase()
+
+
+@dataclass(frozen=True)
+class ReshapeToAccess(ModulePass):
+    """`tensor.collapse_shape` / `tensor.expand_shape` -> loads and stores through
+    reshaped accesses."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in kernel_of(op):
+            assert isinstance(fn, FuncOp)
+            for inner in list(fn.walk()):
+                if isinstance(inner, tensor.CollapseShapeOp | tensor.ExpandShapeOp) \
+                        and inner.parent is not None:
+                    _rewrite(inner, fn)
