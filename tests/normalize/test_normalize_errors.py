@@ -22,6 +22,33 @@ _EXTRACT_OF_A_ROW = (KERNELS / "extract_softmax.mlir").read_text().replace(
     "%m = tensor.extract %mx[%c0] : tensor<1xf16>",
     "%m = tensor.extract %x[%c0, %c0] : tensor<1x128xf16>")
 
+_RESHAPES = """func.func @reshapes(%X: index, %Y: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %X, sizes: [4, 64], strides: [64, 1] {
+    coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>,
+    memory_space = #ktdp.memory_space<global> } : memref<4x64xf16>
+  %yv = ktdp.construct_memory_view %Y, sizes: [128], strides: [1] {
+    coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>,
+    memory_space = #ktdp.memory_space<global> } : memref<128xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {
+    access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 31 >= 0)>,
+    access_tile_order = affine_map<(d0, d1) -> (d0, d1)> } : memref<4x64xf16> -> !ktdp.access_tile<4x32xindex>
+  %yt = ktdp.construct_access_tile %yv[%c0] {
+    access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>,
+    access_tile_order = affine_map<(d0) -> (d0)> } : memref<128xf16> -> !ktdp.access_tile<128xindex>
+  %x = ktdp.load %xt : <4x32xindex> -> tensor<4x32xf16>
+  %y = arith.addf %x, %x : tensor<4x32xf16>
+  %flat = tensor.collapse_shape %SRC [[0, 1]] : tensor<4x32xf16> into tensor<128xf16>
+  %z = arith.addf %flat, %flat : tensor<128xf16>
+  ktdp.store %z, %yt : tensor<128xf16>, <128xindex>
+  return
+}
+"""
+# a 4x32 block of rows of 64 seen as 128 elements: not one strided run of memory
+_RESHAPE_ACROSS_ROWS = _RESHAPES.replace("%SRC", "%x")
+# a reshape of a computed value that compute then uses
+_RESHAPE_OF_COMPUTE = _RESHAPES.replace("%SRC", "%y")
+
 
 def _schedule(text: str, tmp_path: Path):
     from spyre_sched.frontend import load_kernel
@@ -45,7 +72,14 @@ def _line_of(text: str, needle: str) -> int:
     (_EXTRACT_OF_A_ROW, "= tensor.extract %x",
      "not supported yet: tensor.extract of one element of a tensor<1x128xf16> (only the "
      "element of a one-element tensor"),
-], ids=["reduction-combiner", "overlapping-chunks", "extract-of-a-row"])
+    (_RESHAPE_OF_COMPUTE, "%flat = tensor.collapse_shape",
+     "not supported yet: tensor.collapse_shape of a computed value used other than by a "
+     "store"),
+    (_RESHAPE_ACROSS_ROWS, "%flat = tensor.collapse_shape",
+     "not supported yet: a reshape of a [4, 32] tile to [128] whose elements are not one "
+     "strided pattern in memory (view strides [64, 1])"),
+], ids=["reduction-combiner", "overlapping-chunks", "extract-of-a-row", "reshape-of-compute",
+        "reshape-across-rows"])
 def test_refusal_is_located_at_the_written_op(text: str, needle: str, message: str,
                                               tmp_path: Path) -> None:
     assert needle in text
