@@ -168,7 +168,8 @@ def _reshaped_tile(access: Operation, tile: ktdp.ConstructAccessTileOp, shape: l
                        f"{vstrides} are not multiples of its innermost stride {step}")
         strides = [s if s else step for s in strides]
         view_box = [(0, n - 1) for n in shape]
-        view_box[inner] = (0, span // step + shape[inner] - 1)
+        # every element a tile reaches lies in the old view's memory: its last element
+        view_box[inner] = (0, max(span // step, shape[inner] - 1))
         vsizes = [hi + 1 for _, hi in view_box]
         view_origin = view.offset
         subscripts = [AffineExpr.constant(0)] * len(shape)
