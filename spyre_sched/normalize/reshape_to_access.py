@@ -10,7 +10,8 @@ reshape is brought to the memory side:
   access tile on it at the loaded tile's position;
 - a reshape whose every use is a store stores its source instead, through the stored
   tile reshaped to the source's shape (a reduction's `tensor<128xf16>` stored as
-  `1x128` is stored as 128 elements).
+  `1x128` is stored as 128 elements);
+- a reshape of a reshape reshapes the first one's source.
 
 The new strides are those of the tile's memory seen in the new shape: dimensions of
 extent 1 come and go freely, and dimensions are merged or split only where the tile is
@@ -228,7 +229,17 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         _drop_if_unused(load)
         return
     uses = list(result.uses)
-    if uses and all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0 for u in uses):
+    # a reshape of this reshape reshapes its source (both keep row-major order): it is
+    # handed the source, and rewritten when the walk reaches it
+    for use in uses:
+        if isinstance(use.operation, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
+            use.operation.operands[0] = src
+    uses = list(result.uses)
+    if not uses:
+        op.detach()
+        op.erase()
+        return
+    if all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0 for u in uses):
         for use in uses:
             store = use.operation
             assert isinstance(store, ktdp.StoreOp)
