@@ -32,7 +32,13 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   scalar `arith`/`math` ops (1/sqrt(sum / N + eps)) and spread again;
 - select_relu_max: a relu as `arith.cmpf` + `arith.select` on tensors, and a row maximum
   whose `linalg.reduce` combiner is `cmpf ogt` + `select`;
-- grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each.
+- grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each;
+- reshape_rows: a 1x256 row collapsed to 256 elements in a row loop, expanded back for
+  its store;
+- reshape_total: a reduction's `tensor<4xf32>` expanded to 4x1 for its store, and a
+  4x64 tile collapsed to 256 and expanded to 2x128 (two rows merged);
+- reshape_scalar: a 1x1 tile collapsed to a rank-0 tensor and broadcast;
+- reshape_chain: a computed tile collapsed and expanded back before its store.
 """
 
 from __future__ import annotations
@@ -179,7 +185,32 @@ def _grid_3d(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _reshape_rows(rng):
+    x = _f16(rng, 4, 256)
+    return {"X": x}, {"Y": 3 * x.astype(np.float64)}
+
+
+def _reshape_total(rng):
+    x = _f16(rng, 4, 64)
+    wide = x.astype(np.float64)
+    return {"X": x}, {"S": wide.sum(axis=1).reshape(4, 1), "Y": -wide.reshape(2, 128)}
+
+
+def _reshape_scalar(rng):
+    b, x = _f16(rng, 4, 4), _f16(rng, 4, 64)
+    return {"B": b, "X": x}, {"Y": x.astype(np.float64) + float(b[2, 2])}
+
+
+def _reshape_chain(rng):
+    x = _f16(rng, 16, 16)
+    return {"X": x}, {"Y": 2 * x.astype(np.float64)}
+
+
 CASES = {
+    "reshape_rows": _reshape_rows,
+    "reshape_total": _reshape_total,
+    "reshape_scalar": _reshape_scalar,
+    "reshape_chain": _reshape_chain,
     "grid_stride_rows": _grid_stride_rows,
     "chunked_normalize": _chunked_normalize,
     "rms_scalar_chain": _rms_scalar_chain,
