@@ -847,6 +847,7 @@ class EngineEmitter:
             fifo = self.pa.fifos[op.dest]
             mem, addr, strides, elem = self.endpoint(op.source, op.mixed_source_offsets(), src_sizes)
             if op.mode == "splat":
+                self.refuse_masked(op.source, op)
                 if math.prod(raw_src) != 1:
                     raise UnsupportedError("lowering: a splat moves one element", where(op))
                 # the address generator reads the one element for every lane: stride 0
