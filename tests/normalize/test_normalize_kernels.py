@@ -32,7 +32,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   scalar `arith`/`math` ops (1/sqrt(sum / N + eps)) and spread again;
 - select_relu_max: a relu as `arith.cmpf` + `arith.select` on tensors, and a row maximum
   whose `linalg.reduce` combiner is `cmpf ogt` + `select`;
-- grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each.
+- grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each;
+- block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
+  tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced.
 """
 
 from __future__ import annotations
@@ -179,7 +181,15 @@ def _grid_3d(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _block_accumulator(rng):
+    x, w = _f16(rng, 16, 512), _f16(rng, 1, 512)
+    xd = x.astype(np.float64)
+    rstd = 1 / np.sqrt((xd * xd).mean(axis=1, keepdims=True) + 1e-3)
+    return {"X": x, "W": w}, {"Y": xd * rstd * w.astype(np.float64)}
+
+
 CASES = {
+    "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
     "chunked_normalize": _chunked_normalize,
     "rms_scalar_chain": _rms_scalar_chain,
