@@ -231,7 +231,7 @@ def _added_term(op, arg):
 
 
 def loop_sum_bound(ex, terms, term_bounds, result, type_name: str) -> np.ndarray:
-    """The bound of a sum a loop carries (docs/numerics.md, "Sums a loop carries"): the
+    """The bound of a sum a loop carries (docs/numerics.md, "Sources: a sum a loop carries"): the
     reference adds the terms in the loop's order, rounding each partial to the element
     type; a schedule may sum them in any order in its accumulator type. Both lie near the
     exact sum S: the schedule within Rule 3's source bound of S, the reference at

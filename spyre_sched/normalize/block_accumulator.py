@@ -20,7 +20,7 @@ and the reduction sums the stacked blocks. The combiner must be associative and
 commutative so that the order the schedule picks does not matter: integer add, mul, and,
 or, xor, max, min, and float max, min and add. A float add is the one whose value then
 depends on the order; the oracle's comparison treats a loop-carried float accumulator as a
-sum over the loop's iterations (docs/numerics.md, "Sums a loop carries"). A float product
+sum over the loop's iterations (docs/numerics.md, "Sources: a sum a loop carries"). A float product
 is left alone: reordered products must match bit for bit, which nothing guarantees.
 
 A loop this pass does not understand is left as it is (`untile-loops` then folds it
