@@ -34,7 +34,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   whose `linalg.reduce` combiner is `cmpf ogt` + `select`;
 - grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each;
 - block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
-  tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced.
+  tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced;
+- mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
+  short form (`{ math.absf }`).
 """
 
 from __future__ import annotations
@@ -188,7 +190,14 @@ def _block_accumulator(rng):
     return {"X": x, "W": w}, {"Y": xd * rstd * w.astype(np.float64)}
 
 
+def _mapped_axpy(rng):
+    x, b = _f16(rng, 32, 128), _f16(rng, 32, 128)
+    xd = x.astype(np.float64)
+    return {"X": x, "B": b}, {"Y": np.abs(xd * b.astype(np.float64) + xd)}
+
+
 CASES = {
+    "mapped_axpy": _mapped_axpy,
     "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
     "chunked_normalize": _chunked_normalize,
