@@ -8,7 +8,9 @@ arrays:
   for exact terms), n terms, y_ref the oracle's result in the element type et:
 
       A     = sum_i (|x_i| + e_i)
-      E     = gamma_{n-1}(u_acc) * A + (n - 1) * tiny_acc + sum_i e_i
+      E     = gamma_{n-1}(u_acc) * A + (n - 1) * tiny_acc * (1 + gamma_{n-1}) + sum_i e_i
+
+  with gamma_k(u) = (1 + u)^k - 1, the most k roundings can move a value
       bound = (1 + u_et) * E + (2 * u_et * |y_ref| + 3 * tiny_et) / (1 - u_et)
 
   (`reduction_error_bound`). A max/min reduction is exact in any order; its bound is
