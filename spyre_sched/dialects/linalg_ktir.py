@@ -215,12 +215,12 @@ class MapOp(IRDLOperation):
         printer.print_region(self.mapper, print_entry_block_args=False)
 
     def verify_(self) -> None:
-        shape = self.init.type.get_shape()  # type: ignore[attr-defined]
+        shape = list(self.init.type.get_shape())  # type: ignore[attr-defined]
         for k, value in enumerate(self.inputs):
-            if value.type.get_shape() != shape:  # type: ignore[attr-defined]
-                raise VerifyException(f"linalg.map: input {k} has shape "
-                                      f"{list(value.type.get_shape())}, the init "  # type: ignore[attr-defined]
-                                      f"{list(shape)}")
+            got = list(value.type.get_shape())  # type: ignore[attr-defined]
+            if got != shape:
+                raise VerifyException(f"linalg.map: input {k} has shape {got}, the init "
+                                      f"{shape}")
         block = self.mapper.block
         if len(block.args) != len(self.inputs):
             raise VerifyException(f"linalg.map: the body takes {len(block.args)} arguments "

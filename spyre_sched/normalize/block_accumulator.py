@@ -49,14 +49,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineConstraintExpr,
-    AffineConstraintKind,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-)
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
@@ -144,11 +137,11 @@ class _Stack:
                     self.moving[op.result] = self.shape.tiles[op.tile][0]
             elif isinstance(op, GenericOp):
                 if op in combines:
-                    other = [v for v in op.inputs if v not in self.combines][0]
-                    if other not in self.moving:
+                    others = [v for v in op.inputs if v not in self.combines]
+                    if len(others) != 1 or others[0] not in self.moving:
                         raise Refuse("what a carried value is combined with does not move "
                                      "with the loop")
-                    self.reduce_at[op] = self.moving[other]
+                    self.reduce_at[op] = self.moving[others[0]]
                     continue
                 self._generic(op)
             elif op.regions or not is_side_effect_free(op) \
