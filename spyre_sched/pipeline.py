@@ -27,12 +27,14 @@ from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
 from spyre_sched.normalize.affine_apply import AffineApplyToArith
+from spyre_sched.normalize.block_accumulator import StackBlockAccumulators
 from spyre_sched.normalize.common import origin_of
 from spyre_sched.normalize.compare_to_mask import CompareToMask
 from spyre_sched.normalize.distributed_views import ResolveDistributedViews
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
 from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
+from spyre_sched.normalize.fold_scalar_casts import FoldScalarCasts
 from spyre_sched.normalize.inter_tile import LowerInterTile
 from spyre_sched.normalize.linear_tile_id import LinearTileId
 from spyre_sched.normalize.masked_views import MarkMaskedViews
@@ -94,6 +96,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     LinearTileId(),
     DropDeadValues(),
     AffineApplyToArith(),
+    FoldScalarCasts(),
     TileLoopBounds(),
     SliceToSubtile(),
     ExtractToBroadcast(),
@@ -105,6 +108,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     SelectCombiner(),
     CompareToMask(),
     FoldFillInputs(),
+    StackBlockAccumulators(),
     UntileLoops(),
     ReductionInitToFill(),
     SinkIntoBranches(),

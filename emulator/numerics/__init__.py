@@ -55,6 +55,7 @@ from .element_types import (
 from .erf import erf, erfc
 from .op_table import OPS, OpSpec, apply_op, op_spec
 from .error_bounds import (
+    accumulation_error,
     compare_with_bound,
     comparison_classes,
     elementwise_error_bound,

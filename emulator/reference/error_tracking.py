@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import AnyFloat, TensorType
 
 from emulator.numerics import (
     OPS,
+    accumulation_error,
     element_type,
     elementwise_error_bound,
     reduction_error_bound,
@@ -41,7 +42,7 @@ SELF_TRACKED = frozenset({
     "scf.for",
     "linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
     "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy", "linalg.fill",
-    "linalg.matmul", "linalg.div", "linalg.reduce",
+    "linalg.matmul", "linalg.div", "linalg.reduce", "linalg.map",
     # an exchange hands each partial's bounds to the tiles that read it (ops_ktdp)
     "ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce",
 })
@@ -162,15 +163,94 @@ def check_terminator(ex, op) -> None:
 
 def run_loop(ex, op, block, steps, carried):
     """Generator: an scf.for's iterations with the bounds of its carried values handed from
-    each iteration's yield to the next one's arguments, and to the loop's results."""
+    each iteration's yield to the next one's arguments, and to the loop's results. A float
+    value the loop sums (`acc = acc + x_k`) is one sum over the iterations, which a schedule
+    may reorder: its result's bound is `loop_sum_bound`'s."""
     bounds = [ex.errors.get(v) for v in op.operands[3:]]
+    sums = carried_sums(block)
+    terms = {i: [np.asarray(carried[i])] for i in sums}
+    term_bounds = {i: [bounds[i]] for i in sums}
     for iv in steps:
         bind_block(ex, block, [None, *bounds], lambda e: e)
         carried = yield from ex.run_block(block, [iv, *carried])
         bounds = yielded(ex, block)
+        for i, term in sums.items():
+            terms[i].append(np.asarray(ex.env[term]))
+            term_bounds[i].append(ex.errors.get(term))
+    for i in sums:
+        if len(terms[i]) > 2:  # one addition is rounded once in any order: nothing moves
+            bounds[i] = loop_sum_bound(ex, terms[i], term_bounds[i], carried[i],
+                                       element_name(op.results[i].type))
     for result, bound in zip(op.results, bounds):
         _set(ex.errors, result, bound)
     return carried
+
+
+def carried_sums(block) -> dict[int, object]:
+    """Carried float values an scf.for body sums: index among the carried values -> the
+    value added to it each iteration. The carried value's one use is a float add of it and
+    that value (`arith.addf`, `linalg.add`, or an all-parallel `linalg.generic` of identity
+    maps whose body is that add), whose result the body yields in its place."""
+    found = {}
+    yielded_values = list(block.last_op.operands)
+    for i, arg in enumerate(block.args[1:]):
+        uses = list(arg.uses)
+        if not _is_float(arg.type) or len(uses) != 1:
+            continue
+        user = uses[0].operation
+        term = _added_term(user, arg)
+        if term is not None and yielded_values[i] is user.results[0] \
+                and len(list(user.results[0].uses)) == 1:
+            found[i] = term
+    return found
+
+
+def _added_term(op, arg):
+    """The value `op` adds to `arg`, if `op` is a float add of the two; else None."""
+    if op.name == "arith.addf":
+        pair = list(op.operands)
+    elif op.name in ("linalg.add", "linalg.generic"):
+        pair = list(op.operands[:-1])
+        if op.name == "linalg.generic":
+            body = list(op.regions[0].block.ops)
+            args = op.regions[0].block.args
+            maps = op.properties["indexing_maps"].data
+            if len(body) != 2 or body[0].name != "arith.addf" \
+                    or set(body[0].operands) != {args[0], args[1]} \
+                    or any(str(t.data) != "parallel"
+                           for t in op.properties["iterator_types"].data) \
+                    or any(m.data.num_dims != len(m.data.results)
+                           or any(str(r) != f"d{k}" for k, r in enumerate(m.data.results))
+                           for m in maps):
+                return None
+    else:
+        return None
+    if len(pair) != 2 or arg not in pair or pair[0] is pair[1]:
+        return None
+    return pair[1] if pair[0] is arg else pair[0]
+
+
+def loop_sum_bound(ex, terms, term_bounds, result, type_name: str) -> np.ndarray:
+    """The bound of a sum a loop carries (docs/numerics.md, "Sources: a sum a loop carries"): the
+    reference adds the terms in the loop's order, rounding each partial to the element
+    type; a schedule may sum them in any order in its accumulator type. Both lie near the
+    exact sum S: the schedule within Rule 3's source bound of S, the reference at
+    |S - y_ref|, which is computed."""
+    stacked = np.stack([np.broadcast_to(np.asarray(t, dtype=np.float64), np.shape(result))
+                        for t in terms], axis=-1)
+    errors = None
+    if any(e is not None for e in term_bounds):
+        errors = np.stack([np.zeros(np.shape(result)) if e is None else _shaped(e, result)
+                           for e in term_bounds], axis=-1)
+    n = stacked.shape[-1]
+    with np.errstate(invalid="ignore", over="ignore"):
+        exact = stacked.sum(axis=-1)
+        # float64's own rounding of that sum (n - 1 additions), so |S - exact| stays inside
+        slack = accumulation_error(np.abs(stacked).sum(axis=-1), n, "f64")
+        bound = reduction_error_bound("add", stacked, errors, ex.machine.errors.accumulator,
+                                      type_name, np.abs(exact) + slack)
+        bound = bound + np.abs(exact - np.asarray(result, dtype=np.float64)) + 2 * slack
+    return np.where(np.isnan(bound), np.inf, bound)
 
 
 # ---- memory -------------------------------------------------------------------------------

@@ -445,6 +445,29 @@ def _reduce(ex, op: ReduceOp, vals):
     return run_structured(ex, op, [source], [init], maps, iterators, op.region.block)
 
 
+@handles("linalg.map")
+def _map(ex, op, vals):
+    """out[i] = body(in_0[i], ...): the body's arguments are the inputs' elements only."""
+    inputs = [np.asarray(v) for v in vals[:-1]]
+    shape = np.shape(vals[-1])
+    block = op.regions[0].block
+    if ex.errors is not None:
+        error_tracking.bind_block(ex, block, [ex.errors.get(v) for v in op.operands[:-1]],
+                                  lambda e: e)
+    ex.linalg_domains.append(list(shape))
+    try:
+        ys = ex.run_pure(block, inputs, op)
+    finally:
+        ex.linalg_domains.pop()
+    dtype = value_dtype(element_name(op.results[0].type))
+    result = np.ascontiguousarray(np.broadcast_to(np.asarray(ys[0], dtype=dtype), shape))
+    if ex.errors is not None:
+        bound = error_tracking.yielded(ex, block)[0]
+        error_tracking._set(ex.errors, op.results[0], None if bound is None else
+                            np.array(np.broadcast_to(bound, shape)))
+    return [result]
+
+
 @handles("linalg.broadcast")
 def _broadcast(ex, op, vals):
     source, init = vals

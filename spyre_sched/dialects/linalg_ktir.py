@@ -5,6 +5,10 @@ that xDSL 0.75 lacks.
 - `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [...]`: the short form
   MLIR prints when the combiner is a single op on (input, accumulator). xDSL 0.75 reads
   only the long form with an explicit block; we read both and print the long form.
+- `linalg.map` (an elementwise op whose body gets one element of each input; xDSL 0.75
+  has none): both MLIR spellings, `linalg.map ins(...) outs(...) (%a: T, ...) { ... }`
+  and the short form `linalg.map { arith.addf } ins(...) outs(...)`; printed in the long
+  form. The normal form turns it into a `linalg.generic` (`linalg-named-to-generic`).
 """
 
 from __future__ import annotations
@@ -18,8 +22,19 @@ from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition
+from xdsl.dialects.builtin import AnyTensorType, MemRefType, TensorType
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    region_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 
 @irdl_op_definition
@@ -116,6 +131,110 @@ class ReduceOp(linalg_ops.ReduceOp):
         return cls(input_value, init_value, DenseArrayBase.from_list(i64, dimensions), Region(block))
 
 
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """`linalg.map`: out[i] = body(in_0[i], in_1[i], ...) over operands of one shape; the
+    body's arguments are the inputs' elements only (the init is not read)."""
+
+    name = "linalg.map"
+
+    inputs = var_operand_def(base(MemRefType) | base(AnyTensorType))
+    init = operand_def(base(MemRefType) | base(AnyTensorType))
+    result = var_result_def(AnyTensorType)
+    mapper: Region = region_def("single_block")
+
+    def __init__(self, inputs: Sequence[SSAValue], init: SSAValue, mapper: Region,
+                 attributes: dict[str, Attribute] | None = None):
+        results = [init.type] if isinstance(init.type, TensorType) else []
+        super().__init__(operands=[list(inputs), init], result_types=[results],
+                         regions=[mapper], attributes=attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MapOp:
+        short = parser.parse_optional_punctuation("{") is not None
+        if short:
+            name_pos = parser.pos
+            combiner_name = parser.parse_identifier(
+                context_msg=" (the op of a short-form linalg.map)")
+            combiner_attrs = parser.parse_optional_attr_dict()
+            parser.parse_punctuation("}")
+        parser.parse_characters("ins")
+        parser.parse_punctuation("(")
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                  parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        if len(names) != len(types):
+            parser.raise_error(f"linalg.map: {len(names)} inputs but {len(types)} types")
+        inputs = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+        parser.parse_characters("outs")
+        parser.parse_punctuation("(")
+        init_name = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        init = parser.resolve_operand(init_name, parser.parse_type())
+        parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        if short:
+            op_type = parser.ctx.get_optional_op(combiner_name)
+            if op_type is None:
+                parser.raise_error(f"unknown operation '{combiner_name}' in linalg.map",
+                                   name_pos, parser.pos)
+            element_types = [getattr(v.type, "element_type", v.type) for v in inputs]
+            block = Block(arg_types=element_types)
+            prop_names = (set(op_type.get_irdl_definition().properties)
+                          if issubclass(op_type, IRDLOperation) else set())
+            mapped = op_type.create(
+                operands=list(block.args),
+                result_types=[getattr(init.type, "element_type", init.type)],
+                properties={k: v for k, v in combiner_attrs.items() if k in prop_names},
+                attributes={k: v for k, v in combiner_attrs.items() if k not in prop_names})
+            block.add_ops([mapped, linalg_ops.YieldOp(mapped.results[0])])
+            region = Region(block)
+        else:
+            args = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
+                                                     parser.parse_argument)
+            region = parser.parse_region(args)
+        return cls(inputs, init, region, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ins(")
+        printer.print_list(self.inputs, printer.print_ssa_value)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        printer.print_string(") outs(")
+        printer.print_ssa_value(self.init)
+        printer.print_string(" : ")
+        printer.print_attribute(self.init.type)
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+        printer.print_string("\n(")
+        printer.print_list(self.mapper.block.args, printer.print_block_argument)
+        printer.print_string(") ")
+        printer.print_region(self.mapper, print_entry_block_args=False)
+
+    def verify_(self) -> None:
+        shape = list(self.init.type.get_shape())  # type: ignore[attr-defined]
+        for k, value in enumerate(self.inputs):
+            got = list(value.type.get_shape())  # type: ignore[attr-defined]
+            if got != shape:
+                raise VerifyException(f"linalg.map: input {k} has shape {got}, the init "
+                                      f"{shape}")
+        block = self.mapper.block
+        if len(block.args) != len(self.inputs):
+            raise VerifyException(f"linalg.map: the body takes {len(block.args)} arguments "
+                                  f"for {len(self.inputs)} inputs")
+        for k, (arg, value) in enumerate(zip(block.args, self.inputs)):
+            if arg.type != value.type.element_type:  # type: ignore[attr-defined]
+                raise VerifyException(f"linalg.map: body argument {k} is {arg.type}, input "
+                                      f"{k}'s element type "
+                                      f"{value.type.element_type}")  # type: ignore[attr-defined]
+        last = block.last_op
+        if not isinstance(last, linalg_ops.YieldOp) or len(last.operands) != 1:
+            raise VerifyException("linalg.map: the body must end in linalg.yield of one value")
+
+
 def inside_linalg_body(op: Operation) -> bool:
     """True if `op` sits inside some linalg op's region (its payload, not kernel-level work)."""
     parent = op.parent_op()
@@ -127,9 +246,9 @@ def inside_linalg_body(op: Operation) -> bool:
 
 
 def _linalg_for_ktir() -> Dialect:
-    replaced = {ReduceOp.name}
+    replaced = {ReduceOp.name, MapOp.name}
     ops = [op for op in Linalg.operations if op.name not in replaced]
-    return Dialect("linalg", [*ops, ReduceOp, DivOp], list(Linalg.attributes))
+    return Dialect("linalg", [*ops, ReduceOp, DivOp, MapOp], list(Linalg.attributes))
 
 
 LINALG_KTIR = _linalg_for_ktir()

@@ -120,18 +120,18 @@ def _scalar_arithmetic(op: Operation) -> bool:
 
 #: scalar casts folded on constants (numpy's conversions round to nearest, ties to even,
 #: as the ops do)
-_CASTS = ("arith.index_cast", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf")
+CASTS = ("arith.index_cast", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf")
 _FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
-def _folded(value: SSAValue) -> Attribute | None:
+def folded_constant(value: SSAValue) -> Attribute | None:
     """The constant `value` is, through casts of constants, or None."""
     owner = value.owner
     if isinstance(owner, arith.ConstantOp):
         return owner.value
-    if not isinstance(owner, Operation) or owner.name not in _CASTS:
+    if not isinstance(owner, Operation) or owner.name not in CASTS:
         return None
-    inner = _folded(owner.operands[0])
+    inner = folded_constant(owner.operands[0])
     if not isinstance(inner, IntegerAttr | FloatAttr):
         return None
     rtype = owner.results[0].type
@@ -162,7 +162,7 @@ def _lift(user: Operation, source: SSAValue, scalar: SSAValue,
             if operand is scalar:
                 operands.append(args[0])
                 continue
-            value = _folded(operand)
+            value = folded_constant(operand)
             if value is None:
                 raise fail(user, NAME, f"not supported yet: {user.name} of a scalar read out "
                            "of a tensor and a value that is not a constant")

@@ -4,6 +4,9 @@
   upstream xDSL's generalisation.
 - `linalg.broadcast ins(%x) outs(%init) dimensions = [k...]`: a generic over the output's
   shape whose input map leaves out the added dims, yielding the input element.
+- `linalg.map ins(%a, %b, ...) outs(%init) (%x, %y, ...) { body }`: an all-parallel
+  generic of identity maps with that body (one more block argument, for the output
+  element, which the body does not read).
 - `linalg.reduce ins(%x) outs(%init) dimensions = [k...]`: a generic with reduction
   iterators on the reduced dims and the output map keeping the others; the combiner
   block becomes the body (input element first, accumulator last, as both spell it).
@@ -30,6 +33,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.linalg_generalize_named_ops import GeneralizeNamedOpPattern
 
+from spyre_sched.dialects.linalg_ktir import MapOp
 from spyre_sched.normalize.common import (
     PARALLEL,
     REDUCTION,
@@ -66,6 +70,22 @@ class GeneralizeBroadcast(RewritePattern):
         rewriter.replace(op, generic)
 
 
+class GeneralizeMap(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MapOp, rewriter: PatternRewriter) -> None:
+        rtype = op.init.type
+        if not isinstance(rtype, TensorType):
+            raise fail(op, NAME, "not supported yet: linalg.map on memrefs")
+        region = op.mapper.clone()
+        region.block.insert_arg(rtype.element_type, len(region.block.args))
+        rank = rtype.get_num_dims()
+        identity = AffineMapAttr(AffineMap.identity(rank))
+        generic = GenericOp(list(op.inputs), [op.init], region,
+                            [identity] * (len(op.inputs) + 1), [PARALLEL] * rank, [rtype])
+        note_origin([generic], op)
+        rewriter.replace(op, generic)
+
+
 class GeneralizeReduce(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter) -> None:
@@ -85,11 +105,13 @@ class GeneralizeReduce(RewritePattern):
 
 @dataclass(frozen=True)
 class LinalgNamedToGeneric(ModulePass):
-    """Named elementwise ops, `linalg.broadcast` and `linalg.reduce` -> `linalg.generic`."""
+    """Named elementwise ops, `linalg.map`, `linalg.broadcast` and `linalg.reduce` ->
+    `linalg.generic`."""
 
     name = NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in kernel_of(op):
-            for pattern in (GeneralizeElementwise(), GeneralizeBroadcast(), GeneralizeReduce()):
+            for pattern in (GeneralizeElementwise(), GeneralizeBroadcast(), GeneralizeMap(),
+                            GeneralizeReduce()):
                 PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(fn.body)

@@ -11,8 +11,8 @@ reloaded stays in the scratchpad across the calls is then the scheduler's choice
 region that outlives a program, `keep-across-programs`).
 
 Loading again is exact when nothing writes what the chain reads between the first load
-and the last iteration: no `ktdp.store` between the chain and the loop, and no store in
-the loop into a buffer the chain loads from. Buffers are told apart by the pointer
+and the last iteration: no `ktdp.store` between the chain and the loop, nor in the loop,
+into a buffer the chain loads from. Buffers are told apart by the pointer
 argument a view starts from (distinct pointer arguments are distinct buffers, as for
 every analysis of the kernel); a view into the scratchpad or from a pointer that is not
 an argument plus constants counts as any buffer.
@@ -26,7 +26,7 @@ from xdsl.rewriter import Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.normalize.sink_into_branches import (chain_of, clone_chain_at_start,
-                                                      outside_tensors, store_between)
+                                                      outside_tensors)
 
 #: stands for "any buffer": a view whose pointer cannot be traced to an argument
 ANY = object()
@@ -50,12 +50,20 @@ def _buffer(tile: SSAValue) -> object:
 
 
 def _writes_what_it_reads(loop: scf.ForOp, chain: list[Operation]) -> bool:
+    """A store in the loop, or between the chain's first op and the loop (LayerNorm
+    stores its row's mean and rstd there), into a buffer the chain loads from."""
     read = {_buffer(op.tile) for op in chain if isinstance(op, ktdp.LoadOp)}
-    for inner in loop.walk():
-        if isinstance(inner, ktdp.StoreOp):
-            written = _buffer(inner.tile)
-            if written is ANY or ANY in read or written in read:
-                return True
+    between = []
+    op = chain[0].next_op
+    while op is not None and op is not loop:
+        between.append(op)
+        op = op.next_op
+    for outer in [loop, *between]:
+        for inner in outer.walk():
+            if isinstance(inner, ktdp.StoreOp):
+                written = _buffer(inner.tile)
+                if written is ANY or ANY in read or written in read:
+                    return True
     return False
 
 
@@ -68,7 +76,7 @@ def sink_into_loop(loop: scf.ForOp) -> bool:
     assert block is not None
     values = outside_tensors(loop, block)
     chain = chain_of(values, block) if values else None
-    if not chain or store_between(chain[0], loop) or _writes_what_it_reads(loop, chain):
+    if not chain or _writes_what_it_reads(loop, chain):
         return False
     mapping = clone_chain_at_start(chain, loop.body.block)
     for value in values:

@@ -56,7 +56,7 @@ NAME = "untile-loops"
 Coefficient = int | None
 
 
-class _Refuse(Exception):
+class Refuse(Exception):
     def __init__(self, message: str):
         self.message = message
 
@@ -75,7 +75,7 @@ def _linear(fn, coefficients: list[int]) -> Coefficient:
     return found
 
 
-class _Loop:
+class BlockLoop:
     """What folding one loop needs to know about its body."""
 
     def __init__(self, loop: scf.ForOp):
@@ -84,10 +84,10 @@ class _Loop:
         self.iv = self.body.args[0]
         bounds = [constant_value(v) for v in (loop.lb, loop.ub, loop.step)]
         if any(b is None for b in bounds):
-            raise _Refuse("its bounds and step are not constants")
+            raise Refuse("its bounds and step are not constants")
         self.lb, ub, self.step = bounds  # type: ignore[misc]
         if self.step <= 0 or ub <= self.lb:  # type: ignore[operator]
-            raise _Refuse("it runs no iteration")
+            raise Refuse("it runs no iteration")
         self.trips = -(-(ub - self.lb) // self.step)  # type: ignore[operator]
         self.coef: dict[SSAValue, Coefficient] = {}
         #: tensor values that move with the loop: the dim they grow along
@@ -111,7 +111,7 @@ class _Loop:
             return 0  # defined before the loop
         return self.coef.get(value, 0)
 
-    def _scalar(self, op: Operation) -> None:
+    def scalar(self, op: Operation) -> None:
         ins = [self.coefficient(v) for v in op.operands]
         if all(c == 0 for c in ins):
             c: Coefficient = 0
@@ -141,15 +141,15 @@ class _Loop:
 
     # -- access tiles ----------------------------------------------------------------
 
-    def _tile(self, op: ktdp.ConstructAccessTileOp) -> None:
+    def tile(self, op: ktdp.ConstructAccessTileOp) -> None:
         if self.coefficient(op.view) != 0:
-            raise _Refuse("a view is built from its induction variable")
+            raise Refuse("a view is built from its induction variable")
         ins = [self.coefficient(v) for v in op.indices]
         if all(c == 0 for c in ins):
             return
         base = op.base_map.data
         if any(c is None for c in ins):
-            raise _Refuse("a subscript of an access tile is not affine in its induction "
+            raise Refuse("a subscript of an access tile is not affine in its induction "
                           "variable")
         moves = []
         for j in range(len(base.results)):
@@ -157,18 +157,18 @@ class _Loop:
             c = _linear(lambda xs, e=single: e.eval(xs[:base.num_dims], xs[base.num_dims:]),
                         ins)  # type: ignore[arg-type]
             if c is None:
-                raise _Refuse("a subscript of an access tile is not affine in its "
+                raise Refuse("a subscript of an access tile is not affine in its "
                               "induction variable")
             if c != 0:
                 moves.append((j, c))
         if len(moves) != 1:
-            raise _Refuse("an access tile moves in more than one dim with the loop")
+            raise Refuse("an access tile moves in more than one dim with the loop")
         dim, c = moves[0]
         bounds = box_bounds(op.access_tile_set.data, [])
         assert bounds is not None  # legality-check: rectangular tiles only
         lo, hi = bounds[dim]
         if c * self.step != hi - lo + 1:
-            raise _Refuse(f"its iterations' access tiles overlap or leave gaps (the tile "
+            raise Refuse(f"its iterations' access tiles overlap or leave gaps (the tile "
                           f"moves by {c * self.step} per iteration in dim {dim}, its extent "
                           f"there is {hi - lo + 1})")
         grown = list(bounds)
@@ -186,31 +186,31 @@ class _Loop:
                 loop_dims.add(expr.position)  # type: ignore[attr-defined]
         if not loop_dims:
             if any(isinstance(v, BlockArgument) and v.owner is self.body for v in op.outputs):
-                raise _Refuse("a loop-carried value is updated by a compute that does not "
+                raise Refuse("a loop-carried value is updated by a compute that does not "
                               "move with the loop")
             return
         if len(loop_dims) > 1:
-            raise _Refuse("a compute reads tiles that move along different dims")
+            raise Refuse("a compute reads tiles that move along different dims")
         loop_dim = loop_dims.pop()
         for value, amap in zip(op.inputs, maps):
             uses_dim = any(r.position == loop_dim  # type: ignore[attr-defined]
                            for r in amap.results)
             if uses_dim and value not in self.moving:
-                raise _Refuse("a compute reads a tensor that does not move with the loop "
+                raise Refuse("a compute reads a tensor that does not move with the loop "
                               "along the dim that does")
         kind = str(op.iterator_types.data[loop_dim].data)
         out = op.outputs[0]
         out_map = maps[len(op.inputs)]
         if kind == "reduction":
             if not (isinstance(out, BlockArgument) and out.owner is self.body):
-                raise _Refuse("a reduction over the dim the loop walks does not accumulate "
+                raise Refuse("a reduction over the dim the loop walks does not accumulate "
                               "into a loop-carried value")
             return  # the accumulator keeps its shape
         positions = [r.position for r in out_map.results]  # type: ignore[attr-defined]
         if loop_dim not in positions:
-            raise _Refuse("a compute drops the dim the loop walks without reducing it")
+            raise Refuse("a compute drops the dim the loop walks without reducing it")
         if isinstance(out, BlockArgument):
-            raise _Refuse("a loop-carried value is the output of an elementwise compute "
+            raise Refuse("a loop-carried value is the output of an elementwise compute "
                           "(only a reduction's accumulator can be carried)")
         out_dim = positions.index(loop_dim)
         self.grow_init[out] = out_dim
@@ -221,7 +221,7 @@ class _Loop:
             if isinstance(op, scf.YieldOp):
                 continue
             if isinstance(op, ktdp.ConstructAccessTileOp):
-                self._tile(op)
+                self.tile(op)
             elif isinstance(op, ktdp.LoadOp):
                 if op.tile in self.tiles:
                     self.moving[op.result] = self.tiles[op.tile][0]
@@ -229,25 +229,25 @@ class _Loop:
                 tile_dim = self.tiles.get(op.tile, (None,))[0]
                 value_dim = self.moving.get(op.value)
                 if tile_dim is None or value_dim != tile_dim:
-                    raise _Refuse("a store inside it does not move with the loop (every "
+                    raise Refuse("a store inside it does not move with the loop (every "
                                   "iteration would write the same place)")
             elif isinstance(op, GenericOp):
                 self._generic(op)
             elif isinstance(op, tensor.EmptyOp | FillOp):
                 pass
             elif op.regions or not is_side_effect_free(op):
-                raise _Refuse(f"its body holds {op.name} (only scalar arithmetic, access "
+                raise Refuse(f"its body holds {op.name} (only scalar arithmetic, access "
                               "tiles, loads, stores and linalg compute can be folded)")
             elif not any(isinstance(r.type, TensorType) for r in op.results):
-                self._scalar(op)
+                self.scalar(op)
             else:
-                raise _Refuse(f"its body holds {op.name} on tensors")
+                raise Refuse(f"its body holds {op.name} on tensors")
         # folding makes every load happen before every store: refuse a loop that stores
         # into memory it also loads (a later iteration could read an earlier one's write)
         loaded = {_memory(op.tile) for op in self.body.ops if isinstance(op, ktdp.LoadOp)}
         stored = {_memory(op.tile) for op in self.body.ops if isinstance(op, ktdp.StoreOp)}
         if loaded & stored:
-            raise _Refuse("it stores into memory it also loads (an iteration could read "
+            raise Refuse("it stores into memory it also loads (an iteration could read "
                           "what an earlier one wrote)")
         # the induction variable may only place access tiles: a value computed from it
         # and used otherwise (in a body, a view, a store) would differ per iteration
@@ -258,7 +258,7 @@ class _Loop:
                     and value in user.indices
                 scalar = user.parent_block() is self.body and user in self.coef_users
                 if not (placing or scalar):
-                    raise _Refuse(f"its induction variable reaches {user.name} other than "
+                    raise Refuse(f"its induction variable reaches {user.name} other than "
                                   "through an access tile's subscripts")
         # loop-carried values: each the accumulator of one reduction, yielded as its result
         yielded = list(self.body.last_op.operands)  # type: ignore[union-attr]
@@ -267,7 +267,7 @@ class _Loop:
             result = yielded[k]
             if len(users) != 1 or not isinstance(users[0], GenericOp) \
                     or arg not in users[0].outputs or result is not users[0].res[0]:
-                raise _Refuse("a loop-carried value is not the accumulator of one reduction "
+                raise Refuse("a loop-carried value is not the accumulator of one reduction "
                               "whose result the loop yields")
         # an output tensor that grows is made in the body for that compute alone
         for value in self.grow_init:
@@ -276,7 +276,7 @@ class _Loop:
             for v in made:
                 if not (isinstance(v.owner, tensor.EmptyOp | FillOp)
                         and v.owner.parent_block() is self.body and len(list(v.uses)) == 1):
-                    raise _Refuse("a compute that moves with the loop writes into a tensor "
+                    raise Refuse("a compute that moves with the loop writes into a tensor "
                                   "made outside it or shared with another compute")
 
     # -- rewriting -------------------------------------------------------------------
@@ -388,9 +388,9 @@ class UntileLoops(ModulePass):
             # siblings in order (a loop reading what an earlier one makes sees it folded)
             for loop in _inner_first(fn):
                 try:
-                    state = _Loop(loop)
+                    state = BlockLoop(loop)
                     state.analyse()
-                except _Refuse as why:
+                except Refuse as why:
                     if not _needs_folding(loop):
                         continue  # each iteration is already a whole chain: orchestrated
                     if sink_into_loop(loop):

@@ -3,7 +3,7 @@
 Runs on the KTIR module before anything is rewritten, so every error points at the op
 the kernel author wrote ("not supported yet: ..."). What passes here, later passes
 handle: elementwise, broadcast and reduction work (named elementwise ops,
-`linalg.generic` with projected-permutation maps, `linalg.broadcast`, `linalg.reduce`,
+`linalg.generic` with projected-permutation maps, `linalg.map`, `linalg.broadcast`, `linalg.reduce`,
 `linalg.fill`, `linalg.matmul`, `linalg.transpose`, `arith`/`math` ops on tensors, `tensor.splat`, slices of loaded tiles) on
 f16 and f32, brought to
 one spelling by the normal-form passes that follow (`spyre_sched/normalize`), rectangular access tiles in their natural order, views in device memory, the
@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.dialects.linalg_ktir import inside_linalg_body
+from spyre_sched.dialects.linalg_ktir import MapOp, inside_linalg_body
 from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.polyhedral.distributed import Unresolved, remote_stores, resolve
 from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
@@ -84,12 +84,13 @@ def check_op(op: Operation, device) -> None:
     elif isinstance(op, ReduceOp):
         _check_tensor_types(op)
         _check_reduction_init(op, op.init)
-    elif isinstance(op, ElementwiseOperation | FillOp | BroadcastOp | MatmulOp | TransposeOp):
+    elif isinstance(op, ElementwiseOperation | FillOp | BroadcastOp | MatmulOp | TransposeOp
+                    | MapOp):
         _check_tensor_types(op)
     elif op.name.startswith("linalg.") and op.name != "linalg.yield" \
             and not inside_linalg_body(op):
         raise fail(op, NAME, f"not supported yet: {op.name} (the linalg ops scheduled are "
-                   "linalg.generic, the named elementwise ops, linalg.broadcast, "
+                   "linalg.generic, the named elementwise ops, linalg.map, linalg.broadcast, "
                    "linalg.reduce, linalg.fill, linalg.matmul and linalg.transpose)")
     elif not inside_linalg_body(op) and not op.name.startswith(_KERNEL_DIALECTS) \
             and not isinstance(op, func.FuncOp):

@@ -80,3 +80,35 @@ def test_short_reduce_is_verified() -> None:
     with pytest.raises(VerifyError, match="Output rank must equal input rank") as info:
         kernel("%r = linalg.reduce { arith.addf } ins(%a : tensor<4x8xf16>) outs(%a : tensor<4x8xf16>) dimensions = [0]")
     assert info.value.location.line == 4
+
+
+def test_map_short_and_long_forms_mean_one_thing_and_round_trip() -> None:
+    from spyre_sched.dialects.linalg_ktir import MapOp
+
+    short = kernel("%m = linalg.map { arith.mulf } ins(%a, %a : tensor<4x8xf16>, tensor<4x8xf16>) "
+                   "outs(%e : tensor<4x8xf16>)")
+    long = kernel(
+        "%m = linalg.map ins(%a, %a : tensor<4x8xf16>, tensor<4x8xf16>) outs(%e : tensor<4x8xf16>)\n"
+        "    (%x: f16, %y: f16) {\n      %p = arith.mulf %x, %y : f16\n"
+        "      linalg.yield %p : f16\n    }"
+    )
+    ops = [next(o for o in m.module.walk() if isinstance(o, MapOp)) for m in (short, long)]
+    for op in ops:
+        block = op.mapper.block
+        assert len(block.args) == 2 and isinstance(block.first_op, arith.MulfOp)
+        assert list(block.first_op.operands) == list(block.args)
+        assert op.result[0].type == op.init.type
+    text = printed(long.module)
+    assert "linalg.map ins(%a, %a : tensor<4x8xf16>, tensor<4x8xf16>) outs(%e : tensor<4x8xf16>)" in text
+    assert printed(parse_kernel(text).module) == text
+    assert printed(ops[0]).replace("%0", "%x").replace("%1", "%y").replace("%2", "%p") == printed(ops[1])
+
+
+def test_map_of_mismatched_shapes_is_refused_at_the_op() -> None:
+    import pytest
+
+    from spyre_sched.errors import VerifyError
+
+    with pytest.raises(VerifyError, match="linalg.map: input 0 has shape") as info:
+        kernel("%m = linalg.map { math.exp } ins(%v : tensor<8xf16>) outs(%e : tensor<4x8xf16>)")
+    assert info.value.location.line == 4

@@ -54,6 +54,25 @@ def test_f16_sum_accumulated_in_f16_stays_within_its_looser_bound(rows):
     assert (np.abs(acc.astype(np.float64) - oracle) <= bound).all()
 
 
+def test_a_long_positive_f16_sum_keeps_a_bound_below_itself():
+    """1024 terms in (0, 1], as a softmax's row sums them, accumulated in f16: the bound
+    (growth (1 + u)^1023 - 1 = 0.65) stays below the sum, so a division by it keeps a
+    finite bound (gamma_1023 = 1.0 did not), and the worst f16 order stays inside it:
+    largest terms first, each partial rounded to f16."""
+    from emulator.numerics.error_bounds import gamma, rounding_growth
+
+    assert rounding_growth(1023, 2.0**-11) < 0.66 < gamma(1023, 2.0**-11)
+    rng = np.random.default_rng(11)
+    x = np.exp(-rng.uniform(0, 3, (16, 1024))).astype(np.float16)
+    oracle = reduce("add", x, -1, "f16")
+    bound = reduction_error_bound("add", x, None, "f16", "f16", oracle)
+    assert (bound < np.abs(oracle.astype(np.float64))).all()
+    acc = np.zeros(16, dtype=np.float16)
+    for j in np.argsort(-x, axis=1).T:
+        acc = (acc + x[np.arange(16), j]).astype(np.float16)
+    assert (np.abs(acc.astype(np.float64) - oracle) <= bound).all()
+
+
 def test_a_dropped_chunk_exceeds_the_bound(rows):
     oracle = reduce("add", rows, -1, "f32")
     bound = reduction_error_bound("add", rows, None, "f32", "f32", oracle)

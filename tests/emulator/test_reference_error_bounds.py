@@ -186,3 +186,58 @@ def test_bounds_go_round_an_scf_for_with_the_values_it_carries(tmp_path):
         assert compare_with_bound(got, outputs["S"], bounds["S"])[0].all()
     dropped = apply_op("arith.truncf", "f32", chunked(x[:, 64:], 32, False), result_type="f16")
     assert not compare_with_bound(dropped, outputs["S"], bounds["S"])[0].all()
+
+
+BLOCK_SUM = """
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#out = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @block_sum(%X: index, %S: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c512 = arith.constant 512 : index
+  %Xv = ktdp.construct_memory_view %X, sizes: [4, 512], strides: [512, 1] {
+      coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4x512xf16>
+  %Sv = ktdp.construct_memory_view %S, sizes: [4, 64], strides: [64, 1] {
+      coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %St = ktdp.construct_access_tile %Sv[%c0, %c0] {access_tile_set = #blk, access_tile_order = #id2}
+      : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %zeros = arith.constant dense<0.0> : tensor<4x64xf16>
+  %sum = scf.for %col = %c0 to %c512 step %c64 iter_args(%acc = %zeros) -> tensor<4x64xf16> {
+    %Xt = ktdp.construct_access_tile %Xv[%c0, %col] {access_tile_set = #blk, access_tile_order = #id2}
+        : memref<4x512xf16> -> !ktdp.access_tile<4x64xindex>
+    %x = ktdp.load %Xt : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+    %next = arith.addf %acc, %x : tensor<4x64xf16>
+    scf.yield %next : tensor<4x64xf16>
+  }
+  ktdp.store %sum, %St : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("accumulator", ["f16", "f32"])
+def test_a_sum_a_loop_carries_is_bounded_for_any_order(tmp_path, accumulator):
+    """`acc = acc + x_k` over 8 blocks: the reference adds in loop order, rounding to f16
+    each time; summed in another order in the accumulator (the blocks reversed, or exactly
+    and rounded once) the result stays within the loop's bound. Before the loop was a
+    source, the bound was 0 and any other order failed."""
+    path = tmp_path / "block_sum.mlir"
+    path.write_text(BLOCK_SUM)
+    _, inputs, outputs, bounds = bounded_run(path, seed=3, accumulator=accumulator)
+    assert bounds["S"].any()
+    blocks = inputs["X"].reshape(4, 8, 64).transpose(0, 2, 1)  # [row, col, block]
+    terms = blocks if accumulator == "f16" else apply_op(
+        "arith.extf", "f16", blocks, result_type=accumulator)
+    acc = terms[..., 7]
+    for k in reversed(range(7)):
+        acc = apply_op("arith.addf", accumulator, acc, terms[..., k])
+    reversed_sum = acc if accumulator == "f16" else apply_op(
+        "arith.truncf", accumulator, acc, result_type="f16")
+    once = reduce("add", blocks, -1, "f16")
+    for got in (reversed_sum, once):
+        assert compare_with_bound(got, outputs["S"], bounds["S"])[0].all()
+    assert not (reversed_sum == outputs["S"]).all() or not (once == outputs["S"]).all()
+    wrong = apply_op("arith.addf", "f16", once, np.float16(0.25))
+    assert not compare_with_bound(wrong, outputs["S"], bounds["S"])[0].all()

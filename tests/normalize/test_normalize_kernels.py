@@ -39,6 +39,10 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   4x64 tile collapsed to 256 and expanded to 2x128 (two rows merged);
 - reshape_scalar: a 1x1 tile collapsed to a rank-0 tensor and broadcast;
 - reshape_chain: a computed tile collapsed and expanded back before its store.
+- block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
+  tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced;
+- mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
+  short form (`{ math.absf }`).
 """
 
 from __future__ import annotations
@@ -206,11 +210,26 @@ def _reshape_chain(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _block_accumulator(rng):
+    x, w = _f16(rng, 16, 512), _f16(rng, 1, 512)
+    xd = x.astype(np.float64)
+    rstd = 1 / np.sqrt((xd * xd).mean(axis=1, keepdims=True) + 1e-3)
+    return {"X": x, "W": w}, {"Y": xd * rstd * w.astype(np.float64)}
+
+
+def _mapped_axpy(rng):
+    x, b = _f16(rng, 32, 128), _f16(rng, 32, 128)
+    xd = x.astype(np.float64)
+    return {"X": x, "B": b}, {"Y": np.abs(xd * b.astype(np.float64) + xd)}
+
+
 CASES = {
     "reshape_rows": _reshape_rows,
     "reshape_total": _reshape_total,
     "reshape_scalar": _reshape_scalar,
     "reshape_chain": _reshape_chain,
+    "mapped_axpy": _mapped_axpy,
+    "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
     "chunked_normalize": _chunked_normalize,
     "rms_scalar_chain": _rms_scalar_chain,

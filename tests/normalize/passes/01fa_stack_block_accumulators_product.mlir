@@ -1,0 +1,43 @@
+// PASS: stack-block-accumulators
+// A loop that multiplies each block into its carried value is left as it is: a float
+// product's value depends on the order, and reordered products must match bit for bit.
+// CHECK: scf.for %col = %c64 to %c256 step %c64 iter_args(%acc = %init) -> (tensor<1x64xf16>) {
+// CHECK: ktdp.load %Xt : <1x64xindex> -> tensor<1x64xf16>
+// CHECK: arith.mulf %a_1, %b_1 : f16
+// CHECK-NOT: _blocks
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#out = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+builtin.module attributes {ktdf.device = "spyre"} {
+  func.func @block_squares(%X: index, %S: index) attributes {grid = [4]} {
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f16
+    %row = ktdp.get_compute_tile_id : index
+    %Xv = ktdp.construct_memory_view %X, sizes: [4, 256], strides: [256, 1] {coordinate_set = #whole, memory_space = #ktdp.memory_space<global>} : memref<4x256xf16>
+    %Sv = ktdp.construct_memory_view %S, sizes: [4, 64], strides: [64, 1] {coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+    %St = ktdp.construct_access_tile %Sv[%row, %c64] {access_tile_set = #blk, access_tile_order = #id2} : memref<4x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %e = tensor.empty() : tensor<1x64xf16>
+    %init = linalg.fill ins(%zero : f16) outs(%e : tensor<1x64xf16>) -> tensor<1x64xf16>
+    %sum = scf.for %col = %c64 to %c256 step %c64 iter_args(%acc = %init) -> (tensor<1x64xf16>) {
+      %Xt = ktdp.construct_access_tile %Xv[%row, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<4x256xf16> -> !ktdp.access_tile<1x64xindex>
+      %x = ktdp.load %Xt : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>
+      %sq = tensor.empty() : tensor<1x64xf16>
+      %sq_1 = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %x : tensor<1x64xf16>, tensor<1x64xf16>) outs(%sq : tensor<1x64xf16>) {
+      ^bb0(%a: f16, %b: f16, %o: f16):
+        %m = arith.mulf %a, %b : f16
+        linalg.yield %m : f16
+      } -> tensor<1x64xf16>
+      %n = tensor.empty() : tensor<1x64xf16>
+      %next = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%acc, %sq_1 : tensor<1x64xf16>, tensor<1x64xf16>) outs(%n : tensor<1x64xf16>) {
+      ^bb0(%a: f16, %b: f16, %o: f16):
+        %s = arith.mulf %a, %b : f16
+        linalg.yield %s : f16
+      } -> tensor<1x64xf16>
+      scf.yield %next : tensor<1x64xf16>
+    }
+    ktdp.store %sum, %St : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
+    func.return
+  }
+}
