@@ -506,7 +506,7 @@ class _Kernel:
                 op = ch.pick(BINARY + (["arith.divf"] if ch.flag(10, "divide") else []))
                 x, y = ch.pick(pool), ch.pick(pool)
                 if self.scalars and ch.flag(30, "scalar"):
-                    y = self.scalars[0]
+                    y = self._scalar_in(out_dtype, lines)
                 lines.append(f"{name} = {op} {x}, {y} : {out_dtype}")
             else:
                 op = ch.pick(unary)
@@ -515,6 +515,16 @@ class _Kernel:
                 lines.append(f"{name} = {op} {ch.pick(pool)}{extra} : {out_dtype}")
             pool.append(name)
         return lines, pool[-1]
+
+    def _scalar_in(self, dtype: str, lines: list[str]) -> str:
+        """The scalar argument as a `dtype` value of a body: converted there when the body
+        computes in another type (an f16 sum in an f32 accumulator)."""
+        if dtype == self.dtype:
+            return self.scalars[0]
+        conv = self.b.fresh("q")
+        op = "arith.extf" if dtype == "f32" else "arith.truncf"
+        lines.append(f"{conv} = {op} {self.scalars[0]} : {self.dtype} to {dtype}")
+        return conv
 
     def _generic(self, operands: list[Value]) -> Value:
         b = self.b
