@@ -31,3 +31,9 @@ def test_inout_argument_with_rows_at_run_time_below_the_bound():
     result = spyre_sched.run(str(FOUND / "inout_rows_at_run_time.mlir"), strategy="heuristic",
                              runtime_args={"n": 7})
     assert result.verdict == "MATCH", result.mismatches
+
+
+def test_error_bound_through_gelu_after_a_row_sum():
+    result = spyre_sched.run(str(FOUND / "gelu_after_row_sum.mlir"), strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
+    assert sum(c.bounded for c in result.checks.values()) > 0
