@@ -18,6 +18,9 @@ A kernel with scalar arguments names their values in a `// ARGS: NAME=VALUE ...`
 is compiled without them (they stay launch-time values in the bundle, as a caller's
 arguments are) and the bundle is run with them.
 
+A kernel that needs a device other than `spyre` names it in a `// DEVICE: PATH` line
+(relative to the repository).
+
 Default run: the solver with the latency objective, kernels of at most `DEFAULT_ELEMENTS`
 elements per argument (larger ones are in the slow run). The slow run (`-m slow`) does
 every kernel with both strategies x both objectives.
@@ -64,6 +67,7 @@ KNOWN_GAPS = {
 DEFAULT_ELEMENTS = 1 << 16
 
 _ARGS = re.compile(r"^// ARGS:(.*)$", re.MULTILINE)
+_DEVICE = re.compile(r"^// DEVICE:\s*(\S+)\s*$", re.MULTILINE)
 _PASS_INPUT = re.compile(r"^// (PASS|RUN|ERROR):", re.MULTILINE)
 _SCHEDULE_IR = re.compile(r"\bktdf\.(pipeline|stage|data_transfer|buffer)\b")
 _FUNC = re.compile(r"^\s*func\.func\s+@([\w$.]+)\s*\(", re.MULTILINE)
@@ -144,15 +148,17 @@ def _check(path: Path, func: str | None, strategy: str, objective: str) -> None:
                 for message in messages]
     gap = KNOWN_GAPS.get(str(path.relative_to(ROOT)))
     args = _launch_args(path)
+    named = _DEVICE.search(text)
+    device = str(ROOT / named.group(1)) if named else None
     try:
         if args:  # compiled without the values, which the launch then gives
             with tempfile.TemporaryDirectory(prefix="spyre-gate-") as tmp:
                 bundle = Path(tmp) / "bundle"
-                compile_bundle(path, bundle, "spyre", objective, strategy, func=func)
-                result = spyre_sched.run(str(bundle), {}, runtime_args=args)
+                compile_bundle(path, bundle, device or "spyre", objective, strategy, func=func)
+                result = spyre_sched.run(str(bundle), {}, runtime_args=args, device=device)
         else:
             result = spyre_sched.run(str(path), {}, strategy=strategy, objective=objective,
-                                     func=func)
+                                     func=func, device=device)
     except SpyreSchedError as err:
         message = str(err)
         if expected and any(m in message for m in expected):

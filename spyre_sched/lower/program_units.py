@@ -315,6 +315,11 @@ def bits_hex(value: float | int, element: Attribute) -> str:
         return f"{int(np.array(value, dtype=np.float16).view(np.uint16)):04x}"
     if text == "f32":
         return f"{int(np.array(value, dtype=np.float32).view(np.uint32)):08x}"
+    if text == "bf16":
+        # the shared numerics' rounding, so the bundle's bits are the reference's
+        from emulator.numerics.bfloat16 import bf16_from_float
+
+        return f"{int(bf16_from_float(np.float64(value))):04x}"
     if text == "i32":
         return f"{int(value) & 0xFFFFFFFF:08x}"
     raise UnsupportedError(f"lowering: constants of type {element} are not supported yet")
