@@ -483,9 +483,10 @@ class EngineEmitter:
             out = op.outputs[0].type
             assert isinstance(out, TensorType)
             scalar = op.inputs[0]
-            if scalar not in self.scalars:
-                raise UnsupportedError("lowering: linalg.fill of a value that is not a constant", where(op))
-            self.tensors[op.results[0]] = self.splat_constant(self.scalars[scalar], out.get_shape())
+            if scalar in self.scalars:
+                self.tensors[op.results[0]] = self.splat_constant(self.scalars[scalar], out.get_shape())
+            else:  # a float argument, or arithmetic on one
+                self.tensors[op.results[0]] = self.outside_scalar(scalar, out.get_shape(), op)
         elif isinstance(op, linalg.GenericOp):
             self.generic(op)
         else:
