@@ -22,7 +22,7 @@ from emulator.job_plan import check_expression, check_steps
 
 ARGUMENT_KINDS = ("pointer", "runtime", "scalar")
 ROLES = ("in", "out", "inout", "unused")
-SYMBOL_KINDS = ("address", "shape", "index")
+SYMBOL_KINDS = ("address", "shape", "index", "bits")
 
 
 def _is_int(value) -> bool:

@@ -38,7 +38,7 @@ from emulator.device.measure import Measurements
 from emulator.device.memory import DEFAULT_MEMORY_CAP, EAGER_LIMIT, contiguous_strides
 from emulator.device.program import ProgramImage
 from emulator.job_plan import Execution, evaluate, launched_programs  # noqa: F401 (evaluate: re-exported)
-from emulator.numerics import element_type, from_memory, to_memory
+from emulator.numerics import element_type, from_memory, to_bits, to_memory
 from emulator.trace import TraceRecorder
 
 ALIGNMENT = 128
@@ -364,11 +364,12 @@ class Runtime:
                 raise ExecutionError(f"argument '{name}' of {prepared.kernel} is not set in this launch")
             value = source[name]
             if a.get("kind") == "scalar" and _is_float_type(a.get("type")):
-                # A float scalar never reaches an address or a shape (the lowering refuses
-                # compute that reads one), so it is checked and left out of the symbols.
+                # A float scalar reaches the units as its bit pattern in its type (a "bits"
+                # symbol; docs/bundle.md), never as an address or a shape.
                 if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
                     raise ExecutionError(f"argument '{name}' must be a number ({a['type']}), "
                                          f"got {type(value).__name__}")
+                env[name] = int(to_bits(a["type"], np.array([value]))[0])
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise ExecutionError(f"argument '{name}' must be an integer (an element offset for "

@@ -209,6 +209,16 @@ def _same_output_shapes(prepared, want: dict[str, np.ndarray], runtime_args: dic
                              str(prepared.path / "jobplan.json"))
 
 
+def _allocate_argument(runtime, name: str, shape, element: str) -> int:
+    """Device memory for argument `name`, or an error naming it when it does not fit."""
+    try:
+        return runtime.allocate(shape, element)
+    except ExecutionError as err:
+        count = int(np.prod([int(d) for d in shape]))
+        raise ExecutionError(f"argument '{name}': its memory ({count} elements of {element}) "
+                             f"does not fit the emulated device: {err.message}") from None
+
+
 def compile_bundle(kernel_path: str | Path, out: Path, device: str, objective: str,
                    strategy: str, allow_races: bool = False, func: str | None = None,
                    arguments: dict | None = None) -> None:
@@ -348,6 +358,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     unless `allow_races` (`api.compile`). `func`: the kernel function, for a file that
     defines several (a bundle names its own)."""
     import emulator.reference as reference_interpreter
+    from emulator.reference.run import WindowedInput
     from emulator.device.memory import DEFAULT_MEMORY_CAP
     from emulator.runtime import (DEFAULT_MAX_CYCLES, DEFAULT_MAX_SECONDS, Runtime, argument_shape,
                                   bundle_device, with_folded_arguments)
@@ -431,7 +442,15 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                         rt_args[name] = int(np.asarray(given[name]))
                     continue
                 element = arg["element_type"]
-                if name in given:
+                if isinstance(given.get(name), WindowedInput):
+                    # an input too large to make whole: the memory at the pointer is
+                    # placed whole (or refused as too large), the window the kernel
+                    # reads holds its values
+                    window = given[name]
+                    args[name] = _allocate_argument(runtime, name, window.shape, element)
+                    runtime.write_tensor(args[name] + window.lo, window.values, element)
+                    shape = window.shape
+                elif name in given:
                     values = np.asarray(given[name])
                     args[name] = runtime.allocate(values.shape, element)
                     runtime.write_tensor(args[name], values, element)

@@ -14,6 +14,13 @@ What is refused instead must be refused with the exact message:
 - a known gap of the compiler (`KNOWN_GAPS`): its message, as an expected failure that
   fails loudly once the kernel matches, so the entry is removed.
 
+A kernel with scalar arguments names their values in a `// ARGS: NAME=VALUE ...` line: it
+is compiled without them (they stay launch-time values in the bundle, as a caller's
+arguments are) and the bundle is run with them.
+
+A kernel that needs a device other than `spyre` names it in a `// DEVICE: PATH` line
+(relative to the repository).
+
 Default run: the solver with the latency objective, kernels of at most `DEFAULT_ELEMENTS`
 elements per argument (larger ones are in the slow run). The slow run (`-m slow`) does
 every kernel with both strategies x both objectives.
@@ -22,6 +29,7 @@ every kernel with both strategies x both objectives.
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -57,6 +65,8 @@ KNOWN_GAPS = {
 #: larger kernels: the slow run only (each takes several seconds to compile and emulate)
 DEFAULT_ELEMENTS = 1 << 16
 
+_ARGS = re.compile(r"^// ARGS:(.*)$", re.MULTILINE)
+_DEVICE = re.compile(r"^// DEVICE:\s*(\S+)\s*$", re.MULTILINE)
 _PASS_INPUT = re.compile(r"^// (PASS|RUN|ERROR):", re.MULTILINE)
 _SCHEDULE_IR = re.compile(r"\bktdf\.(pipeline|stage|data_transfer|buffer)\b")
 _FUNC = re.compile(r"^\s*func\.func\s+@([\w$.]+)\s*\(", re.MULTILINE)
@@ -102,6 +112,16 @@ def _largest_argument(kernel) -> int:
     return max(sizes)
 
 
+def _launch_args(path: Path) -> dict[str, int | float]:
+    """The `// ARGS:` values of a kernel file (none: {})."""
+    args: dict[str, int | float] = {}
+    for line in _ARGS.findall(path.read_text(errors="replace")):
+        for item in line.split():
+            name, value = item.split("=", 1)
+            args[name] = float(value) if any(c in value for c in ".eE") else int(value)
+    return args
+
+
 def _reference_runs(path: Path, func: str | None):
     """The kernel, if the reference interpreter runs it on seeded inputs; else skip."""
     from emulator.reference import make_inputs, run
@@ -110,7 +130,8 @@ def _reference_runs(path: Path, func: str | None):
 
     try:
         kernel = load_kernel(path, func)
-        run(kernel, make_inputs(kernel, 0, {}))
+        args = _launch_args(path)
+        run(kernel, make_inputs(kernel, 0, args), args)
     except SpyreSchedError as err:
         pytest.skip(f"the reference does not run it: {str(err).splitlines()[0]}")
     return load_kernel(path, func)  # the run above may have annotated its module
@@ -118,15 +139,25 @@ def _reference_runs(path: Path, func: str | None):
 
 def _check(path: Path, func: str | None, strategy: str, objective: str) -> None:
     import spyre_sched
+    from spyre_sched.emulate import compile_bundle
     from spyre_sched.errors import SpyreSchedError
 
     text = path.read_text(errors="replace")
     expected = [message for construct, messages in UNSUPPORTED.items() if construct in text
                 for message in messages]
     gap = KNOWN_GAPS.get(str(path.relative_to(ROOT)))
+    args = _launch_args(path)
+    named = _DEVICE.search(text)
+    device = str(ROOT / named.group(1)) if named else None
     try:
-        result = spyre_sched.run(str(path), {}, strategy=strategy, objective=objective,
-                                 func=func)
+        if args:  # compiled without the values, which the launch then gives
+            with tempfile.TemporaryDirectory(prefix="spyre-gate-") as tmp:
+                bundle = Path(tmp) / "bundle"
+                compile_bundle(path, bundle, device or "spyre", objective, strategy, func=func)
+                result = spyre_sched.run(str(bundle), {}, runtime_args=args, device=device)
+        else:
+            result = spyre_sched.run(str(path), {}, strategy=strategy, objective=objective,
+                                     func=func, device=device)
     except SpyreSchedError as err:
         message = str(err)
         if expected and any(m in message for m in expected):

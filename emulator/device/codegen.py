@@ -403,6 +403,12 @@ class UnitCode:
             out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + r.compute_latency")
             self.ready.add(self.ready_name(op.result))
+        elif isinstance(op, vectorchain.SplatBitsOp):
+            k = self.const(self.image.splat_bits_fn(op))
+            out.append(f"{ind}{n(op.result)} = {k}({n(op.bits)})")
+            out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
+            out.append(f"{ind}{self.ready_name(op.result)} = proc.local + r.compute_latency")
+            self.ready.add(self.ready_name(op.result))
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
                              vectorchain.ReduceOp, vectorchain.MatmulOp)):
             # A matrix instruction continues its accumulator inside the array (output
@@ -440,7 +446,7 @@ class UnitCode:
         if isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
                            vectorchain.ReduceOp, vectorchain.MatmulOp)):
             return self.image.compute_plan(op).elements > 0
-        return isinstance(op, vectorchain.ConstantBitstreamOp)  # (DELAY, 1)
+        return isinstance(op, vectorchain.ConstantBitstreamOp | vectorchain.SplatBitsOp)  # (DELAY, 1)
 
 
 def _numel(shape) -> int:

@@ -411,6 +411,18 @@ class ProgramImage:
                         dtype=np.uint64)
         return from_bits(et, bits).reshape(type_.get_shape())
 
+    def splat_bits_fn(self, op: vectorchain.SplatBitsOp) -> Callable[[int], np.ndarray]:
+        """The function filling `op`'s vector from the bit pattern in its index operand."""
+        type_ = op.result.type
+        et = element_type(_vector_etype(type_))
+        shape = tuple(type_.get_shape())
+        mask = (1 << et.width) - 1
+
+        def splat(bits: int) -> np.ndarray:
+            one = from_bits(et, np.array([int(bits) & mask], dtype=np.uint64))
+            return np.broadcast_to(one, shape).copy()
+        return splat
+
     def compute_plan(self, op: Operation) -> ComputePlan:
         return ComputePlan(op)
 

@@ -19,7 +19,9 @@ arrays:
   gets e_z = max over the corners c of the box [a - e_a, a + e_a] x ... of |g(c) - z|,
   evaluated with the op's own implementation (so its roundings are included). That is the
   exact worst case when g is monotone in each operand with the others fixed
-  (`MONOTONE_OPS`); division-like ops need the divisor's interval to exclude 0, and
+  (`MONOTONE_OPS`), or, for a one-operand op monotone between a few turning points
+  (gelu), when those points inside the interval are evaluated too (`TURNING_POINTS`);
+  division-like ops need the divisor's interval to exclude 0, and
   approximated elementary functions get two ulps of slack (`elementwise_error_bound`).
 * **Comparison.** An output passes where |emulated - reference| <= its bound when the bound
   is finite, and bit for bit where the bound is 0 or the reference is not finite (NaN,
@@ -61,6 +63,12 @@ MONOTONE_OPS = frozenset({
 # math.absf is not monotone, but it is 1-Lipschitz with its minimum at 0: when the box
 # holds 0, |a| <= e_a, and the corners' deviation (e_a) already covers |0 - |a||.
 
+#: one-operand ops monotone on each side of a few turning points: over an operand interval
+#: holding one, the extreme is at a corner or at that point, so it is evaluated there too.
+#: gelu (the tanh approximation, `spyreop_ops`) falls from 0 to its minimum near -0.7525
+#: and rises after it; it is flat there, so the point's last digits hardly matter.
+TURNING_POINTS = {"spyreop.gelu": (-0.7524614142056467,)}
+
 #: op -> index of the operand that divides: monotone only on each side of 0
 DIVISOR_OPERAND = {"arith.divf": 1, "spyreop.realdiv": 1, "spyreop.reciprocal": 0}
 #: operands that must be exact for the corner rule (a select's condition)
@@ -70,7 +78,7 @@ APPROXIMATE_OPS = frozenset({
     "math.exp", "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10",
     "math.log1p", "math.cbrt", "math.tanh", "math.erf", "math.erfc", "math.atan", "math.asin",
     "math.acos", "math.asinh", "math.acosh", "math.atanh", "math.sinh", "spyreop.exp",
-    "spyreop.sigmoid", "spyreop.softplus",
+    "spyreop.sigmoid", "spyreop.softplus", "spyreop.gelu",
 })
 
 
@@ -176,7 +184,8 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
     varying = [k for k, e in enumerate(errors) if e is not None]
     if not varying:
         return None
-    if op_name not in MONOTONE_OPS:
+    turning = TURNING_POINTS.get(op_name, ()) if len(operands) == 1 else ()
+    if op_name not in MONOTONE_OPS and not turning:
         raise ValueError(f"{op_name} is not monotone in its operands")
     if any(k in EXACT_OPERANDS.get(op_name, ()) for k in varying):
         raise ValueError(f"the condition of {op_name} depends on a reordered sum")
@@ -196,6 +205,16 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             worst = np.maximum(worst, np.where(np.isnan(deviation), np.inf, deviation))
             if approximate:
                 largest = np.maximum(largest, np.abs(g))
+        for point in turning:  # an interior extreme (one operand: lows[0], highs[0])
+            inside = (lows[0] <= point) & (point <= highs[0])
+            if not np.any(inside):
+                continue
+            at = np.full(np.shape(lows[0]), point)
+            g = np.asarray(evaluate([at]), dtype=np.float64)
+            deviation = np.where(inside, np.abs(g - z), 0.0)
+            worst = np.maximum(worst, np.where(np.isnan(deviation), np.inf, deviation))
+            if approximate:
+                largest = np.maximum(largest, np.where(inside, np.abs(g), 0.0))
         divisor = DIVISOR_OPERAND.get(op_name)
         if divisor is not None and divisor in varying:
             at = varying.index(divisor)

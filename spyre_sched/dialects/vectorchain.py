@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, StringAttr, VectorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, StringAttr, VectorType, i64
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     BaseAttr,
@@ -176,6 +176,30 @@ class ConstantBitstreamOp(IRDLOperation):
 
 
 @irdl_op_definition
+class SplatBitsOp(IRDLOperation):
+    """`%v = vectorchain.splat_bits %bits : vector<1xf16>`: a vector whose every element has
+    the bit pattern held in the index value `%bits` (its low bitwidth bits): how a scalar
+    known only at launch (a float argument, passed as its bits in a symbol) enters compute,
+    as `constant_bitstream` does for a constant."""
+
+    name = "vectorchain.splat_bits"
+
+    bits = operand_def(IndexType)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$bits attr-dict `:` type($result)"
+
+    def __init__(self, bits, type_: VectorType):
+        super().__init__(operands=[bits], result_types=[type_])
+
+    def verify_(self) -> None:
+        t = static_vector(self, self.result.type, "the result")
+        if getattr(t.element_type, "bitwidth", None) is None and "df16" not in str(t.element_type):
+            raise VerifyException(f"vectorchain.splat_bits: no bit layout for {t.element_type}")
+
+
+@irdl_op_definition
 class ShuffleOp(IRDLOperation):
     """`%r = vectorchain.shuffle %src {pattern = array<i64: p0, ...>} : vector<A> -> vector<B>`:
     result.flat[j] = src.flat[pattern[j mod len(pattern)]]; `pattern = [0]` is a splat."""
@@ -300,8 +324,8 @@ class MatmulOp(IRDLOperation):
 
 VECTORCHAIN = Dialect(
     "vectorchain",
-    [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ApplyOp, ConstantBitstreamOp, ShuffleOp, ReduceOp,
-     MatmulOp],
+    [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ApplyOp, ConstantBitstreamOp, SplatBitsOp, ShuffleOp,
+     ReduceOp, MatmulOp],
     [],
 )
 
@@ -309,6 +333,7 @@ BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp)
 
 __all__ = [
     "MatmulOp",
+    "SplatBitsOp",
     "BinaryOp",
     "AddOp",
     "SubOp",

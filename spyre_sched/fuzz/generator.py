@@ -31,7 +31,7 @@ FEATURES = (
     "grid2d", "grid3d", "rank1", "masked", "f32", "bf16", "reduce", "f32acc", "programs",
     "ct_local", "global_intermediate", "broadcast", "bias", "padded", "colmajor", "offset",
     "shared_pointer", "extra_view", "scalar", "runtime", "math", "spyreop", "named_ops",
-    "tensor_arith", "divide",
+    "tensor_arith", "divide", "scalar_math",
 )
 
 ROWS = [2, 1, 3, 4, 5, 8, 7]
@@ -196,6 +196,7 @@ class _Kernel:
         self.col_blocks = g[1]
         self.masked = not self.runtime and ch.flag(4, "masked")
         self.scalars: list[str] = []
+        self.scalar_lines: list[str] = []  # scalar arithmetic on the argument, up front
         self._tile_ids()
         if self.rank == 2:
             rows = self.br * self.row_blocks
@@ -393,6 +394,12 @@ class _Kernel:
             self.scalars.append("%s")
             b.args.append(f"%s: {self.dtype}")
             self.b.runtime_args["s"] = ch.pick([0.5, 1.5, -2.0, 3.0])
+            if ch.flag(40, "scalar_math"):  # bodies read a value computed from it
+                op = ch.pick(["arith.mulf", "arith.addf", "arith.maximumf"])
+                k = ch.pick(["2.0", "-0.5", "0.125"])
+                self.scalar_lines = [f"%sk = arith.constant {k} : {self.dtype}",
+                                     f"%sd = {op} %s, %sk : {self.dtype}"]
+                self.scalars = ["%sd"]
         count = 1 + (ch.between(1, 2) if ch.flag(35, "programs") else 0)
         if self.runtime:
             b.indent = "    "
@@ -506,7 +513,7 @@ class _Kernel:
                 op = ch.pick(BINARY + (["arith.divf"] if ch.flag(10, "divide") else []))
                 x, y = ch.pick(pool), ch.pick(pool)
                 if self.scalars and ch.flag(30, "scalar"):
-                    y = self.scalars[0]
+                    y = self._scalar_in(out_dtype, lines)
                 lines.append(f"{name} = {op} {x}, {y} : {out_dtype}")
             else:
                 op = ch.pick(unary)
@@ -515,6 +522,16 @@ class _Kernel:
                 lines.append(f"{name} = {op} {ch.pick(pool)}{extra} : {out_dtype}")
             pool.append(name)
         return lines, pool[-1]
+
+    def _scalar_in(self, dtype: str, lines: list[str]) -> str:
+        """The scalar argument as a `dtype` value of a body: converted there when the body
+        computes in another type (an f16 sum in an f32 accumulator)."""
+        if dtype == self.dtype:
+            return self.scalars[0]
+        conv = self.b.fresh("q")
+        op = "arith.extf" if dtype == "f32" else "arith.truncf"
+        lines.append(f"{conv} = {op} {self.scalars[0]} : {self.dtype} to {dtype}")
+        return conv
 
     def _generic(self, operands: list[Value]) -> Value:
         b = self.b
@@ -642,6 +659,7 @@ class _Kernel:
             b.const(0), b.const(self.br)
         lines += ["  " + ln for ln in sorted(b.header.values(), key=_const_order)]
         lines.append("  " + self.id_line)
+        lines += ["  " + ln for ln in self.scalar_lines]
         if self.runtime:
             decl = self.runtime_decl.split(": ", 1)[1]
             lines.append(f"  %N = ktdp.runtime_arg_extract value from %n : {decl} -> index")

@@ -22,13 +22,14 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
+    AnyFloat,
     FloatAttr,
     IndexType,
     IntegerAttr,
     TensorType,
     VectorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
 
 from spyre_sched.dialects import dataflow as df
@@ -289,6 +290,22 @@ BINARY = {
 }
 
 
+def is_float_scalar(type_: Attribute) -> bool:
+    return isinstance(type_, AnyFloat)
+
+
+def is_scalar_compute(op: Operation) -> bool:
+    """An `arith`/`math`/`spyreop` op on float scalars outside any body (not index
+    arithmetic, not a constant): its value reaches compute only through generic bodies."""
+    if isinstance(op, arith.ConstantOp) or len(op.results) != 1 or not op.operands:
+        return False
+    if op.dialect_name() not in ("arith", "math", "spyreop"):
+        return False
+    if isinstance(op.parent_op(), linalg.GenericOp):
+        return False
+    return all(is_float_scalar(v.type) for v in (*op.operands, *op.results))
+
+
 def _element_size(element: Attribute) -> int:
     from spyre_sched.lower.analysis import element_bytes
 
@@ -301,6 +318,11 @@ def bits_hex(value: float | int, element: Attribute) -> str:
         return f"{int(np.array(value, dtype=np.float16).view(np.uint16)):04x}"
     if text == "f32":
         return f"{int(np.array(value, dtype=np.float32).view(np.uint32)):08x}"
+    if text == "bf16":
+        # the shared numerics' rounding, so the bundle's bits are the reference's
+        from emulator.numerics.bfloat16 import bf16_from_float
+
+        return f"{int(bf16_from_float(np.float64(value))):04x}"
     if text == "i32":
         return f"{int(value) & 0xFFFFFFFF:08x}"
     raise UnsupportedError(f"lowering: constants of type {element} are not supported yet")
@@ -437,6 +459,8 @@ class EngineEmitter:
             if self.involved(op):
                 self.visit_parallel(op)
             return
+        if is_scalar_compute(op):
+            return  # computed where a generic body reads it (`outside_scalar`)
         engine = self.pa.engine_of.get(op)
         if engine is None:
             raise UnsupportedError(f"lowering: {op.name} is not supported yet", where(op))
@@ -462,9 +486,10 @@ class EngineEmitter:
             out = op.outputs[0].type
             assert isinstance(out, TensorType)
             scalar = op.inputs[0]
-            if scalar not in self.scalars:
-                raise UnsupportedError("lowering: linalg.fill of a value that is not a constant", where(op))
-            self.tensors[op.results[0]] = self.splat_constant(self.scalars[scalar], out.get_shape())
+            if scalar in self.scalars:
+                self.tensors[op.results[0]] = self.splat_constant(self.scalars[scalar], out.get_shape())
+            else:  # a float argument, or arithmetic on one
+                self.tensors[op.results[0]] = self.outside_scalar(scalar, out.get_shape(), op)
         elif isinstance(op, linalg.GenericOp):
             self.generic(op)
         else:
@@ -954,9 +979,9 @@ class EngineEmitter:
         for inner in block.ops:
             if isinstance(inner, linalg.YieldOp):
                 yielded = inner.operands[0]
-                if yielded not in values and yielded in self.scalars:
+                if yielded not in values:
                     # a value from outside yielded as it is (a stored constant): spread it
-                    values[yielded] = self.splat_constant(self.scalars[yielded], shape)
+                    values[yielded] = self.outside_scalar(yielded, shape, inner)
                 result = values[yielded]
                 self.tensors[op.results[0]] = result
                 if not reduced:  # an elementwise result is as partial as its inputs
@@ -971,11 +996,7 @@ class EngineEmitter:
                 continue
             for o in inner.operands:
                 if o not in values:
-                    if o in self.scalars:
-                        values[o] = self.splat_constant(self.scalars[o], shape)
-                    else:
-                        raise UnsupportedError("lowering: a generic body uses a value from outside "
-                                               "that is not a constant", where(inner))
+                    values[o] = self.outside_scalar(o, shape, inner)
             result_elem = inner.results[0].type
             vtype = _vector(shape, result_elem)
             args = [values[o] for o in inner.operands]
@@ -1141,6 +1162,45 @@ class EngineEmitter:
                 flat = flat * d + r
             pattern.append(flat)
         return self.emit(vectorchain.ShuffleOp(value, pattern, _vector(shape, vtype.element_type))).results[0]
+
+    def outside_scalar(self, value: SSAValue, shape, user: Operation) -> SSAValue:
+        """A scalar from outside a generic body spread over the iteration `shape`."""
+        one = self._scalar_vector(value, user)
+        elem = one.type.element_type  # type: ignore[attr-defined]
+        return self.emit(vectorchain.ShuffleOp(one, [0], _vector(shape, elem))).results[0]
+
+    def _scalar_vector(self, value: SSAValue, user: Operation) -> SSAValue:
+        """`value` as a one-element vector: a constant as its bits; a float argument of the
+        program as the launch-time symbol holding its bits (the runtime passes a float
+        scalar as its bit pattern); an elementwise op of such values computed here, once
+        per use, on one lane (scalar arithmetic outside the body costs a cycle, not a
+        stage)."""
+        if value in self.scalars:
+            attr = self.scalars[value]
+            if isinstance(attr, FloatAttr | IntegerAttr):
+                elem = attr.type
+                return self.emit(vectorchain.ConstantBitstreamOp(
+                    bits_hex(attr.value.data, elem), _vector([1], elem))).results[0]
+        if isinstance(value, BlockArgument) and is_float_scalar(value.type) \
+                and value.owner is self.pa.func.body.block:
+            name = value.name_hint or f"arg{value.index}"
+            bits = self.tables.symbol(sx.arg(name), kind="bits", argument=name, memory=None,
+                                      core=None)
+            return self.emit(vectorchain.SplatBitsOp(bits, _vector([1], value.type))).results[0]
+        owner = value.owner
+        if isinstance(owner, Operation) and is_scalar_compute(owner):
+            args = [self._scalar_vector(o, user) for o in owner.operands]
+            vtype = _vector([1], owner.results[0].type)
+            if owner.name in BINARY and all(a.type == vtype for a in args):
+                new = BINARY[owner.name](args[0], args[1])
+            else:
+                attrs = {k: v for k, v in {**owner.properties, **owner.attributes}.items()
+                         if k not in ("fastmath", "overflowFlags")}
+                new = vectorchain.ApplyOp(owner.name, args, vtype, attrs)
+            return self.emit(new).results[0]
+        raise UnsupportedError("lowering: a generic body uses a value from outside that is not "
+                               "a constant, a float argument or arithmetic on them",
+                               where(user))
 
     def splat_constant(self, attr: Attribute, shape) -> SSAValue:
         if isinstance(attr, FloatAttr | IntegerAttr):

@@ -15,8 +15,8 @@ lowering's "not supported" error.
 
 from __future__ import annotations
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import IndexType, MemRefType, StringAttr
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineExpr, AffineSet
 
@@ -136,7 +136,8 @@ def _mentions(expr, names: set[str]) -> bool:
 
 def outer_argument_values(block: Block, ops: list[Operation]) -> dict[str, SSAValue]:
     """Name -> the index value of each outer-function argument: a run-time argument is
-    read once with `ktdp.runtime_arg_extract value` (appended to `ops`)."""
+    read once with `ktdp.runtime_arg_extract value`, a float scalar's bit pattern taken
+    with `arith.bitcast`, `arith.extui` and `arith.index_cast` (appended to `ops`)."""
     names: dict[str, SSAValue] = {}
     for arg in block.args:
         name = arg.name_hint or f"arg{arg.index}"
@@ -145,6 +146,17 @@ def outer_argument_values(block: Block, ops: list[Operation]) -> dict[str, SSAVa
 
 
 def _index_value(arg: BlockArgument, ops: list[Operation]) -> SSAValue:
+    if isinstance(arg.type, AnyFloat):
+        # a float scalar reaches the units as its bit pattern (a "bits" symbol)
+        width = arg.type.bitwidth
+        cast: Operation = arith.BitcastOp(arg, IntegerType(width))
+        ops.append(cast)
+        if width < 64:  # zero-extended: a bit pattern is not a signed number
+            cast = arith.ExtUIOp(cast.results[0], IntegerType(64))
+            ops.append(cast)
+        index = arith.IndexCastOp(cast.results[0], IndexType())
+        ops.append(index)
+        return index.result
     if not isinstance(arg.type, ktdp.RuntimeArgType):
         return arg
     op = ktdp.RuntimeArgExtractOp.create(

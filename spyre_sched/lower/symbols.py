@@ -133,7 +133,8 @@ _ARITH = {
 
 def evaluate_outer_function(outer: func.FuncOp, args: Mapping[str, int]) -> dict[int, int]:
     """Run a program's outer function (arith on its arguments, `symbol.create_id`) and return
-    symbol id -> value. Arguments are named as the function's block arguments."""
+    symbol id -> value. Arguments are named as the function's block arguments; a float
+    scalar is given as its bit pattern, as the runtime passes it."""
     values: dict[SSAValue, int] = {}
     for block_arg in outer.body.block.args:
         name = block_arg.name_hint
@@ -150,6 +151,8 @@ def evaluate_outer_function(outer: func.FuncOp, args: Mapping[str, int]) -> dict
             values[op.results[0]] = _ARITH[type(op)](a, b)  # type: ignore[index]
         elif isinstance(op, CreateIdOp):
             found[op.id] = values[op.value]
+        elif isinstance(op, arith.BitcastOp | arith.ExtUIOp | arith.IndexCastOp):
+            values[op.results[0]] = values[op.operands[0]]  # a float scalar is given as its bits
         elif isinstance(op, ktdp.RuntimeArgExtractOp) and op.field.data == "value":
             values[op.results[0]] = values[op.arg]  # a run-time argument is passed as its value
         elif isinstance(op, func.CallOp | func.ReturnOp):

@@ -32,6 +32,7 @@ import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -149,7 +150,8 @@ def _lift(user: Operation, source: SSAValue, scalar: SSAValue,
           extract: tensor.ExtractOp) -> tensor.ExtractOp:
     """`f(extract(source), c)` -> `extract(generic(source) { f(element, c) })`: scalar
     arithmetic on the element becomes elementwise work on the one-element tensor; another
-    operand must be a constant (possibly cast), which goes into the body."""
+    operand must be a constant (possibly cast), which goes into the body, or a float the
+    body reads from outside (a scalar argument, arithmetic on one)."""
     stype = source.type
     assert isinstance(stype, TensorType)
     element = user.results[0].type
@@ -163,9 +165,14 @@ def _lift(user: Operation, source: SSAValue, scalar: SSAValue,
                 operands.append(args[0])
                 continue
             value = folded_constant(operand)
+            if value is None and isinstance(operand.type, AnyFloat):
+                # a float known at launch (an argument, arithmetic on one): the body reads
+                # it from outside, as the lowering spreads it
+                operands.append(operand)
+                continue
             if value is None:
                 raise fail(user, NAME, f"not supported yet: {user.name} of a scalar read out "
-                           "of a tensor and a value that is not a constant")
+                           "of a tensor and a value that is not a constant or a float")
             constant = arith.ConstantOp(value)
             ops.append(constant)
             operands.append(constant.result)

@@ -49,7 +49,7 @@ from spyre_sched.schedule.indirect_views import check_indirect_tile
 
 NAME = "legality-check"
 
-ELEMENT_TYPES = ("f16", "f32")
+ELEMENT_TYPES = ("f16", "f32", "bf16")
 #: element types of index tensors (the views indirect access tiles read coordinates from)
 INDEX_TYPES = ("i32", "i64")
 

@@ -164,11 +164,21 @@ def _remove_dead(kernel: func.FuncOp) -> None:
     while changed:
         changed = False
         for op in reversed(list(kernel.walk())):
-            if op is kernel or op.regions or op.results == () or isinstance(op, func.CallOp):
+            if op is kernel or op.results == () or isinstance(op, func.CallOp):
                 continue
-            if all(not r.uses for r in op.results) and is_side_effect_free(op):
+            if op.regions and not _tensor_linalg(op):
+                continue  # loops and branches are kept
+            if all(not r.uses for r in op.results) and (is_side_effect_free(op)
+                                                        or _tensor_linalg(op)):
                 Rewriter.erase_op(op)
                 changed = True
+
+
+def _tensor_linalg(op: Operation) -> bool:
+    """A linalg op on tensors (no memref operand): its body only computes its result, so
+    it has no effect but that result (xDSL does not mark linalg ops side-effect free)."""
+    return op.name.startswith("linalg.") and not any(
+        isinstance(v.type, MemRefType) for v in op.operands)
 
 
 @dataclass(frozen=True)
@@ -182,6 +192,9 @@ class ProgramSplit(ModulePass):
         if len(funcs) != 1:
             raise fail(op, NAME, f"expected one kernel function, found {len(funcs)}")
         kernel = funcs[0]
+        # an op nobody reads (a fill an earlier pass folded into its reader) may still use
+        # a value a group takes with it when it moves into its program
+        _remove_dead(kernel)
         groups = compute_groups(kernel)
         if not groups:
             raise fail(kernel, NAME, "the kernel stores nothing: there is no program to schedule")

@@ -33,6 +33,7 @@
 // CHECK-NEXT: dataflow.program_unit @p0_sfu attributes {engine = "sfu", units = ["core0.corelet0.sfu"]} {
 // CHECK-NEXT: %x = dataflow.receive @x : vector<2x64xf16>
 // CHECK-NEXT: %one = vectorchain.constant_bitstream "3c00" : vector<1xf16>
+// CHECK-NEXT: %bits = vectorchain.splat_bits %s0 : vector<1xf16>
 // CHECK-NEXT: %ones = vectorchain.shuffle %one {pattern = array<i64: 0>} : vector<1xf16> -> vector<2x64xf16>
 // CHECK-NEXT: %s = vectorchain.add %x, %ones : vector<2x64xf16>
 // CHECK-NEXT: %d = vectorchain.sub %s, %x : vector<2x64xf16>
@@ -100,6 +101,7 @@ builtin.module @local_schedule_0 attributes {dataflow.device = "spyre", dataflow
     dataflow.program_unit @p0_sfu attributes {engine = "sfu", units = ["core0.corelet0.sfu"]} {
       %x = dataflow.receive @x : vector<2x64xf16>
       %one = vectorchain.constant_bitstream "3c00" : vector<1xf16>
+      %bits = vectorchain.splat_bits %s0 : vector<1xf16>
       %ones = vectorchain.shuffle %one {pattern = array<i64: 0>} : vector<1xf16> -> vector<2x64xf16>
       %s = vectorchain.add %x, %ones : vector<2x64xf16>
       %d = vectorchain.sub %s, %x : vector<2x64xf16>

@@ -158,6 +158,10 @@ NEGATIVE = {
         program(sfu="%a = vectorchain.constant_bitstream \"3c00\" : vector<1xf16>\n"
                     '%b = vectorchain.constant_bitstream "3f800000" : vector<1xf32>\n'
                     "%c = vectorchain.add %a, %b : vector<1xf16>"), None),
+    "splat of bits without a bit layout": (
+        program(sfu="%c = arith.constant 15360 : index\n"
+                    "%a = vectorchain.splat_bits %c : vector<1xindex>"),
+        "no bit layout for index"),
     "bitstream length": (program(sfu='%a = vectorchain.constant_bitstream "3c" : vector<1xf16>'),
                          "needs 4 lowercase hex digits"),
     "shuffle index out of range": (

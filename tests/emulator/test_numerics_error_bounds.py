@@ -110,12 +110,14 @@ def _op(name, et, result_type=None):
     ("math.exp", "f32", None, -4, 4),
     ("math.rsqrt", "f32", None, 0.5, 4),
     ("arith.truncf", "f32", "f16", -4, 4),
+    ("spyreop.gelu", "f16", None, -3, 2),
+    ("spyreop.gelu", "f32", None, -3, 2),
 ])
 def test_corner_rule_contains_every_value_on_the_box(name, et, result_type, lo, hi):
     """Sample operands inside [a - e, a + e] (on the type's grid): the op's result never
     moves further from g(a) than the bound."""
     rng = np.random.default_rng(7)
-    arity = 1 if name in ("math.exp", "math.rsqrt", "arith.truncf") else 2
+    arity = 1 if name in ("math.exp", "math.rsqrt", "arith.truncf", "spyreop.gelu") else 2
     a = [round_to(et, rng.uniform(lo, hi, 4000)) for _ in range(arity)]
     e = [np.abs(v) * 10.0 ** rng.uniform(-7, -3, 4000) for v in a]
     g = _op(name, et, result_type)
@@ -128,6 +130,33 @@ def test_corner_rule_contains_every_value_on_the_box(name, et, result_type, lo, 
         inside = np.all([np.abs(m - v) <= err for m, v, err in zip(moved, a, e)], axis=0)
         deviation = np.abs(g(moved).astype(np.float64) - z)
         assert (deviation[inside] <= bound[inside]).all()
+
+
+@pytest.mark.parametrize("et", ["f16", "f32"])
+def test_gelu_bound_reaches_its_minimum_inside_the_interval(et):
+    """gelu is not monotone: over an interval holding its minimum (near -0.7525) the
+    extreme may be there, not at a corner; every value on the interval's grid stays
+    within the bound."""
+    g = _op("spyreop.gelu", et)
+    a = [round_to(et, np.array([-0.45, -0.5, -1.0, 1.0]))]
+    e = [np.array([0.31, 0.4, 0.5, 0.1])]
+    z = g(a).astype(np.float64)
+    bound = elementwise_error_bound("spyreop.gelu", g, a, e, z, et)
+    for k in range(4):
+        grid = np.unique(round_to(et, np.linspace(a[0][k] - e[0][k], a[0][k] + e[0][k], 4001)))
+        grid = grid[np.abs(grid - a[0][k]) <= e[0][k]]
+        assert (np.abs(g([grid]).astype(np.float64) - z[k]) <= bound[k]).all()
+    assert np.isfinite(bound).all()
+
+
+def test_gelu_turning_point_is_its_minimum():
+    """The rule's turning point for gelu: the op falls before it and rises after it."""
+    from emulator.numerics.error_bounds import TURNING_POINTS
+
+    (m,) = TURNING_POINTS["spyreop.gelu"]
+    x = np.concatenate([np.linspace(-8, m, 2000), np.linspace(m, 8, 2000)])
+    y = apply_op("spyreop.gelu", "f32", x.astype(np.float32)).astype(np.float64)
+    assert (np.diff(y[:2000]) <= 0).all() and (np.diff(y[2000:]) >= 0).all()
 
 
 def test_exact_operands_give_no_bound():

@@ -31,3 +31,28 @@ def test_inout_argument_with_rows_at_run_time_below_the_bound():
     result = spyre_sched.run(str(FOUND / "inout_rows_at_run_time.mlir"), strategy="heuristic",
                              runtime_args={"n": 7})
     assert result.verdict == "MATCH", result.mismatches
+
+
+def test_error_bound_through_gelu_after_a_row_sum():
+    result = spyre_sched.run(str(FOUND / "gelu_after_row_sum.mlir"), strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
+    assert sum(c.bounded for c in result.checks.values()) > 0
+
+
+def test_an_input_too_large_to_make_whole_is_refused_naming_it(tmp_path):
+    """A mutant (seed 32) widened a view's coordinate set to 2^40 columns: the reference
+    makes only the window the kernel reads (a `WindowedInput`), which `run` took for an
+    array (exit 2). Its memory is placed whole or refused, naming the argument."""
+    from spyre_sched.fuzz.commands import invoke
+
+    text = (FOUND.parents[2] / "examples" / "add_96x64.mlir").read_text()
+    wide = "#wideA = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 1099511627776 >= 0)>\n"
+    text = wide + text.replace("%Av = ktdp.construct_memory_view %A, sizes: [96, 64], strides: [64, 1] {\n"
+                               "      coordinate_set = #whole", "%Av = ktdp.construct_memory_view %A, "
+                               "sizes: [96, 64], strides: [64, 1] {\n      coordinate_set = #wideA")
+    assert "#wideA," in text
+    kernel = tmp_path / "wide.mlir"
+    kernel.write_text(text)
+    code, output = invoke(["run", str(kernel), "--strategy", "heuristic"], None)
+    assert code == 1, output
+    assert "argument 'A'" in output and "does not fit the emulated device" in output
