@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     ShapedType,
+    TensorType,
     StringAttr,
     i64,
 )
@@ -140,6 +141,48 @@ def _inline(block: Block, args: list[SSAValue], at: InsertPoint, origin: Operati
     return [mapping.get(v, v) for v in ops[-1].operands]
 
 
+def _chain(values: list[SSAValue]) -> list[Operation]:
+    """The ops that compute `values` through tensors, back to (and with) their loads."""
+    seen: list[Operation] = []
+    work = [v.owner for v in values if isinstance(v.owner, Operation)]
+    while work:
+        op = work.pop()
+        if op in seen:
+            continue
+        seen.append(op)
+        if isinstance(op, ktdp.LoadOp):
+            continue
+        work += [v.owner for v in op.operands
+                 if isinstance(v.type, TensorType) and isinstance(v.owner, Operation)]
+    return seen
+
+
+def _rematerialise(partials: list[SSAValue], stores: list[Operation], at: InsertPoint) -> None:
+    """Other users of what the partials are computed from get their own copy (loaded and
+    computed again after the partials are stored). Programs follow what stores share:
+    without the copy, work after the exchange would join the partials' program, which runs
+    after the reads it must precede."""
+    chain = _chain(partials)
+    if not chain:
+        return
+    block = chain[0].parent_block()
+    inside = set(chain) | set(stores)
+    outer = [v for op in chain for v in op.results
+             if any(u.operation not in inside for u in v.uses)]
+    if not outer or any(op.parent_block() is not block for op in chain):
+        return
+    ordered = [op for op in block.ops if op in set(chain)]
+    mapping: dict[SSAValue, SSAValue] = {}
+    for op in ordered:
+        clone = op.clone(value_mapper=mapping)
+        Rewriter.insert_op(clone, at)
+    for value in outer:
+        copy = mapping[value]
+        for use in list(value.uses):
+            if use.operation not in inside:
+                use.operation.operands[use.index] = copy
+
+
 def _member(tile: SSAValue, tiles: tuple[int, ...], count: int, at: InsertPoint
             ) -> SSAValue | None:
     """An i1 that holds on exactly the tiles `tiles` of a `count`-tile grid (None: on all):
@@ -210,6 +253,7 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
               for value, slot in zip(partials, slots)]
     Rewriter.insert_op(stores, at)
     note_origin(stores, produce)
+    _rematerialise(partials, stores, at)
     for plan, user in zip(plans, users):
         here = InsertPoint.before(user)
 
