@@ -253,7 +253,6 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
               for value, slot in zip(partials, slots)]
     Rewriter.insert_op(stores, at)
     note_origin(stores, produce)
-    _rematerialise(partials, stores, at)
     for plan, user in zip(plans, users):
         here = InsertPoint.before(user)
 
@@ -281,6 +280,7 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
             result.replace_all_uses_with(value)
         Rewriter.erase_op(user)
     Rewriter.erase_op(produce)
+    _rematerialise(partials, stores, InsertPoint.after(stores[-1]))
     return offset
 
 
