@@ -86,3 +86,14 @@ def test_a_group_without_producers_is_a_deadlock(tmp_path):
     assert result.exit_code == 1, result.output
     assert ("deadlock: tile(s) 0, 1, 2, 3 wait in ktdp.inter_tile_consume for a partial of "
             "group 0 that no tile produces") in result.output
+
+
+def test_a_scratchpad_read_ordered_only_by_program_order_is_reported():
+    kernel = ROOT / "tests" / "crosscore" / "kernels" / "unsynchronised_scratchpad.mlir"
+    result = CliRunner().invoke(main, ["check", str(kernel)])
+    line = kernel.read_text()[:kernel.read_text().index("ktdp.store %x, %St")].count("\n") + 1
+    assert f"{kernel}:{line}:3: warning: unsynchronised scratchpad read: store through %St " \
+        "and load through %Rt: tile 0 writes coordinate [0, 0] in ct_local(core 0), which " \
+        "tile 1 reads after it in program order only" in result.output, result.output
+    strict = CliRunner().invoke(main, ["check", "--strict", str(kernel)])
+    assert strict.exit_code == 1 and "Traceback" not in strict.output
