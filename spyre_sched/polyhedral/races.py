@@ -95,25 +95,22 @@ def find_read_write_races(model: KernelModel) -> list[ReadWriteRace]:
                 continue  # listed as not checked (`unmodelled`)
             shared = shared_loops(load, store)
             after = order[store.op] > order[load.op]
-            if _in_scratchpad(load) and _in_scratchpad(store):
-                # A scratchpad is no memory the kernel's program order reaches across
-                # tiles: only inter-tile ops order tiles (the compiler's program
-                # boundaries serve device memory), so any cross-tile overlap races.
-                found = find_overlap(load, store, "different")
-                if found is not None:
-                    ordered = not shared and not after
-                    races.append(ReadWriteRace(load, store, found, ordered))
-                continue
             if not shared:
-                if not after:
-                    continue  # the store is before the load: a dependence, not a race
-                found = find_overlap(load, store, "different")
+                # a store before the load is a dependence, not a race (but below)
+                found = find_overlap(load, store, "different") if after else None
             else:
                 # the load's iteration earlier than the store's, or the same one when the
                 # store is textually after the load
                 found = find_overlap(load, store, "different", shared, strict=not after)
             if found is not None:
                 races.append(ReadWriteRace(load, store, found))
+            elif _in_scratchpad(load) and _in_scratchpad(store):
+                # A scratchpad is no memory program order orders across tiles: only
+                # inter-tile ops do. The compiler's program boundary keeps the order, so
+                # this one is told apart (`program_ordered`).
+                found = find_overlap(load, store, "different")
+                if found is not None:
+                    races.append(ReadWriteRace(load, store, found, program_ordered=True))
     return races
 
 
