@@ -39,7 +39,6 @@ UNSUPPORTED = {
     "ktdp.inter_tile_": (
         "not supported yet: inter-tile communication whose producer and consumer run",
         "not supported yet: a produce body that uses its group id"),
-    "linalg.batch_matmul": ("linalg.batch_matmul",),
 }
 RACE = "a kernel with a proven race is not compiled"
 
