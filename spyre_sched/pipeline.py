@@ -34,6 +34,7 @@ from spyre_sched.normalize.distributed_views import ResolveDistributedViews
 from spyre_sched.normalize.drop_dead_values import DropDeadValues
 from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
+from spyre_sched.normalize.batch_matmul import BatchMatmulToMatmuls
 from spyre_sched.normalize.fold_scalar_casts import FoldScalarCasts
 from spyre_sched.normalize.inter_tile import LowerInterTile
 from spyre_sched.normalize.linear_tile_id import LinearTileId
@@ -94,6 +95,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     LowerInterTile(),
     ResolveDistributedViews(),
     LinearTileId(),
+    BatchMatmulToMatmuls(),
     DropDeadValues(),
     AffineApplyToArith(),
     FoldScalarCasts(),

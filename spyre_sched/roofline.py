@@ -584,17 +584,18 @@ def _matmul_operands(op: Operation):
     """(A, B, C) shaped types of a matmul-shaped op, or None."""
     if isinstance(op, GenericOp) and matmul_dims(op) is not None:
         return [v.type for v in (*op.inputs, *op.outputs)]
-    if op.name == "linalg.matmul" and len(op.operands) == 3:
+    if op.name in ("linalg.matmul", "linalg.batch_matmul") and len(op.operands) == 3:
         return [v.type for v in op.operands]
     return None
 
 
 def _matmul_macs(op: Operation) -> int:
-    """M * N * K of a matmul-shaped op."""
+    """M * N * K of a matmul-shaped op, times the batch of a batch matmul."""
     a, b, c = _matmul_operands(op)  # type: ignore[misc]
-    m, n = c.get_shape()
-    k = int(np.prod(a.get_shape())) // m
-    return m * n * k
+    *batch, m, n = c.get_shape()
+    count = int(np.prod(batch, dtype=np.int64)) * m
+    k = int(np.prod(a.get_shape())) // count
+    return count * n * k
 
 
 def _mac_rate(op: Operation, device: Device, tiles: int) -> int:

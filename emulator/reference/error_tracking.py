@@ -42,7 +42,7 @@ SELF_TRACKED = frozenset({
     "scf.for",
     "linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
     "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy", "linalg.fill",
-    "linalg.matmul", "linalg.div", "linalg.reduce", "linalg.map",
+    "linalg.matmul", "linalg.batch_matmul", "linalg.div", "linalg.reduce", "linalg.map",
     # an exchange hands each partial's bounds to the tiles that read it (ops_ktdp)
     "ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce",
 })

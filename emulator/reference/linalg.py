@@ -29,7 +29,7 @@ from spyre_sched.errors import ExecutionError, UnsupportedError
 STRUCTURED = (
     "linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
     "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy", "linalg.fill",
-    "linalg.matmul", "linalg.div",
+    "linalg.matmul", "linalg.batch_matmul", "linalg.div",
 )
 
 

@@ -106,8 +106,9 @@ def reachable_from(device: Device, source: str) -> set[str]:
 
 
 def find_route(device: Device, source: str, target: str,
-               nbytes: int = DEFAULT_ROUTE_BYTES) -> Route:
-    """The legal route whose `transfer_cycles(nbytes)` is least."""
+               nbytes: int = DEFAULT_ROUTE_BYTES, switches_only: bool = False) -> Route:
+    """The legal route whose `transfer_cycles(nbytes)` is least (`switches_only`: every
+    node strictly inside it is a switch stop, the interconnect)."""
     _check_node(device, source)
     _check_node(device, target)
     if source == target:
@@ -128,7 +129,8 @@ def find_route(device: Device, source: str, target: str,
         if state in done:
             continue
         done.add(state)
-        if node != source and not _passable(device, node):
+        if node != source and (not _passable(device, node) or switches_only and not (
+                node in device.units and device.units[node].is_switch)):
             continue
         for dp in device.outgoing(node):
             if dp.target in path:
@@ -181,7 +183,12 @@ def interconnect_hop(device: Device, source: str, target: str, unit: str,
 
     Between a memory and itself (the owning core reading its own part) the move is a copy
     through the unit's own datapath into that memory."""
-    route = find_route(device, source, target, nbytes)
+    # The interconnect even where a detour through device memory would be quicker: this is
+    # the move a scratchpad-to-scratchpad read makes.
+    try:
+        route = find_route(device, source, target, nbytes, switches_only=True)
+    except DeviceError:
+        route = find_route(device, source, target, nbytes)
     if not route.hops:
         into = [dp for dp in device.outgoing(unit) if dp.target == target]
         if not into:

@@ -2,6 +2,8 @@
 that xDSL 0.75 lacks.
 
 - `linalg.div` (elementwise division; MLIR has it, xDSL 0.75 does not).
+- `linalg.batch_matmul` (a matmul per index of a leading batch dim; MLIR has it, xDSL
+  0.75 does not).
 - `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [...]`: the short form
   MLIR prints when the combiner is a single op on (input, accumulator). xDSL 0.75 reads
   only the long form with an explicit block; we read both and print the long form.
@@ -14,20 +16,32 @@ that xDSL 0.75 lacks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, i64
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    AnyTensorType,
+    ArrayAttr,
+    DenseArrayBase,
+    MemRefType,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg import ops as linalg_ops
-from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir.affine import AffineMap
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
-from xdsl.dialects.builtin import AnyTensorType, MemRefType, TensorType
 from xdsl.irdl import (
     IRDLOperation,
     base,
     irdl_op_definition,
     operand_def,
+    prop_def,
     region_def,
     var_operand_def,
     var_result_def,
@@ -70,6 +84,76 @@ class DivOp(ElementwiseOperation):
             linalg_ops.YieldOp(div(args[0], args[1]))
 
         return hidden_region
+
+
+#: (b, m, n, k): A[b, m, k], B[b, k, n] -> C[b, m, n]
+_BATCH_MAPS = (
+    AffineMap.from_callable(lambda b, m, n, k: (b, m, k)),
+    AffineMap.from_callable(lambda b, m, n, k: (b, k, n)),
+    AffineMap.from_callable(lambda b, m, n, k: (b, m, n)),
+)
+
+
+@irdl_op_definition
+class BatchMatmulOp(NamedOperation):
+    """C[b] += A[b] @ B[b] for every b of the leading dim: iteration dims (b, m, n, k),
+    the last one reduced; each side multiplied in the accumulator's type after the
+    operands are converted to it (linalg's body: extend, multiply, add)."""
+
+    name = "linalg.batch_matmul"
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+
+    indexing_maps = prop_def(
+        ArrayAttr[AffineMapAttr],
+        default_value=ArrayAttr([AffineMapAttr(m) for m in _BATCH_MAPS]),
+    )
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=res if res is not None else tuple(
+                o.type for o in outputs if isinstance(o.type, TensorType)),
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        acc_type = arg_types[-1]
+        floats = isinstance(acc_type, AnyFloat)
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            sides = []
+            for arg in args[:2]:
+                if floats and arg.type != acc_type:
+                    arg = arith.ExtFOp(arg, acc_type).result
+                sides.append(arg)
+            mul, add = (arith.MulfOp, arith.AddfOp) if floats else (arith.MuliOp, arith.AddiOp)
+            product = mul(sides[0], sides[1])
+            linalg_ops.YieldOp(add(args[2], product))
+
+        return hidden_region
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return _BATCH_MAPS
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return ArrayAttr([IteratorTypeAttr.parallel()] * 3 + [IteratorTypeAttr.reduction()])
 
 
 class ReduceOp(linalg_ops.ReduceOp):
@@ -248,7 +332,8 @@ def inside_linalg_body(op: Operation) -> bool:
 def _linalg_for_ktir() -> Dialect:
     replaced = {ReduceOp.name, MapOp.name}
     ops = [op for op in Linalg.operations if op.name not in replaced]
-    return Dialect("linalg", [*ops, ReduceOp, DivOp, MapOp], list(Linalg.attributes))
+    return Dialect("linalg", [*ops, ReduceOp, DivOp, MapOp, BatchMatmulOp],
+                   list(Linalg.attributes))
 
 
 LINALG_KTIR = _linalg_for_ktir()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
@@ -31,10 +31,11 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     ShapedType,
+    TensorType,
     StringAttr,
     i64,
 )
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -140,6 +141,81 @@ def _inline(block: Block, args: list[SSAValue], at: InsertPoint, origin: Operati
     return [mapping.get(v, v) for v in ops[-1].operands]
 
 
+def _chain(values: list[SSAValue]) -> list[Operation]:
+    """The ops that compute `values` through tensors, back to (and with) their loads."""
+    seen: list[Operation] = []
+    work = [v.owner for v in values if isinstance(v.owner, Operation)]
+    while work:
+        op = work.pop()
+        if op in seen:
+            continue
+        seen.append(op)
+        if isinstance(op, ktdp.LoadOp):
+            continue
+        work += [v.owner for v in op.operands
+                 if isinstance(v.type, TensorType) and isinstance(v.owner, Operation)]
+    return seen
+
+
+def _rematerialise(partials: list[SSAValue], stores: list[Operation], at: InsertPoint) -> None:
+    """Other users of what the partials are computed from get their own copy (loaded and
+    computed again after the partials are stored). Programs follow what stores share:
+    without the copy, work after the exchange would join the partials' program, which runs
+    after the reads it must precede."""
+    chain = _chain(partials)
+    if not chain:
+        return
+    block = chain[0].parent_block()
+    inside = set(chain) | set(stores)
+    outer = [v for op in chain for v in op.results
+             if any(u.operation not in inside for u in v.uses)]
+    if not outer or any(op.parent_block() is not block for op in chain):
+        return
+    ordered = [op for op in block.ops if op in set(chain)]
+    mapping: dict[SSAValue, SSAValue] = {}
+    for op in ordered:
+        clone = op.clone(value_mapper=mapping)
+        Rewriter.insert_op(clone, at)
+    for value in outer:
+        copy = mapping[value]
+        for use in list(value.uses):
+            if use.operation not in inside:
+                use.operation.operands[use.index] = copy
+
+
+def _member(tile: SSAValue, tiles: tuple[int, ...], count: int, at: InsertPoint
+            ) -> SSAValue | None:
+    """An i1 that holds on exactly the tiles `tiles` of a `count`-tile grid (None: on all):
+    two bounds for a run of consecutive ids, else one equality per tile."""
+    ops: list[Operation] = []
+
+    def compare(pred: str, value: int) -> SSAValue:
+        c = _constant(value)
+        cmp = arith.CmpiOp(tile, c.result, pred)
+        ops.extend([c, cmp])
+        return cmp.result
+
+    def combine(kind, a: SSAValue | None, b: SSAValue) -> SSAValue:
+        if a is None:
+            return b
+        both = kind(a, b)
+        ops.append(both)
+        return both.result
+
+    result: SSAValue | None = None
+    lo, hi = tiles[0], tiles[-1]
+    if hi - lo + 1 == len(tiles):
+        if lo > 0:
+            result = compare("sge", lo)
+        if hi < count - 1:
+            result = combine(arith.AndIOp, result, compare("sle", hi))
+    else:
+        for t in tiles:
+            result = combine(arith.OrIOp, result, compare("eq", t))
+    Rewriter.insert_op(ops, at)
+    return result
+
+
 def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int) -> int:
     """Rewrite one produce and its consumers; returns the first byte after its slots."""
     users = [u.operation for u in produce.result.uses]
@@ -153,19 +229,26 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
             raise fail(err.op, NAME, err.message) from None
         except UnsupportedError as err:
             raise fail(user, NAME, err.message) from None
-    producers = sorted({p for plan in plans for p in plan.sources})
-    # the partials, as the producer tiles compute them (the group id bound to the group)
+    producers = sorted({p for plan in plans for route in plan.routes for p in route.sources})
+
+    def reserve(ttype: ShapedType) -> int:
+        nonlocal offset
+        at_bytes = offset
+        nbytes = prod(ttype.get_shape()) * element_bytes(ttype.element_type)
+        offset += -(-nbytes // _ALIGN) * _ALIGN
+        return at_bytes
+
+    # the partials, as the producer tiles compute them (the group id bound to the group;
+    # a body over several groups does not use it, `plan_exchange` checks)
     at = InsertPoint.before(produce)
-    group = _constant(plans[0].group if plans else 0)
+    group = _constant(plans[0].groups[0] if plans else 0)
     Rewriter.insert_op(group, at)
     partials = _inline(produce.body.block, [group.result], at, produce)
     slots = []
     for value in partials:
         ttype = value.type
         assert isinstance(ttype, ShapedType)
-        slots.append(_slot(fn, offset, ttype, tuple(producers)))
-        nbytes = prod(ttype.get_shape()) * element_bytes(ttype.element_type)
-        offset += -(-nbytes // _ALIGN) * _ALIGN
+        slots.append(_slot(fn, reserve(ttype), ttype, tuple(producers)))
     stores = [ktdp.StoreOp.build(operands=[value, slot.own])
               for value, slot in zip(partials, slots)]
     Rewriter.insert_op(stores, at)
@@ -173,27 +256,73 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
     for plan, user in zip(plans, users):
         here = InsertPoint.before(user)
 
-        def read(core: int) -> list[SSAValue]:
+        def read(core: int, at: InsertPoint) -> list[SSAValue]:
             loads = [ktdp.LoadOp.build(operands=[slot.tiles[core]], result_types=[slot.type])
                      for slot in slots]
-            Rewriter.insert_op(loads, here)
+            Rewriter.insert_op(loads, at)
             note_origin(loads, user)
             return [load.result for load in loads]
 
-        if isinstance(user, ktdp.InterTileConsumeOp):
-            values = read(plan.sources[0])
-        else:
+        def gather(sources: tuple[int, ...], at: InsertPoint) -> list[SSAValue]:
+            if isinstance(user, ktdp.InterTileConsumeOp):
+                return read(sources[0], at)
             values = list(user.identity)
-            for core in plan.sources:  # ascending, from the identity: the reference's order
-                values = _inline(user.combiner.block, [*values, *read(core)], here, user)
+            for core in sources:  # ascending, from the identity: the reference's order
+                values = _inline(user.combiner.block, [*values, *read(core, at)], at, user)
+            return values
+
+        reshaped = any(r.type != s.type for r, s in zip(user.results, slots))
+        if plan.uniform and not reshaped:
+            values = gather(plan.routes[0].sources, here)
+        else:
+            values = _through_own_slots(fn, user, plan, slots, reserve, gather, model, here)
         for result, value in zip(user.results, values):
-            if result.type != value.type:
-                raise fail(user, NAME, f"not supported yet: an inter-tile result of type "
-                           f"{result.type} from partials of type {value.type}")
             result.replace_all_uses_with(value)
         Rewriter.erase_op(user)
     Rewriter.erase_op(produce)
+    _rematerialise(partials, stores, InsertPoint.after(stores[-1]))
     return offset
+
+
+def _through_own_slots(fn, user: Operation, plan, slots: list[_Slot], reserve, gather,
+                       model: KernelModel, here: InsertPoint) -> list[SSAValue]:
+    """Consumers that need different producers, or a result shaped unlike its partials:
+    each route's consumer tiles (under a guard on the tile id) gather their partials and
+    store the outcome in a slot of their own scratchpad; every tile then loads that slot
+    as the result's type (the same bytes in row-major order)."""
+    outs: list[tuple[_Slot, _Slot]] = []
+    for result, slot in zip(user.results, slots):
+        rtype = result.type
+        if not isinstance(rtype, ShapedType) or rtype.element_type != slot.type.element_type \
+                or prod(rtype.get_shape()) != prod(slot.type.get_shape()):
+            raise fail(user, NAME, f"not supported yet: an inter-tile result of type "
+                       f"{rtype} from partials of type {slot.type}")
+        at_bytes = reserve(slot.type)
+        outs.append((_slot(fn, at_bytes, slot.type, ()), _slot(fn, at_bytes, rtype, ())))
+    tile = None
+    if not plan.uniform:
+        tile_op = ktdp.GetComputeTileIdOp()
+        Rewriter.insert_op(tile_op, here)
+        tile = tile_op.ids[0]
+    for route in plan.routes:
+        cond = None if tile is None else _member(tile, route.consumers, model.tile_count, here)
+        if cond is None:
+            values = gather(route.sources, here)
+            stores = [ktdp.StoreOp.build(operands=[v, out.own]) for v, (out, _) in zip(values, outs)]
+            Rewriter.insert_op(stores, here)
+        else:
+            body = Block()
+            body.add_op(scf.YieldOp())
+            values = gather(route.sources, InsertPoint.before(body.last_op))
+            stores = [ktdp.StoreOp.build(operands=[v, out.own]) for v, (out, _) in zip(values, outs)]
+            Rewriter.insert_op(stores, InsertPoint.before(body.last_op))
+            Rewriter.insert_op(scf.IfOp(cond, [], Region(body)), here)
+        note_origin(stores, user)
+    loads = [ktdp.LoadOp.build(operands=[back.own], result_types=[r.type])
+             for r, (_, back) in zip(user.results, outs)]
+    Rewriter.insert_op(loads, here)
+    note_origin(loads, user)
+    return [load.result for load in loads]
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, MatmulOp, TransposeOp, YieldOp
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -55,7 +55,7 @@ from spyre_sched.schedule.common import fail
 NAME = "matmul-to-generic"
 
 #: (m, k), (k, n) -> (m, n): the maps of a plain matmul
-_PLAIN_MAPS = (
+PLAIN_MAPS = (
     AffineMap.from_callable(lambda m, n, k: (m, k)),
     AffineMap.from_callable(lambda m, n, k: (k, n)),
     AffineMap.from_callable(lambda m, n, k: (m, n)),
@@ -68,52 +68,59 @@ def _width(t) -> int | None:
     return _WIDTH.get(type(t))
 
 
+def matmul_generic(op: Operation, inputs: list[SSAValue], out: SSAValue,
+                   amaps: list[AffineMap]) -> list[Operation]:
+    """The ops of `out += inputs[0] @ inputs[1]` as a matmul-shaped generic (last): `op`
+    is where a refusal points."""
+    if not isinstance(out.type, TensorType):
+        raise fail(op, NAME, f"not supported yet: {op.name} on memrefs")
+    acc_type = out.type.element_type
+    in_types = [element_type(v.type) for v in inputs]
+    for t in in_types:
+        if _width(t) is None or _width(acc_type) is None or _width(t) > _width(acc_type):
+            raise fail(op, NAME, f"not supported yet: a matmul of {t} into {acc_type} "
+                       "(f16 or f32 operands into an accumulator at least as wide)")
+    block = Block(arg_types=[*in_types, acc_type])
+    lhs, rhs, acc = block.args
+    ops = []
+    sides = []
+    for arg, t in ((lhs, in_types[0]), (rhs, in_types[1])):
+        if t != acc_type:
+            ext = arith.ExtFOp(arg, acc_type)
+            ops.append(ext)
+            sides.append(ext.result)
+        else:
+            sides.append(arg)
+    mul = arith.MulfOp(sides[0], sides[1])
+    add = arith.AddfOp(acc, mul.result)
+    for o in (*ops, mul, add):
+        block.add_op(o)
+    block.add_op(YieldOp(add.result))
+    made: list[Operation] = []
+    if isinstance(out.owner, tensor.EmptyOp):
+        # An empty accumulator reads as zeros (the reference interpreter's empty
+        # tensor): the sum starts from a zero fill.
+        zero = arith.ConstantOp(FloatAttr(0.0, acc_type))
+        fill = FillOp([zero.result], [out], [out.type])
+        made = [zero, fill]
+        out = fill.results[0]
+    generic = GenericOp(list(inputs), [out], Region(block),
+                        [AffineMapAttr(m) for m in amaps],
+                        [PARALLEL, PARALLEL, REDUCTION], [out.type])
+    return [*made, generic]
+
+
 class GeneralizeMatmul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) != 2 or len(op.outputs) != 1:
             raise fail(op, NAME, "not supported yet: a linalg.matmul without two inputs and "
                        "one output")
-        out = op.outputs[0]
-        if not isinstance(out.type, TensorType):
-            raise fail(op, NAME, "not supported yet: linalg.matmul on memrefs")
-        acc_type = out.type.element_type
-        in_types = [element_type(v.type) for v in op.inputs]
-        for t in in_types:
-            if _width(t) is None or _width(acc_type) is None or _width(t) > _width(acc_type):
-                raise fail(op, NAME, f"not supported yet: a matmul of {t} into {acc_type} "
-                           "(f16 or f32 operands into an accumulator at least as wide)")
         maps = op.properties.get("indexing_maps") or op.attributes.get("indexing_maps")
         amaps = ([m.data for m in maps.data] if maps is not None  # type: ignore[attr-defined]
-                 else list(_PLAIN_MAPS))
-        block = Block(arg_types=[*in_types, acc_type])
-        lhs, rhs, acc = block.args
-        ops = []
-        sides = []
-        for arg, t in ((lhs, in_types[0]), (rhs, in_types[1])):
-            if t != acc_type:
-                ext = arith.ExtFOp(arg, acc_type)
-                ops.append(ext)
-                sides.append(ext.result)
-            else:
-                sides.append(arg)
-        mul = arith.MulfOp(sides[0], sides[1])
-        add = arith.AddfOp(acc, mul.result)
-        for o in (*ops, mul, add):
-            block.add_op(o)
-        block.add_op(YieldOp(add.result))
-        made = []
-        if isinstance(out.owner, tensor.EmptyOp):
-            # An empty accumulator reads as zeros (the reference interpreter's empty
-            # tensor): the sum starts from a zero fill.
-            zero = arith.ConstantOp(FloatAttr(0.0, acc_type))
-            fill = FillOp([zero.result], [out], [out.type])
-            made = [zero, fill]
-            out = fill.results[0]
-        generic = GenericOp(list(op.inputs), [out], Region(block),
-                            [AffineMapAttr(m) for m in amaps],
-                            [PARALLEL, PARALLEL, REDUCTION], [out.type])
-        replace_naming_result(rewriter, op, [*made, generic], generic.results[0])
+                 else list(PLAIN_MAPS))
+        made = matmul_generic(op, list(op.inputs), op.outputs[0], amaps)
+        replace_naming_result(rewriter, op, made, made[-1].results[0])
 
 
 class GeneralizeTranspose(RewritePattern):

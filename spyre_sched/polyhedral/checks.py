@@ -29,7 +29,8 @@ from spyre_sched.polyhedral.views import DistributedViewModel
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" | "warning" | "not checked"
-    #: "masked-access" | "write-race" | "read-write-race" | "uncovered-output" |
+    #: "masked-access" | "write-race" | "read-write-race" | "unsynchronised-scratchpad" |
+    #: "uncovered-output" |
     #: "overlapping-parts" | "not-checked"
     code: str
     message: str
@@ -137,6 +138,15 @@ def _read_write_race(model: KernelModel, race, pointers: set[str]) -> Diagnostic
     data = {"tile": w.tile2, "tile2": w.tile1, "coordinate": w.coordinate,
             **{f"store.{k}": v for k, v in w.loops2.items()},
             **{f"load.{k}": v for k, v in w.loops1.items()}}
+    if race.program_ordered:
+        return Diagnostic(
+            "warning", "unsynchronised-scratchpad",
+            f"unsynchronised scratchpad read: store through {_name(race.store.tile_op)} "
+            f"and load through {_name(race.load.tile_op)}: tile {w.tile2} writes coordinate "
+            f"{list(w.coordinate)} in {w.memory}, which tile {w.tile1} reads after it in "
+            "program order only; only inter-tile ops order tiles, so another executor may "
+            "read first (this compiler orders them with a program boundary; an inter-tile "
+            "exchange says so)", race.store.op, data, race.load.op)
     severity, note = _confirmed(model, race.load, race.store, w, pointers)
     return Diagnostic(severity, "read-write-race", text + note, race.store.op, data,
                       race.load.op)

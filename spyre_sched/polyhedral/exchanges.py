@@ -117,15 +117,28 @@ def exchanges(model: KernelModel, op: InterTileConsumeOp | InterTileReduceOp) ->
 
 
 @dataclass(frozen=True)
+class Route:
+    """Consumer tiles that combine (a reduce, in ascending producer order from the
+    identity) or read (a consume) the partials of the same producer tiles, `sources`."""
+
+    consumers: tuple[int, ...]
+    sources: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class ExchangePlan:
-    """How one consume or reduce is scheduled: every consumer tile combines (a reduce, in
-    ascending producer order from the identity) or reads (a consume) the partials of the
-    same producer tiles, `sources`, each stored in its producer's scratchpad before."""
+    """How one consume or reduce is scheduled: one route per distinct set of producers a
+    consumer tile needs (one route: every consumer needs the same partials), each
+    partial stored in its producer's scratchpad before any is read."""
 
     op: Operation
-    group: int
-    sources: tuple[int, ...]
-    consumers: tuple[int, ...]
+    groups: tuple[int, ...]
+    routes: tuple[Route, ...]
+
+    @property
+    def uniform(self) -> bool:
+        """Every consumer tile needs the same producers' partials."""
+        return len(self.routes) == 1
 
 
 class ExchangeRefused(Exception):
@@ -144,16 +157,17 @@ def plan_exchange(model: KernelModel, op: InterTileConsumeOp | InterTileReduceOp
     if not found:
         raise ExchangeRefused(f"{op.name}: no tile of the grid is a consumer in any group "
                               "(the exchange does nothing)", op)
+    needs: dict[int, tuple[int, ...]] = {}
     for ex in found:
-        waiting = sorted(t for t, needs in ex.needs.items() if not needs)
+        waiting = sorted(t for t, need in ex.needs.items() if not need)
         if not ex.producers or waiting:
             tiles = sorted(ex.needs) if not ex.producers else waiting
             raise ExchangeRefused(
                 f"deadlock: tile(s) {', '.join(map(str, tiles))} wait in {op.name} for a "
                 f"partial of group {ex.group} that no tile produces (the group's producer "
                 f"tiles: {', '.join(map(str, ex.producers)) or 'none'})", op)
-        for tile, needs in sorted(ex.needs.items()):
-            for producer in needs:
+        for tile, need in sorted(ex.needs.items()):
+            for producer in need:
                 runs, made = ex.executions[tile], ex.produced[producer]
                 if runs > made:
                     raise ExchangeRefused(
@@ -161,20 +175,28 @@ def plan_exchange(model: KernelModel, op: InterTileConsumeOp | InterTileReduceOp
                         f"{producer} produces its partial of group {ex.group} {made} "
                         f"time(s): tile {tile} waits forever in execution {made + 1} for "
                         f"a partial of tile {producer}", op)
-        if any(n != 1 for n in [*ex.executions.values(), *ex.produced.values()]):
-            raise ExchangeRefused("not supported yet: inter-tile communication inside a loop "
-                                  "(each tile produces and consumes once)", op)
-    if len(found) > 1:
-        raise ExchangeRefused(
-            "not supported yet: inter-tile communication in several groups (groups "
-            f"{', '.join(str(e.group) for e in found)}): the partials a tile combines must "
-            "be the same for every consumer tile", op)
-    ex = found[0]
-    sources = {needs for needs in ex.needs.values()}
-    if len(sources) != 1:
-        raise ExchangeRefused("not supported yet: a consume whose consumer tiles read "
-                              "different producers", op)
-    for value in produce.body.block.last_op.operands if produce.body.block.last_op else ():
+            if tile in needs:
+                raise ExchangeRefused(f"tile {tile} is a consumer of {op.name} in several "
+                                      "groups; a consumer receives from one group", op)
+            needs[tile] = need
+        # In a loop the k-th consume reads the k-th partial; the slot a partial waits in
+        # holds one, so producer and consumers must run in step: in one loop body.
+        runs = {*ex.executions.values(), *ex.produced.values()}
+        if len(runs) > 1 or (runs != {1} and produce.parent_block() is not op.parent_block()):
+            raise ExchangeRefused(
+                "not supported yet: inter-tile communication whose producer and consumer "
+                "run a different number of times or in different loop bodies (each "
+                "partial is read before the next is produced)", op)
+    block = produce.body.block
+    if block.args and block.args[0].uses and len(_groups(produce.result.type)) > 1:
+        raise ExchangeRefused("not supported yet: a produce body that uses its group id, "
+                              "over several groups", produce)
+    for value in block.last_op.operands if block.last_op else ():
         if not isinstance(value.type, ShapedType):
             raise ExchangeRefused("not supported yet: a scalar partial (yield a tensor)", produce)
-    return ExchangePlan(op, ex.group, sources.pop(), tuple(sorted(ex.needs)))
+    by_sources: dict[tuple[int, ...], list[int]] = {}
+    for tile, need in sorted(needs.items()):
+        by_sources.setdefault(need, []).append(tile)
+    routes = tuple(Route(tuple(tiles), sources)
+                   for sources, tiles in sorted(by_sources.items(), key=lambda kv: kv[1][0]))
+    return ExchangePlan(op, tuple(ex.group for ex in found), routes)

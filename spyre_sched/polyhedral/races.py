@@ -8,7 +8,11 @@ A read/write race: a store instance in one tile writes an element that a load in
 in another tile reads, and the store does not come before the load. A store that comes
 before the load (in program order, the tiles taken in lock step: see `dependences`) is a
 cross-tile dependence, which the kernel is split at with a barrier; anything else is
-unordered: the other tile may run ahead and store first, or not. "Not before" means: the
+unordered: the other tile may run ahead and store first, or not. In a scratchpad
+(`ct_local`) nothing but the inter-tile ops orders tiles, so there any store and load of
+one element in different tiles race; a store program order puts first is reported
+(`program_ordered`) but only as a warning, since the compiler's program boundary does
+order it. "Not before" means: the
 store is textually after the load with no loop around both (every instance pair), or,
 within the loops enclosing both, the store's iteration is the load's or a later one (the
 same one only when the store is textually after the load).
@@ -63,6 +67,9 @@ class ReadWriteRace:
     store: AccessModel
     #: tile1 / loops1 / coordinate: the load's instance; tile2 / loops2: the store's
     witness: OverlapWitness
+    #: a scratchpad store that program order puts before the load: the compiler's program
+    #: boundary orders it, KTIR's semantics do not (only inter-tile ops order tiles)
+    program_ordered: bool = False
 
     def __str__(self) -> str:
         w = self.witness
@@ -89,16 +96,26 @@ def find_read_write_races(model: KernelModel) -> list[ReadWriteRace]:
             shared = shared_loops(load, store)
             after = order[store.op] > order[load.op]
             if not shared:
-                if not after:
-                    continue  # the store is before the load: a dependence, not a race
-                found = find_overlap(load, store, "different")
+                # a store before the load is a dependence, not a race (but below)
+                found = find_overlap(load, store, "different") if after else None
             else:
                 # the load's iteration earlier than the store's, or the same one when the
                 # store is textually after the load
                 found = find_overlap(load, store, "different", shared, strict=not after)
             if found is not None:
                 races.append(ReadWriteRace(load, store, found))
+            elif _in_scratchpad(load) and _in_scratchpad(store):
+                # A scratchpad is no memory program order orders across tiles: only
+                # inter-tile ops do. The compiler's program boundary keeps the order, so
+                # this one is told apart (`program_ordered`).
+                found = find_overlap(load, store, "different")
+                if found is not None:
+                    races.append(ReadWriteRace(load, store, found, program_ordered=True))
     return races
+
+
+def _in_scratchpad(access: AccessModel) -> bool:
+    return all(part.memory.space == "ct_local" for part in access.view.parts)
 
 
 @dataclass(frozen=True)

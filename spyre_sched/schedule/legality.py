@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.dialects.linalg_ktir import MapOp, inside_linalg_body
+from spyre_sched.dialects.linalg_ktir import BatchMatmulOp, MapOp, inside_linalg_body
 from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.polyhedral.distributed import Unresolved, remote_stores, resolve
 from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
@@ -85,13 +85,14 @@ def check_op(op: Operation, device) -> None:
         _check_tensor_types(op)
         _check_reduction_init(op, op.init)
     elif isinstance(op, ElementwiseOperation | FillOp | BroadcastOp | MatmulOp | TransposeOp
-                    | MapOp):
+                    | MapOp | BatchMatmulOp):
         _check_tensor_types(op)
     elif op.name.startswith("linalg.") and op.name != "linalg.yield" \
             and not inside_linalg_body(op):
         raise fail(op, NAME, f"not supported yet: {op.name} (the linalg ops scheduled are "
                    "linalg.generic, the named elementwise ops, linalg.map, linalg.broadcast, "
-                   "linalg.reduce, linalg.fill, linalg.matmul and linalg.transpose)")
+                   "linalg.reduce, linalg.fill, linalg.matmul, linalg.batch_matmul and "
+                   "linalg.transpose)")
     elif not inside_linalg_body(op) and not op.name.startswith(_KERNEL_DIALECTS) \
             and not isinstance(op, func.FuncOp):
         raise fail(op, NAME, f"not supported yet: {op.name} in a kernel")

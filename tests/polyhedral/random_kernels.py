@@ -362,7 +362,10 @@ class Oracle:
         store instance does not run before the load instance (lock step, as in
         `dependence`): nothing orders them."""
         ts, tl = self.touching(store), self.touching(load)
-        return any(si.tile != li.tile and not self.executes_before(store, si, load, li)
+        # in scratchpads only inter-tile ops order tiles: program order does not
+        scratch = all(p.memory != "global" for a in (load, store)
+                      for p in self.spec.views[a.view].parts)
+        return any(si.tile != li.tile and (scratch or not self.executes_before(store, si, load, li))
                    for e in ts.keys() & tl.keys() for si in ts[e] for li in tl[e])
 
     def invariant(self, a: Access, loop: int) -> bool:
