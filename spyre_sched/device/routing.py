@@ -218,8 +218,12 @@ def farthest_reader(device: Device, owner: int, readers: range) -> int:
     for core in readers:
         if core == owner:
             continue
-        cycles = find_route(device, source, device.scratchpad(core).name).transfer_cycles(
-            DEFAULT_ROUTE_BYTES)
+        target = device.scratchpad(core).name
+        try:  # the interconnect, as the read itself goes (`interconnect_hop`)
+            route = find_route(device, source, target, switches_only=True)
+        except DeviceError:
+            route = find_route(device, source, target)
+        cycles = route.transfer_cycles(DEFAULT_ROUTE_BYTES)
         if cycles > worst:
             best, worst = core, cycles
     return best

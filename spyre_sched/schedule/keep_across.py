@@ -15,7 +15,8 @@ same kernel argument, sizes, strides and coordinates: compared structurally, sin
 program has its own copy of the address work) at the same tile position (each subscript
 `base + index`, equal bases) into `input` staging buffers of the same whole-tile shape in
 the kernel's scratchpad kind, in two or more programs that the orchestrator calls once
-each, one after the other in one block, none of which writes that argument. It leaves
+each, one after the other in one block (programs between the first and the last may be
+under an `scf.if` of that block, as an exchange's guarded gathers are), none of which writes that argument. It leaves
 the choice to the solver, as `keep-resident` does inside a program:
 
 - `ktdf.keep_resident {decision = "pA.keep.X", operand = "X", last_program = B}` in the
@@ -202,18 +203,27 @@ def _writes_argument(fn: func.FuncOp, view_key: object, kernel_args: int) -> boo
 
 
 def _calls_in_order(orchestrator: func.FuncOp, names: list[str]) -> bool:
-    """Each program called exactly once, all in one block, in the given order."""
+    """Each program called exactly once, in the given order, the first and the last in one
+    block; those between may sit under `scf.if`s of that block (a program the guard skips
+    still allocates nothing over the region)."""
     calls = {n: [c for c in orchestrator.walk() if isinstance(c, func.CallOp)
                  and c.callee.root_reference.data == n] for n in names}
     if any(len(c) != 1 for c in calls.values()):
         return False
     ops = [calls[n][0] for n in names]
     block = ops[0].parent_block()
-    if any(o.parent_block() is not block for o in ops):
+    if block is None or ops[-1].parent_block() is not block:
         return False
-    assert block is not None
+    placed = []
+    for op in ops:
+        while op.parent_block() is not block:
+            op = op.parent_op()
+            if op is None or not isinstance(op, scf.IfOp):
+                return False
+        placed.append(op)
     order = {op: k for k, op in enumerate(block.ops)}
-    return all(order[a] < order[b] for a, b in zip(ops, ops[1:]))
+    return all(order[a] <= order[b] for a, b in zip(placed, placed[1:])) \
+        and order[placed[0]] < order[placed[-1]]
 
 
 def _pinned(fn: func.FuncOp) -> int:

@@ -102,6 +102,26 @@ def test_splitk_matmul():
     np.testing.assert_allclose(out["C"], a @ b, rtol=1e-5, atol=1e-4)
 
 
+def test_rmsnorm_2x2_rows():
+    ins, out = _run("rmsnorm_2x2_rows")
+    x = ins["X"].astype(np.float64)
+    ms = (x * x).mean(axis=1, keepdims=True)
+    expected = x / np.sqrt(ms + 1e-5) * ins["W"].astype(np.float64)
+    np.testing.assert_allclose(out["Y"].astype(np.float64), expected, rtol=4e-3, atol=4e-3)
+
+
+def test_splitk_strided_groups():
+    ins, out = _run("splitk_strided_groups")
+    expected = ins["A"].astype(np.float64) @ ins["B"].astype(np.float64)
+    np.testing.assert_allclose(out["C"], expected[0], rtol=1e-5, atol=1e-3)
+
+
+def test_batch_matmul():
+    ins, out = _run("batch_matmul")
+    expected = np.matmul(ins["A"].astype(np.float64), ins["B"].astype(np.float64))
+    np.testing.assert_allclose(out["C"], expected, rtol=1e-5, atol=1e-3)
+
+
 def test_ffn_swiglu():
     ins, out = _run("ffn_swiglu")
     x = ins["X"].astype(np.float64)
@@ -153,6 +173,6 @@ def test_every_example_has_a_numpy_check():
     checked = {"add_96x64", "bias_add", "fused_gelu", "row_sum", "softmax_rows", "rmsnorm",
                "distributed_pair", "ffn_swiglu", "embedding_lookup", "indexed_add",
                "paged_attention_decode", "scratchpad_broadcast", "sharded_rmsnorm_4core",
-               "splitk_matmul"}
+               "splitk_matmul", "rmsnorm_2x2_rows", "splitk_strided_groups", "batch_matmul"}
     missing = {p.stem for p in EXAMPLES.glob("*.mlir")} - checked
     assert not missing, f"examples without a numpy check in this file: {sorted(missing)}"
