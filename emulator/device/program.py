@@ -116,6 +116,7 @@ class ComputePlan:
         first = op.operands[0].type if op.operands else op.results[0].type
         self.et = _vector_etype(first)
         self.shape = tuple(op.results[0].type.get_shape())
+        self.arity = len(op.operands)
         #: (rows, depth, cols) of a matrix instruction, else None
         self.matmul: tuple[int, int, int] | None = None
         if isinstance(op, vectorchain.MatmulOp):
@@ -811,6 +812,40 @@ class UnitRun(_TopLevel):
         fast, dtypes = plan.fast
         first, second = dtypes[0], dtypes[-1]
         proc = self.proc
+        sim_ = self.launch.sim
+        if sim_.trace is None and plan.arity == len(dtypes):
+            # Untraced: Simulator.delay_now's accounting written out here (one call less
+            # per op, no argument tuple); the same figures in the same order.
+            stats = proc.stats
+            if len(dtypes) == 1:
+                def compute1_untraced(a):
+                    if cycles is not None and a.dtype == first and a.ndim:
+                        value = fast(a)
+                        if value is not None:
+                            if proc.local > sim_._limit:
+                                sim_._check_limit(proc)
+                            stats.instructions += 1
+                            if cycles > 0:
+                                stats.busy += cycles
+                                proc.local += cycles
+                            return value
+                    return compute(a)
+
+                return compute1_untraced
+
+            def compute2_untraced(a, b):
+                if cycles is not None and a.dtype == first and b.dtype == second and a.ndim:
+                    value = fast(a, b)
+                    if proc.local > sim_._limit:
+                        sim_._check_limit(proc)
+                    stats.instructions += 1
+                    if cycles > 0:
+                        stats.busy += cycles
+                        proc.local += cycles
+                    return value
+                return compute(a, b)
+
+            return compute2_untraced
 
         if len(dtypes) == 1:
             def compute1(*args):
@@ -868,7 +903,9 @@ class UnitRun(_TopLevel):
                 _write(memory, base, access, et, value)
         return (sim.TRANSFER, busy, latency, shared, access.box_bytes, (memory, land), names)
 
-    def composite(self, plan: CompositePlan, src_base: int, dst_base: int):
+    def _composite_link(self, plan: CompositePlan) -> tuple:
+        """(source memory, target memory, occupancy, latency, shared resources, datapaths)
+        of a composite plan for this unit (cached: they do not change during a launch)."""
         key = id(plan)
         found = self._links.get(key)
         if found is None:
@@ -878,7 +915,66 @@ class UnitRun(_TopLevel):
             found = (src_mem, dst_mem, occupancy, latency, self.launch.resources(path),
                      path.datapaths)
             self._links[key] = found
-        src_mem, dst_mem, occupancy, latency, shared, datapaths = found
+        return found
+
+    def composite_fn(self, plan: CompositePlan) -> Callable:
+        """agen.composite_load_and_store: (source base, target base) -> the command to yield.
+        When both sides are contiguous runs of the same length with no mask, the checks are
+        made as `load_fn` makes them (a few comparisons against the buffer each side found
+        last time, with Memory.check_box's outcome) and the data lands as a run
+        (Memory.defer) rather than through a closure that checks the box again; otherwise
+        `composite`. The same bytes move, checked the same way, landing in the same order."""
+        sa, da = plan.source_access, plan.target_access
+        if not (sa.contiguous and da.contiguous and sa.mask is None and da.mask is None
+                and sa.box_span == sa.span and da.box_span == da.span and sa.count == da.count
+                and sa.element_bytes == da.element_bytes):
+            return lambda src_base, dst_base: self.composite(plan, src_base, dst_base)
+        dtype = plan.et.storage_dtype
+        eb, count, nbytes = sa.element_bytes, sa.count, sa.box_bytes
+        s_off, (s_lo_off, s_hi_off) = sa.offset, sa.span
+        d_off, (d_lo_off, d_hi_off) = da.offset, da.span
+        found = None
+        s_win = d_win = (-1, 0, -1, -1)  # Memory.window of each side's last full check
+        s_seen = d_seen = (None, 0)  # (memory.data, its length) then
+
+        def composite(src_base: int, dst_base: int):
+            nonlocal found, s_win, d_win, s_seen, d_seen
+            if found is None:
+                found = self._composite_link(plan)
+            src_mem, dst_mem, occupancy, latency, shared, datapaths = found
+            if src_mem.pending:
+                src_mem.flush_due()
+            start = src_base + s_off
+            lo, hi = start + s_lo_off, start + s_hi_off
+            if not (s_win[1] <= lo < s_win[2] and hi <= s_win[3] and hi <= s_seen[1]
+                    and not start % eb and src_mem.data is s_seen[0] and s_win[0] == src_mem.layout):
+                try:
+                    start = src_mem.check_box(src_base, sa, ("read", src_mem.name, src_base))
+                except ExecutionError as err:
+                    raise self.fault(err.message) from None
+                s_win = src_mem.window(lo)
+                s_seen = (src_mem.data, len(src_mem.data))
+            first = start // eb
+            data = src_mem.typed(dtype)[first:first + count].copy()
+            if dst_mem.pending:
+                dst_mem.flush_due()
+            start = dst_base + d_off
+            lo, hi = start + d_lo_off, start + d_hi_off
+            if not (d_win[1] <= lo < d_win[2] and hi <= d_win[3] and hi <= d_seen[1]
+                    and not start % eb and dst_mem.data is d_seen[0] and d_win[0] == dst_mem.layout):
+                try:
+                    start = dst_mem.check_box(dst_base, da, ("write", dst_mem.name, dst_base))
+                except ExecutionError as err:
+                    raise self.fault(err.message) from None
+                d_win = dst_mem.window(lo)
+                d_seen = (dst_mem.data, len(dst_mem.data))
+            land = (dtype, start // eb, count, data)  # (see Memory.defer)
+            return (sim.TRANSFER, occupancy, latency, shared, nbytes, (dst_mem, land), datapaths)
+
+        return composite
+
+    def composite(self, plan: CompositePlan, src_base: int, dst_base: int):
+        src_mem, dst_mem, occupancy, latency, shared, datapaths = self._composite_link(plan)
         sa, da, et = plan.source_access, plan.target_access, plan.et
         dtype = et.storage_dtype
         try:  # (a fault's text is spelled out only when there is one)
