@@ -407,6 +407,8 @@ class ProgramImage:
         self.device = device
         running: dict[str, str] = {}
         self.by_core_engine: dict[tuple[int, str], list[str]] = {}
+        #: unit -> (core index, corelet index), found once here rather than per launch
+        self.unit_index: dict[str, tuple[int, int]] = {}
         for up in self.units:
             for unit in up.units:
                 if unit not in device.units:
@@ -417,7 +419,9 @@ class ProgramImage:
                     raise ExecutionError(
                         f"program {self.name}: unit {unit} runs both @{running[unit]} and @{up.tag}")
                 running[unit] = up.tag
-                key = (dataflow.instance_index(unit, "core"), dataflow.engine_of(unit))
+                self.unit_index[unit] = (dataflow.instance_index(unit, "core"),
+                                         dataflow.instance_index(unit, "corelet"))
+                key = (self.unit_index[unit][0], dataflow.engine_of(unit))
                 self.by_core_engine.setdefault(key, []).append(unit)
         self.fifo_instances: dict[tuple[str, str], tuple[str, str, int]] = {}
         per_datapath: dict[tuple[str, str], list[tuple[str, int]]] = {}
@@ -508,7 +512,7 @@ class ProgramImage:
         runs = []
         for unit_program in self.units:
             for unit in unit_program.units:
-                if cores is not None and dataflow.instance_index(unit, "core") not in cores:
+                if cores is not None and self.unit_index[unit][0] not in cores:
                     continue
                 run = UnitRun(self, unit_program, unit, launch, symbols)
                 run.proc = launch.sim.spawn(unit, unit_program.main(run, shared, unit_program.consts))
@@ -565,8 +569,7 @@ class UnitRun(_TopLevel):
         self.unit = unit
         self.emu: EmulatedDevice = launch.device
         self.device = launch.device.device
-        self.core = dataflow.instance_index(unit, "core")
-        self.corelet = dataflow.instance_index(unit, "corelet")
+        self.core, self.corelet = image.unit_index[unit]
         self.unit_model = self.device.units[unit]
         self.compute_latency = int((self.unit_model.compute or {}).get("latency", 0))
         self.proc: sim.Process | None = None
@@ -636,7 +639,8 @@ class UnitRun(_TopLevel):
         other_engine = decl.target.data if sending else decl.source.data
         candidates = list(self.image.by_core_engine.get((self.core, other_engine), []))
         if peer is not None:
-            candidates = [u for u in candidates if dataflow.instance_index(u, "corelet") == peer]
+            index = self.image.unit_index
+            candidates = [u for u in candidates if index[u][1] == peer]
         if len(candidates) != 1:
             which = f" with corelet index {peer}" if peer is not None else ""
             hint = "; name the peer instance" if peer is None and candidates else ""

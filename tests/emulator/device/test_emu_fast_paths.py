@@ -47,10 +47,25 @@ def _figures(result) -> dict:
     }
 
 
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory):
+    """Example bundles compiled once for the module: {(kernel, strategy): folder}."""
+    made = {}
+
+    def get(kernel: str, strategy: str) -> Path:
+        if (kernel, strategy) not in made:
+            folder = tmp_path_factory.mktemp(f"{kernel}_{strategy}") / "bundle"
+            compile_bundle(ROOT / "examples" / f"{kernel}.mlir", folder, "spyre", "latency",
+                           strategy)
+            made[(kernel, strategy)] = folder
+        return made[(kernel, strategy)]
+
+    return get
+
+
 @pytest.mark.parametrize("kernel, strategy", [("row_sum", "solver"), ("softmax_rows", "heuristic")])
-def test_untraced_run_same_figures_as_traced(kernel, strategy, tmp_path):
-    bundle = tmp_path / "bundle"
-    compile_bundle(ROOT / "examples" / f"{kernel}.mlir", bundle, "spyre", "latency", strategy)
+def test_untraced_run_same_figures_as_traced(kernel, strategy, bundles, tmp_path):
+    bundle = bundles(kernel, strategy)
     traced = spyre_sched.run(bundle, seed=7, trace=tmp_path / "trace.json")
     plain = spyre_sched.run(bundle, seed=7, reference=traced.reference_run)
     assert traced.matches and plain.matches
@@ -59,12 +74,11 @@ def test_untraced_run_same_figures_as_traced(kernel, strategy, tmp_path):
         assert got[key] == want[key], f"{key} differs between the traced and the untraced run"
 
 
-def test_shared_queue_total_kept_with_its_fifos(tmp_path, monkeypatch):
+def test_shared_queue_total_kept_with_its_fifos(bundles, monkeypatch):
     """row_sum's FIFOs of one datapath take its queue in turns (their depths add up to
     more than it holds): the queue's running total is checked against its FIFOs' entries
     every time entries leave one of them."""
-    bundle = tmp_path / "bundle"
-    compile_bundle(ROOT / "examples" / "row_sum.mlir", bundle, "spyre", "latency", "solver")
+    bundle = bundles("row_sum", "solver")
     checked = []
     freed = sim.Simulator._fifo_freed
 
