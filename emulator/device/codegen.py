@@ -84,6 +84,7 @@ class UnitCode:
         self.send_sizes: set[tuple[str, int]] = set()
         self.recv_sizes: set[tuple[str, int]] = set()  # (fifo, entries): a prebuilt RECV
         self.op_fns: list[tuple[str, str, str]] = []  # (local name, UnitRun maker, plan)
+        self.tokens: list[str] = []  # locals holding a sync op's token once resolved
         self.in_place = IN_PLACE
         self._counter = 0
         self.top = top
@@ -115,7 +116,9 @@ class UnitCode:
                 "    SIM = r.launch.sim",
                 "    proc = r.proc",
                 "    SEND_NOW, RECV_NOW, WAIT = SIM.send_now, SIM.recv_now, SIM.wait_until_now",
+                "    SYNC_SEND_NOW, SYNC_RECV_NOW = SIM.sync_send_now, SIM.sync_recv_now",
                 "    ISSUE, CHECK = SIM.issue_wait, SIM.issue_check",
+                "    CL = r.compute_latency",
                 "    q = proc.local",
                 "    QL = CHECK(proc, q, 'start')"]
         for i in range(len(shared)):
@@ -134,6 +137,8 @@ class UnitCode:
             head.append(f"    {var}_r{count} = (RECV, {var}, {count})")
         for fn, maker, k in self.op_fns:
             head.append(f"    {fn} = r.{maker}({k})")
+        for token in self.tokens:
+            head.append(f"    {token} = None")
         self.source = "\n".join(head + body + ["    return", "    yield"]) + "\n"
 
     # ---- names ---------------------------------------------------------------------
@@ -362,7 +367,21 @@ class UnitCode:
                 raise UnsupportedError(f"no dataflow.sync @{name} is declared", label)
             peer = n(op.peer) if op.peer is not None else "None"
             cmd = "SYNC_SEND" if sending else "SYNC_RECV"
-            out.append(f"{ind}yield ({cmd}, r.token({name!r}, {peer}, {sending}))")
+            resolve = f"r.token({name!r}, {peer}, {sending})"
+            if op.peer is None or op.peer in self.invariant:
+                # The same token every time this op runs: resolved on its first run (a
+                # fault belongs to that instruction) and kept in a local.
+                token = self._new("T")
+                self.tokens.append(token)
+                out.append(f"{ind}if {token} is None: {token} = {resolve}")
+            else:
+                token = resolve
+            if not self.in_place:
+                out.append(f"{ind}yield ({cmd}, {token})")
+            elif sending:
+                out.append(f"{ind}if not SYNC_SEND_NOW(proc, {token}): yield (SYNC_SEND, {token})")
+            else:
+                out.append(f"{ind}if not SYNC_RECV_NOW(proc, {token}): yield (SYNC_RECV, {token})")
         elif isinstance(op, agen.VectorLoadOp):
             res = n(op.result)
             if self.in_place:
@@ -385,12 +404,16 @@ class UnitCode:
                 k = self.const(self.image.store_plan(op))
                 out.append(f"{ind}yield r.vector_store({k}, {n(op.base)}, {n(op.value)})")
         elif isinstance(op, agen.CompositeLoadAndStoreOp):
-            k = self.const(self.image.composite_plan(op))
             if op.clip is not None:
+                k = self.const(self.image.composite_plan(op))
                 vals = "".join(f"{n(v)}, " for v in op.clip_values)
                 out.append(f"{ind}yield r.composite_clipped({k}, {n(op.source_base)}, "
                            f"{n(op.target_base)}, ({vals}))")
+            elif self.in_place:
+                fn = self.op_fn("composite_fn", self.image.composite_plan(op))
+                out.append(f"{ind}yield {fn}({n(op.source_base)}, {n(op.target_base)})")
             else:
+                k = self.const(self.image.composite_plan(op))
                 out.append(f"{ind}yield r.composite({k}, {n(op.source_base)}, {n(op.target_base)})")
         elif isinstance(op, agen.IndirectLoadAndStoreOp):
             k = self.const(self.image.indirect_plan(op))
@@ -401,13 +424,13 @@ class UnitCode:
             k = self.const(self.image.bitstream_value(op))
             out.append(f"{ind}{n(op.result)} = {k}")
             out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
-            out.append(f"{ind}{self.ready_name(op.result)} = proc.local + r.compute_latency")
+            out.append(f"{ind}{self.ready_name(op.result)} = proc.local + CL")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, vectorchain.SplatBitsOp):
             k = self.const(self.image.splat_bits_fn(op))
             out.append(f"{ind}{n(op.result)} = {k}({n(op.bits)})")
             out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
-            out.append(f"{ind}{self.ready_name(op.result)} = proc.local + r.compute_latency")
+            out.append(f"{ind}{self.ready_name(op.result)} = proc.local + CL")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
                              vectorchain.ReduceOp, vectorchain.MatmulOp)):
@@ -423,7 +446,7 @@ class UnitCode:
                 k = self.const(self.image.compute_plan(op))
                 out.append(f"{ind}{n(op.results[0])}, _cmd = r.compute({k}, ({args},))")
                 out.append(f"{ind}yield _cmd")
-            out.append(f"{ind}{self.ready_name(op.results[0])} = proc.local + r.compute_latency")
+            out.append(f"{ind}{self.ready_name(op.results[0])} = proc.local + CL")
             self.ready.add(self.ready_name(op.results[0]))
         else:
             raise UnsupportedError(f"the emulator does not execute {op.name}", label)

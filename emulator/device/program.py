@@ -137,6 +137,7 @@ class ComputePlan:
         first = op.operands[0].type if op.operands else op.results[0].type
         self.et = _vector_etype(first)
         self.shape = tuple(op.results[0].type.get_shape())
+        self.arity = len(op.operands)
         #: (rows, depth, cols) of a matrix instruction, else None
         self.matmul: tuple[int, int, int] | None = None
         if isinstance(op, vectorchain.MatmulOp):
@@ -448,6 +449,8 @@ class ProgramImage:
         self.device = device
         running: dict[str, str] = {}
         self.by_core_engine: dict[tuple[int, str], list[str]] = {}
+        #: unit -> (core index, corelet index), found once here rather than per launch
+        self.unit_index: dict[str, tuple[int, int]] = {}
         for up in self.units:
             for unit in up.units:
                 if unit not in device.units:
@@ -458,7 +461,9 @@ class ProgramImage:
                     raise ExecutionError(
                         f"program {self.name}: unit {unit} runs both @{running[unit]} and @{up.tag}")
                 running[unit] = up.tag
-                key = (dataflow.instance_index(unit, "core"), dataflow.engine_of(unit))
+                self.unit_index[unit] = (dataflow.instance_index(unit, "core"),
+                                         dataflow.instance_index(unit, "corelet"))
+                key = (self.unit_index[unit][0], dataflow.engine_of(unit))
                 self.by_core_engine.setdefault(key, []).append(unit)
         self.fifo_instances: dict[tuple[str, str], tuple[str, str, int]] = {}
         per_datapath: dict[tuple[str, str], list[tuple[str, int]]] = {}
@@ -549,7 +554,7 @@ class ProgramImage:
         runs = []
         for unit_program in self.units:
             for unit in unit_program.units:
-                if cores is not None and dataflow.instance_index(unit, "core") not in cores:
+                if cores is not None and self.unit_index[unit][0] not in cores:
                     continue
                 run = UnitRun(self, unit_program, unit, launch, symbols)
                 run.proc = launch.sim.spawn(unit, unit_program.main(run, shared, unit_program.consts))
@@ -606,8 +611,7 @@ class UnitRun(_TopLevel):
         self.unit = unit
         self.emu: EmulatedDevice = launch.device
         self.device = launch.device.device
-        self.core = dataflow.instance_index(unit, "core")
-        self.corelet = dataflow.instance_index(unit, "corelet")
+        self.core, self.corelet = image.unit_index[unit]
         self.unit_model = self.device.units[unit]
         self.compute_latency = int((self.unit_model.compute or {}).get("latency", 0))
         self.proc: sim.Process | None = None
@@ -677,7 +681,8 @@ class UnitRun(_TopLevel):
         other_engine = decl.target.data if sending else decl.source.data
         candidates = list(self.image.by_core_engine.get((self.core, other_engine), []))
         if peer is not None:
-            candidates = [u for u in candidates if dataflow.instance_index(u, "corelet") == peer]
+            index = self.image.unit_index
+            candidates = [u for u in candidates if index[u][1] == peer]
         if len(candidates) != 1:
             which = f" with corelet index {peer}" if peer is not None else ""
             hint = "; name the peer instance" if peer is None and candidates else ""
@@ -853,6 +858,40 @@ class UnitRun(_TopLevel):
         fast, dtypes = plan.fast
         first, second = dtypes[0], dtypes[-1]
         proc = self.proc
+        sim_ = self.launch.sim
+        if sim_.trace is None and plan.arity == len(dtypes):
+            # Untraced: Simulator.delay_now's accounting written out here (one call less
+            # per op, no argument tuple); the same figures in the same order.
+            stats = proc.stats
+            if len(dtypes) == 1:
+                def compute1_untraced(a):
+                    if cycles is not None and a.dtype == first and a.ndim:
+                        value = fast(a)
+                        if value is not None:
+                            if proc.local > sim_._limit:
+                                sim_._check_limit(proc)
+                            stats.instructions += 1
+                            if cycles > 0:
+                                stats.busy += cycles
+                                proc.local += cycles
+                            return value
+                    return compute(a)
+
+                return compute1_untraced
+
+            def compute2_untraced(a, b):
+                if cycles is not None and a.dtype == first and b.dtype == second and a.ndim:
+                    value = fast(a, b)
+                    if proc.local > sim_._limit:
+                        sim_._check_limit(proc)
+                    stats.instructions += 1
+                    if cycles > 0:
+                        stats.busy += cycles
+                        proc.local += cycles
+                    return value
+                return compute(a, b)
+
+            return compute2_untraced
 
         if len(dtypes) == 1:
             def compute1(*args):
@@ -914,7 +953,9 @@ class UnitRun(_TopLevel):
         """A composite whose mask depends on run-time values (a view's edge)."""
         return self.composite(plan.at(values), src_base, dst_base)
 
-    def composite(self, plan: CompositePlan, src_base: int, dst_base: int):
+    def _composite_link(self, plan: CompositePlan) -> tuple:
+        """(source memory, target memory, occupancy, latency, shared resources, datapaths)
+        of a composite plan for this unit (cached: they do not change during a launch)."""
         key = id(plan)
         found = self._links.get(key)
         if found is None:
@@ -924,7 +965,66 @@ class UnitRun(_TopLevel):
             found = (src_mem, dst_mem, occupancy, latency, self.launch.resources(path),
                      path.datapaths)
             self._links[key] = found
-        src_mem, dst_mem, occupancy, latency, shared, datapaths = found
+        return found
+
+    def composite_fn(self, plan: CompositePlan) -> Callable:
+        """agen.composite_load_and_store: (source base, target base) -> the command to yield.
+        When both sides are contiguous runs of the same length with no mask, the checks are
+        made as `load_fn` makes them (a few comparisons against the buffer each side found
+        last time, with Memory.check_box's outcome) and the data lands as a run
+        (Memory.defer) rather than through a closure that checks the box again; otherwise
+        `composite`. The same bytes move, checked the same way, landing in the same order."""
+        sa, da = plan.source_access, plan.target_access
+        if not (sa.contiguous and da.contiguous and sa.mask is None and da.mask is None
+                and sa.box_span == sa.span and da.box_span == da.span and sa.count == da.count
+                and sa.element_bytes == da.element_bytes):
+            return lambda src_base, dst_base: self.composite(plan, src_base, dst_base)
+        dtype = plan.et.storage_dtype
+        eb, count, nbytes = sa.element_bytes, sa.count, sa.box_bytes
+        s_off, (s_lo_off, s_hi_off) = sa.offset, sa.span
+        d_off, (d_lo_off, d_hi_off) = da.offset, da.span
+        found = None
+        s_win = d_win = (-1, 0, -1, -1)  # Memory.window of each side's last full check
+        s_seen = d_seen = (None, 0)  # (memory.data, its length) then
+
+        def composite(src_base: int, dst_base: int):
+            nonlocal found, s_win, d_win, s_seen, d_seen
+            if found is None:
+                found = self._composite_link(plan)
+            src_mem, dst_mem, occupancy, latency, shared, datapaths = found
+            if src_mem.pending:
+                src_mem.flush_due()
+            start = src_base + s_off
+            lo, hi = start + s_lo_off, start + s_hi_off
+            if not (s_win[1] <= lo < s_win[2] and hi <= s_win[3] and hi <= s_seen[1]
+                    and not start % eb and src_mem.data is s_seen[0] and s_win[0] == src_mem.layout):
+                try:
+                    start = src_mem.check_box(src_base, sa, ("read", src_mem.name, src_base))
+                except ExecutionError as err:
+                    raise self.fault(err.message) from None
+                s_win = src_mem.window(lo)
+                s_seen = (src_mem.data, len(src_mem.data))
+            first = start // eb
+            data = src_mem.typed(dtype)[first:first + count].copy()
+            if dst_mem.pending:
+                dst_mem.flush_due()
+            start = dst_base + d_off
+            lo, hi = start + d_lo_off, start + d_hi_off
+            if not (d_win[1] <= lo < d_win[2] and hi <= d_win[3] and hi <= d_seen[1]
+                    and not start % eb and dst_mem.data is d_seen[0] and d_win[0] == dst_mem.layout):
+                try:
+                    start = dst_mem.check_box(dst_base, da, ("write", dst_mem.name, dst_base))
+                except ExecutionError as err:
+                    raise self.fault(err.message) from None
+                d_win = dst_mem.window(lo)
+                d_seen = (dst_mem.data, len(dst_mem.data))
+            land = (dtype, start // eb, count, data)  # (see Memory.defer)
+            return (sim.TRANSFER, occupancy, latency, shared, nbytes, (dst_mem, land), datapaths)
+
+        return composite
+
+    def composite(self, plan: CompositePlan, src_base: int, dst_base: int):
+        src_mem, dst_mem, occupancy, latency, shared, datapaths = self._composite_link(plan)
         sa, da, et = plan.source_access, plan.target_access, plan.et
         dtype = et.storage_dtype
         try:  # (a fault's text is spelled out only when there is one)

@@ -181,10 +181,8 @@ class Fifo:
         queue = self.queue
         if queue is None:
             return own
-        held = 0
-        for f in queue.fifos:
-            held += f.held
-        return min(own, queue.depth - held)
+        free = queue.depth - queue.held
+        return own if own < free else free
 
     @property
     def count(self) -> int:
@@ -209,6 +207,8 @@ class Fifo:
             pieces.append((taken, k))
             remaining -= k
             self.held -= k
+            if self.queue is not None:
+                self.queue.held -= k
         return remaining
 
 
@@ -219,12 +219,13 @@ class SharedQueue:
     have the same producer and consumer (the datapath's two units), so only the consumer
     frees room, and at most one of them has a blocked sender at a time."""
 
-    __slots__ = ("name", "depth", "fifos")
+    __slots__ = ("name", "depth", "fifos", "held")
 
     def __init__(self, name: str, depth: int):
         self.name = name
         self.depth = depth
         self.fifos: list[Fifo] = []
+        self.held = 0  # entries its FIFOs hold together (kept with each Fifo.held)
 
     def blocked_sender(self) -> Fifo | None:
         for f in self.fifos:
@@ -327,6 +328,7 @@ _CLOCK_EVERY = 1 << 10
 _CALLBACK = 0
 _RESUME = 1
 _WAKE = 2  # a FIFO's waiting receiver may take entries now
+_SIGNAL = 3  # a sync token is delivered (no closure built per signal)
 
 
 @dataclass(slots=True)
@@ -427,6 +429,8 @@ class Simulator:
                         target.wake_at = None
                         head = chunks.popleft()
                         target.held -= getter[1]
+                        if target.queue is not None:
+                            target.queue.held -= getter[1]
                         if target.putter is not None or target.trace is not None \
                                 or target.queue is not None:
                             self._fifo_freed(target)
@@ -434,6 +438,8 @@ class Simulator:
                         self._step(getter[0], head[1])
                     else:
                         self._fifo_wake(target)
+                elif kind == _SIGNAL:
+                    self._signal(target)
                 else:
                     target()
             del events[time]
@@ -513,6 +519,8 @@ class Simulator:
                     if head[2] == n and head[0] <= now:  # the whole chunk it waits for
                         chunks.popleft()
                         fifo.held -= n
+                        if fifo.queue is not None:
+                            fifo.queue.held -= n
                         if fifo.putter is not None or fifo.trace is not None or fifo.queue is not None:
                             self._fifo_freed(fifo)
                         value = head[1]
@@ -601,7 +609,7 @@ class Simulator:
                 # A token is delivered at the unit's time: no need for the heap either.
                 if op == SYNC_SEND and cmd[1].sender == proc.name:
                     token = cmd[1]
-                    self.at(max(local, proc.last_landing), lambda t=token: self._signal(t))
+                    self._push(max(local, proc.last_landing), _SIGNAL, token, None)
                     continue
                 proc.pending = cmd
                 self._push(local, _RESUME, proc, None)
@@ -614,7 +622,7 @@ class Simulator:
                 if token.sender != proc.name:
                     raise self._fault(proc, f"signals token {token.name}, whose sender is {token.sender}")
                 if proc.last_landing > now:
-                    self.at(proc.last_landing, lambda t=token: self._signal(t))
+                    self._push(proc.last_landing, _SIGNAL, token, None)
                 else:
                     self._signal(token)
                 continue
@@ -755,6 +763,8 @@ class Simulator:
         visible = local + latency
         fifo.chunks.append([visible, data, n])
         fifo.held += n
+        if fifo.queue is not None:
+            fifo.queue.held += n
         if fifo.trace is not None:
             fifo.trace.append((local, fifo.held))
         if fifo.getter is not None:
@@ -793,6 +803,8 @@ class Simulator:
         if head[2] == n:
             chunks.popleft()
             fifo.held -= n
+            if fifo.queue is not None:
+                fifo.queue.held -= n
             value = head[1]
         else:
             pieces: list = []
@@ -801,6 +813,37 @@ class Simulator:
         if fifo.putter is not None or fifo.trace is not None or fifo.queue is not None:
             self._fifo_freed(fifo)
         return value
+
+    def sync_send_now(self, proc: Process, token: Token) -> bool:
+        """(SYNC_SEND, token) in place, by the token's sender: the signal is delivered when
+        every transfer the unit issued so far has landed, as `_step` does it (the same event
+        at the same place in the queue). False (nothing done): the unit is not the sender,
+        and the yielded command reports the fault."""
+        if token.sender != proc.name:
+            return False
+        if proc.local > self._limit:
+            self._check_limit(proc)
+        proc.stats.instructions += 1
+        local = proc.local
+        if local > self.now:
+            self._push(max(local, proc.last_landing), _SIGNAL, token, None)
+        elif proc.last_landing > local:
+            self._push(proc.last_landing, _SIGNAL, token, None)
+        else:
+            self._signal(token)
+        return True
+
+    def sync_recv_now(self, proc: Process, token: Token) -> bool:
+        """(SYNC_RECV, token) in place when the unit's time is the simulation's and a signal
+        is there (what `_step` does then); False (nothing done) otherwise: the command is
+        yielded and waits its turn in the event queue."""
+        if token.count and proc.local == self.now and token.receiver == proc.name:
+            if proc.local > self._limit:
+                self._check_limit(proc)
+            proc.stats.instructions += 1
+            token.count -= 1
+            return True
+        return False
 
     def _transfer(self, proc: Process, cmd: tuple, issue: int) -> None:
         """A transfer issued at `issue`: wait for shared resources, occupy the unit, land."""
@@ -874,6 +917,8 @@ class Simulator:
         visible = self.now + latency
         fifo.chunks.append([visible, piece, k])
         fifo.held += k
+        if fifo.queue is not None:
+            fifo.queue.held += k
         if fifo.trace is not None:
             fifo.trace.append((self.now if at is None else at, fifo.held))
         if fifo.getter is not None:
@@ -902,6 +947,8 @@ class Simulator:
             # The whole chunk it waits for: hand it over as it was sent.
             head = chunks.popleft()
             fifo.held -= remaining
+            if fifo.queue is not None:
+                fifo.queue.held -= remaining
             if fifo.putter is not None or fifo.trace is not None or fifo.queue is not None:
                 self._fifo_freed(fifo)  # (with the getter still set, as below)
             fifo.getter = None

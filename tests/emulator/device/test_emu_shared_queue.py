@@ -74,12 +74,17 @@ def test_each_fifo_keeps_its_own_depth_inside_the_queue():
 
 
 def test_room_counts_every_fifo_of_the_queue():
+    """Entries placed the simulator's way (the queue keeps its FIFOs' total as they change)."""
+    s = sim.Simulator()
     a, b = sim.Fifo("a", 16, "p", "c"), sim.Fifo("b", 16, "p", "c")
-    shared(16, a, b)
-    a.held = 10
+    queue = shared(16, a, b)
+    assert s._fifo_put(a, entries(10), 0, 10, 0) == 10
     assert b.room() == 6 and a.room() == 6
-    b.held = 6
-    assert a.room() == 0
+    assert s._fifo_put(b, entries(8), 0, 8, 0) == 6  # the queue takes 6 more, not 8
+    assert a.room() == 0 and queue.held == a.held + b.held == 16
+    pieces = []
+    assert a.take_visible(0, 4, pieces) == 0
+    assert a.room() == 4 and b.room() == 4 and queue.held == 12
 
 
 def test_a_sender_blocked_by_the_queue_is_named_in_a_deadlock():
