@@ -44,7 +44,29 @@ def parse_ir_text(text: str, filename: str) -> tuple[ModuleOp, dict]:
             except Exception:
                 continue
         raise VerifyError(str(err).splitlines()[0], where) from None
+    _check_defined_before_use(module, locations, filename)
     return module, locations
+
+
+def _check_defined_before_use(module: ModuleOp, locations: dict, filename: str) -> None:
+    """Every operand is defined before its use, in its block or an enclosing one: xDSL's
+    parser takes forward references and its verifier does not check dominance, and the
+    emulator runs ops in order (a use ahead of its definition read nothing)."""
+    stack = [(block, frozenset()) for region in module.regions for block in region.blocks]
+    while stack:
+        block, outer = stack.pop()
+        seen = set(outer) | set(block.args)
+        for op in block.ops:
+            for value in op.operands:
+                if value not in seen:
+                    name = f"%{value.name_hint}" if value.name_hint else "a value"
+                    raise VerifyError(f"{op.name} uses {name} before it is defined (or "
+                                      "outside the region that defines it)",
+                                      locations.get(op, filename))
+            if op.regions:
+                inner = frozenset(seen)
+                stack.extend((b, inner) for region in op.regions for b in region.blocks)
+            seen.update(op.results)
 
 
 def parse_ir_file(path: str | Path) -> tuple[ModuleOp, dict]:
