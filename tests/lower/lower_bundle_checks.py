@@ -23,6 +23,7 @@ from spyre_sched.dialects.registry import make_context
 from spyre_sched.dialects.symbol import CreateSymbolOp
 from spyre_sched.frontend import load_kernel
 from spyre_sched.lower.symbols import evaluate, evaluate_outer_function, outer_function
+from spyre_sched.polyhedral.footprint import access_points
 from spyre_sched.polyhedral.kernel_model import KernelModel
 
 REQUIRED = ("global.mlir", "symbols.json", "jobplan.json", "schedule.json", "kernel.mlir",
@@ -111,7 +112,9 @@ def expected_addresses(kernel_path: Path, args: dict[str, int]) -> dict[tuple[st
                 if name in args:
                     env[var] = args[name]
             # an indirect access may touch any coordinate its index values can name
-            points = (access.points(env) if access.exact
+            # loops the orchestrator's counters do not bind (a loop whose bounds depend
+            # on the tile, rewritten to count from 0) contribute every iteration
+            points = (access_points(model, access, tile, env) if access.exact
                       else indirect_points(model, access, tile, env))
             addrs = view.address_of(points, env) * view.element_bytes
             found.setdefault((roots[0], tile), set()).update(int(a) for a in addrs)
