@@ -586,21 +586,22 @@ def program_violations(problem: Problem, p: Program, choice: Choice) -> list[Vio
 
 
 def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[Violation]:
-    """A datapath's queue given out beyond its depth, and a held chunk larger than one of
-    its pipeline's FIFOs (`FifoSplit`)."""
+    """A datapath's queue given out beyond its depth, and a FIFO shallower than the
+    entries its pipeline's chunk asks of it (`FifoSplit`, `Candidate.entries`)."""
     out: list[Violation] = []
     for split in p.fifo_splits:
         total = sum(modulo_value(problem, d, choice) for d in split.decisions)
         if total > split.depth:
             out.append(Violation("fifo", p.index, f"queue {split.name}", total, split.depth))
         chunk = problem.decision(split.chunk).candidates[choice[split.chunk]]
-        if chunk.streams:
-            continue
-        for d in split.decisions:
+        for k, d in enumerate(split.decisions):
+            need = chunk.entries[split.offset + k] if chunk.entries else \
+                (1 if chunk.streams else chunk.value)
             depth = modulo_value(problem, d, choice)
-            if depth < chunk.value:
-                out.append(Violation("fifo", p.index, f"FIFO {d} holding a chunk of "
-                                     f"{split.chunk}", chunk.value, depth))
+            if depth < need:
+                what = "streaming" if chunk.streams else "holding"
+                out.append(Violation("fifo", p.index, f"FIFO {d} {what} a chunk of "
+                                     f"{split.chunk}", need, depth))
     return out
 
 
