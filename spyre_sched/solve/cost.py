@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spyre_sched.solve.problem import (
+    Candidate,
     Choice,
     Compute,
     Pipeline,
@@ -58,7 +59,19 @@ def _ceil_div(a: int, b: int) -> int:
 def modulo_value(problem: Problem, modulo: str | int, choice: Choice) -> int:
     if isinstance(modulo, int):
         return modulo
-    return problem.decision(modulo).candidates[choice[modulo]].value
+    d = problem.decision(modulo)
+    return candidate_modulo(d.kind, d.candidates[choice[modulo]])
+
+
+def candidate_modulo(kind: str, c: Candidate) -> int:
+    """Iterations a candidate keeps in flight. A modulo decision: its buffers' copies. A
+    FIFO pipeline's `chunk` (the pipeline's modulo when the solver picks its FIFOs'
+    depths): the vector the unit computes and the entries each FIFO holds behind it, so
+    1 + the fewest entries the candidate asks of a FIFO; at least 2, since the producer
+    pushes the next vector while the consumer computes even through one entry."""
+    if kind == "chunk" and c.entries:
+        return max(2, 1 + min(c.entries))
+    return c.value
 
 
 # ---- one piece of work ---------------------------------------------------------------

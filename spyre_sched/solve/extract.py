@@ -511,10 +511,9 @@ class _ProgramReader:
             # FIFOs decouple the stages: as many iterations in flight as the FIFO holds
             modulo = min(fifo_depths)
             if pipe in self._chunk_decision:
-                # depths chosen by the solver: the consumer takes a chunk's entries before
-                # it computes, so the next chunk is under way meanwhile, whatever the
-                # depths; whether a whole chunk waits in the FIFOs is the chunk's choice
-                modulo = FIFO_PIPELINE_IN_FLIGHT
+                # depths chosen by the solver: the chunk candidate says what each FIFO
+                # holds, hence how many iterations are in flight (`cost.candidate_modulo`)
+                modulo = self._chunk_decision[pipe]
         for b in _buffers(pipe):
             self.buffers.append(self._buffer(b, modulo, name))
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
@@ -1003,11 +1002,6 @@ class _ProgramReader:
         dst = self.hw.unit_of_kind(slot.dest.data, fifo)
         dp = self.hw.device.datapath(src, dst)
         return _slot_bytes(fifo), dp.bandwidth, dp.latency
-
-
-FIFO_PIPELINE_IN_FLIGHT = 2
-"""Iterations in flight in a FIFO pipeline whose FIFO depths are decisions: the one the
-consumer computes and the next, whose entries it takes from the FIFOs first."""
 
 
 def _slot_bytes(fifo: ktdf.FifoOp) -> int:
