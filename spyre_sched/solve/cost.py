@@ -225,8 +225,21 @@ def leading_load(problem: Problem, stage: Stage, choice: Choice, memo: dict | No
         inner = stage.work[0]
         if pipeline_iterations(inner, choice) <= 0:
             return 0
-        return leading_load(problem, inner.stages[0], choice, memo,
-                            overlapped_latency(inner)[0])
+        # Loads of the unit that follow each other at the start (a hoisted load, then the
+        # first tile of the pipeline after it): the unit issues them back to back, each
+        # as soon as it is free, and none waits for another's data.
+        engine = load_prefix_engine(inner.stages[0])
+        total = 0
+        for st, hidden in zip(inner.stages, overlapped_latency(inner)):
+            if load_prefix_engine(st) != engine:
+                break
+            part = leading_load(problem, st, choice, memo, hidden)
+            if part == 0:
+                break
+            total += part
+            if not all(_is_load(w) for w in st.work):
+                break  # it goes on to compute: the loads it starts with end the run
+        return total
     return 0
 
 
@@ -240,11 +253,19 @@ def _uses(stage: Stage, engine: str) -> bool:
     return False
 
 
-def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dict) -> int:
+def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dict,
+          landing: bool = True) -> int:
     """Cycles from the stage's last transfer on `engine` to its end (its last iteration's
-    later stages): how long the engine sits idle before what follows the stage."""
+    later stages): how long the engine sits idle before what follows the stage. The unit
+    is free once it has issued its transfers (their occupancy), so the landing latency
+    of the last one is idle time too (`landing`; not for a load stage right before the
+    stage that prefetches: `overlapped_latency` already runs those latencies side by
+    side)."""
     if any(isinstance(w, Transfer) for w in stage.work) and stage.engine == engine:
-        return 0
+        if not landing:
+            return 0
+        return max((w.latency for w in stage.work if isinstance(w, Transfer)
+                    and not w.awaited and w.bytes.at(choice) > 0), default=0)
     pipes = [w for w in stage.work if isinstance(w, Pipeline)]
     if len(pipes) != 1 or len(stage.work) != 1:
         return stage_one_iteration(problem, stage, choice)
@@ -290,8 +311,10 @@ def prefetch_slack(problem: Problem | None, p: Pipeline) -> list[int]:
         slack = 0
         for before in reversed(p.stages[:k]):
             if _uses(before, engine):
-                slack += _least(problem, before,
-                                lambda ch, b=before: _tail(problem, b, engine, ch, {}))
+                landing = not (before is p.stages[k - 1]
+                               and all(_is_load(w) for w in before.work))
+                slack += _least(problem, before, lambda ch, b=before, g=landing:
+                                _tail(problem, b, engine, ch, {}, g))
                 break
             slack += _least(problem, before,
                             lambda ch, b=before: stage_one_iteration(problem, b, ch))
