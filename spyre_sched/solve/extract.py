@@ -1070,11 +1070,13 @@ def _streaming_profiles(c: int, order: list, into: list[bool], groups: dict,
     compute unit, in send order, hold a whole chunk up to some point and e < c entries
     after it (the producer blocks at the first shallow one, so which ones hold matters:
     `streamed_chunk_cycles`); the FIFOs out of it hold a whole chunk when their queue
-    allows. Only profiles every queue can give."""
+    allows. Only profiles every queue can give, and for each number of leading FIFOs
+    that hold, only the deepest e the queue allows: the queue is this pipeline's alone
+    (`fifo_decisions`), and deeper FIFOs take fewer rounds."""
     n_in = sum(into)
     out: list[tuple[int, ...]] = []
     for held in range(n_in):
-        for e in range(1, c):
+        for e in range(c - 1, 0, -1):
             feed = [c] * held + [e] * (n_in - held)
             it = iter(feed)
             profile = []
@@ -1088,8 +1090,10 @@ def _streaming_profiles(c: int, order: list, into: list[bool], groups: dict,
             fits = all(sum(p for p, f in zip(profile, order)
                            if (f.results[0].type.source.data, f.results[0].type.dest.data,
                                ktdf.fifo_phase(f)) == key) <= queues[key] for key in groups)
-            if fits and tuple(profile) not in out:
-                out.append(tuple(profile))
+            if fits:
+                if tuple(profile) not in out:
+                    out.append(tuple(profile))
+                break  # the deepest that fits
     return out
 
 
