@@ -30,7 +30,8 @@ def register(main: click.Group, reports_errors) -> None:
                   help="Seed of the random inputs.")
     @click.option("--split/--no-split", default=True, show_default=True,
                   help="Split each speedup by decision kind: solve again with tiles, "
-                  "buffering, instances and residency each pinned to the V1 baseline's.")
+                  "buffering, instances, residency and FIFOs (chunk and depths) each pinned to the "
+                  "V1 baseline's.")
     @click.option("--random", "random_schedules", type=click.IntRange(0), default=8,
                   show_default=True, metavar="N",
                   help="Also emulate N random feasible schedules per kernel (model error "
@@ -38,7 +39,8 @@ def register(main: click.Group, reports_errors) -> None:
     @click.option("--kernel-file", "extra", multiple=True, metavar="PATH",
                   type=click.Path(exists=True, dir_okay=False),
                   help="Also measure this kernel (repeatable); reported as held out from "
-                  "the cost model's calibration, which used the suite's kernels.")
+                  "the cost model's calibration, which used the suite's kernels (the "
+                  "whole suite brings bench/kernels/[quick/]heldout/ too).")
     @reports_errors
     def bench(device: str, json_path: str | None, quick: bool, jobs: int | None,
               plot_path: str | None, only: tuple[str, ...], seed: int, split: bool,
@@ -53,16 +55,19 @@ def register(main: click.Group, reports_errors) -> None:
         from spyre_sched.parallel import default_jobs, map_jobs
 
         from spyre_sched.bench.measure import pipeline_available
+        from spyre_sched.bench.suite import held_out_kernels
 
         # Bad input or a missing pipeline stage fails here, before any worker starts.
         target = load_device(device)
         files = suite_kernels(quick, only) if only or not extra else []
+        # the kernels held out from calibration come with the whole suite
+        held_out = [] if only or extra else held_out_kernels(quick)
         pipeline_available()
         workers = jobs or default_jobs()
         jobs_list = [KernelJob(str(f), device, seed, split=split, random=random_schedules)
                      for f in files]
         jobs_list += [KernelJob(str(f), device, seed, split=split, random=random_schedules,
-                                calibration=False) for f in extra]
+                                calibration=False) for f in (*held_out, *extra)]
         entries = map_jobs(measure_kernel, jobs_list, jobs=workers,
                            label=f"bench on {target.name}")
         doc = report(target.name, entries, quick=quick, jobs=workers)

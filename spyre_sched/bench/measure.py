@@ -19,8 +19,10 @@ from spyre_sched.errors import SpyreSchedError
 
 STRATEGIES = ("solver", "heuristic", "heuristic+keep")
 #: the decision kinds a speedup is split by: each pinned in turn to the V1 baseline's values
-SPLIT_KINDS = {"tile": "tiles", "modulo": "buffering", "distribute": "instances",
-               "keep": "residency"}
+SPLIT_KINDS = {"tiles": ("tile",), "buffering": ("modulo",), "instances": ("distribute",),
+               "residency": ("keep",), "fifos": ("chunk", "fifo")}
+"""label -> the decision kinds pinned together (a FIFO pipeline's chunk and its FIFOs'
+depths are one choice: V1's even split with the largest held chunk in it)."""
 #: a kernel's measured figures (null when its pipeline run failed; `error` says why)
 FIGURES = ("solver_cycles", "heuristic_cycles", "heuristic_keep_cycles", "predicted_cycles",
            "solve_s", "compile_s", "emulate_s", "elements_per_s")
@@ -101,11 +103,12 @@ def _measure(job: KernelJob) -> dict:
     variants: list[tuple[str, str, tuple[str, ...], int]] = [
         (s, s, (), 0) for s in STRATEGIES]
     if job.split:
-        variants += [(f"pinned:{kind}", "solver", (kind,), 0) for kind in SPLIT_KINDS]
+        variants += [(f"pinned:{label}", "solver", kinds, 0)
+                     for label, kinds in SPLIT_KINDS.items()]
     variants += [(f"random:{k}", "random", (), k) for k in range(job.random)]
     kinds: set[str] = set()
     for label, strategy, pinned, seed in variants:
-        if pinned and pinned[0] not in kinds:
+        if pinned and not set(pinned) & kinds:
             runs[label] = None  # no decision of that kind: pinning it changes nothing
             continue
         try:
@@ -142,8 +145,8 @@ def _measure(job: KernelJob) -> dict:
         "solver": solver,
         "heuristic": runs["heuristic"],
         "heuristic_keep": runs["heuristic+keep"],
-        "pinned": {SPLIT_KINDS[kind]: _brief(runs[f"pinned:{kind}"])
-                   for kind in SPLIT_KINDS if f"pinned:{kind}" in runs},
+        "pinned": {label: _brief(runs[f"pinned:{label}"])
+                   for label in SPLIT_KINDS if f"pinned:{label}" in runs},
         "random": [_brief(runs[f"random:{k}"]) for k in range(job.random)],
         "error": None,
     }

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spyre_sched.solve.problem import (
+    Candidate,
     Choice,
     Compute,
     Pipeline,
@@ -58,7 +59,19 @@ def _ceil_div(a: int, b: int) -> int:
 def modulo_value(problem: Problem, modulo: str | int, choice: Choice) -> int:
     if isinstance(modulo, int):
         return modulo
-    return problem.decision(modulo).candidates[choice[modulo]].value
+    d = problem.decision(modulo)
+    return candidate_modulo(d.kind, d.candidates[choice[modulo]])
+
+
+def candidate_modulo(kind: str, c: Candidate) -> int:
+    """Iterations a candidate keeps in flight. A modulo decision: its buffers' copies. A
+    FIFO pipeline's `chunk` (the pipeline's modulo when the solver picks its FIFOs'
+    depths): the vector the unit computes and the entries each FIFO holds behind it, so
+    1 + the fewest entries the candidate asks of a FIFO; at least 2, since the producer
+    pushes the next vector while the consumer computes even through one entry."""
+    if kind == "chunk" and c.entries:
+        return max(2, 1 + min(c.entries))
+    return c.value
 
 
 # ---- one piece of work ---------------------------------------------------------------
@@ -212,8 +225,21 @@ def leading_load(problem: Problem, stage: Stage, choice: Choice, memo: dict | No
         inner = stage.work[0]
         if pipeline_iterations(inner, choice) <= 0:
             return 0
-        return leading_load(problem, inner.stages[0], choice, memo,
-                            overlapped_latency(inner)[0])
+        # Loads of the unit that follow each other at the start (a hoisted load, then the
+        # first tile of the pipeline after it): the unit issues them back to back, each
+        # as soon as it is free, and none waits for another's data.
+        engine = load_prefix_engine(inner.stages[0])
+        total = 0
+        for st, hidden in zip(inner.stages, overlapped_latency(inner)):
+            if load_prefix_engine(st) != engine:
+                break
+            part = leading_load(problem, st, choice, memo, hidden)
+            if part == 0:
+                break
+            total += part
+            if not all(_is_load(w) for w in st.work):
+                break  # it goes on to compute: the loads it starts with end the run
+        return total
     return 0
 
 
@@ -227,11 +253,19 @@ def _uses(stage: Stage, engine: str) -> bool:
     return False
 
 
-def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dict) -> int:
+def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dict,
+          landing: bool = True) -> int:
     """Cycles from the stage's last transfer on `engine` to its end (its last iteration's
-    later stages): how long the engine sits idle before what follows the stage."""
+    later stages): how long the engine sits idle before what follows the stage. The unit
+    is free once it has issued its transfers (their occupancy), so the landing latency
+    of the last one is idle time too (`landing`; not for a load stage right before the
+    stage that prefetches: `overlapped_latency` already runs those latencies side by
+    side)."""
     if any(isinstance(w, Transfer) for w in stage.work) and stage.engine == engine:
-        return 0
+        if not landing:
+            return 0
+        return max((w.latency for w in stage.work if isinstance(w, Transfer)
+                    and not w.awaited and w.bytes.at(choice) > 0), default=0)
     pipes = [w for w in stage.work if isinstance(w, Pipeline)]
     if len(pipes) != 1 or len(stage.work) != 1:
         return stage_one_iteration(problem, stage, choice)
@@ -277,8 +311,10 @@ def prefetch_slack(problem: Problem | None, p: Pipeline) -> list[int]:
         slack = 0
         for before in reversed(p.stages[:k]):
             if _uses(before, engine):
-                slack += _least(problem, before,
-                                lambda ch, b=before: _tail(problem, b, engine, ch, {}))
+                landing = not (before is p.stages[k - 1]
+                               and all(_is_load(w) for w in before.work))
+                slack += _least(problem, before, lambda ch, b=before, g=landing:
+                                _tail(problem, b, engine, ch, {}, g))
                 break
             slack += _least(problem, before,
                             lambda ch, b=before: stage_one_iteration(problem, b, ch))
@@ -586,21 +622,22 @@ def program_violations(problem: Problem, p: Program, choice: Choice) -> list[Vio
 
 
 def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[Violation]:
-    """A datapath's queue given out beyond its depth, and a held chunk larger than one of
-    its pipeline's FIFOs (`FifoSplit`)."""
+    """A datapath's queue given out beyond its depth, and a FIFO shallower than the
+    entries its pipeline's chunk asks of it (`FifoSplit`, `Candidate.entries`)."""
     out: list[Violation] = []
     for split in p.fifo_splits:
         total = sum(modulo_value(problem, d, choice) for d in split.decisions)
         if total > split.depth:
             out.append(Violation("fifo", p.index, f"queue {split.name}", total, split.depth))
         chunk = problem.decision(split.chunk).candidates[choice[split.chunk]]
-        if chunk.streams:
-            continue
-        for d in split.decisions:
+        for k, d in enumerate(split.decisions):
+            need = chunk.entries[split.offset + k] if chunk.entries else \
+                (1 if chunk.streams else chunk.value)
             depth = modulo_value(problem, d, choice)
-            if depth < chunk.value:
-                out.append(Violation("fifo", p.index, f"FIFO {d} holding a chunk of "
-                                     f"{split.chunk}", chunk.value, depth))
+            if depth < need:
+                what = "streaming" if chunk.streams else "holding"
+                out.append(Violation("fifo", p.index, f"FIFO {d} {what} a chunk of "
+                                     f"{split.chunk}", need, depth))
     return out
 
 

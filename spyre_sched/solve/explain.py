@@ -334,8 +334,10 @@ def _fifo_share_words(problem: Problem, d: Decision, choice: dict[str, int]) -> 
                 continue
             given = [problem.decision(n).candidates[choice[n]].value for n in split.decisions]
             chunk = problem.decision(split.chunk).candidates[choice[split.chunk]]
-            need = ("streams through it: any depth serves it" if chunk.streams
-                    else f"is held: this FIFO needs at least {chunk.value}")
+            k = split.decisions.index(d.name)
+            entries = chunk.entries[split.offset + k] if chunk.entries else chunk.value
+            need = (f"streams through it, priced at {entries} entries here" if chunk.streams
+                    else f"is held: this FIFO needs at least {entries}")
             return [f"the queue {split.name} gives out {'+'.join(map(str, given))} of "
                     f"{split.depth} entries; chunk {split.chunk} = {chunk.label} {need}"]
     return []
@@ -346,7 +348,7 @@ def _other_chunk_mode(chosen, alternatives: list[dict[str, object]], key: str) -
     streaming through them) and what it costs, and the largest held one and why not."""
     out = []
     other = [a for a in alternatives if a["effect"]["feasible"]
-             and a["candidate"].endswith("streaming") != chosen.streams]
+             and ("streaming" in a["candidate"]) != chosen.streams]
     if other:
         best = min(other, key=lambda a: (a["effect"][key], a["effect"]["delta_cycles"],
                                          a["value"]))
@@ -354,7 +356,7 @@ def _other_chunk_mode(chosen, alternatives: list[dict[str, object]], key: str) -
         out.append(f"the best {'streaming' if not chosen.streams else 'held'} chunk, "
                    f"{best['candidate']}, costs {e['delta_cycles']:+d} cycles")
     held_blocked = [a for a in alternatives if not a["effect"]["feasible"]
-                    and not a["candidate"].endswith("streaming")]
+                    and "streaming" not in a["candidate"]]
     if held_blocked and not chosen.streams:
         pass  # the first breaking one is already named above
     elif held_blocked:

@@ -511,10 +511,9 @@ class _ProgramReader:
             # FIFOs decouple the stages: as many iterations in flight as the FIFO holds
             modulo = min(fifo_depths)
             if pipe in self._chunk_decision:
-                # depths chosen by the solver: the consumer takes a chunk's entries before
-                # it computes, so the next chunk is under way meanwhile, whatever the
-                # depths; whether a whole chunk waits in the FIFOs is the chunk's choice
-                modulo = FIFO_PIPELINE_IN_FLIGHT
+                # depths chosen by the solver: the chunk candidate says what each FIFO
+                # holds, hence how many iterations are in flight (`cost.candidate_modulo`)
+                modulo = self._chunk_decision[pipe]
         for b in _buffers(pipe):
             self.buffers.append(self._buffer(b, modulo, name))
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
@@ -600,10 +599,13 @@ class _ProgramReader:
                 compute = pipe.attributes.get("ktdf.compute")
                 base = compute.data if isinstance(compute, StringAttr) else \
                     f"p{self.index}.pipe{k}"
+                order = [f for members in groups.values() for f in members]
+                into = [f.results[0].type.dest.data == unit.kind for f in order]
                 chunk = Decision(
                     f"{base}.chunk", "chunk", self.index,
-                    tuple([Candidate(c) for c in range(1, most + 1)]
-                          + [Candidate(c, streams=True) for c in range(2, most + 1)]),
+                    tuple([Candidate(c, entries=(c,) * len(order)) for c in range(1, most + 1)]
+                          + [Candidate(c, streams=True, entries=e) for c in range(2, most + 1)
+                             for e in _streaming_profiles(c, order, into, groups, queues)]),
                     source=f"vectors per instruction of the FIFO pipeline of compute {base}",
                     rule=f"1..{most} (at most {unit.register_file} B of register file / "
                          f"{slot_bytes} B of FIFO entries per vector, and the loop's vectors);"
@@ -614,6 +616,7 @@ class _ProgramReader:
                 ops[chunk.name] = par
                 self._chunk_decision[pipe] = chunk.name
                 j = itertools.count()
+                offset = 0
                 for (src_kind, dst_kind, _), members in groups.items():
                     depth = queues[(src_kind, dst_kind, _)]
                     names = []
@@ -629,7 +632,8 @@ class _ProgramReader:
                         ops[d.name] = f
                         names.append(d.name)
                     splits.append(FifoSplit(f"{src_kind} -> {dst_kind} of {base}",
-                                            tuple(names), depth, chunk.name))
+                                            tuple(names), depth, chunk.name, offset))
+                    offset += len(names)
         for d in decisions:
             self.decisions[d.name] = d
             self.sizes[d.name] = len(d.candidates)
@@ -957,7 +961,14 @@ class _ProgramReader:
             fixed = max(1, min(register_file // max(1, slot_bytes), min(depths)))
         lo, hi = self.eval(par.lower_bounds[0], par), self.eval(par.upper_bounds[0], par)
         n = self._decision_or_value(par)
-        hops = [self._fifo_hop(f) for f in fifos]
+        # in the order of the chunk candidates' entries (`fifo_decisions`: by queue)
+        groups: dict[tuple, list[ktdf.FifoOp]] = {}
+        for f in fifos:
+            t = f.results[0].type
+            groups.setdefault((t.source.data, t.dest.data, ktdf.fifo_phase(f)), []).append(f)
+        ordered = [f for members in groups.values() for f in members]
+        hops = [(*self._fifo_hop(f), f.results[0].type.dest.data == unit.kind)
+                for f in ordered]
 
         def k(v: Values) -> tuple[int, int]:
             limit = v[decided].value if decided else fixed
@@ -968,7 +979,8 @@ class _ProgramReader:
                 block = total // width // max(1, n(v))
                 chosen = next((c for c in range(min(limit, block), 0, -1) if block % c == 0), 1)
             streams = bool(decided) and v[decided].streams
-            return chosen, streamed_chunk_cycles(chosen, hops) if streams else 0
+            return chosen, streamed_chunk_cycles(chosen, hops, v[decided].entries) \
+                if streams else 0
         scope = lo.scope | hi.scope | n.scope | ({decided} if decided else set())
         return Expr(frozenset(scope), k)
 
@@ -992,11 +1004,6 @@ class _ProgramReader:
         return _slot_bytes(fifo), dp.bandwidth, dp.latency
 
 
-FIFO_PIPELINE_IN_FLIGHT = 2
-"""Iterations in flight in a FIFO pipeline whose FIFO depths are decisions: the one the
-consumer computes and the next, whose entries it takes from the FIFOs first."""
-
-
 def _slot_bytes(fifo: ktdf.FifoOp) -> int:
     t = fifo.results[0].type
     return prod(t.get_shape()) * element_bytes(t.element_type)
@@ -1015,12 +1022,79 @@ def _too_few_entries(fifo: ktdf.FifoOp, count: int, src: str, dst: str,
                        f"op {fifo.name} in pass solve")
 
 
-def streamed_chunk_cycles(k: int, hops: list[tuple[int, int, int]]) -> int:
-    """Cycles a chunk of k vectors that streams through its FIFOs adds to the compute:
-    the next chunk cannot wait in FIFOs too shallow for it, so its entries cross every
-    FIFO of the pipeline (k entries each, at the datapath's bandwidth and latency) while
-    the compute unit waits, instead of while it computes."""
-    return sum(-(-k * size // max(1, bw)) + latency for size, bw, latency in hops)
+def streamed_chunk_cycles(k: int, hops: list[tuple[int, int, int, bool]],
+                          entries: tuple[int, ...]) -> int:
+    """Cycles per chunk of k vectors the compute unit waits on its FIFOs beyond its own
+    work, by the emulator's FIFO rule (docs/emulator.md, "FIFOs"): a send of k entries
+    places what the FIFO has room for, each piece visible `V = ceil(k · entry bytes /
+    bandwidth) + latency` after it is placed, the rest placed as the receiver frees room,
+    and the sender is busy `ceil(k · bytes / bandwidth)` after its last piece. `hops` are
+    the pipeline's FIFOs (bytes per entry, bandwidth, latency, whether it feeds the
+    compute unit) in send order, `entries` their depths.
+
+    Into the compute unit: while it computes chunk i, the producer sends chunk i + 1
+    FIFO by FIFO; a FIFO that holds k entries takes it whole, and the producer blocks at
+    the first that does not, having placed what fits. From there each FIFO of depth e
+    takes ceil(k / e) rounds of V, each started when the receiver takes the round
+    before, and the next FIFO's send starts only when the producer's busy time after
+    that FIFO's last piece is over. Out of it: a chunk sent into an output FIFO of depth
+    e < k blocks the compute unit for ceil(k / e) − 1 rounds of V while the unit behind
+    takes the pieces. The producer is assumed to have finished its pre-placement while
+    the unit computed (its compute per chunk is far longer than a FIFO transfer)."""
+    wait = 0
+    producer_free = 0
+    blocked = False  # the producer has reached a FIFO too shallow for the chunk
+    for (size, bw, latency, into), depth in zip(hops, entries):
+        busy = -(-k * size // max(1, bw))
+        visible = busy + latency
+        rounds = -(-k // max(1, depth))
+        if not into:
+            wait += (rounds - 1) * visible
+            continue
+        if not blocked:
+            if rounds == 1:
+                continue  # placed whole during the compute
+            blocked = True
+            done = (rounds - 1) * visible  # its first piece is already there
+        else:
+            done = max(wait, producer_free + visible) + (rounds - 1) * visible
+        last_placed = done - visible if rounds > 1 else producer_free
+        producer_free = last_placed + busy
+        wait = done
+    return wait
+
+
+def _streaming_profiles(c: int, order: list, into: list[bool], groups: dict,
+                        queues: dict) -> list[tuple[int, ...]]:
+    """Entries per FIFO a streaming chunk of c vectors may ask for: the FIFOs into the
+    compute unit, in send order, hold a whole chunk up to some point and e < c entries
+    after it (the producer blocks at the first shallow one, so which ones hold matters:
+    `streamed_chunk_cycles`); the FIFOs out of it hold a whole chunk when their queue
+    allows. Only profiles every queue can give, and for each number of leading FIFOs
+    that hold, only the deepest e the queue allows: the queue is this pipeline's alone
+    (`fifo_decisions`), and deeper FIFOs take fewer rounds."""
+    n_in = sum(into)
+    out: list[tuple[int, ...]] = []
+    for held in range(n_in):
+        for e in range(c - 1, 0, -1):
+            feed = [c] * held + [e] * (n_in - held)
+            it = iter(feed)
+            profile = []
+            for f, is_in in zip(order, into):
+                if is_in:
+                    profile.append(next(it))
+                else:
+                    t = f.results[0].type
+                    key = (t.source.data, t.dest.data, ktdf.fifo_phase(f))
+                    profile.append(min(c, queues[key] // len(groups[key])))
+            fits = all(sum(p for p, f in zip(profile, order)
+                           if (f.results[0].type.source.data, f.results[0].type.dest.data,
+                               ktdf.fifo_phase(f)) == key) <= queues[key] for key in groups)
+            if fits:
+                if tuple(profile) not in out:
+                    out.append(tuple(profile))
+                break  # the deepest that fits
+    return out
 
 
 def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:

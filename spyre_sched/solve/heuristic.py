@@ -9,10 +9,10 @@ it fits". No search: each decision is set by a local rule, in V1's pass order.
    dynamic one. That loop gets N instances, the others 1.
 2. Buffering: every rotating scratchpad buffer (one stage writes it, a sibling stage
    reads it, inside a loop: the only buffers that have a modulo decision) is double
-   buffered, modulo 2.
+   buffered, modulo 2; a modulo decision rotating buffers of other memories only stays 1.
 3. Tile sizes: from max(2, min_value) down to min_value, the first multiple of the
-   divisibility that divides the extent of the loop the decision drives (a tile decision
-   here drives one extent; `within` levels are checked by the feasibility test).
+   divisibility that divides every loop the decision drives: its extent and, for a tile
+   within another tile (`within`), the outer tile chosen before it.
 4. Residency: V1 keeps nothing; every compute re-reads its inputs (`heuristic+keep`
    keeps each input, in decision order, when the schedule still fits).
 5. FIFOs: each FIFO gets an even share of its datapath's queue (the FIFOs of one phase
@@ -21,6 +21,8 @@ it fits". No search: each decision is set by a local rule, in V1's pass order.
 
 Departures from V1, and why:
 
+- V1 has no FIFO choices (the lowering splits a queue evenly); rule 5 is that split,
+  written as the solver's decisions so both are priced by one cost model.
 - A program whose double buffers do not fit the scratchpad is single-buffered (V1 would
   fail at allocation; a baseline that fails measures nothing).
 - A reduction too large for the scratchpad is chunked by the scheduler with the chunk as
@@ -48,14 +50,16 @@ def _closest(d: Decision, want: int) -> int:
     return values.index(max(below) if below else min(values))
 
 
-def _tile(d: Decision) -> int:
+def _tile(d: Decision, outer: int | None = None) -> int:
     """From max(2, min_value) down to min_value, the first multiple of the divisibility
-    (the decision's step) that divides the extent; else the smallest candidate."""
+    (the decision's step) that divides every loop the decision drives: its extent, and
+    for a tile within another tile, that tile too; else the smallest candidate."""
     values = [c.value for c in d.candidates]
     least = min(values)
     for want in range(max(V1_MAX_TILE, least), least - 1, -1):
         if want % d.step == 0 and want in values and \
-                (d.extent is None or d.extent % want == 0):
+                (d.extent is None or d.extent % want == 0) and \
+                (outer is None or outer % want == 0):
             return values.index(want)
     return values.index(least)
 
@@ -99,13 +103,23 @@ def _distribute_group(problem: Problem, group: list[Decision], choice: dict[str,
         choice[d.name] = _closest(d, corelets if k == pick else 1)
 
 
+def _rotates_scratchpad(problem: Problem, modulo: str) -> bool:
+    """Does the modulo decision rotate a scratchpad buffer (V1 double-buffers only those)?"""
+    return any(b.modulo == modulo and b.memory not in problem.other_memories
+               for p in problem.programs for b in p.buffers)
+
+
 def v1_choice(problem: Problem) -> dict[str, int]:
     choice: dict[str, int] = {}
-    for d in problem.decisions:
+    for d in problem.decisions:  # (an outer tile comes before the tiles within it)
         if d.kind == "tile":
-            choice[d.name] = _tile(d)
+            outer = None
+            if d.within is not None and d.within in choice:
+                w = problem.decision(d.within)
+                outer = w.candidates[choice[d.within]].value
+            choice[d.name] = _tile(d, outer)
         elif d.kind == "modulo":
-            choice[d.name] = _closest(d, 2)
+            choice[d.name] = _closest(d, 2 if _rotates_scratchpad(problem, d.name) else 1)
         elif d.kind == "keep":
             choice[d.name] = _closest(d, 0)  # V1 keeps nothing: every compute re-reads
         elif any(c.loop for c in d.candidates):

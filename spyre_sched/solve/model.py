@@ -485,7 +485,8 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
 def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSplit,
                       one_hot: dict[str, list], guarded, program: int) -> None:
     """A datapath's queue given out among its FIFOs (their depths add up to at most the
-    queue), and a held chunk of c vectors asking each of them for at least c entries:
+    queue), and each chunk candidate asking each of them for its entries (a held chunk
+    of c vectors: c in every FIFO):
     linear in the decisions' one-hots, so the depths are chosen by CP-SAT alongside the
     tables, never enumerated with them."""
     depth = {d: cp_model.LinearExpr.weighted_sum(
@@ -493,10 +494,10 @@ def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSpli
     guarded("fifo", f"queue {split.name}",
             model.add(cp_model.LinearExpr.sum(list(depth.values())) <= split.depth), program)
     for i, c in enumerate(problem.decision(split.chunk).candidates):
-        if c.streams or c.value < 2:
-            continue
-        for d in split.decisions:
-            model.add(depth[d] >= c.value).only_enforce_if(one_hot[split.chunk][i])
+        for k, d in enumerate(split.decisions):
+            need = c.entries[split.offset + k] if c.entries else (1 if c.streams else c.value)
+            if need > 1:
+                model.add(depth[d] >= need).only_enforce_if(one_hot[split.chunk][i])
 
 
 def _least_cycles(t) -> int:

@@ -57,11 +57,18 @@ class Candidate:
     streams: bool = False
     """A `chunk` candidate whose vectors need not fit the pipeline's FIFOs: they stream
     through them (priced so; `FifoSplit`)."""
+    entries: tuple[int, ...] = ()
+    """A `chunk` candidate's entries per FIFO of its pipeline (in the order of the
+    pipeline's `fifo` decisions, `FifoSplit.offset`): what each FIFO keeps at least, and
+    what its price assumes. A held chunk asks every FIFO for a whole chunk; a streaming
+    one for less in some of them (docs/solver.md, "FIFO depth and vectors per
+    instruction")."""
 
     @property
     def label(self) -> str:
         if self.streams:
-            return f"{self.value} streaming"
+            shallow = "/".join(str(e) for e in self.entries)
+            return f"{self.value} streaming" + (f" [{shallow}]" if shallow else "")
         return f"{self.value} on {self.loop}" if self.loop else str(self.value)
 
     def as_data(self) -> int | dict[str, object]:
@@ -330,6 +337,8 @@ class FifoSplit:
     decisions: tuple[str, ...]
     depth: int
     chunk: str
+    offset: int = 0
+    """Position of the first of `decisions` in the chunk candidates' `entries`."""
 
 
 @dataclass(frozen=True)

@@ -254,7 +254,8 @@ class _Stater:
         if isinstance(modulo, int):
             return [(modulo, None)]
         d = self.problem.decision(modulo)
-        return [(c.value, lit) for c, lit in zip(d.candidates, self.one_hot[modulo])]
+        return [(cost.candidate_modulo(d.kind, c), lit)
+                for c, lit in zip(d.candidates, self.one_hot[modulo])]
 
     def product(self, a: cp_model.LinearExprT, b: cp_model.LinearExprT,
                 upper: int, what: str) -> cp_model.LinearExprT:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import emulator.reference as reference
-from spyre_sched.bench.suite import SUITE_DIR, suite_kernels
+from spyre_sched.bench.suite import SUITE_DIR, held_out_kernels, suite_kernels
 from spyre_sched.device import load_device
 from spyre_sched.errors import SpyreSchedError
 from spyre_sched.frontend import load_kernel
@@ -20,6 +20,8 @@ from spyre_sched.roofline import roofline
 
 NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
+#: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
+HELD_OUT = ["relu_residual", "row_sqsum"]
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -36,11 +38,13 @@ def _generator():
 
 def test_generated_kernels_are_up_to_date():
     files = _generator().generated()
-    assert len(files) == 2 * len(NAMES)
+    assert len(files) == 2 * (len(NAMES) + len(HELD_OUT))
     for path, text in files.items():
         assert path.exists(), f"{path} is missing: run python bench/kernels/generate.py"
         assert path.read_text() == text, f"{path} is stale: run python bench/kernels/generate.py"
-    committed = set(SUITE_DIR.glob("*.mlir")) | set((SUITE_DIR / "quick").glob("*.mlir"))
+    committed = {p for folder in (SUITE_DIR, SUITE_DIR / "quick", SUITE_DIR / "heldout",
+                                  SUITE_DIR / "quick" / "heldout")
+                 for p in folder.glob("*.mlir")}
     assert committed == set(files), "a kernel file the generator does not write"
 
 
@@ -48,6 +52,8 @@ def test_suite_lists_every_kernel_in_name_order():
     assert [p.stem for p in suite_kernels()] == NAMES
     assert [p.stem for p in suite_kernels(quick=True)] == NAMES
     assert [p.stem for p in suite_kernels(True, ("softmax", "add"))] == ["add", "softmax"]
+    assert [p.stem for p in held_out_kernels()] == HELD_OUT
+    assert [p.stem for p in held_out_kernels(quick=True)] == HELD_OUT
 
 
 def test_unknown_kernel_name_is_a_clear_error():
@@ -56,9 +62,10 @@ def test_unknown_kernel_name_is_a_clear_error():
 
 
 @pytest.mark.parametrize("quick", [True, False], ids=["quick", "full"])
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + HELD_OUT)
 def test_suite_kernel_checks_clean(name, quick):
-    kernel = load_kernel((SUITE_DIR / "quick" if quick else SUITE_DIR) / f"{name}.mlir")
+    folder = SUITE_DIR / "quick" if quick else SUITE_DIR
+    kernel = load_kernel((folder / "heldout" if name in HELD_OUT else folder) / f"{name}.mlir")
     assert kernel.grid == ((4, 8) if name in SHARDED else (32,))
     # No out-of-bounds access, race or uncovered output: not even a warning.
     assert [str(d) for d in check_kernel(kernel.func)] == []
@@ -103,19 +110,26 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         gate, up = x @ f["Wg"], x @ f["Wu"]
         h = _f16(gate / (1 + np.exp(-gate)) * up).astype(np.float64)
         return {"Y": _f16(h @ f["Wd"])}
+    if name == "relu_residual":
+        s = _f16(f["A"] + f["B"]).astype(np.float64)
+        r = _f16(np.maximum(s, 0) * f["S"][None, :]).astype(np.float64)
+        return {"Y": _f16(r + f["A"])}
+    if name == "row_sqsum":
+        return {"S": (f["X"] ** 2).sum(axis=1)}
     raise AssertionError(name)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + HELD_OUT)
 def test_quick_kernel_reference_matches_numpy(name):
-    kernel = load_kernel(SUITE_DIR / "quick" / f"{name}.mlir")
+    folder = SUITE_DIR / "quick" / ("heldout" if name in HELD_OUT else "")
+    kernel = load_kernel(folder / f"{name}.mlir")
     inputs = reference.make_inputs(kernel, seed=3)
     got = reference.run(kernel, inputs)
     want = _expected(name, inputs)
     assert set(got) == set(want)
     for key in want:
         assert got[key].shape == want[key].shape
-        if name == "add" or name == "bias_add":
+        if name in ("add", "bias_add", "relu_residual"):
             assert np.array_equal(got[key], want[key])  # one f16 rounding: exact
         elif name in MATRIX:
             # f32 sums of f16 products, rounded to f16 (the FFN's H rounded too)

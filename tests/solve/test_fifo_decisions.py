@@ -49,8 +49,13 @@ def test_the_split_and_the_chunk_are_decisions():
     problem = _problem("spyre")
     chunk = problem.decision("p0.chunk")
     # 4096 B of register file / 6 x 128 B of FIFO entries per vector = 5, and a row has 4
-    assert [c.label for c in chunk.candidates] == \
-        ["1", "2", "3", "4", "2 streaming", "3 streaming", "4 streaming"]
+    labels = [c.label for c in chunk.candidates]
+    assert labels[:4] == ["1", "2", "3", "4"]
+    # streaming: the five load FIFOs hold a whole chunk up to some point, fewer entries
+    # after it, within the queue of 16; the store FIFO (its own queue) holds the chunk
+    assert "4 streaming [4/4/4/2/2/4]" in labels and "2 streaming [1/1/1/1/1/2]" in labels
+    assert "4 streaming [4/4/4/4/1/4]" not in labels  # 17 entries > 16
+    assert all(sum(c.entries[:5]) <= 16 for c in chunk.candidates if c.streams)
     (program,) = problem.programs
     loads, store = program.fifo_splits
     assert (loads.depth, len(loads.decisions), loads.chunk) == (16, 5, "p0.chunk")
@@ -69,8 +74,14 @@ def test_a_held_chunk_needs_room_in_every_fifo_and_the_queue_is_not_overdrawn():
     even = {**choice, **{d: 2 for d in split.decisions}, "p0.chunk": held4}  # depth 3 each
     broken = [v for v in cost.violations(problem, even) if v.kind == "fifo"]
     assert broken and "holding a chunk of p0.chunk" in broken[0].name
-    streaming = next(i for i, c in enumerate(chunk.candidates) if c.label == "4 streaming")
+    streaming = next(i for i, c in enumerate(chunk.candidates)
+                     if c.label == "4 streaming [3/3/3/3/3/4]")
     assert cost.feasible(problem, {**even, "p0.chunk": streaming})
+    # a streaming chunk priced at deeper FIFOs than given is refused too
+    deeper = next(i for i, c in enumerate(chunk.candidates)
+                  if c.label == "4 streaming [4/4/4/2/2/4]")
+    assert any("streaming a chunk" in v.name for v in
+               cost.violations(problem, {**even, "p0.chunk": deeper}))
     overdrawn = {**choice, **{d: 3 for d in split.decisions}}  # 5 x 4 > 16
     assert any(v.name == f"queue {split.name}" for v in cost.violations(problem, overdrawn))
 
@@ -92,8 +103,10 @@ def test_the_choice_follows_the_queue_depth(tmp_path: Path):
                                            if d.kind in ("chunk", "fifo")})
             assert _label(problem, pinned.choice, "p0.chunk") == "1"
             assert solution.cycles < pinned.cycles
-    # shallow: stream; deep enough for five FIFOs of four entries: hold the whole row
-    assert chosen[8] == "4 streaming" and chosen[32] == "4"
+    # shallow: stream, deeper FIFOs first; deep enough for five FIFOs of four entries:
+    # hold the whole row
+    assert chosen[8] == "2 streaming [2/2/2/1/1/2]"
+    assert chosen[16] == "4 streaming [4/4/4/2/2/4]" and chosen[32] == "4"
     assert len(set(chosen.values())) == 3, chosen
 
 
@@ -129,7 +142,7 @@ def test_both_choices_match_under_the_emulator(tmp_path: Path):
     from spyre_sched.lower.bundle import write_bundle
 
     device = _device(tmp_path, 8)
-    for pinned, chunk in (((), "4 streaming"), (("chunk", "fifo"), "1")):
+    for pinned, chunk in (((), "2 streaming [2/2/2/1/1/2]"), (("chunk", "fifo"), "1")):
         schedule = api.compile(str(KERNEL), device=device, pinned=pinned)
         decided = schedule.decisions[0]
         assert decided["chunks"] == {"p0.chunk": chunk}
@@ -141,3 +154,25 @@ def test_both_choices_match_under_the_emulator(tmp_path: Path):
         assert depths == [decided["fifo_depths"][f"p0.fifo{j}"] for j in range(5)]
         result = spyre_sched.run(str(out), device=device, seed=1)
         assert result.matches, result.mismatches
+
+
+def test_a_streaming_chunk_is_priced_by_the_depths_it_asks_for():
+    """The emulator's FIFO rule (docs/emulator.md): k = 4 entries of 128 B at 128 B/cycle
+    and latency 2 are visible V = 4 + 2 = 6 cycles after they are placed. Depth 1
+    everywhere: the first FIFO's first entry is there, its last 3 rounds take 18; the
+    producer placed that FIFO's last entry one V before, is busy 4 more, and then each later
+    FIFO takes its first round and 3 more: 4 + 3 x 6 = 22 after the one before, so
+    18 + 4 x 22 = 106. FIFOs that hold the chunk take it whole while the unit computes;
+    depth 2 halves the rounds."""
+    from spyre_sched.solve.extract import streamed_chunk_cycles
+
+    hop = (128, 128, 2, True)
+    store = (128, 128, 2, False)
+    shallow = streamed_chunk_cycles(4, [hop] * 5 + [store], (1, 1, 1, 1, 1, 4))
+    assert shallow == 18 + 4 * 22
+    half = streamed_chunk_cycles(4, [hop] * 5 + [store], (2, 2, 2, 2, 2, 4))
+    assert half == 6 + 4 * (4 + 6)
+    leading = streamed_chunk_cycles(4, [hop] * 5 + [store], (4, 4, 4, 2, 2, 4))
+    assert leading == 6 + (4 + 6) < half
+    # an output FIFO shallower than the chunk blocks the unit for the rounds after its first
+    assert streamed_chunk_cycles(4, [store], (2,)) == 6

@@ -13,7 +13,8 @@ from xdsl.parser import Parser
 from spyre_sched import api
 from spyre_sched.dialects import ktdf
 from spyre_sched.dialects.registry import make_context
-from spyre_sched.solve.extract import FIFO_PIPELINE_IN_FLIGHT, extract, vector_period
+from spyre_sched.solve import cost
+from spyre_sched.solve.extract import extract, vector_period
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERNORM = ROOT / "bench/kernels/quick/layernorm.mlir"
@@ -52,8 +53,15 @@ def test_each_computes_fifos_share_the_queue_only_within_its_phase():
         _fifo_pipelines(p, found)
     # the queue (16) split per phase, as the lowering declares it; all nine sharing it
     # (the old split) would have given 1 for each. The normalisation's depths are
-    # decisions: its pipeline keeps the next chunk in flight whatever they are
-    assert [p.modulo for p in found] == [16, 16, 8, FIFO_PIPELINE_IN_FLIGHT]
+    # decisions: its pipeline's iterations in flight follow the chunk candidate's entries
+    *fixed, chosen = [p.modulo for p in found]
+    assert fixed == [16, 16, 8]
+    chunk = problem.decision(chosen)
+    assert chunk.kind == "chunk"
+    flight = {c.label: cost.candidate_modulo("chunk", c) for c in chunk.candidates}
+    assert flight["1"] == 2 and flight["3"] == 4  # the vector computed + the entries held
+    assert all(flight[c.label] == 1 + min(c.entries) or flight[c.label] == 2
+               for c in chunk.candidates if c.streams)
 
 
 def test_normalisation_may_run_as_many_vectors_per_instruction_as_the_registers_hold():
