@@ -103,14 +103,16 @@ def _distribute_group(problem: Problem, group: list[Decision], choice: dict[str,
         choice[d.name] = _closest(d, corelets if k == pick else 1)
 
 
-def _rotates_scratchpad(problem: Problem, modulo: str) -> bool:
-    """Does the modulo decision rotate a scratchpad buffer (V1 double-buffers only those)?"""
-    return any(b.modulo == modulo and b.memory not in problem.other_memories
-               for p in problem.programs for b in p.buffers)
+def _scratchpad_rotations(problem: Problem) -> set[str]:
+    """The modulo decisions that rotate a scratchpad buffer (V1 double-buffers only
+    those), found in one pass over the buffers."""
+    return {b.modulo for p in problem.programs for b in p.buffers
+            if b.modulo is not None and b.memory not in problem.other_memories}
 
 
 def v1_choice(problem: Problem) -> dict[str, int]:
     choice: dict[str, int] = {}
+    rotating = _scratchpad_rotations(problem)
     for d in problem.decisions:  # (an outer tile comes before the tiles within it)
         if d.kind == "tile":
             outer = None
@@ -119,7 +121,7 @@ def v1_choice(problem: Problem) -> dict[str, int]:
                 outer = w.candidates[choice[d.within]].value
             choice[d.name] = _tile(d, outer)
         elif d.kind == "modulo":
-            choice[d.name] = _closest(d, 2 if _rotates_scratchpad(problem, d.name) else 1)
+            choice[d.name] = _closest(d, 2 if d.name in rotating else 1)
         elif d.kind == "keep":
             choice[d.name] = _closest(d, 0)  # V1 keeps nothing: every compute re-reads
         elif any(c.loop for c in d.candidates):
