@@ -20,9 +20,8 @@ from spyre_sched.solve.problem import Problem, SolveError
 from spyre_sched.solve.solution import PhaseStats, Solution, SolverStats
 
 OBJECTIVES = ("latency", "memory")
-STATED_GAP = 0.001
-"""The relative gap at which a model with parts stated with variables (`varmodel.py`)
-stops: 0.1%. Table-only models are always solved to OPTIMAL."""
+GAP = 0.0
+"""The relative gap at which CP-SAT stops."""
 
 
 def _gap(objective: float, bound: float) -> float:
@@ -57,11 +56,8 @@ def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
     # and 70% of a 64-program chain's (deterministic time 0.40 -> 0.12), with the same
     # schedule and bound there and on every kernel of examples/ and the bench suite
     solver.parameters.cp_model_probing_level = 0
-    if built.stated:
-        # products of variables give CP-SAT a weak bound: it may never close the last
-        # fraction of a percent, so a model with parts stated with variables stops there
-        solver.parameters.relative_gap_limit = STATED_GAP
-        solver.parameters.symmetry_level = 0
+    solver.parameters.relative_gap_limit = GAP
+    solver.parameters.symmetry_level = 0
     if log is not None:
         log.append(f"---- phase: minimise {label} ----")
     status = solver.solve(built.model)
@@ -126,7 +122,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     phases: list[PhaseStats] = []
     notes: list[str] = []
     hint = _v1_hint(problem)
-    if hint is not None and built.stated:
+    if hint is not None:
         # products of variables leave CP-SAT a long way from a large part's optimum: start
         # it from the V1 schedule improved one decision at a time under the exact cost
         hint = descend(problem, hint, objective)
@@ -136,7 +132,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
                                      time_limit, lines, hint=hint)
         if status == cp_model.UNKNOWN:
             choice = _from_hint(problem, hint, time_limit, notes, "peak scratchpad",
-                                built.stated)
+                                True)
             stats = _hinted(stats, cost.peak_scratchpad(problem, choice), built.peak_bound)
             first = choice
         else:
@@ -158,17 +154,29 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
                                      lines, hint=hint)
         if status == cp_model.UNKNOWN:
-            choice = _from_hint(problem, hint, time_limit, notes, "cycles", built.stated)
+            choice = _from_hint(problem, hint, time_limit, notes, "cycles", True)
             stats = _hinted(stats, cost.kernel_cycles(problem, choice), built.cycles_bound)
             notes[-1] += f" (bound {stats.bound:.0f}, gap {stats.gap:.4g})"
         phases.append(stats)
+        if status == cp_model.OPTIMAL:
+            # schedules of equal cycles differ in the buffers they hold (a deeper modulo
+            # that hides nothing more): of those, the one with the least scratchpad
+            first = built.choice(solver)
+            built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
+            solver, status, stats = _run(built, built.total_bytes,
+                                         "scratchpad bytes at the least cycles", workers,
+                                         seed, time_limit, lines, hint=first)
+            if status == cp_model.UNKNOWN:
+                choice = first
+                stats = _hinted(stats, built.total_bytes_of(first), 0)
+            phases.append(stats)
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
     model_cycles = int(round(solver.value(built.cycles))) \
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     solver_stats = SolverStats(built.num_variables, built.num_constraints,
-                               built.combinations, built.front, phases, workers, seed, time_limit,
+                               built.evaluations, phases, workers, seed, time_limit,
                                build_time, model_cycles)
     solution = Solution(problem, choice, objective, "solver", solver_stats,
                         "\n".join(lines) if lines is not None else "", notes)
