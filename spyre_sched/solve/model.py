@@ -73,6 +73,14 @@ class BuiltModel:
                 self.model.add_hint(lit, i == choice[name])
 
     @property
+    def parts_of(self) -> dict[int, list[varmodel.StatedPart]]:
+        """Each program's parts, in `components` order."""
+        out: dict[int, list[varmodel.StatedPart]] = {}
+        for t in self.parts:
+            out.setdefault(t.program.index, []).append(t)
+        return out
+
+    @property
     def total_bytes(self) -> cp_model.LinearExprT:
         """The scratchpad of every program added up (the latency objective's tie-break)."""
         return cp_model.LinearExpr.sum(list(self.program_bytes.values()))

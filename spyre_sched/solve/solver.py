@@ -15,9 +15,9 @@ from ortools.sat.python import cp_model
 from spyre_sched.solve import cost
 from spyre_sched.solve.explain import explain_infeasible
 from spyre_sched.solve.heuristic import v1_choice
-from spyre_sched.solve.model import BuiltModel, build
+from spyre_sched.solve.model import BuiltModel, build, components
 from spyre_sched.solve.problem import Problem, SolveError, program_decision_names
-from spyre_sched.solve.program_bounds import program_bounds
+from spyre_sched.solve.part_bounds import part_bounds
 from spyre_sched.solve.solution import PhaseStats, Solution, SolverStats
 
 OBJECTIVES = ("latency", "memory")
@@ -126,19 +126,34 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         return Solution(problem, pinned.original(found.choice), objective, "solver",
                         found.stats, found.log, found.notes)
     built = build(problem)
-    least = program_bounds(problem, seed, GAP)
-    for index, cycles in least.items():
-        built.model.add(built.program_cycles[index] >= cycles)
-    if least:
+    bounds = part_bounds(problem, seed, GAP)
+    for b in bounds:
+        part = built.parts_of[b.program][b.part]
+        built.model.add(part.cycles >= b.least).only_enforce_if(
+            [built.one_hot[d][v] for d, v in b.links.items()])
+    if bounds:
+        least: dict[tuple[int, int], int] = {}
+        for b in bounds:  # (a bound for every value of the links: the least of them)
+            least[b.program, b.part] = min(least.get((b.program, b.part), b.least), b.least)
         built.cycles_bound = max(built.cycles_bound, sum(least.values()))
     build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []
     notes: list[str] = []
     hint = _v1_hint(problem)
-    if hint is not None:
-        # products of variables leave CP-SAT a long way from a large part's optimum: start
-        # it from the V1 schedule improved one decision at a time under the exact cost
+    if bounds:
+        # each part's best choice alone, where together they fit
+        together = dict(hint or v1_choice(problem))
+        for b in bounds:
+            if all(together[d] == v for d, v in b.links.items()):
+                together.update(b.choice)
+        if cost.feasible(problem, together) and (
+                hint is None or cost.objective_key(problem, together, objective)
+                <= cost.objective_key(problem, hint, objective)):
+            hint = together
+    elif hint is not None:
+        # one part: products of variables leave CP-SAT a long way from its optimum, so
+        # start it from the V1 schedule improved one decision at a time (the exact cost)
         hint = descend(problem, hint, objective)
     choice: dict[str, int] | None = None
     if objective == "memory":
@@ -207,27 +222,41 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
             rounds: int = 3) -> dict[str, int]:
     """`choice` improved one decision at a time (each candidate tried with the others
     fixed, the best feasible kept) under the exact cost model, for a few rounds: a
-    hint for CP-SAT. A trial re-prices only the programs whose figures read the decision,
-    so a round costs Σ candidates evaluations of one program each."""
+    hint for CP-SAT. A trial re-prices only the program parts (`model.components`) that
+    read the decision, so a round costs Σ candidates evaluations of one part each."""
     best = dict(choice)
-    readers: dict[str, list] = {d.name: [] for d in problem.decisions}
-    for p in problem.programs:
-        for name in program_decision_names(p):
-            readers[name].append(p)
-    cycles = {p.index: cost.program_cycles(problem, p, best) for p in problem.programs}
+    parts = [(prog, part) for prog in problem.programs
+             for part in components(problem, prog)]
+    readers: dict[str, list[int]] = {d.name: [] for d in problem.decisions}
+    for k, (_, part) in enumerate(parts):
+        for name in program_decision_names(part):
+            readers[name].append(k)
+    programs_of: dict[str, set[int]] = {d.name: set() for d in problem.decisions}
+    for prog in problem.programs:
+        for name in program_decision_names(prog):
+            programs_of[name].add(prog.index)
+    priced = [cost.program_parts(problem, part, best) for _, part in parts]
     spad = {p.index: cost.program_scratchpad(problem, p, best) for p in problem.programs}
 
-    def key(cyc: dict[int, int], sp: dict[int, int]) -> tuple[int, ...]:
-        total = sum(cyc.values())
+    def key(figures: list, sp: dict[int, int]) -> tuple[int, ...]:
+        total = 0
+        for prog in problem.programs:
+            cycles, busy = 0, {}
+            for (owner, _), (c, b) in zip(parts, figures):
+                if owner is prog:
+                    cycles += c
+                    for m, v in b.items():
+                        busy[m] = busy.get(m, 0) + v
+            total += max(cycles, *busy.values()) if busy else cycles
         return (max(sp.values(), default=0), total) if objective == "memory" else (total,)
 
-    current = key(cycles, spad)
+    current = key(priced, spad)
     for _ in range(rounds):
         improved = False
         for d in problem.decisions:
-            progs = readers[d.name]
-            if not progs:
+            if not programs_of[d.name]:
                 continue
+            progs = [p for p in problem.programs if p.index in programs_of[d.name]]
             pairs = [pair for pair in problem.within_pairs() if d.name in pair]
             for i in range(len(d.candidates)):
                 if i == best[d.name]:
@@ -236,13 +265,14 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
                 if cost.within_violations(problem, trial, pairs) or \
                         any(cost.program_violations(problem, p, trial) for p in progs):
                     continue
-                cyc = {**cycles, **{p.index: cost.program_cycles(problem, p, trial)
-                                    for p in progs}}
+                figures = list(priced)
+                for k in readers[d.name]:
+                    figures[k] = cost.program_parts(problem, parts[k][1], trial)
                 sp = {**spad, **{p.index: cost.program_scratchpad(problem, p, trial)
                                  for p in progs}}
-                k = key(cyc, sp)
+                k = key(figures, sp)
                 if k < current:
-                    best, current, cycles, spad, improved = trial, k, cyc, sp, True
+                    best, current, priced, spad, improved = trial, k, figures, sp, True
         if not improved:
             break
     return best
