@@ -144,7 +144,9 @@ def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) ->
             out: list[Pipeline] = []
             if n <= 0:
                 return out
-            slack = cost.prefetch_slack(problem, pipe)
+            # (with what a stage split off earlier carries: splitting again keeps it)
+            slack = cost._slack(problem, pipe) if problem is not None else \
+                [st.prefetch_slack for st in pipe.stages]
             for st, stag, hidden, free in zip(pipe.stages, cost.staggered_stages(pipe),
                                               cost.overlapped_latency(pipe), slack):
                 if stag != st.staggered or hidden != st.overlapped or free != st.prefetch_slack:

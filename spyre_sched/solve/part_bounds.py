@@ -89,7 +89,9 @@ def _least(sub: Problem, links: dict[str, int], seed: int,
     built = build(sub)
     for d, v in links.items():
         built.model.add(built.one_hot[d][v] == 1)
-    built.model.minimize(built.cycles)
+    # the part's own pipelines' cycles: its program's floor (a shared memory's busy
+    # time) is the kernel's to take, over all the program's parts
+    built.model.minimize(sum(t.cycles for t in built.parts))
     solver = cp_model.CpSolver()
     p = solver.parameters
     p.num_workers, p.random_seed = 1, seed
@@ -100,4 +102,4 @@ def _least(sub: Problem, links: dict[str, int], seed: int,
     status = solver.solve(built.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None  # nothing fits even alone: the kernel's solve says why in words
-    return math.ceil(solver.best_objective_bound - 1e-6), built.choice(solver)
+    return max(0, math.ceil(solver.best_objective_bound - 1e-6)), built.choice(solver)
