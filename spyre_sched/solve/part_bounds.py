@@ -55,10 +55,11 @@ def alone(problem: Problem, part: Program) -> Problem:
 
 def part_bounds(problem: Problem, seed: int, relative_gap: float) -> list[PartBound]:
     """Per part of every program and per value of the link decisions it reads, a lower
-    bound of its cycles and its best choice alone (empty when the kernel is one part:
-    its own model is that part's)."""
+    bound of its cycles and its best choice alone (empty when only one part has
+    decisions: the kernel's own model is that part's)."""
     parts = [(prog.index, n, part) for prog in problem.programs
-             for n, part in enumerate(components(problem, prog))]
+             for n, part in enumerate(components(problem, prog))
+             if program_scope(problem, part)]  # (a part no decision changes is a constant)
     if len(parts) < 2:
         return []
     solved: dict[tuple, tuple[tuple[str, ...], list]] = {}

@@ -51,6 +51,11 @@ from spyre_sched.solve.problem import (
 )
 
 
+ROW_LITERALS = 1024
+"""A table over several decisions with at most this many rows gets one literal per row
+(an exact, tight linear form); a larger one an element constraint over its row index."""
+
+
 @dataclass
 class StatedPart:
     """What the model holds of one program part."""
@@ -164,6 +169,20 @@ class _Stater:
             for c in varying:
                 by = dict(zip((k[0] for k in keys), columns[c]))
                 self.model.add(out[c] == sum(by[i] * lit for i, lit in enumerate(lits)))
+            return out
+        if len(keys) <= ROW_LITERALS:
+            # one literal per row, channelled to the one-hots: the relaxation of the
+            # table is then its convex hull, which bounds the products that read it
+            ys = [self.model.new_bool_var(self.name(what + ".row")) for _ in keys]
+            self.model.add_exactly_one(ys)
+            for pos, d in enumerate(scope):
+                by_value: dict[int, list] = {}
+                for y, key in zip(ys, keys):
+                    by_value.setdefault(key[pos], []).append(y)
+                for i, lit in enumerate(self.one_hot[d]):
+                    self.model.add(sum(by_value.get(i, [])) == lit)
+            for c in varying:
+                self.model.add(out[c] == sum(v * y for v, y in zip(columns[c], ys)))
             return out
         # (rows a `within` pair rules out repeat a legal value: their literals are forbidden)
         strides = [math.prod(sizes[k + 1:]) for k in range(len(scope))]
