@@ -2,8 +2,8 @@
 
 For every example kernel and every benchmark-suite kernel (bench/kernels), on both
 shipped devices: the time to extract the decisions from ScheduleIR, to build the CP-SAT
-model (cost tables over the candidate combinations) and to solve it; the model size
-(variables, constraints, combinations enumerated and kept on the Pareto front); CP-SAT's
+model (each stage's figures over its own scope) and to solve it; the model size
+(variables, constraints, rows the cost model was evaluated on); CP-SAT's
 status and gap; and the predicted cycles and peak scratchpad of the solver's and the
 heuristic's schedules. Scheduling (KTIR -> ScheduleIR) is done once per kernel and not
 counted. Solve times are the best of three runs.
@@ -57,7 +57,7 @@ def measure(path: Path, device: str) -> dict:
         "decisions": len(problem.decisions), "programs": len(problem.programs),
         "extract_s": extract_s, "build_s": best_build, "solve_s": best_solve,
         "variables": built.num_variables, "constraints": built.num_constraints,
-        "combinations": built.combinations, "front": built.front,
+        "evaluations": built.evaluations,
         "status": stats.status, "gap": stats.gap,
         "solver_cycles": solution.cycles, "solver_bytes": solution.peak_scratchpad,
         "heuristic_cycles": h_cycles, "heuristic_bytes": h_bytes,

@@ -67,7 +67,22 @@ class BuiltModel:
     """Likewise for the peak scratchpad."""
 
     def add_hint(self, choice: dict[str, int]) -> None:
-        """Hint CP-SAT with a full assignment of the decisions' literals."""
+        """Hint CP-SAT with a full assignment: the decisions' literals and, worked out by
+        propagation with the decisions fixed, every variable the model states over them
+        (a hint on the decisions alone left CP-SAT searching for the rest)."""
+        self.model.clear_assumptions()
+        self.model.add_assumptions([lits[choice[name]] for name, lits in self.one_hot.items()])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_deterministic_time = 1.0
+        status = solver.solve(self.model)
+        self.model.clear_assumptions()
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            proto = self.model.proto
+            for k in range(len(proto.variables)):
+                var = self.model.get_int_var_from_proto_index(k)
+                self.model.add_hint(var, solver.value(var))
+            return
         for name, lits in self.one_hot.items():
             for i, lit in enumerate(lits):
                 self.model.add_hint(lit, i == choice[name])

@@ -93,6 +93,56 @@ def _least(sub: Problem, links: dict[str, int], seed: int,
     # the part's own pipelines' cycles: its program's floor (a shared memory's busy
     # time) is the kernel's to take, over all the program's parts
     built.model.minimize(sum(t.cycles for t in built.parts))
+    solver = _solver(seed, relative_gap)
+    status = solver.solve(built.model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None  # nothing fits even alone: the kernel's solve says why in words
+    return max(0, math.ceil(solver.best_objective_bound - 1e-6)), built.choice(solver)
+
+
+@dataclass
+class ProgramBound:
+    program: int
+    least: int
+    choice: dict[str, int]
+    """The program's best choice alone, over its own decisions (it fits the program's
+    constraints: the programs' choices together are a schedule, unless a keep choice
+    spans programs)."""
+
+
+def program_bounds(problem: Problem, seed: int, relative_gap: float) -> list[ProgramBound]:
+    """Per program of a kernel of several, its least cycles alone (with its parts' cuts)
+    and the choice that reaches them. Programs the same up to names are solved once."""
+    if len(problem.programs) < 2:
+        return []
+    solved: dict[tuple, tuple[tuple[str, ...], int, dict[str, int]] | None] = {}
+    out: list[ProgramBound] = []
+    for prog in problem.programs:
+        scope = program_scope(problem, prog)
+        if not scope:
+            continue
+        key = part_signature(problem, prog, scope)
+        if key not in solved:
+            sub = alone(problem, prog)
+            built = build(sub)
+            for b in part_bounds(sub, seed, relative_gap):
+                built.model.add(built.parts_of[b.program][b.part].cycles >= b.least) \
+                    .only_enforce_if([built.one_hot[d][v] for d, v in b.links.items()])
+            built.model.minimize(built.cycles)
+            solver = _solver(seed, relative_gap)
+            status = solver.solve(built.model)
+            solved[key] = None if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) else (
+                scope, max(0, math.ceil(solver.best_objective_bound - 1e-6)),
+                built.choice(solver))
+        if solved[key] is None:
+            continue
+        first_scope, least, choice = solved[key]
+        out.append(ProgramBound(prog.index, least,
+                                {d: choice[f] for d, f in zip(scope, first_scope)}))
+    return out
+
+
+def _solver(seed: int, relative_gap: float) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     p = solver.parameters
     p.num_workers, p.random_seed = 1, seed
@@ -100,7 +150,4 @@ def _least(sub: Problem, links: dict[str, int], seed: int,
     p.symmetry_level = 0
     p.relative_gap_limit = relative_gap
     p.max_deterministic_time = BUDGET
-    status = solver.solve(built.model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None  # nothing fits even alone: the kernel's solve says why in words
-    return max(0, math.ceil(solver.best_objective_bound - 1e-6)), built.choice(solver)
+    return solver

@@ -17,7 +17,7 @@ from spyre_sched.solve.explain import explain_infeasible
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.model import BuiltModel, build, components
 from spyre_sched.solve.problem import Problem, SolveError, program_decision_names
-from spyre_sched.solve.part_bounds import part_bounds
+from spyre_sched.solve.part_bounds import part_bounds, program_bounds
 from spyre_sched.solve.solution import PhaseStats, Solution, SolverStats
 
 OBJECTIVES = ("latency", "memory")
@@ -131,11 +131,16 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         part = built.parts_of[b.program][b.part]
         built.model.add(part.cycles >= b.least).only_enforce_if(
             [built.one_hot[d][v] for d, v in b.links.items()])
+    programs = program_bounds(problem, seed, GAP)
+    for b in programs:
+        built.model.add(built.program_cycles[b.program] >= b.least)
     if bounds:
         least: dict[tuple[int, int], int] = {}
         for b in bounds:  # (a bound for every value of the links: the least of them)
             least[b.program, b.part] = min(least.get((b.program, b.part), b.least), b.least)
         built.cycles_bound = max(built.cycles_bound, sum(least.values()))
+    if programs:
+        built.cycles_bound = max(built.cycles_bound, sum(b.least for b in programs))
     build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []
@@ -143,10 +148,16 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     hint = _v1_hint(problem)
     if bounds:
         # each part's best choice alone, where together they fit
+        # (each program's choice alone fits it; a single program's parts alone may not
+        # fit the scratchpad they share)
         together = dict(hint or v1_choice(problem))
-        for b in bounds:
-            if all(together[d] == v for d, v in b.links.items()):
-                together.update(b.choice)
+        if programs:
+            for pb in programs:
+                together.update(pb.choice)
+        else:
+            for b in bounds:
+                if all(together[d] == v for d, v in b.links.items()):
+                    together.update(b.choice)
         if cost.feasible(problem, together) and (
                 hint is None or cost.objective_key(problem, together, objective)
                 <= cost.objective_key(problem, hint, objective)):
