@@ -53,7 +53,8 @@ def alone(problem: Problem, part: Program) -> Problem:
                    decisions=tuple(d for d in problem.decisions if d.name in names))
 
 
-def part_bounds(problem: Problem, seed: int, relative_gap: float) -> list[PartBound]:
+def part_bounds(problem: Problem, seed: int, relative_gap: float,
+                solved: dict[tuple, tuple] | None = None) -> list[PartBound]:
     """Per part of every program and per value of the link decisions it reads, a lower
     bound of its cycles and its best choice alone (empty when only one part has
     decisions: the kernel's own model is that part's)."""
@@ -62,7 +63,7 @@ def part_bounds(problem: Problem, seed: int, relative_gap: float) -> list[PartBo
              if program_scope(problem, part)]  # (a part no decision changes is a constant)
     if len(parts) < 2:
         return []
-    solved: dict[tuple, tuple[tuple[str, ...], list]] = {}
+    solved = {} if solved is None else solved  # (signature -> scope, rows; shareable)
     out: list[PartBound] = []
     for index, n, part in parts:
         scope = program_scope(problem, part)
@@ -116,16 +117,18 @@ def program_bounds(problem: Problem, seed: int, relative_gap: float) -> list[Pro
     if len(problem.programs) < 2:
         return []
     solved: dict[tuple, tuple[tuple[str, ...], int, dict[str, int]] | None] = {}
+    parts_solved: dict[tuple, tuple] = {}
     out: list[ProgramBound] = []
     for prog in problem.programs:
-        scope = program_scope(problem, prog)
+        reads = set(program_decision_names(prog))  # (its FIFO depths too)
+        scope = tuple(d.name for d in problem.decisions if d.name in reads)
         if not scope:
             continue
-        key = part_signature(problem, prog, scope)
+        key = _program_key(problem, prog, scope)
         if key not in solved:
             sub = alone(problem, prog)
             built = build(sub)
-            for b in part_bounds(sub, seed, relative_gap):
+            for b in part_bounds(sub, seed, relative_gap, parts_solved):
                 built.model.add(built.parts_of[b.program][b.part].cycles >= b.least) \
                     .only_enforce_if([built.one_hot[d][v] for d, v in b.links.items()])
             built.model.minimize(built.cycles)
@@ -140,6 +143,19 @@ def program_bounds(problem: Problem, seed: int, relative_gap: float) -> list[Pro
         out.append(ProgramBound(prog.index, least,
                                 {d: choice[f] for d, f in zip(scope, first_scope)}))
     return out
+
+
+def _program_key(problem: Problem, prog: Program, scope: tuple[str, ...]) -> tuple:
+    """A program's structure up to names: its calls, its parts' signatures, which of its
+    decisions each part reads (by place in the program's scope) and its FIFO splits.
+    (The program's own signature would also number names the parts do not share.)"""
+    place = {d: k for k, d in enumerate(scope)}
+    parts = components(problem, prog)
+    splits = tuple((tuple(place[d] for d in split.decisions), place.get(split.chunk),
+                    split.depth) for split in prog.fifo_splits)
+    return (prog.calls, splits, tuple(
+        (part_signature(problem, part, program_scope(problem, part)),
+         tuple(place[d] for d in program_scope(problem, part))) for part in parts))
 
 
 def _solver(seed: int, relative_gap: float) -> cp_model.CpSolver:
