@@ -73,7 +73,7 @@ def main() -> None:
         sorted((ROOT / "bench/kernels").glob("*.mlir"))
     rows, failures = [], []
     head = (f"{'kernel':<22} {'device':<13} {'dec':>3} {'vars':>5} {'cons':>5} "
-            f"{'combos':>7} {'front':>5} {'status':<8} {'gap':>4} {'extract':>8} "
+            f"{'evals':>7} {'status':<8} {'gap':>4} {'extract':>8} "
             f"{'build':>8} {'solve':>8} {'solver':>9} {'heur.':>9} {'speedup':>7}")
     print(head)
     for path in kernels:
@@ -87,7 +87,7 @@ def main() -> None:
             speed = (f"{r['heuristic_cycles'] / r['solver_cycles']:.2f}x"
                      if r["heuristic_cycles"] else "-")
             print(f"{r['kernel']:<22} {device:<13} {r['decisions']:>3} {r['variables']:>5} "
-                  f"{r['constraints']:>5} {r['combinations']:>7} {r['front']:>5} "
+                  f"{r['constraints']:>5} {r['evaluations']:>7} "
                   f"{r['status']:<8} {r['gap']:>4.2g} {r['extract_s'] * 1e3:>6.1f}ms "
                   f"{r['build_s'] * 1e3:>6.1f}ms {r['solve_s'] * 1e3:>6.1f}ms "
                   f"{r['solver_cycles']:>9} {str(r['heuristic_cycles']):>9} {speed:>7}")

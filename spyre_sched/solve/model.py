@@ -34,7 +34,6 @@ from spyre_sched.solve.problem import (
     Program,
     Quantity,
     Stage,
-    SolveError,
     modulo_scope,
     pipeline_scope,
 )
