@@ -146,6 +146,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     phases: list[PhaseStats] = []
     notes: list[str] = []
     hint = _v1_hint(problem)
+    hint_from = "the V1 heuristic's schedule"
     if bounds:
         # each part's best choice alone, where together they fit
         # (each program's choice alone fits it; a single program's parts alone may not
@@ -161,18 +162,19 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         if cost.feasible(problem, together) and (
                 hint is None or cost.objective_key(problem, together, objective)
                 <= cost.objective_key(problem, hint, objective)):
-            hint = together
+            hint, hint_from = together, "the programs' and parts' own best choices alone"
     elif hint is not None:
         # one part: products of variables leave CP-SAT a long way from its optimum, so
         # start it from the V1 schedule improved one decision at a time (the exact cost)
         hint = descend(problem, hint, objective)
+        hint_from = "the V1 heuristic's schedule improved one decision at a time"
     choice: dict[str, int] | None = None
     if objective == "memory":
         solver, status, stats = _run(built, built.peak, "peak scratchpad bytes", workers, seed,
                                      time_limit, lines, hint=hint)
         if status == cp_model.UNKNOWN:
             choice = _from_hint(problem, hint, time_limit, notes, "peak scratchpad",
-                                True)
+                                hint_from)
             stats = _hinted(stats, cost.peak_scratchpad(problem, choice), built.peak_bound)
             first = choice
         else:
@@ -194,7 +196,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
                                      lines, hint=hint)
         if status == cp_model.UNKNOWN:
-            choice = _from_hint(problem, hint, time_limit, notes, "cycles", True)
+            choice = _from_hint(problem, hint, time_limit, notes, "cycles", hint_from)
             stats = _hinted(stats, cost.kernel_cycles(problem, choice), built.cycles_bound)
             notes[-1] += f" (bound {stats.bound:.0f}, gap {stats.gap:.4g})"
         phases.append(stats)
@@ -290,17 +292,16 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
 
 
 def _from_hint(problem: Problem, hint: dict[str, int] | None, time_limit: float | None,
-               notes: list[str], minimising: str, improved: bool) -> dict[str, int]:
-    """The time limit hit before CP-SAT found any schedule: its hint, the V1 heuristic's
-    schedule, is the best one known (else the error says to raise the limit)."""
+               notes: list[str], minimising: str, hint_from: str) -> dict[str, int]:
+    """The time limit hit before CP-SAT found any schedule: its hint (`hint_from` says
+    what it is) is the best one known (else the error says to raise the limit)."""
     if hint is None:
         raise SolveError(f"CP-SAT found no schedule for {problem.kernel} within the time "
                          f"limit of {time_limit} s and the V1 heuristic's does not fit; "
                          f"raise --time-limit")
     notes.append(f"the time limit ({time_limit} s) hit before CP-SAT found a schedule of its "
                  f"own (it stopped with status UNKNOWN while minimising {minimising}): the "
-                 f"best schedule known is its hint, the V1 heuristic's schedule"
-                 f"{' improved one decision at a time' if improved else ''}, reported "
+                 f"best schedule known is its hint, {hint_from}, reported "
                  f"FEASIBLE with the model's lower bound")
     return hint
 
