@@ -2,8 +2,8 @@
 
 For every example kernel and every benchmark-suite kernel (bench/kernels), on both
 shipped devices: the time to extract the decisions from ScheduleIR, to build the CP-SAT
-model (cost tables over the candidate combinations) and to solve it; the model size
-(variables, constraints, combinations enumerated and kept on the Pareto front); CP-SAT's
+model (each stage's figures over its own scope) and to solve it; the model size
+(variables, constraints, rows the cost model was evaluated on); CP-SAT's
 status and gap; and the predicted cycles and peak scratchpad of the solver's and the
 heuristic's schedules. Scheduling (KTIR -> ScheduleIR) is done once per kernel and not
 counted. Solve times are the best of three runs.
@@ -57,7 +57,7 @@ def measure(path: Path, device: str) -> dict:
         "decisions": len(problem.decisions), "programs": len(problem.programs),
         "extract_s": extract_s, "build_s": best_build, "solve_s": best_solve,
         "variables": built.num_variables, "constraints": built.num_constraints,
-        "combinations": built.combinations, "front": built.front,
+        "evaluations": built.evaluations,
         "status": stats.status, "gap": stats.gap,
         "solver_cycles": solution.cycles, "solver_bytes": solution.peak_scratchpad,
         "heuristic_cycles": h_cycles, "heuristic_bytes": h_bytes,
@@ -73,7 +73,7 @@ def main() -> None:
         sorted((ROOT / "bench/kernels").glob("*.mlir"))
     rows, failures = [], []
     head = (f"{'kernel':<22} {'device':<13} {'dec':>3} {'vars':>5} {'cons':>5} "
-            f"{'combos':>7} {'front':>5} {'status':<8} {'gap':>4} {'extract':>8} "
+            f"{'evals':>7} {'status':<8} {'gap':>4} {'extract':>8} "
             f"{'build':>8} {'solve':>8} {'solver':>9} {'heur.':>9} {'speedup':>7}")
     print(head)
     for path in kernels:
@@ -87,7 +87,7 @@ def main() -> None:
             speed = (f"{r['heuristic_cycles'] / r['solver_cycles']:.2f}x"
                      if r["heuristic_cycles"] else "-")
             print(f"{r['kernel']:<22} {device:<13} {r['decisions']:>3} {r['variables']:>5} "
-                  f"{r['constraints']:>5} {r['combinations']:>7} {r['front']:>5} "
+                  f"{r['constraints']:>5} {r['evaluations']:>7} "
                   f"{r['status']:<8} {r['gap']:>4.2g} {r['extract_s'] * 1e3:>6.1f}ms "
                   f"{r['build_s'] * 1e3:>6.1f}ms {r['solve_s'] * 1e3:>6.1f}ms "
                   f"{r['solver_cycles']:>9} {str(r['heuristic_cycles']):>9} {speed:>7}")

@@ -1,63 +1,42 @@
-"""The CP-SAT model: one model per kernel, linear, built from a `Problem`.
-
-Encoding (no product of variables anywhere, no big-M):
+"""The CP-SAT model: one model per kernel, built from a `Problem`.
 
 - every decision is a one-hot vector of booleans, one per candidate;
 - a program is split into parts that share no decision (`components`, after splitting
-  pipelines whose cycles are a sum over stages: `separate`); each part gets one boolean
-  per candidate combination of its decisions (exactly one true), channelled to the
-  decisions' one-hots by `sum of the combinations with d = i == x[d][i]`; the part's
-  cycles, scratchpad bytes, FIFO entries and register bytes are linear sums
-  `value(c) * y_c` whose coefficients are the cost model's own functions (`cost.py`)
-  evaluated per combination, so the objective is exactly the plain-Python cost of the
-  solution and the LP relaxation of each table is exact;
-- combinations that another combination of the same part dominates (no more cycles, no
-  more of any constrained resource: scratchpad bytes, FIFO entries, register bytes) are
-  left out: every objective here (cycles; peak scratchpad then cycles) and every
-  constraint is monotone in those figures, so a dominated combination can never be
-  needed. What remains per part is its Pareto front, which keeps the model small and its
-  bounds tight.
+  pipelines whose cycles are a sum over stages: `separate`); each part's figures (its
+  cycles, its shared-memory busy times, scratchpad and other bytes, FIFO entries,
+  register bytes) are stated with variables by `varmodel.py`: each figure over the few
+  decisions it reads, each stage evaluated by the exact cost model (`cost.py`) once per
+  row of its own scope, their combination (sums, maxima over engines, products with the
+  iteration count) left to CP-SAT. No Python loop runs over a part's candidate
+  combinations, so the model grows with the sum of the candidates, not their product.
 
 The parts of a program couple through its constraints (the scratchpad they share is
-stated over their sum); programs couple through the kernel's pinned scratchpad and, for the memory objective,
-through the peak over programs (`add_max_equality`). Constraints per program: scratchpad
-(its buffers × modulo + pinned ≤ capacity), FIFO entries ≤ depth, register-file bytes ≤
-capacity. Each can be put under an assumption literal (`with_assumptions=True`) so an
+stated over their sum) and the shared-memory floor of its cycles; programs couple through
+the kernel's pinned scratchpad and, for the memory objective, through the peak over
+programs (`add_max_equality`). Constraints per program: scratchpad (its buffers × modulo
++ pinned ≤ capacity), FIFO entries ≤ depth, register-file bytes ≤ capacity, the FIFO
+queue split. Each can be put under an assumption literal (`with_assumptions=True`) so an
 infeasible model names the conflicting ones.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
-from spyre_sched.solve import cost, levels, streaming, varmodel
-from spyre_sched.solve.signature import part_signature
+from spyre_sched.solve import cost, streaming, varmodel
 from spyre_sched.solve.problem import (
     LINK_KINDS,
-    OUTSIDE_KINDS,
     FifoSplit,
     Pipeline,
     Problem,
     Program,
     Quantity,
     Stage,
-    SolveError,
     modulo_scope,
     pipeline_scope,
 )
-
-COMBINATION_LIMIT = 200_000
-"""Most candidate combinations one program part's table may evaluate (parts with nested
-pipelines count the evaluations left after their inner level is pruned, `levels.py`).
-A part above it is stated with variables instead (`varmodel.py`)."""
-
-
-class TooManyCombinations(SolveError):
-    """A part's table would need more than `COMBINATION_LIMIT` evaluations."""
-
 
 @dataclass
 class Constraint:
@@ -79,41 +58,55 @@ class BuiltModel:
     program_bytes: dict[int, cp_model.LinearExprT]
     peak: cp_model.IntVar
     constraints: list[Constraint] = field(default_factory=list)
-    tables: list = field(default_factory=list)
+    parts: list[varmodel.StatedPart] = field(default_factory=list)
     cycles_bound: int = 0
     """A lower bound on the kernel's cycles that holds for every schedule (each part's
     least cycles): the bound reported when CP-SAT stops before its own."""
     peak_bound: int = 0
     """Likewise for the peak scratchpad."""
-    part_vars: list = field(default_factory=list)
-    """(table, its combination literals) per tabulated part, for hints."""
 
     def add_hint(self, choice: dict[str, int]) -> None:
-        """Hint CP-SAT with a full assignment (the decisions' literals, and each table's
-        combination when the assignment's is on its front)."""
+        """Hint CP-SAT with a full assignment: the decisions' literals and, worked out by
+        propagation with the decisions fixed, every variable the model states over them
+        (a hint on the decisions alone left CP-SAT searching for the rest)."""
+        self.model.clear_assumptions()
+        self.model.add_assumptions([lits[choice[name]] for name, lits in self.one_hot.items()])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_deterministic_time = 1.0
+        status = solver.solve(self.model)
+        self.model.clear_assumptions()
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            proto = self.model.proto
+            for k in range(len(proto.variables)):
+                var = self.model.get_int_var_from_proto_index(k)
+                self.model.add_hint(var, solver.value(var))
+            return
         for name, lits in self.one_hot.items():
             for i, lit in enumerate(lits):
                 self.model.add_hint(lit, i == choice[name])
-        for t, ys in self.part_vars:
-            key = tuple(choice[d] for d in t.scope)
-            if key in t.keys:
-                for y, k in zip(ys, t.keys):
-                    self.model.add_hint(y, k == key)
 
     @property
-    def stated(self) -> bool:
-        """Some part is stated with variables (`varmodel.py`), not tabulated."""
-        return any(isinstance(t, varmodel.StatedPart) for t in self.tables)
+    def parts_of(self) -> dict[int, list[varmodel.StatedPart]]:
+        """Each program's parts, in `components` order."""
+        out: dict[int, list[varmodel.StatedPart]] = {}
+        for t in self.parts:
+            out.setdefault(t.program.index, []).append(t)
+        return out
 
     @property
-    def combinations(self) -> int:
-        """Candidate combinations enumerated over all programs."""
-        return sum(t.enumerated for t in self.tables)
+    def total_bytes(self) -> cp_model.LinearExprT:
+        """The scratchpad of every program added up (the latency objective's tie-break)."""
+        return cp_model.LinearExpr.sum(list(self.program_bytes.values()))
+
+    def total_bytes_of(self, choice: dict[str, int]) -> int:
+        return sum(cost.program_scratchpad(self.problem, p, choice)
+                   for p in self.problem.programs)
 
     @property
-    def front(self) -> int:
-        """Non-dominated combinations the model keeps."""
-        return sum(len(t.keys) for t in self.tables)
+    def evaluations(self) -> int:
+        """Rows the exact cost model was evaluated on, over all the parts' tables."""
+        return sum(t.enumerated for t in self.parts)
 
     def choice(self, solver: cp_model.CpSolver) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -165,7 +158,9 @@ def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) ->
             out: list[Pipeline] = []
             if n <= 0:
                 return out
-            slack = cost.prefetch_slack(problem, pipe)
+            # (with what a stage split off earlier carries: splitting again keeps it)
+            slack = cost._slack(problem, pipe) if problem is not None else \
+                [st.prefetch_slack for st in pipe.stages]
             for st, stag, hidden, free in zip(pipe.stages, cost.staggered_stages(pipe),
                                               cost.overlapped_latency(pipe), slack):
                 if stag != st.staggered or hidden != st.overlapped or free != st.prefetch_slack:
@@ -231,109 +226,6 @@ def components(problem: Problem, program: Program) -> list[Program]:
             for g in (groups[r] for r in order)] or [program]
 
 
-@dataclass
-class ProgramTable:
-    """A program's non-dominated candidate combinations and their figures."""
-
-    program: Program
-    scope: tuple[str, ...]
-    keys: list[tuple[int, ...]]
-    cycles: list[int]
-    buffer_bytes: list[int]
-    shared_busy: list[list[int]]
-    """per combination, the cycles each of `problem`'s shared memories is busy"""
-    other_bytes: list[list[int]]
-    fifos: list[list[int]]
-    registers: list[list[int]]
-    enumerated: int
-
-
-def program_table(problem: Problem, program: Program, whole: bool = False) -> ProgramTable:
-    """The Pareto front of a program part's combinations. `whole`: the part is the whole
-    program, so its cycles take the shared-memory floor directly (`cost.program_cycles`)
-    and the busy times need not be kept apart (fewer incomparable rows)."""
-    scope = program_scope(problem, program)
-    sizes = [len(problem.decision(d).candidates) for d in scope]
-    total = 1
-    for n in sizes:
-        total *= n
-    choices = None
-    if total > levels.ELIMINATE_ABOVE:
-        # nested pipelines: drop dominated inner combinations before combining them with
-        # the outer decisions (levels.py says why that keeps the optimum)
-        try:
-            found = levels.combinations(problem, program, scope, COMBINATION_LIMIT)
-        except SolveError as err:
-            raise TooManyCombinations(str(err)) from None
-        if found is not None:
-            choices, total = found
-    if choices is None:
-        if total > COMBINATION_LIMIT:
-            raise TooManyCombinations(
-                f"program {program.index} has {total} candidate combinations of "
-                f"{', '.join(scope)} (limit {COMBINATION_LIMIT}) and no nested level to "
-                "enumerate apart")
-        choices = (dict(zip(scope, key)) for key in itertools.product(*(range(n) for n in sizes)))
-    rows = []
-    memo: dict = {}
-    others = sorted(problem.other_memories)
-    shared = [] if whole else shared_memories_of(problem)
-    within = problem.within_pairs(scope)
-    for ch in choices:
-        key = tuple(ch[d] for d in scope)
-        if within and not problem.within_ok(ch, within):
-            continue  # an inner level's tile larger than the tile it walks
-        if any(lim.product(problem, ch) > lim.available for lim in program.instance_limits):
-            continue  # not legal: more instances than the group provides
-        cycles, busy = cost.program_parts(problem, program, ch, memo)
-        if whole and busy:
-            cycles = max(cycles, *busy.values())
-        figures = (cost.program_buffer_bytes(problem, program, ch),
-                   *(cost.program_buffer_bytes(problem, program, ch, k) for k in others),
-                   *(f.entries.at(ch) for f in program.fifos),
-                   *(r.bytes.at(ch) for r in program.registers),
-                   *(busy.get(m, 0) for m in shared))
-        rows.append((cycles, figures, key))
-    rows.sort()
-    links = [k for k, d in enumerate(scope)
-             if problem.decision(d).kind in LINK_KINDS + OUTSIDE_KINDS]
-    front: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    for row in rows:  # cycles ascending: dominated if an earlier row needs no more of anything
-        # (and agrees on the link decisions other parts share: it must stand in for it)
-        if any(all(kept[2][k] == row[2][k] for k in links)
-               and all(a <= b for a, b in zip(kept[1], row[1])) for kept in front):
-            continue
-        front.append(row)
-    if not front:
-        raise SolveError(f"program {program.index}: no legal combination of its decisions")
-    no, nf, nr = 1 + len(others), len(program.fifos), len(program.registers)
-    ns = no + nf + nr
-    return ProgramTable(
-        program, scope, [r[2] for r in front], [r[0] for r in front],
-        [r[1][0] for r in front], [list(r[1][ns:]) for r in front],
-        [list(r[1][1:no]) for r in front],
-        [list(r[1][no:no + nf]) for r in front], [list(r[1][no + nf:ns]) for r in front],
-        total)
-
-
-def _table_of(problem: Problem, part: Program, whole: bool,
-              same_parts: dict[tuple, ProgramTable | TooManyCombinations]) -> ProgramTable:
-    """`program_table`, computed once per part structure: a part the same as an earlier
-    one up to names (`signature.py`) reuses its rows under its own decisions."""
-    scope = program_scope(problem, part)
-    key = (whole, part_signature(problem, part, scope))
-    found = same_parts.get(key)
-    if found is None:
-        try:
-            found = program_table(problem, part, whole=whole)
-        except TooManyCombinations as err:
-            found = err
-        same_parts[key] = found
-    if isinstance(found, TooManyCombinations):
-        raise found
-    return found if found.program is part else replace(found, program=part, scope=scope)
-
-
 def shared_memories_of(problem: Problem) -> list[str]:
     """The shared memories (device memory) any transfer of the problem goes through."""
     return list(problem.shared_memories)
@@ -349,80 +241,38 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
     program_cycles: dict[int, cp_model.LinearExprT] = {}
     program_bytes: dict[int, cp_model.LinearExprT] = {}
     constraints: list[Constraint] = []
-    tables: list[ProgramTable] = []
+    stated: list[varmodel.StatedPart] = []
     used: set[str] = set()
     peak_upper = problem.pinned_bytes
     cycles_bound = 0
     peak_bound = problem.pinned_bytes
     shared = shared_memories_of(problem)
-    part_vars: list[tuple[ProgramTable, list[cp_model.IntVar]]] = []
-    same_parts: dict[tuple, ProgramTable | TooManyCombinations] = {}
     for prog in problem.programs:
-        pieces = components(problem, prog)
-        whole = len(pieces) == 1
-        parts = []
-        for n, part in enumerate(pieces):
-            try:
-                parts.append(_table_of(problem, part, whole, same_parts))
-            except TooManyCombinations as err:
-                why = varmodel.unsupported(problem, part)
-                if why is not None:
-                    raise SolveError(f"{err}; stating it with variables instead is not "
-                                     f"possible either: {why}") from None
-                parts.append(varmodel.state(model, problem, part,
-                                            program_scope(problem, part), one_hot, n))
-        if whole and isinstance(parts[0], varmodel.StatedPart):
-            whole = False  # its shared-memory busy times are kept apart (the floor below)
+        parts = [varmodel.state(model, problem, part, program_scope(problem, part), one_hot, n)
+                 for n, part in enumerate(components(problem, prog))]
         cycles_terms, bytes_terms = [], []
-        busy_terms: dict[int, list] = {}
-        other_terms: dict[int, list] = {}
+        busy_terms: dict[str, list] = {}
+        other_terms: dict[str, list] = {}
         fifo_terms: list[tuple[object, cp_model.LinearExprT]] = []
         register_terms: list[tuple[object, cp_model.LinearExprT]] = []
-        for n, t in enumerate(parts):
-            tables.append(t)
+        for t in parts:
+            stated.append(t)
             used.update(t.scope)
-            if isinstance(t, varmodel.StatedPart):
-                cycles_terms.append(t.cycles)
-                bytes_terms.append(t.buffer_bytes)
-                for k, mem in enumerate(shared):
-                    if mem in t.shared_busy:
-                        busy_terms.setdefault(k, []).append(t.shared_busy[mem])
-                for k, kind in enumerate(sorted(problem.other_memories)):
-                    other_terms.setdefault(k, []).append(t.other_bytes.get(kind, 0))
-                fifo_terms += list(zip(t.program.fifos, t.fifos))
-                register_terms += list(zip(t.program.registers, t.registers))
-                continue
-            ys = [model.new_bool_var(f"p{prog.index}.part{n}.combination{j}")
-                  for j in range(len(t.keys))]
-            model.add_exactly_one(ys)
-            part_vars.append((t, ys))
-            for pos, d in enumerate(t.scope):
-                for i, lit in enumerate(one_hot[d]):
-                    model.add(cp_model.LinearExpr.sum(
-                        [y for y, k in zip(ys, t.keys) if k[pos] == i]) == lit)
-            cycles_terms.append(cp_model.LinearExpr.weighted_sum(ys, t.cycles))
-            bytes_terms.append(cp_model.LinearExpr.weighted_sum(ys, t.buffer_bytes))
-            for k in range(len(t.shared_busy[0]) if t.shared_busy else 0):
-                busy_terms.setdefault(k, []).append(
-                    cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.shared_busy]))
-            for k in range(len(problem.other_memories)):
-                other_terms.setdefault(k, []).append(
-                    cp_model.LinearExpr.weighted_sum(ys, [row[k] for row in t.other_bytes]))
-            for k, f in enumerate(t.program.fifos):
-                fifo_terms.append((f, cp_model.LinearExpr.weighted_sum(
-                    ys, [row[k] for row in t.fifos])))
-            for k, r in enumerate(t.program.registers):
-                register_terms.append((r, cp_model.LinearExpr.weighted_sum(
-                    ys, [row[k] for row in t.registers])))
+            cycles_terms.append(t.cycles)
+            bytes_terms.append(t.buffer_bytes)
+            for mem in shared:
+                if mem in t.shared_busy:
+                    busy_terms.setdefault(mem, []).append(t.shared_busy[mem])
+            for kind in sorted(problem.other_memories):
+                other_terms.setdefault(kind, []).append(t.other_bytes.get(kind, 0))
+            fifo_terms += list(zip(t.program.fifos, t.fifos))
+            register_terms += list(zip(t.program.registers, t.registers))
         pipelines_sum = cp_model.LinearExpr.sum(cycles_terms)
         busy_sums = [cp_model.LinearExpr.sum(terms) for terms in busy_terms.values()]
         if busy_sums:
             # cost.program_cycles: never less than a shared memory's busy time
-            if any(isinstance(t, varmodel.StatedPart) for t in parts):
-                upper = 1 << 50
-            else:
-                upper = (sum(max(t.cycles) for t in parts)
-                         + sum(max(max(row) for row in t.shared_busy) for t in parts))
+            upper = max(sum(t.cycles_most for t in parts),
+                        *(sum(t.busy_most.get(m, 0) for t in parts) for m in busy_terms))
             floor = model.new_int_var(0, upper, f"p{prog.index}.cycles")
             # floor >= every sum: minimising the cycles makes it their max (two linear
             # inequalities; add_max_equality's reified form solved ~100x slower here)
@@ -432,12 +282,10 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         else:
             program_cycles[prog.index] = pipelines_sum
         program_bytes[prog.index] = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
-        peak_upper = max(peak_upper, sum(_most_bytes(t) for t in parts)
-                         + problem.pinned_bytes)
-        cycles_bound += max(sum(_least_cycles(t) for t in parts),
-                            *(sum(_least_busy(t, k, mem) for t in parts)
-                              for k, mem in enumerate(shared)), 0)
-        peak_bound = max(peak_bound, sum(_least_bytes(t) for t in parts) + problem.pinned_bytes)
+        peak_upper = max(peak_upper, sum(t.bytes_most for t in parts) + problem.pinned_bytes)
+        cycles_bound += max(sum(t.cycles_bound for t in parts),
+                            *(sum(t.busy_bound.get(mem, 0) for t in parts) for mem in shared), 0)
+        peak_bound = max(peak_bound, sum(t.bytes_bound for t in parts) + problem.pinned_bytes)
 
         def guarded(kind: str, name: str, ct: cp_model.Constraint, index: int) -> None:
             lit = None
@@ -448,9 +296,10 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
 
         guarded("capacity", f"scratchpad of program {prog.index}",
                 model.add(program_bytes[prog.index] <= problem.scratchpad_bytes), prog.index)
-        for k, (kind, size) in enumerate(sorted(problem.other_memories.items())):
+        for kind, size in sorted(problem.other_memories.items()):
             guarded("capacity", f"{kind} of program {prog.index}",
-                    model.add(cp_model.LinearExpr.sum(other_terms[k]) <= size), prog.index)
+                    model.add(cp_model.LinearExpr.sum(other_terms.get(kind, [])) <= size),
+                    prog.index)
         for f, expr in fifo_terms:
             guarded("fifo", f"FIFO {f.name}", model.add(expr <= f.depth), prog.index)
         for r, expr in register_terms:
@@ -479,7 +328,7 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         model.add_assumptions([c.literal for c in constraints if c.literal is not None])
     cycles = cp_model.LinearExpr.sum(list(program_cycles.values())) if program_cycles else 0
     return BuiltModel(model, problem, one_hot, cycles, program_cycles, program_bytes, peak,
-                      constraints, tables, cycles_bound, peak_bound, part_vars)
+                      constraints, stated, cycles_bound, peak_bound)
 
 
 def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSplit,
@@ -498,26 +347,3 @@ def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSpli
             need = c.entries[split.offset + k] if c.entries else (1 if c.streams else c.value)
             if need > 1:
                 model.add(depth[d] >= need).only_enforce_if(one_hot[split.chunk][i])
-
-
-def _least_cycles(t) -> int:
-    return t.cycles_bound if isinstance(t, varmodel.StatedPart) else min(t.cycles)
-
-
-def _least_busy(t, k: int, memory: str) -> int:
-    """A lower bound of a part's busy time of shared memory `memory` (column k)."""
-    if isinstance(t, varmodel.StatedPart):
-        return t.busy_bound.get(memory, 0)
-    if t.shared_busy and t.shared_busy[0]:
-        return min(row[k] for row in t.shared_busy)
-    return 0
-
-
-def _least_bytes(t) -> int:
-    return t.bytes_bound if isinstance(t, varmodel.StatedPart) else min(t.buffer_bytes)
-
-
-def _most_bytes(t) -> int:
-    if isinstance(t, varmodel.StatedPart):
-        return cp_model.INT32_MAX
-    return max(t.buffer_bytes)

@@ -24,11 +24,8 @@ from spyre_sched.errors import SpyreSchedError
 DECISION_KINDS = ("tile", "modulo", "distribute", "keep", "chunk", "fifo")
 LINK_KINDS = ("keep",)
 """Decisions several independent parts of a program may share without being merged into
-one table (each part is tabulated per value of them; docs/solver.md, "Parts")."""
-OUTSIDE_KINDS = ("chunk",)
-"""Decisions a constraint outside the parts' tables reads (a held chunk asks its FIFOs'
-depths for room, `FifoSplit`): a combination is dominated only by one that agrees on
-them, so the tables keep every value the depths may force."""
+one part (their one-hots are shared; each part's least cycles alone is bounded per value
+of them, `part_bounds.py`; docs/solver.md, section 4)."""
 ROLES = ("input", "output", "intermediate", "accumulator", "hoisted", "staging")
 
 

@@ -1,12 +1,11 @@
 """A program part's structure with its names taken out, so that parts which differ only in
-what they are called share one table.
+what they are called are solved once (`part_bounds.py`).
 
 A kernel of many programs often repeats one program (a chain of identical layers, the
 same op on many tensors): their parts have the same pipelines, stages, transfers and
 buffers, the same figures and the same candidates, and differ only in names (`p3.tile.d0`
-against `p4.tile.d0`). `model.program_table` would evaluate the cost model on every
-combination of each of them again; with the signature it evaluates one and the others
-reuse its rows.
+against `p4.tile.d0`). Solving each of them alone for its least cycles would repeat the
+same solve; with the signature one is solved and the others reuse its bound and choice.
 
 The signature is exact, not a hash: two parts get the same one only when they are the
 same up to renaming. Decisions of the part's scope become their position in it (with
@@ -14,9 +13,9 @@ kind, candidates, extent, step, and what `trip`/`within` point at), every other 
 has the part's own program prefix (`p3.`) replaced, the things' own names are numbered
 in the order they appear (`LABELS`), and every field of every object the
 cost model reads (the part and everything in it) is taken in. The cost model compares
-names only for equality and looks decisions up by name, so a table computed for one part
-is the table of any part with the same signature, row for row (its keys are candidate
-indices in scope order).
+names only for equality and looks decisions up by name, so what is worked out for one
+part holds for any part with the same signature, decision for decision (by their place
+in the scope).
 """
 
 from __future__ import annotations

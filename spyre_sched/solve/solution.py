@@ -40,10 +40,9 @@ class PhaseStats:
 class SolverStats:
     variables: int
     constraints: int
-    combinations: int
-    """Candidate combinations enumerated (all programs)."""
-    front: int
-    """Non-dominated combinations kept in the model."""
+    evaluations: int
+    """Rows the exact cost model was evaluated on to state the model (each stage over its
+    own scope, all programs)."""
     phases: list[PhaseStats]
     workers: int
     seed: int
@@ -76,7 +75,7 @@ class SolverStats:
         return {
             "status": self.status, "gap": gap, "wall_time": self.wall_time,
             "variables": self.variables, "constraints": self.constraints,
-            "combinations": self.combinations, "front": self.front, "workers": self.workers,
+            "evaluations": self.evaluations, "workers": self.workers,
             "found_by": self.found_by, "build_time": self.build_time,
             "model_objective": self.model_objective,
             "seed": self.seed, "time_limit": self.time_limit,

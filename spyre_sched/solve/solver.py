@@ -15,14 +15,19 @@ from ortools.sat.python import cp_model
 from spyre_sched.solve import cost
 from spyre_sched.solve.explain import explain_infeasible
 from spyre_sched.solve.heuristic import v1_choice
-from spyre_sched.solve.model import BuiltModel, build
-from spyre_sched.solve.problem import Problem, SolveError
+from spyre_sched.solve.model import BuiltModel, build, components
+from spyre_sched.solve.problem import Problem, SolveError, program_decision_names
+from spyre_sched.solve.part_bounds import part_bounds, program_bounds
 from spyre_sched.solve.solution import PhaseStats, Solution, SolverStats
 
 OBJECTIVES = ("latency", "memory")
-STATED_GAP = 0.001
-"""The relative gap at which a model with parts stated with variables (`varmodel.py`)
-stops: 0.1%. Table-only models are always solved to OPTIMAL."""
+GAP = 1e-4
+"""The relative gap at which CP-SAT stops: exact below 10,000 cycles (the objective is an
+integer), and it lets a large part's products stop once the bound is that close (CP-SAT
+spent 30 s proving the last 0.002% of the 3-D add's 1.37e9 cycles)."""
+TIE_BREAK_BUDGET = 0.2
+"""CP-SAT's deterministic time (reproducible, unlike seconds) for choosing, among the
+schedules of the least cycles, the one with the least scratchpad."""
 
 
 def _gap(objective: float, bound: float) -> float:
@@ -46,7 +51,8 @@ def _parameters(solver: cp_model.CpSolver, workers: int, seed: int,
 
 def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
          time_limit: float | None, log: list[str] | None,
-         hint: dict[str, int] | None = None) -> tuple[cp_model.CpSolver, int, PhaseStats]:
+         hint: dict[str, int] | None = None,
+         budget: float | None = None) -> tuple[cp_model.CpSolver, int, PhaseStats]:
     built.model.minimize(minimise)
     built.model.clear_hints()
     if hint is not None:
@@ -57,11 +63,10 @@ def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
     # and 70% of a 64-program chain's (deterministic time 0.40 -> 0.12), with the same
     # schedule and bound there and on every kernel of examples/ and the bench suite
     solver.parameters.cp_model_probing_level = 0
-    if built.stated:
-        # products of variables give CP-SAT a weak bound: it may never close the last
-        # fraction of a percent, so a model with parts stated with variables stops there
-        solver.parameters.relative_gap_limit = STATED_GAP
-        solver.parameters.symmetry_level = 0
+    solver.parameters.relative_gap_limit = GAP
+    if budget is not None:
+        solver.parameters.max_deterministic_time = budget
+    solver.parameters.symmetry_level = 0
     if log is not None:
         log.append(f"---- phase: minimise {label} ----")
     status = solver.solve(built.model)
@@ -121,22 +126,55 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         return Solution(problem, pinned.original(found.choice), objective, "solver",
                         found.stats, found.log, found.notes)
     built = build(problem)
+    bounds = part_bounds(problem, seed, GAP)
+    for b in bounds:
+        part = built.parts_of[b.program][b.part]
+        built.model.add(part.cycles >= b.least).only_enforce_if(
+            [built.one_hot[d][v] for d, v in b.links.items()])
+    programs = program_bounds(problem, seed, GAP)
+    for b in programs:
+        built.model.add(built.program_cycles[b.program] >= b.least)
+    if bounds:
+        least: dict[tuple[int, int], int] = {}
+        for b in bounds:  # (a bound for every value of the links: the least of them)
+            least[b.program, b.part] = min(least.get((b.program, b.part), b.least), b.least)
+        built.cycles_bound = max(built.cycles_bound, sum(least.values()))
+    if programs:
+        built.cycles_bound = max(built.cycles_bound, sum(b.least for b in programs))
     build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []
     notes: list[str] = []
     hint = _v1_hint(problem)
-    if hint is not None and built.stated:
-        # products of variables leave CP-SAT a long way from a large part's optimum: start
-        # it from the V1 schedule improved one decision at a time under the exact cost
+    hint_from = "the V1 heuristic's schedule"
+    if bounds:
+        # each part's best choice alone, where together they fit
+        # (each program's choice alone fits it; a single program's parts alone may not
+        # fit the scratchpad they share)
+        together = dict(hint or v1_choice(problem))
+        if programs:
+            for pb in programs:
+                together.update(pb.choice)
+        else:
+            for b in bounds:
+                if all(together[d] == v for d, v in b.links.items()):
+                    together.update(b.choice)
+        if cost.feasible(problem, together) and (
+                hint is None or cost.objective_key(problem, together, objective)
+                <= cost.objective_key(problem, hint, objective)):
+            hint, hint_from = together, "the programs' and parts' own best choices alone"
+    elif hint is not None:
+        # one part: products of variables leave CP-SAT a long way from its optimum, so
+        # start it from the V1 schedule improved one decision at a time (the exact cost)
         hint = descend(problem, hint, objective)
+        hint_from = "the V1 heuristic's schedule improved one decision at a time"
     choice: dict[str, int] | None = None
     if objective == "memory":
         solver, status, stats = _run(built, built.peak, "peak scratchpad bytes", workers, seed,
                                      time_limit, lines, hint=hint)
         if status == cp_model.UNKNOWN:
             choice = _from_hint(problem, hint, time_limit, notes, "peak scratchpad",
-                                built.stated)
+                                hint_from)
             stats = _hinted(stats, cost.peak_scratchpad(problem, choice), built.peak_bound)
             first = choice
         else:
@@ -158,17 +196,28 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
                                      lines, hint=hint)
         if status == cp_model.UNKNOWN:
-            choice = _from_hint(problem, hint, time_limit, notes, "cycles", built.stated)
+            choice = _from_hint(problem, hint, time_limit, notes, "cycles", hint_from)
             stats = _hinted(stats, cost.kernel_cycles(problem, choice), built.cycles_bound)
             notes[-1] += f" (bound {stats.bound:.0f}, gap {stats.gap:.4g})"
         phases.append(stats)
+        if status == cp_model.OPTIMAL:
+            # schedules of equal cycles differ in the buffers they hold (a deeper modulo
+            # that hides nothing more): of those, the one with the least scratchpad that
+            # CP-SAT finds within a deterministic budget (the same on every run)
+            first = built.choice(solver)
+            built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
+            tie, tie_status, _ = _run(built, built.total_bytes, "scratchpad bytes at the "
+                                      "least cycles", workers, seed, time_limit, lines,
+                                      hint=first, budget=TIE_BREAK_BUDGET)
+            if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                solver, status = tie, cp_model.OPTIMAL
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
     model_cycles = int(round(solver.value(built.cycles))) \
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     solver_stats = SolverStats(built.num_variables, built.num_constraints,
-                               built.combinations, built.front, phases, workers, seed, time_limit,
+                               built.evaluations, phases, workers, seed, time_limit,
                                build_time, model_cycles)
     solution = Solution(problem, choice, objective, "solver", solver_stats,
                         "\n".join(lines) if lines is not None else "", notes)
@@ -186,38 +235,73 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
             rounds: int = 3) -> dict[str, int]:
     """`choice` improved one decision at a time (each candidate tried with the others
     fixed, the best feasible kept) under the exact cost model, for a few rounds: a
-    hint for CP-SAT, Σ candidates evaluations per round."""
+    hint for CP-SAT. A trial re-prices only the program parts (`model.components`) that
+    read the decision, so a round costs Σ candidates evaluations of one part each."""
     best = dict(choice)
-    key = cost.objective_key(problem, best, objective)
+    parts = [(prog, part) for prog in problem.programs
+             for part in components(problem, prog)]
+    readers: dict[str, list[int]] = {d.name: [] for d in problem.decisions}
+    for k, (_, part) in enumerate(parts):
+        for name in program_decision_names(part):
+            readers[name].append(k)
+    programs_of: dict[str, set[int]] = {d.name: set() for d in problem.decisions}
+    for prog in problem.programs:
+        for name in program_decision_names(prog):
+            programs_of[name].add(prog.index)
+    priced = [cost.program_parts(problem, part, best) for _, part in parts]
+    spad = {p.index: cost.program_scratchpad(problem, p, best) for p in problem.programs}
+
+    def key(figures: list, sp: dict[int, int]) -> tuple[int, ...]:
+        total = 0
+        for prog in problem.programs:
+            cycles, busy = 0, {}
+            for (owner, _), (c, b) in zip(parts, figures):
+                if owner is prog:
+                    cycles += c
+                    for m, v in b.items():
+                        busy[m] = busy.get(m, 0) + v
+            total += max(cycles, *busy.values()) if busy else cycles
+        return (max(sp.values(), default=0), total) if objective == "memory" else (total,)
+
+    current = key(priced, spad)
     for _ in range(rounds):
         improved = False
         for d in problem.decisions:
+            if not programs_of[d.name]:
+                continue
+            progs = [p for p in problem.programs if p.index in programs_of[d.name]]
+            pairs = [pair for pair in problem.within_pairs() if d.name in pair]
             for i in range(len(d.candidates)):
                 if i == best[d.name]:
                     continue
                 trial = {**best, d.name: i}
-                if not cost.feasible(problem, trial):
+                if cost.within_violations(problem, trial, pairs) or \
+                        any(cost.program_violations(problem, p, trial) for p in progs):
                     continue
-                k = cost.objective_key(problem, trial, objective)
-                if k < key:
-                    best, key, improved = trial, k, True
+                figures = list(priced)
+                for k in readers[d.name]:
+                    figures[k] = cost.program_parts(problem, parts[k][1], trial)
+                sp = {**spad, **{p.index: cost.program_scratchpad(problem, p, trial)
+                                 for p in progs}}
+                k = key(figures, sp)
+                if k < current:
+                    best, current, priced, spad, improved = trial, k, figures, sp, True
         if not improved:
             break
     return best
 
 
 def _from_hint(problem: Problem, hint: dict[str, int] | None, time_limit: float | None,
-               notes: list[str], minimising: str, improved: bool) -> dict[str, int]:
-    """The time limit hit before CP-SAT found any schedule: its hint, the V1 heuristic's
-    schedule, is the best one known (else the error says to raise the limit)."""
+               notes: list[str], minimising: str, hint_from: str) -> dict[str, int]:
+    """The time limit hit before CP-SAT found any schedule: its hint (`hint_from` says
+    what it is) is the best one known (else the error says to raise the limit)."""
     if hint is None:
         raise SolveError(f"CP-SAT found no schedule for {problem.kernel} within the time "
                          f"limit of {time_limit} s and the V1 heuristic's does not fit; "
                          f"raise --time-limit")
     notes.append(f"the time limit ({time_limit} s) hit before CP-SAT found a schedule of its "
                  f"own (it stopped with status UNKNOWN while minimising {minimising}): the "
-                 f"best schedule known is its hint, the V1 heuristic's schedule"
-                 f"{' improved one decision at a time' if improved else ''}, reported "
+                 f"best schedule known is its hint, {hint_from}, reported "
                  f"FEASIBLE with the model's lower bound")
     return hint
 

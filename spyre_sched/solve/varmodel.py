@@ -1,35 +1,31 @@
-"""A program part stated with CP-SAT variables: decisions, stage times, pipeline cycles
-and buffer bytes are variables and constraints, so the model grows with the sizes of the
-figures' own tables (each over the few decisions it reads), not with the product of all
-the part's candidates.
+"""The CP-SAT model of a program part: decisions, stage times, pipeline cycles and buffer
+bytes are variables and constraints, so the model grows with the sizes of the figures'
+own tables (each over the few decisions it reads), never with the product of all the
+part's candidates (docs/solver.md, section 4):
 
-`model.program_table` enumerates a part's candidate combinations in Python and keeps
-their Pareto front; that is exact and tight, but its cost is the product of the
-candidates (a 512x4096x16384 3-D add: 1.76 M combinations). Above `model.COMBINATION_LIMIT`
-evaluations a part is stated here instead (docs/solver.md, "Parts stated with
-variables"):
-
-- every decision is an index variable `idx_d = Σ i · x[d][i]` over its one-hot;
+- every decision is a one-hot over its candidates, read through an index variable
+  `idx_d = Σ i · x[d][i]`;
 - a figure of the problem (a transfer's bytes, an iteration count, a buffer's bytes, a
-  FIFO's entries) is a table over the decisions in its scope: an `add_element` for one
-  decision, an `add_allowed_assignments` for several;
-- a stage's figures (its fill, its steady state per modulo candidate, its busy time of a
-  shared memory) are evaluated by the exact cost model (`cost.py`) once per row of the
-  stage's own scope, and stated as one table;
-- a stage that runs a nested pipeline costs that pipeline's cycles (a variable, stated
-  the same way, recursively);
-- a pipeline: `slowest = max over engines (Σ steady)` (`add_max_equality`), the steady
-  state of each stage chosen by the modulo's literal (`only_enforce_if`), and
-  `cycles = fill_drain + (N − 1) · S` with `S = slowest` (buffered) or `fill_drain`
-  (unbuffered), the product by `add_multiplication_equality`; a shared memory's busy time
-  `N × busy per iteration` likewise;
+  FIFO's entries) that is a product of per-loop terms (`Quantity.factors`) is stated as
+  the product (`add_multiplication_equality`) of one small table per factor; any other
+  figure is one table over its own scope: a linear sum over the one-hot for one
+  decision, an element constraint over the scope's row index for several;
+- a stage of transfers whose bytes are such products is stated arithmetically by the
+  cost model's own formulas; any other stage (computes, a mix, re-reads a keep decision
+  may empty) is evaluated by the exact cost model (`cost.py`) once per row of the
+  stage's own scope and stated as one table of its occupancy, latency, fill, streaming
+  tail and shared-memory busy times; a stage that runs a nested pipeline costs that
+  pipeline's cycles, a variable stated the same way, recursively;
+- a pipeline: per modulo candidate (its literal enforces it) each stage's steady state,
+  `slowest = max over engines (Σ steady)` (`add_max_equality`, a shared memory being an
+  engine), the fill and drain as the sum of the stages' fills or, for stages that
+  stream into each other (`streaming.py`), the max over stages of the heads before, the
+  stage and the tails after; `cycles = fill_drain + (N − 1) · S`, 0 when a choice runs
+  it no time at all; a shared memory's busy time `N × busy per iteration`;
 - a buffer's bytes: `bytes × m` per modulo literal.
 
 Every relation is exact (no linearisation): for any assignment the model's cycles equal
-`cost.program_parts`. What is stated here must have the structure this module knows
-(`supported` says why not otherwise): stages of transfers and computes, or one nested
-pipeline; no streaming overlap between stages, no prefetch slack, no shared-memory
-traffic inside a nested pipeline, at least one iteration. Other parts keep the tables.
+`cost.program_parts` (tests/solve/test_varmodel.py checks it on random assignments).
 """
 
 from __future__ import annotations
@@ -40,9 +36,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from spyre_sched.device.model import occupancy_cycles
 from spyre_sched.solve import cost, streaming
 from spyre_sched.solve.problem import (
+    Compute,
     Pipeline,
     Problem,
     Program,
@@ -50,14 +46,19 @@ from spyre_sched.solve.problem import (
     Stage,
     Transfer,
     iterations_scope,
+    pipeline_scope,
     stage_scope,
 )
 
 
+ROW_LITERALS = 1024
+"""A table over several decisions with at most this many rows gets one literal per row
+(an exact, tight linear form); a larger one an element constraint over its row index."""
+
+
 @dataclass
 class StatedPart:
-    """What the model holds of a part stated with variables (the counterpart of
-    `model.ProgramTable` in the statistics)."""
+    """What the model holds of one program part."""
 
     program: Program
     scope: tuple[str, ...]
@@ -71,41 +72,44 @@ class StatedPart:
     registers: list[cp_model.LinearExprT] = field(default_factory=list)
     cycles_bound: int = 0
     """A lower bound on `cycles` that holds for every assignment."""
+    cycles_most: int = 0
+    """An upper bound on `cycles`."""
     busy_bound: dict[str, int] = field(default_factory=dict)
     """Likewise per shared memory, on `shared_busy` (the cut `_Stater.pipeline` states)."""
+    busy_most: dict[str, int] = field(default_factory=dict)
     bytes_bound: int = 0
-    keys: list = field(default_factory=list)
-    """(no enumerated front: empty, so `BuiltModel.front` counts nothing for it)"""
+    bytes_most: int = 0
 
 
-def unsupported(problem: Problem, part: Program) -> str | None:
-    """Why the part cannot be stated here (None: it can)."""
-    for p in part.pipelines:
-        why = _pipeline_unsupported(problem, p, nested=False)
-        if why:
-            return why
-    return None
+@dataclass
+class _StageFigures:
+    """A stage as the pipeline around it reads it (expressions and their bounds)."""
+
+    fill: cp_model.LinearExprT
+    steady: list  # per modulo candidate
+    engine_busy: dict[str, tuple]
+    """per shared memory: (busy per iteration of the stage's own transfers, its most):
+    the shared memory as an engine of this pipeline"""
+    total_busy: dict[str, tuple]
+    """per shared memory: (busy per iteration, nested pipelines' runs included, its most)"""
+    head: cp_model.LinearExprT
+    tail: cp_model.LinearExprT
+    fill_lo: int
+    fill_hi: int
+    steady_hi: int
 
 
-def _pipeline_unsupported(problem: Problem, p: Pipeline, nested: bool) -> str | None:
-    if _least_iterations(p) < 1:
-        return f"pipeline {p.name}: some choice runs it no time at all"
-    if streaming.overlaps(p):
-        return f"pipeline {p.name}: its stages stream into each other"
-    if any(cost._slack(problem, p)):
-        return f"pipeline {p.name}: a later phase's loads overlap an earlier phase"
-    for st in p.stages:
-        pipes = [w for w in st.work if isinstance(w, Pipeline)]
-        if pipes and len(st.work) != 1:
-            return f"stage {st.name}: a nested pipeline beside other work"
-        if nested and any(isinstance(w, Transfer) and w.shared_bandwidth is not None
-                          and w.shared_memory for w in st.work):
-            return f"stage {st.name}: shared-memory traffic inside a nested pipeline"
-        for q in pipes:
-            why = _pipeline_unsupported(problem, q, nested=True)
-            if why:
-                return why
-    return None
+@dataclass
+class _Run:
+    """One run of a pipeline."""
+
+    cycles: cp_model.LinearExprT
+    busy: dict[str, tuple]
+    """per shared memory: (busy cycles of the run, its most)"""
+    lo: int
+    hi: int
+    fill_drain: cp_model.LinearExprT
+    fill_drain_hi: int
 
 
 class _Stater:
@@ -145,8 +149,9 @@ class _Stater:
     def table(self, scope: tuple[str, ...], keys: list[tuple[int, ...]],
               columns: list[list[int]], what: str) -> list[cp_model.LinearExprT]:
         """Variables equal to `columns[c][row]` where the decisions of `scope` take
-        `keys[row]`: constants when a column never changes, an element constraint for a
-        one-decision scope, one allowed-assignments table otherwise."""
+        `keys[row]`: constants when a column never changes, a linear sum over the one-hot
+        for a one-decision scope (exact in the LP relaxation too), an element constraint
+        over the scope's mixed-radix row index otherwise."""
         self.rows += len(keys)
         out: list[cp_model.LinearExprT] = []
         varying: list[int] = []
@@ -158,9 +163,28 @@ class _Stater:
                 varying.append(c)
         if not varying:
             return out
-        # one element constraint per column over the scope's mixed-radix row index (rows a
-        # `within` pair rules out repeat a legal value: their literals are forbidden)
         sizes = [len(self.problem.decision(d).candidates) for d in scope]
+        if len(scope) == 1 and len(keys) == sizes[0]:
+            lits = self.one_hot[scope[0]]
+            for c in varying:
+                by = dict(zip((k[0] for k in keys), columns[c]))
+                self.model.add(out[c] == sum(by[i] * lit for i, lit in enumerate(lits)))
+            return out
+        if len(keys) <= ROW_LITERALS:
+            # one literal per row, channelled to the one-hots: the relaxation of the
+            # table is then its convex hull, which bounds the products that read it
+            ys = [self.model.new_bool_var(self.name(what + ".row")) for _ in keys]
+            self.model.add_exactly_one(ys)
+            for pos, d in enumerate(scope):
+                by_value: dict[int, list] = {}
+                for y, key in zip(ys, keys):
+                    by_value.setdefault(key[pos], []).append(y)
+                for i, lit in enumerate(self.one_hot[d]):
+                    self.model.add(sum(by_value.get(i, [])) == lit)
+            for c in varying:
+                self.model.add(out[c] == sum(v * y for v, y in zip(columns[c], ys)))
+            return out
+        # (rows a `within` pair rules out repeat a legal value: their literals are forbidden)
         strides = [math.prod(sizes[k + 1:]) for k in range(len(scope))]
         if len(scope) == 1:
             index: cp_model.LinearExprT = self.idx(scope[0])
@@ -208,16 +232,72 @@ class _Stater:
                 what: str) -> cp_model.LinearExprT:
         if len(exprs) == 1:
             return exprs[0]
+        if all(isinstance(e, int) for e in exprs):
+            return max(exprs)
         out = self.model.new_int_var(0, hi, self.name(what))
         self.model.add_max_equality(out, exprs)
         return out
 
-    def transfers(self, st: Stage, staggered: tuple[str, ...], hidden: int, shared: list[str]):
-        """(occupancy, latency, fill, busy per shared memory, upper bound of one
-        iteration) of a stage of transfers whose bytes are products (`Quantity.factors`)
-        and never 0, stated arithmetically: the cost model's formulas (`cost.py`:
-        `transfer_one_shot`, `transfer_alone`, `stage_fill`, `_add_shared`) with the
-        bytes as a variable."""
+    def minimum(self, exprs: list[cp_model.LinearExprT], hi: int,
+                what: str) -> cp_model.LinearExprT:
+        if all(isinstance(e, int) for e in exprs):
+            return min(exprs)
+        out = self.model.new_int_var(0, hi, self.name(what))
+        self.model.add_min_equality(out, exprs)
+        return out
+
+    def product(self, a: cp_model.LinearExprT, b: cp_model.LinearExprT,
+                upper: int, what: str) -> cp_model.LinearExprT:
+        if isinstance(a, int) or isinstance(b, int):
+            return a * b  # (a constant factor keeps it linear)
+        out = self.model.new_int_var(0, upper, self.name(what))
+        self.model.add_multiplication_equality(out, [a, b])
+        return out
+
+    def modulo(self, modulo: str | int) -> list[tuple[int, cp_model.IntVar | None]]:
+        """(value, literal) per candidate of the modulo (literal None: fixed)."""
+        if isinstance(modulo, int):
+            return [(modulo, None)]
+        d = self.problem.decision(modulo)
+        return [(cost.candidate_modulo(d.kind, c), lit)
+                for c, lit in zip(d.candidates, self.one_hot[modulo])]
+
+    # ---- stages ------------------------------------------------------------------------
+
+    def stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
+              modulos: list[tuple[int, cp_model.IntVar | None]],
+              shared: list[str]) -> _StageFigures:
+        if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
+            return self._nested_stage(st, st.work[0], slack, modulos)
+        if st.work and all(isinstance(w, Transfer) and w.bytes.factors and w.bytes.least() > 0
+                           for w in st.work):
+            return self._transfer_stage(st, staggered, hidden, slack, modulos, shared)
+        return self._tabulated_stage(st, staggered, hidden, slack, modulos, shared)
+
+    def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos) -> _StageFigures:
+        """A stage that runs a nested pipeline: its occupancy is that pipeline's cycles
+        (latency 0, so every steady state is the same), less the part of its leading
+        loads an earlier phase leaves room for (`cost.stage_fill`)."""
+        run = self.pipeline(inner)
+        fill: cp_model.LinearExprT = run.cycles
+        fill_lo = run.lo
+        if slack:
+            scope = _leading_scope(st)
+            keys = self.candidates(scope)
+            loads = [cost.leading_load(self.problem, st, dict(zip(scope, k))) for k in keys]
+            lead = self.table(scope, keys, [loads], "leading")[0] if scope else loads[0]
+            fill = run.cycles - self.minimum([slack, lead], slack, "prefetched")
+            fill_lo = max(0, run.lo - slack)
+        first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
+        return _StageFigures(fill, [run.cycles] * len(modulos), {},
+                             run.busy, first, first, fill_lo, run.hi, run.hi)
+
+    def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
+                        modulos, shared: list[str]) -> _StageFigures:
+        """A stage of transfers whose bytes are products (`Quantity.factors`) and never 0,
+        stated arithmetically: the cost model's formulas (`cost.py`: `transfer_one_shot`,
+        `transfer_alone`, `stage_fill`, `leading_load`, `_add_shared`) with the bytes as a
+        variable."""
         occupancy, hi_total, gain = [], 0, []
         busy: dict[str, list] = {m: [] for m in shared}
         busy_hi: dict[str, int] = {m: 0 for m in shared}
@@ -246,72 +326,54 @@ class _Stater:
         latency = max((0 if w.awaited else w.latency) for w in st.work)
         total = sum(occupancy)
         fill = total + latency - min(latency, hidden) - sum(gain)
-        out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared}
-        return total, latency, fill, out_busy, hi_total + latency
+        if slack and all(cost._is_load(w) for w in st.work):
+            # its loads start as soon as the unit is free: up to `slack` of them hide
+            fill = fill - self.minimum([slack, total + latency], slack, "prefetched")
+        one_hi = hi_total + latency
+        out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared if busy[m]}
+        fill_lo = self._least_fill(st, staggered, hidden, slack)
+        return _StageFigures(fill, self.steady(total, latency, one_hi, modulos), out_busy,
+                             out_busy, fill, fill, fill_lo, one_hi, one_hi)
 
-    def modulo(self, modulo: str | int) -> list[tuple[int, cp_model.IntVar | None]]:
-        """(value, literal) per candidate of the modulo (literal None: fixed)."""
-        if isinstance(modulo, int):
-            return [(modulo, None)]
-        d = self.problem.decision(modulo)
-        return [(cost.candidate_modulo(d.kind, c), lit)
-                for c, lit in zip(d.candidates, self.one_hot[modulo])]
-
-    def product(self, a: cp_model.LinearExprT, b: cp_model.LinearExprT,
-                upper: int, what: str) -> cp_model.LinearExprT:
-        if isinstance(a, int) or isinstance(b, int):
-            return a * b  # (a constant factor keeps it linear)
-        out = self.model.new_int_var(0, upper, self.name(what))
-        self.model.add_multiplication_equality(out, [a, b])
-        return out
-
-    # ---- a stage and a pipeline --------------------------------------------------------
-
-    def stage(self, st: Stage, staggered: tuple[str, ...], hidden: int,
-              modulos: list[tuple[int, cp_model.IntVar | None]], shared: list[str]):
-        """(fill, steady per modulo candidate, busy per iteration per shared memory,
-        bounds) of a stage: upper and lower bounds of the fill, the largest steady."""
-        if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
-            inner = st.work[0]
-            cycles, _, lo, hi = self.pipeline(inner)  # (no shared traffic inside: `unsupported`)
-            return cycles, [cycles] * len(modulos), {}, lo, hi, hi
-        if st.work and all(isinstance(w, Transfer) and w.bytes.factors and w.bytes.least() > 0
-                           for w in st.work):
-            occupancy, latency, fill, busy, one_hi = self.transfers(st, staggered, hidden,
-                                                                   shared)
-            fill_lo = self._least_fill(st, staggered, hidden)
-            return (fill, self.steady(occupancy, latency, one_hi, modulos), busy, fill_lo,
-                    one_hi, one_hi)
+    def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
+                         modulos, shared: list[str]) -> _StageFigures:
+        """Any other stage, evaluated by the exact cost model once per row of its own
+        scope: occupancy, latency, fill, streaming tail, and per shared memory its own
+        transfers' busy time and the total with its nested pipelines' runs."""
         scope = stage_scope(st)
         keys = self.candidates(scope)
-        occs, lats, fills, busy_cols = [], [], [], {m: [] for m in shared}
+        columns: list[list[int]] = [[] for _ in range(4 + 2 * len(shared))]
         memo: dict[tuple, tuple] = {}
         for key in keys:
             ch = dict(zip(scope, key))
-            values = tuple(q.at(ch) for w in st.work for q in _quantities(w))
+            values = tuple(v for w in st.work for v in _values(w, ch))
             found = memo.get(values)
             if found is None:
                 occupancy, latency = cost._stage_parts(self.problem, st, ch, None)
-                fill = cost.stage_fill(self.problem, st, ch, staggered, None, hidden, 0)
-                busy = {m: 0 for m in shared}
-                for w in st.work:
-                    if isinstance(w, Transfer) and w.shared_bandwidth is not None and \
-                            w.shared_memory:
-                        busy[w.shared_memory] += occupancy_cycles(w.bytes.at(ch) * w.sharers,
-                                                                  w.shared_bandwidth)
-                found = memo[values] = (occupancy, latency, fill, busy)
-            occs.append(found[0])
-            lats.append(found[1])
-            fills.append(found[2])
-            for m in shared:
-                busy_cols[m].append(found[3][m])
-        got = self.table(scope, keys, [occs, lats, fills, *(busy_cols[m] for m in shared)],
-                         "stage")
-        occupancy, latency, fill = got[:3]
+                fill = cost.stage_fill(self.problem, st, ch, staggered, None, hidden, slack)
+                _, tail = streaming.ends(st, fill, ch, lambda q: 0)  # (no single nested run)
+                own: dict[str, int] = {}
+                cost._add_shared(st, ch, own)
+                total = _busy_one_iteration(self.problem, st, ch)
+                found = memo[values] = (
+                    occupancy, latency, fill, tail,
+                    *(own.get(f"{m} (shared)", 0) for m in shared),
+                    *(total.get(m, 0) for m in shared))
+            for col, v in zip(columns, found):
+                col.append(v)
+        got = self.table(scope, keys, columns, "stage")
+        occupancy, latency, fill, tail = got[:4]
+        n = len(shared)
+        occs, lats = columns[0], columns[1]
         one_hi = max(o + l for o, l in zip(occs, lats))
-        busy = {m: (b, max(busy_cols[m])) for m, b in zip(shared, got[3:])}
-        return (fill, self.steady(occupancy, latency, one_hi, modulos, max(lats) == 0), busy,
-                min(fills), max(fills), one_hi)
+        own_busy = {m: (got[4 + k], max(columns[4 + k])) for k, m in enumerate(shared)
+                    if max(columns[4 + k]) > 0}
+        total_busy = {m: (got[4 + n + k], max(columns[4 + n + k]))
+                      for k, m in enumerate(shared) if max(columns[4 + n + k]) > 0}
+        return _StageFigures(fill, self.steady(occupancy, latency, one_hi, modulos,
+                                               max(lats) == 0),
+                             own_busy, total_busy, fill, tail, min(columns[2]),
+                             max(columns[2]), one_hi)
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
@@ -328,7 +390,8 @@ class _Stater:
                 out.append(self.maximum([occupancy, part], one_hi, "steady"))
         return out
 
-    def _least_fill(self, st: Stage, staggered: tuple[str, ...], hidden: int) -> int:
+    def _least_fill(self, st: Stage, staggered: tuple[str, ...], hidden: int,
+                    slack: int) -> int:
         """The stage's fill at its factors' least values (it only grows with the bytes)."""
         least = {w.name: w.bytes.least() for w in st.work}
         fake = Stage(st.name, st.engine, tuple(
@@ -336,7 +399,9 @@ class _Stater:
                      w.shared_bandwidth, w.sharers, w.source, w.target, w.shared_memory,
                      w.awaited)
             for w in st.work), st.staggered, st.overlapped, st.prefetch_slack)
-        return cost.stage_fill(self.problem, fake, {}, staggered, None, hidden, 0)
+        return cost.stage_fill(self.problem, fake, {}, staggered, None, hidden, slack)
+
+    # ---- a pipeline --------------------------------------------------------------------
 
     def iterations(self, p: Pipeline) -> tuple[cp_model.LinearExprT, int, int]:
         """(N, its least and largest value): the product of the loops' trip counts, one
@@ -356,68 +421,140 @@ class _Stater:
         n = self.table(scope, keys, [counts], "iterations")[0] if scope else counts[0]
         return n, min(counts), max(counts)
 
-    def pipeline(self, p: Pipeline):
-        """(cycles, busy per shared memory over the whole run, lower and upper bound of
-        the cycles) of one run of `p`."""
+    def pipeline(self, p: Pipeline, top: bool = False) -> _Run:
+        """One run of `p` (`cost.pipeline_cycles`, `cost.shared_memory_busy`)."""
         n, n_lo, n_hi = self.iterations(p)
         modulos = self.modulo(p.modulo)
         shared = sorted({w.shared_memory for st in p.stages for w in st.work
                          if isinstance(w, Transfer) and w.shared_bandwidth is not None
-                         and w.shared_memory})
-        fills, engines, busy_it = [], {}, {m: [] for m in shared}
-        fill_lo = fill_hi = steady_hi = 0
-        busy_hi: dict[str, int] = {}
-        for st, stag, hidden in zip(p.stages, cost.staggered_stages(p),
-                                    cost.overlapped_latency(p)):
-            fill, steady, busy, lo, hi, s_hi = self.stage(st, stag, hidden, modulos, shared)
-            fills.append(fill)
-            fill_lo, fill_hi, steady_hi = fill_lo + lo, fill_hi + hi, steady_hi + s_hi
-            engines.setdefault(st.engine, []).append(steady)
-            for m, (b, b_hi) in busy.items():
-                busy_it[m].append(b)
-                busy_hi[m] = busy_hi.get(m, 0) + b_hi
-        fill_drain = sum(fills)
+                         and w.shared_memory}
+                        | {m for st in p.stages for w in st.work if isinstance(w, Pipeline)
+                           for m in _shared_inside(w)})
+        figures = [self.stage(st, stag, hidden, free, modulos, shared)
+                   for st, stag, hidden, free in zip(p.stages, cost.staggered_stages(p),
+                                                     cost.overlapped_latency(p),
+                                                     cost._slack(self.problem, p))]
+        fill_hi = sum(f.fill_hi for f in figures)
+        if streaming.overlaps(p):
+            # stages streaming through FIFOs overlap: the slowest stage with the heads of
+            # the ones before it and the tails of the ones after it (`streaming.one_pass`)
+            passes = [sum(f.head for f in figures[:k]) + figures[k].fill
+                      + sum(f.tail for f in figures[k + 1:]) for k in range(len(figures))]
+            fill_drain = self.maximum(passes, fill_hi, "pass")
+            fill_lo = max(f.fill_lo for f in figures)
+        else:
+            fill_drain = sum(f.fill for f in figures)
+            fill_lo = sum(f.fill_lo for f in figures)
         # the slowest engine per modulo candidate: its stages' steady times add up, and a
-        # shared memory is an engine busy for every transfer through it
-        options = []
-        for k, (m, lit) in enumerate(modulos):
-            terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
-            terms += [sum(b) for b in busy_it.values() if b]
-            options.append((m, lit, terms))
-        upper_s = max(fill_hi, steady_hi + sum(busy_hi.values()))
-        per = self.model.new_int_var(0, max(upper_s, 0), self.name("slowest"))
-        for m, lit, terms in options:
-            if m < 2:
-                ct = self.model.add(per == fill_drain)
-            else:
-                slowest = self.model.new_int_var(0, max(upper_s, 0), self.name("engines"))
-                self.model.add_max_equality(slowest, terms or [0])
-                ct = self.model.add(per == slowest)
-            if lit is not None:
-                ct.only_enforce_if(lit)
+        # shared memory is an engine busy for every transfer of this pipeline through it
+        engines: dict[str, list] = {}
+        for st, f in zip(p.stages, figures):
+            engines.setdefault(st.engine, []).append(f.steady)
+        own: dict[str, list] = {}
+        for f in figures:
+            for m, (b, b_hi) in f.engine_busy.items():
+                own.setdefault(m, []).append((b, b_hi))
+        steady_hi = sum(f.steady_hi for f in figures) + sum(
+            b_hi for parts in own.values() for _, b_hi in parts)
+        upper_s = max(fill_hi, steady_hi, 0)
+        per = None
+        if any(m >= 2 for m, _ in modulos) and n_hi > 1:
+            per = self.model.new_int_var(0, upper_s, self.name("slowest"))
+            for k, (m, lit) in enumerate(modulos):
+                if m < 2:
+                    ct = self.model.add(per == fill_drain)
+                else:
+                    terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
+                    terms += [sum(b for b, _ in parts) for parts in own.values()]
+                    ct = self.model.add(per == self.maximum(terms, upper_s, "engines"))
+                if lit is not None:
+                    ct.only_enforce_if(lit)
+        elif n_hi > 1:
+            per = fill_drain
+        hi = fill_hi + (n_hi - 1) * upper_s
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
         else:
-            cycles = fill_drain + self.product(n - 1, per, (n_hi - 1) * max(upper_s, 0),
-                                               "repeat")
-        busy_total = {m: self.product(n, sum(parts), n_hi * busy_hi[m], "busy")
-                      for m, parts in busy_it.items() if parts}
-        for m, total in busy_total.items():
+            cycles = fill_drain + self.product(n - 1 if n_lo >= 1 else self._less_one(n, n_hi),
+                                               per, (n_hi - 1) * upper_s, "repeat")
+        lo = fill_lo if n_lo >= 1 else 0
+        if n_lo < 1:
+            # a choice that runs it no time at all costs nothing (`cost._pipeline_cycles`)
+            runs = self.model.new_bool_var(self.name("runs"))
+            self.model.add(n >= 1).only_enforce_if(runs)
+            self.model.add(n == 0).only_enforce_if(runs.Not())
+            zeroed = self.model.new_int_var(0, max(hi, 0), self.name("cycles"))
+            self.model.add(zeroed == cycles).only_enforce_if(runs)
+            self.model.add(zeroed == 0).only_enforce_if(runs.Not())
+            cycles = zeroed
+        per_iteration: dict[str, list] = {}
+        for f in figures:
+            for m, (b, b_hi) in f.total_busy.items():
+                per_iteration.setdefault(m, []).append((b, b_hi))
+        busy: dict[str, tuple] = {}
+        for m, parts in per_iteration.items():
+            b_hi = sum(h for _, h in parts)
+            total = self.product(n, sum(b for b, _ in parts), n_hi * b_hi, "busy")
+            busy[m] = (total, n_hi * b_hi)
             # a cut CP-SAT cannot derive from the products: N x ceil(bytes x sharers / bw)
             # is at least what all the iterations' bytes need, whatever the tiles
             least = 0
-            for st in p.stages:
-                for w in st.work:
-                    if isinstance(w, Transfer) and w.shared_memory == m and \
-                            w.shared_bandwidth is not None:
-                        moved = least_product([p.iterations, w.bytes]) \
-                            if p.iterations.factors and not p.instances.scope \
-                            and p.instances.table[()] == 1 else 0
-                        least += -(-moved * w.sharers // w.shared_bandwidth)
+            if p.iterations.factors and not p.instances.scope and p.instances.table[()] == 1:
+                for st in p.stages:
+                    for w in st.work:
+                        if isinstance(w, Transfer) and w.shared_memory == m and \
+                                w.shared_bandwidth is not None:
+                            moved = least_product([p.iterations, w.bytes])
+                            least += -(-moved * w.sharers // w.shared_bandwidth)
             if least and not isinstance(total, int):
                 self.model.add(total >= least)
-            self.busy_least[m] = self.busy_least.get(m, 0) + least
-        return cycles, busy_total, fill_lo, fill_hi + (n_hi - 1) * max(upper_s, 0)
+            if top:
+                self.busy_least[m] = self.busy_least.get(m, 0) + least
+        return _Run(cycles, busy, lo, hi, fill_drain, fill_hi)
+
+    def _less_one(self, n: cp_model.LinearExprT, n_hi: int) -> cp_model.LinearExprT:
+        """max(N − 1, 0), for an N that may be 0."""
+        out = self.model.new_int_var(0, max(n_hi - 1, 0), self.name("repeats"))
+        self.model.add_max_equality(out, [n - 1, 0])
+        return out
+
+
+def _leading_scope(st: Stage) -> tuple[str, ...]:
+    """Decisions `cost.leading_load` of the stage reads."""
+    if st.work and all(cost._is_load(w) for w in st.work):
+        return stage_scope(st)
+    if len(st.work) == 1 and isinstance(st.work[0], Pipeline) and st.work[0].stages:
+        inner = st.work[0]
+        return tuple(dict.fromkeys((*iterations_scope(inner),
+                                    *_leading_scope(inner.stages[0]))))
+    return ()
+
+
+def _shared_inside(p: Pipeline) -> set[str]:
+    """Shared memories any transfer of `p`, nested ones included, goes through."""
+    out: set[str] = set()
+    for st in p.stages:
+        for w in st.work:
+            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+                out.add(w.shared_memory)
+            elif isinstance(w, Pipeline):
+                out |= _shared_inside(w)
+    return out
+
+
+def _busy_one_iteration(problem: Problem, st: Stage, ch) -> dict[str, int]:
+    """A stage's share of `cost.shared_busy_per_iteration`."""
+    one = Pipeline("", Quantity.const(1), (st,))
+    return cost.shared_busy_per_iteration(problem, one, ch)
+
+
+def _values(w, ch) -> tuple:
+    """What a stage's figures read of a piece of work under `ch`."""
+    if isinstance(w, Transfer):
+        return (w.bytes.at(ch),)
+    if isinstance(w, Compute):
+        return (w.elements.at(ch), w.instances.at(ch), w.steps.at(ch), w.period.at(ch))
+    return tuple(ch[d] for d in pipeline_scope(w))
 
 
 def least_product(quantities: list[Quantity]) -> int:
@@ -441,33 +578,25 @@ def least_product(quantities: list[Quantity]) -> int:
     return value
 
 
-def _least_iterations(p: Pipeline) -> int:
-    return p.iterations.least()
-
-
-def _quantities(w) -> list[Quantity]:
-    if isinstance(w, Transfer):
-        return [w.bytes]
-    if isinstance(w, Pipeline):
-        return []
-    return [w.elements, w.instances, w.steps, w.period]
-
-
 def state(model: cp_model.CpModel, problem: Problem, part: Program, scope: tuple[str, ...],
           one_hot: dict[str, list[cp_model.IntVar]], n: int) -> StatedPart:
-    """The part's figures as variables (`unsupported(problem, part)` must be None)."""
+    """The part's figures as variables over the decisions' one-hots."""
     s = _Stater(model, problem, one_hot, f"p{part.index}.part{n}")
     out = StatedPart(part, scope, 0)
-    cycles, busy = [], {}
+    cycles, busy, busy_hi = [], {}, {}
     for p in part.pipelines:
-        c, b, lo, _ = s.pipeline(p)
-        cycles.append(c)
-        out.cycles_bound += lo
-        for m, expr in b.items():
+        run = s.pipeline(p, top=True)
+        cycles.append(run.cycles)
+        out.cycles_bound += run.lo
+        out.cycles_most += run.hi
+        for m, (expr, hi) in run.busy.items():
             busy.setdefault(m, []).append(expr)
+            busy_hi[m] = busy_hi.get(m, 0) + hi
     out.cycles = part.calls * sum(cycles)
     out.cycles_bound *= part.calls
+    out.cycles_most *= part.calls
     out.shared_busy = {m: part.calls * sum(v) for m, v in busy.items()}
+    out.busy_most = {m: part.calls * v for m, v in busy_hi.items()}
     out.busy_bound = {m: part.calls * v for m, v in s.busy_least.items()}
     others = problem.other_memories
     spad: list[cp_model.LinearExprT] = []
@@ -478,18 +607,19 @@ def state(model: cp_model.CpModel, problem: Problem, part: Program, scope: tuple
         options = s.modulo(b.modulo)
         if len(options) == 1:
             total: cp_model.LinearExprT = options[0][0] * nbytes
-            low = options[0][0] * lo
+            low, high = options[0][0] * lo, options[0][0] * hi
         else:
             top = max(m for m, _ in options)
             total = model.new_int_var(0, top * hi, s.name("copies"))
             for m, lit in options:
                 model.add(total == m * nbytes).only_enforce_if(lit)
-            low = min(m for m, _ in options) * lo
+            low, high = min(m for m, _ in options) * lo, top * hi
         if b.memory in others:
             other.setdefault(b.memory, []).append(total)
         else:
             spad.append(total)
             out.bytes_bound += low
+            out.bytes_most += high
     out.buffer_bytes = sum(spad)
     out.other_bytes = {k: sum(v) for k, v in other.items()}
     out.fifos = [s.quantity(f.entries, "fifo") for f in part.fifos]

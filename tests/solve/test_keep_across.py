@@ -107,8 +107,10 @@ def test_choice_flips_when_the_region_does_not_fit() -> None:
     assert "keep" not in old
     before = spyre_sched.compile(old, device="spyre")
     assert before.predicted_cycles == schedule.predicted_cycles
-    assert [{k: v for k, v in p.items() if k != "keep"} for p in schedule.decisions] == \
-        before.decisions
+    # (the same tiles and buffering; an instance count that changes nothing is a tie
+    # CP-SAT may break either way)
+    assert [{k: p[k] for k in ("tiles", "modulo")} for p in schedule.decisions] == \
+        [{k: p[k] for k in ("tiles", "modulo")} for p in before.decisions]
     # with room, the same IR keeps X and program 1 no longer reads it from device memory
     roomy = spyre_sched.compile(_open_ir(), device="spyre")
     assert roomy.decisions[0]["keep"] == {"p0.keep.X": 1}

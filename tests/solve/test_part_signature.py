@@ -1,6 +1,6 @@
-"""Parts that are the same up to names share one table (`solve/signature.py`): the cost
-model runs once per part structure, and every part still gets exactly the rows its own
-table would have."""
+"""Parts that are the same up to names have one signature (`solve/signature.py`): their
+least cycles alone (`solve/part_bounds.py`) are solved once per structure, and every
+part still gets exactly the bound and choice its own solve would give."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import dataclasses
 
 from handmade import elementwise_program
 
-from spyre_sched.solve import model
+from spyre_sched.solve import cost, model, part_bounds
 from spyre_sched.solve.problem import Problem
 from spyre_sched.solve.signature import part_signature
 from spyre_sched.solve.solver import solve
@@ -53,27 +53,26 @@ def test_a_different_figure_gives_a_different_signature():
     assert sigs[0] != sigs[1]
 
 
-def test_the_cost_model_runs_once_per_structure_and_each_part_gets_its_own_rows(monkeypatch):
+def test_parts_alike_are_bounded_once_and_each_gets_its_own_bound(monkeypatch):
     problem = _problem([(3, 4), (3, 4), (2, 4), (3, 4)])
-    evaluated = []
-    original = model.program_table
+    solved = []
+    original = part_bounds._least
 
-    def counted(problem, part, whole=False):
-        evaluated.append(part.index)
-        return original(problem, part, whole)
+    def counted(sub, links, seed, gap):
+        solved.append(sub.programs[0].index)
+        return original(sub, links, seed, gap)
 
-    monkeypatch.setattr(model, "program_table", counted)
-    built = model.build(problem)
-    assert evaluated == [0, 2]  # programs 1 and 3 reuse program 0's rows
-    for table in built.tables:
-        alone = original(problem, table.program, whole=True)
-        assert table.scope == alone.scope
-        assert table.scope[0].startswith(f"p{table.program.index}.")
-        assert (table.keys, table.cycles, table.buffer_bytes, table.fifos) == \
-            (alone.keys, alone.cycles, alone.buffer_bytes, alone.fifos)
+    monkeypatch.setattr(part_bounds, "_least", counted)
+    bounds = part_bounds.part_bounds(problem, 0, 0.0)
+    assert sorted(set(solved)) == [0, 2]  # programs 1 and 3 reuse program 0's bound
+    for b in bounds:
+        alone = original(part_bounds.alone(problem, model.components(
+            problem, problem.programs[b.program])[b.part]), b.links, 0, 0.0)
+        assert (b.least, b.choice) == alone
+        assert all(d.startswith(f"p{b.program}.") for d in b.choice)
     monkeypatch.undo()
     shared = solve(problem)
     assert shared.stats.phases[-1].status == "OPTIMAL"
-    for index in (1, 3):  # the same program gets the same choice as program 0
-        assert [shared.choice[f"p{index}{n[2:]}"] for n in shared.choice if n.startswith("p0.")] \
-            == [shared.choice[n] for n in shared.choice if n.startswith("p0.")]
+    for index in (1, 3):  # the same program costs what program 0 costs (ties may differ)
+        assert cost.program_cycles(problem, problem.programs[index], shared.choice) == \
+            cost.program_cycles(problem, problem.programs[0], shared.choice)
