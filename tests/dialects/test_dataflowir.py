@@ -152,6 +152,14 @@ NEGATIVE = {
         program(load=f'agen.composite_load_and_store "ddr"[%c0] {ROW} to "lx"[%c0] '
                      f'{ROW.replace("-d1 + 63", "-d1 + 31")} : f16'),
         "the source moves 64 points"),
+    "clip symbols": (
+        program(load=f'agen.composite_load_and_store "ddr"[%c0] {ROW} to "lx"[%c0] {ROW} clip(%c0) '
+                     '{clip = affine_set<(d0, d1)[s0, s1] : (-d1 - s0 + s1 >= 0)>, clip_side = "source"} : f16'),
+        "one symbol per clip value (1)"),
+    "clip side": (
+        program(load=f'agen.composite_load_and_store "ddr"[%c0] {ROW} to "lx"[%c0] {ROW} clip(%c0) '
+                     '{clip = affine_set<(d0, d1)[s0] : (-d1 - s0 >= 0)>, clip_side = "both"} : f16'),
+        'clip_side must be "source" or "target"'),
     "empty memory name": (program(load=f'%v = agen.vector_load ""[%c0] {ROW} : vector<1x64xf16>'),
                           "memory name is empty"),
     "binary operand types differ": (
