@@ -525,8 +525,18 @@ def _leading_scope(st: Stage) -> tuple[str, ...]:
         return stage_scope(st)
     if len(st.work) == 1 and isinstance(st.work[0], Pipeline) and st.work[0].stages:
         inner = st.work[0]
-        return tuple(dict.fromkeys((*iterations_scope(inner),
-                                    *_leading_scope(inner.stages[0]))))
+        # the run of the unit's loads at the start: the inner stages on the first one's
+        # unit, up to the first that goes on to compute (which run it reaches depends on
+        # the values, so the scope covers them all)
+        names = list(iterations_scope(inner))
+        engine = cost.load_prefix_engine(inner.stages[0])
+        for inner_stage in inner.stages:
+            if cost.load_prefix_engine(inner_stage) != engine:
+                break
+            names.extend(_leading_scope(inner_stage))
+            if not all(cost._is_load(w) for w in inner_stage.work):
+                break
+        return tuple(dict.fromkeys(names))
     return ()
 
 
