@@ -96,8 +96,6 @@ def test_transposed_tile_is_refused_at_the_tile() -> None:
 
 
 @pytest.mark.parametrize("name, message", [
-    ("pair_groups", "not supported yet: inter-tile communication in several groups"),
-    ("routed", "not supported yet: a consume whose consumer tiles read different producers"),
     ("distributed_argument", "an access through a distributed view that spans several of its parts"),
 ])
 def test_out_of_scope_kernels_are_refused(name: str, message: str) -> None:
