@@ -83,11 +83,11 @@ def allocated_and_modelled(kernel: Path, device: str, strategy: str):
 
 
 def _cases():
-    # The default run: the examples `in_default_run` picks, and the suite on spyre
-    # but its largest solves (the examples cover matmul and FFN), with the solver's schedule; the heuristic's schedules
-    # and the rest of the suite (~3 min, the three-level device's solves dominate) are
-    # opt-in (-m slow).
-    heavy = {"layernorm", "rmsnorm", "ffn", "matmul"}
+    # The default run: the examples `in_default_run` picks, and the suite on spyre but
+    # its largest solves (the examples cover matmul, FFN, the sharded RMSNorm and split-K),
+    # with the solver's schedule; the heuristic's schedules and the rest of the suite
+    # (~3 min, the three-level device's solves dominate) are opt-in (-m slow).
+    heavy = {"layernorm", "rmsnorm", "ffn", "matmul", "sharded_rmsnorm", "splitk_matmul"}
     for device in DEVICES:
         for path in [*EXAMPLES, *SUITE]:
             if device != "spyre" and path.stem in ("sharded_rmsnorm_4core", "splitk_matmul"):
