@@ -26,6 +26,11 @@ class RuntimeArg:
 def _tile_id(ex, op, vals):
     if len(op.results) == 1:
         return [ex.tile]
+    if len(op.results) != len(ex.machine.grid):
+        raise ExecutionError(
+            f"ktdp.get_compute_tile_id has {len(op.results)} results but the grid "
+            f"{list(ex.machine.grid)} has {len(ex.machine.grid)} dimensions (give the "
+            "function a `grid` attribute of that rank, or take 1 result: the linear id)")
     coords, rest = [], ex.tile
     for n in ex.machine.grid:
         coords.append(rest % n)

@@ -270,3 +270,15 @@ func.func @copy(%X: index, %Y: index) attributes {grid = [1]} {
     path = _write(tmp_path, text)
     inputs = make_inputs(path, 0)
     np.testing.assert_array_equal(run(path, inputs)["Y"], inputs["X"])
+
+
+def test_tile_coordinates_of_a_grid_without_that_rank_are_a_located_error(tmp_path):
+    # No `grid` attribute: a one-dimensional grid, so two coordinates have no meaning
+    text = ("func.func @two_ids() -> (index, index) {\n"
+            "  %0:2 = ktdp.get_compute_tile_id : index, index\n"
+            "  return %0#0, %0#1 : index, index\n"
+            "}\n")
+    with pytest.raises(ExecutionError) as err:
+        run(_write(tmp_path, text), {})
+    assert "2 results but the grid [1] has 1 dimensions" in err.value.message
+    assert err.value.location.line == 2
