@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, MemRefType
 
 from emulator.numerics import element_type, from_memory, round_to, to_memory
 from emulator.reference import affine_sets, linalg, ops_ktdp, ops_upstream  # noqa: F401
@@ -510,6 +510,13 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
             bound[arg.position] = _runtime_value(arg, type_, runtime_args, kernel)
             continue
         if arg.role not in POINTER_ROLES:
+            if isinstance(type_, MemRefType):
+                # a view passed in is not something a launch can give: a kernel takes
+                # pointers (index) and builds its views itself
+                raise ExecutionError(
+                    f"argument %{arg.name} is a {type_}: the reference runs kernels whose "
+                    "arguments are pointers (index) or scalars, and builds views from them "
+                    "with ktdp.construct_memory_view", _where(kernel))
             source = runtime_args if arg.name in runtime_args else inputs
             if arg.name not in source:
                 raise ExecutionError(f"missing scalar argument %{arg.name}", _where(kernel))

@@ -282,3 +282,16 @@ def test_tile_coordinates_of_a_grid_without_that_rank_are_a_located_error(tmp_pa
         run(_write(tmp_path, text), {})
     assert "2 results but the grid [1] has 1 dimensions" in err.value.message
     assert err.value.location.line == 2
+
+
+def test_a_view_as_an_argument_is_a_located_error(tmp_path):
+    # a launch gives pointers and scalars; a memref argument used to crash the reference
+    text = ("func.func @views(%a: memref<32x64xf16>, %b: memref<32x64xf16>) -> memref<64x64xf16> {\n"
+            "  %dv = ktdp.construct_distributed_memory_view (%a, %b : memref<32x64xf16>, "
+            "memref<32x64xf16>) : memref<64x64xf16>\n"
+            "  return %dv : memref<64x64xf16>\n"
+            "}\n")
+    with pytest.raises(ExecutionError) as err:
+        run(_write(tmp_path, text), {"a": 1000, "b": 1000})
+    assert "argument %a is a memref<32x64xf16>" in err.value.message
+    assert err.value.location.line == 1
