@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     ShapedType,
-    TensorType,
     StringAttr,
     i64,
 )
@@ -46,7 +45,7 @@ from spyre_sched.normalize.common import box_set, kernel_of, note_origin
 from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import element_bytes
-from spyre_sched.schedule.common import fail
+from spyre_sched.schedule.common import fail, tensor_producers
 
 NAME = "lower-inter-tile"
 
@@ -143,18 +142,7 @@ def _inline(block: Block, args: list[SSAValue], at: InsertPoint, origin: Operati
 
 def _chain(values: list[SSAValue]) -> list[Operation]:
     """The ops that compute `values` through tensors, back to (and with) their loads."""
-    seen: list[Operation] = []
-    work = [v.owner for v in values if isinstance(v.owner, Operation)]
-    while work:
-        op = work.pop()
-        if op in seen:
-            continue
-        seen.append(op)
-        if isinstance(op, ktdp.LoadOp):
-            continue
-        work += [v.owner for v in op.operands
-                 if isinstance(v.type, TensorType) and isinstance(v.owner, Operation)]
-    return seen
+    return tensor_producers([v.owner for v in values if isinstance(v.owner, Operation)])
 
 
 def _rematerialise(partials: list[SSAValue], stores: list[Operation], at: InsertPoint) -> None:

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    TensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -90,6 +91,23 @@ def programs(module: ModuleOp) -> Iterator[tuple[int, func.FuncOp]]:
             for inner in op.ops:
                 if isinstance(inner, func.FuncOp) and inner.body.blocks:
                     yield index, inner
+
+
+def tensor_producers(start: list[Operation]) -> list[Operation]:
+    """`start` and every op they need through tensor values, walking back to (and with)
+    the loads: the compute a store or a value is made of."""
+    seen: list[Operation] = []
+    work = list(start)
+    while work:
+        op = work.pop()
+        if op in seen:
+            continue
+        seen.append(op)
+        if isinstance(op, ktdp.LoadOp):
+            continue
+        work += [v.owner for v in op.operands
+                 if isinstance(v.type, TensorType) and isinstance(v.owner, Operation)]
+    return seen
 
 
 def index_constant(value: int) -> arith.ConstantOp:

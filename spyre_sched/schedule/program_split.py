@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
-    TensorType,
 )
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -39,30 +38,10 @@ from spyre_sched.schedule.common import (
     fail,
     int_attr,
     kernel_funcs,
+    tensor_producers,
 )
 
 NAME = "program-split"
-
-
-def _is_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType)
-
-
-def _group_of_store(store: ktdp.StoreOp) -> list[Operation]:
-    """The store and everything it needs through tensor values, stopping at loads."""
-    seen: list[Operation] = []
-    work: list[Operation] = [store]
-    while work:
-        op = work.pop()
-        if op in seen:
-            continue
-        seen.append(op)
-        if isinstance(op, ktdp.LoadOp):
-            continue
-        for operand in op.operands:
-            if _is_tensor(operand) and isinstance(operand.owner, Operation):
-                work.append(operand.owner)
-    return seen
 
 
 def compute_groups(kernel: func.FuncOp) -> list[list[Operation]]:
@@ -72,7 +51,7 @@ def compute_groups(kernel: func.FuncOp) -> list[list[Operation]]:
     groups: list[set[Operation]] = []
     for op in kernel.walk():
         if isinstance(op, ktdp.StoreOp):
-            members = set(_group_of_store(op))
+            members = set(tensor_producers([op]))
             for other in [g for g in groups if g & members]:
                 members |= other
                 groups.remove(other)
