@@ -39,6 +39,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   4x64 tile collapsed to 256 and expanded to 2x128 (two rows merged);
 - reshape_scalar: a 1x1 tile collapsed to a rank-0 tensor and broadcast;
 - reshape_chain: a computed tile collapsed and expanded back before its store.
+- gathered_page_reshape: pages gathered through a block table as [1, 16, 1, 64] tiles in
+  a page loop (Triton's paged-attention form) and collapsed to [16, 64]; the table names
+  the cache's first and last page and one page twice;
 - block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
   tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced;
 - mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
@@ -210,6 +213,15 @@ def _reshape_chain(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _gathered_page_reshape(rng):
+    k = _f16(rng, 8, 16, 4, 64)
+    table = np.array([[0, 7, 3, 3]], dtype=np.int32)
+    table[0, 2:] = rng.integers(1, 7)
+    want = np.concatenate([2 * k[table[0], :, h, :].astype(np.float64).reshape(64, 64)
+                           for h in range(4)])
+    return {"K": k, "BT": table}, {"O": want}
+
+
 def _block_accumulator(rng):
     x, w = _f16(rng, 16, 512), _f16(rng, 1, 512)
     xd = x.astype(np.float64)
@@ -228,6 +240,7 @@ CASES = {
     "reshape_total": _reshape_total,
     "reshape_scalar": _reshape_scalar,
     "reshape_chain": _reshape_chain,
+    "gathered_page_reshape": _gathered_page_reshape,
     "mapped_axpy": _mapped_axpy,
     "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
