@@ -1,20 +1,12 @@
 // PASS: indirect-addresses
-// The gather sits inside tile loops, so the tile's indices are fetched once, before the
-// loops: a run-once pipeline whose first (DMA) stage fills an addresses buffer with the
-// indices of the gather's whole variable space (Ids[0 + t0 .. +2]), marked hoisted; the
-// loop nest is its second stage, and the DMA stage that gathers rows fetches nothing.
-// CHECK: ktdf.pipeline {
-// CHECK: %[[A:.*]] = ktdf.buffer {role = "addresses", operand = "Iv_addresses", access_map = affine_map<(d0, d1) -> (d0)>, tile_dims = [2 : i64, 1 : i64]} : memref<2xi32, "LX">
+// The DMA stage that gathers rows of the gather view first fetches the tile's indices
+// (Ids[t0 + row]) into an addresses buffer of the pipeline, tiled like the rows.
+// CHECK: %{{.*}} = ktdf.buffer {role = "addresses", operand = "Iv_addresses", access_map = affine_map<(d0, d1) -> (d0)>, tile_dims = ["p0.tile.lx.d0", "p0.tile.lx.d1"]} : memref<?xi32, "LX">
 // CHECK: ktdf.stage depends_in(none)
-// CHECK: %[[LOW:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[AT:.*]] = arith.addi %[[LOW]], %t0 : index
-// CHECK-NEXT: ktdf.data_transfer from %Iv[%[[AT]]] size [2] to %{{.*}}[0] size [2] {ktdf.addresses_for = "source:0", ktdf.addresses_hoisted} : memref<64xi32>, memref<2xi32, "LX">
-// CHECK-NEXT: } {applicable_units = ["dma"]}
-// CHECK-NEXT: ktdf.stage depends_in(%{{.*}}) depends_out(none) {
-// CHECK-NEXT: scf.for %t0_1
-// CHECK-NOT: ktdf.addresses_for
-// CHECK: ktdf.data_transfer from %Ev_gathered[%{{.*}}, %{{.*}}] size [%n0, %n1]
-// CHECK-NOT: ktdf.addresses_for
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %t0_1 : index
+// CHECK: %[[AT:.*]] = arith.addi %[[ROW]], %t0 : index
+// CHECK-NEXT: ktdf.data_transfer from %Iv[%[[AT]]] size [%n0] to %{{.*}}[0] size [%n0] {ktdf.addresses_for = "source:0"} : memref<64xi32>, memref<?xi32, "LX">
+// CHECK-NEXT: ktdf.data_transfer from %Ev_gathered[%[[ROW]], %{{.*}}] size [%n0, %n1]
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @embedding_lookup(%E: index, %Ids: index, %Y: index) attributes {grid = [32 : i64]} {
     func.call @local_schedule_0(%E, %Ids, %Y) : (index, index, index) -> ()
