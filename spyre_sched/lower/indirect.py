@@ -7,10 +7,8 @@ view dim k with coordinate `sum_u a_ku v_u + (outer values) + c_k` contributes
 the base address. Each index tensor j contributes, per point, the value its address
 buffer holds there times the stride of the view dim it indexes; the address buffer is
 the one `indirect-addresses` filled in the same stage (the transfer marked
-`ktdf.addresses_for = j` just before this one), or the one it filled once before the
-tile loops (`ktdf.addresses_hoisted`: it holds the whole variable space, so the gather
-reads it from the box's position, offset o minus the space's low corner). The view's
-coordinate set bounds each index value (the emulator reports one outside it).
+`ktdf.addresses_for = j` just before this one). The view's coordinate set bounds each
+index value (the emulator reports one outside it).
 """
 
 from __future__ import annotations
@@ -37,19 +35,16 @@ def _symbols_as_dims(expr, num_dims: int, num_symbols: int):
 def _address_transfer(op: ktdf.DataTransferOp, j: int, index_view: SSAValue,
                       side: str) -> ktdf.DataTransferOp:
     """The index fetch for index tensor j that `indirect-addresses` placed in `op`'s
-    pipeline (before `op` for a gather, in the loading stage for a scatter), or in a
-    run-once pipeline around its tile loops (the nearest such)."""
+    pipeline (before `op` for a gather, in the loading stage for a scatter)."""
     found = None
     pipe = op.parent_op()
-    while found is None and pipe is not None:
-        while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
-            pipe = pipe.parent_op()
-        for other in pipe.walk() if pipe is not None else ():
-            if isinstance(other, ktdf.DataTransferOp) and other.source == index_view:
-                mark = other.attributes.get("ktdf.addresses_for")
-                if isinstance(mark, StringAttr) and mark.data == f"{side}:{j}":
-                    found = other
-        pipe = pipe.parent_op() if pipe is not None else None
+    while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
+        pipe = pipe.parent_op()
+    for other in pipe.walk() if pipe is not None else ():
+        if isinstance(other, ktdf.DataTransferOp) and other.source == index_view:
+            mark = other.attributes.get("ktdf.addresses_for")
+            if isinstance(mark, StringAttr) and mark.data == f"{side}:{j}":
+                found = other
     if found is None:
         raise UnsupportedError(f"lowering: a transfer of a gathered view has no address "
                                f"buffer for index tensor #{j} before it (indirect-addresses)")
@@ -106,17 +101,12 @@ def lower_indirect(units, op: ktdf.DataTransferOp, gather_is_source: bool,
         mem, at, bstrides, elem = units.endpoint(fetch.dest, zeros, list(buf.shape))
         imap = gop.index_maps.data[j].data
         istrides = [0] * nd
-        hoisted = "ktdf.addresses_hoisted" in fetch.attributes
         for r, expr in enumerate(imap.results):
             form = linear_form(_symbols_as_dims(expr, nd, imap.num_symbols))
             assert form is not None
             var = next((d for d in form[0] if d < nd), None)
             if var is not None:
                 istrides[var] = bstrides[r]
-                if hoisted:  # the box's entries start at its position in the whole space
-                    lows = gop.lows.get_values()
-                    at = at + (offs[var] - Form.constant(lows[var])).scale(
-                        bstrides[r] * pa.buffers[fetch.dest].element_bytes)
         index_bases.append(units.value(at, "addresses", memory=mem))
         index_accesses.append(_access(sizes, istrides))
         index_elements.append(elem)

@@ -10,57 +10,25 @@ to the indirect transfer, which turns each entry into an address, checked agains
 view's coordinate set. Being a `ktdf.buffer`, the address buffer is counted by
 `footprints` and by the solver under the scratchpad bound, rotates with the pipeline's
 modulo, and grows with the tile extents the solver picks (the gather granularity).
-
-A gather inside tile loops has its index values fetched once instead, before the loops:
-the loading unit waits for a fetch to land before the gather that reads it, so a fetch
-per tile costs one device-memory latency per tile, on the unit that streams the rows.
-The fetch then fills an address buffer holding the index values of the gather's whole
-variable space (marked `ktdf.addresses_hoisted`), in the first stage of a run-once
-pipeline around the outermost tile loop, as `hoist-invariant-transfers` does for
-invariant inputs; each gather reads it at its tile's position (the lowering). Only when
-that buffer still fits next to the program's other buffers at their smallest; else, and
-for scatters (whose fetch already runs under the loads of their loading stage), the
-fetch stays per tile.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    AffineMapAttr,
-    MemRefType,
-    ModuleOp,
-    StringAttr,
-    UnitAttr,
-)
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf
 from spyre_sched.dialects.agen import linear_form
-from spyre_sched.device import Device
-from spyre_sched.schedule.common import (
-    device_of,
-    element_bytes,
-    fail,
-    index_constant,
-    programs,
-)
-from spyre_sched.schedule.hoist import _fits
+from spyre_sched.schedule.common import fail, index_constant, programs
 from spyre_sched.schedule.indirect_views import symbols_as_dims
-from spyre_sched.schedule.ir_build import add_resource, pipeline, rebuild, refresh_units
-from spyre_sched.schedule.nest_levels import _loops_around
-
-#: on an address fetch hoisted before the tile loops: its buffer holds the index values
-#: of the gather's whole variable space, read at each tile's position
-HOISTED_ATTR = "ktdf.addresses_hoisted"
+from spyre_sched.schedule.ir_build import add_resource, rebuild
 
 NAME = "indirect-addresses"
 
@@ -92,19 +60,11 @@ class IndirectAddresses(ModulePass):
     name = NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        device = device_of(op, NAME)
         for _, fn in programs(op):
-            hoisted = False
             for transfer in [o for o in fn.walk() if isinstance(o, ktdf.DataTransferOp)]:
                 for side, gview in ((0, gather_of(transfer.source)), (1, gather_of(transfer.dest))):
-                    if gview is None:
-                        continue
-                    if side == 0 and _hoist_addresses(transfer, gview, fn, device):
-                        hoisted = True
-                    else:
+                    if gview is not None:
                         _add_addresses(transfer, gview, side)
-            if hoisted:
-                refresh_units(fn)
 
 
 def _data_buffer(transfer: ktdf.DataTransferOp, other: SSAValue) -> tuple[ktdf.PipelineOp, ktdf.BufferOp]:
@@ -206,80 +166,3 @@ def _fetch_stage(transfer: ktdf.DataTransferOp, pipe: ktdf.PipelineOp,
     raise fail(transfer, NAME, "not supported yet: a scatter in a pipeline that loads "
                "nothing from device memory before it (its addresses would have no stage "
                "to be fetched in)")
-
-
-def _hoist_addresses(transfer: ktdf.DataTransferOp, gview: ktdf.GatherViewOp,
-                     fn: Operation, device: Device) -> bool:
-    """Fetch the index values of the gather's whole variable space once, before the tile
-    loops around `transfer`'s pipeline (see the module doc). False, changing nothing,
-    when there is no tile loop, or the buffers would not fit."""
-    pipe, data = _data_buffer(transfer, transfer.dest)
-    loops = _loops_around(pipe)
-    if not loops:
-        return False
-    stage = transfer.parent_op()
-    assert isinstance(stage, ktdf.StageOp)
-    amap = data.access_map.data
-    nd = len(gview.extents.get_values())
-    lows, extents = gview.lows.get_values(), gview.extents.get_values()
-    space = data.result.type.memory_space  # type: ignore[attr-defined]
-    buffers: list[ktdf.BufferOp] = []
-    ops: list[Operation] = []
-    extra: dict[str, int] = {}
-    for j, index_view in enumerate(gview.index_views):
-        itype = index_view.type
-        assert isinstance(itype, MemRefType)
-        tile_dims: list[int] = [1] * amap.num_dims
-        results, shape, subscripts = [], [], []
-        for var, outer, const in index_subscripts(gview, j):
-            at = lows[var] if var is not None else 0
-            c = index_constant(at + const)
-            ops.append(c)
-            value = c.result
-            for k, coeff in outer.items():
-                term = gview.outer[k]
-                if coeff != 1:
-                    scale = index_constant(coeff)
-                    mul = arith.MuliOp(term, scale.result)
-                    ops += [scale, mul]
-                    term = mul.result
-                add = arith.AddiOp(value, term)
-                ops.append(add)
-                value = add.result
-            subscripts.append(value)
-            if var is None:
-                results.append(AffineExpr.constant(0))
-                shape.append(1)
-                continue
-            dim = amap.results[var]
-            if not isinstance(dim, AffineDimExpr):
-                return False
-            tile_dims[dim.position] = extents[var]
-            results.append(dim)
-            shape.append(extents[var])
-        buffer = ktdf.BufferOp(
-            "addresses", f"{index_view.name_hint or 'index'}_addresses",
-            AffineMapAttr(AffineMap(amap.num_dims, 0, tuple(results))), tile_dims,
-            MemRefType(itype.element_type, shape, memory_space=space or StringAttr("LX")))
-        buffers.append(buffer)
-        fetch = ktdf.DataTransferOp(index_view, subscripts, shape, buffer.result,
-                                    [0] * len(shape), shape)
-        fetch.attributes["ktdf.addresses_for"] = StringAttr(f"source:{j}")
-        fetch.attributes[HOISTED_ATTR] = UnitAttr()
-        ops.append(fetch)
-        memory = buffer.memory
-        extra[memory] = extra.get(memory, 0) + \
-            math.prod(shape) * element_bytes(itype.element_type)
-    if not _fits(fn, extra, device):
-        return False
-    assert nd == len(lows)
-    outer_loop = loops[0]
-    block, after = outer_loop.parent_block(), outer_loop.next_op
-    assert block is not None
-    outer_loop.detach()
-    wrapper = pipeline(buffers, [(list(stage.units), ops), ([], [outer_loop])])
-    if after is not None:
-        Rewriter.insert_op(wrapper, InsertPoint.before(after))
-    else:
-        Rewriter.insert_op(wrapper, InsertPoint.at_end(block))
-    return True
