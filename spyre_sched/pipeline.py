@@ -13,6 +13,7 @@ step.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -164,24 +165,37 @@ PrintHook = Callable[[str, ModuleOp], None]
 
 def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str | None = None,
               print_after_all: PrintHook | None = None, kernel: Kernel | None = None,
-              ctx: Context | None = None) -> ModuleOp:
-    """Run `steps` in order on `module` (in place), verifying after each one."""
+              ctx: Context | None = None, verify_each: bool | None = None) -> ModuleOp:
+    """Run `steps` in order on `module` (in place) and verify the result.
+
+    Verifying the whole module after every pass is a quarter of a compile's time, so by
+    default it is verified once, after the last pass run; `verify_each` (implied by
+    `print_after_all`, or set by the environment variable `SPYRE_SCHED_VERIFY_EACH=1`)
+    verifies after every pass, to name the pass that broke the IR."""
     names = step_names(steps)
     if stop_after is not None and stop_after not in names:
         raise UnsupportedError(f"--stop-after {stop_after}: no such pass; the passes are "
                                + ", ".join(names))
+    if verify_each is None:
+        verify_each = print_after_all is not None or os.environ.get(VERIFY_EACH_ENV) == "1"
     ctx = ctx or make_context()
+    ran: list[str] = []
     for step in steps:
         name = step_name(step)
         try:
             step.apply(ctx, module)
-            _verify(module, name)
+            ran.append(name)
+            if verify_each:
+                _verify(module, name)
         except ScheduleError as err:
             raise _located(err, kernel) from None
         if print_after_all is not None:
             print_after_all(name, module)
         if name == stop_after:
             break
+    if not verify_each and ran:
+        _verify(module, ran[0] if len(ran) == 1 else
+                f"{ran[0]} .. {ran[-1]} (--verify-each names the pass that broke it)")
     return module
 
 
@@ -191,6 +205,10 @@ def _located(err: ScheduleError, kernel: Kernel | None) -> SpyreSchedError:
     if kernel is not None and op is not None and op in kernel.op_locations:
         return UnsupportedError(err.message, kernel.location_of(op))
     return err
+
+
+#: set to 1 to verify the module after every pass (as `--verify-each` does)
+VERIFY_EACH_ENV = "SPYRE_SCHED_VERIFY_EACH"
 
 
 def _verify(module: ModuleOp, name: str) -> None:
@@ -205,7 +223,8 @@ def _verify(module: ModuleOp, name: str) -> None:
 
 def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
              print_after_all: PrintHook | None = None,
-             steps: Sequence[ModulePass] = SCHEDULE_STEPS) -> ModuleOp:
+             steps: Sequence[ModulePass] = SCHEDULE_STEPS,
+             verify_each: bool | None = None) -> ModuleOp:
     """KTIR kernel -> ScheduleIR (open decisions) for `device` (a name or a path).
 
     The kernel's module is rewritten in place and returned."""
@@ -217,7 +236,7 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
         other.erase()
     module.attributes[DEVICE_ATTR] = StringAttr(device)
     return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
-                     kernel=kernel)
+                     kernel=kernel, verify_each=verify_each)
 
 
 def reschedule(module: ModuleOp, *, print_after_all: PrintHook | None = None) -> ModuleOp:
