@@ -187,7 +187,7 @@ def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str 
             ran.append(name)
             if verify_each:
                 _verify(module, name)
-        except ScheduleError as err:
+        except SpyreSchedError as err:
             raise _located(err, kernel) from None
         if print_after_all is not None:
             print_after_all(name, module)
@@ -199,11 +199,16 @@ def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str 
     return module
 
 
-def _located(err: ScheduleError, kernel: Kernel | None) -> SpyreSchedError:
-    """Give an error about a kernel op the op's FILE:LINE:COL when we know it."""
-    op = origin_of(err.op) if err.op is not None else None
+def _located(err: SpyreSchedError, kernel: Kernel | None) -> SpyreSchedError:
+    """Give an error about a kernel op (a pass's `ScheduleError`, or an analysis error
+    naming its `op`) the op's FILE:LINE:COL when we know it."""
+    op = getattr(err, "op", None)
+    op = origin_of(op) if op is not None else None
     if kernel is not None and op is not None and op in kernel.op_locations:
-        return UnsupportedError(err.message, kernel.location_of(op))
+        if isinstance(err, ScheduleError):
+            return UnsupportedError(err.message, kernel.location_of(op))
+        if err.location is None:
+            err.location = kernel.location_of(op)
     return err
 
 

@@ -157,3 +157,40 @@ def test_verify_each_gives_the_same_output() -> None:
     plain, each = invoke(ADD), invoke(ADD, "--verify-each")
     assert plain.exit_code == each.exit_code == 0, plain.stderr + each.stderr
     assert plain.stdout == each.stdout
+
+
+def test_an_analysis_error_naming_an_op_is_given_the_op_s_line() -> None:
+    from spyre_sched.errors import UnsupportedError
+    from spyre_sched.frontend.kernel import parse_kernel
+    from spyre_sched.polyhedral.affine_values import Variable, VariableKind
+    from spyre_sched.polyhedral.iterations import iterations
+    from xdsl.dialects.scf import ForOp
+    from xdsl.ir.affine import AffineConstantExpr
+
+    kernel = parse_kernel(Path(ADD).read_text(), ADD)
+    loop_op = ForOp.__new__(ForOp)  # stands for the loop: only its identity is used
+    bounds = (AffineConstantExpr(0), AffineConstantExpr(256))
+    loop = Variable("col", VariableKind.LOOP, loop=loop_op, step=None, bounds=bounds)
+    with pytest.raises(UnsupportedError) as err:
+        list(iterations(_NoValues(), [loop], {}))
+    assert err.value.op is loop_op and "the loop over col has a step" in err.value.message
+
+    store = next(op for op in kernel.func.walk() if op.name == "ktdp.store")
+
+    class _Refuse(ModulePass):
+        name = "refuse"
+
+        def apply(self, ctx, op) -> None:
+            refusal = UnsupportedError("not supported yet: this store")
+            refusal.op = store
+            raise refusal
+
+    with pytest.raises(UnsupportedError) as err:
+        run_steps(kernel.module, [_Refuse()], kernel=kernel)
+    assert str(err.value.location) == str(kernel.location_of(store))
+    assert str(err.value).startswith(f"{ADD}:")
+
+
+class _NoValues:
+    """AffineValues with no variables: bounds evaluate with no symbols."""
+    variables: list = []
