@@ -43,6 +43,7 @@ from spyre_sched.normalize.masked_views import MarkMaskedViews
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
+from spyre_sched.normalize.reshape_through_elementwise import ReshapeThroughElementwise
 from spyre_sched.normalize.reshape_to_access import ReshapeToAccess
 from spyre_sched.normalize.select_combiner import SelectCombiner
 from spyre_sched.normalize.select_compare import SelectCompareToGeneric
@@ -92,8 +93,8 @@ class DevicePatterns(ModulePass):
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     MarkMaskedViews(),
-    ReshapeToAccess(),
     LowerInterTile(),
+    ReshapeToAccess(),
     ResolveDistributedViews(),
     LinearTileId(),
     BatchMatmulToMatmuls(),
@@ -108,6 +109,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
     MatmulToGeneric(),
+    ReshapeThroughElementwise(),
     SelectCombiner(),
     CompareToMask(),
     FoldFillInputs(),

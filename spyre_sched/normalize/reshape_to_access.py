@@ -24,8 +24,8 @@ where the tile is, in a loop or not). A rank-0 tile (`tensor<1x1xf16>` collapsed
 `tensor<f16>`) has no dimension to take the offset: its view starts at the tile's
 element, so its position must not depend on a loop counter.
 
-Reshapes of other computed values (used by compute) are refused with a located "not
-supported yet"."""
+Reshapes of other computed values (used by compute) are left to
+`reshape-through-elementwise`, which runs once every compute is a `linalg.generic`."""
 
 from __future__ import annotations
 
@@ -209,24 +209,44 @@ def _shape(value: SSAValue) -> list[int]:
     return list(t.get_shape())
 
 
+def reshape_fn(op: Operation) -> FuncOp:
+    """The function holding `op`."""
+    current = op.parent_op()
+    while not isinstance(current, FuncOp):
+        assert current is not None
+        current = current.parent_op()
+    return current
+
+
+def reshape_load(op: Operation, fn: FuncOp) -> None:
+    """Rewrite reshape `op` of a loaded tile as a load through a reshaped access."""
+    src, result = op.operands[0], op.results[0]
+    load = src.owner
+    assert isinstance(load, ktdp.LoadOp)
+    if not isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
+        raise fail(op, NAME, "not supported yet: reshaping a tile loaded through an "
+                   "indirect access tile")
+    before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
+    new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
+                                  properties=dict(load.properties),
+                                  attributes=dict(load.attributes))
+    note_origin([*before, *here, new_load], op)
+    _place_view(before, load.tile.owner, op, fn)
+    Rewriter.insert_op([*here, new_load], _insertion_before(op))
+    new_load.result.name_hint = result.name_hint
+    result.replace_all_uses_with(new_load.result)
+    op.detach()
+    op.erase()
+    _drop_if_unused(load)
+
+
 def _rewrite(op: Operation, fn: FuncOp) -> None:
     src, result = op.operands[0], op.results[0]
     if math.prod(_shape(src)) != math.prod(_shape(result)) or -1 in _shape(result):
         raise fail(op, NAME, "not supported yet: a reshape with run-time sizes")
     load = src.owner
     if isinstance(load, ktdp.LoadOp) and isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
-        before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
-        new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
-                                      properties=dict(load.properties),
-                                      attributes=dict(load.attributes))
-        note_origin([*before, *here, new_load], op)
-        _place_view(before, load.tile.owner, op, fn)
-        Rewriter.insert_op([*here, new_load], _insertion_before(op))
-        new_load.result.name_hint = result.name_hint
-        result.replace_all_uses_with(new_load.result)
-        op.detach()
-        op.erase()
-        _drop_if_unused(load)
+        reshape_load(op, fn)
         return
     uses = list(result.uses)
     # a reshape of this reshape reshapes its source (both keep row-major order): it is
@@ -259,8 +279,8 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         op.detach()
         op.erase()
         return
-    raise fail(op, NAME, f"not supported yet: {op.name} of a computed value used other "
-               "than by a store (reshapes of loaded tiles and of stored values are)")
+    # used by compute: `reshape-through-elementwise` moves it to the compute's inputs once
+    # every compute is a linalg.generic
 
 
 def _place_view(ops: list[Operation], tile: ktdp.ConstructAccessTileOp, access: Operation,

@@ -39,6 +39,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   4x64 tile collapsed to 256 and expanded to 2x128 (two rows merged);
 - reshape_scalar: a 1x1 tile collapsed to a rank-0 tensor and broadcast;
 - reshape_chain: a computed tile collapsed and expanded back before its store.
+- reshape_between_computes: a computed 1024-element sum expanded to 4x256 and added to a
+  loaded 4x256 tile (the reshape moves to the sum's inputs);
 - block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
   tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced;
 - mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
@@ -210,6 +212,12 @@ def _reshape_chain(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _reshape_between_computes(rng):
+    a, b, x = _f16(rng, 1024), _f16(rng, 1024), _f16(rng, 4, 256)
+    ab = (a.astype(np.float64) + b.astype(np.float64)).reshape(4, 256)
+    return {"A": a, "B": b, "X": x}, {"Y": x.astype(np.float64) + ab}
+
+
 def _block_accumulator(rng):
     x, w = _f16(rng, 16, 512), _f16(rng, 1, 512)
     xd = x.astype(np.float64)
@@ -228,6 +236,7 @@ CASES = {
     "reshape_total": _reshape_total,
     "reshape_scalar": _reshape_scalar,
     "reshape_chain": _reshape_chain,
+    "reshape_between_computes": _reshape_between_computes,
     "mapped_axpy": _mapped_axpy,
     "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
