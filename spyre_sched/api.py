@@ -138,6 +138,7 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
                         argument_shapes: dict | None = None, allow_races: bool = False,
                         func: str | None = None, arguments: dict | None = None,
                         folded_arguments: dict | None = None,
+                        verify_each: bool | None = None,
                         ) -> tuple[ModuleOp, str | None, str | None]:
     """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
     the kernel's path and text when known. `argument_shapes`, when given, is filled with
@@ -145,7 +146,8 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     KTIR with a proven race is refused (`refuse_races`) unless `allow_races`. `func`: the
     kernel function's name, for a file that defines several. `arguments`: values of plain
     scalar arguments, folded into the kernel before it is scheduled (`bind_arguments`);
-    `folded_arguments`, when given, is filled with the values actually folded."""
+    `folded_arguments`, when given, is filled with the values actually folded.
+    `verify_each`: verify the IR after every pass, not only after the last."""
     from spyre_sched.frontend.bind_arguments import bind_scalar_arguments
     from spyre_sched.frontend.kernel import parse_kernel
     from spyre_sched.located_parser import read_source
@@ -176,7 +178,8 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
         argument_shapes.update(memory_shapes(parsed))
     if not allow_races:
         refuse_races(parsed)
-    module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after)
+    module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after,
+                      verify_each=verify_each)
     return module, source, text
 
 
@@ -226,7 +229,8 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
             strategy: str = "solver", *, time_limit: float | None = None, workers: int = 1,
             seed: int = 0, solver_log: bool = False, print_after_all=None,
             allow_races: bool = False, func: str | None = None,
-            arguments: dict | None = None, pinned: tuple[str, ...] = ()) -> Schedule:
+            arguments: dict | None = None, pinned: tuple[str, ...] = (),
+            verify_each: bool | None = None) -> Schedule:
     """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`.
     A KTIR kernel with a proven race between tiles is refused (`AnalysisError`, with the
     witness `check` gives) unless `allow_races`. `pinned` decision kinds (tile, modulo,
@@ -244,10 +248,12 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
     module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all,
                                              argument_shapes=shapes,
                                              allow_races=allow_races, func=func,
-                                             arguments=arguments, folded_arguments=folded)
+                                             arguments=arguments, folded_arguments=folded,
+                                             verify_each=verify_each)
     step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                           workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned))
-    run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all)
+    run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all,
+              verify_each=verify_each)
     solution = step.result.solution
     assert solution is not None
     summary = trace_summary(solution)

@@ -36,6 +36,7 @@ def emit_ktdf(source: str, device: str, options: dict) -> str:
     hook = options.get("print_hook")
     module, _, _ = load_schedule_input(source, device, print_after_all=hook,
                                        stop_after=options.get("stop_after"),
+                                       verify_each=options.get("verify_each"),
                                        allow_races=bool(options.get("allow_races")),
                                        func=options.get("func"),
                                        arguments=argument_values(options.get("arg_values") or ()))
@@ -52,9 +53,10 @@ def register(main, reports_errors, device_option, write_output) -> None:
     """`write_output(source, device, output, options)`: the bundle writer `-o OUT/` calls
     (passed in: it compiles with the solver's options, which build on this module)."""
 
-    def command(kernel_file, device, emit, print_after_all, stop_after, **options):
+    def command(kernel_file, device, emit, print_after_all, stop_after, verify_each, **options):
         """Schedule KERNEL_FILE (KTIR, or saved ScheduleIR) and print the result, or with
         -o OUT/ compile it all the way and write the bundle folder."""
+        options["verify_each"] = verify_each or None
         output = options.pop("output", None)
         if output is not None:
             click.echo(write_output(kernel_file, device, output, options))
@@ -76,6 +78,8 @@ def register(main, reports_errors, device_option, write_output) -> None:
         wrapped = option(wrapped)
     wrapped = click.option("--stop-after", "stop_after", default=None, metavar="PASS",
                            help="Stop after this pass (see --print-ir-after-all for names).")(wrapped)
+    wrapped = click.option("--verify-each", "verify_each", is_flag=True,
+                           help="Verify the IR after every pass (default: after the last).")(wrapped)
     wrapped = click.option("--print-ir-after-all", "print_after_all", is_flag=True,
                            help="Print the module after every pass on stderr.")(wrapped)
     wrapped = click.option("--emit", "emit", default="ktdf", show_default=True,

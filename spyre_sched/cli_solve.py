@@ -77,7 +77,7 @@ def compile_from_options(source: str, device: str, options: dict):
         options.get("strategy") or "solver", time_limit=options.get("time_limit"),
         workers=options.get("workers") or 1, seed=options.get("seed") or 0,
         solver_log=bool(options.get("solver_log")),
-        print_after_all=options.get("print_hook"),
+        print_after_all=options.get("print_hook"), verify_each=options.get("verify_each"),
         allow_races=bool(options.get("allow_races")), func=options.get("func"),
         arguments=argument_values(options.get("arg_values") or ()))
     if options.get("solver_trace"):

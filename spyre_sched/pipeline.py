@@ -13,6 +13,7 @@ step.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -42,6 +43,7 @@ from spyre_sched.normalize.masked_views import MarkMaskedViews
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
+from spyre_sched.normalize.reshape_through_elementwise import ReshapeThroughElementwise
 from spyre_sched.normalize.reshape_to_access import ReshapeToAccess
 from spyre_sched.normalize.select_combiner import SelectCombiner
 from spyre_sched.normalize.select_compare import SelectCompareToGeneric
@@ -91,8 +93,8 @@ class DevicePatterns(ModulePass):
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     MarkMaskedViews(),
-    ReshapeToAccess(),
     LowerInterTile(),
+    ReshapeToAccess(),
     ResolveDistributedViews(),
     LinearTileId(),
     BatchMatmulToMatmuls(),
@@ -107,6 +109,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
     MatmulToGeneric(),
+    ReshapeThroughElementwise(),
     SelectCombiner(),
     CompareToMask(),
     FoldFillInputs(),
@@ -164,33 +167,55 @@ PrintHook = Callable[[str, ModuleOp], None]
 
 def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str | None = None,
               print_after_all: PrintHook | None = None, kernel: Kernel | None = None,
-              ctx: Context | None = None) -> ModuleOp:
-    """Run `steps` in order on `module` (in place), verifying after each one."""
+              ctx: Context | None = None, verify_each: bool | None = None) -> ModuleOp:
+    """Run `steps` in order on `module` (in place) and verify the result.
+
+    Verifying the whole module after every pass is a quarter of a compile's time, so by
+    default it is verified once, after the last pass run; `verify_each` (implied by
+    `print_after_all`, or set by the environment variable `SPYRE_SCHED_VERIFY_EACH=1`)
+    verifies after every pass, to name the pass that broke the IR."""
     names = step_names(steps)
     if stop_after is not None and stop_after not in names:
         raise UnsupportedError(f"--stop-after {stop_after}: no such pass; the passes are "
                                + ", ".join(names))
+    if verify_each is None:
+        verify_each = print_after_all is not None or os.environ.get(VERIFY_EACH_ENV) == "1"
     ctx = ctx or make_context()
+    ran: list[str] = []
     for step in steps:
         name = step_name(step)
         try:
             step.apply(ctx, module)
-            _verify(module, name)
-        except ScheduleError as err:
+            ran.append(name)
+            if verify_each:
+                _verify(module, name)
+        except SpyreSchedError as err:
             raise _located(err, kernel) from None
         if print_after_all is not None:
             print_after_all(name, module)
         if name == stop_after:
             break
+    if not verify_each and ran:
+        _verify(module, ran[0] if len(ran) == 1 else
+                f"{ran[0]} .. {ran[-1]} (--verify-each names the pass that broke it)")
     return module
 
 
-def _located(err: ScheduleError, kernel: Kernel | None) -> SpyreSchedError:
-    """Give an error about a kernel op the op's FILE:LINE:COL when we know it."""
-    op = origin_of(err.op) if err.op is not None else None
+def _located(err: SpyreSchedError, kernel: Kernel | None) -> SpyreSchedError:
+    """Give an error about a kernel op (a pass's `ScheduleError`, or an analysis error
+    naming its `op`) the op's FILE:LINE:COL when we know it."""
+    op = getattr(err, "op", None)
+    op = origin_of(op) if op is not None else None
     if kernel is not None and op is not None and op in kernel.op_locations:
-        return UnsupportedError(err.message, kernel.location_of(op))
+        if isinstance(err, ScheduleError):
+            return UnsupportedError(err.message, kernel.location_of(op))
+        if err.location is None:
+            err.location = kernel.location_of(op)
     return err
+
+
+#: set to 1 to verify the module after every pass (as `--verify-each` does)
+VERIFY_EACH_ENV = "SPYRE_SCHED_VERIFY_EACH"
 
 
 def _verify(module: ModuleOp, name: str) -> None:
@@ -205,7 +230,8 @@ def _verify(module: ModuleOp, name: str) -> None:
 
 def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
              print_after_all: PrintHook | None = None,
-             steps: Sequence[ModulePass] = SCHEDULE_STEPS) -> ModuleOp:
+             steps: Sequence[ModulePass] = SCHEDULE_STEPS,
+             verify_each: bool | None = None) -> ModuleOp:
     """KTIR kernel -> ScheduleIR (open decisions) for `device` (a name or a path).
 
     The kernel's module is rewritten in place and returned."""
@@ -217,7 +243,7 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
         other.erase()
     module.attributes[DEVICE_ATTR] = StringAttr(device)
     return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
-                     kernel=kernel)
+                     kernel=kernel, verify_each=verify_each)
 
 
 def reschedule(module: ModuleOp, *, print_after_all: PrintHook | None = None) -> ModuleOp:

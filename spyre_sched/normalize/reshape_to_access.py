@@ -29,8 +29,8 @@ dimensions of extent 1 (its other extents equal, in order) is a load through the
 indirect tile with those variables gone: each dropped variable is its one value in the
 subscripts, a new one ranges over {0}. Other reshapes of gathered tiles are refused.
 
-Reshapes of other computed values (used by compute) are refused with a located "not
-supported yet"."""
+Reshapes of other computed values (used by compute) are left to
+`reshape-through-elementwise`, which runs once every compute is a `linalg.generic`."""
 
 from __future__ import annotations
 
@@ -262,13 +262,21 @@ def _shape(value: SSAValue) -> list[int]:
     return list(t.get_shape())
 
 
-def _rewrite(op: Operation, fn: FuncOp) -> None:
+def reshape_fn(op: Operation) -> FuncOp:
+    """The function holding `op`."""
+    current = op.parent_op()
+    while not isinstance(current, FuncOp):
+        assert current is not None
+        current = current.parent_op()
+    return current
+
+
+def reshape_load(op: Operation, fn: FuncOp) -> None:
+    """Rewrite reshape `op` of a loaded tile as a load through a reshaped access."""
     src, result = op.operands[0], op.results[0]
-    if math.prod(_shape(src)) != math.prod(_shape(result)) or -1 in _shape(result):
-        raise fail(op, NAME, "not supported yet: a reshape with run-time sizes")
     load = src.owner
-    if isinstance(load, ktdp.LoadOp) and isinstance(load.tile.owner,
-                                                    ktdp.ConstructIndirectAccessTileOp):
+    assert isinstance(load, ktdp.LoadOp)
+    if isinstance(load.tile.owner, ktdp.ConstructIndirectAccessTileOp):
         new_tile = _reshaped_indirect(load.tile.owner, _shape(result), op)
         new_load = ktdp.LoadOp.create(operands=[new_tile.result], result_types=[result.type],
                                       properties=dict(load.properties),
@@ -281,19 +289,30 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         op.erase()
         _drop_if_unused(load)
         return
+    if not isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
+        raise fail(op, NAME, "not supported yet: reshaping a tile not built by "
+                   "ktdp.construct_access_tile or ktdp.construct_indirect_access_tile")
+    before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
+    new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
+                                  properties=dict(load.properties),
+                                  attributes=dict(load.attributes))
+    note_origin([*before, *here, new_load], op)
+    _place_view(before, load.tile.owner, op, fn)
+    Rewriter.insert_op([*here, new_load], _insertion_before(op))
+    new_load.result.name_hint = result.name_hint
+    result.replace_all_uses_with(new_load.result)
+    op.detach()
+    op.erase()
+    _drop_if_unused(load)
+
+
+def _rewrite(op: Operation, fn: FuncOp) -> None:
+    src, result = op.operands[0], op.results[0]
+    if math.prod(_shape(src)) != math.prod(_shape(result)) or -1 in _shape(result):
+        raise fail(op, NAME, "not supported yet: a reshape with run-time sizes")
+    load = src.owner
     if isinstance(load, ktdp.LoadOp) and isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
-        before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
-        new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
-                                      properties=dict(load.properties),
-                                      attributes=dict(load.attributes))
-        note_origin([*before, *here, new_load], op)
-        _place_view(before, load.tile.owner, op, fn)
-        Rewriter.insert_op([*here, new_load], _insertion_before(op))
-        new_load.result.name_hint = result.name_hint
-        result.replace_all_uses_with(new_load.result)
-        op.detach()
-        op.erase()
-        _drop_if_unused(load)
+        reshape_load(op, fn)
         return
     uses = list(result.uses)
     # a reshape of this reshape reshapes its source (both keep row-major order): it is
@@ -326,8 +345,8 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         op.detach()
         op.erase()
         return
-    raise fail(op, NAME, f"not supported yet: {op.name} of a computed value used other "
-               "than by a store (reshapes of loaded tiles and of stored values are)")
+    # used by compute: `reshape-through-elementwise` moves it to the compute's inputs once
+    # every compute is a linalg.generic
 
 
 def _place_view(ops: list[Operation], tile: ktdp.ConstructAccessTileOp, access: Operation,

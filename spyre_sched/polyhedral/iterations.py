@@ -31,11 +31,19 @@ def iterations(values: AffineValues, loops: list[Variable],
         yield from iterations(values, rest, env)
         return
     if loop.bounds is None:
-        raise UnsupportedError(f"loop variable {loop.name} has no affine bounds")
+        raise _at_loop(loop, "has no affine bounds")
     lb = _value(values, loop.bounds[0], env)
     ub = _value(values, loop.bounds[1], env)
     step = loop.step
     if step is None or step <= 0:
-        raise UnsupportedError(f"loop variable {loop.name} has a non-constant step")
+        raise _at_loop(loop, "has a step that is not a positive constant (a scalar argument "
+                       "given a value with --arg is folded into one)")
     for value in range(lb, ub, step):
         yield from iterations(values, rest, {**env, loop.name: value})
+
+
+def _at_loop(loop: Variable, why: str) -> UnsupportedError:
+    """The error names the loop op (`op`), for the caller to give its line in the kernel."""
+    err = UnsupportedError(f"not supported yet: the loop over {loop.name} {why}")
+    err.op = loop.loop
+    return err

@@ -39,6 +39,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   4x64 tile collapsed to 256 and expanded to 2x128 (two rows merged);
 - reshape_scalar: a 1x1 tile collapsed to a rank-0 tensor and broadcast;
 - reshape_chain: a computed tile collapsed and expanded back before its store.
+- reshape_between_computes: a computed 1024-element sum expanded to 4x256 and added to a
+  loaded 4x256 tile (the reshape moves to the sum's inputs);
 - gathered_page_reshape: pages gathered through a block table as [1, 16, 1, 64] tiles in
   a page loop (Triton's paged-attention form) and collapsed to [16, 64]; the table names
   the cache's first and last page and one page twice;
@@ -213,6 +215,12 @@ def _reshape_chain(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _reshape_between_computes(rng):
+    a, b, x = _f16(rng, 1024), _f16(rng, 1024), _f16(rng, 4, 256)
+    ab = (a.astype(np.float64) + b.astype(np.float64)).reshape(4, 256)
+    return {"A": a, "B": b, "X": x}, {"Y": x.astype(np.float64) + ab}
+
+
 def _gathered_page_reshape(rng):
     k = _f16(rng, 8, 16, 4, 64)
     table = np.array([[0, 7, 3, 3]], dtype=np.int32)
@@ -240,6 +248,7 @@ CASES = {
     "reshape_total": _reshape_total,
     "reshape_scalar": _reshape_scalar,
     "reshape_chain": _reshape_chain,
+    "reshape_between_computes": _reshape_between_computes,
     "gathered_page_reshape": _gathered_page_reshape,
     "mapped_axpy": _mapped_axpy,
     "block_accumulator": _block_accumulator,

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
+from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass
 
 from schedule_util import EXAMPLES, parse_ir, scheduled_example
 from spyre_sched.cli import main
 from spyre_sched.dialects import ktdf
-from spyre_sched.pipeline import step_names
+from spyre_sched.errors import VerifyError
+from spyre_sched.pipeline import run_steps, step_names
 
 KERNELS = Path(__file__).parent / "kernels"
 ADD = str(EXAMPLES / "add_96x64.mlir")
@@ -112,3 +116,81 @@ def test_device_patterns_run_at_post_scheduling() -> None:
     assert after.exit_code == 0, after.stderr
     assert "spyreop.gelu" not in after.stdout and "spyreop.sigmoid" in after.stdout
     assert "ktdf.pipeline modulo(size: ?" in after.stdout  # rewritten in scheduled IR
+
+
+class _BreakTheIR(ModulePass):
+    """A pass that erases the kernel's `func.return`: a block without its terminator."""
+    name = "break-the-ir"
+
+    def apply(self, ctx, op) -> None:
+        func = next(o for o in op.walk() if isinstance(o, FuncOp))
+        terminator = func.body.block.last_op
+        terminator.detach()
+        terminator.erase()
+        del ctx
+
+
+class _Nothing(ModulePass):
+    name = "nothing"
+
+    def apply(self, ctx, op) -> None:
+        del ctx, op
+
+
+@pytest.mark.parametrize("verify_each, named", [
+    (False, "break-the-ir .. nothing (--verify-each names the pass that broke it)"),
+    (True, "break-the-ir"),
+])
+def test_broken_ir_is_found_after_the_last_pass_or_after_each(verify_each, named) -> None:
+    module = parse_ir("""
+      func.func @k() {
+        %a = arith.constant 1 : i32
+        %b = arith.addi %a, %a : i32
+        func.return
+      }""")
+    with pytest.raises(VerifyError) as err:
+        run_steps(module, [_BreakTheIR(), _Nothing()], verify_each=verify_each)
+    assert f"the IR after pass {named} does not verify" in str(err.value)
+
+
+def test_verify_each_gives_the_same_output() -> None:
+    plain, each = invoke(ADD), invoke(ADD, "--verify-each")
+    assert plain.exit_code == each.exit_code == 0, plain.stderr + each.stderr
+    assert plain.stdout == each.stdout
+
+
+def test_an_analysis_error_naming_an_op_is_given_the_op_s_line() -> None:
+    from spyre_sched.errors import UnsupportedError
+    from spyre_sched.frontend.kernel import parse_kernel
+    from spyre_sched.polyhedral.affine_values import Variable, VariableKind
+    from spyre_sched.polyhedral.iterations import iterations
+    from xdsl.dialects.scf import ForOp
+    from xdsl.ir.affine import AffineConstantExpr
+
+    kernel = parse_kernel(Path(ADD).read_text(), ADD)
+    loop_op = ForOp.__new__(ForOp)  # stands for the loop: only its identity is used
+    bounds = (AffineConstantExpr(0), AffineConstantExpr(256))
+    loop = Variable("col", VariableKind.LOOP, loop=loop_op, step=None, bounds=bounds)
+    with pytest.raises(UnsupportedError) as err:
+        list(iterations(_NoValues(), [loop], {}))
+    assert err.value.op is loop_op and "the loop over col has a step" in err.value.message
+
+    store = next(op for op in kernel.func.walk() if op.name == "ktdp.store")
+
+    class _Refuse(ModulePass):
+        name = "refuse"
+
+        def apply(self, ctx, op) -> None:
+            refusal = UnsupportedError("not supported yet: this store")
+            refusal.op = store
+            raise refusal
+
+    with pytest.raises(UnsupportedError) as err:
+        run_steps(kernel.module, [_Refuse()], kernel=kernel)
+    assert str(err.value.location) == str(kernel.location_of(store))
+    assert str(err.value).startswith(f"{ADD}:")
+
+
+class _NoValues:
+    """AffineValues with no variables: bounds evaluate with no symbols."""
+    variables: list = []
