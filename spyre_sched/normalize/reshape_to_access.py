@@ -311,7 +311,8 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
     if math.prod(_shape(src)) != math.prod(_shape(result)) or -1 in _shape(result):
         raise fail(op, NAME, "not supported yet: a reshape with run-time sizes")
     load = src.owner
-    if isinstance(load, ktdp.LoadOp) and isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
+    if isinstance(load, ktdp.LoadOp) and isinstance(
+            load.tile.owner, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp):
         reshape_load(op, fn)
         return
     uses = list(result.uses)
