@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 from click.testing import CliRunner
 
 import emulator.reference as reference
