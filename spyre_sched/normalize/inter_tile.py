@@ -20,112 +20,27 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    DenseArrayBase,
-    IndexType,
-    IntAttr,
-    IntegerAttr,
-    MemRefType,
-    ModuleOp,
-    NoneAttr,
-    ShapedType,
-    StringAttr,
-    i64,
-)
+from xdsl.dialects.builtin import ModuleOp, ShapedType
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.errors import UnsupportedError
-from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.normalize.common import kernel_of, note_origin
 from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import element_bytes
+from spyre_sched.normalize.scratchpad_slots import (
+    ALIGN,
+    Slot,
+    index_constant,
+    pinned_end,
+    scratchpad_slot,
+)
 from spyre_sched.schedule.common import fail, tensor_producers
 
 NAME = "lower-inter-tile"
-
-#: slots start on a stick boundary (128 bytes: the scratchpad's access granularity on the
-#: shipped devices)
-_ALIGN = 128
-
-
-def _constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
-
-def pinned_end(fn) -> int:
-    """Bytes past the last element any `ct_local` view of the kernel addresses."""
-    end = 0
-    for op in fn.walk():
-        if not isinstance(op, ktdp.ConstructMemoryViewOp) or op.memory_space.space != "ct_local":
-            continue
-        offset = op.offset.owner
-        mtype = op.result.type
-        if not isinstance(offset, arith.ConstantOp) or not isinstance(mtype, MemRefType) \
-                or op.sizes:
-            continue  # refused by the legality check (a pinned region must be known)
-        sizes = op.static_sizes.get_values()
-        strides = op.static_strides.get_values()
-        last = offset.value.value.data + sum((s - 1) * d for s, d in zip(sizes, strides))
-        end = max(end, (last + 1) * element_bytes(mtype.element_type))
-    return end
-
-
-@dataclass
-class _Slot:
-    """One partial's slot in every producer's scratchpad: per producer, its view's access
-    tile (views are built once, at the top of the kernel)."""
-
-    tiles: dict[int, SSAValue]
-    own: SSAValue
-    type: ShapedType
-
-
-def _slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, ...]) -> _Slot:
-    shape = list(ttype.get_shape())
-    elt = ttype.element_type
-    rank = len(shape)
-    strides = [prod(shape[k + 1:]) for k in range(rank)]
-    box = [(0, n - 1) for n in shape]
-    ops: list[Operation] = []
-    zero = _constant(0)
-    offset = _constant(at_bytes // element_bytes(elt))
-    ops += [zero, offset]
-    tiles: dict[int, SSAValue] = {}
-    for core in [None, *producers]:
-        view = ktdp.ConstructMemoryViewOp.build(
-            operands=[offset.result, [], []],
-            properties={
-                "static_sizes": DenseArrayBase.from_list(i64, shape),
-                "static_strides": DenseArrayBase.from_list(i64, strides),
-                "coordinate_set": AffineSetAttr(box_set(box)),
-                "memory_space": ktdp.MemorySpaceAttr(
-                    StringAttr("ct_local"), NoneAttr() if core is None else IntAttr(core)),
-            },
-            result_types=[MemRefType(elt, shape)],
-        )
-        access = ktdp.ConstructAccessTileOp.build(
-            operands=[view.result, [zero.result] * rank, []],
-            properties={
-                "base_map": AffineMapAttr(AffineMap.identity(rank)),
-                "access_tile_set": AffineSetAttr(box_set(box)),
-                "access_tile_order": AffineMapAttr(AffineMap.identity(rank)),
-            },
-            result_types=[ktdp.AccessTileType(shape)],
-        )
-        ops += [view, access]
-        view.result.name_hint = "slot" if core is None else f"slot_c{core}"
-        access.result.name_hint = "slot_t" if core is None else f"slot_t{core}"
-        tiles[core] = access.result
-    Rewriter.insert_op(ops, InsertPoint.at_start(fn.body.block))
-    own = tiles.pop(None)
-    return _Slot(tiles, own, ttype)
-
 
 def _inline(block: Block, args: list[SSAValue], at: InsertPoint, origin: Operation
             ) -> list[SSAValue]:
@@ -178,7 +93,7 @@ def _member(tile: SSAValue, tiles: tuple[int, ...], count: int, at: InsertPoint
     ops: list[Operation] = []
 
     def compare(pred: str, value: int) -> SSAValue:
-        c = _constant(value)
+        c = index_constant(value)
         cmp = arith.CmpiOp(tile, c.result, pred)
         ops.extend([c, cmp])
         return cmp.result
@@ -223,20 +138,20 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
         nonlocal offset
         at_bytes = offset
         nbytes = prod(ttype.get_shape()) * element_bytes(ttype.element_type)
-        offset += -(-nbytes // _ALIGN) * _ALIGN
+        offset += -(-nbytes // ALIGN) * ALIGN
         return at_bytes
 
     # the partials, as the producer tiles compute them (the group id bound to the group;
     # a body over several groups does not use it, `plan_exchange` checks)
     at = InsertPoint.before(produce)
-    group = _constant(plans[0].groups[0] if plans else 0)
+    group = index_constant(plans[0].groups[0] if plans else 0)
     Rewriter.insert_op(group, at)
     partials = _inline(produce.body.block, [group.result], at, produce)
     slots = []
     for value in partials:
         ttype = value.type
         assert isinstance(ttype, ShapedType)
-        slots.append(_slot(fn, reserve(ttype), ttype, tuple(producers)))
+        slots.append(scratchpad_slot(fn, reserve(ttype), ttype, tuple(producers)))
     stores = [ktdp.StoreOp.build(operands=[value, slot.own])
               for value, slot in zip(partials, slots)]
     Rewriter.insert_op(stores, at)
@@ -272,13 +187,13 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
     return offset
 
 
-def _through_own_slots(fn, user: Operation, plan, slots: list[_Slot], reserve, gather,
+def _through_own_slots(fn, user: Operation, plan, slots: list[Slot], reserve, gather,
                        model: KernelModel, here: InsertPoint) -> list[SSAValue]:
     """Consumers that need different producers, or a result shaped unlike its partials:
     each route's consumer tiles (under a guard on the tile id) gather their partials and
     store the outcome in a slot of their own scratchpad; every tile then loads that slot
     as the result's type (the same bytes in row-major order)."""
-    outs: list[tuple[_Slot, _Slot]] = []
+    outs: list[tuple[Slot, Slot]] = []
     for result, slot in zip(user.results, slots):
         rtype = result.type
         if not isinstance(rtype, ShapedType) or rtype.element_type != slot.type.element_type \
@@ -286,7 +201,7 @@ def _through_own_slots(fn, user: Operation, plan, slots: list[_Slot], reserve, g
             raise fail(user, NAME, f"not supported yet: an inter-tile result of type "
                        f"{rtype} from partials of type {slot.type}")
         at_bytes = reserve(slot.type)
-        outs.append((_slot(fn, at_bytes, slot.type, ()), _slot(fn, at_bytes, rtype, ())))
+        outs.append((scratchpad_slot(fn, at_bytes, slot.type, ()), scratchpad_slot(fn, at_bytes, rtype, ())))
     tile = None
     if not plan.uniform:
         tile_op = ktdp.GetComputeTileIdOp()
@@ -325,6 +240,6 @@ class LowerInterTile(ModulePass):
             if not produces:
                 continue
             model = KernelModel(fn)
-            offset = -(-pinned_end(fn) // _ALIGN) * _ALIGN
+            offset = -(-pinned_end(fn) // ALIGN) * ALIGN
             for produce in produces:
                 offset = _lower(fn, produce, model, offset)

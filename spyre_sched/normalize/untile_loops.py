@@ -21,13 +21,13 @@ level of the pipeline nest whose size the scheduler still chooses; when that is 
 provably exact (say its iterations update memory in place) it is left to the
 orchestrator, which calls the program once per iteration.
 
-A loop that cannot be folded but carries no value has the loads (and compute) its body
-reads from before it cloned into its body (`sink_into_loops.py`) when that is exact: each
-iteration is then a whole chain, called by the orchestrator. Otherwise it is refused, with
-the reason, at the loop: a body with other control flow or side effects,
+A loop that cannot be folded carries its `iter_args` tensors through a slot of the
+tile's own scratchpad (`carried_in_scratchpad.py`), and has the loads (and compute) its
+body reads from before it cloned into its body (`sink_into_loops.py`) when that is exact:
+each iteration is then a whole chain, called by the orchestrator. Otherwise it is
+refused, with the reason, at the loop: a body with other control flow or side effects,
 a subscript that is not affine in the induction variable, blocks that overlap or leave
-gaps, a tensor that does not move with the loop read along the dim that does, and a
-loop-carried value that is not one reduction's accumulator.
+gaps, a tensor that does not move with the loop read along the dim that does.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from xdsl.traits import is_side_effect_free
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
+from spyre_sched.normalize.carried_in_scratchpad import carry_in_scratchpad
 from spyre_sched.normalize.common import box_set, kernel_of
 from spyre_sched.normalize.sink_into_loops import sink_into_loop
 from spyre_sched.polyhedral.point_sets import box_bounds
@@ -394,6 +395,12 @@ class UntileLoops(ModulePass):
                 except Refuse as why:
                     if not _needs_folding(loop):
                         continue  # each iteration is already a whole chain: orchestrated
+                    if loop.iter_args:
+                        carried = carry_in_scratchpad(loop)
+                        if carried is not None:
+                            loop = carried  # orchestrated, carrying through a scratchpad
+                            if not _needs_folding(loop) or sink_into_loop(loop):
+                                continue
                     if sink_into_loop(loop):
                         continue  # left to the orchestrator, each iteration a whole chain
                     raise fail(loop, NAME, "not supported yet: a loop that threads tensors "

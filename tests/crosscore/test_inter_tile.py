@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 from click.testing import CliRunner
 
 import emulator.reference as reference
@@ -40,6 +39,20 @@ def test_splitk_matmul_is_the_whole_product():
     b = rng.uniform(-2, 2, (256, 64)).astype(np.float16)
     out = reference.run(str(ROOT / "examples" / "splitk_matmul.mlir"), {"A": a, "B": b})
     np.testing.assert_allclose(out["C"], _f32(a) @ _f32(b), rtol=1e-5, atol=1e-4)
+
+
+def test_allreduce_rounds_carried_in_a_loop_add_up():
+    """An all-reduce in each round of an `scf.for`, added to a value the loop carries:
+    compiled (the accumulator carried in a scratchpad slot), emulated, and equal to numpy
+    as well as to the reference."""
+    import spyre_sched
+
+    x = np.random.default_rng(2).uniform(-2, 2, (12, 64)).astype(np.float32)
+    result = spyre_sched.run(str(ROOT / "tests" / "crosscore" / "kernels" /
+                                 "allreduce_rounds.mlir"), {"X": x}, device="spyre")
+    assert result.matches, result.mismatches
+    np.testing.assert_allclose(result.outputs["Y"][0], x.astype(np.float64).sum(axis=0),
+                               rtol=1e-5, atol=1e-5)
 
 
 def test_a_consume_waiting_for_a_partial_never_produced_is_a_deadlock(tmp_path):

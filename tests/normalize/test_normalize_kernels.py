@@ -41,6 +41,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - reshape_chain: a computed tile collapsed and expanded back before its store.
 - reshape_between_computes: a computed 1024-element sum expanded to 4x256 and added to a
   loaded 4x256 tile (the reshape moves to the sum's inputs);
+- carried_recurrence: `acc = acc * 0.5 + x_k` over the blocks of a slab, carried in
+  `iter_args` (not a reduction: the loop is run iteration by iteration, the value carried
+  in a scratchpad slot);
 - gathered_page_reshape: pages gathered through a block table as [1, 16, 1, 64] tiles in
   a page loop (Triton's paged-attention form) and collapsed to [16, 64]; the table names
   the cache's first and last page and one page twice;
@@ -221,6 +224,14 @@ def _reshape_between_computes(rng):
     return {"A": a, "B": b, "X": x}, {"Y": x.astype(np.float64) + ab}
 
 
+def _carried_recurrence(rng):
+    x = _f16(rng, 8, 512)
+    acc = np.zeros((8, 128), np.float16)
+    for k in range(4):  # rounded to f16 at each step, as the kernel says
+        acc = (acc * np.float16(0.5) + x[:, 128 * k:128 * (k + 1)]).astype(np.float16)
+    return {"X": x}, {"Y": acc.astype(np.float64)}
+
+
 def _gathered_page_reshape(rng):
     k = _f16(rng, 8, 16, 4, 64)
     table = np.array([[0, 7, 3, 3]], dtype=np.int32)
@@ -249,6 +260,7 @@ CASES = {
     "reshape_scalar": _reshape_scalar,
     "reshape_chain": _reshape_chain,
     "reshape_between_computes": _reshape_between_computes,
+    "carried_recurrence": _carried_recurrence,
     "gathered_page_reshape": _gathered_page_reshape,
     "mapped_axpy": _mapped_axpy,
     "block_accumulator": _block_accumulator,
@@ -332,3 +344,22 @@ def test_a_store_one_row_below_its_load_stays_refused(tmp_path: Path) -> None:
     path.write_text(_SHIFTED_IN_PLACE)
     with pytest.raises(SpyreSchedError, match="no pipeline stage orders the two"):
         spyre_sched.run(str(path), {}, device="spyre")
+
+
+def test_overlapping_chunks_are_summed_iteration_by_iteration(tmp_path) -> None:
+    """Chunks of 128 columns starting 4 apart overlap, so the loop is not folded into one
+    sum (columns would be counted once): it runs iteration by iteration, its accumulator
+    carried in a scratchpad slot, and counts them as the kernel says."""
+    import spyre_sched
+
+    text = (KERNELS / "chunked_row_sum.mlir").read_text().replace(
+        "%col = arith.muli %k, %c128 : index", "%col = arith.muli %k, %c4 : index")
+    kernel = tmp_path / "overlapping_chunks.mlir"
+    kernel.write_text(text)
+    x = _f16(np.random.default_rng(3), 16, 512)
+    result = spyre_sched.run(str(kernel), {"X": x}, device="spyre")
+    assert result.matches, result.mismatches
+    xd = x.astype(np.float64)
+    want = sum(xd[:, 4 * k:4 * k + 128].sum(axis=1) for k in range(4))
+    np.testing.assert_allclose(result.outputs["S"].astype(np.float64), want, rtol=1e-5,
+                               atol=1e-3)

@@ -1,6 +1,16 @@
 // PASS: untile-loops
-// ERROR: its iterations' access tiles overlap or leave gaps (the tile moves by 64 per iteration in dim 1, its extent there is 128)
-// Chunks of 128 columns that start 64 apart overlap: folding would read columns twice.
+// Chunks of 128 columns that start 64 apart overlap: folding them into one sum would
+// count each column once where the kernel counts some twice. The loop is run iteration
+// by iteration instead, its accumulator carried in a slot of the tile's own scratchpad.
+// CHECK: %slot = ktdp.construct_memory_view %{{.*}}, sizes: [2], strides: [1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
+// CHECK: ktdp.store %init, %slot_t
+// CHECK-NEXT: scf.for %k = %c0 to %c4 step %c1 {
+// CHECK-NEXT: %acc = ktdp.load %slot_t
+// CHECK: %next = linalg.generic {{.*}} ins(%x : tensor<2x128xf32>) outs(%acc : tensor<2xf32>)
+// CHECK: ktdp.store %next, %slot_t
+// CHECK-NEXT: }
+// CHECK-NEXT: %sum = ktdp.load %slot_t
+// CHECK-NEXT: ktdp.store %sum, %St
 #chunk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 511 >= 0)>
 #out = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>

@@ -1,0 +1,116 @@
+"""Regions the normal form pins in every core's scratchpad, past everything the kernel
+places there itself: the same offset in each core's scratchpad, each with a view and an
+access tile made once at the top of the kernel (for the executing tile's own scratchpad,
+and for named cores' ones). `lower-inter-tile` puts exchanged partials there;
+`untile-loops` a value a loop carries from one iteration to the next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    ShapedType,
+    StringAttr,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.normalize.common import box_set
+from spyre_sched.polyhedral.views import element_bytes
+
+#: slots start on a stick boundary (128 bytes: the scratchpad's access granularity on the
+#: shipped devices)
+ALIGN = 128
+
+
+def index_constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def pinned_end(fn) -> int:
+    """Bytes past the last element any `ct_local` view of the kernel addresses."""
+    end = 0
+    for op in fn.walk():
+        if not isinstance(op, ktdp.ConstructMemoryViewOp) or op.memory_space.space != "ct_local":
+            continue
+        offset = op.offset.owner
+        mtype = op.result.type
+        if not isinstance(offset, arith.ConstantOp) or not isinstance(mtype, MemRefType) \
+                or op.sizes:
+            continue  # refused by the legality check (a pinned region must be known)
+        sizes = op.static_sizes.get_values()
+        strides = op.static_strides.get_values()
+        last = offset.value.value.data + sum((s - 1) * d for s, d in zip(sizes, strides))
+        end = max(end, (last + 1) * element_bytes(mtype.element_type))
+    return end
+
+
+@dataclass
+class Slot:
+    """One partial's slot in every producer's scratchpad: per producer, its view's access
+    tile (views are built once, at the top of the kernel)."""
+
+    tiles: dict[int, SSAValue]
+    own: SSAValue
+    type: ShapedType
+
+
+def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, ...]) -> Slot:
+    shape = list(ttype.get_shape())
+    elt = ttype.element_type
+    rank = len(shape)
+    strides = [prod(shape[k + 1:]) for k in range(rank)]
+    box = [(0, n - 1) for n in shape]
+    ops: list[Operation] = []
+    zero = index_constant(0)
+    offset = index_constant(at_bytes // element_bytes(elt))
+    ops += [zero, offset]
+    tiles: dict[int, SSAValue] = {}
+    for core in [None, *producers]:
+        view = ktdp.ConstructMemoryViewOp.build(
+            operands=[offset.result, [], []],
+            properties={
+                "static_sizes": DenseArrayBase.from_list(i64, shape),
+                "static_strides": DenseArrayBase.from_list(i64, strides),
+                "coordinate_set": AffineSetAttr(box_set(box)),
+                "memory_space": ktdp.MemorySpaceAttr(
+                    StringAttr("ct_local"), NoneAttr() if core is None else IntAttr(core)),
+            },
+            result_types=[MemRefType(elt, shape)],
+        )
+        access = ktdp.ConstructAccessTileOp.build(
+            operands=[view.result, [zero.result] * rank, []],
+            properties={
+                # the dialect's form: no dims, one symbol per subscript operand
+                "base_map": AffineMapAttr(AffineMap(0, rank, tuple(
+                    AffineExpr.symbol(k) for k in range(rank)))),
+                "access_tile_set": AffineSetAttr(box_set(box)),
+                "access_tile_order": AffineMapAttr(AffineMap.identity(rank)),
+            },
+            result_types=[ktdp.AccessTileType(shape)],
+        )
+        ops += [view, access]
+        view.result.name_hint = "slot" if core is None else f"slot_c{core}"
+        access.result.name_hint = "slot_t" if core is None else f"slot_t{core}"
+        tiles[core] = access.result
+    Rewriter.insert_op(ops, InsertPoint.at_start(fn.body.block))
+    own = tiles.pop(None)
+    return Slot(tiles, own, ttype)
+
+
+def aligned(nbytes: int) -> int:
+    """`nbytes` rounded up to the slots' alignment."""
+    return -(-nbytes // ALIGN) * ALIGN
