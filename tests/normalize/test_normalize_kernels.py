@@ -47,6 +47,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - gathered_page_reshape: pages gathered through a block table as [1, 16, 1, 64] tiles in
   a page loop (Triton's paged-attention form) and collapsed to [16, 64]; the table names
   the cache's first and last page and one page twice;
+- max_from_bit_pattern: a row maximum whose -inf start is written as its bits
+  (`0xFF800000 : i32` bitcast to f32, as Triton prints it);
 - block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
   tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced;
 - mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
@@ -241,6 +243,11 @@ def _gathered_page_reshape(rng):
     return {"K": k, "BT": table}, {"O": want}
 
 
+def _max_from_bit_pattern(rng):
+    x = rng.standard_normal((8, 64)).astype(np.float32)
+    return {"X": x}, {"Y": x.max(axis=1).astype(np.float64)}
+
+
 def _block_accumulator(rng):
     x, w = _f16(rng, 16, 512), _f16(rng, 1, 512)
     xd = x.astype(np.float64)
@@ -262,6 +269,7 @@ CASES = {
     "reshape_between_computes": _reshape_between_computes,
     "carried_recurrence": _carried_recurrence,
     "gathered_page_reshape": _gathered_page_reshape,
+    "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
     "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
