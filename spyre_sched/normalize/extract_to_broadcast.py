@@ -121,7 +121,8 @@ def _scalar_arithmetic(op: Operation) -> bool:
 
 #: scalar casts folded on constants (numpy's conversions round to nearest, ties to even,
 #: as the ops do)
-CASTS = ("arith.index_cast", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf")
+CASTS = ("arith.index_cast", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf",
+         "arith.bitcast")
 _FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
@@ -136,6 +137,8 @@ def folded_constant(value: SSAValue) -> Attribute | None:
     if not isinstance(inner, IntegerAttr | FloatAttr):
         return None
     rtype = owner.results[0].type
+    if owner.name == "arith.bitcast":
+        return _reinterpreted(inner, rtype)
     if isinstance(rtype, IndexType | IntegerType):
         return IntegerAttr(int(inner.value.data), rtype)
     kind = _FLOATS.get(str(rtype))
@@ -144,6 +147,30 @@ def folded_constant(value: SSAValue) -> Attribute | None:
     source = str(inner.type)
     number = _FLOATS[source](inner.value.data) if source in _FLOATS else inner.value.data
     return FloatAttr(float(kind(number)), rtype)
+
+
+_BITS = {16: (np.uint16, np.int16), 32: (np.uint32, np.int32), 64: (np.uint64, np.int64)}
+
+
+def _reinterpreted(inner: IntegerAttr | FloatAttr, rtype: Attribute) -> Attribute | None:
+    """`arith.bitcast` of a constant: the same bits read as `rtype` (a float constant
+    written as its bit pattern, Triton's `0xFF800000 : i32` for -inf), or None for a
+    width this does not fold."""
+    source = str(inner.type)
+    width = int(source[1:]) if source[1:].isdigit() else None
+    if width not in _BITS or str(rtype) != f"{str(rtype)[0]}{width}":
+        return None
+    unsigned, signed = _BITS[width]
+    if isinstance(inner, IntegerAttr):
+        bits = np.array(int(inner.value.data) & ((1 << width) - 1), dtype=unsigned)
+    elif source in _FLOATS:
+        bits = np.array(inner.value.data, dtype=_FLOATS[source]).view(unsigned)
+    else:
+        return None
+    if isinstance(rtype, IntegerType):
+        return IntegerAttr(int(bits.view(signed)), rtype)
+    kind = _FLOATS.get(str(rtype))
+    return FloatAttr(float(bits.view(kind)), rtype) if kind is not None else None
 
 
 def _lift(user: Operation, source: SSAValue, scalar: SSAValue,

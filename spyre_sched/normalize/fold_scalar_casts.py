@@ -6,7 +6,8 @@ Kernels turn an integer size into a float by casts (`%N_f = arith.sitofp
 constant, the cast chain is a constant too; left in place, a fill or a compute body would
 capture a value the lowering has no instruction to compute. Folding uses the same rule as
 `extract-to-broadcast` (`folded_constant`: numpy's conversions round to nearest, ties to
-even, as the ops do). Casts of values that are not constants are left alone.
+even, as the ops do; `arith.bitcast` keeps the bits, so Triton's `0xFF800000 : i32`
+bitcast to f32 is -inf). Casts of values that are not constants are left alone.
 """
 
 from __future__ import annotations

@@ -24,6 +24,11 @@ where the tile is, in a loop or not). A rank-0 tile (`tensor<1x1xf16>` collapsed
 `tensor<f16>`) has no dimension to take the offset: its view starts at the tile's
 element, so its position must not depend on a loop counter.
 
+A reshape of a tile loaded through an *indirect* access tile that only drops or adds
+dimensions of extent 1 (its other extents equal, in order) is a load through the same
+indirect tile with those variables gone: each dropped variable is its one value in the
+subscripts, a new one ranges over {0}. Other reshapes of gathered tiles are refused.
+
 Reshapes of other computed values (used by compute) are left to
 `reshape-through-elementwise`, which runs once every compute is a `linalg.generic`."""
 
@@ -37,6 +42,8 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
+    ArrayAttr,
+    StringAttr,
     DenseArrayBase,
     MemRefType,
     ModuleOp,
@@ -203,6 +210,52 @@ def _reshaped_tile(access: Operation, tile: ktdp.ConstructAccessTileOp, shape: l
     return before, here, new_tile.result
 
 
+def _reshaped_indirect(tile: ktdp.ConstructIndirectAccessTileOp, shape: list[int],
+                       what: Operation) -> ktdp.ConstructIndirectAccessTileOp:
+    """`tile` seen in `shape`, which differs from its own only by dimensions of extent 1:
+    the same gather with its unit variables taken out (each replaced by its value) and a
+    variable ranging over {0} for each unit dimension of `shape`."""
+    box = box_bounds(tile.variables_space_set.data, []) if not tile.tile_symbols else None
+    order = tile.variables_space_order.data
+    identity = [getattr(r, "position", None) for r in order.results] == list(range(order.num_dims))
+    if box is None or not identity:
+        raise fail(what, NAME, "not supported yet: reshaping a gathered tile whose variables "
+                   "are not a box in the identity order")
+    extents = [hi - lo + 1 for lo, hi in box]
+    if [n for n in extents if n != 1] != [n for n in shape if n != 1]:
+        raise fail(what, NAME, f"not supported yet: a reshape of a gathered {extents} tile to "
+                   f"{list(shape)} other than by dimensions of extent 1")
+    kept = [k for k, n in enumerate(extents) if n != 1]
+    moving = [k for k, n in enumerate(shape) if n != 1]
+    new_of = dict(zip(kept, moving))
+    dims = [AffineExpr.dimension(new_of[k]) if k in new_of else AffineExpr.constant(box[k][0])
+            for k in range(len(extents))]
+    names = [v.data for v in tile.var_names.data]
+
+    def remap(m: AffineMap) -> AffineMap:
+        syms = [AffineExpr.symbol(i) for i in range(m.num_symbols)]
+        return AffineMap(len(shape), m.num_symbols,
+                         tuple(r.replace_dims_and_symbols(dims, syms) for r in m.results))
+
+    new_box = [(0, 0)] * len(shape)
+    new_names = [f"{names[0] if names else 'v'}_unit{i}" for i in range(len(shape))]
+    for k, i in new_of.items():
+        new_box[i] = box[k]
+        new_names[i] = names[k]
+    return ktdp.ConstructIndirectAccessTileOp.build(
+        operands=[tile.view, list(tile.index_views), list(tile.outer), []],
+        properties={
+            "var_names": ArrayAttr([StringAttr(n) for n in new_names]),
+            "ind_dims": tile.ind_dims,
+            "dim_map": AffineMapAttr(remap(tile.dim_map.data)),
+            "index_maps": ArrayAttr([AffineMapAttr(remap(m.data)) for m in tile.index_maps.data]),
+            "variables_space_set": AffineSetAttr(box_set(new_box)),
+            "variables_space_order": AffineMapAttr(AffineMap.identity(len(shape))),
+        },
+        result_types=[ktdp.AccessTileType(list(shape))],
+    )
+
+
 def _shape(value: SSAValue) -> list[int]:
     t = value.type
     assert isinstance(t, TensorType)
@@ -223,9 +276,22 @@ def reshape_load(op: Operation, fn: FuncOp) -> None:
     src, result = op.operands[0], op.results[0]
     load = src.owner
     assert isinstance(load, ktdp.LoadOp)
+    if isinstance(load.tile.owner, ktdp.ConstructIndirectAccessTileOp):
+        new_tile = _reshaped_indirect(load.tile.owner, _shape(result), op)
+        new_load = ktdp.LoadOp.create(operands=[new_tile.result], result_types=[result.type],
+                                      properties=dict(load.properties),
+                                      attributes=dict(load.attributes))
+        note_origin([new_tile, new_load], op)
+        Rewriter.insert_op([new_tile, new_load], _insertion_before(op))
+        new_load.result.name_hint = result.name_hint
+        result.replace_all_uses_with(new_load.result)
+        op.detach()
+        op.erase()
+        _drop_if_unused(load)
+        return
     if not isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
-        raise fail(op, NAME, "not supported yet: reshaping a tile loaded through an "
-                   "indirect access tile")
+        raise fail(op, NAME, "not supported yet: reshaping a tile not built by "
+                   "ktdp.construct_access_tile or ktdp.construct_indirect_access_tile")
     before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
     new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
                                   properties=dict(load.properties),
@@ -245,7 +311,8 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
     if math.prod(_shape(src)) != math.prod(_shape(result)) or -1 in _shape(result):
         raise fail(op, NAME, "not supported yet: a reshape with run-time sizes")
     load = src.owner
-    if isinstance(load, ktdp.LoadOp) and isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
+    if isinstance(load, ktdp.LoadOp) and isinstance(
+            load.tile.owner, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp):
         reshape_load(op, fn)
         return
     uses = list(result.uses)
@@ -305,7 +372,8 @@ def _drop_if_unused(load: ktdp.LoadOp) -> None:
     tile = load.tile.owner
     load.detach()
     load.erase()
-    if isinstance(tile, ktdp.ConstructAccessTileOp) and not tile.result.uses:
+    if isinstance(tile, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp) \
+            and not tile.result.uses:
         tile.detach()
         tile.erase()
 

@@ -330,7 +330,8 @@ def _memory(tile: SSAValue) -> object:
     """What an access tile's view points into: the pointer value for device memory, the
     whole scratchpad for the tile's own (its views' offsets may overlap)."""
     owner = tile.owner
-    assert isinstance(owner, ktdp.ConstructAccessTileOp)  # legality-check
+    # legality-check: every tile is built by one of the two
+    assert isinstance(owner, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp)
     view = owner.view.owner
     if isinstance(view, ktdp.ConstructMemoryViewOp) and view.memory_space.space != "ct_local":
         return view.offset

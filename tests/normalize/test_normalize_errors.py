@@ -71,6 +71,18 @@ _RESHAPE_OF_REDUCTION = """func.func @reshaped_sums(%X: index, %Y: index) attrib
   return
 }
 """
+# two gathered pages of 16 slots (pages j and j + 1) seen as 32 rows: merges a dimension
+# of extent 2, not only ones of extent 1
+_RESHAPE_OF_PAGES = (KERNELS / "gathered_page_reshape.mlir").read_text() \
+    .replace("-d0 >= 0, d1 >= 0, -d1 + 15", "-d0 + 1 >= 0, d1 >= 0, -d1 + 15") \
+    .replace("1x16x1x64", "2x16x1x64") \
+    .replace("%k = tensor.collapse_shape %k4 [[0, 1], [2, 3]] : tensor<2x16x1x64xf16> into tensor<16x64xf16>",
+             "%k = tensor.collapse_shape %k4 [[0, 1], [2, 3]] : tensor<2x16x1x64xf16> into tensor<32x64xf16>") \
+    .replace("tensor<16x64xf16>", "tensor<32x64xf16>") \
+    .replace("-d0 + 15 >= 0, d1 >= 0, -d1 + 63", "-d0 + 31 >= 0, d1 >= 0, -d1 + 63") \
+    .replace("access_tile<16x64xindex>", "access_tile<32x64xindex>") \
+    .replace("%c0 to %c4 step %c1", "%c0 to %c4 step %c2") \
+    .replace("%c4 = arith.constant 4 : index", "%c4 = arith.constant 4 : index\n  %c2 = arith.constant 2 : index")
 
 
 def _schedule(text: str, tmp_path: Path):
@@ -101,8 +113,11 @@ def _line_of(text: str, needle: str) -> int:
     (_RESHAPE_ACROSS_ROWS, "%flat = tensor.collapse_shape",
      "not supported yet: a reshape of a [4, 32] tile to [128] whose elements are not one "
      "strided pattern in memory (view strides [64, 1])"),
+    (_RESHAPE_OF_PAGES, "%k = tensor.collapse_shape",
+     "not supported yet: a reshape of a gathered [2, 16, 1, 64] tile to [32, 64] other "
+     "than by dimensions of extent 1"),
 ], ids=["reduction-combiner", "extract-of-a-row", "reshape-of-compute",
-        "reshape-of-reduction", "reshape-across-rows"])
+        "reshape-of-reduction", "reshape-across-rows", "reshape-of-gathered-pages"])
 def test_refusal_is_located_at_the_written_op(text: str, needle: str, message: str,
                                               tmp_path: Path) -> None:
     assert needle in text

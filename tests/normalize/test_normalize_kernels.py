@@ -44,6 +44,11 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - carried_recurrence: `acc = acc * 0.5 + x_k` over the blocks of a slab, carried in
   `iter_args` (not a reduction: the loop is run iteration by iteration, the value carried
   in a scratchpad slot);
+- gathered_page_reshape: pages gathered through a block table as [1, 16, 1, 64] tiles in
+  a page loop (Triton's paged-attention form) and collapsed to [16, 64]; the table names
+  the cache's first and last page and one page twice;
+- max_from_bit_pattern: a row maximum whose -inf start is written as its bits
+  (`0xFF800000 : i32` bitcast to f32, as Triton prints it);
 - block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
   tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced;
 - mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
@@ -229,6 +234,20 @@ def _carried_recurrence(rng):
     return {"X": x}, {"Y": acc.astype(np.float64)}
 
 
+def _gathered_page_reshape(rng):
+    k = _f16(rng, 8, 16, 4, 64)
+    table = np.array([[0, 7, 3, 3]], dtype=np.int32)
+    table[0, 2:] = rng.integers(1, 7)
+    want = np.concatenate([2 * k[table[0], :, h, :].astype(np.float64).reshape(64, 64)
+                           for h in range(4)])
+    return {"K": k, "BT": table}, {"O": want}
+
+
+def _max_from_bit_pattern(rng):
+    x = rng.standard_normal((8, 64)).astype(np.float32)
+    return {"X": x}, {"Y": x.max(axis=1).astype(np.float64)}
+
+
 def _block_accumulator(rng):
     x, w = _f16(rng, 16, 512), _f16(rng, 1, 512)
     xd = x.astype(np.float64)
@@ -249,6 +268,8 @@ CASES = {
     "reshape_chain": _reshape_chain,
     "reshape_between_computes": _reshape_between_computes,
     "carried_recurrence": _carried_recurrence,
+    "gathered_page_reshape": _gathered_page_reshape,
+    "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
     "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
