@@ -172,16 +172,20 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         hint = descend(problem, hint, objective)
         hint_from = "the V1 heuristic's schedule improved one decision at a time"
     choice: dict[str, int] | None = None
+    proven = None
     if objective == "latency" and programs and hint_from.startswith("the programs'"):
-        choice = _programs_optimal(problem, built, programs, hint, seed)
-    if choice is not None:
+        proven = _programs_optimal(problem, built, programs, hint, seed)
+    if proven is not None:
         # the programs' own optima add up to the kernel's lower bound: their schedules
-        # together are optimal, and with no decision shared the tie-break is theirs too
+        # together are optimal, and with only links shared the tie-break is theirs too
         optimum = float(built.cycles_bound)
+        if lines is not None:
+            lines.append("---- the programs' own optima add up to the kernel's lower bound "
+                         f"({built.cycles_bound} cycles): the kernel's model is not searched "
+                         "----")
         phases.append(PhaseStats("cycles", "OPTIMAL", optimum, optimum, 0.0, 0.0, 0, 0,
                                  "programs"))
-        status = cp_model.OPTIMAL
-        solver = None
+        choice, status, solver = proven, cp_model.OPTIMAL, None
     elif objective == "memory":
         solver, status, stats = _run(built, built.peak, "peak scratchpad bytes", workers, seed,
                                      time_limit, lines, hint=hint)
@@ -227,8 +231,12 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
-    model_cycles = int(round(solver.value(built.cycles))) \
-        if solver is not None and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    if solver is None:
+        # (the programs' models' figures: each program's model at its least cycles)
+        model_cycles = built.cycles_bound
+    else:
+        model_cycles = int(round(solver.value(built.cycles))) \
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     solver_stats = SolverStats(built.num_variables, built.num_constraints,
                                built.evaluations, phases, workers, seed, time_limit,
                                build_time, model_cycles)
