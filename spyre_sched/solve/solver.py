@@ -150,6 +150,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     notes: list[str] = []
     hint = _v1_hint(problem)
     hint_from = "the V1 heuristic's schedule"
+    hint_cycles = None  # (the exact cycles of the programs' choices together, when hinted)
     if bounds:
         # each part's best choice alone, where together they fit
         # (each program's choice alone fits it; a single program's parts alone may not
@@ -162,10 +163,11 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             for b in bounds:
                 if all(together[d] == v for d, v in b.links.items()):
                     together.update(b.choice)
-        if cost.feasible(problem, together) and (
-                hint is None or cost.objective_key(problem, together, objective)
-                <= cost.objective_key(problem, hint, objective)):
-            hint, hint_from = together, "the programs' and parts' own best choices alone"
+        if cost.feasible(problem, together):
+            key = cost.objective_key(problem, together, objective)
+            if hint is None or key <= cost.objective_key(problem, hint, objective):
+                hint, hint_from = together, "the programs' and parts' own best choices alone"
+                hint_cycles = key[-1]
     elif hint is not None:
         # one part: products of variables leave CP-SAT a long way from its optimum, so
         # start it from the V1 schedule improved one decision at a time (the exact cost)
@@ -173,7 +175,8 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         hint_from = "the V1 heuristic's schedule improved one decision at a time"
     choice: dict[str, int] | None = None
     proven = None
-    if objective == "latency" and programs and hint_from.startswith("the programs'"):
+    if objective == "latency" and programs and hint_from.startswith("the programs'") and \
+            hint_cycles == built.cycles_bound:
         proven = _programs_optimal(problem, built, programs, hint, seed)
     if proven is not None:
         # the programs' own optima add up to the kernel's lower bound: their schedules
@@ -264,8 +267,8 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
     prove it. The latency objective is the sum of the programs' cycles, and when only
     link decisions (a keep choice spanning programs) are shared by programs, each
     program's least cycles alone holds in the kernel (which only adds constraints): when
-    those add up to the exact cost of the programs' choices together (`hint`), no
-    schedule does better. Of the schedules of those cycles, the tie-break's (the least
+    those add up to the exact cost of the programs' choices together (`hint`: the caller
+    checks it), no schedule does better. Of the schedules of those cycles, the tie-break's (the least
     scratchpad over the programs): every program must sit at its own least, so per value
     of the links that lets them, each program's least scratchpad at its least cycles
     (`part_bounds.fewest_bytes`), and the values whose programs add up to the least
@@ -284,8 +287,6 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
     if math.prod(len(v) for v in values) > LINK_ASSIGNMENTS:
         return None
     optimum = built.cycles_bound
-    if cost.kernel_cycles(problem, hint) != optimum:
-        return None
     best: tuple[int, dict[str, int]] | None = None
     for assignment in itertools.product(*values):
         at = dict(zip(links, assignment))
