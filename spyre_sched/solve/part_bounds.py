@@ -195,7 +195,8 @@ def fewest_bytes(bounds: list[ProgramBound], links: dict[str, int], seed: int,
     choices of those cycles, one of the least scratchpad (its model alone, cycles held
     at that least, CP-SAT within `budget` of deterministic time); their cycles added up
     and the choices over all the programs' decisions. None when a program's least is
-    not proven exactly or nothing fits. Programs the same up to names (and link values)
+    not proven exactly, is above its least over every value of the links (the kernel's
+    optimum is then out of reach at these), or nothing fits. Programs the same up to names (and link values)
     are solved once. When the programs share no decision but links, each must run at
     its own least cycles for the kernel to reach the sum of them, so this is the
     kernel's tie-break at these link values, program by program."""
@@ -208,12 +209,16 @@ def fewest_bytes(bounds: list[ProgramBound], links: dict[str, int], seed: int,
         values = tuple(sorted((place[d], v) for d, v in links.items() if d in place))
         if values not in found.at_links:
             found.at_links[values] = None
-            built = _program_model(found, {found.scope[k]: v for k, v in values})
-            solver = _solver(seed, relative_gap)
-            status = solver.solve(built.model)
-            if _exact(solver, status):
-                least = round(solver.objective_value)
-                first = built.choice(solver)
+            fixed = {found.scope[k]: v for k, v in values}
+            built = _program_model(found, fixed)
+            if found.exact and all(found.choice[d] == v for d, v in fixed.items()):
+                least, first = found.least, found.choice  # (the first solve's, at these links)
+            else:
+                solver = _solver(seed, relative_gap)
+                status = solver.solve(built.model)
+                least, first = (round(solver.objective_value), built.choice(solver)) \
+                    if _exact(solver, status) else (None, None)
+            if least is not None and least <= b.least:
                 built.model.add(built.cycles <= least)
                 built.model.minimize(built.total_bytes)
                 built.add_hint(first)
@@ -223,7 +228,7 @@ def fewest_bytes(bounds: list[ProgramBound], links: dict[str, int], seed: int,
                 found.at_links[values] = (least, built.choice(solver) if status in (
                     cp_model.OPTIMAL, cp_model.FEASIBLE) else first)
         if found.at_links[values] is None:
-            return None
+            return None  # (or more than its least: these links cannot reach the optimum)
         least, choice = found.at_links[values]
         total += least
         out.update({d: choice[f] for d, f in zip(b.scope, found.scope)})
