@@ -196,10 +196,10 @@ def fewest_bytes(bounds: list[ProgramBound], links: dict[str, int], seed: int,
     at that least, CP-SAT within `budget` of deterministic time); their cycles added up
     and the choices over all the programs' decisions. None when a program's least is
     not proven exactly, is above its least over every value of the links (the kernel's
-    optimum is then out of reach at these), or nothing fits. Programs the same up to names (and link values)
-    are solved once. When the programs share no decision but links, each must run at
-    its own least cycles for the kernel to reach the sum of them, so this is the
-    kernel's tie-break at these link values, program by program."""
+    optimum is then out of reach at these), or nothing fits. Programs the same up to
+    names (and link values) are solved once. When the programs share no decision but
+    links, each must run at its own least cycles for the kernel to reach the sum of
+    them, so this is the kernel's tie-break at these link values, program by program."""
     total, out = 0, {}
     for b in bounds:
         found = b.alone

@@ -268,12 +268,12 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
     link decisions (a keep choice spanning programs) are shared by programs, each
     program's least cycles alone holds in the kernel (which only adds constraints): when
     those add up to the exact cost of the programs' choices together (`hint`: the caller
-    checks it), no schedule does better. Of the schedules of those cycles, the tie-break's (the least
-    scratchpad over the programs): every program must sit at its own least, so per value
-    of the links that lets them, each program's least scratchpad at its least cycles
-    (`part_bounds.fewest_bytes`), and the values whose programs add up to the least
-    scratchpad (the first such in candidate order). None when any of this does not hold:
-    the kernel's model is searched instead."""
+    checks it), no schedule does better. Of the schedules of those cycles, the
+    tie-break's (the least scratchpad over the programs): every program must sit at its
+    own least, so per value of the links that lets them, each program's least
+    scratchpad at its least cycles (`part_bounds.fewest_bytes`), and the values whose
+    programs add up to the least scratchpad (the first such in candidate order). None
+    when any of this does not hold: the kernel's model is searched instead."""
     readers: dict[str, set[int]] = {}
     for prog in problem.programs:
         for name in program_decision_names(prog):
@@ -291,9 +291,10 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
     for assignment in itertools.product(*values):
         at = dict(zip(links, assignment))
         found = fewest_bytes(programs, at, seed, GAP, TIE_BREAK_BUDGET)
-        if found is None or found[0] != optimum:
-            continue
+        if found is None:
+            continue  # (a program cannot reach its least at these links)
         choice = {**hint, **at, **found[1], **{name: 0 for name in built.unused}}
+        # (the exact cost decides: programs without decisions add their constant cycles)
         if not cost.feasible(problem, choice) or cost.kernel_cycles(problem, choice) != optimum:
             continue  # (a span's regions together may not fit where each program's did)
         total = built.total_bytes_of(choice)
