@@ -143,7 +143,11 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             least[b.program, b.part] = min(least.get((b.program, b.part), b.least), b.least)
         built.cycles_bound = max(built.cycles_bound, sum(least.values()))
     if programs:
-        built.cycles_bound = max(built.cycles_bound, sum(b.least for b in programs))
+        # (a program no decision changes adds its constant cycles)
+        bounded = {b.program for b in programs}
+        fixed = sum(cost.program_cycles(problem, p, {}) for p in problem.programs
+                    if p.index not in bounded and not program_decision_names(p))
+        built.cycles_bound = max(built.cycles_bound, sum(b.least for b in programs) + fixed)
     build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []

@@ -17,7 +17,7 @@ from spyre_sched import api
 from spyre_sched.solve import cost, solver
 from spyre_sched.solve.brute_force import brute_force
 from spyre_sched.solve.extract import extract
-from spyre_sched.solve.problem import Problem
+from spyre_sched.solve.problem import Pipeline, Problem, Program, Quantity, Stage, Transfer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,10 +37,20 @@ def softmax_problem() -> Problem:
     return extract(module).problem
 
 
+def with_a_fixed_program() -> Problem:
+    """Two programs with decisions and, between them, one without any (its cycles a
+    constant the programs' least cycles leave out)."""
+    problem = elementwise_problem(4, 2, programs=2, capacity=8192)
+    fixed = Program(2, "local_schedule_2", (Pipeline("p2.copy", Quantity.const(4), (
+        Stage("dma", "dma_load", (Transfer("p2.load", Quantity.const(256), 128, 320),)),)),))
+    return replace(problem, programs=(*problem.programs, fixed))
+
+
 @pytest.mark.parametrize("make", [
     lambda: elementwise_problem(4, 2, programs=3, capacity=8192),
+    with_a_fixed_program,
     softmax_problem,  # (X kept across its first two programs: a link decision)
-], ids=["three-programs", "softmax-keep-link"])
+], ids=["three-programs", "a-fixed-program", "softmax-keep-link"])
 def test_programs_proof_gives_the_searched_optimum_and_tie_break(
         make, monkeypatch: pytest.MonkeyPatch) -> None:
     problem = make()
