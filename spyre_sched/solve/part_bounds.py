@@ -13,6 +13,11 @@ put together, are a schedule that usually fits: the hint.
 Parts that are the same up to names (`signature.py`) are solved once. Each solve has a
 deterministic budget and reports CP-SAT's proven bound, so a cut is always valid and the
 same input gives the same cuts.
+
+A distinct program's model is kept: when the programs' least cycles prove the kernel's
+optimum (`solver._programs_optimal`), the same model, its cycles held at their least,
+gives the program's least scratchpad (`fewest_bytes`), the kernel's tie-break program by
+program.
 """
 
 from __future__ import annotations
@@ -116,7 +121,8 @@ class _ProgramAlone:
     at_links: dict[tuple[int, ...], tuple[int, dict[str, int]] | None] = \
         field(default_factory=dict)
     """Per value of its link decisions (by place in `scope`): its least cycles and the
-    choice of the least scratchpad at them, or None when not proven exactly."""
+    choice of the least scratchpad at them, or None when those cycles are not proven
+    exactly or are above `least`."""
 
 
 @dataclass
