@@ -14,10 +14,10 @@ Parts that are the same up to names (`signature.py`) are solved once. Each solve
 deterministic budget and reports CP-SAT's proven bound, so a cut is always valid and the
 same input gives the same cuts.
 
-A distinct program's model is kept: when the programs' least cycles prove the kernel's
-optimum (`solver._programs_optimal`), the same model, its cycles held at their least,
-gives the program's least scratchpad (`fewest_bytes`), the kernel's tie-break program by
-program.
+A distinct program's problem alone and its parts' cuts are kept: when the programs'
+least cycles prove the kernel's optimum (`solver._programs_optimal`), its model built
+again with its cycles held at their least gives the program's least scratchpad
+(`fewest_bytes`), the kernel's tie-break program by program.
 """
 
 from __future__ import annotations
