@@ -510,7 +510,10 @@ def render_trace(trace: dict[str, object]) -> str:
     else:
         found = s.get("found_by", "CP-SAT")
         lines.append(f"CP-SAT: {s['status']}"
-                     + (f" (found by the {found}: CP-SAT stopped before a schedule of its own)"
+                     + (" (found by the programs' own solves, whose least cycles add up to "
+                        "the kernel's lower bound: the kernel's model was not searched)"
+                        if found == "programs" else
+                        f" (found by the {found}: CP-SAT stopped before a schedule of its own)"
                         if found != "CP-SAT" else "")
                      + f", gap {_num(s['gap'], '.4g')}, wall time "
                      f"{s['wall_time']:.3f} s, {s['variables']} variables, "

@@ -64,6 +64,8 @@ class BuiltModel:
     least cycles): the bound reported when CP-SAT stops before its own."""
     peak_bound: int = 0
     """Likewise for the peak scratchpad."""
+    unused: tuple[str, ...] = ()
+    """Decisions no figure depends on, fixed to their first candidate."""
 
     def add_hint(self, choice: dict[str, int]) -> None:
         """Hint CP-SAT with a full assignment: the decisions' literals and, worked out by
@@ -316,9 +318,9 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
                 if ci.value > cj.value:
                     model.add_bool_or([one_hot[inner][i].Not(), one_hot[outer][j].Not()])
     # A decision no figure depends on cannot matter: fix it to its first candidate.
-    for d in problem.decisions:
-        if d.name not in used:
-            model.add(one_hot[d.name][0] == 1)
+    unused = tuple(d.name for d in problem.decisions if d.name not in used)
+    for name in unused:
+        model.add(one_hot[name][0] == 1)
     peak = model.new_int_var(0, max(peak_upper, 0), "peak_scratchpad")
     if program_bytes:
         model.add_max_equality(peak, list(program_bytes.values()))
@@ -328,7 +330,7 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         model.add_assumptions([c.literal for c in constraints if c.literal is not None])
     cycles = cp_model.LinearExpr.sum(list(program_cycles.values())) if program_cycles else 0
     return BuiltModel(model, problem, one_hot, cycles, program_cycles, program_bytes, peak,
-                      constraints, stated, cycles_bound, peak_bound)
+                      constraints, stated, cycles_bound, peak_bound, unused)
 
 
 def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSplit,

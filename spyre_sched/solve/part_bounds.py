@@ -13,13 +13,18 @@ put together, are a schedule that usually fits: the hint.
 Parts that are the same up to names (`signature.py`) are solved once. Each solve has a
 deterministic budget and reports CP-SAT's proven bound, so a cut is always valid and the
 same input gives the same cuts.
+
+A distinct program's problem alone and its parts' cuts are kept: when the programs'
+least cycles prove the kernel's optimum (`solver._programs_optimal`), its model built
+again with its cycles held at their least gives the program's least scratchpad
+(`fewest_bytes`), the kernel's tie-break program by program.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
@@ -102,6 +107,25 @@ def _least(sub: Problem, links: dict[str, int], seed: int,
 
 
 @dataclass
+class _ProgramAlone:
+    """One distinct program (up to names) solved alone, kept for the least-scratchpad
+    solves at its least cycles (`fewest_bytes`)."""
+
+    sub: Problem
+    scope: tuple[str, ...]
+    cuts: list[PartBound]
+    least: int
+    choice: dict[str, int]
+    exact: bool
+    """CP-SAT proved `choice` optimal outright (no gap left)."""
+    at_links: dict[tuple[int, ...], tuple[int, dict[str, int]] | None] = \
+        field(default_factory=dict)
+    """Per value of its link decisions (by place in `scope`): its least cycles and the
+    choice of the least scratchpad at them, or None when those cycles are not proven
+    exactly or are above `least`."""
+
+
+@dataclass
 class ProgramBound:
     program: int
     least: int
@@ -109,15 +133,38 @@ class ProgramBound:
     """The program's best choice alone, over its own decisions (it fits the program's
     constraints: the programs' choices together are a schedule, unless a keep choice
     spans programs)."""
+    scope: tuple[str, ...] = ()
+    """The program's decisions, in the problem's order."""
+    alone: _ProgramAlone | None = None
 
 
-def program_bounds(problem: Problem, seed: int, relative_gap: float) -> list[ProgramBound]:
+def _program_model(found: _ProgramAlone, links: dict[str, int]):
+    """The program's model alone with its parts' cuts, `links` (names of its first
+    solve's scope) fixed."""
+    built = build(found.sub)
+    for b in found.cuts:
+        built.model.add(built.parts_of[b.program][b.part].cycles >= b.least) \
+            .only_enforce_if([built.one_hot[d][v] for d, v in b.links.items()])
+    for d, v in links.items():
+        built.model.add(built.one_hot[d][v] == 1)
+    built.model.minimize(built.cycles)
+    return built
+
+
+def _exact(solver: cp_model.CpSolver, status: int) -> bool:
+    return status == cp_model.OPTIMAL and \
+        solver.objective_value <= solver.best_objective_bound + 1e-6
+
+
+def program_bounds(problem: Problem, seed: int, relative_gap: float,
+                   parts_solved: dict[tuple, tuple] | None = None) -> list[ProgramBound]:
     """Per program of a kernel of several, its least cycles alone (with its parts' cuts)
-    and the choice that reaches them. Programs the same up to names are solved once."""
+    and the choice that reaches them. Programs the same up to names are solved once, and
+    so are parts (`parts_solved`, shareable with the kernel's own `part_bounds`)."""
     if len(problem.programs) < 2:
         return []
-    solved: dict[tuple, tuple[tuple[str, ...], int, dict[str, int]] | None] = {}
-    parts_solved: dict[tuple, tuple] = {}
+    solved: dict[tuple, _ProgramAlone | None] = {}
+    parts_solved = {} if parts_solved is None else parts_solved
     out: list[ProgramBound] = []
     for prog in problem.programs:
         reads = set(program_decision_names(prog))  # (its FIFO depths too)
@@ -127,22 +174,71 @@ def program_bounds(problem: Problem, seed: int, relative_gap: float) -> list[Pro
         key = _program_key(problem, prog, scope)
         if key not in solved:
             sub = alone(problem, prog)
-            built = build(sub)
-            for b in part_bounds(sub, seed, relative_gap, parts_solved):
-                built.model.add(built.parts_of[b.program][b.part].cycles >= b.least) \
-                    .only_enforce_if([built.one_hot[d][v] for d, v in b.links.items()])
-            built.model.minimize(built.cycles)
+            found = _ProgramAlone(sub, scope, part_bounds(sub, seed, relative_gap,
+                                                          parts_solved), 0, {}, False)
+            built = _program_model(found, {})
             solver = _solver(seed, relative_gap)
             status = solver.solve(built.model)
-            solved[key] = None if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) else (
-                scope, max(0, math.ceil(solver.best_objective_bound - 1e-6)),
-                built.choice(solver))
-        if solved[key] is None:
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                found.least = max(0, math.ceil(solver.best_objective_bound - 1e-6))
+                found.choice = built.choice(solver)
+                found.exact = _exact(solver, status)
+                solved[key] = found
+            else:
+                solved[key] = None
+        found = solved[key]
+        if found is None:
             continue
-        first_scope, least, choice = solved[key]
-        out.append(ProgramBound(prog.index, least,
-                                {d: choice[f] for d, f in zip(scope, first_scope)}))
+        out.append(ProgramBound(prog.index, found.least,
+                                {d: found.choice[f] for d, f in zip(scope, found.scope)},
+                                scope, found))
     return out
+
+
+def fewest_bytes(bounds: list[ProgramBound], links: dict[str, int], seed: int,
+                 relative_gap: float, budget: float) -> tuple[int, dict[str, int]] | None:
+    """With the link decisions at `links`: each program's least cycles and, among the
+    choices of those cycles, one of the least scratchpad (its model alone, cycles held
+    at that least, CP-SAT within `budget` of deterministic time); their cycles added up
+    and the choices over all the programs' decisions. None when a program's least is
+    not proven exactly, is above its least over every value of the links (the kernel's
+    optimum is then out of reach at these), or nothing fits. Programs the same up to
+    names (and link values) are solved once. When the programs share no decision but
+    links, each must run at its own least cycles for the kernel to reach the sum of
+    them, so this is the kernel's tie-break at these link values, program by program."""
+    total, out = 0, {}
+    for b in bounds:
+        found = b.alone
+        if found is None:
+            return None
+        place = {d: k for k, d in enumerate(b.scope)}
+        values = tuple(sorted((place[d], v) for d, v in links.items() if d in place))
+        if values not in found.at_links:
+            found.at_links[values] = None
+            fixed = {found.scope[k]: v for k, v in values}
+            built = _program_model(found, fixed)
+            if found.exact and all(found.choice[d] == v for d, v in fixed.items()):
+                least, first = found.least, found.choice  # (the first solve's, at these links)
+            else:
+                solver = _solver(seed, relative_gap)
+                status = solver.solve(built.model)
+                least, first = (round(solver.objective_value), built.choice(solver)) \
+                    if _exact(solver, status) else (None, None)
+            if least is not None and least <= b.least:
+                built.model.add(built.cycles <= least)
+                built.model.minimize(built.total_bytes)
+                built.add_hint(first)
+                solver = _solver(seed, relative_gap)
+                solver.parameters.max_deterministic_time = budget
+                status = solver.solve(built.model)
+                found.at_links[values] = (least, built.choice(solver) if status in (
+                    cp_model.OPTIMAL, cp_model.FEASIBLE) else first)
+        if found.at_links[values] is None:
+            return None  # (or more than its least: these links cannot reach the optimum)
+        least, choice = found.at_links[values]
+        total += least
+        out.update({d: choice[f] for d, f in zip(b.scope, found.scope)})
+    return total, out
 
 
 def _program_key(problem: Problem, prog: Program, scope: tuple[str, ...]) -> tuple:

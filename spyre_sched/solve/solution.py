@@ -23,10 +23,13 @@ class PhaseStats:
     branches: int
     conflicts: int
     found_by: str = "CP-SAT"
-    """Who found the schedule this phase returns: `CP-SAT`, or `hint` when the time limit
+    """Who found the schedule this phase returns: `CP-SAT`; `hint` when the time limit
     stopped CP-SAT before it had a solution of its own: the hint it was given (the V1
     heuristic's schedule, or the first phase's) is then the best schedule known, and
-    `bound` is the better of CP-SAT's and the model's own lower bound."""
+    `bound` is the better of CP-SAT's and the model's own lower bound; `programs` when
+    each program's own solve found it and their least cycles add up to the kernel's
+    lower bound, which proves it optimal without searching the kernel's model
+    (`solver._programs_optimal`)."""
     cp_sat_status: str = ""
     """CP-SAT's own status when it differs from `status` (UNKNOWN: it found nothing)."""
 

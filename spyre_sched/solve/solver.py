@@ -8,6 +8,8 @@ so the same problem gives the same choice byte for byte.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import itertools
+import math
 import time
 
 from ortools.sat.python import cp_model
@@ -16,8 +18,8 @@ from spyre_sched.solve import cost
 from spyre_sched.solve.explain import explain_infeasible
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.model import BuiltModel, build, components
-from spyre_sched.solve.problem import Problem, SolveError, program_decision_names
-from spyre_sched.solve.part_bounds import part_bounds, program_bounds
+from spyre_sched.solve.problem import LINK_KINDS, Problem, SolveError, program_decision_names
+from spyre_sched.solve.part_bounds import fewest_bytes, part_bounds, program_bounds
 from spyre_sched.solve.solution import PhaseStats, Solution, SolverStats
 
 OBJECTIVES = ("latency", "memory")
@@ -126,12 +128,13 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         return Solution(problem, pinned.original(found.choice), objective, "solver",
                         found.stats, found.log, found.notes)
     built = build(problem)
-    bounds = part_bounds(problem, seed, GAP)
+    parts_solved: dict[tuple, tuple] = {}  # (the programs' solves reuse the parts')
+    bounds = part_bounds(problem, seed, GAP, parts_solved)
     for b in bounds:
         part = built.parts_of[b.program][b.part]
         built.model.add(part.cycles >= b.least).only_enforce_if(
             [built.one_hot[d][v] for d, v in b.links.items()])
-    programs = program_bounds(problem, seed, GAP)
+    programs = program_bounds(problem, seed, GAP, parts_solved)
     for b in programs:
         built.model.add(built.program_cycles[b.program] >= b.least)
     if bounds:
@@ -140,13 +143,18 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             least[b.program, b.part] = min(least.get((b.program, b.part), b.least), b.least)
         built.cycles_bound = max(built.cycles_bound, sum(least.values()))
     if programs:
-        built.cycles_bound = max(built.cycles_bound, sum(b.least for b in programs))
+        # (a program no decision changes adds its constant cycles)
+        bounded = {b.program for b in programs}
+        fixed = sum(cost.program_cycles(problem, p, {}) for p in problem.programs
+                    if p.index not in bounded and not program_decision_names(p))
+        built.cycles_bound = max(built.cycles_bound, sum(b.least for b in programs) + fixed)
     build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []
     notes: list[str] = []
     hint = _v1_hint(problem)
     hint_from = "the V1 heuristic's schedule"
+    hint_cycles = None  # (the exact cycles of the programs' choices together, when hinted)
     if bounds:
         # each part's best choice alone, where together they fit
         # (each program's choice alone fits it; a single program's parts alone may not
@@ -159,17 +167,33 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             for b in bounds:
                 if all(together[d] == v for d, v in b.links.items()):
                     together.update(b.choice)
-        if cost.feasible(problem, together) and (
-                hint is None or cost.objective_key(problem, together, objective)
-                <= cost.objective_key(problem, hint, objective)):
-            hint, hint_from = together, "the programs' and parts' own best choices alone"
+        if cost.feasible(problem, together):
+            key = cost.objective_key(problem, together, objective)
+            if hint is None or key <= cost.objective_key(problem, hint, objective):
+                hint, hint_from = together, "the programs' and parts' own best choices alone"
+                hint_cycles = key[-1]
     elif hint is not None:
         # one part: products of variables leave CP-SAT a long way from its optimum, so
         # start it from the V1 schedule improved one decision at a time (the exact cost)
         hint = descend(problem, hint, objective)
         hint_from = "the V1 heuristic's schedule improved one decision at a time"
     choice: dict[str, int] | None = None
-    if objective == "memory":
+    proven = None
+    if objective == "latency" and programs and hint_from.startswith("the programs'") and \
+            hint_cycles == built.cycles_bound:
+        proven = _programs_optimal(problem, built, programs, hint, seed)
+    if proven is not None:
+        # the programs' own optima add up to the kernel's lower bound: their schedules
+        # together are optimal, and with only links shared the tie-break is theirs too
+        optimum = float(built.cycles_bound)
+        if lines is not None:
+            lines.append("---- the programs' own optima add up to the kernel's lower bound "
+                         f"({built.cycles_bound} cycles): the kernel's model is not searched "
+                         "----")
+        phases.append(PhaseStats("cycles", "OPTIMAL", optimum, optimum, 0.0, 0.0, 0, 0,
+                                 "programs"))
+        choice, status, solver = proven, cp_model.OPTIMAL, None
+    elif objective == "memory":
         solver, status, stats = _run(built, built.peak, "peak scratchpad bytes", workers, seed,
                                      time_limit, lines, hint=hint)
         if status == cp_model.UNKNOWN:
@@ -214,8 +238,12 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
-    model_cycles = int(round(solver.value(built.cycles))) \
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    if solver is None:
+        # (the programs' models' figures: each program's model at its least cycles)
+        model_cycles = built.cycles_bound
+    else:
+        model_cycles = int(round(solver.value(built.cycles))) \
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     solver_stats = SolverStats(built.num_variables, built.num_constraints,
                                built.evaluations, phases, workers, seed, time_limit,
                                build_time, model_cycles)
@@ -229,6 +257,54 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         raise AssertionError(f"CP-SAT objective {model_cycles} != cost model "
                              f"{solution.cycles}")
     return solution
+
+
+LINK_ASSIGNMENTS = 16
+"""At most this many values of the link decisions that span programs are tried, one
+after the other, for the tie-break of a kernel whose programs' optima add up
+(`_programs_optimal`); with more, the kernel's model is searched."""
+
+
+def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
+                      hint: dict[str, int], seed: int) -> dict[str, int] | None:
+    """The kernel's optimum without searching its model, when the programs' own solves
+    prove it. The latency objective is the sum of the programs' cycles, and when only
+    link decisions (a keep choice spanning programs) are shared by programs, each
+    program's least cycles alone holds in the kernel (which only adds constraints): when
+    those add up to the exact cost of the programs' choices together (`hint`: the caller
+    checks it), no schedule does better. Of the schedules of those cycles, the
+    tie-break's (the least scratchpad over the programs): every program must sit at its
+    own least, so per value of the links that lets them, each program's least
+    scratchpad at its least cycles (`part_bounds.fewest_bytes`), and the values whose
+    programs add up to the least scratchpad (the first such in candidate order). None
+    when any of this does not hold: the kernel's model is searched instead."""
+    readers: dict[str, set[int]] = {}
+    for prog in problem.programs:
+        for name in program_decision_names(prog):
+            readers.setdefault(name, set()).add(prog.index)
+    links = [d.name for d in problem.decisions if len(readers.get(d.name, ())) > 1]
+    if any(problem.decision(d).kind not in LINK_KINDS for d in links):
+        return None
+    if any(readers.get(i) != readers.get(o) for i, o in problem.within_pairs()):
+        return None
+    values = [range(len(problem.decision(d).candidates)) for d in links]
+    if math.prod(len(v) for v in values) > LINK_ASSIGNMENTS:
+        return None
+    optimum = built.cycles_bound
+    best: tuple[int, dict[str, int]] | None = None
+    for assignment in itertools.product(*values):
+        at = dict(zip(links, assignment))
+        found = fewest_bytes(programs, at, seed, GAP, TIE_BREAK_BUDGET)
+        if found is None:
+            continue  # (a program cannot reach its least at these links)
+        choice = {**hint, **at, **found[1], **{name: 0 for name in built.unused}}
+        # (the exact cost decides: programs without decisions add their constant cycles)
+        if not cost.feasible(problem, choice) or cost.kernel_cycles(problem, choice) != optimum:
+            continue  # (a span's regions together may not fit where each program's did)
+        total = built.total_bytes_of(choice)
+        if best is None or total < best[0]:
+            best = (total, choice)
+    return None if best is None else best[1]
 
 
 def descend(problem: Problem, choice: dict[str, int], objective: str,
