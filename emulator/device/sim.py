@@ -430,6 +430,15 @@ class Simulator:
                                 target.blocked_kind = "in"
                                 target.blocked_since = time
                                 continue
+                        elif cmd is not None and cmd[0] == TRANSFER and target.local <= time \
+                                <= self._limit and target.blocked_on is None:
+                            # A transfer over shared bandwidth the unit issued ahead of the
+                            # simulation's time: its request joins the cycle's (what _step
+                            # would do, without resuming the unit twice).
+                            target.local = time
+                            target.pending = None
+                            self._requests.append((target, cmd))
+                            continue
                         self._step(target, value)
                     elif kind == _WAKE:
                         getter = target.getter
