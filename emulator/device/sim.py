@@ -80,8 +80,9 @@ def sync_recv(token: Token) -> tuple:
 def transfer(occupancy: int, latency: int, shared: Iterable[SharedResource], nbytes: int,
              land: Callable[[], None] | None, paths: Iterable[str] = ()) -> tuple:
     """A transfer by the issuing unit: it waits for the shared resources it crosses (first
-    come, first served; requests of one cycle in the units' rank order), is busy `occupancy` cycles, and `land()` runs `latency` cycles
-    after that (when the data arrives). The unit may issue its next command meanwhile:
+    come, first served; requests of one cycle in the units' rank order), is busy
+    `occupancy` cycles, and `land()` runs `latency` cycles after that (when the data
+    arrives). The unit may issue its next command meanwhile:
     several transfers of one unit can be in flight."""
     return (TRANSFER, int(occupancy), int(latency), tuple(shared), int(nbytes), land,
             tuple(paths))
@@ -110,8 +111,8 @@ class SharedResource:
     the next transfer starts in (three 512-byte transfers at 150 B/cycle take 1536 / 150 =
     10.24 cycles, not 3 x ceil(512 / 150) = 12). Requests are served in the order they are
     made: cycle by cycle, and within a cycle in the requesting units' rank order
-    (Simulator._serve_shared). Time here is counted in bytes (`free_bytes` = cycle x bandwidth + credit), so the
-    accounting stays in integers."""
+    (Simulator._serve_shared). Time here is counted in bytes (`free_bytes` = cycle x
+    bandwidth + credit), so the accounting stays in integers."""
 
     __slots__ = ("name", "bandwidth", "free_bytes", "bytes")
 
