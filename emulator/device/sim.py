@@ -80,8 +80,9 @@ def sync_recv(token: Token) -> tuple:
 def transfer(occupancy: int, latency: int, shared: Iterable[SharedResource], nbytes: int,
              land: Callable[[], None] | None, paths: Iterable[str] = ()) -> tuple:
     """A transfer by the issuing unit: it waits for the shared resources it crosses (first
-    come, first served), is busy `occupancy` cycles, and `land()` runs `latency` cycles
-    after that (when the data arrives). The unit may issue its next command meanwhile:
+    come, first served; requests of one cycle in the units' rank order), is busy
+    `occupancy` cycles, and `land()` runs `latency` cycles after that (when the data
+    arrives). The unit may issue its next command meanwhile:
     several transfers of one unit can be in flight."""
     return (TRANSFER, int(occupancy), int(latency), tuple(shared), int(nbytes), land,
             tuple(paths))
@@ -109,8 +110,9 @@ class SharedResource:
     n / bandwidth cycles of it, and the part of a cycle a transfer leaves unused is credit
     the next transfer starts in (three 512-byte transfers at 150 B/cycle take 1536 / 150 =
     10.24 cycles, not 3 x ceil(512 / 150) = 12). Requests are served in the order they are
-    made. Time here is counted in bytes (`free_bytes` = cycle x bandwidth + credit), so the
-    accounting stays in integers."""
+    made: cycle by cycle, and within a cycle in the requesting units' rank order
+    (Simulator._serve_shared). Time here is counted in bytes (`free_bytes` = cycle x
+    bandwidth + credit), so the accounting stays in integers."""
 
     __slots__ = ("name", "bandwidth", "free_bytes", "bytes")
 
@@ -280,10 +282,13 @@ class Process:
     """One unit running its program."""
 
     __slots__ = ("name", "gen", "instruction", "blocked_on", "blocked_since", "blocked_kind",
-                 "last_landing", "stats", "done", "local", "pending")
+                 "last_landing", "stats", "done", "local", "pending", "rank")
 
-    def __init__(self, name: str, gen: Generator):
+    def __init__(self, name: str, gen: Generator, rank: int = 0):
         self.name = name
+        # The unit's place in the launch (the order its program lists it): same-cycle
+        # requests for shared bandwidth are served in this order.
+        self.rank = rank
         # The time this unit has reached. Work that touches nobody else (a delay, a wait
         # for its own data, a transfer over its private datapath) only moves this clock
         # on; the unit goes back on the event heap when it next deals with another unit
@@ -302,6 +307,10 @@ class Process:
 
 _RECEIVING = 0  # what a blocked unit waits for, spelled out only when shown (_describe)
 _SENDING = 1
+
+
+def _request_rank(request: tuple) -> int:
+    return request[0].rank
 
 
 def _describe(blocked_on) -> str:
@@ -350,11 +359,14 @@ class Simulator:
     _times: list = field(default_factory=list)
     _events: dict = field(default_factory=dict)
     _limit: int = 1 << 62  # max_cycles, or "never"
+    # This cycle's requests for shared bandwidth, (unit, command): served together once
+    # every other event of the cycle has run, in the units' rank order (_serve_shared).
+    _requests: list = field(default_factory=list)
 
     # ---- building ---------------------------------------------------------------------
 
     def spawn(self, name: str, gen: Generator) -> Process:
-        proc = Process(name, gen)
+        proc = Process(name, gen, len(self.processes))
         self.processes.append(proc)
         self._push(self.now, _RESUME, proc, None)
         return proc
@@ -397,51 +409,64 @@ class Simulator:
             self.now = time
             bucket = events[time]
             i = 0
-            while i < len(bucket):  # events scheduled for this very time join the bucket
-                kind, target, value = bucket[i]
-                i += 1
-                if kind == _RESUME:
-                    cmd = target.pending
-                    if cmd is not None and cmd[0] == RECV and target.local <= time <= self._limit \
-                            and target.blocked_on is None:
-                        # A receive the unit issued ahead of the simulation's time: when nothing
-                        # of it is visible yet, it blocks right here (what _step would do).
-                        fifo = cmd[1]
-                        chunks = fifo.chunks
-                        if (not chunks or chunks[0][0] > time) and fifo.consumer == target.name:
+            while True:
+                while i < len(bucket):  # events scheduled for this very time join the bucket
+                    kind, target, value = bucket[i]
+                    i += 1
+                    if kind == _RESUME:
+                        cmd = target.pending
+                        if cmd is not None and cmd[0] == RECV and target.local <= time <= self._limit \
+                                and target.blocked_on is None:
+                            # A receive the unit issued ahead of the simulation's time: when nothing
+                            # of it is visible yet, it blocks right here (what _step would do).
+                            fifo = cmd[1]
+                            chunks = fifo.chunks
+                            if (not chunks or chunks[0][0] > time) and fifo.consumer == target.name:
+                                target.local = time
+                                target.pending = None
+                                fifo.getter = [target, cmd[2], []]
+                                if chunks:
+                                    self._fifo_wake_at(fifo, chunks[0][0])
+                                target.blocked_on = (_RECEIVING, cmd[2], fifo, fifo.held)  # (_block)
+                                target.blocked_kind = "in"
+                                target.blocked_since = time
+                                continue
+                        elif cmd is not None and cmd[0] == TRANSFER and target.local <= time \
+                                <= self._limit and target.blocked_on is None:
+                            # A transfer over shared bandwidth the unit issued ahead of the
+                            # simulation's time: its request joins the cycle's (what _step
+                            # would do, without resuming the unit twice).
                             target.local = time
                             target.pending = None
-                            fifo.getter = [target, cmd[2], []]
-                            if chunks:
-                                self._fifo_wake_at(fifo, chunks[0][0])
-                            target.blocked_on = (_RECEIVING, cmd[2], fifo, fifo.held)  # (_block)
-                            target.blocked_kind = "in"
-                            target.blocked_since = time
+                            self._requests.append((target, cmd))
                             continue
-                    self._step(target, value)
-                elif kind == _WAKE:
-                    getter = target.getter
-                    chunks = target.chunks
-                    if getter is not None and not getter[2] and chunks and chunks[0][2] == getter[1] \
-                            and chunks[0][0] <= time:
-                        # (_fifo_wake's first case, inlined: the whole chunk the receiver
-                        # waits for, handed over as it was sent; once or twice per chunk)
-                        target.wake_at = None
-                        head = chunks.popleft()
-                        target.held -= getter[1]
-                        if target.queue is not None:
-                            target.queue.held -= getter[1]
-                        if target.putter is not None or target.trace is not None \
-                                or target.queue is not None:
-                            self._fifo_freed(target)
-                        target.getter = None
-                        self._step(getter[0], head[1])
+                        self._step(target, value)
+                    elif kind == _WAKE:
+                        getter = target.getter
+                        chunks = target.chunks
+                        if getter is not None and not getter[2] and chunks and chunks[0][2] == getter[1] \
+                                and chunks[0][0] <= time:
+                            # (_fifo_wake's first case, inlined: the whole chunk the receiver
+                            # waits for, handed over as it was sent; once or twice per chunk)
+                            target.wake_at = None
+                            head = chunks.popleft()
+                            target.held -= getter[1]
+                            if target.queue is not None:
+                                target.queue.held -= getter[1]
+                            if target.putter is not None or target.trace is not None \
+                                    or target.queue is not None:
+                                self._fifo_freed(target)
+                            target.getter = None
+                            self._step(getter[0], head[1])
+                        else:
+                            self._fifo_wake(target)
+                    elif kind == _SIGNAL:
+                        self._signal(target)
                     else:
-                        self._fifo_wake(target)
-                elif kind == _SIGNAL:
-                    self._signal(target)
-                else:
-                    target()
+                        target()
+                if not self._requests:
+                    break
+                self._serve_shared()
             del events[time]
             pop(times)
         live = [p for p in self.processes if not p.done]
@@ -615,8 +640,10 @@ class Simulator:
                 self._push(local, _RESUME, proc, None)
                 return
             if op == TRANSFER:
-                self._transfer(proc, cmd, now)
-                continue
+                # Over shared bandwidth: waits for the end of the cycle, when every unit
+                # that asks in this cycle has asked (_serve_shared).
+                self._requests.append((proc, cmd))
+                return
             if op == SYNC_SEND:
                 token = cmd[1]
                 if token.sender != proc.name:
@@ -845,6 +872,20 @@ class Simulator:
             return True
         return False
 
+    def _serve_shared(self) -> None:
+        """Grant this cycle's requests for shared bandwidth in the units' rank order, then
+        resume each requester. The order of a cycle's events (which unit's event happened
+        to be scheduled first) thus decides nothing: the same requests in the same cycle
+        get the same grants."""
+        requests = self._requests
+        self._requests = []
+        requests.sort(key=_request_rank)  # (stable: one unit's requests keep their order)
+        now = self.now
+        for proc, cmd in requests:
+            self._transfer(proc, cmd, now)
+        for proc, _ in requests:
+            self._step(proc, None)
+
     def _transfer(self, proc: Process, cmd: tuple, issue: int) -> None:
         """A transfer issued at `issue`: wait for shared resources, occupy the unit, land."""
         occupancy, latency, shared, nbytes, land, paths = cmd[1:7]
@@ -854,7 +895,7 @@ class Simulator:
             if free > start:
                 start = free
         for res in shared:
-            # Served in request order, in bytes: the transfer may begin in the cycle the
+            # Served in the order _serve_shared gives, in bytes: the transfer may begin in the cycle the
             # previous one ended in, on the bandwidth that one left (credit).
             hold = res.grant(start, nbytes) - start
             if hold > occupancy:

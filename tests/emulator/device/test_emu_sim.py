@@ -226,6 +226,36 @@ def test_shared_bandwidth_is_contended():
     assert sorted(p.stats.stalled_shared for p in s.processes) == [0, 10]
 
 
+@pytest.mark.parametrize("ahead", [0, 5])
+@pytest.mark.parametrize("first_event", ["u0", "u1"])
+def test_same_cycle_shared_requests_are_served_in_rank_order(first_event, ahead):
+    """Two units ask for one memory in the same cycle: the unit spawned first (rank 0) is
+    served first, whichever unit's event the cycle happens to run first. The late unit is
+    woken by a token the other sends in that very cycle, so its event comes second. With
+    `ahead`, both issue the transfer after private work, ahead of the simulation's time
+    (their requests are filed from the event loop)."""
+    s = sim.Simulator()
+    ddr = sim.SharedResource("ddr", 100)
+    token = sim.Token("go", first_event, "u1" if first_event == "u0" else "u0")
+    started = {}
+
+    def unit(name):
+        if name == first_event:
+            yield sim.sync_send(token)
+        else:
+            yield sim.sync_recv(token)
+        yield sim.delay(ahead)
+        started[name] = yield sim.now()
+        yield sim.transfer(10, 0, (ddr,), 1000, None)
+
+    s.spawn("u0", unit("u0"))
+    s.spawn("u1", unit("u1"))
+    assert s.run() == 20 + ahead
+    assert started == {"u0": ahead, "u1": ahead}
+    u0, u1 = s.processes
+    assert (u0.stats.stalled_shared, u1.stats.stalled_shared) == (0, 10)
+
+
 def test_shared_bandwidth_is_granted_in_bytes_with_credit():
     """Many units' 512-byte transfers through a 150 B/cycle memory: the memory serves 150
     bytes every cycle (a transfer starts in the cycle the previous one left bandwidth in),
