@@ -98,12 +98,19 @@ _ZERO = IntegerAttr(0, 64)
 _ONE = IntegerAttr(1, 64)
 
 
+#: the largest figure a device file may give (1 TiB, or 2^40 cycles or units): above any
+#: device's, and small enough that the solver's products of figures stay in 64 bits
+FIGURE_LIMIT = 1 << 40
+
+
 def _int(value: Attribute | None, what: str, loc: SourceLocation, minimum: int = 1) -> int:
     if not isinstance(value, IntegerAttr):
         raise DeviceError(f"{what} must be an integer", loc)
     number = value.value.data
     if number < minimum:
         raise DeviceError(f"{what} must be at least {minimum}, got {number}", loc)
+    if number > FIGURE_LIMIT:
+        raise DeviceError(f"{what} must be at most 2^40 ({FIGURE_LIMIT}), got {number}", loc)
     return number
 
 
