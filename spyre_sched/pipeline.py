@@ -68,6 +68,7 @@ from spyre_sched.schedule.nest_levels import NestByMemoryLevel
 from spyre_sched.schedule.open_decisions import OpenDecisions
 from spyre_sched.schedule.program_split import ProgramSplit
 from spyre_sched.schedule.reductions import ChunkReductions
+from spyre_sched.schedule.share_fetch import ShareFetch
 from spyre_sched.schedule.verify import verify_schedule_ir
 
 
@@ -135,6 +136,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     OpenDecisions(),
     KeepResident(),
     KeepAcrossPrograms(),
+    ShareFetch(),
     DevicePatterns("post_scheduling"),
     IndirectAddresses(),
     Footprints(),
