@@ -54,6 +54,7 @@ from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
 from spyre_sched.schedule.apply_keep import ApplyKeep
+from spyre_sched.schedule.apply_share import ApplyShare
 from spyre_sched.schedule.expand_paths import ExpandPaths
 from spyre_sched.schedule.footprints import Footprints
 from spyre_sched.schedule.fuse_compute import FuseCompute
@@ -146,6 +147,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
 #: turn solved choices that change the IR's structure into that structure.
 POST_SOLVE_STEPS: tuple[ModulePass, ...] = (
     ApplyKeep(),
+    ApplyShare(),
 )
 
 #: Passes run on KTIR input before any ScheduleIR exists (skipped for ScheduleIR input).

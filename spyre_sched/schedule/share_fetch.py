@@ -242,7 +242,9 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
     element = mtype.element_type
     rows = read.sizes[0] // parts
     slice_shape = [rows, *read.sizes[1:]]
-    args = ", ".join(f"%a{k}: {a.type}" for k, a in enumerate(fn.body.blocks[0].args))
+    # the kernel's argument names: the job plan knows a program's arguments by them
+    names = [a.name_hint or f"arg{k}" for k, a in enumerate(fn.body.blocks[0].args)]
+    args = ", ".join(f"%{n}: {a.type}" for n, a in zip(names, fn.body.blocks[0].args))
     sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
     strides = ", ".join(str(s) for s in view.static_strides.get_values())
     whole = "x".join(str(s) for s in slice_shape)
@@ -257,7 +259,7 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
       %start = arith.muli %t, %rows : index
       %b0 = arith.addi %first, %start : index
 {base_ops}
-      %V = ktdp.construct_memory_view %a{read.argument}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+      %V = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
       %at = arith.constant {start // element_bytes(element)} : index
       %S = ktdp.construct_memory_view %at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
       ktdf.pipeline {{
