@@ -248,6 +248,7 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
     sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
     strides = ", ".join(str(s) for s in view.static_strides.get_values())
     whole = "x".join(str(s) for s in slice_shape)
+    op = read.buffer.operand.data
     bases = ", ".join(f"%b{k}" for k in range(len(read.base)))
     base_ops = "\n".join(f"      %b{k} = arith.constant {b} : index" for k, b in
                          enumerate(read.base) if k)
@@ -259,15 +260,15 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
       %start = arith.muli %t, %rows : index
       %b0 = arith.addi %first, %start : index
 {base_ops}
-      %V = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+      %{op}v = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
       %at = arith.constant {start // element_bytes(element)} : index
-      %S = ktdp.construct_memory_view %at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
+      %{op}_slice = ktdp.construct_memory_view %at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
       ktdf.pipeline {{
         ktdf.private -> () {{
           ktdf.private_yield
         }}
         ktdf.stage depends_in(none) depends_out(none) {{
-          ktdf.data_transfer from %V[{bases}] size [{", ".join(map(str, slice_shape))}] to %S[{", ".join("0" for _ in slice_shape)}] size [{", ".join(map(str, slice_shape))}] {{{SHARE_ATTR} = "{name}", {SHARE_ROLE_ATTR} = "fill"}} : {mtype}, memref<{whole}x{element}>
+          ktdf.data_transfer from %{op}v[{bases}] size [{", ".join(map(str, slice_shape))}] to %{op}_slice[{", ".join("0" for _ in slice_shape)}] size [{", ".join(map(str, slice_shape))}] {{{SHARE_ATTR} = "{name}", {SHARE_ROLE_ATTR} = "fill"}} : {mtype}, memref<{whole}x{element}>
         }} {{applicable_units = ["dma"]}}
       }}
       func.return
