@@ -16,8 +16,9 @@ before the reader's program, and the program boundary orders them.
 
 For such a transfer (a whole-box copy into an `input` buffer in the scratchpad, its
 input never written by the kernel, the reading program called once by the orchestrator,
-outside any branch or loop, on a grid of 2 to `num_cores` tiles whose count divides the
-box's rows) this pass writes both forms and leaves the choice to the solver:
+outside any branch or loop, on a 1-D grid of 2 to `num_cores` tiles whose count divides
+the box's rows, a slice's rows whole sticks of the scratchpad) this pass writes both
+forms and leaves the choice to the solver:
 
 - `ktdf.share_fetch {decision = "pN.share.B", operand = "B", parts = P, fetch_program = F}`
   in the reading program N (0 = every core reads device memory, 1 = fetch once, share);
@@ -326,7 +327,9 @@ def offer_sharing(module: ModuleOp, device) -> int:
         return 0
     orchestrator = kernels[0]
     grid = orchestrator.attributes.get("grid")
-    tiles = prod(a.value.data for a in grid.data) if grid is not None else 1  # type: ignore[attr-defined]
+    if grid is None or len(grid.data) != 1:  # type: ignore[attr-defined]
+        return 0  # the fetch program names the owner by the (linear) tile id of a 1-D grid
+    tiles = grid.data[0].value.data  # type: ignore[attr-defined]
     if not 2 <= tiles <= device.num_cores:
         return 0
     progs = dict(programs(module))
@@ -347,7 +350,11 @@ def offer_sharing(module: ModuleOp, device) -> int:
                 continue
             mtype = read.view.result.type
             assert isinstance(mtype, MemRefType)
-            nbytes = prod(read.sizes) // tiles * element_bytes(mtype.element_type)
+            elt = element_bytes(mtype.element_type)
+            slice_sizes = [read.sizes[0] // tiles, *read.sizes[1:]]
+            if slice_sizes[-1] * elt % granularity:
+                continue  # a slice's rows would not fill whole sticks of the scratchpad
+            nbytes = prod(slice_sizes) * elt
             start = -(-max(_pinned(fn), _region_end(fn)) // granularity) * granularity
             end = start + nbytes
             if end > capacity:
