@@ -233,7 +233,7 @@ def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
 
 
 def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: int,
-                   name: str) -> ModuleOp:
+                   name: str, grid: Attribute) -> ModuleOp | None:
     """Program `index`: tile p (< parts) copies rows [p*r, (p+1)*r) of the box into its
     region at byte `start`."""
     fn = read.fn
@@ -245,31 +245,32 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
     slice_shape = [rows, *read.sizes[1:]]
     # the kernel's argument names: the job plan knows a program's arguments by them
     names = [a.name_hint or f"arg{k}" for k, a in enumerate(fn.body.blocks[0].args)]
+    if any(n.startswith("share_") for n in names):
+        return None  # the program's own values are named share_*: not offered
     args = ", ".join(f"%{n}: {a.type}" for n, a in zip(names, fn.body.blocks[0].args))
     sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
     strides = ", ".join(str(s) for s in view.static_strides.get_values())
     whole = "x".join(str(s) for s in slice_shape)
-    op = read.buffer.operand.data
-    bases = ", ".join(f"%b{k}" for k in range(len(read.base)))
-    base_ops = "\n".join(f"      %b{k} = arith.constant {b} : index" for k, b in
+    bases = ", ".join(f"%share_b{k}" for k in range(len(read.base)))
+    base_ops = "\n".join(f"      %share_b{k} = arith.constant {b} : index" for k, b in
                          enumerate(read.base) if k)
     text = f"""builtin.module @{PROGRAM_PREFIX}{index} {{
-    func.func @{SCHEDULE_PREFIX}{index}({args}) attributes {{grid = {fn.attributes['grid']}}} {{
-      %t = ktdp.get_compute_tile_id : index
-      %rows = arith.constant {rows} : index
-      %first = arith.constant {read.base[0]} : index
-      %start = arith.muli %t, %rows : index
-      %b0 = arith.addi %first, %start : index
+    func.func @{SCHEDULE_PREFIX}{index}({args}) attributes {{grid = {grid}}} {{
+      %share_t = ktdp.get_compute_tile_id : index
+      %share_rows = arith.constant {rows} : index
+      %share_first = arith.constant {read.base[0]} : index
+      %share_start = arith.muli %share_t, %share_rows : index
+      %share_b0 = arith.addi %share_first, %share_start : index
 {base_ops}
-      %{op}v = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
-      %at = arith.constant {start // element_bytes(element)} : index
-      %{op}_slice = ktdp.construct_memory_view %at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
+      %share_whole = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+      %share_at = arith.constant {start // element_bytes(element)} : index
+      %share_slice = ktdp.construct_memory_view %share_at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
       ktdf.pipeline {{
         ktdf.private -> () {{
           ktdf.private_yield
         }}
         ktdf.stage depends_in(none) depends_out(none) {{
-          ktdf.data_transfer from %{op}v[{bases}] size [{", ".join(map(str, slice_shape))}] to %{op}_slice[{", ".join("0" for _ in slice_shape)}] size [{", ".join(map(str, slice_shape))}] {{{SHARE_ATTR} = "{name}", {SHARE_ROLE_ATTR} = "fill"}} : {mtype}, memref<{whole}x{element}>
+          ktdf.data_transfer from %share_whole[{bases}] size [{", ".join(map(str, slice_shape))}] to %share_slice[{", ".join("0" for _ in slice_shape)}] size [{", ".join(map(str, slice_shape))}] {{{SHARE_ATTR} = "{name}", {SHARE_ROLE_ATTR} = "fill"}} : {mtype}, memref<{whole}x{element}>
         }} {{applicable_units = ["dma"]}}
       }}
       func.return
@@ -366,7 +367,9 @@ def offer_sharing(module: ModuleOp, device) -> int:
                 n += 1
                 name = f"p{index}.share.{operand}{n}"
             taken.add(name)
-            fetch = _fetch_program(read, next_index, tiles, start, end, name)
+            fetch = _fetch_program(read, next_index, tiles, start, end, name, grid)
+            if fetch is None:
+                continue
             Rewriter.insert_op(fetch, InsertPoint.at_end(module.body.block))
             callee = f"{SCHEDULE_PREFIX}{next_index}"
             decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])

@@ -22,12 +22,12 @@
 // CHECK-NOT: ktdf.share
 // CHECK: builtin.module @program_1 {
 // CHECK-NEXT: func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 16384>}}
-// CHECK: %[[T:.*]] = ktdp.get_compute_tile_id : index
-// CHECK-NEXT: %[[ROWS:.*]] = arith.constant 64 : index
-// CHECK: %[[START:.*]] = arith.muli %[[T]], %[[ROWS]] : index
-// CHECK: %Bv = ktdp.construct_memory_view %B, sizes: [256, 128]
-// CHECK: %B_slice = ktdp.construct_memory_view %{{.*}}, sizes: [64, 128], strides: [128, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
-// CHECK: ktdf.data_transfer from %Bv[%{{.*}}, %{{.*}}] size [64, 128] to %B_slice[0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"}
+// CHECK: %share_t = ktdp.get_compute_tile_id : index
+// CHECK-NEXT: %share_rows = arith.constant 64 : index
+// CHECK: %share_start = arith.muli %share_t, %share_rows : index
+// CHECK: %share_whole = ktdp.construct_memory_view %B, sizes: [256, 128]
+// CHECK: %share_slice = ktdp.construct_memory_view %{{.*}}, sizes: [64, 128], strides: [128, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
+// CHECK: ktdf.data_transfer from %share_whole[%{{.*}}, %{{.*}}] size [64, 128] to %share_slice[0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"}
 // CHECK: {applicable_units = ["dma"]}
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @matmul(%A: index, %B: index, %C: index) attributes {grid = [4 : i64]} {

@@ -209,21 +209,21 @@ builtin.module attributes {ktdf.device = "spyre"} {
   }
   builtin.module @program_1 {
     func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 16384>}} {
-      %t = ktdp.get_compute_tile_id : index
-      %rows = arith.constant 64 : index
-      %first = arith.constant 0 : index
-      %start = arith.muli %t, %rows : index
-      %b0 = arith.addi %first, %start : index
-      %b1 = arith.constant 0 : index
-      %Bv = ktdp.construct_memory_view %B, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<256x128xf16>
-      %at = arith.constant 0 : index
-      %B_slice = ktdp.construct_memory_view %at, sizes: [64, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 63) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<64x128xf16>
+      %share_t = ktdp.get_compute_tile_id : index
+      %share_rows = arith.constant 64 : index
+      %share_first = arith.constant 0 : index
+      %share_start = arith.muli %share_t, %share_rows : index
+      %share_b0 = arith.addi %share_first, %share_start : index
+      %share_b1 = arith.constant 0 : index
+      %share_whole = ktdp.construct_memory_view %B, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<256x128xf16>
+      %share_at = arith.constant 0 : index
+      %share_slice = ktdp.construct_memory_view %share_at, sizes: [64, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 63) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<64x128xf16>
       ktdf.pipeline {
         ktdf.private -> () {
           ktdf.private_yield
         }
         ktdf.stage depends_in(none) depends_out(none) {
-          ktdf.data_transfer from %Bv[%b0, %b1] size [64, 128] to %B_slice[0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"} : memref<256x128xf16>, memref<64x128xf16>
+          ktdf.data_transfer from %share_whole[%share_b0, %share_b1] size [64, 128] to %share_slice[0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"} : memref<256x128xf16>, memref<64x128xf16>
         } {applicable_units = ["dma"]}
       }
       func.return
