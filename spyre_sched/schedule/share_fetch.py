@@ -174,13 +174,16 @@ def _written_arguments(progs: dict[int, func.FuncOp]) -> set[int]:
     return out
 
 
-def _call_site(orchestrator: func.FuncOp, callee: str) -> func.CallOp | None:
-    """The one call of `callee`, directly in the orchestrator's body."""
-    calls = [c for c in orchestrator.walk() if isinstance(c, func.CallOp)
-             and c.callee.root_reference.data == callee]
-    if len(calls) != 1 or calls[0].parent_block() is not orchestrator.body.blocks[0]:
-        return None
-    return calls[0]
+def _single_calls(orchestrator: func.FuncOp) -> dict[str, func.CallOp]:
+    """Callee -> its call, for the programs called exactly once, directly in the
+    orchestrator's body (one walk for all programs)."""
+    calls: dict[str, list[func.CallOp]] = {}
+    for c in orchestrator.walk():
+        if isinstance(c, func.CallOp):
+            calls.setdefault(c.callee.root_reference.data, []).append(c)
+    body = orchestrator.body.blocks[0]
+    return {name: cs[0] for name, cs in calls.items()
+            if len(cs) == 1 and cs[0].parent_block() is body}
 
 
 def _pinned(fn: Operation) -> int:
@@ -340,10 +343,11 @@ def offer_sharing(module: ModuleOp, device) -> int:
     granularity = device.access_granularity(device.scratchpad(0).name)
     taken = {n for fn in progs.values() for n in ktdf.decision_ops(fn)}
     next_index = max(progs, default=-1) + 1
+    single = _single_calls(orchestrator)
     added = 0
     for index in sorted(progs):
         fn = progs[index]
-        call = _call_site(orchestrator, fn.sym_name.data)
+        call = single.get(fn.sym_name.data)
         if call is None:
             continue
         for read in _shared_reads(index, fn, scratch):
