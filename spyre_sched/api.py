@@ -216,10 +216,10 @@ def decisions_by_program(solution) -> list[dict]:
         for d in problem.program_decisions(prog.index):
             value = d.candidates[solution.choice[d.name]].value
             key = {"tile": "tiles", "modulo": "modulo", "distribute": "instances",
-                   "keep": "keep", "chunk": "chunks", "fifo": "fifo_depths"}[d.kind]
+                   "keep": "keep", "share": "share", "chunk": "chunks", "fifo": "fifo_depths"}[d.kind]
             if d.kind == "chunk":  # vectors per instruction, held in the FIFOs or streaming
                 value = d.candidates[solution.choice[d.name]].label
-            # "keep", "chunks" and "fifo_depths" only where there is a choice
+            # "keep", "share", "chunks" and "fifo_depths" only where there is a choice
             entry.setdefault(key, {})[d.name] = value
         out.append(entry)
     return out

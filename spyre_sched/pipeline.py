@@ -56,6 +56,7 @@ from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
 from spyre_sched.schedule.apply_keep import ApplyKeep
+from spyre_sched.schedule.apply_share import ApplyShare
 from spyre_sched.schedule.expand_paths import ExpandPaths
 from spyre_sched.schedule.footprints import Footprints
 from spyre_sched.schedule.fuse_compute import FuseCompute
@@ -70,6 +71,7 @@ from spyre_sched.schedule.nest_levels import NestByMemoryLevel
 from spyre_sched.schedule.open_decisions import OpenDecisions
 from spyre_sched.schedule.program_split import ProgramSplit
 from spyre_sched.schedule.reductions import ChunkReductions
+from spyre_sched.schedule.share_fetch import ShareFetch
 from spyre_sched.schedule.verify import verify_schedule_ir
 
 
@@ -138,6 +140,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     OpenDecisions(),
     KeepResident(),
     KeepAcrossPrograms(),
+    ShareFetch(),
     DevicePatterns("post_scheduling"),
     IndirectAddresses(),
     Footprints(),
@@ -147,6 +150,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
 #: turn solved choices that change the IR's structure into that structure.
 POST_SOLVE_STEPS: tuple[ModulePass, ...] = (
     ApplyKeep(),
+    ApplyShare(),
 )
 
 #: Passes run on KTIR input before any ScheduleIR exists (skipped for ScheduleIR input).

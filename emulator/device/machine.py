@@ -89,11 +89,13 @@ class EmulatedDevice:
             raise ExecutionError(err.message) from None
         hops = [h for h in route.hops if h.unit == unit]
         scratchpads = {self.device.scratchpad(c).name for c in self.device.cores}
-        if not hops and source in scratchpads and target in scratchpads \
+        if source in scratchpads and target in scratchpads \
                 and self.device.units[unit].kind == "dma" \
                 and self.device.core_of(unit) == self.device.core_of(target):
             # a core's DMA engine reading a scratchpad (another core's over the
-            # interconnect, or its own): one hop holding every link it crosses
+            # interconnect, or its own): one hop holding every link it crosses, even where
+            # the fastest route is a detour through device memory (its first hop would be
+            # the owner's DMA engine, not this one: `interconnect_hop`)
             try:
                 hop = interconnect_hop(self.device, source, target, unit)
             except DeviceError as err:

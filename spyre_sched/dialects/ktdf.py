@@ -1008,6 +1008,48 @@ class KeepResidentOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ShareFetchOp(IRDLOperation):
+    """A choice left to the solver: an input every tile reads whole (the same box of
+    device memory on every core) is fetched once and shared (1) or read by every core
+    from device memory (0). Shared: program `fetch_program`, called just before this
+    one, has each of `parts` cores load one slice of the box into a scratchpad region,
+    and this program's cores read the slices from those scratchpads over the
+    interconnect. The transfers it affects carry `ktdf.share = "<decision>"`; `value`
+    is set in the solved form, and the `apply-share` step keeps the chosen form
+    (docs/scheduleir.md, "Fetching an input once for all cores")."""
+
+    name = "ktdf.share_fetch"
+
+    decision = prop_def(StringAttr)
+    operand = prop_def(StringAttr)
+    parts = prop_def(IntegerAttr)
+    fetch_program = prop_def(IntegerAttr)
+    value = opt_prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, decision: str, operand: str, parts: int, fetch_program: int,
+                 value: int | None = None):
+        props: dict[str, Attribute] = {"decision": StringAttr(decision),
+                                       "operand": StringAttr(operand),
+                                       "parts": IntegerAttr(parts, i64),
+                                       "fetch_program": IntegerAttr(fetch_program, i64)}
+        if value is not None:
+            props["value"] = IntegerAttr(value, i64)
+        super().__init__(properties=props)
+
+    def verify_(self) -> None:
+        _check_decision_name(self, self.decision, "ktdf.share_fetch")
+        if self.parts.value.data < 1:
+            raise VerifyException(f"ktdf.share_fetch: '{self.decision.data}' needs at least "
+                                  f"one part, got {self.parts.value.data}")
+        if self.value is not None and self.value.value.data not in (0, 1):
+            raise VerifyException(f"ktdf.share_fetch: value of '{self.decision.data}' must "
+                                  f"be 0 (every core reads device memory) or 1 (fetch once "
+                                  f"and share), got {self.value.value.data}")
+
+
+@irdl_op_definition
 class DeriveSizeOp(IRDLOperation):
     """The extent of the current tile: min(size, upper_bound - offset). Smaller than
     `size` only for the last, partial tile."""
@@ -1165,6 +1207,7 @@ KTDF = Dialect(
         PipelineOp, PrivateOp, PrivateYieldOp, BufferOp, FifoOp, TokenOp, StageOp,
         DataTransferOp, ReadFromFifoOp, WriteToFifoOp, ParallelOp, ReserveSizeOp,
         DeriveSizeOp, LinearizeIndexOp, BufferPhaseOp, SelectMemrefOp, KeepResidentOp,
+        ShareFetchOp,
         GatherViewOp,
     ],
     [TokenType, FifoSlotType, LoopTypeAttr, OpenAttr],
@@ -1175,7 +1218,7 @@ KTDF = Dialect(
 # Decisions: find, tell open from solved, fill in (used by solve and lower)
 # ---------------------------------------------------------------------------------------
 
-DecisionOp = ReserveSizeOp | PipelineOp | ParallelOp | KeepResidentOp
+DecisionOp = ReserveSizeOp | PipelineOp | ParallelOp | KeepResidentOp | ShareFetchOp
 
 
 def decision_ops(root: Operation) -> dict[str, DecisionOp]:
@@ -1185,7 +1228,8 @@ def decision_ops(root: Operation) -> dict[str, DecisionOp]:
     for op in root.walk():
         if isinstance(op, PipelineOp) and op.modulo is None:
             continue
-        if isinstance(op, ReserveSizeOp | PipelineOp | ParallelOp | KeepResidentOp) and \
+        if isinstance(op, ReserveSizeOp | PipelineOp | ParallelOp | KeepResidentOp
+                      | ShareFetchOp) and \
                 op.decision is not None:
             name = op.decision.data
             if name in found:
@@ -1197,7 +1241,7 @@ def decision_ops(root: Operation) -> dict[str, DecisionOp]:
 
 def decision_value(op: DecisionOp) -> int | None:
     """The chosen value, or None while open."""
-    if isinstance(op, ReserveSizeOp | KeepResidentOp):
+    if isinstance(op, ReserveSizeOp | KeepResidentOp | ShareFetchOp):
         return None if op.value is None else op.value.value.data
     if isinstance(op, PipelineOp):
         return _decision_value(op.modulo)
@@ -1211,7 +1255,7 @@ def open_decisions(root: Operation) -> list[str]:
 def set_decision(op: DecisionOp, value: int) -> None:
     """Fill in a decision (the solved form); the op's verifier checks the legal range."""
     attr = IntegerAttr(value, i64)
-    if isinstance(op, ReserveSizeOp | KeepResidentOp):
+    if isinstance(op, ReserveSizeOp | KeepResidentOp | ShareFetchOp):
         op.value = attr
     elif isinstance(op, PipelineOp):
         op.modulo = attr

@@ -286,6 +286,7 @@ def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
                 "distribute": "V1 rule: corelets on the first balanced static loop, else "
                               "imbalanced static, else dynamic (a loop over a tile)",
                 "keep": keep,
+                "share": "V1 rule: every core reads its inputs from device memory (share 0)",
                 "chunk": "V1 rule: as many vectors per instruction as the register file and "
                          "the FIFOs' even share allow, held in the FIFOs",
                 "fifo": "V1 rule: the queue divided evenly among the FIFOs of one phase"}[d.kind]

@@ -76,6 +76,9 @@ KEEP_ATTR = "ktdf.keep"
 KEEP_ROLE_ATTR = "ktdf.keep_role"
 """Marks of a keep choice (`spyre_sched.schedule.keep_resident` writes them; the solver
 does not import the scheduler)."""
+SHARE_ATTR = "ktdf.share"
+SHARE_ROLE_ATTR = "ktdf.share_role"
+"""Marks of a fetch-once choice (`spyre_sched.schedule.share_fetch` writes them)."""
 DEVICE_ATTR = "ktdf.device"
 PINNED_ATTR = "ktdf.pinned_bytes"
 REGIONS_ATTR = "ktdf.resident_regions"
@@ -376,6 +379,18 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
             decisions.append(Decision(name, "keep", index, (Candidate(0), Candidate(1)),
                                       source=source, rule=rule))
             ops[name] = op
+        elif isinstance(op, ktdf.ShareFetchOp):
+            name = op.decision.data
+            fetch = op.fetch_program.value.data
+            decisions.append(Decision(
+                name, "share", index, (Candidate(0), Candidate(1)),
+                source=(f"ktdf.share_fetch: {op.operand.data} read whole from device memory "
+                        f"by every core (0) or fetched once, one slice per core of "
+                        f"{op.parts.value.data} in program {fetch}, and read from their "
+                        f"scratchpads over the interconnect (1)"),
+                rule=f"0 or 1; the slice's region counts in the scratchpad of programs "
+                     f"{fetch} and {index}"))
+            ops[name] = op
         elif isinstance(op, ktdf.ParallelOp):
             name = op.decision.data
             top = op.max_instances.value.data
@@ -648,6 +663,15 @@ class _ProgramReader:
         kept = isinstance(op, ktdf.BufferOp) and op.role.data == "resident"
         return self.decisions[attr.data], kept
 
+    def _share(self, op: Operation) -> tuple[str, int] | None:
+        """The fetch-once choice a transfer is one form of (`ktdf.share`), and the value
+        under which it moves data (0: the direct read, 1: a fill or a ring read)."""
+        attr = op.attributes.get(SHARE_ATTR)
+        if not isinstance(attr, StringAttr) or attr.data not in self.decisions:
+            return None
+        role = op.attributes.get(SHARE_ROLE_ATTR)
+        return attr.data, 0 if role == StringAttr("direct") else 1
+
     def _corelet_copies(self, op: ktdf.BufferOp) -> tuple[list[Decision], bool, int]:
         """A buffer in a memory the corelets share, whose pipeline runs inside
         `ktdf.parallel`s distributed over corelets, gets one copy of its slots per corelet
@@ -797,14 +821,22 @@ class _ProgramReader:
         scope = frozenset().union(*(s.scope for s in sizes)) | count.scope
         keep, _ = self._keep(op)
         reread = keep is not None and op.attributes[KEEP_ROLE_ATTR] == StringAttr("reread")
+        share = self._share(op)
         if reread:
             # a later compute's load of a kept input: nothing moves when it is kept
             scope = scope | {keep.name}
             nbytes = Expr(scope, lambda v, k=keep.name: 0 if v[k] else
                           prod(s(v) for s in sizes) * elt * count(v))
+        elif share is not None:
+            # one form of a fetch-once choice: the direct read moves its bytes when not
+            # shared, the owners' fills and the ring reads when shared
+            name, moves_when = share
+            scope = scope | {name}
+            nbytes = Expr(scope, lambda v, k=name, w=moves_when: 0 if v[k] != w else
+                          prod(s(v) for s in sizes) * elt * count(v))
         else:
             nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
-        if reread:
+        if reread or share is not None:
             quantity = self.quantity(nbytes)
         else:  # a product of one small table per size (never tabulated whole)
             quantity = Quantity.product([*(self.quantity(s) for s in sizes),
@@ -1306,9 +1338,11 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
 
 
 def _spanning_keeps(funcs: list[tuple[int, FuncOp]]) -> set[str]:
-    """Names of keep choices that span programs (`last_program` set)."""
+    """Names of the choices whose region spans programs: keeps with `last_program` set,
+    and fetch-once shares (the slice lives from the fetch program to the reader)."""
     return {op.decision.data for _, f in funcs for op in f.walk()
-            if isinstance(op, ktdf.KeepResidentOp) and op.last_program is not None}
+            if isinstance(op, ktdf.KeepResidentOp) and op.last_program is not None
+            or isinstance(op, ktdf.ShareFetchOp)}
 
 
 def _resident_regions(func: FuncOp, spanning: dict[str, Decision],

@@ -124,6 +124,8 @@ def v1_choice(problem: Problem) -> dict[str, int]:
             choice[d.name] = _closest(d, 2 if d.name in rotating else 1)
         elif d.kind == "keep":
             choice[d.name] = _closest(d, 0)  # V1 keeps nothing: every compute re-reads
+        elif d.kind == "share":
+            choice[d.name] = _closest(d, 0)  # V1 shares nothing: every core reads memory
         elif any(c.loop for c in d.candidates):
             choice[d.name] = _distribute(problem, d, problem.corelets)
     # Distributed loops written as one decision per loop, grouped by instance group.

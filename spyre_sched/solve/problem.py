@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from spyre_sched.errors import SpyreSchedError
 
-DECISION_KINDS = ("tile", "modulo", "distribute", "keep", "chunk", "fifo")
-LINK_KINDS = ("keep",)
+DECISION_KINDS = ("tile", "modulo", "distribute", "keep", "share", "chunk", "fifo")
+LINK_KINDS = ("keep", "share")
 """Decisions several independent parts of a program may share without being merged into
 one part (their one-hots are shared; each part's least cycles alone is bounded per value
 of them, `part_bounds.py`; docs/solver.md, section 4)."""

@@ -193,7 +193,7 @@ def test_bench_splits_the_speedup_and_measures_random_schedules(tmp_path):
                                        "--random", "2", "--json", str(out)])
     assert result.exit_code == 0, result.output
     (k,) = json.loads(out.read_text())["kernels"]
-    assert set(k["split"]) == {"tiles", "buffering", "instances", "residency", "fifos"}
+    assert set(k["split"]) == {"tiles", "buffering", "instances", "residency", "sharing", "fifos"}
     # The model's figures: a pinned solve never predicts fewer cycles than the free one.
     assert all(p is None or p["predicted_cycles"] >= k["predicted_cycles"]
                for p in k["pinned"].values())

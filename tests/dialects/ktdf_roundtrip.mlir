@@ -12,6 +12,8 @@
 // CHECK-NEXT: %g = ktdf.tiling.linearize_index %c0, %n : index
 // CHECK-NEXT: ktdf.keep_resident {decision = "p0.keep.A", operand = "A"}
 // CHECK-NEXT: ktdf.keep_resident {decision = "p0.keep.B", operand = "B", value = 1 : i64}
+// CHECK-NEXT: ktdf.share_fetch {decision = "p0.share.A", operand = "A", parts = 4 : i64, fetch_program = 1 : i64}
+// CHECK-NEXT: ktdf.share_fetch {decision = "p0.share.C", operand = "C", parts = 4 : i64, fetch_program = 2 : i64, value = 0 : i64}
 // CHECK-NEXT: %v = ktdp.construct_memory_view %A, sizes: [96, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 95) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
 // CHECK-NEXT: %iv = ktdp.construct_memory_view %A, sizes: [8], strides: [1] {{.*}} : memref<8xi32>
 // CHECK-NEXT: %gv = ktdf.gather_view %v indices(%iv) outer(%c0) {ind_dims = array<i64: 0, -1>, dim_map = affine_map<(d0, d1)[s0] -> (0, (d1 + s0))>, index_maps = [affine_map<(d0, d1)[s0] -> (d0)>], lows = array<i64: 0, 0>, extents = array<i64: 8, 64>} : memref<96x64xf16>, (memref<8xi32>) -> memref<8x64xf16>
@@ -62,6 +64,8 @@ builtin.module attributes {ktdf.device = "spyre"} {
     %g = ktdf.tiling.linearize_index %c0, %n : index
     ktdf.keep_resident {decision = "p0.keep.A", operand = "A"}
     ktdf.keep_resident {decision = "p0.keep.B", operand = "B", value = 1}
+    ktdf.share_fetch {decision = "p0.share.A", operand = "A", parts = 4, fetch_program = 1}
+    ktdf.share_fetch {decision = "p0.share.C", operand = "C", parts = 4, fetch_program = 2, value = 0}
     %v = ktdp.construct_memory_view %A, sizes: [96, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
     %iv = ktdp.construct_memory_view %A, sizes: [8], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
     %gv = ktdf.gather_view %v indices(%iv) outer(%c0) {ind_dims = array<i64: 0, -1>, dim_map = affine_map<(d0, d1)[s0] -> (0, d1 + s0)>, index_maps = [affine_map<(d0, d1)[s0] -> (d0)>], lows = array<i64: 0, 0>, extents = array<i64: 8, 64>} : memref<96x64xf16>, (memref<8xi32>) -> memref<8x64xf16>

@@ -156,6 +156,12 @@ NEGATIVE = {
         "must be 0 (re-read) or 1 (keep)"),
     "keep without a decision name": (
         body('ktdf.keep_resident {decision = "", operand = "X"}'), "non-empty `decision`"),
+    "share value not 0 or 1": (
+        body('ktdf.share_fetch {decision = "p0.share.B", operand = "B", parts = 4, '
+             'fetch_program = 1, value = 3}'), "must be 0 (every core reads device memory)"),
+    "share without parts": (
+        body('ktdf.share_fetch {decision = "p0.share.B", operand = "B", parts = 0, '
+             'fetch_program = 1}'), "needs at least one part"),
     "minimum above extent": (
         body('%t = ktdf.tiling.reserve_size {decision = "p0.tile.d1", extent = 32, '
              'min_value = 64, divisibility = 64} : index'), "exceeds the extent"),

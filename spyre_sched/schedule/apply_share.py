@@ -1,0 +1,150 @@
+"""Step apply-share (after `solve`): keep the chosen form of each solved
+`ktdf.share_fetch` (docs/scheduleir.md, "Fetching an input once for all cores").
+
+- `value = 1` (fetch once, share): the reading program's direct transfer from device
+  memory goes; the fetch program and the ring reads stay; the slice's region joins the
+  pinned bytes of both programs (no buffer may take its bytes while the slices live).
+- `value = 0`: the fetch program, its declaration and its call go, and so do the ring
+  reads and the views they read; the direct transfer stays.
+
+The marks, the region entries and the `ktdf.share_fetch` op are removed either way: the
+solved IR shows the chosen form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from spyre_sched.dialects import ktdf
+from spyre_sched.schedule.common import (
+    PINNED_ATTR,
+    PROGRAM_PREFIX,
+    SCHEDULE_PREFIX,
+    fail,
+    int_attr,
+    kernel_funcs,
+    programs,
+)
+from spyre_sched.schedule.ir_build import erase_dead, refresh_units
+from spyre_sched.schedule.keep_across import REGIONS_ATTR
+from spyre_sched.schedule.share_fetch import SHARE_ATTR, SHARE_ROLE_ATTR
+
+NAME = "apply-share"
+
+
+def _marked(fn: Operation, name: str) -> list[ktdf.DataTransferOp]:
+    return [op for op in fn.walk() if isinstance(op, ktdf.DataTransferOp)
+            and op.attributes.get(SHARE_ATTR) is not None
+            and op.attributes[SHARE_ATTR].data == name]  # type: ignore[union-attr]
+
+
+def _role(op: Operation) -> str:
+    return op.attributes[SHARE_ROLE_ATTR].data  # type: ignore[union-attr]
+
+
+def _unmark(op: Operation) -> None:
+    for key in (SHARE_ATTR, SHARE_ROLE_ATTR):
+        op.attributes.pop(key, None)
+
+
+def _region(fn: Operation, name: str) -> tuple[int, int] | None:
+    """The region's bytes, and the entry dropped from `ktdf.resident_regions`."""
+    old = fn.attributes.get(REGIONS_ATTR)
+    if not isinstance(old, DictionaryAttr) or name not in old.data:
+        return None
+    bounds = old.data[name]
+    entries = {k: v for k, v in old.data.items() if k != name}
+    if entries:
+        fn.attributes[REGIONS_ATTR] = DictionaryAttr(entries)
+    else:
+        del fn.attributes[REGIONS_ATTR]
+    if not isinstance(bounds, DenseArrayBase) or len(bounds.get_values()) != 2:
+        return None
+    start, end = (int(v) for v in bounds.get_values())
+    return start, end
+
+
+def _pinned(fn: Operation) -> int:
+    attr = fn.attributes.get(PINNED_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+
+def _erase_transfer(t: ktdf.DataTransferOp) -> None:
+    operands = list(t.operands)
+    Rewriter.erase_op(t)
+    erase_dead(operands)
+
+
+def _drop_program(module: ModuleOp, index: int) -> None:
+    callee = f"{SCHEDULE_PREFIX}{index}"
+    for fn in kernel_funcs(module):
+        for call in [c for c in fn.walk() if isinstance(c, func.CallOp)
+                     and c.callee.root_reference.data == callee]:
+            Rewriter.erase_op(call)
+    for op in list(module.ops):
+        if isinstance(op, func.FuncOp) and not op.body.blocks and op.sym_name.data == callee \
+                or isinstance(op, ModuleOp) and op.sym_name is not None \
+                and op.sym_name.data == f"{PROGRAM_PREFIX}{index}":
+            Rewriter.erase_op(op)
+
+
+def apply_share(module: ModuleOp, progs: dict[int, Operation],
+                choice: ktdf.ShareFetchOp) -> None:
+    name = choice.decision.data
+    value = ktdf.decision_value(choice)
+    if value is None:
+        raise fail(choice, NAME, f"share decision {name} is still open (run solve first)")
+    fetch_index = choice.fetch_program.value.data
+    reader = choice.parent_op()
+    while reader is not None and not isinstance(reader, func.FuncOp):
+        reader = reader.parent_op()
+    fetch = progs.get(fetch_index)
+    if reader is None or fetch is None:
+        raise fail(choice, NAME, f"share decision {name}: program {fetch_index} fetching "
+                                 "the slices is missing")
+    reads = _marked(reader, name)
+    fills = _marked(fetch, name)
+    direct = [t for t in reads if _role(t) == "direct"]
+    ring = [t for t in reads if _role(t) == "ring"]
+    if len(direct) != 1 or len(fills) != 1 or len(ring) != choice.parts.value.data:
+        raise fail(choice, NAME, f"share decision {name}: expected one direct read, one "
+                                 "fill and a ring read per part marked ktdf.share")
+    regions = [_region(fn, name) for fn in (reader, fetch)]
+    if value == 0:
+        for t in ring:
+            _erase_transfer(t)
+        _unmark(direct[0])
+        _drop_program(module, fetch_index)
+    else:
+        _erase_transfer(direct[0])
+        for t in ring + fills:
+            _unmark(t)
+        for fn, region in zip((reader, fetch), regions):
+            if region is None:
+                raise fail(choice, NAME, f"share decision {name}: a program has no "
+                                         f"{REGIONS_ATTR} entry placing the slice")
+            # the slices live from the fetch to the last ring read: no buffer of either
+            # program may take their bytes
+            fn.attributes[PINNED_ATTR] = int_attr(max(_pinned(fn), region[1]))
+    Rewriter.erase_op(choice)
+    refresh_units(reader)
+
+
+@dataclass(frozen=True)
+class ApplyShare(ModulePass):
+    """Keep the chosen form of each solved fetch-once choice."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        progs = dict(programs(op))
+        for _, fn in sorted(progs.items()):
+            for choice in [c for c in fn.walk() if isinstance(c, ktdf.ShareFetchOp)]:
+                apply_share(op, progs, choice)

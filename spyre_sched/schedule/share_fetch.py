@@ -1,0 +1,402 @@
+"""Pass share-fetch: offer the solver to fetch an input every core reads whole once, and
+share it between the cores' scratchpads over the interconnect.
+
+A matmul whose tiles each compute a band of rows reads all of B on every tile: with 32
+tiles, B crosses the shared device-memory port 32 times, where the union of what the
+tiles read is B once. When a DMA transfer of a program reads the same box of a
+device-memory input on every tile (every subscript and size a constant: the per-tile
+access sets are equal, so their union is one of them and their sum is the tile count
+times it), the cores can split the box instead: core p loads rows [p*r, (p+1)*r) of it
+into a region of its own scratchpad, and every core then reads the rows from the
+owners' scratchpads, its own included, over the ring (the read path
+`device/routing.py`, `interconnect_hop`, that distributed views already use, priced by
+the cost model and executed by the emulator from the same hop). A reader must not start
+before the owners have loaded: the loads go into a program of their own, called just
+before the reader's program, and the program boundary orders them.
+
+For such a transfer (a whole-box copy into an `input` buffer in the scratchpad, its
+input never written by the kernel, the reading program called once by the orchestrator,
+outside any branch or loop, on a 1-D grid of 2 to `num_cores` tiles whose count divides
+the box's rows, a slice's rows whole sticks of the scratchpad) this pass writes both
+forms and leaves the choice to the solver:
+
+- `ktdf.share_fetch {decision = "pN.share.B", operand = "B", parts = P, fetch_program = F}`
+  in the reading program N (0 = every core reads device memory, 1 = fetch once, share);
+- program F (a new program, numbered after the others, called right before N): each
+  tile's DMA of its slice into the region (`ktdf.share_role = "fill"`);
+- in N, beside the original transfer (`"direct"`), one read per owner from its region
+  (`"ring"`, a `ct_local` view with `ct_id = p`) into the same buffer rows;
+- `ktdf.resident_regions = {<decision> = array<i64: START, END>}` on F and N: the region,
+  placed now above the pinned bytes and earlier regions, counted in both programs'
+  scratchpad when shared.
+
+`apply-share` (after `solve`) keeps one form: shared, the direct transfer goes and the
+region's bytes join both programs' pinned bytes; not shared, program F, its call and the
+ring reads go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    AffineSetAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StringAttr,
+    i64,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from spyre_sched.dialects import ktdf, ktdp
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.schedule.common import (
+    PINNED_ATTR,
+    PROGRAM_PREFIX,
+    SCHEDULE_PREFIX,
+    device_of,
+    element_bytes,
+    kernel_funcs,
+    programs,
+)
+from spyre_sched.schedule.keep_across import REGIONS_ATTR
+from spyre_sched.schedule.keep_resident import KEEP_ATTR, maker_of
+
+NAME = "share-fetch"
+SHARE_ATTR = "ktdf.share"
+SHARE_ROLE_ATTR = "ktdf.share_role"
+"""On the transfers a share choice changes: the decision's name, and the transfer's role:
+`direct` (each core from device memory), `fill` (an owner's load of its slice) or `ring`
+(a read of one owner's slice)."""
+
+
+def static_index(value: SSAValue | int) -> int | None:
+    """The integer an index value always has (constants, sums and products of them)."""
+    if isinstance(value, int):
+        return value
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    if isinstance(owner, arith.AddiOp | arith.MuliOp | arith.SubiOp):
+        a, b = static_index(owner.lhs), static_index(owner.rhs)
+        if a is None or b is None:
+            return None
+        return a + b if isinstance(owner, arith.AddiOp) else \
+            a * b if isinstance(owner, arith.MuliOp) else a - b
+    return None
+
+
+@dataclass
+class SharedRead:
+    """A transfer every tile runs once per call, reading the same box of an input."""
+
+    index: int
+    fn: func.FuncOp
+    transfer: ktdf.DataTransferOp
+    view: ktdp.ConstructMemoryViewOp
+    argument: int
+    base: list[int]
+    sizes: list[int]
+    buffer: ktdf.BufferOp
+
+
+def _runs_once(t: Operation, fn: func.FuncOp) -> bool:
+    """Only pipelines and stages between the transfer and the function: no loop, branch
+    or parallel repeats or skips it."""
+    parent = t.parent_op()
+    while parent is not None and parent is not fn:
+        if not isinstance(parent, ktdf.PipelineOp | ktdf.StageOp):
+            return False
+        parent = parent.parent_op()
+    return parent is fn
+
+
+def _argument_view(value: SSAValue, fn: func.FuncOp) -> tuple[ktdp.ConstructMemoryViewOp, int] | None:
+    """The plain device-memory view of a kernel argument `value` comes from, with the
+    argument's position."""
+    view = value.owner
+    if not isinstance(view, ktdp.ConstructMemoryViewOp) or view.sizes or view.strides:
+        return None
+    if not isinstance(view.memory_space, ktdp.MemorySpaceAttr) or \
+            view.memory_space.kind.data != "global" or view.attributes:
+        return None
+    offset = view.offset
+    if not isinstance(offset, BlockArgument) or offset.owner is not fn.body.blocks[0]:
+        return None
+    return view, offset.index
+
+
+def _shared_reads(index: int, fn: func.FuncOp, scratch: str) -> list[SharedRead]:
+    found = []
+    for t in fn.walk():
+        if not isinstance(t, ktdf.DataTransferOp) or t.mode != "copy" \
+                or KEEP_ATTR in t.attributes or SHARE_ATTR in t.attributes:
+            continue
+        source = _argument_view(t.source, fn)
+        buffer = maker_of(t.dest)
+        if source is None or not isinstance(buffer, ktdf.BufferOp) \
+                or buffer.role.data != "input" or buffer.memory != scratch:
+            continue
+        base = [static_index(v) for v in t.mixed_source_offsets()]
+        sizes = [static_index(v) for v in t.mixed_source_sizes()]
+        dest = [static_index(v) for v in t.mixed_dest_offsets()]
+        if any(v is None for v in base + sizes + dest) or not _runs_once(t, fn):
+            continue
+        found.append(SharedRead(index, fn, t, source[0], source[1], base, sizes, buffer))  # type: ignore[arg-type]
+    return found
+
+
+def _written_arguments(progs: dict[int, func.FuncOp]) -> set[int]:
+    """Positions of the kernel arguments some program writes device memory through."""
+    out = set()
+    for fn in progs.values():
+        for t in fn.walk():
+            if isinstance(t, ktdf.DataTransferOp):
+                view = t.dest.owner
+                if isinstance(view, ktdp.ConstructMemoryViewOp) and \
+                        isinstance(view.offset, BlockArgument):
+                    out.add(view.offset.index)
+            elif isinstance(t, ktdf.GatherViewOp):
+                return set(range(len(fn.body.blocks[0].args)))  # not modelled: none shared
+    return out
+
+
+def _single_calls(orchestrator: func.FuncOp) -> dict[str, func.CallOp]:
+    """Callee -> its call, for the programs called exactly once, directly in the
+    orchestrator's body (one walk for all programs)."""
+    calls: dict[str, list[func.CallOp]] = {}
+    for c in orchestrator.walk():
+        if isinstance(c, func.CallOp):
+            calls.setdefault(c.callee.root_reference.data, []).append(c)
+    body = orchestrator.body.blocks[0]
+    return {name: cs[0] for name, cs in calls.items()
+            if len(cs) == 1 and cs[0].parent_block() is body}
+
+
+def _pinned(fn: Operation) -> int:
+    attr = fn.attributes.get(PINNED_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+
+def _region_end(fn: Operation) -> int:
+    attr = fn.attributes.get(REGIONS_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        return 0
+    return max((int(v.get_values()[1]) for v in attr.data.values()
+                if isinstance(v, DenseArrayBase)), default=0)
+
+
+def _add_region(fn: Operation, name: str, start: int, end: int) -> None:
+    old = fn.attributes.get(REGIONS_ATTR)
+    entries: dict[str, Attribute] = dict(old.data) if isinstance(old, DictionaryAttr) else {}
+    entries[name] = DenseArrayBase.from_list(i64, [start, end])
+    fn.attributes[REGIONS_ATTR] = DictionaryAttr(entries)
+
+
+def _box(shape: list[int]) -> AffineSet:
+    dims = [AffineExpr.dimension(k) for k in range(len(shape))]
+    constraints = []
+    for d, s in zip(dims, shape):
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
+                                                AffineExpr.constant(s - 1) - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(shape), 0, tuple(constraints))
+
+
+def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
+              owner: int | None) -> tuple[arith.ConstantOp, ktdp.ConstructMemoryViewOp]:
+    """A row-major view of a slice's region: in the executing tile's scratchpad
+    (`owner` None) or in core `owner`'s."""
+    strides = _strides(shape)
+    offset = arith.ConstantOp(IntegerAttr(offset_bytes // element_bytes(element), IndexType()))
+    view = ktdp.ConstructMemoryViewOp.build(
+        operands=[offset.result, [], []],
+        properties={"static_sizes": DenseArrayBase.from_list(i64, list(shape)),
+                    "static_strides": DenseArrayBase.from_list(i64, strides),
+                    "coordinate_set": AffineSetAttr(_box(shape)),
+                    "memory_space": ktdp.MemorySpaceAttr(StringAttr("ct_local"),
+                                                         IntAttr(owner) if owner is not None
+                                                         else NoneAttr())},
+        result_types=[MemRefType(element, list(shape))])
+    return offset, view
+
+
+def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: int,
+                   name: str, grid: Attribute) -> ModuleOp | None:
+    """Program `index`: tile p (< parts) copies rows [p*r, (p+1)*r) of the box into its
+    region at byte `start`."""
+    fn = read.fn
+    view = read.view
+    mtype = view.result.type
+    assert isinstance(mtype, MemRefType)
+    element = mtype.element_type
+    rows = read.sizes[0] // parts
+    slice_shape = [rows, *read.sizes[1:]]
+    # the kernel's argument names: the job plan knows a program's arguments by them
+    names = [a.name_hint or f"arg{k}" for k, a in enumerate(fn.body.blocks[0].args)]
+    if any(n.startswith("share_") for n in names):
+        return None  # the program's own values are named share_*: not offered
+    args = ", ".join(f"%{n}: {a.type}" for n, a in zip(names, fn.body.blocks[0].args))
+    sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
+    strides = ", ".join(str(s) for s in view.static_strides.get_values())
+    whole = "x".join(str(s) for s in slice_shape)
+    bases = ", ".join(f"%share_b{k}" for k in range(len(read.base)))
+    base_ops = "\n".join(f"      %share_b{k} = arith.constant {b} : index" for k, b in
+                         enumerate(read.base) if k)
+    text = f"""builtin.module @{PROGRAM_PREFIX}{index} {{
+    func.func @{SCHEDULE_PREFIX}{index}({args}) attributes {{grid = {grid}}} {{
+      %share_t = ktdp.get_compute_tile_id : index
+      %share_rows = arith.constant {rows} : index
+      %share_first = arith.constant {read.base[0]} : index
+      %share_start = arith.muli %share_t, %share_rows : index
+      %share_b0 = arith.addi %share_first, %share_start : index
+{base_ops}
+      %share_whole = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+      %share_at = arith.constant {start // element_bytes(element)} : index
+      %share_slice = ktdp.construct_memory_view %share_at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
+      ktdf.pipeline {{
+        ktdf.private -> () {{
+          ktdf.private_yield
+        }}
+        ktdf.stage depends_in(none) depends_out(none) {{
+          ktdf.data_transfer from %share_whole[{bases}] size [{", ".join(map(str, slice_shape))}] to %share_slice[{", ".join("0" for _ in slice_shape)}] size [{", ".join(map(str, slice_shape))}] {{{SHARE_ATTR} = "{name}", {SHARE_ROLE_ATTR} = "fill"}} : {mtype}, memref<{whole}x{element}>
+        }} {{applicable_units = ["dma"]}}
+      }}
+      func.return
+    }}
+  }}"""
+    program = Parser(make_context(), text).parse_module()
+    if program.parent is not None:
+        program.detach()
+    inner = next(op for op in program.ops if isinstance(op, func.FuncOp))
+    inner.attributes[PINNED_ATTR] = IntegerAttr(_pinned(fn), i64)
+    _add_region(inner, name, start, end)
+    return program
+
+
+def _strides(shape: list[int]) -> list[int]:
+    strides = [1] * len(shape)
+    for k in range(len(shape) - 2, -1, -1):
+        strides[k] = strides[k + 1] * shape[k + 1]
+    return strides
+
+
+def _ring_reads(read: SharedRead, parts: int, start: int, name: str) -> None:
+    """Beside the direct transfer: one read per owner of its slice into the buffer."""
+    t = read.transfer
+    mtype = read.view.result.type
+    assert isinstance(mtype, MemRefType)
+    rows = read.sizes[0] // parts
+    slice_shape = [rows, *read.sizes[1:]]
+    dest = [static_index(v) for v in t.mixed_dest_offsets()]
+    views = []
+    for p in range(parts):
+        offset, view = slot_view(slice_shape, mtype.element_type, start, p)
+        offset.result.name_hint = f"{read.buffer.operand.data}_part{p}_at"
+        view.result.name_hint = f"{read.buffer.operand.data}_part{p}"
+        views += [offset, view]
+    Rewriter.insert_op(views, InsertPoint.at_start(read.fn.body.blocks[0]))
+    for p in range(parts):
+        view = views[2 * p + 1]
+        assert isinstance(view, ktdp.ConstructMemoryViewOp)
+        at = [dest[0] + p * rows, *dest[1:]]  # type: ignore[operator]
+        ring = ktdf.DataTransferOp(view.result, [0] * len(slice_shape), slice_shape, t.dest,
+                                   at, slice_shape)
+        ring.attributes[SHARE_ATTR] = StringAttr(name)
+        ring.attributes[SHARE_ROLE_ATTR] = StringAttr("ring")
+        Rewriter.insert_op(ring, InsertPoint.before(t))
+    t.attributes[SHARE_ATTR] = StringAttr(name)
+    t.attributes[SHARE_ROLE_ATTR] = StringAttr("direct")
+
+
+def offer_sharing(module: ModuleOp, device) -> int:
+    """Add a fetch-once choice for every transfer all tiles make of one box; returns how
+    many were added."""
+    kernels = kernel_funcs(module)
+    if len(kernels) != 1:
+        return 0
+    orchestrator = kernels[0]
+    grid = orchestrator.attributes.get("grid")
+    if grid is None or len(grid.data) != 1:  # type: ignore[attr-defined]
+        return 0  # the fetch program names the owner by the (linear) tile id of a 1-D grid
+    tiles = grid.data[0].value.data  # type: ignore[attr-defined]
+    if not 2 <= tiles <= device.num_cores:
+        return 0
+    progs = dict(programs(module))
+    written = _written_arguments(progs)
+    scratch = device.memory_kind_for("ct_local")
+    capacity = device.scratchpad(0).size
+    granularity = device.access_granularity(device.scratchpad(0).name)
+    taken = {n for fn in progs.values() for n in ktdf.decision_ops(fn)}
+    next_index = max(progs, default=-1) + 1
+    single = _single_calls(orchestrator)
+    added = 0
+    for index in sorted(progs):
+        fn = progs[index]
+        call = single.get(fn.sym_name.data)
+        if call is None:
+            continue
+        for read in _shared_reads(index, fn, scratch):
+            if read.argument in written or read.sizes[0] % tiles:
+                continue
+            mtype = read.view.result.type
+            assert isinstance(mtype, MemRefType)
+            elt = element_bytes(mtype.element_type)
+            slice_sizes = [read.sizes[0] // tiles, *read.sizes[1:]]
+            if slice_sizes[-1] * elt % granularity:
+                continue  # a slice's rows would not fill whole sticks of the scratchpad
+            nbytes = prod(slice_sizes) * elt
+            start = -(-max(_pinned(fn), _region_end(fn)) // granularity) * granularity
+            end = start + nbytes
+            if end > capacity:
+                continue
+            operand = read.buffer.operand.data
+            name = f"p{index}.share.{operand}"
+            n = 1
+            while name in taken:
+                n += 1
+                name = f"p{index}.share.{operand}{n}"
+            taken.add(name)
+            fetch = _fetch_program(read, next_index, tiles, start, end, name, grid)
+            if fetch is None:
+                continue
+            Rewriter.insert_op(fetch, InsertPoint.at_end(module.body.block))
+            callee = f"{SCHEDULE_PREFIX}{next_index}"
+            decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])
+            Rewriter.insert_op(decl, InsertPoint.before(fn.parent_op()))
+            Rewriter.insert_op(func.CallOp(callee, list(call.arguments), []),
+                               InsertPoint.before(call))
+            _ring_reads(read, tiles, start, name)
+            _add_region(fn, name, start, end)
+            body = fn.body.blocks[0]
+            anchor = next(op for op in body.ops if op.is_ancestor(read.transfer))
+            Rewriter.insert_op(ktdf.ShareFetchOp(name, operand, tiles, next_index),
+                               InsertPoint.before(anchor))
+            next_index += 1
+            added += 1
+    return added
+
+
+@dataclass(frozen=True)
+class ShareFetch(ModulePass):
+    """Offer the solver to fetch an input every tile reads whole once, shared over the
+    interconnect."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        offer_sharing(op, device_of(op, NAME))
