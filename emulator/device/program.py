@@ -59,6 +59,39 @@ def _constant_index(value) -> int | None:
     return getattr(data, "data", None) if data is not None else None
 
 
+def summation_depth(root: Operation) -> int | None:
+    """An upper bound on how many accumulator roundings any term of a float sum in `root`
+    (a program's function) goes through (docs/numerics.md, "The depth a bundle states"):
+    every summing instruction counted once per execution a term's path can take through
+    it. A summing `vectorchain.reduce` rounds once (the exact sum of its lanes rounded to
+    its result type), a `vectorchain.matmul` twice (the dot product, then the add to its
+    accumulator), a vector add or subtract once; each is multiplied by the trip counts of
+    the loops around it whose carried vectors reach its operands (the partial sums the
+    lowering keeps, `lower/reduction_vectors.py`: a carried partial goes through the op
+    once per iteration). Counting every such op, on one path or not, only makes the figure
+    larger. None when such a loop's trip count is not a constant."""
+    total = 0
+    for op in root.walk():
+        if isinstance(op, vectorchain.ReduceOp):
+            if op.kind.data != "add":
+                continue
+            roundings = 1
+        elif isinstance(op, vectorchain.MatmulOp):
+            roundings = 2
+        elif isinstance(op, (vectorchain.AddOp, vectorchain.SubOp)):
+            roundings = 1
+        elif isinstance(op, vectorchain.ApplyOp) and op.fn.data in ("arith.addf",
+                                                                    "arith.subf"):
+            roundings = 1
+        else:
+            continue
+        times = _carried_trips(op)
+        if times is None:
+            return None
+        total += roundings * times
+    return total
+
+
 def _carried_trips(op: Operation) -> int | None:
     """The product of the trip counts of the `scf.for` loops around `op` whose carried
     vectors reach its operands (each iteration takes the carried partial through `op`
@@ -498,36 +531,8 @@ class ProgramImage:
         return found
 
     def summation_depth(self) -> int | None:
-        """An upper bound on how many accumulator roundings any term of one of the program's
-        float sums goes through (docs/numerics.md, "The depth a bundle states"): every
-        summing instruction counted once per execution a term's path can take through it.
-        A summing `vectorchain.reduce` rounds once (the exact sum of its lanes rounded to
-        its result type), a `vectorchain.matmul` twice (the dot product, then the add to
-        its accumulator), a vector add or subtract once; each is multiplied by the trip
-        counts of the loops around it that carry a vector (the partial sums the lowering
-        keeps, `lower/reduction_vectors.py`), since a carried partial goes through the
-        op once per iteration. Counting every such op, on a path or not, only makes the
-        figure larger. None when a vector-carrying loop's trip count is not a constant."""
-        total = 0
-        for op in self.inner.walk():
-            if isinstance(op, vectorchain.ReduceOp):
-                if op.kind.data != "add":
-                    continue
-                roundings = 1
-            elif isinstance(op, vectorchain.MatmulOp):
-                roundings = 2
-            elif isinstance(op, (vectorchain.AddOp, vectorchain.SubOp)):
-                roundings = 1
-            elif isinstance(op, vectorchain.ApplyOp) and op.fn.data in ("arith.addf",
-                                                                        "arith.subf"):
-                roundings = 1
-            else:
-                continue
-            times = _carried_trips(op)
-            if times is None:
-                return None
-            total += roundings * times
-        return total
+        """`summation_depth` of the program's function."""
+        return summation_depth(self.inner)
 
     # ---- binding to a device (prepare) ---------------------------------------------------
 
