@@ -42,6 +42,9 @@ class ReferenceRun:
     accumulator: str
     wall_s: float = 0.0
     cpu_s: float = 0.0
+    summation_depth: int | None = None
+    """The most accumulator roundings the bundle takes any term of a sum through, as the
+    bounds assumed it (None: any order)."""
 
 
 class _Stopwatch:
@@ -252,6 +255,17 @@ def _accumulator(prepared) -> str:
     return worst
 
 
+def _summation_depth(prepared) -> int | None:
+    """The most accumulator roundings any term of one of the bundle's float sums goes
+    through (docs/numerics.md, "The depth a bundle states"): the largest of its programs'
+    (a sum is computed within one program; the terms it reads from another carry their
+    own bounds). None, allowing any order, when a program's cannot be bounded."""
+    depths = [program.image.summation_depth() for program in prepared.programs.values()]
+    if not depths or any(d is None for d in depths):
+        return None
+    return max(depths)
+
+
 @dataclass
 class OutputCheck:
     """How one output compared with the reference (docs/numerics.md, "Rule 3"): every
@@ -281,7 +295,7 @@ def display_name(name: str) -> str:
 
 
 def compare(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None,
-            accumulator: str = "f32") -> OutputCheck:
+            accumulator: str = "f32", summation_depth: int | None = None) -> OutputCheck:
     """One output against the reference. `bound`: the reference's per-element bounds (None
     or 0: bit for bit), from `reference.run_with_error_bounds`; the rule is
     `numerics.compare_with_bound`, its classes `numerics.comparison_classes`."""
@@ -299,7 +313,9 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | No
     counts = [int(np.count_nonzero(m)) for m in (exact, bounded, unchecked)]
     worst = float(diff.max()) if diff.size else 0.0
     relative = float(ratio[bounded].max()) if counts[1] else None
-    tolerance = (f"reordered sums, {accumulator} accumulator" if counts[1]
+    depth = ("" if summation_depth is None
+             else f", at most {summation_depth} roundings per term")
+    tolerance = (f"reordered sums, {accumulator} accumulator{depth}" if counts[1]
                  else "bit-exact")
     bad = ~passes
     failed = int(np.count_nonzero(bad))
@@ -406,6 +422,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         kernel = load_kernel(kernel_file or prepared.kernel_path, func=prepared.kernel)
         _same_kernel(prepared, kernel)
         accumulator = _accumulator(prepared)
+        depth = _summation_depth(prepared)
         # the scalars folded at compile time: the reference runs with the same values, and
         # another value given for one is refused before anything runs
         rt_args = with_folded_arguments(prepared, dict(runtime_args or {}), inputs)
@@ -413,16 +430,20 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         made = reference_interpreter.make_inputs(kernel, seed, rt_args, memory_cap=memory_cap)
         for name, value in made.items():
             given.setdefault(name, value)
-        if reference is not None and reference.accumulator == accumulator:
+        # an earlier reference's bounds serve when they allow at least this bundle's depth
+        # (any order, or a deeper one: looser, and still true); else they are recomputed
+        if reference is not None and reference.accumulator == accumulator and (
+                reference.summation_depth is None
+                or depth is not None and reference.summation_depth >= depth):
             timings["reference"] = {"wall_s": reference.wall_s, "cpu_s": reference.cpu_s,
                                     "reused": True}
         else:
             with _Stopwatch(timings, "reference"):
                 want, bounds = reference_interpreter.run_with_error_bounds(
                     kernel, given, accumulator, runtime_args=rt_args, device=runtime.device,
-                    memory_cap=memory_cap)
+                    memory_cap=memory_cap, max_roundings=depth)
             reference = ReferenceRun(want, bounds, accumulator, timings["reference"]["wall_s"],
-                                     timings["reference"]["cpu_s"])
+                                     timings["reference"]["cpu_s"], depth)
         want = reference.outputs
         # an array given for an argument (by the caller, or made here for an input) is
         # read back whole, whatever extent the job plan states for this launch
@@ -483,7 +504,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             mismatches.append(f"{display_name(name)}: the bundle does not write this output")
             continue
         check = checks[name] = compare(name, outputs[name], ref,
-                                       reference.bounds.get(name), accumulator)
+                                       reference.bounds.get(name), accumulator,
+                                       reference.summation_depth)
         if check.problem:
             mismatches.append(check.problem)
         if check.unchecked:

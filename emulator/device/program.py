@@ -50,6 +50,94 @@ def _loop_carried(value) -> bool:
             and isinstance(value.block.parent_op(), scf.ForOp))
 
 
+def _constant_index(value) -> int | None:
+    """The integer an `arith.constant` defines, else None."""
+    owner = getattr(value, "owner", None)
+    attr = getattr(owner, "value", None) if getattr(owner, "name", "") == "arith.constant" \
+        else None
+    data = getattr(attr, "value", None)
+    return getattr(data, "data", None) if data is not None else None
+
+
+def summation_depth(root: Operation) -> int | None:
+    """An upper bound on how many accumulator roundings any term of a float sum in `root`
+    (a program's function) goes through (docs/numerics.md, "The depth a bundle states"):
+    every summing instruction counted once per execution a term's path can take through
+    it. A summing `vectorchain.reduce` rounds once (the exact sum of its lanes rounded to
+    its result type), a `vectorchain.matmul` twice (the dot product, then the add to its
+    accumulator), a vector add or subtract once; each is multiplied by the trip counts of
+    the loops around it whose carried vectors reach its operands (the partial sums the
+    lowering keeps, `lower/reduction_vectors.py`: a carried partial goes through the op
+    once per iteration). Counting every such op, on one path or not, only makes the figure
+    larger. None when such a loop's trip count is not a constant."""
+    total = 0
+    for op in root.walk():
+        if isinstance(op, vectorchain.ReduceOp):
+            if op.kind.data != "add":
+                continue
+            roundings = 1
+        elif isinstance(op, vectorchain.MatmulOp):
+            roundings = 2
+        elif isinstance(op, (vectorchain.AddOp, vectorchain.SubOp)):
+            roundings = 1
+        elif isinstance(op, vectorchain.ApplyOp) and op.fn.data in ("arith.addf",
+                                                                    "arith.subf"):
+            roundings = 1
+        else:
+            continue
+        times = _carried_trips(op)
+        if times is None:
+            return None
+        total += roundings * times
+    return total
+
+
+def _carried_trips(op: Operation) -> int | None:
+    """The product of the trip counts of the `scf.for` loops around `op` whose carried
+    vectors reach its operands (each iteration takes the carried partial through `op`
+    once more; 1 when no loop does); None when one of them has bounds that are not
+    constants."""
+    times = 1
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp):
+            carried = {arg for arg in parent.body.block.args[1:]
+                       if isinstance(arg.type, VectorType)}
+            if carried and _reaches(op, carried, parent):
+                lb, ub, step = (_constant_index(v) for v in (parent.lb, parent.ub, parent.step))
+                if None in (lb, ub, step) or step <= 0:
+                    return None
+                times *= max(0, -(-(ub - lb) // step))
+        parent = parent.parent_op()
+    return times
+
+
+def _reaches(op: Operation, carried: set, loop: scf.ForOp) -> bool:
+    """Whether a value in `carried` (block arguments of `loop`) flows, through the SSA
+    values defined inside `loop`, into an operand of `op`."""
+    seen: set = set()
+    work = list(op.operands)
+    while work:
+        value = work.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if value in carried:
+            return True
+        if isinstance(value, BlockArgument):
+            owner = value.block.parent_op()
+            if isinstance(owner, scf.ForOp) and value.index > 0 and owner is not loop:
+                work.append(owner.iter_args[value.index - 1])  # an inner loop's carry
+            continue
+        defining = value.owner
+        if not loop.is_ancestor(defining):
+            continue
+        work.extend(defining.operands)
+        if isinstance(defining, scf.ForOp):
+            work.extend(defining.body.block.last_op.operands)  # what the inner loop yields
+    return False
+
+
 def _vector_etype(type_) -> str:
     return element_name(type_.element_type)
 
@@ -441,6 +529,10 @@ class ProgramImage:
                     _loop_carried(operand) for operand in op.operands):
                 found.append(_vector_etype(op.result.type))
         return found
+
+    def summation_depth(self) -> int | None:
+        """`summation_depth` of the program's function."""
+        return summation_depth(self.inner)
 
     # ---- binding to a device (prepare) ---------------------------------------------------
 

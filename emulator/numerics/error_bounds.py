@@ -8,9 +8,11 @@ arrays:
   for exact terms), n terms, y_ref the oracle's result in the element type et:
 
       A     = sum_i (|x_i| + e_i)
-      E     = gamma_{n-1}(u_acc) * A + (n - 1) * tiny_acc * (1 + gamma_{n-1}) + sum_i e_i
+      E     = gamma_d(u_acc) * A + (n - 1) * tiny_acc * (1 + gamma_d) + sum_i e_i
 
-  with gamma_k(u) = (1 + u)^k - 1, the most k roundings can move a value
+  with gamma_k(u) = (1 + u)^k - 1, the most k roundings can move a value, and d the
+  most roundings a term goes through: n - 1 in any order, or the smaller depth an
+  executor states for its own order (a bundle's `summation_depth`)
       bound = (1 + u_et) * E + (2 * u_et * |y_ref| + 3 * tiny_et) / (1 - u_et)
 
   (`reduction_error_bound`). A max/min reduction is exact in any order; its bound is
@@ -101,26 +103,33 @@ def rounding_growth(n: int, unit_roundoff: float) -> float:
     return math.expm1(n * math.log1p(unit_roundoff)) * (1 + 2.0**-40)
 
 
-def accumulation_error(abs_terms_sum, n: int, accumulator_type: str):
+def accumulation_error(abs_terms_sum, n: int, accumulator_type: str,
+                       max_roundings: int | None = None):
     """Bound on |hardware sum - exact sum| of n terms whose absolute values sum to
-    `abs_terms_sum`, accumulated in any order in `accumulator_type`:
-    ((1 + u_acc)^(n-1) - 1) * sum |x_i| + (n - 1) * tiny_acc (Higham, section 4.2: each term
-    goes through at most n - 1 roundings)."""
+    `abs_terms_sum`, accumulated in `accumulator_type`:
+    ((1 + u_acc)^d - 1) * sum |x_i| + (n - 1) * tiny_acc * (1 + that), where d, the most
+    roundings any term goes through, is n - 1 in any order (Higham, section 4.2) and
+    `max_roundings` when the executor states a smaller depth for its order (a tree, or
+    lanes then chunks: docs/numerics.md, "The depth a bundle states")."""
     acc = element_type(accumulator_type).name
     steps = max(n - 1, 0)
-    growth = rounding_growth(steps, UNIT_ROUNDOFF[acc])
+    depth = steps if max_roundings is None else min(steps, max(int(max_roundings), 0))
+    growth = rounding_growth(depth, UNIT_ROUNDOFF[acc])
     with np.errstate(invalid="ignore", over="ignore"):
-        # an underflowing step's absolute error is itself carried through later roundings
+        # an underflowing step's absolute error is itself carried through later roundings;
+        # a sum of n terms has n - 1 additions whatever its shape
         return (growth * np.asarray(abs_terms_sum, dtype=np.float64)
                 + steps * SMALLEST_SPACING[acc] * (1 + growth))
 
 
 def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
-                          element_type_name: str, oracle, axis=-1) -> np.ndarray:
+                          element_type_name: str, oracle, axis=-1,
+                          max_roundings: int | None = None) -> np.ndarray:
     """Per output of a float reduction of `kind` over `axis` of `terms` (init included): the
     bound on |hardware - oracle| (module doc). `term_errors`: bounds of the terms (None or
     an array broadcasting against `terms`). Returns None for a reduction that must match
-    bit for bit (products; or every output reduced from fewer than two exact terms)."""
+    bit for bit (products; or every output reduced from fewer than two exact terms).
+    `max_roundings`: the executor's stated summation depth (None: any order)."""
     x = np.asarray(terms, dtype=np.float64)
     axes = axis if isinstance(axis, tuple) else (axis,)
     n = int(np.prod([x.shape[a] for a in axes])) if axes else 1
@@ -136,7 +145,7 @@ def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
         absolute = np.abs(x) if errors is None else np.abs(x) + errors
         total = absolute.sum(axis=axes)
         carried = 0.0 if errors is None else errors.sum(axis=axes)
-        e_sum = accumulation_error(total, n, accumulator_type) + carried
+        e_sum = accumulation_error(total, n, accumulator_type, max_roundings) + carried
         et = element_type(element_type_name).name
         u, tiny = UNIT_ROUNDOFF[et], SMALLEST_SPACING[et]
         y = np.abs(np.asarray(oracle, dtype=np.float64))

@@ -49,11 +49,15 @@ SELF_TRACKED = frozenset({
 
 
 class ErrorTracking:
-    """What the tiles of one launch share: the accumulator type of hardware-order sums and
-    a shadow of device memory holding the bound of every stored element."""
+    """What the tiles of one launch share: the accumulator type of hardware-order sums, the
+    most accumulator roundings the executor states any term of a sum goes through (None:
+    any order, n - 1 for n terms), and a shadow of device memory holding the bound of every
+    stored element."""
 
-    def __init__(self, accumulator: str, memory: DeviceMemory):
+    def __init__(self, accumulator: str, memory: DeviceMemory,
+                 max_roundings: int | None = None):
         self.accumulator = element_type(accumulator).name
+        self.max_roundings = max_roundings
         self.memory = memory
         #: (memory key, element size) -> float64 bound per element offset
         self.shadow: dict[tuple[object, int], np.ndarray] = {}
@@ -248,7 +252,8 @@ def loop_sum_bound(ex, terms, term_bounds, result, type_name: str) -> np.ndarray
         # float64's own rounding of that sum (n - 1 additions), so |S - exact| stays inside
         slack = accumulation_error(np.abs(stacked).sum(axis=-1), n, "f64")
         bound = reduction_error_bound("add", stacked, errors, ex.machine.errors.accumulator,
-                                      type_name, np.abs(exact) + slack)
+                                      type_name, np.abs(exact) + slack,
+                                      max_roundings=ex.machine.errors.max_roundings)
         bound = bound + np.abs(exact - np.asarray(result, dtype=np.float64)) + 2 * slack
     return np.where(np.isnan(bound), np.inf, bound)
 
@@ -357,7 +362,8 @@ def reduction_bound(ex, kind: str, terms, term_error, axes, init, init_error,
                                        else _shaped(init_error, init))
         error = _terms(t, axes, i)
     bound = reduction_error_bound(kind, stacked, error, ex.machine.errors.accumulator,
-                                  type_name, oracle, axis=-1)
+                                  type_name, oracle, axis=-1,
+                                  max_roundings=ex.machine.errors.max_roundings)
     if bound is None and error is not None:
         raise UnsupportedError(f"a '{kind}' reduction of values a reordered sum reaches "
                                "(only sums, maxima and minima carry bounds)")

@@ -442,26 +442,29 @@ def run_with_error_bounds(
     scratchpad_bytes: int | None = None,
     device=None,
     memory_cap: int = DEFAULT_MEMORY_CAP,
+    max_roundings: int | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """`run`, plus per output the bound of how far an executor that sums float reductions
     in another order, in `accumulator`, may lie from each element (0: bit for bit). The
-    rule is docs/numerics.md's; `emulator.numerics.compare_with_bound` applies it."""
+    rule is docs/numerics.md's; `emulator.numerics.compare_with_bound` applies it.
+    `max_roundings`: the most accumulator roundings the executor's order takes any term of
+    a sum through (a bundle's summation depth); None allows any order."""
     return _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
-                   accumulator)
+                   accumulator, max_roundings)
 
 
 def _launch(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
-            accumulator: str | None = None):
+            accumulator: str | None = None, max_roundings: int | None = None):
     # Floating-point exceptions give their IEEE results and never a warning: every
     # numerics routine says so with its own errstate; one for the whole launch lets the
     # hot paths (`ops_upstream._arith`) skip theirs.
     with np.errstate(all="ignore"):
         return _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device,
-                               memory_cap, accumulator)
+                               memory_cap, accumulator, max_roundings)
 
 
 def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memory_cap,
-                    accumulator: str | None = None):
+                    accumulator: str | None = None, max_roundings: int | None = None):
     kernel = as_kernel(kernel)
     if isinstance(device, (str, Path)):
         from spyre_sched.device import load_device
@@ -580,7 +583,8 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
                       memory_cap, kernel)
     memory = DeviceMemory(cursors.get("global", 0), num_tiles, capacity)
     machine = Machine(kernel, memory, kernel.grid, Exchange(num_tiles),
-                      errors=None if accumulator is None else ErrorTracking(accumulator, memory))
+                      errors=None if accumulator is None
+                      else ErrorTracking(accumulator, memory, max_roundings))
     for p in placements:
         et = element_type(p.arg.element_type)
         given = inputs.get(p.arg.name)

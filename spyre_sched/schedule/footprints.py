@@ -6,8 +6,10 @@ polyhedral layer (`image_size`; a broadcast operand, a skewed or strided map are
 product of the extents). This pass records `elements_at_max` on every buffer (the
 footprint at the largest legal tile sizes, or the chosen ones once solved) and checks
 that each program fits its scratchpad at the *smallest* legal choice (smallest tiles,
-one copy): if not, no solution exists and the kernel author is told which program and
-memory overflow, by how much.
+one copy, and for an input the solver may keep resident or re-read, the cheaper of the
+two forms: the resident buffer, or the staging buffers of the computes that re-read it):
+if not, no solution exists and the kernel author is told which program and memory
+overflow, by how much.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdf
 from spyre_sched.polyhedral.tile_image import image_size
+from spyre_sched.schedule.keep_resident import KEEP_ATTR
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
     device_of,
@@ -50,6 +53,17 @@ def buffer_elements(buffer: ktdf.BufferOp, decisions: dict[str, ktdf.DecisionOp]
     return image_size(buffer.access_map.data, sizes)
 
 
+def _open_keep(buffer: ktdf.BufferOp, decisions: dict[str, ktdf.DecisionOp]) -> str | None:
+    """The open keep decision of this program that `buffer` belongs to (`ktdf.keep`), if
+    any: a solved one leaves only its chosen form's buffers, each counted as it is."""
+    attr = buffer.attributes.get(KEEP_ATTR)
+    name = getattr(attr, "data", None)
+    op = decisions.get(name) if isinstance(name, str) else None
+    if isinstance(op, ktdf.KeepResidentOp) and op.value is None:
+        return name
+    return None
+
+
 @dataclass(frozen=True)
 class Footprints(ModulePass):
     """Record exact footprints; refuse programs that cannot fit at all."""
@@ -65,16 +79,31 @@ class Footprints(ModulePass):
             need: dict[str, int] = {}
             parts: dict[str, list[tuple[int, str]]] = {}
             addresses: dict[str, int] = {}  # of which: address buffers of indirect transfers
+            # an open keep decision's buffers exist in one form or the other: the resident
+            # buffer when the input is kept, the staging buffers when it is re-read; the
+            # smallest choice takes the cheaper form (per memory), not both
+            forms: dict[tuple[str, str], list[list[tuple[int, str]]]] = {}
             for buffer in [b for b in fn.walk() if isinstance(b, ktdf.BufferOp)]:
                 elements = buffer_elements(buffer, decisions)
                 buffer.attributes[ELEMENTS_ATTR] = int_attr(elements)
                 smallest = buffer_elements(buffer, decisions, "min")
                 nbytes = smallest * element_bytes(buffer.result.type.element_type)
+                what = f"{buffer.role.data} {buffer.operand.data}"
+                keep = _open_keep(buffer, decisions)
+                if keep is not None:
+                    kept = buffer.role.data == "resident"
+                    forms.setdefault((keep, buffer.memory), [[], []])[kept].append(
+                        (nbytes, what))
+                    continue
                 need[buffer.memory] = need.get(buffer.memory, 0) + nbytes
-                parts.setdefault(buffer.memory, []).append(
-                    (nbytes, f"{buffer.role.data} {buffer.operand.data}"))
+                parts.setdefault(buffer.memory, []).append((nbytes, what))
                 if buffer.role.data == "addresses":
                     addresses[buffer.memory] = addresses.get(buffer.memory, 0) + nbytes
+            for (_, memory), (reread, kept) in sorted(forms.items()):
+                cheaper = min(reread, kept, key=lambda form: sum(n for n, _ in form))
+                for nbytes, what in cheaper:
+                    need[memory] = need.get(memory, 0) + nbytes
+                    parts.setdefault(memory, []).append((nbytes, what))
             pinned = fn.attributes.get(PINNED_ATTR)
             pinned_bytes = pinned.value.data if pinned is not None else 0  # type: ignore[attr-defined]
             need[scratch_kind] = need.get(scratch_kind, 0) + pinned_bytes
