@@ -452,7 +452,9 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     if n <= 0:
         return 0
     fill_drain, slowest = pipeline_profile(problem, p, choice, memo)
-    return fill_drain + (n - 1) * slowest
+    cycles = fill_drain + (n - 1) * slowest
+    return max([cycles, *(n * busy + edges
+                          for busy, edges in shared_runs(problem, p, choice, memo).values())])
 
 
 def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
@@ -468,7 +470,6 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
         _, steady = stage_times(problem, st, choice, m, memo)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
-        _add_shared(st, choice, per_engine)
     fill_drain = sum(fills)
     if streaming.overlaps(p):  # stages streaming through FIFOs overlap (solve/streaming.py)
         def nested_pass(q: Pipeline) -> int:
@@ -479,6 +480,35 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
     if m < 2:
         return fill_drain, fill_drain
     return fill_drain, max(per_engine.values(), default=0)
+
+
+def shared_runs(problem: Problem, p: Pipeline, choice: Choice,
+                memo: dict | None = None) -> dict[str, tuple[int, int]]:
+    """Per shared memory the stages of `p` move data through: (its busy cycles per
+    iteration, the cycles before its first transfer and after its last one). The memory
+    serves every core's transfers back to back, one iteration's loads while an earlier
+    iteration's land and compute, so it is one engine busy `N x busy` without a fill
+    of its own: before it, the first iteration's stages up to the first that uses it;
+    after it, the last transfer's landing and the stages that follow the last that uses
+    it."""
+    out: dict[str, tuple[int, int]] = {}
+    fills = [stage_fill(problem, st, choice, stag, memo, hidden, free)
+             for st, stag, hidden, free in zip(p.stages, staggered_stages(p),
+                                               overlapped_latency(p), _slack(problem, p))]
+    for k, st in enumerate(p.stages):
+        busy: dict[str, int] = {}
+        _add_shared(st, choice, busy)
+        for key, cycles in busy.items():
+            if cycles == 0:
+                continue
+            landing = max((w.latency for w in st.work if isinstance(w, Transfer)
+                           and f"{w.shared_memory} (shared)" == key and not w.awaited), default=0)
+            if key not in out:
+                out[key] = (cycles, sum(fills[:k]), landing + sum(fills[k + 1:]))
+            else:
+                total, head, _ = out[key]
+                out[key] = (total + cycles, head, landing + sum(fills[k + 1:]))
+    return {key: (busy, head + tail) for key, (busy, head, tail) in out.items()}
 
 
 def shared_memory_busy(problem: Problem, p: Pipeline, choice: Choice) -> dict[str, int]:
