@@ -451,25 +451,41 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     n = pipeline_iterations(p, choice)
     if n <= 0:
         return 0
-    fill_drain, slowest = pipeline_profile(problem, p, choice, memo)
+    fill_drain, slowest, fills, shared = _profile(problem, p, choice, memo)
     cycles = fill_drain + (n - 1) * slowest
-    return max([cycles, *(n * busy + edges
-                          for busy, edges in shared_runs(problem, p, choice, memo).values())])
+    if n < 2 or modulo_value(problem, p.modulo, choice) < 2:
+        return cycles
+    spans = shared_spans(p)
+    return max([cycles, *(shared_engine_cycles(n, shared[mem], fills, spans[mem])
+                          for mem in spans)])
 
 
 def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
                      memo: dict | None = None) -> tuple[int, int]:
     """(fill_drain, slowest) of a pipeline, independent of its iteration count N: its
     cycles are `fill_drain + (N - 1) * slowest` for N >= 1 (unbuffered, m < 2, `slowest`
-    is `fill_drain`: N one-iteration passes). Both are monotone in everything below."""
+    is `fill_drain`: N one-iteration passes), or, buffered and N >= 2, a shared memory's
+    `shared_engine_cycles` when that is more. `slowest` is over the units; a shared
+    memory is not one of them (it has no fill of its own). Both are monotone in
+    everything below."""
+    return _profile(problem, p, choice, memo)[:2]
+
+
+def _profile(problem: Problem, p: Pipeline, choice: Choice,
+             memo: dict | None = None) -> tuple[int, int, list[int], dict[str, int]]:
+    """`pipeline_profile`, the stages' fills and per shared memory its busy cycles per
+    iteration (the pipeline's own transfers through it)."""
     m = modulo_value(problem, p.modulo, choice)
     fills: list[int] = []
     per_engine: dict[str, int] = {}
+    shared: dict[str, int] = {}
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
                                       _slack(problem, p)):
         _, steady = stage_times(problem, st, choice, m, memo)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
+        _add_shared(st, choice, shared)
+    shared = {key.removesuffix(" (shared)"): c for key, c in shared.items()}
     fill_drain = sum(fills)
     if streaming.overlaps(p):  # stages streaming through FIFOs overlap (solve/streaming.py)
         def nested_pass(q: Pipeline) -> int:
@@ -478,37 +494,35 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
                              for st, f in zip(p.stages, fills)))
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
     if m < 2:
-        return fill_drain, fill_drain
-    return fill_drain, max(per_engine.values(), default=0)
+        return fill_drain, fill_drain, fills, shared
+    return fill_drain, max(per_engine.values(), default=0), fills, shared
 
 
-def shared_runs(problem: Problem, p: Pipeline, choice: Choice,
-                memo: dict | None = None) -> dict[str, tuple[int, int]]:
-    """Per shared memory the stages of `p` move data through: (its busy cycles per
-    iteration, the cycles before its first transfer and after its last one). The memory
-    serves every core's transfers back to back, one iteration's loads while an earlier
-    iteration's land and compute, so it is one engine busy `N x busy` without a fill
-    of its own: before it, the first iteration's stages up to the first that uses it;
-    after it, the last transfer's landing and the stages that follow the last that uses
-    it."""
-    out: dict[str, tuple[int, int]] = {}
-    fills = [stage_fill(problem, st, choice, stag, memo, hidden, free)
-             for st, stag, hidden, free in zip(p.stages, staggered_stages(p),
-                                               overlapped_latency(p), _slack(problem, p))]
+def shared_spans(p: Pipeline) -> dict[str, tuple[int, int, int]]:
+    """Per shared memory the stages of `p` move data through (transfers that may move
+    something): (the first such stage, the last one, the largest landing latency of the
+    last one's transfers through it)."""
+    out: dict[str, tuple[int, int, int]] = {}
     for k, st in enumerate(p.stages):
-        busy: dict[str, int] = {}
-        _add_shared(st, choice, busy)
-        for key, cycles in busy.items():
-            if cycles == 0:
-                continue
-            landing = max((w.latency for w in st.work if isinstance(w, Transfer)
-                           and f"{w.shared_memory} (shared)" == key and not w.awaited), default=0)
-            if key not in out:
-                out[key] = (cycles, sum(fills[:k]), landing + sum(fills[k + 1:]))
-            else:
-                total, head, _ = out[key]
-                out[key] = (total + cycles, head, landing + sum(fills[k + 1:]))
-    return {key: (busy, head + tail) for key, (busy, head, tail) in out.items()}
+        through = [w for w in st.work if isinstance(w, Transfer) and w.shared_memory
+                   and w.shared_bandwidth is not None and w.bytes.most() > 0]
+        for mem in sorted({w.shared_memory for w in through}):
+            landing = max((0 if w.awaited else w.latency) for w in through
+                          if w.shared_memory == mem)
+            out[mem] = (out[mem][0] if mem in out else k, k, landing)
+    return out
+
+
+def shared_engine_cycles(n: int, busy: int, fills: Sequence[int],
+                         span: tuple[int, int, int]) -> int:
+    """A buffered pipeline's cycles when a shared memory (device memory) is its
+    bottleneck: the memory serves every core's transfers back to back, a later
+    iteration's loads while an earlier one's land and compute, so it is busy `n x busy`
+    with no fill of its own in between; before it, the first iteration's stages ahead
+    of its first transfer, after it, the last transfer's landing and the stages that
+    follow."""
+    first, last, landing = span
+    return sum(fills[:first]) + n * busy + landing + sum(fills[last + 1:])
 
 
 def shared_memory_busy(problem: Problem, p: Pipeline, choice: Choice) -> dict[str, int]:

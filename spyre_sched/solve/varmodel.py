@@ -465,7 +465,6 @@ class _Stater:
                     ct = self.model.add(per == fill_drain)
                 else:
                     terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
-                    terms += [sum(b for b, _ in parts) for parts in own.values()]
                     ct = self.model.add(per == self.maximum(terms, upper_s, "engines"))
                 if lit is not None:
                     ct.only_enforce_if(lit)
@@ -477,6 +476,8 @@ class _Stater:
         else:
             cycles = fill_drain + self.product(n - 1 if n_lo >= 1 else self._less_one(n, n_hi),
                                                per, (n_hi - 1) * upper_s, "repeat")
+            cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, modulos,
+                                              cycles, hi)
         lo = fill_lo if n_lo >= 1 else 0
         if n_lo < 1:
             # a choice that runs it no time at all costs nothing (`cost._pipeline_cycles`)
@@ -511,6 +512,42 @@ class _Stater:
             if top:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi)
+
+    def _shared_engines(self, p: Pipeline, figures: list[_StageFigures], own: dict,
+                        n, n_lo: int, n_hi: int, modulos, cycles, hi: int):
+        """(cycles, their most) with each shared memory's `cost.shared_engine_cycles`:
+        the larger of the two for a buffered candidate when N >= 2."""
+        spans = cost.shared_spans(p)
+        if not spans or not any(m >= 2 for m, _ in modulos):
+            return cycles, hi
+        terms, terms_hi = [cycles], hi
+        for mem, (first, last, landing) in spans.items():
+            parts = own.get(mem, [])
+            busy = sum(b for b, _ in parts)
+            busy_hi = sum(h for _, h in parts)
+            edges = sum(f.fill for f in figures[:first]) + landing + sum(
+                f.fill for f in figures[last + 1:])
+            edges_hi = sum(f.fill_hi for f in figures[:first]) + landing + sum(
+                f.fill_hi for f in figures[last + 1:])
+            terms.append(self.product(n, busy, n_hi * busy_hi, "engine") + edges)
+            terms_hi = max(terms_hi, n_hi * busy_hi + edges_hi)
+        bound = self.maximum(terms, terms_hi, "bound")
+        if n_lo >= 2 and all(m >= 2 for m, _ in modulos):
+            return bound, terms_hi
+        out = self.model.new_int_var(0, terms_hi, self.name("cycles"))
+        repeats = None
+        if n_lo < 2:  # the memory bound holds only when the pipeline repeats
+            repeats = self.model.new_bool_var(self.name("repeats"))
+            self.model.add(n >= 2).only_enforce_if(repeats)
+            self.model.add(n <= 1).only_enforce_if(repeats.Not())
+            self.model.add(out == cycles).only_enforce_if(repeats.Not())
+        for m, lit in modulos:
+            ct = self.model.add(out == (bound if m >= 2 else cycles))
+            if m >= 2:
+                ct.only_enforce_if([x for x in (lit, repeats) if x is not None])
+            elif lit is not None:
+                ct.only_enforce_if(lit)
+        return out, terms_hi
 
     def _less_one(self, n: cp_model.LinearExprT, n_hi: int) -> cp_model.LinearExprT:
         """max(N − 1, 0), for an N that may be 0."""
