@@ -369,16 +369,26 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
 
 
 def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
-                memo: dict | None = None) -> tuple[int, int]:
+                memo: dict | None = None, held: int = 0) -> tuple[int, int]:
     """(one iteration, steady state) of a stage. Its unit issues the stage's work back to
     back: busy for the sum of the occupancies, done the largest latency later. With m
-    buffers, m - 1 iterations are in flight, which hides the latency up to that depth:
-    steady = max(occupancy, ceil((latency + occupancy) / (m - 1)))."""
+    buffers, m iterations are in flight, and a buffer copy is free again only once the
+    next stage has read it (`held`: that stage's one iteration), which hides the
+    latency up to that depth: steady = max(occupancy, ceil((occupancy + latency +
+    held) / m))."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
     one = occupancy + latency
     if modulo < 2:
         return one, one
-    return one, max(occupancy, _ceil_div(one, modulo))
+    return one, max(occupancy, _ceil_div(one + held, modulo))
+
+
+def held_times(problem: Problem, p: Pipeline, choice: Choice,
+               memo: dict | None = None) -> list[int]:
+    """Per stage, how long the next stage holds the buffer copy it filled: the next
+    stage's one iteration (0 for the last stage)."""
+    ones = [sum(_stage_parts(problem, st, choice, memo)) for st in p.stages]
+    return [*ones[1:], 0]
 
 
 def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
@@ -401,6 +411,13 @@ def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
     if memo is not None:
         memo[key] = (occupancy, latency)
     return occupancy, latency
+
+
+def stage_issue(problem: Problem, stage: Stage, choice: Choice,
+                memo: dict | None = None) -> int:
+    """Cycles the stage keeps its unit busy per iteration when no buffer makes it wait: its
+    occupancy (the steady state of `stage_times` with unlimited buffers)."""
+    return _stage_parts(problem, stage, choice, memo)[0]
 
 
 def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice) -> int:
@@ -451,10 +468,11 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     n = pipeline_iterations(p, choice)
     if n <= 0:
         return 0
-    fill_drain, slowest, fills, shared = _profile(problem, p, choice, memo)
-    cycles = fill_drain + (n - 1) * slowest
-    if n < 2 or modulo_value(problem, p.modulo, choice) < 2:
-        return cycles
+    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
+    m = modulo_value(problem, p.modulo, choice)
+    if n < 2 or m < 2:
+        return fill_drain + (n - 1) * slowest
+    cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
     spans = shared_spans(p)
     return max([cycles, *(shared_engine_cycles(n, shared[mem], fills, spans[mem])
                           for mem in spans)])
@@ -471,19 +489,24 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
     return _profile(problem, p, choice, memo)[:2]
 
 
-def _profile(problem: Problem, p: Pipeline, choice: Choice,
-             memo: dict | None = None) -> tuple[int, int, list[int], dict[str, int]]:
-    """`pipeline_profile`, the stages' fills and per shared memory its busy cycles per
-    iteration (the pipeline's own transfers through it)."""
+def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = None
+             ) -> tuple[int, int, list[int], dict[str, int], int]:
+    """`pipeline_profile`, the stages' fills, per shared memory its busy cycles per
+    iteration (the pipeline's own transfers through it) and the busiest unit's occupancy
+    per iteration (the pace at which iterations with a free buffer follow each other)."""
     m = modulo_value(problem, p.modulo, choice)
     fills: list[int] = []
     per_engine: dict[str, int] = {}
+    occupied: dict[str, int] = {}
     shared: dict[str, int] = {}
-    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p)):
-        _, steady = stage_times(problem, st, choice, m, memo)
+    for st, stag, hidden, free, held in zip(p.stages, staggered_stages(p),
+                                            overlapped_latency(p), _slack(problem, p),
+                                            held_times(problem, p, choice, memo)):
+        _, steady = stage_times(problem, st, choice, m, memo, held)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
+        occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
+                                                                       memo)
         _add_shared(st, choice, shared)
     shared = {key.removesuffix(" (shared)"): c for key, c in shared.items()}
     fill_drain = sum(fills)
@@ -493,9 +516,21 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice,
         heads, tails = zip(*(streaming.ends(st, f, choice, nested_pass)
                              for st, f in zip(p.stages, fills)))
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
+    issue = max(occupied.values(), default=0)
     if m < 2:
-        return fill_drain, fill_drain, fills, shared
-    return fill_drain, max(per_engine.values(), default=0), fills, shared
+        return fill_drain, fill_drain, fills, shared, issue
+    return fill_drain, max(per_engine.values(), default=0), fills, shared, issue
+
+
+def repeats_cycles(n: int, m: int, slowest: int, issue: int) -> int:
+    """The cycles iterations 2..N of a buffered pipeline add after the first: its units
+    issue the next iteration as soon as they are free while a buffer is, so the first m
+    iterations follow each other at the pace of the busiest unit's occupancy (`issue`);
+    after that, each round of m waits for the round before it to land (`slowest`, which
+    spreads an iteration's latency over the m in flight). With N - 1 = q·m + r: q rounds
+    of m at `slowest`, then r at `issue`."""
+    rounds, rest = divmod(n - 1, m)
+    return rounds * m * slowest + rest * issue
 
 
 def shared_spans(p: Pipeline) -> dict[str, tuple[int, int, int]]:
@@ -747,9 +782,10 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     stages: list[StageCost] = []
     engines: dict[str, int] = {}
     fill_drain = 0
-    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p)):
-        _, steady = stage_times(problem, st, choice, m)
+    for st, stag, hidden, free, held in zip(p.stages, staggered_stages(p),
+                                            overlapped_latency(p), _slack(problem, p),
+                                            held_times(problem, p, choice)):
+        _, steady = stage_times(problem, st, choice, m, None, held)
         one = stage_fill(problem, st, choice, stag, None, hidden, free)
         nested = [pipeline_breakdown(problem, w, choice) for w in st.work
                   if isinstance(w, Pipeline)]

@@ -97,6 +97,12 @@ class _StageFigures:
     fill_lo: int
     fill_hi: int
     steady_hi: int
+    occupancy: cp_model.LinearExprT = 0
+    """busy cycles per iteration with buffers to spare (`cost.stage_issue`)"""
+    occupancy_hi: int = 0
+    one: cp_model.LinearExprT = 0
+    """one iteration through the stage: occupancy + latency"""
+    one_hi: int = 0
 
 
 @dataclass
@@ -290,7 +296,8 @@ class _Stater:
             fill_lo = max(0, run.lo - slack)
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
         return _StageFigures(fill, [run.cycles] * len(modulos), {},
-                             run.busy, first, first, fill_lo, run.hi, run.hi)
+                             run.busy, first, first, fill_lo, run.hi, run.hi,
+                             run.cycles, run.hi, run.cycles, run.hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str]) -> _StageFigures:
@@ -333,7 +340,8 @@ class _Stater:
         out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared if busy[m]}
         fill_lo = self._least_fill(st, staggered, hidden, slack)
         return _StageFigures(fill, self.steady(total, latency, one_hi, modulos), out_busy,
-                             out_busy, fill, fill, fill_lo, one_hi, one_hi)
+                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total,
+                             total + latency, one_hi)
 
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                          modulos, shared: list[str]) -> _StageFigures:
@@ -373,7 +381,8 @@ class _Stater:
         return _StageFigures(fill, self.steady(occupancy, latency, one_hi, modulos,
                                                max(lats) == 0),
                              own_busy, total_busy, fill, tail, min(columns[2]),
-                             max(columns[2]), one_hi)
+                             max(columns[2]), one_hi, occupancy, max(occs),
+                             occupancy + latency, one_hi)
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
@@ -434,6 +443,7 @@ class _Stater:
                    for st, stag, hidden, free in zip(p.stages, cost.staggered_stages(p),
                                                      cost.overlapped_latency(p),
                                                      cost._slack(self.problem, p))]
+        self._hold(figures, modulos)
         fill_hi = sum(f.fill_hi for f in figures)
         if streaming.overlaps(p):
             # stages streaming through FIFOs overlap: the slowest stage with the heads of
@@ -473,9 +483,12 @@ class _Stater:
         hi = fill_hi + (n_hi - 1) * upper_s
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
-        else:
+        elif not any(m >= 2 for m, _ in modulos):
             cycles = fill_drain + self.product(n - 1 if n_lo >= 1 else self._less_one(n, n_hi),
                                                per, (n_hi - 1) * upper_s, "repeat")
+        else:
+            cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
+                                                upper_s)
             cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, modulos,
                                               cycles, hi)
         lo = fill_lo if n_lo >= 1 else 0
@@ -512,6 +525,59 @@ class _Stater:
             if top:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi)
+
+    def _hold(self, figures: list[_StageFigures], modulos) -> None:
+        """A buffer copy is free again once the next stage has read it
+        (`cost.stage_times`, `held`): per modulo candidate m >= 2, a stage's steady state
+        is max(occupancy, ceil((its one iteration + the next stage's) / m))."""
+        for f, nxt in zip(figures, figures[1:]):
+            hi = f.one_hi + nxt.one_hi
+            steady = []
+            for (m, _), old in zip(modulos, f.steady):
+                if m < 2:
+                    steady.append(old)
+                    continue
+                part = self.ceil_div(f.one + nxt.one, m, hi, "held")
+                steady.append(self.maximum([f.occupancy, part], max(hi, f.occupancy_hi),
+                                           "steady"))
+            f.steady = steady
+            f.steady_hi = max(f.steady_hi, hi)
+
+    def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
+                 modulos, per, upper_s: int) -> cp_model.LinearExprT:
+        """Iterations 2..N after the first (`cost.repeats_cycles`): with N − 1 = q·m + r,
+        q·m at the slowest steady state and r at the busiest unit's occupancy (m ≥ 2); N − 1
+        at `per` (m < 2)."""
+        occupied: dict[str, list] = {}
+        occupied_hi: dict[str, int] = {}
+        for st, f in zip(p.stages, figures):
+            occupied.setdefault(st.engine, []).append(f.occupancy)
+            occupied_hi[st.engine] = occupied_hi.get(st.engine, 0) + f.occupancy_hi
+        issue_hi = max(occupied_hi.values(), default=0)
+        issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "issue")
+        left = n - 1 if n_lo >= 1 else self._less_one(n, n_hi)
+        if isinstance(left, int):  # a constant count: q and r per candidate are constants
+            out = self.model.new_int_var(0, max(n_hi - 1, 0) * upper_s, self.name("repeat"))
+            for m, lit in modulos:
+                q, r = divmod(left, m) if m >= 2 else (left, 0)
+                ct = self.model.add(out == (q * max(m, 1)) * per + r * issue)
+                if lit is not None:
+                    ct.only_enforce_if(lit)
+            return out
+        rounds = self.model.new_int_var(0, max(n_hi - 1, 0), self.name("rounds"))
+        rest = self.model.new_int_var(0, max(n_hi - 1, 0), self.name("rest"))
+        for m, lit in modulos:
+            if m >= 2:
+                q = self.model.new_int_var(0, max(n_hi - 1, 0) // m, self.name("q"))
+                cts = [self.model.add(rounds == m * q), self.model.add(rest == left - m * q),
+                       self.model.add(rest <= m - 1)]
+            else:
+                cts = [self.model.add(rounds == left), self.model.add(rest == 0)]
+            if lit is not None:
+                for ct in cts:
+                    ct.only_enforce_if(lit)
+        return (self.product(rounds, per, (n_hi - 1) * upper_s, "rounds")
+                + self.product(rest, issue, (n_hi - 1) * issue_hi, "rest"))
 
     def _shared_engines(self, p: Pipeline, figures: list[_StageFigures], own: dict,
                         n, n_lo: int, n_hi: int, modulos, cycles, hi: int):
