@@ -474,8 +474,9 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
         return fill_drain + (n - 1) * slowest
     cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
     spans = shared_spans(p)
+    # (a memory this choice moves nothing through, a re-read kept resident, orders nothing)
     return max([cycles, *(shared_engine_cycles(n, shared[mem], fills, spans[mem])
-                          for mem in spans)])
+                          for mem in spans if shared.get(mem))])
 
 
 def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,

@@ -590,13 +590,28 @@ class _Stater:
         for mem, (first, last, landing) in spans.items():
             parts = own.get(mem, [])
             busy = sum(b for b, _ in parts)
+            if isinstance(busy, int) and busy == 0:
+                continue  # nothing moves through it (`cost._pipeline_cycles`)
             busy_hi = sum(h for _, h in parts)
             edges = sum(f.fill for f in figures[:first]) + landing + sum(
                 f.fill for f in figures[last + 1:])
             edges_hi = sum(f.fill_hi for f in figures[:first]) + landing + sum(
                 f.fill_hi for f in figures[last + 1:])
-            terms.append(self.product(n, busy, n_hi * busy_hi, "engine") + edges)
+            term = self.product(n, busy, n_hi * busy_hi, "engine") + edges
             terms_hi = max(terms_hi, n_hi * busy_hi + edges_hi)
+            if not isinstance(busy, int) and any(
+                    w.bytes.least() == 0 for st in p.stages for w in st.work
+                    if isinstance(w, Transfer) and w.shared_memory == mem
+                    and w.shared_bandwidth is not None):
+                # a choice that moves nothing through it (`cost._pipeline_cycles`): no bound
+                moves = self.model.new_bool_var(self.name("moves"))
+                self.model.add(busy >= 1).only_enforce_if(moves)
+                self.model.add(busy == 0).only_enforce_if(moves.Not())
+                gated = self.model.new_int_var(0, n_hi * busy_hi + edges_hi, self.name("engine"))
+                self.model.add(gated == term).only_enforce_if(moves)
+                self.model.add(gated == 0).only_enforce_if(moves.Not())
+                term = gated
+            terms.append(term)
         bound = self.maximum(terms, terms_hi, "bound")
         if n_lo >= 2 and all(m >= 2 for m, _ in modulos):
             return bound, terms_hi
