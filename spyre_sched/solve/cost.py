@@ -764,12 +764,17 @@ class PipelineCost:
     cycles: int
     engines: dict[str, int]
     stages: list[StageCost]
+    issue: int = 0
+    """the busiest unit's occupancy per iteration (iterations that find a copy free)"""
+    shared_bound: dict[str, int] = field(default_factory=dict)
+    """per shared memory its bound (`shared_engine_cycles`), where it applies"""
 
     def as_data(self) -> dict[str, object]:
         return {
             "pipeline": self.name, "iterations": self.iterations, "modulo": self.modulo,
             "fill_drain": self.fill_drain, "slowest": self.slowest,
             "bottleneck": self.bottleneck, "cycles": self.cycles,
+            "issue": self.issue, "shared_bound": dict(self.shared_bound),
             "engines": dict(self.engines),
             "stages": [{"stage": s.name, "engine": s.engine, "one_iteration": s.one_iteration,
                         "steady": s.steady, "nested": [n.as_data() for n in s.nested]}
@@ -792,9 +797,13 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
                   if isinstance(w, Pipeline)]
         stages.append(StageCost(st.name, st.engine, one, steady, nested))
         engines[st.engine] = engines.get(st.engine, 0) + steady
-        _add_shared(st, choice, engines)
         fill_drain += one
     bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
-    slowest = engines.get(bottleneck, 0)
+    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice)
+    bound = {}
+    if n >= 2 and m >= 2:
+        spans = shared_spans(p)
+        bound = {mem: shared_engine_cycles(n, shared[mem], fills, spans[mem])
+                 for mem in spans if shared.get(mem)}
     return PipelineCost(p.name, n, m, fill_drain, slowest, bottleneck,
-                        pipeline_cycles(problem, p, choice), engines, stages)
+                        pipeline_cycles(problem, p, choice), engines, stages, issue, bound)
