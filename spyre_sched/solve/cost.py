@@ -524,14 +524,12 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
 
 
 def repeats_cycles(n: int, m: int, slowest: int, issue: int) -> int:
-    """The cycles iterations 2..N of a buffered pipeline add after the first: its units
-    issue the next iteration as soon as they are free while a buffer is, so the first m
-    iterations follow each other at the pace of the busiest unit's occupancy (`issue`);
-    after that, each round of m waits for the round before it to land (`slowest`, which
-    spreads an iteration's latency over the m in flight). With N - 1 = q·m + r: q rounds
-    of m at `slowest`, then r at `issue`."""
-    rounds, rest = divmod(n - 1, m)
-    return rounds * m * slowest + rest * issue
+    """The cycles iterations 2..N of a buffered pipeline add after the first. When every
+    iteration has a buffer copy of its own (N <= m) nothing waits for a copy to come
+    back: the units issue each iteration as soon as they are free, at the busiest unit's
+    occupancy (`issue`). Otherwise at the steady state (`slowest`), which spreads the
+    time a copy is away over the m copies."""
+    return (n - 1) * (issue if n <= m else slowest)
 
 
 def shared_spans(p: Pipeline) -> dict[str, tuple[int, int, int]]:

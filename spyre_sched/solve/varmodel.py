@@ -545,9 +545,8 @@ class _Stater:
 
     def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
                  modulos, per, upper_s: int) -> cp_model.LinearExprT:
-        """Iterations 2..N after the first (`cost.repeats_cycles`): with N − 1 = q·m + r,
-        q·m at the slowest steady state and r at the busiest unit's occupancy (m ≥ 2); N − 1
-        at `per` (m < 2)."""
+        """Iterations 2..N after the first (`cost.repeats_cycles`): (N − 1) × the busiest
+        unit's occupancy when N <= m, else (N − 1) × `per` (and always for m < 2)."""
         occupied: dict[str, list] = {}
         occupied_hi: dict[str, int] = {}
         for st, f in zip(p.stages, figures):
@@ -555,29 +554,25 @@ class _Stater:
             occupied_hi[st.engine] = occupied_hi.get(st.engine, 0) + f.occupancy_hi
         issue_hi = max(occupied_hi.values(), default=0)
         issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "issue")
-        left = n - 1 if n_lo >= 1 else self._less_one(n, n_hi)
-        if isinstance(left, int):  # a constant count: q and r per candidate are constants
-            out = self.model.new_int_var(0, max(n_hi - 1, 0) * upper_s, self.name("repeat"))
-            for m, lit in modulos:
-                q, r = divmod(left, m) if m >= 2 else (left, 0)
-                ct = self.model.add(out == (q * max(m, 1)) * per + r * issue)
-                if lit is not None:
-                    ct.only_enforce_if(lit)
-            return out
-        rounds = self.model.new_int_var(0, max(n_hi - 1, 0), self.name("rounds"))
-        rest = self.model.new_int_var(0, max(n_hi - 1, 0), self.name("rest"))
+        pace = self.model.new_int_var(0, max(upper_s, issue_hi), self.name("pace"))
         for m, lit in modulos:
-            if m >= 2:
-                q = self.model.new_int_var(0, max(n_hi - 1, 0) // m, self.name("q"))
-                cts = [self.model.add(rounds == m * q), self.model.add(rest == left - m * q),
-                       self.model.add(rest <= m - 1)]
+            if m < 2 or n_lo > m:
+                ct = self.model.add(pace == per)
+            elif n_hi <= m:
+                ct = self.model.add(pace == issue)
             else:
-                cts = [self.model.add(rounds == left), self.model.add(rest == 0)]
+                fits = self.model.new_bool_var(self.name("fits"))
+                self.model.add(n <= m).only_enforce_if(fits)
+                self.model.add(n >= m + 1).only_enforce_if(fits.Not())
+                self.model.add(pace == issue).only_enforce_if(
+                    [x for x in (lit, fits) if x is not None])
+                ct = self.model.add(pace == per)
+                ct.only_enforce_if([x for x in (lit, fits.Not()) if x is not None])
+                continue
             if lit is not None:
-                for ct in cts:
-                    ct.only_enforce_if(lit)
-        return (self.product(rounds, per, (n_hi - 1) * upper_s, "rounds")
-                + self.product(rest, issue, (n_hi - 1) * issue_hi, "rest"))
+                ct.only_enforce_if(lit)
+        left = n - 1 if n_lo >= 1 else self._less_one(n, n_hi)
+        return self.product(left, pace, (n_hi - 1) * max(upper_s, issue_hi), "repeat")
 
     def _shared_engines(self, p: Pipeline, figures: list[_StageFigures], own: dict,
                         n, n_lo: int, n_hi: int, modulos, cycles, hi: int):
