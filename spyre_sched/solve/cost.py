@@ -3,18 +3,22 @@
 For one pipeline with N = ceil(iterations / instances) iterations per instance and
 modulo m:
 
-    buffered (m >= 2):  cycles = fill_drain + (N - 1) * slowest
+    buffered (m >= 2):  cycles = max(fill_drain + (N - 1) * pace, each shared memory's bound)
     unbuffered (m = 1): cycles = N * fill_drain
 
 where fill_drain = the sum over stages of one iteration's time through the stage (the
-fill and the drain of the pipeline together), and slowest = the largest steady-state
-time per iteration of an engine (stages that run on the same engine cannot overlap, so
-their steady times add; a memory whose bandwidth all cores share is an engine too, busy
-for every transfer through it: bytes × sharers ÷ its bandwidth). A stage's unit issues its work back to back:
+fill and the drain of the pipeline together); pace = the largest occupancy per iteration
+of a unit when every iteration has a buffer copy (N <= m), else the largest steady-state
+time per iteration of a unit (stages that run on the same unit cannot overlap, so their
+times add); a memory whose bandwidth all cores share, busy for every transfer through it
+(bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time plus the
+stages before its first and after its last transfer (N >= 2). A stage's unit issues its
+work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
     one iteration = occupancy + latency
-    steady        = max(occupancy, ceil((latency + occupancy) / (m - 1)))
+    steady        = max(occupancy, ceil((latency + occupancy + held) / m)),
+                    held = the next stage's one iteration (a copy comes back once read)
 
     transfer: occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw)),
               latency = the hop's latency (occupancy + latency is the device's formula);

@@ -16,12 +16,14 @@ part's candidates (docs/solver.md, section 4):
   stage's own scope and stated as one table of its occupancy, latency, fill, streaming
   tail and shared-memory busy times; a stage that runs a nested pipeline costs that
   pipeline's cycles, a variable stated the same way, recursively;
-- a pipeline: per modulo candidate (its literal enforces it) each stage's steady state,
-  `slowest = max over engines (Σ steady)` (`add_max_equality`, a shared memory being an
-  engine), the fill and drain as the sum of the stages' fills or, for stages that
+- a pipeline: per modulo candidate (its literal enforces it) each stage's steady state
+  (the next stage's one iteration held in it), `slowest = max over units (Σ steady)`
+  (`add_max_equality`), the pace `S` (the units' largest occupancy when N <= m, else
+  `slowest`), the fill and drain as the sum of the stages' fills or, for stages that
   stream into each other (`streaming.py`), the max over stages of the heads before, the
-  stage and the tails after; `cycles = fill_drain + (N − 1) · S`, 0 when a choice runs
-  it no time at all; a shared memory's busy time `N × busy per iteration`;
+  stage and the tails after; `cycles = fill_drain + (N − 1) · S`, or each shared
+  memory's bound when larger (m >= 2, N >= 2), 0 when a choice runs it no time at all; a
+  shared memory's busy time `N × busy per iteration`;
 - a buffer's bytes: `bytes × m` per modulo literal.
 
 Every relation is exact (no linearisation): for any assignment the model's cycles equal
