@@ -256,3 +256,26 @@ def test_the_solver_agrees_with_the_cost_model_on_the_new_terms():
         solution = solve(problem)
         assert solution.cycles == min(cost.kernel_cycles(problem, {"p0.mod": k})
                                       for k in range(4))
+
+
+def test_an_input_kept_resident_adds_no_memory_bound():
+    """A re-read that a keep decision empties moves nothing through device memory: no
+    landing to wait for, so no memory bound (only the units' figures count), in the cost
+    model and in the CP-SAT model alike."""
+    from spyre_sched.solve.solver import solve
+
+    keep = Decision("p0.keep", "keep", 0, (Candidate(0), Candidate(1)))
+    mod = Decision("p0.mod", "modulo", 0, (Candidate(2), Candidate(8)))
+    reread = Transfer("reread", Quantity(("p0.keep",), {(0,): 512, (1,): 0}), 128, 320, 150,
+                      32, source="ddr", target="lx", shared_memory="ddr")
+    work = Compute("add", Quantity.const(27 * 64), 1, 64, latency=6)
+    pipe = Pipeline("p0.pipe", Quantity.const(4), (
+        Stage("ld", "dma_load", (reread,)), Stage("c", "sfu", (work,))), modulo=mod.name)
+    buf = Buffer("tile", Quantity.const(512), mod.name)
+    problem = Problem("k", "d", 1 << 20, (keep, mod), (Program(0, "p", (pipe,), (buf,)),))
+    kept = {"p0.keep": 1, "p0.mod": 1}
+    # the compute alone: 4 x 27 + its latency
+    assert cost.pipeline_cycles(problem, pipe, kept) == (27 + 6) + 3 * 27
+    assert cost.pipeline_breakdown(problem, pipe, kept).shared_bound == {}
+    assert cost.pipeline_breakdown(problem, pipe, {"p0.keep": 0, "p0.mod": 1}).shared_bound
+    assert solve(problem).cycles == cost.kernel_cycles(problem, kept)
