@@ -459,9 +459,10 @@ def _trace(solution: Solution,
 
 def _render_pipeline(p: dict[str, object], indent: str, lines: list[str]) -> None:
     if p["modulo"] >= 2 and p["iterations"]:
-        rounds, rest = divmod(max(p["iterations"] - 1, 0), p["modulo"])
-        how = (f"fill+drain {p['fill_drain']} + {rounds * p['modulo']} x slowest {p['slowest']} "
-               f"({p['bottleneck']}) + {rest} x issue {p.get('issue', 0)}")
+        # iterations that each have a buffer copy follow at the units' occupancy
+        pace = (f"issue {p.get('issue', 0)}" if p["iterations"] <= p["modulo"]
+                else f"slowest {p['slowest']} ({p['bottleneck']})")
+        how = f"fill+drain {p['fill_drain']} + ({p['iterations']} - 1) x {pace}"
         bound = p.get("shared_bound") or {}
         if bound:
             how += " or " + ", ".join(f"{mem} bound {c}" for mem, c in sorted(bound.items()))
