@@ -17,8 +17,7 @@ work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
     one iteration = occupancy + latency
-    steady        = max(occupancy, ceil((latency + occupancy + held) / m)),
-                    held = the next stage's one iteration (a copy comes back once read)
+    steady        = max(occupancy, ceil((latency + occupancy) / m))
 
     transfer: occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw)),
               latency = the hop's latency (occupancy + latency is the device's formula);
@@ -373,26 +372,16 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
 
 
 def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
-                memo: dict | None = None, held: int = 0) -> tuple[int, int]:
+                memo: dict | None = None) -> tuple[int, int]:
     """(one iteration, steady state) of a stage. Its unit issues the stage's work back to
     back: busy for the sum of the occupancies, done the largest latency later. With m
-    buffers, m iterations are in flight, and a buffer copy is free again only once the
-    next stage has read it (`held`: that stage's one iteration), which hides the
-    latency up to that depth: steady = max(occupancy, ceil((occupancy + latency +
-    held) / m))."""
+    buffers, m iterations are in flight, which hides the latency up to that depth:
+    steady = max(occupancy, ceil((latency + occupancy) / m))."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
     one = occupancy + latency
     if modulo < 2:
         return one, one
-    return one, max(occupancy, _ceil_div(one + held, modulo))
-
-
-def held_times(problem: Problem, p: Pipeline, choice: Choice,
-               memo: dict | None = None) -> list[int]:
-    """Per stage, how long the next stage holds the buffer copy it filled: the next
-    stage's one iteration (0 for the last stage)."""
-    ones = [sum(_stage_parts(problem, st, choice, memo)) for st in p.stages]
-    return [*ones[1:], 0]
+    return one, max(occupancy, _ceil_div(one, modulo))
 
 
 def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
@@ -504,10 +493,9 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
     per_engine: dict[str, int] = {}
     occupied: dict[str, int] = {}
     shared: dict[str, int] = {}
-    for st, stag, hidden, free, held in zip(p.stages, staggered_stages(p),
-                                            overlapped_latency(p), _slack(problem, p),
-                                            held_times(problem, p, choice, memo)):
-        _, steady = stage_times(problem, st, choice, m, memo, held)
+    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
+                                      _slack(problem, p)):
+        _, steady = stage_times(problem, st, choice, m, memo)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
@@ -790,10 +778,9 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     stages: list[StageCost] = []
     engines: dict[str, int] = {}
     fill_drain = 0
-    for st, stag, hidden, free, held in zip(p.stages, staggered_stages(p),
-                                            overlapped_latency(p), _slack(problem, p),
-                                            held_times(problem, p, choice)):
-        _, steady = stage_times(problem, st, choice, m, None, held)
+    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
+                                      _slack(problem, p)):
+        _, steady = stage_times(problem, st, choice, m)
         one = stage_fill(problem, st, choice, stag, None, hidden, free)
         nested = [pipeline_breakdown(problem, w, choice) for w in st.work
                   if isinstance(w, Pipeline)]

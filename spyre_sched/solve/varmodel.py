@@ -17,7 +17,7 @@ part's candidates (docs/solver.md, section 4):
   tail and shared-memory busy times; a stage that runs a nested pipeline costs that
   pipeline's cycles, a variable stated the same way, recursively;
 - a pipeline: per modulo candidate (its literal enforces it) each stage's steady state
-  (the next stage's one iteration held in it), `slowest = max over units (Σ steady)`
+  and `slowest = max over units (Σ steady)`
   (`add_max_equality`), the pace `S` (the units' largest occupancy when N <= m, else
   `slowest`), the fill and drain as the sum of the stages' fills or, for stages that
   stream into each other (`streaming.py`), the max over stages of the heads before, the
@@ -445,7 +445,6 @@ class _Stater:
                    for st, stag, hidden, free in zip(p.stages, cost.staggered_stages(p),
                                                      cost.overlapped_latency(p),
                                                      cost._slack(self.problem, p))]
-        self._hold(figures, modulos)
         fill_hi = sum(f.fill_hi for f in figures)
         if streaming.overlaps(p):
             # stages streaming through FIFOs overlap: the slowest stage with the heads of
@@ -527,23 +526,6 @@ class _Stater:
             if top:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi)
-
-    def _hold(self, figures: list[_StageFigures], modulos) -> None:
-        """A buffer copy is free again once the next stage has read it
-        (`cost.stage_times`, `held`): per modulo candidate m >= 2, a stage's steady state
-        is max(occupancy, ceil((its one iteration + the next stage's) / m))."""
-        for f, nxt in zip(figures, figures[1:]):
-            hi = f.one_hi + nxt.one_hi
-            steady = []
-            for (m, _), old in zip(modulos, f.steady):
-                if m < 2:
-                    steady.append(old)
-                    continue
-                part = self.ceil_div(f.one + nxt.one, m, hi, "held")
-                steady.append(self.maximum([f.occupancy, part], max(hi, f.occupancy_hi),
-                                           "steady"))
-            f.steady = steady
-            f.steady_hi = max(f.steady_hi, hi)
 
     def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
                  modulos, per, upper_s: int) -> cp_model.LinearExprT:
