@@ -102,9 +102,6 @@ class _StageFigures:
     occupancy: cp_model.LinearExprT = 0
     """busy cycles per iteration with buffers to spare (`cost.stage_issue`)"""
     occupancy_hi: int = 0
-    one: cp_model.LinearExprT = 0
-    """one iteration through the stage: occupancy + latency"""
-    one_hi: int = 0
 
 
 @dataclass
@@ -299,7 +296,7 @@ class _Stater:
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
         return _StageFigures(fill, [run.cycles] * len(modulos), {},
                              run.busy, first, first, fill_lo, run.hi, run.hi,
-                             run.cycles, run.hi, run.cycles, run.hi)
+                             run.cycles, run.hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str]) -> _StageFigures:
@@ -342,8 +339,7 @@ class _Stater:
         out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared if busy[m]}
         fill_lo = self._least_fill(st, staggered, hidden, slack)
         return _StageFigures(fill, self.steady(total, latency, one_hi, modulos), out_busy,
-                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total,
-                             total + latency, one_hi)
+                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total)
 
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                          modulos, shared: list[str]) -> _StageFigures:
@@ -383,8 +379,7 @@ class _Stater:
         return _StageFigures(fill, self.steady(occupancy, latency, one_hi, modulos,
                                                max(lats) == 0),
                              own_busy, total_busy, fill, tail, min(columns[2]),
-                             max(columns[2]), one_hi, occupancy, max(occs),
-                             occupancy + latency, one_hi)
+                             max(columns[2]), one_hi, occupancy, max(occs))
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
