@@ -501,6 +501,9 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
         occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
                                                                        memo)
         _add_shared(st, choice, shared)
+    # more iterations than copies: the shared memory is one of the engines of the steady
+    # state (its fill is only shared with later iterations while every one has a copy)
+    per_engine.update(shared)
     shared = {key.removesuffix(" (shared)"): c for key, c in shared.items()}
     fill_drain = sum(fills)
     if streaming.overlaps(p):  # stages streaming through FIFOs overlap (solve/streaming.py)

@@ -471,6 +471,7 @@ class _Stater:
                     ct = self.model.add(per == fill_drain)
                 else:
                     terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
+                    terms += [sum(b for b, _ in parts) for parts in own.values()]
                     ct = self.model.add(per == self.maximum(terms, upper_s, "engines"))
                 if lit is not None:
                     ct.only_enforce_if(lit)
