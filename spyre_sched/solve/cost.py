@@ -9,8 +9,8 @@ modulo m:
 where fill_drain = the sum over stages of one iteration's time through the stage (the
 fill and the drain of the pipeline together); pace = the largest occupancy per iteration
 of a unit when every iteration has a buffer copy (N <= m), else the largest steady-state
-time per iteration of a unit (stages that run on the same unit cannot overlap, so their
-times add); a memory whose bandwidth all cores share, busy for every transfer through it
+time per iteration of a unit or a shared memory (stages that run on the same unit cannot
+overlap, so their times add); a memory whose bandwidth all cores share, busy for every transfer through it
 (bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time plus the
 stages before its first and after its last transfer (N >= 2). A stage's unit issues its
 work back to back:
@@ -475,11 +475,10 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
 def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
                      memo: dict | None = None) -> tuple[int, int]:
     """(fill_drain, slowest) of a pipeline, independent of its iteration count N: its
-    cycles are `fill_drain + (N - 1) * slowest` for N >= 1 (unbuffered, m < 2, `slowest`
-    is `fill_drain`: N one-iteration passes), or, buffered and N >= 2, a shared memory's
-    `shared_engine_cycles` when that is more. `slowest` is over the units; a shared
-    memory is not one of them (it has no fill of its own). Both are monotone in
-    everything below."""
+    cycles are `fill_drain + (N - 1) * slowest` for N > m (unbuffered, m < 2, `slowest`
+    is `fill_drain`: N one-iteration passes), the units' `issue` pace instead for
+    2 <= N <= m, and, buffered and N >= 2, a shared memory's `shared_engine_cycles` when
+    that is more (`_pipeline_cycles`). Both are monotone in everything below."""
     return _profile(problem, p, choice, memo)[:2]
 
 

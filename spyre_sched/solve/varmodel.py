@@ -17,7 +17,7 @@ part's candidates (docs/solver.md, section 4):
   tail and shared-memory busy times; a stage that runs a nested pipeline costs that
   pipeline's cycles, a variable stated the same way, recursively;
 - a pipeline: per modulo candidate (its literal enforces it) each stage's steady state
-  and `slowest = max over units (Σ steady)`
+  and `slowest = max over units (Σ steady) and shared memories (busy)`
   (`add_max_equality`), the pace `S` (the units' largest occupancy when N <= m, else
   `slowest`), the fill and drain as the sum of the stages' fills or, for stages that
   stream into each other (`streaming.py`), the max over stages of the heads before, the
