@@ -3,18 +3,21 @@
 For one pipeline with N = ceil(iterations / instances) iterations per instance and
 modulo m:
 
-    buffered (m >= 2):  cycles = fill_drain + (N - 1) * slowest
+    buffered (m >= 2):  cycles = max(fill_drain + (N - 1) * pace, each shared memory's bound)
     unbuffered (m = 1): cycles = N * fill_drain
 
 where fill_drain = the sum over stages of one iteration's time through the stage (the
-fill and the drain of the pipeline together), and slowest = the largest steady-state
-time per iteration of an engine (stages that run on the same engine cannot overlap, so
-their steady times add; a memory whose bandwidth all cores share is an engine too, busy
-for every transfer through it: bytes × sharers ÷ its bandwidth). A stage's unit issues its work back to back:
+fill and the drain of the pipeline together); pace = the largest occupancy per iteration
+of a unit when every iteration has a buffer copy (N <= m), else the largest steady-state
+time per iteration of a unit or a shared memory (stages that run on the same unit cannot
+overlap, so their times add); a memory whose bandwidth all cores share, busy for every transfer through it
+(bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time plus the
+stages before its first and after its last transfer (N >= 2). A stage's unit issues its
+work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
     one iteration = occupancy + latency
-    steady        = max(occupancy, ceil((latency + occupancy) / (m - 1)))
+    steady        = max(occupancy, ceil((latency + occupancy) / m))
 
     transfer: occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw)),
               latency = the hop's latency (occupancy + latency is the device's formula);
@@ -372,8 +375,8 @@ def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
                 memo: dict | None = None) -> tuple[int, int]:
     """(one iteration, steady state) of a stage. Its unit issues the stage's work back to
     back: busy for the sum of the occupancies, done the largest latency later. With m
-    buffers, m - 1 iterations are in flight, which hides the latency up to that depth:
-    steady = max(occupancy, ceil((latency + occupancy) / (m - 1)))."""
+    buffers, m iterations are in flight, which hides the latency up to that depth:
+    steady = max(occupancy, ceil((latency + occupancy) / m))."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
     one = occupancy + latency
     if modulo < 2:
@@ -401,6 +404,13 @@ def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
     if memo is not None:
         memo[key] = (occupancy, latency)
     return occupancy, latency
+
+
+def stage_issue(problem: Problem, stage: Stage, choice: Choice,
+                memo: dict | None = None) -> int:
+    """Cycles the stage keeps its unit busy per iteration when no buffer makes it wait: its
+    occupancy (the steady state of `stage_times` with unlimited buffers)."""
+    return _stage_parts(problem, stage, choice, memo)[0]
 
 
 def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice) -> int:
@@ -451,24 +461,49 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     n = pipeline_iterations(p, choice)
     if n <= 0:
         return 0
-    fill_drain, slowest = pipeline_profile(problem, p, choice, memo)
-    return fill_drain + (n - 1) * slowest
+    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
+    m = modulo_value(problem, p.modulo, choice)
+    if n < 2 or m < 2:
+        return fill_drain + (n - 1) * slowest
+    cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
+    spans = shared_spans(p)
+    # (a memory this choice moves nothing through, a re-read kept resident, orders nothing)
+    return max([cycles, *(shared_engine_cycles(n, shared[mem], fills, spans[mem])
+                          for mem in spans if shared.get(mem))])
 
 
 def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
                      memo: dict | None = None) -> tuple[int, int]:
     """(fill_drain, slowest) of a pipeline, independent of its iteration count N: its
-    cycles are `fill_drain + (N - 1) * slowest` for N >= 1 (unbuffered, m < 2, `slowest`
-    is `fill_drain`: N one-iteration passes). Both are monotone in everything below."""
+    cycles are `fill_drain + (N - 1) * slowest` for N > m (unbuffered, m < 2, `slowest`
+    is `fill_drain`: N one-iteration passes), the units' `issue` pace instead for
+    2 <= N <= m, and, buffered and N >= 2, a shared memory's `shared_engine_cycles` when
+    that is more (`_pipeline_cycles`). Both are monotone in everything below."""
+    return _profile(problem, p, choice, memo)[:2]
+
+
+def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = None
+             ) -> tuple[int, int, list[int], dict[str, int], int]:
+    """`pipeline_profile`, the stages' fills, per shared memory its busy cycles per
+    iteration (the pipeline's own transfers through it) and the busiest unit's occupancy
+    per iteration (the pace at which iterations with a free buffer follow each other)."""
     m = modulo_value(problem, p.modulo, choice)
     fills: list[int] = []
     per_engine: dict[str, int] = {}
+    occupied: dict[str, int] = {}
+    shared: dict[str, int] = {}
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
                                       _slack(problem, p)):
         _, steady = stage_times(problem, st, choice, m, memo)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
-        _add_shared(st, choice, per_engine)
+        occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
+                                                                       memo)
+        _add_shared(st, choice, shared)
+    # more iterations than copies: the shared memory is one of the engines of the steady
+    # state (its fill is only shared with later iterations while every one has a copy)
+    per_engine.update(shared)
+    shared = {key.removesuffix(" (shared)"): c for key, c in shared.items()}
     fill_drain = sum(fills)
     if streaming.overlaps(p):  # stages streaming through FIFOs overlap (solve/streaming.py)
         def nested_pass(q: Pipeline) -> int:
@@ -476,9 +511,46 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
         heads, tails = zip(*(streaming.ends(st, f, choice, nested_pass)
                              for st, f in zip(p.stages, fills)))
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
+    issue = max(occupied.values(), default=0)
     if m < 2:
-        return fill_drain, fill_drain
-    return fill_drain, max(per_engine.values(), default=0)
+        return fill_drain, fill_drain, fills, shared, issue
+    return fill_drain, max(per_engine.values(), default=0), fills, shared, issue
+
+
+def repeats_cycles(n: int, m: int, slowest: int, issue: int) -> int:
+    """The cycles iterations 2..N of a buffered pipeline add after the first. When every
+    iteration has a buffer copy of its own (N <= m) nothing waits for a copy to come
+    back: the units issue each iteration as soon as they are free, at the busiest unit's
+    occupancy (`issue`). Otherwise at the steady state (`slowest`), which spreads the
+    time a copy is away over the m copies."""
+    return (n - 1) * (issue if n <= m else slowest)
+
+
+def shared_spans(p: Pipeline) -> dict[str, tuple[int, int, int]]:
+    """Per shared memory the stages of `p` move data through (transfers that may move
+    something): (the first such stage, the last one, the largest landing latency of the
+    last one's transfers through it)."""
+    out: dict[str, tuple[int, int, int]] = {}
+    for k, st in enumerate(p.stages):
+        through = [w for w in st.work if isinstance(w, Transfer) and w.shared_memory
+                   and w.shared_bandwidth is not None and w.bytes.most() > 0]
+        for mem in sorted({w.shared_memory for w in through}):
+            landing = max((0 if w.awaited else w.latency) for w in through
+                          if w.shared_memory == mem)
+            out[mem] = (out[mem][0] if mem in out else k, k, landing)
+    return out
+
+
+def shared_engine_cycles(n: int, busy: int, fills: Sequence[int],
+                         span: tuple[int, int, int]) -> int:
+    """A buffered pipeline's cycles when a shared memory (device memory) is its
+    bottleneck: the memory serves every core's transfers back to back, a later
+    iteration's loads while an earlier one's land and compute, so it is busy `n x busy`
+    with no fill of its own in between; before it, the first iteration's stages ahead
+    of its first transfer, after it, the last transfer's landing and the stages that
+    follow."""
+    first, last, landing = span
+    return sum(fills[:first]) + n * busy + landing + sum(fills[last + 1:])
 
 
 def shared_memory_busy(problem: Problem, p: Pipeline, choice: Choice) -> dict[str, int]:
@@ -684,12 +756,17 @@ class PipelineCost:
     cycles: int
     engines: dict[str, int]
     stages: list[StageCost]
+    issue: int = 0
+    """the busiest unit's occupancy per iteration (iterations that find a copy free)"""
+    shared_bound: dict[str, int] = field(default_factory=dict)
+    """per shared memory its bound (`shared_engine_cycles`), where it applies"""
 
     def as_data(self) -> dict[str, object]:
         return {
             "pipeline": self.name, "iterations": self.iterations, "modulo": self.modulo,
             "fill_drain": self.fill_drain, "slowest": self.slowest,
             "bottleneck": self.bottleneck, "cycles": self.cycles,
+            "issue": self.issue, "shared_bound": dict(self.shared_bound),
             "engines": dict(self.engines),
             "stages": [{"stage": s.name, "engine": s.engine, "one_iteration": s.one_iteration,
                         "steady": s.steady, "nested": [n.as_data() for n in s.nested]}
@@ -711,9 +788,13 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
                   if isinstance(w, Pipeline)]
         stages.append(StageCost(st.name, st.engine, one, steady, nested))
         engines[st.engine] = engines.get(st.engine, 0) + steady
-        _add_shared(st, choice, engines)
         fill_drain += one
     bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
-    slowest = engines.get(bottleneck, 0)
+    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice)
+    bound = {}
+    if n >= 2 and m >= 2:
+        spans = shared_spans(p)
+        bound = {mem: shared_engine_cycles(n, shared[mem], fills, spans[mem])
+                 for mem in spans if shared.get(mem)}
     return PipelineCost(p.name, n, m, fill_drain, slowest, bottleneck,
-                        pipeline_cycles(problem, p, choice), engines, stages)
+                        pipeline_cycles(problem, p, choice), engines, stages, issue, bound)

@@ -459,11 +459,18 @@ def _trace(solution: Solution,
 
 
 def _render_pipeline(p: dict[str, object], indent: str, lines: list[str]) -> None:
-    lines.append(f"{indent}pipeline {p['pipeline']}: {p['cycles']} cycles = "
-                 + (f"fill+drain {p['fill_drain']} + ({p['iterations']} - 1) x slowest "
-                    f"{p['slowest']} ({p['bottleneck']})" if p["modulo"] >= 2 and p["iterations"]
-                    else f"{p['iterations']} x {p['fill_drain']} (unbuffered)")
-                 + f"; modulo {p['modulo']}")
+    if p["modulo"] >= 2 and p["iterations"]:
+        # iterations that each have a buffer copy follow at the units' occupancy
+        pace = (f"issue {p.get('issue', 0)}" if p["iterations"] <= p["modulo"]
+                else f"slowest {p['slowest']} ({p['bottleneck']})")
+        how = f"fill+drain {p['fill_drain']} + ({p['iterations']} - 1) x {pace}"
+        bound = p.get("shared_bound") or {}
+        if bound:
+            how += " or " + ", ".join(f"{mem} bound {c}" for mem, c in sorted(bound.items()))
+    else:
+        how = f"{p['iterations']} x {p['fill_drain']} (unbuffered)"
+    lines.append(f"{indent}pipeline {p['pipeline']}: {p['cycles']} cycles = {how}"
+                 f"; modulo {p['modulo']}")
     for s in p["stages"]:
         lines.append(f"{indent}  stage {s['stage']} on {s['engine']}: one iteration "
                      f"{s['one_iteration']}, steady {s['steady']}")

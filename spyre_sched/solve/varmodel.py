@@ -16,12 +16,14 @@ part's candidates (docs/solver.md, section 4):
   stage's own scope and stated as one table of its occupancy, latency, fill, streaming
   tail and shared-memory busy times; a stage that runs a nested pipeline costs that
   pipeline's cycles, a variable stated the same way, recursively;
-- a pipeline: per modulo candidate (its literal enforces it) each stage's steady state,
-  `slowest = max over engines (Σ steady)` (`add_max_equality`, a shared memory being an
-  engine), the fill and drain as the sum of the stages' fills or, for stages that
+- a pipeline: per modulo candidate (its literal enforces it) each stage's steady state
+  and `slowest = max over units (Σ steady) and shared memories (busy)`
+  (`add_max_equality`), the pace `S` (the units' largest occupancy when N <= m, else
+  `slowest`), the fill and drain as the sum of the stages' fills or, for stages that
   stream into each other (`streaming.py`), the max over stages of the heads before, the
-  stage and the tails after; `cycles = fill_drain + (N − 1) · S`, 0 when a choice runs
-  it no time at all; a shared memory's busy time `N × busy per iteration`;
+  stage and the tails after; `cycles = fill_drain + (N − 1) · S`, or each shared
+  memory's bound when larger (m >= 2, N >= 2), 0 when a choice runs it no time at all; a
+  shared memory's busy time `N × busy per iteration`;
 - a buffer's bytes: `bytes × m` per modulo literal.
 
 Every relation is exact (no linearisation): for any assignment the model's cycles equal
@@ -97,6 +99,9 @@ class _StageFigures:
     fill_lo: int
     fill_hi: int
     steady_hi: int
+    occupancy: cp_model.LinearExprT = 0
+    """busy cycles per iteration with buffers to spare (`cost.stage_issue`)"""
+    occupancy_hi: int = 0
 
 
 @dataclass
@@ -290,7 +295,8 @@ class _Stater:
             fill_lo = max(0, run.lo - slack)
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
         return _StageFigures(fill, [run.cycles] * len(modulos), {},
-                             run.busy, first, first, fill_lo, run.hi, run.hi)
+                             run.busy, first, first, fill_lo, run.hi, run.hi,
+                             run.cycles, run.hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str]) -> _StageFigures:
@@ -333,7 +339,7 @@ class _Stater:
         out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared if busy[m]}
         fill_lo = self._least_fill(st, staggered, hidden, slack)
         return _StageFigures(fill, self.steady(total, latency, one_hi, modulos), out_busy,
-                             out_busy, fill, fill, fill_lo, one_hi, one_hi)
+                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total)
 
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                          modulos, shared: list[str]) -> _StageFigures:
@@ -373,7 +379,7 @@ class _Stater:
         return _StageFigures(fill, self.steady(occupancy, latency, one_hi, modulos,
                                                max(lats) == 0),
                              own_busy, total_busy, fill, tail, min(columns[2]),
-                             max(columns[2]), one_hi)
+                             max(columns[2]), one_hi, occupancy, max(occs))
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
@@ -474,9 +480,14 @@ class _Stater:
         hi = fill_hi + (n_hi - 1) * upper_s
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
-        else:
+        elif not any(m >= 2 for m, _ in modulos):
             cycles = fill_drain + self.product(n - 1 if n_lo >= 1 else self._less_one(n, n_hi),
                                                per, (n_hi - 1) * upper_s, "repeat")
+        else:
+            cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
+                                                upper_s)
+            cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, modulos,
+                                              cycles, hi)
         lo = fill_lo if n_lo >= 1 else 0
         if n_lo < 1:
             # a choice that runs it no time at all costs nothing (`cost._pipeline_cycles`)
@@ -511,6 +522,88 @@ class _Stater:
             if top:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi)
+
+    def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
+                 modulos, per, upper_s: int) -> cp_model.LinearExprT:
+        """Iterations 2..N after the first (`cost.repeats_cycles`): (N − 1) × the busiest
+        unit's occupancy when N <= m, else (N − 1) × `per` (and always for m < 2)."""
+        occupied: dict[str, list] = {}
+        occupied_hi: dict[str, int] = {}
+        for st, f in zip(p.stages, figures):
+            occupied.setdefault(st.engine, []).append(f.occupancy)
+            occupied_hi[st.engine] = occupied_hi.get(st.engine, 0) + f.occupancy_hi
+        issue_hi = max(occupied_hi.values(), default=0)
+        issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "issue")
+        pace = self.model.new_int_var(0, max(upper_s, issue_hi), self.name("pace"))
+        for m, lit in modulos:
+            if m < 2 or n_lo > m:
+                ct = self.model.add(pace == per)
+            elif n_hi <= m:
+                ct = self.model.add(pace == issue)
+            else:
+                fits = self.model.new_bool_var(self.name("fits"))
+                self.model.add(n <= m).only_enforce_if(fits)
+                self.model.add(n >= m + 1).only_enforce_if(fits.Not())
+                self.model.add(pace == issue).only_enforce_if(
+                    [x for x in (lit, fits) if x is not None])
+                ct = self.model.add(pace == per)
+                ct.only_enforce_if([x for x in (lit, fits.Not()) if x is not None])
+                continue
+            if lit is not None:
+                ct.only_enforce_if(lit)
+        left = n - 1 if n_lo >= 1 else self._less_one(n, n_hi)
+        return self.product(left, pace, (n_hi - 1) * max(upper_s, issue_hi), "repeat")
+
+    def _shared_engines(self, p: Pipeline, figures: list[_StageFigures], own: dict,
+                        n, n_lo: int, n_hi: int, modulos, cycles, hi: int):
+        """(cycles, their most) with each shared memory's `cost.shared_engine_cycles`:
+        the larger of the two for a buffered candidate when N >= 2."""
+        spans = cost.shared_spans(p)
+        if not spans or not any(m >= 2 for m, _ in modulos):
+            return cycles, hi
+        terms, terms_hi = [cycles], hi
+        for mem, (first, last, landing) in spans.items():
+            parts = own.get(mem, [])
+            busy = sum(b for b, _ in parts)
+            if isinstance(busy, int) and busy == 0:
+                continue  # nothing moves through it (`cost._pipeline_cycles`)
+            busy_hi = sum(h for _, h in parts)
+            edges = sum(f.fill for f in figures[:first]) + landing + sum(
+                f.fill for f in figures[last + 1:])
+            edges_hi = sum(f.fill_hi for f in figures[:first]) + landing + sum(
+                f.fill_hi for f in figures[last + 1:])
+            term = self.product(n, busy, n_hi * busy_hi, "engine") + edges
+            terms_hi = max(terms_hi, n_hi * busy_hi + edges_hi)
+            if not isinstance(busy, int) and any(
+                    w.bytes.least() == 0 for st in p.stages for w in st.work
+                    if isinstance(w, Transfer) and w.shared_memory == mem
+                    and w.shared_bandwidth is not None):
+                # a choice that moves nothing through it (`cost._pipeline_cycles`): no bound
+                moves = self.model.new_bool_var(self.name("moves"))
+                self.model.add(busy >= 1).only_enforce_if(moves)
+                self.model.add(busy == 0).only_enforce_if(moves.Not())
+                gated = self.model.new_int_var(0, n_hi * busy_hi + edges_hi, self.name("engine"))
+                self.model.add(gated == term).only_enforce_if(moves)
+                self.model.add(gated == 0).only_enforce_if(moves.Not())
+                term = gated
+            terms.append(term)
+        bound = self.maximum(terms, terms_hi, "bound")
+        if n_lo >= 2 and all(m >= 2 for m, _ in modulos):
+            return bound, terms_hi
+        out = self.model.new_int_var(0, terms_hi, self.name("cycles"))
+        repeats = None
+        if n_lo < 2:  # the memory bound holds only when the pipeline repeats
+            repeats = self.model.new_bool_var(self.name("repeats"))
+            self.model.add(n >= 2).only_enforce_if(repeats)
+            self.model.add(n <= 1).only_enforce_if(repeats.Not())
+            self.model.add(out == cycles).only_enforce_if(repeats.Not())
+        for m, lit in modulos:
+            ct = self.model.add(out == (bound if m >= 2 else cycles))
+            if m >= 2:
+                ct.only_enforce_if([x for x in (lit, repeats) if x is not None])
+            elif lit is not None:
+                ct.only_enforce_if(lit)
+        return out, terms_hi
 
     def _less_one(self, n: cp_model.LinearExprT, n_hi: int) -> cp_model.LinearExprT:
         """max(N − 1, 0), for an N that may be 0."""

@@ -48,7 +48,7 @@ def test_buffered_and_unbuffered_pipeline():
     # stages: dma one-shot 60, compute 640/64 = 10 (+6 latency) = 16
     # m = 1: 10 x (60 + 16) = 760
     assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 0}) == 760
-    # m = 2: fill+drain 76 + 9 x max(60 / 2, 10) = 346
+    # m = 2: 10 iterations, more than the copies: fill+drain 76 + 9 x max(60 / 2, 10) = 346
     assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 1}) == 76 + 9 * 30
     # m = 3: 76 + 9 x max(60 / 3, 10) = 256
     assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 2}) == 76 + 9 * 20
@@ -76,9 +76,10 @@ def test_later_shared_stages_fill_at_their_own_speed():
     shared = -(-32000 // 150)
     own = max(-(-1000 // 100), -(-1000 // 150))
     assert cost.pipeline_cycles(problem, pipe, {}) == (shared + 50) + (own + 10)
-    # two iterations: the shared engine is the slowest, every core's load and store
+    # two iterations: device memory is the bottleneck, busy for every core's load and
+    # store of both iterations back to back, then the last store lands
     two = Pipeline("p", Quantity.const(2), pipe.stages, modulo=2)
-    assert cost.pipeline_cycles(problem, two, {}) == (shared + 50) + (own + 10) + 2 * shared
+    assert cost.pipeline_cycles(problem, two, {}) == 2 * (shared + shared) + 10
     # split into one pipeline per stage (what the CP-SAT model does), the sum is the same
     from spyre_sched.solve.model import separate
 
@@ -133,8 +134,8 @@ def test_nested_pipelines_compose_and_programs_add():
     problem = Problem("k", "d", 1 << 20, (), (prog, Program(1, "q", (outer,), calls=2)))
     # inner: fill+drain (1+4) + (1+6) = 12, steady max(ld 1, c 1) = 1 -> 12 + 3 x 1 = 15
     assert cost.pipeline_cycles(problem, inner, {}) == 15
-    # outer: dma one-shot 4 + 20 = 24, steady max(4, 24 / 2) = 12; body 15
-    # -> 24 + 15 + 2 x 15 = 69
+    # outer: dma one-shot 4 + 20 = 24, steady max(4, 24 / 2) = 12; body 15; 3 iterations,
+    # more than the 2 copies -> 24 + 15 + 2 x 15 = 69
     assert cost.pipeline_cycles(problem, outer, {}) == 69
     assert cost.kernel_cycles(problem, {}) == 69 + 2 * 69
 
@@ -183,3 +184,94 @@ def test_a_program_never_takes_less_than_device_memory_needs_for_its_traffic():
     assert cost.program_cycles(problem, program, {}) == busy
     solution = solve(problem)
     assert solution.cycles == busy and solution.stats.phases[-1].objective == busy
+
+
+def _load_compute_store(iterations: int, modulos=(2, 8)):
+    """32 cores each load 256 B through device memory (150 B/cycle shared, 320 cycles to
+    land), compute 33 cycles, store 256 B (20 to land): an elementwise tile loop."""
+    mod = Decision("p0.mod", "modulo", 0, tuple(Candidate(m) for m in modulos))
+    load = Transfer("load", Quantity.const(512), 128, 320, 150, 32, source="ddr",
+                    target="lx", shared_memory="ddr")
+    store = Transfer("store", Quantity.const(256), 128, 20, 150, 32, source="lx",
+                     target="ddr", shared_memory="ddr")
+    work = Compute("add", Quantity.const(27 * 64), 1, 64, latency=6)
+    pipe = Pipeline("p0.pipe", Quantity.const(iterations), (
+        Stage("ld", "dma_load", (load,)), Stage("c", "sfu", (work,)),
+        Stage("st", "dma_store", (store,))), modulo=mod.name)
+    buf = Buffer("tile", Quantity.const(512), mod.name)
+    return Problem("k", "d", 1 << 20, (mod,), (Program(0, "p", (pipe,), (buf,)),)), pipe
+
+
+def test_device_memory_serves_later_loads_while_the_first_lands():
+    """With buffers to spare, device memory serves the next iterations' loads while the
+    first one lands and computes: it is busy N x (every core's load and store) with no
+    fill of its own, then the last store lands; the units' fill is not added to it."""
+    problem, pipe = _load_compute_store(4)
+    loads = -(-512 * 32 // 150)  # 110: every core's load, back to back
+    stores = -(-256 * 32 // 150)  # 55
+    fill = (loads + 320) + (27 + 6) + (2 + 20)  # the stores run staggered: own speed
+    assert cost.pipeline_profile(problem, pipe, {"p0.mod": 1})[0] == fill
+    # m = 8 > N: every load issues as soon as the DMA is free (its occupancy, 110), and
+    # device memory needs 4 x 165 + 20 = 680 in all: the larger, 815, is the cycles
+    issue = 3 * loads
+    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 1}) == max(fill + issue,
+                                                                     4 * (loads + stores) + 20)
+    assert cost.pipeline_cycles(problem, pipe, {"p0.mod": 1}) == fill + issue == 815
+    # the old sum, fill + 3 x device memory's 165, would have said 980 (the emulator: 826)
+    assert fill + 3 * (loads + stores) == 980
+
+
+def test_a_memory_bound_pipeline_costs_the_memory_and_its_last_landing():
+    """Loads short next to the stores: device memory, busy for both, is the bottleneck."""
+    problem, pipe = _load_compute_store(16, modulos=(8,))
+    choice = {"p0.mod": 0}
+    breakdown = cost.pipeline_breakdown(problem, pipe, choice)
+    busy = -(-512 * 32 // 150) + -(-256 * 32 // 150)
+    assert breakdown.shared_bound == {"ddr": 16 * busy + 20}
+    assert cost.pipeline_cycles(problem, pipe, choice) >= 16 * busy + 20
+
+
+def test_more_iterations_than_copies_run_at_the_steady_state():
+    """Fewer copies than iterations: the steady state, m loads in flight per landing."""
+    problem, pipe = _load_compute_store(4, modulos=(2,))
+    choice = {"p0.mod": 0}
+    occupancy = -(-512 * 32 // 150)
+    one = occupancy + 320
+    steady = -(-one // 2)
+    fill = cost.pipeline_profile(problem, pipe, choice)[0]
+    assert cost.pipeline_cycles(problem, pipe, choice) == fill + 3 * steady
+
+
+def test_the_solver_agrees_with_the_cost_model_on_the_new_terms():
+    """The CP-SAT model states the memory bound, the rounds and the held copies as the
+    cost model does (the solver checks its objective against `kernel_cycles`)."""
+    from spyre_sched.solve.solver import solve
+
+    for n in (1, 2, 3, 4, 9):
+        problem, _ = _load_compute_store(n, modulos=(1, 2, 3, 8))
+        solution = solve(problem)
+        assert solution.cycles == min(cost.kernel_cycles(problem, {"p0.mod": k})
+                                      for k in range(4))
+
+
+def test_an_input_kept_resident_adds_no_memory_bound():
+    """A re-read that a keep decision empties moves nothing through device memory: no
+    landing to wait for, so no memory bound (only the units' figures count), in the cost
+    model and in the CP-SAT model alike."""
+    from spyre_sched.solve.solver import solve
+
+    keep = Decision("p0.keep", "keep", 0, (Candidate(0), Candidate(1)))
+    mod = Decision("p0.mod", "modulo", 0, (Candidate(2), Candidate(8)))
+    reread = Transfer("reread", Quantity(("p0.keep",), {(0,): 512, (1,): 0}), 128, 320, 150,
+                      32, source="ddr", target="lx", shared_memory="ddr")
+    work = Compute("add", Quantity.const(27 * 64), 1, 64, latency=6)
+    pipe = Pipeline("p0.pipe", Quantity.const(4), (
+        Stage("ld", "dma_load", (reread,)), Stage("c", "sfu", (work,))), modulo=mod.name)
+    buf = Buffer("tile", Quantity.const(512), mod.name)
+    problem = Problem("k", "d", 1 << 20, (keep, mod), (Program(0, "p", (pipe,), (buf,)),))
+    kept = {"p0.keep": 1, "p0.mod": 1}
+    # the compute alone: 4 x 27 + its latency
+    assert cost.pipeline_cycles(problem, pipe, kept) == (27 + 6) + 3 * 27
+    assert cost.pipeline_breakdown(problem, pipe, kept).shared_bound == {}
+    assert cost.pipeline_breakdown(problem, pipe, {"p0.keep": 0, "p0.mod": 1}).shared_bound
+    assert solve(problem).cycles == cost.kernel_cycles(problem, kept)
