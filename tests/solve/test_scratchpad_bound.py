@@ -145,17 +145,20 @@ def _small_lx_device(tmp_path: Path, size: int) -> str:
 
 
 def test_a_schedule_that_would_not_allocate_is_not_chosen(tmp_path: Path) -> None:
-    # A capacity between the unaligned and the aligned bytes of a candidate (the pinned
-    # region rounded up): the solver must count it aligned. (Written when the 2 MiB
-    # optimum took 4104 unaligned, 4224 aligned; the cost model now prefers another
-    # optimum of 3456 bytes, so 4200 no longer cuts that one off.)
-    device = _small_lx_device(tmp_path, 4200)
+    # A capacity between the unaligned and the aligned bytes of the 2 MiB optimum: the
+    # pinned region (2312 bytes) starts the buffers at 2432 once aligned, so the optimum
+    # takes 3456 aligned, 3336 unaligned; at 3400 the solver must count it aligned and
+    # choose another schedule.
+    unbounded = compile_kernel(str(ROOT / "examples" / "softmax_rows.mlir"), device="spyre")
+    assert unbounded.scratchpad_bytes - (2432 - 2312) <= 3400 < unbounded.scratchpad_bytes
+    device = _small_lx_device(tmp_path, 3400)
     schedule, programs = allocated_and_modelled(ROOT / "examples" / "softmax_rows.mlir",
                                                 device, "solver")
-    assert schedule.scratchpad_bytes <= 4200
+    assert schedule.scratchpad_bytes <= 3400
+    assert schedule.values != unbounded.values  # the 2 MiB choice no longer fits
     for figures in programs:
         allocated, modelled, capacity = figures["LX"]
-        assert allocated <= modelled <= capacity == 4200
+        assert allocated <= modelled <= capacity == 3400
 
 
 def test_a_scratchpad_too_small_for_any_schedule_is_refused_by_the_solver(tmp_path: Path) -> None:
