@@ -165,3 +165,14 @@ def hop_from_core(device: Device, owner: int, op: Operation, pass_name: str) -> 
     except DeviceError as err:
         raise fail(op, pass_name, f"not supported yet: a read of core {owner}'s "
                    f"scratchpad on device {device.name}: {err.message}") from None
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """`base`, or `base2`, `base3`, ... the first not in `taken` (then added to it): a
+    decision name no other decision of the module has."""
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}{n}"
+    taken.add(name)
+    return name

@@ -59,6 +59,7 @@ from spyre_sched.schedule.common import (
     PINNED_ATTR,
     constant_value,
     device_of,
+    fresh_name,
     element_bytes,
     kernel_funcs,
     programs,
@@ -288,12 +289,7 @@ def offer_across(module: ModuleOp, device) -> int:
         if end > capacity:
             continue  # the tile alone does not fit: re-reading is the only schedule
         operand = first.buffer.operand.data
-        name = f"p{first.index}.keep.{operand}"
-        n = 1
-        while name in taken:
-            n += 1
-            name = f"p{first.index}.keep.{operand}{n}"
-        taken.add(name)
+        name = fresh_name(f"p{first.index}.keep.{operand}", taken)
         for k, r in enumerate(reads):
             r.buffer.attributes[KEEP_ATTR] = StringAttr(name)
             r.transfer.attributes[KEEP_ATTR] = StringAttr(name)

@@ -65,6 +65,7 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
+    fresh_name,
     PROGRAM_PREFIX,
     SCHEDULE_PREFIX,
     device_of,
@@ -365,12 +366,7 @@ def offer_sharing(module: ModuleOp, device) -> int:
             if end > capacity:
                 continue
             operand = read.buffer.operand.data
-            name = f"p{index}.share.{operand}"
-            n = 1
-            while name in taken:
-                n += 1
-                name = f"p{index}.share.{operand}{n}"
-            taken.add(name)
+            name = fresh_name(f"p{index}.share.{operand}", taken)
             fetch = _fetch_program(read, next_index, tiles, start, end, name, grid)
             if fetch is None:
                 continue
