@@ -65,11 +65,11 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
-    fresh_name,
     PROGRAM_PREFIX,
     SCHEDULE_PREFIX,
     device_of,
     element_bytes,
+    fresh_name,
     kernel_funcs,
     programs,
 )
