@@ -490,8 +490,8 @@ def _may_alias(pa: ProgramAnalysis, a: SSAValue, b: SSAValue) -> bool:
         return False
     if va.memory != vb.memory and "." in va.memory and "." in vb.memory:
         return False  # two different cores' scratchpads, both named absolutely
-    if va.memory != vb.memory:
-        return True  # one relative, one absolute name: may be the same scratchpad
+    # the same memory, or one named relative to the executing core and one absolutely
+    # (the same scratchpad on one core): their byte ranges decide
     start_a = va.offset.scale(va.element_bytes)
     start_b = vb.offset.scale(vb.element_bytes)
     diff = start_b - start_a
