@@ -50,7 +50,7 @@ def carry_in_scratchpad(loop: scf.ForOp) -> scf.ForOp | None:
     # before the loop: the initial values
     for init, slot in zip(loop.iter_args, slots):
         made.append(ktdp.StoreOp.build(operands=[init, slot.own]))
-    Rewriter.insert_op(made[-len(slots):], InsertPoint.before(loop))
+    Rewriter.insert_op(made, InsertPoint.before(loop))
     # the loop without iter_args, its body moved over
     body = loop.body.block
     new_block = Block(arg_types=[body.args[0].type])
