@@ -1132,7 +1132,9 @@ class UnitRun(_TopLevel):
             def land():
                 dst_mem.box(dst_base, da, dtype, what)[...] = data.reshape(da.shape)
         else:
-            values = from_memory(et, raw)
+            # read at issue: `raw` is a view of the source memory, which may change before
+            # the landing (a buffer the next iteration writes)
+            values = from_memory(et, raw.copy())
             if sa.mask is not None:
                 values = np.where(sa.mask, values, np.zeros((), dtype=values.dtype))
             if plan.positional:

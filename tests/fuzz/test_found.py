@@ -56,3 +56,10 @@ def test_an_input_too_large_to_make_whole_is_refused_naming_it(tmp_path):
     code, output = invoke(["run", str(kernel), "--strategy", "heuristic"], None)
     assert code == 1, output
     assert "argument 'A'" in output and "does not fit the emulated device" in output
+
+
+def test_a_masked_store_reads_its_source_when_issued():
+    result = spyre_sched.run(str(FOUND / "masked_store_read_at_issue.mlir"),
+                             device="sample_device", strategy="solver", objective="memory")
+    assert result.verdict == "MATCH", result.mismatches
+    assert result.decisions["p0.tile.l1.d0"] == 1  # one row per iteration: the case found
