@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.normalize.common import note_origin
+from spyre_sched.normalize.common import enclosing_func, note_origin
 from spyre_sched.normalize.scratchpad_slots import aligned, pinned_end, scratchpad_slot
 from spyre_sched.polyhedral.views import element_bytes
 
@@ -36,10 +35,7 @@ def carry_in_scratchpad(loop: scf.ForOp) -> scf.ForOp | None:
     if not types or not all(isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape())
                             for t in types):
         return None
-    fn = loop.parent_op()
-    while not isinstance(fn, FuncOp):
-        assert fn is not None
-        fn = fn.parent_op()
+    fn = enclosing_func(loop)
     offset = aligned(pinned_end(fn))
     slots = []
     for ttype in types:

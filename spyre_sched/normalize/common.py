@@ -8,6 +8,7 @@ from weakref import WeakKeyDictionary
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -99,3 +100,12 @@ def box_set(bounds: list[tuple[int, int]]) -> AffineSet:
                                                 AffineExpr.constant(hi) - d,
                                                 AffineExpr.constant(0)))
     return AffineSet(len(bounds), 0, tuple(constraints))
+
+
+def enclosing_func(op: Operation) -> FuncOp:
+    """The function holding `op`."""
+    current = op.parent_op()
+    while not isinstance(current, FuncOp):
+        assert current is not None
+        current = current.parent_op()
+    return current

@@ -32,8 +32,8 @@ from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import element_bytes
 from spyre_sched.normalize.scratchpad_slots import (
-    ALIGN,
     Slot,
+    aligned,
     index_constant,
     pinned_end,
     scratchpad_slot,
@@ -138,7 +138,7 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
         nonlocal offset
         at_bytes = offset
         nbytes = prod(ttype.get_shape()) * element_bytes(ttype.element_type)
-        offset += -(-nbytes // ALIGN) * ALIGN
+        offset += aligned(nbytes)
         return at_bytes
 
     # the partials, as the producer tiles compute them (the group id bound to the group;
@@ -240,6 +240,6 @@ class LowerInterTile(ModulePass):
             if not produces:
                 continue
             model = KernelModel(fn)
-            offset = -(-pinned_end(fn) // ALIGN) * ALIGN
+            offset = aligned(pinned_end(fn))
             for produce in produces:
                 offset = _lower(fn, produce, model, offset)

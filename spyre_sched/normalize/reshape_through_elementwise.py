@@ -35,8 +35,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.normalize.common import PARALLEL, kernel_of, note_origin, origin_of
-from spyre_sched.normalize.reshape_to_access import reshape_fn, reshape_load
+from spyre_sched.normalize.common import (
+    PARALLEL,
+    enclosing_func,
+    kernel_of,
+    note_origin,
+    origin_of,
+)
+from spyre_sched.normalize.reshape_to_access import reshape_load
 from spyre_sched.schedule.common import fail
 
 NAME = "reshape-through-elementwise"
@@ -96,7 +102,7 @@ def _push(reshape: Operation) -> list[Operation]:
             producer.erase()
         return [reshape]
     if isinstance(producer, ktdp.LoadOp):
-        reshape_load(reshape, reshape_fn(reshape))
+        reshape_load(reshape, enclosing_func(reshape))
         return []
     if len(list(source.uses)) != 1:
         raise _refuse(reshape, "that is also used elsewhere (it would be computed twice)")

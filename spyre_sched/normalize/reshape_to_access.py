@@ -262,15 +262,6 @@ def _shape(value: SSAValue) -> list[int]:
     return list(t.get_shape())
 
 
-def reshape_fn(op: Operation) -> FuncOp:
-    """The function holding `op`."""
-    current = op.parent_op()
-    while not isinstance(current, FuncOp):
-        assert current is not None
-        current = current.parent_op()
-    return current
-
-
 def reshape_load(op: Operation, fn: FuncOp) -> None:
     """Rewrite reshape `op` of a loaded tile as a load through a reshaped access."""
     src, result = op.operands[0], op.results[0]

@@ -40,22 +40,27 @@ def index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
+def scratchpad_span(view: ktdp.ConstructMemoryViewOp) -> tuple[int, int] | None:
+    """Bytes [start, end) of its scratchpad a `ct_local` view spans, when its start is a
+    constant and its sizes static (else None: the legality check refuses such a pinned
+    region)."""
+    offset = view.offset.owner
+    mtype = view.result.type
+    if not isinstance(offset, arith.ConstantOp) or not isinstance(mtype, MemRefType) \
+            or view.sizes or view.strides:
+        return None
+    width = element_bytes(mtype.element_type)
+    first = offset.value.value.data
+    last = first + sum((s - 1) * abs(d) for s, d in zip(view.static_sizes.get_values(),
+                                                       view.static_strides.get_values()))
+    return first * width, (last + 1) * width
+
+
 def pinned_end(fn) -> int:
     """Bytes past the last element any `ct_local` view of the kernel addresses."""
-    end = 0
-    for op in fn.walk():
-        if not isinstance(op, ktdp.ConstructMemoryViewOp) or op.memory_space.space != "ct_local":
-            continue
-        offset = op.offset.owner
-        mtype = op.result.type
-        if not isinstance(offset, arith.ConstantOp) or not isinstance(mtype, MemRefType) \
-                or op.sizes:
-            continue  # refused by the legality check (a pinned region must be known)
-        sizes = op.static_sizes.get_values()
-        strides = op.static_strides.get_values()
-        last = offset.value.value.data + sum((s - 1) * d for s, d in zip(sizes, strides))
-        end = max(end, (last + 1) * element_bytes(mtype.element_type))
-    return end
+    spans = [scratchpad_span(op) for op in fn.walk()
+             if isinstance(op, ktdp.ConstructMemoryViewOp) and op.memory_space.space == "ct_local"]
+    return max((span[1] for span in spans if span is not None), default=0)
 
 
 @dataclass

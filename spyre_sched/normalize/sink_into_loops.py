@@ -25,14 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.normalize.sink_into_branches import (chain_of, clone_chain_at_start,
                                                       outside_tensors)
-from spyre_sched.polyhedral.views import element_bytes
+from spyre_sched.normalize.scratchpad_slots import scratchpad_span
 
 #: stands for "any buffer": a view whose pointer cannot be traced to an argument
 ANY = object()
@@ -97,16 +96,8 @@ def _buffer(tile: SSAValue) -> object:
 
 def _scratchpad_region(view: ktdp.ConstructMemoryViewOp) -> object:
     """The bytes of the scratchpad a `ct_local` view of constant start and sizes spans."""
-    start = view.offset.owner
-    mtype = view.result.type
-    if not isinstance(start, arith.ConstantOp) or view.sizes or view.strides \
-            or not isinstance(mtype, MemRefType):
-        return ANY
-    width = element_bytes(mtype.element_type)
-    first = start.value.value.data
-    last = first + sum((n - 1) * abs(d) for n, d in zip(view.static_sizes.get_values(),
-                                                       view.static_strides.get_values()))
-    return ScratchpadRegion(view.memory_space.tile, first * width, (last + 1) * width)
+    span = scratchpad_span(view)
+    return ANY if span is None else ScratchpadRegion(view.memory_space.tile, *span)
 
 
 def _may_alias(a: object, b: object) -> bool:
