@@ -75,14 +75,11 @@ def _refuse(op: Operation, why: str):
 
 def _new_reshape(like: Operation, source: SSAValue, shape: list[int],
                  before: Operation) -> Operation:
-    """A reshape of `source` to `shape` of the same kind as `like`, put before `before`."""
-    new = like.clone()
-    new.operands[0] = source
-    # the clone's result has `like`'s element type; the source's may differ (an input of
-    # another element type than the generic's result)
-    made = type(like).create(operands=list(new.operands), result_types=[_reshaped(source, shape)],
-                             properties=dict(new.properties), attributes=dict(new.attributes))
-    new.erase()
+    """A reshape of `source` to `shape` of the same kind as `like`, put before `before`
+    (the result's element type is the source's: an input may differ from the output)."""
+    made = type(like).create(operands=[source, *like.operands[1:]],
+                             result_types=[_reshaped(source, shape)],
+                             properties=dict(like.properties), attributes=dict(like.attributes))
     note_origin([made], like)
     Rewriter.insert_op(made, InsertPoint.before(before))
     return made
