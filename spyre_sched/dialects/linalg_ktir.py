@@ -4,6 +4,8 @@ that xDSL 0.75 lacks.
 - `linalg.div` (elementwise division; MLIR has it, xDSL 0.75 does not).
 - `linalg.batch_matmul` (a matmul per index of a leading batch dim; MLIR has it, xDSL
   0.75 does not).
+- `linalg.matmul` whose operands are narrower than its accumulator (f16 x f16 into f32):
+  xDSL 0.75 builds its body without converting them and rejects it.
 - `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [...]`: the short form
   MLIR prints when the combiner is a single op on (input, accumulator). xDSL 0.75 reads
   only the long form with an explicit block; we read both and print the long form.
@@ -129,22 +131,7 @@ class BatchMatmulOp(NamedOperation):
     def get_hidden_region(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        arg_types = cls.body_arg_types((*inputs, *outputs))
-        acc_type = arg_types[-1]
-        floats = isinstance(acc_type, AnyFloat)
-
-        @Builder.implicit_region(arg_types)
-        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
-            sides = []
-            for arg in args[:2]:
-                if floats and arg.type != acc_type:
-                    arg = arith.ExtFOp(arg, acc_type).result
-                sides.append(arg)
-            mul, add = (arith.MulfOp, arith.AddfOp) if floats else (arith.MuliOp, arith.AddiOp)
-            product = mul(sides[0], sides[1])
-            linalg_ops.YieldOp(add(args[2], product))
-
-        return hidden_region
+        return _multiply_accumulate_region(cls.body_arg_types((*inputs, *outputs)))
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return _BATCH_MAPS
@@ -154,6 +141,41 @@ class BatchMatmulOp(NamedOperation):
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return ArrayAttr([IteratorTypeAttr.parallel()] * 3 + [IteratorTypeAttr.reduction()])
+
+
+def _multiply_accumulate_region(arg_types: Sequence[Attribute]) -> Region:
+    """A matmul's body as linalg defines it: each operand converted to the accumulator's
+    type, multiplied, added to the accumulator (so f16 x f16 into f32 multiplies in f32)."""
+    acc_type = arg_types[-1]
+    floats = isinstance(acc_type, AnyFloat)
+
+    @Builder.implicit_region(arg_types)
+    def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+        sides = []
+        for arg in args[:2]:
+            if floats and arg.type != acc_type:
+                arg = arith.ExtFOp(arg, acc_type).result
+            sides.append(arg)
+        mul, add = (arith.MulfOp, arith.AddfOp) if floats else (arith.MuliOp, arith.AddiOp)
+        product = mul(sides[0], sides[1])
+        linalg_ops.YieldOp(add(args[2], product))
+
+    return hidden_region
+
+
+class MatmulOp(linalg_ops.MatmulOp):
+    """`linalg.matmul` with operands of another type than the accumulator (f16 x f16 into
+    f32, how a kernel asks for a wide accumulator).
+
+    A plain subclass of xDSL's op (IRDL definitions cannot be re-declared), whose body
+    converts the operands first, as MLIR's does; xDSL 0.75 builds the body without the
+    conversion and then rejects it ("attribute f16 expected ..., but got f32")."""
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _multiply_accumulate_region(cls.body_arg_types((*inputs, *outputs)))
 
 
 class ReduceOp(linalg_ops.ReduceOp):
@@ -330,9 +352,9 @@ def inside_linalg_body(op: Operation) -> bool:
 
 
 def _linalg_for_ktir() -> Dialect:
-    replaced = {ReduceOp.name, MapOp.name}
+    replaced = {ReduceOp.name, MapOp.name, MatmulOp.name}
     ops = [op for op in Linalg.operations if op.name not in replaced]
-    return Dialect("linalg", [*ops, ReduceOp, DivOp, MapOp, BatchMatmulOp],
+    return Dialect("linalg", [*ops, ReduceOp, DivOp, MapOp, BatchMatmulOp, MatmulOp],
                    list(Linalg.attributes))
 
 

@@ -112,3 +112,15 @@ def test_map_of_mismatched_shapes_is_refused_at_the_op() -> None:
     with pytest.raises(VerifyError, match="linalg.map: input 0 has shape") as info:
         kernel("%m = linalg.map { math.exp } ins(%v : tensor<8xf16>) outs(%e : tensor<4x8xf16>)")
     assert info.value.location.line == 4
+
+
+def test_named_matmul_into_a_wider_accumulator_converts_its_operands() -> None:
+    k = parse_kernel(
+        "func.func @k(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf32>) "
+        "attributes {grid = [1]} {\n"
+        "  %m = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) "
+        "outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>\n  return\n}\n", "k.mlir")
+    [matmul] = [op for op in k.module.walk() if isinstance(op, linalg_ops.MatmulOp)]
+    body = [op.name for op in matmul.body.block.ops]
+    assert body == ["arith.extf", "arith.extf", "arith.mulf", "arith.addf", "linalg.yield"]
+    assert "linalg.matmul ins(" in printed(matmul)
