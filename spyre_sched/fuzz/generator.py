@@ -6,9 +6,12 @@ counts), then one to three load -> compute -> store programs. A program computes
 elementwise chain (a `linalg.generic` body of `arith`, `math` and `spyreop` ops, named
 `linalg` ops, or `arith` ops on whole tensors), possibly broadcasting a row or column
 vector, or a reduction over either axis (`linalg.reduce`, or a generic whose body maps
-the input first; sums of f16 optionally in an f32 accumulator). A program's result goes
-to the output argument, or, when a later program reads it, to an intermediate in device
-memory (a pointer argument) or in the tile's own scratchpad (`ct_local`). Views on
+the input first; sums of f16 optionally in an f32 accumulator), or a matmul of the block
+by a square weight every tile reads. Inputs may be gathered row by row through an index
+tensor (an indirect access tile). A program's result goes to the output argument, or,
+when a later program reads it, to an intermediate in device memory (a pointer argument),
+in the tile's own scratchpad (`ct_local`) or in a tensor distributed over the tiles'
+scratchpads (each tile touching its own part). Views on
 device memory may be padded, column-major, at `pointer + offset`, or share one pointer
 with another view; element types are f16, f32 and (rarely, out of scope today) bf16;
 float scalar arguments enter bodies; a run-time row count (`!ktdp.runtime_arg`) drives a
@@ -31,7 +34,8 @@ FEATURES = (
     "grid2d", "grid3d", "rank1", "masked", "f32", "bf16", "reduce", "f32acc", "programs",
     "ct_local", "global_intermediate", "broadcast", "bias", "padded", "colmajor", "offset",
     "shared_pointer", "extra_view", "scalar", "runtime", "math", "spyreop", "named_ops",
-    "tensor_arith", "divide", "scalar_math",
+    "tensor_arith", "divide", "scalar_math", "matmul", "gather",
+    "distributed",
 )
 
 ROWS = [2, 1, 3, 4, 5, 8, 7]
@@ -79,6 +83,7 @@ class Array:
     layout: str = "dense"  # dense | padded | colmajor
     offset: int = 0  # elements from the pointer
     pad: int = 0
+    blocked: bool = True  # split in blocks like the kernel's tensor (False: a weight)
 
     def strides(self) -> list[int]:
         if len(self.shape) == 1:
@@ -341,7 +346,7 @@ class _Kernel:
         name = b.fresh("V")
         shape = list(array.shape)
         coord = list(shape)
-        if self.masked and len(shape) == 2 and array.shape == self.shape:
+        if self.masked and array.blocked and len(shape) == 2 and array.shape == self.shape:
             coord[1] = shape[1] - 1  # the last column of every row is masked
         sizes = ", ".join(str(d) for d in shape)
         strides = ", ".join(str(s) for s in array.strides())
@@ -370,6 +375,33 @@ class _Kernel:
             f"{{coordinate_set = {_set_text(shape)}, memory_space = "
             f"#ktdp.memory_space<ct_local>}} : {_memref(shape, dtype)}")
         return name, [b.const(0)] * len(shape)
+
+    def distributed_view(self, dtype: str) -> str:
+        """A tensor of the kernel's shape spread over the tiles' scratchpads: tile k's
+        block of rows lives in core k's scratchpad (one `ct_local` part per core, at the
+        same scratchpad offset), so each tile writes and reads only its own part."""
+        b = self.b
+        rows, cols = self.shape
+        br = self.br
+        eb = 4 if dtype == "f32" else 2
+        offset = -(-b.scratch_cursor // eb)
+        b.scratch_cursor = -(-((offset + br * cols) * eb) // 128) * 128
+        parts = []
+        for k in range(self.grid[0]):
+            part = b.fresh("P")
+            box = (f"affine_set<(d0, d1) : (d0 - {k * br} >= 0, -d0 + {k * br + br - 1} >= 0, "
+                   f"d1 >= 0, -d1 + {cols - 1} >= 0)>")
+            self.view_lines.append(
+                f"{part} = ktdp.construct_memory_view {b.const(offset)}, sizes: [{br}, {cols}], "
+                f"strides: [{cols}, 1] {{coordinate_set = {box}, memory_space = "
+                f"#ktdp.memory_space<ct_local, ct_id = {k}>}} : {_memref((br, cols), dtype)}")
+            parts.append(part)
+        name = b.fresh("D")
+        part_type = _memref((br, cols), dtype)
+        self.view_lines.append(
+            f"{name} = ktdp.construct_distributed_memory_view ({', '.join(parts)} : "
+            f"{', '.join([part_type] * len(parts))}) : {_memref(self.shape, dtype)}")
+        return name
 
     def tile(self, view: str, view_shape, view_dtype, origin: list[str], block) -> str:
         name = self.b.fresh("T")
@@ -412,6 +444,9 @@ class _Kernel:
         ch = self.ch
         if kind == "full" and self.inputs and ch.flag(40):
             array = ch.pick(self.inputs)
+        elif kind == "full" and self.rank == 2 and not (self.runtime or self.masked) \
+                and ch.flag(8, "gather"):
+            return self._gather()
         elif kind == "full":
             array = self.new_array(f"A{len(self.inputs)}", self.shape, self.dtype,
                                    may_share=True)
@@ -434,6 +469,70 @@ class _Kernel:
         tile = self.tile(view, array.shape, array.dtype, origin, block)
         return self._load(tile, block, array.dtype, kind)
 
+    def _gather(self) -> Value:
+        """The block's rows gathered from a table through an index tensor (an embedding
+        lookup): row r of the block is table row Ids[row0 + r]."""
+        ch, b = self.ch, self.b
+        rows, cols = self.shape
+        table = self.new_array(f"E{len(self.arrays)}", (rows + ch.pick([0, 3, 17]), cols),
+                               self.dtype, may_share=False)
+        table.blocked = False
+        index_type = ch.pick(["i32", "i64"])
+        ids = Array(f"%I{len(self.arrays)}", (rows,), index_type, blocked=False)
+        b.args.append(f"{ids.name}: index")
+        self.arrays.append(ids)
+        t, d = b.fresh("t"), b.fresh("d")
+        tile = b.fresh("T")
+        block = self.block
+        b.emit(f"{tile} = ktdp.construct_indirect_access_tile intermediate_variables({t}, {d}) "
+               f"{self.view(table)}[ind({self.view(ids)}[{self.row0} + {t}]), "
+               f"({self.col0} + {d})] {{variables_space_set = {_set_text(list(block))}, "
+               f"variables_space_order = {_identity(2)}}} : {_memref(table.shape, self.dtype)}, "
+               f"{_memref(ids.shape, index_type)} -> {_tile_type(block)}")
+        return self._load(tile, block, self.dtype, "full")
+
+    def _matmul(self, x: Value) -> Value:
+        """The block times a square weight that every tile reads whole: [br, bc] x [bc, bc]
+        (a named `linalg.matmul`, or a generic that reads the weight transposed), summed
+        in f32 for f16 operands when the tape says so."""
+        ch, b = self.ch, self.b
+        k = self.bc
+        weight = self.new_array(f"W{len(self.arrays)}", (k, k), x.dtype, may_share=False)
+        weight.blocked = False
+        zero = b.const(0)
+        tile = self.tile(self.view(weight), weight.shape, x.dtype, [zero, zero], (k, k))
+        w = self._load(tile, (k, k), x.dtype, "full")
+        acc = "f32" if x.dtype == "f16" and ch.flag(40, "f32acc") else x.dtype
+        out = _tensor(self.block, acc)
+        e, f, cst = b.fresh("e"), b.fresh("f"), b.fresh("k")
+        b.emit(f"{cst} = arith.constant 0.0 : {acc}")
+        b.emit(f"{e} = tensor.empty() : {out}")
+        b.emit(f"{f} = linalg.fill ins({cst} : {acc}) outs({e} : {out}) -> {out}")
+        name = b.fresh("mm")
+        types = f"{_tensor(self.block, x.dtype)}, {_tensor((k, k), x.dtype)}"
+        if ch.flag(50):
+            b.emit(f"{name} = linalg.matmul ins({x.ssa}, {w.ssa} : {types}) "
+                   f"outs({f} : {out}) -> {out}")
+            return Value(name, "full", acc)
+        weight_map = "(d2, d1)" if ch.flag(50) else "(d1, d2)"  # W or W transposed
+        b.emit(f"{name} = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> "
+               f"(d0, d2)>, affine_map<(d0, d1, d2) -> {weight_map}>, affine_map<(d0, d1, "
+               f"d2) -> (d0, d1)>], iterator_types = [\"parallel\", \"parallel\", "
+               f"\"reduction\"]}} ins({x.ssa}, {w.ssa} : {types}) outs({f} : {out}) {{")
+        p, q, c = b.fresh("a"), b.fresh("a"), b.fresh("y")
+        b.emit(f"^bb0({p}: {x.dtype}, {q}: {x.dtype}, {c}: {acc}):")
+        if acc != x.dtype:
+            pe, qe = b.fresh("q"), b.fresh("q")
+            b.emit(f"  {pe} = arith.extf {p} : {x.dtype} to {acc}")
+            b.emit(f"  {qe} = arith.extf {q} : {x.dtype} to {acc}")
+            p, q = pe, qe
+        m, s = b.fresh("s"), b.fresh("s")
+        b.emit(f"  {m} = arith.mulf {p}, {q} : {acc}")
+        b.emit(f"  {s} = arith.addf {c}, {m} : {acc}")
+        b.emit(f"  linalg.yield {s} : {acc}")
+        b.emit(f"}} -> {out}")
+        return Value(name, "full", acc)
+
     def _load(self, tile: str, block, dtype: str, kind: str) -> Value:
         name = self.b.fresh("v")
         self.b.emit(f"{name} = ktdp.load {tile} : {_tile_type(block)} -> {_tensor(block, dtype)}")
@@ -454,6 +553,8 @@ class _Kernel:
             source = operands[0] if len(operands) == 1 else self._map(operands)
             result = self._reduce(source, axis)
         else:
+            if self.rank == 2 and not self.masked and ch.flag(12, "matmul"):
+                operands[0] = self._matmul(operands[0])
             if self.rank == 2 and ch.flag(20, "bias"):
                 operands.append(self._load_input(ch.pick(["row", "col"])))
             result = self._map(operands)
@@ -614,7 +715,12 @@ class _Kernel:
     def _store(self, value: Value, last: bool) -> None:
         ch = self.ch
         block = self.block_of(value.kind)
-        if not last and ch.flag(50, "ct_local"):
+        if (not last and value.kind == "full" and self.rank == 2 and len(self.grid) == 1
+                and not self.runtime and ch.flag(25, "distributed")):
+            view = self.distributed_view(value.dtype)
+            home = ("distributed", view, list(self.shape), self.origin("full"))
+            value.home = home  # type: ignore[attr-defined]
+        elif not last and ch.flag(50, "ct_local"):
             view, origin = self.scratch_view(value.kind, value.dtype)
             value.home = ("scratch", view, list(block), origin)  # type: ignore[attr-defined]
             shape = list(block)

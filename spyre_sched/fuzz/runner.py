@@ -9,6 +9,9 @@ cycles against the roofline bound. Each configuration ends in one `Outcome`:
 - `match`: emulated outputs equal the reference and cycles are at least the bound;
 - `mismatch`: the outputs differ (`run`'s comparison rule);
 - `below-bound`: emulated cycles are fewer than the roofline bound allows;
+- `unchecked`: `run`'s verdict UNCHECKED: no compared element differs, but some have no
+  finite error bound (values that overflowed into a reordered sum), so the configuration
+  is neither a pass nor a failure; counted apart;
 - `crash`: an exception that is not a located diagnostic (the CLI's exit 2), or `check`
   exiting 2 or printing a traceback;
 - `hang`: no answer within the per-configuration time limit;
@@ -36,8 +39,10 @@ STRATEGIES = ("solver", "heuristic")
 OBJECTIVES = ("latency", "memory")
 
 #: outcomes, worst first: a kernel's outcome is the worst of its configurations'
-SEVERITY = ("crash", "hang", "mismatch", "below-bound", "out-of-scope", "match")
+SEVERITY = ("crash", "hang", "mismatch", "below-bound", "unchecked", "out-of-scope", "match")
 FAILURES = ("crash", "hang", "mismatch", "below-bound")
+UNCHECKED_REASON = ("some output elements have no finite error bound (an overflow or NaN "
+                    "met a reordered sum)")
 
 
 @dataclass(frozen=True)
@@ -144,13 +149,17 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
                        f"{normalise(str(err))}", text), reference
     if deadline.fired:  # the Hang was raised where it was dropped (`Deadline`)
         return _hang(stage, config, timeout), reference
-    if not result.matches:
+    unchecked = result.verdict == "UNCHECKED"
+    if not result.matches and not unchecked:
         return Outcome("mismatch", str(config), "outputs differ",
                        "; ".join(result.mismatches), result.cycles, bound), result.reference_run
     if bound is not None and result.cycles < bound:
         return Outcome("below-bound", str(config), "emulated cycles below the roofline bound",
                        f"emulated {result.cycles} < bound {bound}", result.cycles,
                        bound), result.reference_run
+    if unchecked:  # every element compared agreed, but some could not be judged
+        return Outcome("unchecked", str(config), UNCHECKED_REASON, "; ".join(result.unchecked),
+                       result.cycles, bound), result.reference_run
     return Outcome("match", str(config), "", "", result.cycles, bound), result.reference_run
 
 

@@ -91,6 +91,18 @@ def test_wrong_outputs_and_too_few_cycles_are_failures(monkeypatch):
     assert outcome.status == "below-bound" and outcome.bound == 10**9
 
 
+def test_elements_without_a_finite_bound_are_unchecked_not_a_mismatch(monkeypatch):
+    def overflowed(result):
+        result.matches, result.verdict = False, "UNCHECKED"
+        result.unchecked = ["%Y: 8 of 128 elements not checked: their bound is infinite"]
+        return result
+
+    _staged(monkeypatch, overflowed)
+    [outcome] = run_kernel(SIMPLE, {}, 1, only=ONE).outcomes
+    assert outcome.status == "unchecked" and outcome.status not in runner.FAILURES
+    assert "8 of 128" in outcome.detail
+
+
 def test_no_answer_in_time_is_a_hang(monkeypatch):
     def slow(result):
         time.sleep(5)
