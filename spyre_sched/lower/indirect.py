@@ -35,12 +35,16 @@ def _symbols_as_dims(expr, num_dims: int, num_symbols: int):
 def _address_transfer(op: ktdf.DataTransferOp, j: int, index_view: SSAValue,
                       side: str) -> ktdf.DataTransferOp:
     """The index fetch for index tensor j that `indirect-addresses` placed in `op`'s
-    pipeline (before `op` for a gather, in the loading stage for a scatter)."""
+    pipeline (before `op` for a gather, in the loading stage for a scatter): the last one
+    before `op`, so that where a stage moves several boxes of one gathered view, each
+    reads the addresses fetched for it, not those of a later box."""
     found = None
     pipe = op.parent_op()
     while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
         pipe = pipe.parent_op()
     for other in pipe.walk() if pipe is not None else ():
+        if other is op:
+            break
         if isinstance(other, ktdf.DataTransferOp) and other.source == index_view:
             mark = other.attributes.get("ktdf.addresses_for")
             if isinstance(mark, StringAttr) and mark.data == f"{side}:{j}":

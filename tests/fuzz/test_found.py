@@ -63,3 +63,9 @@ def test_a_masked_store_reads_its_source_when_issued():
                              device="sample_device", strategy="solver", objective="memory")
     assert result.verdict == "MATCH", result.mismatches
     assert result.decisions["p0.tile.l1.d0"] == 1  # one row per iteration: the case found
+
+
+def test_each_box_of_a_gathered_tile_reads_its_own_address_buffer():
+    result = spyre_sched.run(str(FOUND / "gather_two_boxes_own_addresses.mlir"),
+                             strategy="solver", objective="latency")
+    assert result.verdict == "MATCH", result.mismatches
