@@ -33,7 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg, math
+from xdsl.dialects import arith, math
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
