@@ -24,7 +24,8 @@ float arithmetic on whole-number values:
 The result is exact while every value is a whole number below 2^24 in magnitude (an f32
 holds those exactly, and a correctly rounded quotient of two of them never rounds up to
 the next whole number) and the unsigned ops see no negative value, as positions, tile ids,
-loop counters and lengths are. Generics with a reduction dim keep their `linalg.index`
+loop counters and lengths are. Integers computed from the body's data (a float's bits)
+are not positions and are left alone. Generics with a reduction dim keep their `linalg.index`
 (a reduction body runs literally, step by step: `docs/ktir-producers.md`). An index op
 without a float form (shifts, `ceildivsi`, bit operations) is refused, located."""
 
@@ -105,6 +106,8 @@ class _Converter:
         self.generic = generic
         self.block = block
         self.floats: dict[SSAValue, SSAValue] = {}
+        #: the integer ops whose float form replaced them, erased once unused
+        self.converted: list[Operation] = []
 
     def leaf(self, value: SSAValue) -> SSAValue:
         """An f32 holding index value `value` (a position or a value from outside)."""
@@ -134,28 +137,26 @@ class _Converter:
         self.floats[value] = new[-1].results[0]
         return self.floats[value]
 
-    def float_of(self, value: SSAValue, user: Operation) -> SSAValue:
-        if value in self.floats:
-            return self.floats[value]
+    def positional(self, value: SSAValue) -> bool:
+        """Whether integer `value` is position arithmetic: a position, a value from
+        outside, a constant, or made from those by an op already converted. (Integers
+        computed from the body's data, a float's bits, are not, and are left alone.)"""
         owner = value.owner
-        if _outside(value, self.block) or isinstance(owner, linalg.IndexOp | arith.ConstantOp):
-            return self.leaf(value)
-        raise fail(user, NAME, "not supported yet: an index value in a generic body computed "
-                   "by an op without a float form")
+        return value in self.floats or _outside(value, self.block) \
+            or isinstance(owner, linalg.IndexOp | arith.ConstantOp)
+
+    def float_of(self, value: SSAValue) -> SSAValue:
+        return self.floats[value] if value in self.floats else self.leaf(value)
 
     def convert(self, op: Operation) -> None:
         name = op.name
-        if isinstance(op, linalg.IndexOp):
-            self.leaf(op.result)
-            return
-        if isinstance(op, arith.ConstantOp):
-            if _is_integer(op.result):
-                self.leaf(op.result)
-            return
+        if isinstance(op, linalg.IndexOp | arith.ConstantOp):
+            return  # converted where used, as a leaf
         integer_in = [o for o in op.operands if _is_integer(o)]
-        if not integer_in:
+        if not integer_in or not all(self.positional(o) for o in integer_in):
             return
-        args = [self.float_of(o, op) if _is_integer(o) else o for o in op.operands]
+        self.converted.append(op)
+        args = [self.float_of(o) if _is_integer(o) else o for o in op.operands]
         new: list[Operation]
         if name in _BINARY:
             new = [_BINARY[name](args[0], args[1])]
@@ -174,6 +175,7 @@ class _Converter:
             predicate = _CMPI_NAMES[op.properties["predicate"].value.data]  # type: ignore[attr-defined]
             new = [arith.CmpfOp(args[0], args[1], _PREDICATES[predicate])]
             note_origin(new, op)
+            self.converted.remove(op)
             Rewriter.replace_op(op, new)
             return
         elif name == "arith.select":
@@ -182,12 +184,14 @@ class _Converter:
             target = op.results[0].type
             if target == f32:
                 op.results[0].replace_all_uses_with(args[0])
+                self.converted.remove(op)
                 Rewriter.erase_op(op)
                 return
             if not isinstance(target, Float16Type | Float32Type) and str(target) != "bf16":
                 raise fail(op, NAME, f"not supported yet: a position converted to {target}")
             new = [arith.TruncFOp(args[0], target)]
             note_origin(new, op)
+            self.converted.remove(op)
             Rewriter.replace_op(op, new)
             return
         else:
@@ -198,19 +202,14 @@ class _Converter:
         self.floats[op.results[0]] = new[-1].results[0]
 
     def drop_integer_ops(self) -> None:
-        """Erase the index ops nothing uses any more (the floats replaced them), keeping
-        the leaves' own conversions."""
-        keep = {self.floats[v].owner for v in self.floats}
-        changed = True
-        while changed:
-            changed = False
-            for op in reversed(list(self.block.ops)):
-                if op in keep or isinstance(op, linalg.YieldOp):
-                    continue
-                if op.results and all(_is_integer(r) or r.type == IntegerType(1) for r in op.results) \
-                        and not any(r.uses for r in op.results) and op.name != "arith.uitofp":
-                    Rewriter.erase_op(op)
-                    changed = True
+        """Erase the converted integer ops and the positions nothing reads any more."""
+        for op in reversed(self.converted):
+            if op.parent is not None and not any(r.uses for r in op.results):
+                Rewriter.erase_op(op)
+        for op in reversed(list(self.block.ops)):
+            if isinstance(op, linalg.IndexOp | arith.ConstantOp) and _is_integer(op.results[0]) \
+                    and not op.results[0].uses:
+                Rewriter.erase_op(op)
 
 
 def _needs_floats(block: Block) -> bool:
