@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
     TensorType,
     VectorType,
 )
@@ -295,8 +294,11 @@ BINARY = {
 def _position_arithmetic(op) -> bool:
     """An op of a body's whole-number position arithmetic (`body-index-to-float`'s
     leaves: `linalg.index`, the step's position added to it, casts to i64)."""
-    return isinstance(op, linalg.IndexOp | arith.IndexCastOp | arith.AddiOp) \
-        and isinstance(op.results[0].type, IndexType | IntegerType)
+    if isinstance(op, linalg.IndexOp):
+        return True
+    if isinstance(op, arith.AddiOp):
+        return isinstance(op.results[0].type, IndexType)
+    return isinstance(op, arith.IndexCastOp) and isinstance(op.operands[0].type, IndexType)
 
 
 def is_float_scalar(type_: Attribute) -> bool:
