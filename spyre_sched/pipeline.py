@@ -29,6 +29,7 @@ from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
 from spyre_sched.normalize.affine_apply import AffineApplyToArith
 from spyre_sched.normalize.block_accumulator import StackBlockAccumulators
+from spyre_sched.normalize.body_index_to_float import BodyIndexToFloat
 from spyre_sched.normalize.common import origin_of
 from spyre_sched.normalize.compare_to_mask import CompareToMask
 from spyre_sched.normalize.distributed_views import ResolveDistributedViews
@@ -112,6 +113,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     LinalgNamedToGeneric(),
     MatmulToGeneric(),
     ReshapeThroughElementwise(),
+    BodyIndexToFloat(),
     SelectCombiner(),
     CompareToMask(),
     FoldFillInputs(),

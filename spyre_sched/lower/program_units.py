@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     AnyFloat,
+    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -288,6 +289,16 @@ BINARY = {
     "arith.divf": vectorchain.DivOp,
     "arith.maximumf": vectorchain.MaxOp, "arith.minimumf": vectorchain.MinOp,
 }
+
+
+def _position_arithmetic(op) -> bool:
+    """An op of a body's whole-number position arithmetic (`body-index-to-float`'s
+    leaves: `linalg.index`, the step's position added to it, casts to i64)."""
+    if isinstance(op, linalg.IndexOp):
+        return True
+    if isinstance(op, arith.AddiOp):
+        return isinstance(op.results[0].type, IndexType)
+    return isinstance(op, arith.IndexCastOp) and isinstance(op.operands[0].type, IndexType)
 
 
 def is_float_scalar(type_: Attribute) -> bool:
@@ -994,6 +1005,11 @@ class EngineEmitter:
             if isinstance(inner, arith.ConstantOp):
                 values[inner.result] = self.splat_constant(inner.value, shape)
                 continue
+            if _position_arithmetic(inner):
+                continue  # read by the conversion to float below
+            if isinstance(inner, arith.UIToFPOp) and _position_arithmetic(inner.input.owner):
+                values[inner.results[0]] = self.position_vector(inner.input, shape, inner)
+                continue
             for o in inner.operands:
                 if o not in values:
                     values[o] = self.outside_scalar(o, shape, inner)
@@ -1008,6 +1024,56 @@ class EngineEmitter:
                 new = vectorchain.ApplyOp(inner.name, args, vtype, attrs)
             self.emit(new)
             values[inner.results[0]] = new.results[0]
+
+    def position_vector(self, value: SSAValue, shape, user: Operation) -> SSAValue:
+        """The f32 vector of a whole-number index value of a body: a sum of positions in
+        the step's vector (`linalg.index`, a constant iota) and values from outside (the
+        step's loop counters, tile ids, arguments). The outside sum enters as bits: a
+        float whose bits are 0x4B000000 + n is 2^23 + n for 0 <= n < 2^23, so
+        `splat_bits` of that sum minus 2^23 is n exactly (the unit has no integer lanes
+        to convert from)."""
+        dims: list[int] = []
+        outside = Form.constant(0)
+        pending = [value]
+        while pending:
+            v = pending.pop()
+            owner = v.owner
+            if isinstance(owner, linalg.IndexOp):
+                dims.append(owner.dim.value.data)
+            elif isinstance(owner, arith.IndexCastOp | arith.AddiOp) \
+                    and owner.parent_block() is user.parent_block():
+                pending += list(owner.operands)
+            elif v in self.scalars and isinstance(self.scalars[v], IntegerAttr):
+                outside = outside + Form.constant(self.scalars[v].value.data)  # type: ignore[attr-defined]
+            elif v in self.env:
+                outside = outside + self.env[v]
+            else:
+                raise UnsupportedError("lowering: a position in a generic body made from a "
+                                       "value the unit does not hold", where(user))
+        static, _ = outside.split()
+        if not static.arg_terms():
+            for core in range(self.num_tiles):
+                n = static.const_at(core)
+                if not 0 <= n < 1 << 23:
+                    raise UnsupportedError(f"lowering: a position value {n} in a generic body "
+                                           "outside [0, 2^23), which f32 cannot convert exactly "
+                                           "this way", where(user))
+        f32 = Float32Type()
+        one = _vector([1], f32)
+        bits = self.value(outside + Form.constant(0x4B000000), "bits", kind="index")
+        splat = self.emit(vectorchain.SplatBitsOp(bits, one)).results[0]
+        magic = self.emit(vectorchain.ConstantBitstreamOp(bits_hex(float(1 << 23), f32), one)).results[0]
+        number = self.emit(vectorchain.SubOp(splat, magic)).results[0]
+        spread = self.emit(vectorchain.ShuffleOp(number, [0], _vector(shape, f32))).results[0]
+        if not dims:
+            return spread
+        lanes = np.zeros(tuple(shape), dtype=np.float32)
+        for d in dims:
+            lanes += np.arange(shape[d], dtype=np.float32).reshape(
+                [-1 if k == d else 1 for k in range(len(shape))])
+        hexes = "".join(bits_hex(float(x), f32) for x in lanes.reshape(-1))
+        iota = self.emit(vectorchain.ConstantBitstreamOp(hexes, _vector(shape, f32))).results[0]
+        return self.emit(vectorchain.AddOp(spread, iota)).results[0]
 
     def matmul(self, op: linalg.GenericOp) -> None:
         """A matmul-shaped generic on the matrix unit: one `vectorchain.matmul` per step,

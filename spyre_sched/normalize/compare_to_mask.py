@@ -16,8 +16,9 @@ device comparisons `equal greaterthan greaterequal lesserthan lesserequal`, and 
 except `notequal`. The unordered `ugt uge ult ule` are the negations of `ole olt oge ogt`:
 the mask of the ordered one with the select's two values swapped. `one`, `ueq`, `ord`,
 `uno`, `true` and `false` have no such spelling and are refused, as is a comparison
-whose `i1` is used other than as a select's condition, or that selects between values of
-another type than the compared ones.
+whose `i1` is used other than as a select's condition. A select of values of another
+float type than the compared ones (f16 scores chosen by a comparison of f32 positions)
+gets the mask converted to its type first (1.0 and 0.0 are exact in each).
 
 On tensors, `select-compare-to-generic` has already made each select of a comparison one
 generic, so the `i1` never leaves a body.
@@ -28,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation
@@ -69,6 +71,11 @@ def _selects_of(cmp: Operation) -> list[Operation]:
     return users
 
 
+def _width(t) -> int | None:
+    """Bits of a float type the vector unit holds (None: not a plain float type)."""
+    return {"f16": 16, "bf16": 16, "f32": 32}.get(str(t))
+
+
 def _body_compare(cmp: Operation) -> None:
     """Rewrite one scalar cmpf of a compute body and the selects it drives."""
     pred = predicate_name(cmp)
@@ -79,18 +86,28 @@ def _body_compare(cmp: Operation) -> None:
     compared = cmp.operands[0].type
     selects = _selects_of(cmp)
     for select in selects:
-        if select.results[0].type != compared:
-            raise fail(select, NAME, f"not supported yet: a select of {select.results[0].type} "
+        chosen_type = select.results[0].type
+        if chosen_type != compared and (_width(chosen_type) is None or _width(compared) is None):
+            raise fail(select, NAME, f"not supported yet: a select of {chosen_type} "
                        f"values by a comparison of {compared} values")
     block = cmp.parent_block()
     assert block is not None
     mask = spyreop.CompareOp(device_pred, cmp.operands[0], cmp.operands[1])
     block.insert_op_before(mask, cmp)
+    # a mask of 1.0 / 0.0 is exact in every float type: one selecting values of another
+    # type (f16 scores chosen by f32 positions) is converted to it first
+    masks = {compared: mask.result}
     for select in selects:
         on_true, on_false = select.operands[1], select.operands[2]
         if swap:
             on_true, on_false = on_false, on_true
-        chosen = spyreop.SelectOp(mask.result, on_true, on_false)
+        chosen_type = select.results[0].type
+        if chosen_type not in masks:
+            convert = (arith.TruncFOp if _width(chosen_type) < _width(compared)  # type: ignore[operator]
+                       else arith.ExtFOp)(mask.result, chosen_type)
+            block.insert_op_after(convert, mask)
+            masks[chosen_type] = convert.result
+        chosen = spyreop.SelectOp(masks[chosen_type], on_true, on_false)
         select_block = select.parent_block()
         assert select_block is not None
         select_block.insert_op_before(chosen, select)

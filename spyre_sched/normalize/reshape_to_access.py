@@ -60,6 +60,7 @@ from xdsl.transforms.lower_affine import affine_expr_ops
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.ktdf import MASKED_VIEW_ATTR
 from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.normalize.scratchpad_slots import Slot, aligned, pinned_end, scratchpad_slot
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import fail
 
@@ -102,6 +103,30 @@ def reshaped_strides(extents: list[int], strides: list[int], shape: list[int]) -
     if i != len(old) or j != len(new):
         return None
     return out
+
+
+def _strided(tile: Operation, shape: list[int]) -> bool:
+    """Whether `tile` (a plain access tile of a static, unmasked view) seen in `shape` is
+    one strided pattern; True where the answer is not this function's to give (other
+    views and tiles: `_reshaped_tile` refuses those, saying why)."""
+    if not isinstance(tile, ktdp.ConstructAccessTileOp):
+        return True
+    view = tile.view.owner
+    if not isinstance(view, ktdp.ConstructMemoryViewOp) or MASKED_VIEW_ATTR in view.attributes \
+            or view.sizes or view.strides:
+        return True
+    tbox = box_bounds(tile.access_tile_set.data, [])
+    if tbox is None:
+        return True
+    extents = [hi - lo + 1 for lo, hi in tbox]
+    vstrides = [int(s) for s in view.static_strides.get_values()]
+    return reshaped_strides(extents, vstrides, shape) is not None
+
+
+def _staging_slot(fn: FuncOp, ttype: TensorType) -> Slot:
+    """A slot of the tile's shape in the executing tile's own scratchpad, past everything
+    pinned there: the tile laid out row-major, so every reshape of it is strided."""
+    return scratchpad_slot(fn, aligned(pinned_end(fn)), ttype, ())
 
 
 def _top_level_before(op: Operation, fn: FuncOp) -> Operation:
@@ -283,6 +308,20 @@ def reshape_load(op: Operation, fn: FuncOp) -> None:
     if not isinstance(load.tile.owner, ktdp.ConstructAccessTileOp):
         raise fail(op, NAME, "not supported yet: reshaping a tile not built by "
                    "ktdp.construct_access_tile or ktdp.construct_indirect_access_tile")
+    if not _strided(load.tile.owner, _shape(result)):
+        # the tile's rows are several strided runs: the load lands in a slot of the
+        # executing tile's scratchpad (a plain copy) and the reshape reads the slot
+        src_type = src.type
+        assert isinstance(src_type, TensorType)
+        slot = _staging_slot(fn, src_type)
+        store = ktdp.StoreOp.build(operands=[load.result, slot.own])
+        staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[src_type])
+        note_origin([store, staged], op)
+        Rewriter.insert_op([store, staged], InsertPoint.after(load))
+        staged.result.name_hint = load.result.name_hint
+        op.operands[0] = staged.result
+        reshape_load(op, fn)
+        return
     before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
     new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
                                   properties=dict(load.properties),
@@ -325,6 +364,23 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
             if not isinstance(tile_op, ktdp.ConstructAccessTileOp):
                 raise fail(store, NAME, "not supported yet: storing a reshape through an "
                            "indirect access tile")
+            if not _strided(tile_op, _shape(src)):
+                # the stored tile's rows are several strided runs: the value lands in a
+                # slot of the executing tile's scratchpad, whose row-major layout any
+                # reshape reads as one strided pattern, and is copied from there
+                src_type = src.type
+                assert isinstance(src_type, TensorType)
+                slot = _staging_slot(fn, src_type)
+                slot_tile = slot.own.owner
+                assert isinstance(slot_tile, ktdp.ConstructAccessTileOp)
+                into = ktdp.StoreOp.build(operands=[src, slot.own])
+                before, here, tile = _reshaped_tile(store, slot_tile, _shape(result), fn, op)
+                staged = ktdp.LoadOp.build(operands=[tile], result_types=[result.type])
+                note_origin([into, *before, *here, staged], op)
+                _place_view(before, slot_tile, store, fn)
+                Rewriter.insert_op([into, *here, staged], _insertion_before(store))
+                store.operands[0] = staged.result
+                continue
             before, here, tile = _reshaped_tile(store, tile_op, _shape(src), fn, op)
             new_store = ktdp.StoreOp.create(operands=[src, tile],
                                             properties=dict(store.properties),

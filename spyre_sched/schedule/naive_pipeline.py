@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf, tensor
-from xdsl.dialects.linalg.ops import FillOp, GenericOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     MemRefType,
@@ -438,7 +438,10 @@ class _Builder:
         def apply(values: list[SSAValue], init: SSAValue, ops: list[Operation]) -> SSAValue:
             new_maps = [AffineMap.identity(rank) if o.splat else maps[k]
                         for k, o in enumerate(c.inputs)] + [maps[-1]]
-            op = GenericOp(values, [init], generic.body.clone(),
+            body = generic.body.clone()
+            if not any(c.reduction):
+                _positions_from(body, ivs)
+            op = GenericOp(values, [init], body,
                                   [AffineMapAttr(m) for m in new_maps],
                                   list(generic.iterator_types.data), [out_type])
             ops.append(op)
@@ -502,6 +505,18 @@ class NaivePipeline(ModulePass):
             assert ret is not None
             Rewriter.insert_op(new_ops, InsertPoint.before(ret))
             _erase_kernel_compute(fn)
+
+
+def _positions_from(body, ivs: dict[int, SSAValue]) -> None:
+    """A `linalg.index` of a compute on one step's vector counts from the step: add the
+    step's position along its dim (the loop counter), so the body sees the element's
+    position in the whole compute, as the kernel wrote it."""
+    for index in [o for o in body.walk() if isinstance(o, IndexOp)]:
+        local = index.result
+        position = arith.AddiOp(ivs[index.dim.value.data], local)
+        Rewriter.insert_op(position, InsertPoint.after(index))
+        local.replace_all_uses_with(position.result)
+        position.operands[1] = local
 
 
 def _copy_nest(prefix: str, store: ktdp.StoreOp, device) -> tuple[list[str], list[Operation]]:

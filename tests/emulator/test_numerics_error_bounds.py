@@ -173,6 +173,15 @@ def test_a_divisor_interval_holding_zero_is_unbounded():
     assert np.isinf(bound[0]) and np.isfinite(bound[1])
 
 
+def test_an_infinity_every_corner_gives_is_exact():
+    # a masked score: -inf minus a maximum that carries a bound is -inf at every corner
+    g = _op("arith.subf", "f32")
+    a = [np.array([-np.inf, 1.0], np.float32), np.array([2.0, 2.0], np.float32)]
+    bound = elementwise_error_bound("arith.subf", g, a, [None, np.array([0.01, 0.01])],
+                                    g(a), "f32")
+    assert bound[0] == 0 and 0 < bound[1] < 0.1
+
+
 def test_ops_outside_the_corner_rule_are_refused():
     g = _op("math.sin", "f32")
     with pytest.raises(ValueError, match="not monotone"):

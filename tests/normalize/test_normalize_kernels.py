@@ -51,6 +51,14 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   (`0xFF800000 : i32` bitcast to f32, as Triton prints it);
 - block_accumulator: RMSNorm whose sum of squares is carried block by block in a 1x128
   tensor (`acc = acc + x_k * x_k` over an `scf.for`), then reduced;
+- causal_mask_positions: a causal mask whose body computes rows and columns from
+  `linalg.index` and index values from outside (tile id, loop counter), compared by
+  `arith.cmpi` (brought to float arithmetic on positions by the normal form);
+- reshape_strided_runs: a [2, 4, 64] tile (2 tokens x 4 heads) collapsed to [8, 64] rows
+  and expanded back for its store, its rows two strided runs (staged through the tile's
+  scratchpad);
+- online_softmax_sum: an online softmax's running maximum and sum carried over column
+  blocks, the rescale reading the old maximum after the new one is computed;
 - mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
   short form (`{ math.absf }`).
 """
@@ -255,6 +263,25 @@ def _block_accumulator(rng):
     return {"X": x, "W": w}, {"Y": xd * rstd * w.astype(np.float64)}
 
 
+def _causal_mask_positions(rng):
+    s = rng.standard_normal((32, 64)).astype(np.float32)
+    rows, cols = np.indices((32, 64))
+    query = 40 + 2 * (rows // 8) + (rows % 8) // 4
+    return {"S": s}, {"Y": np.where(cols <= query, s.astype(np.float64), -np.inf)}
+
+
+def _reshape_strided_runs(rng):
+    x = rng.standard_normal((4, 8, 64)).astype(np.float32)
+    xd = x.astype(np.float64)
+    return {"X": x}, {"Y": xd - xd.max(axis=2, keepdims=True)}
+
+
+def _online_softmax_sum(rng):
+    x = rng.standard_normal((16, 256)).astype(np.float32) * 4
+    xd = x.astype(np.float64)
+    return {"X": x}, {"L": np.exp(xd - xd.max(axis=1, keepdims=True)).sum(axis=1)}
+
+
 def _mapped_axpy(rng):
     x, b = _f16(rng, 32, 128), _f16(rng, 32, 128)
     xd = x.astype(np.float64)
@@ -271,6 +298,9 @@ CASES = {
     "gathered_page_reshape": _gathered_page_reshape,
     "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
+    "causal_mask_positions": _causal_mask_positions,
+    "reshape_strided_runs": _reshape_strided_runs,
+    "online_softmax_sum": _online_softmax_sum,
     "block_accumulator": _block_accumulator,
     "grid_stride_rows": _grid_stride_rows,
     "chunked_normalize": _chunked_normalize,
