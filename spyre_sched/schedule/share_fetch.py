@@ -24,8 +24,10 @@ forms and leaves the choice to the solver:
   in the reading program N (0 = every core reads device memory, 1 = fetch once, share);
 - program F (a new program, numbered after the others, called right before N): each
   tile's DMA of its slice into the region (`ktdf.share_role = "fill"`);
-- in N, beside the original transfer (`"direct"`), one read per owner from its region
-  (`"ring"`, a `ct_local` view with `ct_id = p`) into the same buffer rows;
+- in N, beside the original transfer (`"direct"`), one read per step of an all-gather
+  (`"ring"`): at step k tile t reads the slice of owner `ring_owner(t, k)` (even tiles
+  walking the ring one way, odd tiles the other) into that owner's rows of the buffer,
+  through a `ct_local` view whose `ktdf.owner_by_tile` lists the owner per tile;
 - `ktdf.resident_regions = {<decision> = array<i64: START, END>}` on F and N: the region,
   placed now above the pinned bytes and earlier regions, counted in both programs'
   scratchpad when shared.
@@ -82,6 +84,7 @@ SHARE_ROLE_ATTR = "ktdf.share_role"
 """On the transfers a share choice changes: the decision's name, and the transfer's role:
 `direct` (each core from device memory), `fill` (an owner's load of its slice) or `ring`
 (a read of one owner's slice)."""
+OWNERS_ATTR = ktdf.OWNER_BY_TILE_ATTR
 
 
 def static_index(value: SSAValue | int) -> int | None:
@@ -296,29 +299,81 @@ def _strides(shape: list[int]) -> list[int]:
     return strides
 
 
+def ring_owner(tile: int, step: int, parts: int) -> int:
+    """The owner whose slice tile `tile` reads at step `step` of the all-gather: even tiles
+    walk the owners one way round the ring, odd tiles the other way, so at every step
+    the readers cross both directions of every link about evenly (where all tiles read
+    owner `step` together, its two outgoing links carry every transfer)."""
+    return (tile + step) % parts if tile % 2 == 0 else (tile - step) % parts
+
+
+def _owner_value(tile: SSAValue, step: int, parts: int,
+                 shared: dict[int, arith.ConstantOp]) -> tuple[list[Operation], SSAValue]:
+    """`ring_owner(tile, step, parts)` computed from the tile id: (tile + step +
+    (tile mod 2) * (parts - 2 * step)) mod parts (never negative before the mod).
+    `shared` holds the constants already made (value -> op), reused across steps."""
+    made: list[Operation] = []
+
+    def const(v: int) -> SSAValue:
+        if v not in shared:
+            shared[v] = arith.ConstantOp(IntegerAttr(v, IndexType()))
+            made.append(shared[v])
+        return shared[v].result
+
+    parity = arith.RemUIOp(tile, const(2))
+    detour = arith.MuliOp(parity.result, const(parts - 2 * step))
+    ahead = arith.AddiOp(tile, const(step))
+    total = arith.AddiOp(ahead.result, detour.result)
+    owner = arith.RemUIOp(total.result, const(parts))
+    return [*made, parity, detour, ahead, total, owner], owner.result
+
+
+def _owner_value_const(v: int, shared: dict[int, arith.ConstantOp]) -> tuple[list[Operation], SSAValue]:
+    if v in shared:
+        return [], shared[v].result
+    shared[v] = arith.ConstantOp(IntegerAttr(v, IndexType()))
+    return [shared[v]], shared[v].result
+
+
 def _ring_reads(read: SharedRead, parts: int, start: int, name: str) -> None:
-    """Beside the direct transfer: one read per owner of its slice into the buffer."""
+    """Beside the direct transfer: one read per step of the all-gather, of the slice of
+    the owner `ring_owner` names for the reading tile, into that owner's rows of the
+    buffer. The view names tile 0's owner (`ct_id`) and every tile's
+    (`ktdf.owner_by_tile`); the rows are computed from the tile id."""
     t = read.transfer
     mtype = read.view.result.type
     assert isinstance(mtype, MemRefType)
     rows = read.sizes[0] // parts
     slice_shape = [rows, *read.sizes[1:]]
     dest = [static_index(v) for v in t.mixed_dest_offsets()]
-    views = []
-    for p in range(parts):
-        offset, view = slot_view(slice_shape, mtype.element_type, start, p)
-        offset.result.name_hint = f"{read.buffer.operand.data}_part{p}_at"
-        view.result.name_hint = f"{read.buffer.operand.data}_part{p}"
-        views += [offset, view]
-    Rewriter.insert_op(views, InsertPoint.at_start(read.fn.body.blocks[0]))
-    for p in range(parts):
-        view = views[2 * p + 1]
-        assert isinstance(view, ktdp.ConstructMemoryViewOp)
-        at = [dest[0] + p * rows, *dest[1:]]  # type: ignore[operator]
+    tile = ktdp.GetComputeTileIdOp()
+    tile.results[0].name_hint = "share_tile"
+    made: list[Operation] = [tile]
+    constants: dict[int, arith.ConstantOp] = {}
+    reads = []
+    for step in range(parts):
+        owners = [ring_owner(r, step, parts) for r in range(parts)]
+        offset, view = slot_view(slice_shape, mtype.element_type, start, owners[0])
+        view.attributes[OWNERS_ATTR] = DenseArrayBase.from_list(i64, owners)
+        offset.result.name_hint = f"{read.buffer.operand.data}_step{step}_at"
+        view.result.name_hint = f"{read.buffer.operand.data}_step{step}"
+        ops, owner = _owner_value(tile.results[0], step, parts, constants)
+        made += [offset, view, *ops]
+        ops, row_size = _owner_value_const(rows, constants)
+        made += ops
+        ops, first_row = _owner_value_const(dest[0], constants)  # type: ignore[arg-type]
+        made += ops
+        scaled = arith.MuliOp(owner, row_size)
+        row = arith.AddiOp(scaled.result, first_row)
+        row.result.name_hint = f"{read.buffer.operand.data}_step{step}_row"
+        made += [scaled, row]
         ring = ktdf.DataTransferOp(view.result, [0] * len(slice_shape), slice_shape, t.dest,
-                                   at, slice_shape)
+                                   [row.result, *dest[1:]], slice_shape)  # type: ignore[list-item]
         ring.attributes[SHARE_ATTR] = StringAttr(name)
         ring.attributes[SHARE_ROLE_ATTR] = StringAttr("ring")
+        reads.append(ring)
+    Rewriter.insert_op(made, InsertPoint.at_start(read.fn.body.blocks[0]))
+    for ring in reads:
         Rewriter.insert_op(ring, InsertPoint.before(t))
     t.attributes[SHARE_ATTR] = StringAttr(name)
     t.attributes[SHARE_ROLE_ATTR] = StringAttr("direct")
