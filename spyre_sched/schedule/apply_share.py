@@ -105,34 +105,42 @@ def apply_share(module: ModuleOp, progs: dict[int, Operation],
     reader = choice.parent_op()
     while reader is not None and not isinstance(reader, func.FuncOp):
         reader = reader.parent_op()
-    fetch = progs.get(fetch_index)
-    if reader is None or fetch is None:
+    if reader is None or progs.get(fetch_index) is None:
         raise fail(choice, NAME, f"share decision {name}: program {fetch_index} fetching "
                                  "the slices is missing")
+    # the fetch program and the relay steps after it: every other program moving data
+    # under this choice
+    gathering = {index: fn for index, fn in progs.items()
+                 if fn is not reader and _marked(fn, name)}
     reads = _marked(reader, name)
-    fills = _marked(fetch, name)
     direct = [t for t in reads if _role(t) == "direct"]
-    ring = [t for t in reads if _role(t) == "ring"]
-    if len(direct) != 1 or len(fills) != 1 or len(ring) != choice.parts.value.data:
+    gathered = [t for t in reads if _role(t) == "gathered"]
+    if len(direct) != 1 or len(gathered) != 1 or fetch_index not in gathering:
         raise fail(choice, NAME, f"share decision {name}: expected one direct read, one "
-                                 "fill and a ring read per part marked ktdf.share")
-    regions = [_region(fn, name) for fn in (reader, fetch)]
+                                 "read of the gathered region and a fill program marked "
+                                 "ktdf.share")
     if value == 0:
-        for t in ring:
-            _erase_transfer(t)
+        _erase_transfer(gathered[0])
         _unmark(direct[0])
-        _drop_program(module, fetch_index)
+        for index in sorted(gathering):
+            _drop_program(module, index)
+            del progs[index]
     else:
         _erase_transfer(direct[0])
-        for t in ring + fills:
-            _unmark(t)
-        for fn, region in zip((reader, fetch), regions):
+        _unmark(gathered[0])
+        for fn in gathering.values():
+            for t in _marked(fn, name):
+                _unmark(t)
+        for fn in (reader, *gathering.values()):
+            region = _region(fn, name)
             if region is None:
                 raise fail(choice, NAME, f"share decision {name}: a program has no "
-                                         f"{REGIONS_ATTR} entry placing the slice")
-            # the slices live from the fetch to the last ring read: no buffer of either
-            # program may take their bytes
+                                         f"{REGIONS_ATTR} entry placing the region")
+            # the region lives from the fetch to the reader's read: no buffer of these
+            # programs may take its bytes
             fn.attributes[PINNED_ATTR] = int_attr(max(_pinned(fn), region[1]))
+    if value == 0:
+        _region(reader, name)
     Rewriter.erase_op(choice)
     refresh_units(reader)
 

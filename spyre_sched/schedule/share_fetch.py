@@ -239,45 +239,26 @@ def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
     return offset, view
 
 
-def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: int,
-                   name: str, grid: Attribute) -> ModuleOp | None:
-    """Program `index`: tile p (< parts) copies rows [p*r, (p+1)*r) of the box into its
-    region at byte `start`."""
+def _program_text(read: SharedRead, index: int, name: str, grid: Attribute,
+                  values: str, transfers: str) -> ModuleOp | None:
+    """A DMA-only program `index` of one stage running `transfers` (their values defined
+    by `values`; `%share_t` is the tile id) with the reading program's arguments."""
     fn = read.fn
-    view = read.view
-    mtype = view.result.type
-    assert isinstance(mtype, MemRefType)
-    element = mtype.element_type
-    rows = read.sizes[0] // parts
-    slice_shape = [rows, *read.sizes[1:]]
     # the kernel's argument names: the job plan knows a program's arguments by them
     names = [a.name_hint or f"arg{k}" for k, a in enumerate(fn.body.blocks[0].args)]
     if any(n.startswith("share_") for n in names):
         return None  # the program's own values are named share_*: not offered
     args = ", ".join(f"%{n}: {a.type}" for n, a in zip(names, fn.body.blocks[0].args))
-    sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
-    strides = ", ".join(str(s) for s in view.static_strides.get_values())
-    whole = "x".join(str(s) for s in slice_shape)
-    bases = ", ".join(f"%share_b{k}" for k in range(len(read.base)))
-    base_ops = "\n".join(f"      %share_b{k} = arith.constant {b} : index" for k, b in
-                         enumerate(read.base) if k)
     text = f"""builtin.module @{PROGRAM_PREFIX}{index} {{
     func.func @{SCHEDULE_PREFIX}{index}({args}) attributes {{grid = {grid}}} {{
       %share_t = ktdp.get_compute_tile_id : index
-      %share_rows = arith.constant {rows} : index
-      %share_first = arith.constant {read.base[0]} : index
-      %share_start = arith.muli %share_t, %share_rows : index
-      %share_b0 = arith.addi %share_first, %share_start : index
-{base_ops}
-      %share_whole = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
-      %share_at = arith.constant {start // element_bytes(element)} : index
-      %share_slice = ktdp.construct_memory_view %share_at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
+{values.replace("%share_whole_arg", "%" + names[read.argument])}
       ktdf.pipeline {{
         ktdf.private -> () {{
           ktdf.private_yield
         }}
         ktdf.stage depends_in(none) depends_out(none) {{
-          ktdf.data_transfer from %share_whole[{bases}] size [{", ".join(map(str, slice_shape))}] to %share_slice[{", ".join("0" for _ in slice_shape)}] size [{", ".join(map(str, slice_shape))}] {{{SHARE_ATTR} = "{name}", {SHARE_ROLE_ATTR} = "fill"}} : {mtype}, memref<{whole}x{element}>
+{transfers}
         }} {{applicable_units = ["dma"]}}
       }}
       func.return
@@ -286,10 +267,115 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
     program = Parser(make_context(), text).parse_module()
     if program.parent is not None:
         program.detach()
-    inner = next(op for op in program.ops if isinstance(op, func.FuncOp))
-    inner.attributes[PINNED_ATTR] = IntegerAttr(_pinned(fn), i64)
-    _add_region(inner, name, start, end)
     return program
+
+
+def _box_type(shape: list[int], element: Attribute) -> str:
+    return f"memref<{'x'.join(map(str, shape))}x{element}>"
+
+
+def _region_view(result: str, shape: list[int], element: Attribute, start: int,
+                 owners: list[int] | None = None) -> str:
+    """Text of a row-major view of the region (the whole box) at byte `start`: in the
+    executing tile's scratchpad, or, with `owners`, in core `owners[t]`'s for tile t."""
+    space = "#ktdp.memory_space<ct_local>"
+    extra = ""
+    if owners is not None:
+        space = f"#ktdp.memory_space<ct_local, ct_id = {owners[0]}>"
+        extra = f", {OWNERS_ATTR} = array<i64: {', '.join(map(str, owners))}>"
+    return (f"      {result}_at = arith.constant {start // element_bytes(element)} : index\n"
+            f"      {result} = ktdp.construct_memory_view {result}_at, "
+            f"sizes: [{', '.join(map(str, shape))}], strides: [{', '.join(map(str, _strides(shape)))}] "
+            f"{{coordinate_set = {AffineSetAttr(_box(shape))}, memory_space = {space}{extra}}} "
+            f": {_box_type(shape, element)}")
+
+
+def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: int,
+                   name: str, grid: Attribute) -> ModuleOp | None:
+    """Program `index`: tile p (< parts) copies rows [p*r, (p+1)*r) of the box into the
+    same rows of its region (the whole box's shape, at byte `start`)."""
+    view = read.view
+    mtype = view.result.type
+    assert isinstance(mtype, MemRefType)
+    element = mtype.element_type
+    rows = read.sizes[0] // parts
+    slice_shape = [rows, *read.sizes[1:]]
+    sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
+    strides = ", ".join(str(s) for s in view.static_strides.get_values())
+    size = ", ".join(map(str, slice_shape))
+    bases = ", ".join(f"%share_b{k}" for k in range(len(read.base)))
+    base_ops = "\n".join(f"      %share_b{k} = arith.constant {b} : index" for k, b in
+                         enumerate(read.base) if k)
+    rest = "".join(", 0" for _ in slice_shape[1:])
+    values = f"""      %share_rows = arith.constant {rows} : index
+      %share_first = arith.constant {read.base[0]} : index
+      %share_start = arith.muli %share_t, %share_rows : index
+      %share_b0 = arith.addi %share_first, %share_start : index
+{base_ops}
+      %share_whole = ktdp.construct_memory_view %share_whole_arg, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+{_region_view("%share_region", read.sizes, element, start)}"""
+    transfers = (f"          ktdf.data_transfer from %share_whole[{bases}] size [{size}] to "
+                 f"%share_region[%share_start{rest}] size [{size}] {{{SHARE_ATTR} = \"{name}\", "
+                 f"{SHARE_ROLE_ATTR} = \"fill\"}} : {mtype}, {_box_type(read.sizes, element)}")
+    program = _program_text(read, index, name, grid, values, transfers)
+    if program is not None:
+        _place_region(program, read.fn, name, start, end)
+    return program
+
+
+def relay_steps(parts: int) -> tuple[int, int]:
+    """Steps of the all-gather in which each tile reads its right neighbour, and its
+    left: every slice but a tile's own arrives by one of the two directions."""
+    right = parts // 2
+    return right, parts - 1 - right
+
+
+def _relay_program(read: SharedRead, index: int, parts: int, step: int, start: int,
+                   end: int, name: str, grid: Attribute) -> ModuleOp | None:
+    """Program `index`, step `step` (from 1) of the all-gather: tile t copies slice
+    (t + step) mod P from its right neighbour's region, which holds it since the step
+    before (its own slice at step 1), into the same rows of its own, and, while the
+    left side has slices to bring, slice (t - step) mod P from its left neighbour's.
+    Each ring link then carries one transfer per direction per step."""
+    mtype = read.view.result.type
+    assert isinstance(mtype, MemRefType)
+    element = mtype.element_type
+    rows = read.sizes[0] // parts
+    slice_shape = [rows, *read.sizes[1:]]
+    size = ", ".join(map(str, slice_shape))
+    rest = "".join(", 0" for _ in slice_shape[1:])
+    box = _box_type(read.sizes, element)
+    right, left = relay_steps(parts)
+    sides = []
+    if step <= right:
+        sides.append(("right", step, [(t + 1) % parts for t in range(parts)]))
+    if step <= left:
+        sides.append(("left", parts - step, [(t - 1) % parts for t in range(parts)]))
+    values = [f"""      %share_rows = arith.constant {rows} : index
+      %share_parts = arith.constant {parts} : index
+{_region_view("%share_region", read.sizes, element, start)}"""]
+    transfers = []
+    for side, ahead, owners in sides:
+        values.append(f"""      %share_{side}_ahead = arith.constant {ahead} : index
+      %share_{side}_sum = arith.addi %share_t, %share_{side}_ahead : index
+      %share_{side}_slice = arith.remui %share_{side}_sum, %share_parts : index
+      %share_{side}_row = arith.muli %share_{side}_slice, %share_rows : index
+{_region_view(f"%share_{side}", read.sizes, element, start, owners)}""")
+        transfers.append(
+            f"          ktdf.data_transfer from %share_{side}[%share_{side}_row{rest}] size [{size}] "
+            f"to %share_region[%share_{side}_row{rest}] size [{size}] {{{SHARE_ATTR} = \"{name}\", "
+            f"{SHARE_ROLE_ATTR} = \"relay\"}} : {box}, {box}")
+    program = _program_text(read, index, name, grid, "\n".join(values), "\n".join(transfers))
+    if program is not None:
+        _place_region(program, read.fn, name, start, end)
+    return program
+
+
+def _place_region(program: ModuleOp, reader: func.FuncOp, name: str, start: int,
+                  end: int) -> None:
+    inner = next(op for op in program.ops if isinstance(op, func.FuncOp))
+    inner.attributes[PINNED_ATTR] = IntegerAttr(_pinned(reader), i64)
+    _add_region(inner, name, start, end)
 
 
 def _strides(shape: list[int]) -> list[int]:
@@ -299,82 +385,22 @@ def _strides(shape: list[int]) -> list[int]:
     return strides
 
 
-def ring_owner(tile: int, step: int, parts: int) -> int:
-    """The owner whose slice tile `tile` reads at step `step` of the all-gather: even tiles
-    walk the owners one way round the ring, odd tiles the other way, so at every step
-    the readers cross both directions of every link about evenly (where all tiles read
-    owner `step` together, its two outgoing links carry every transfer)."""
-    return (tile + step) % parts if tile % 2 == 0 else (tile - step) % parts
-
-
-def _owner_value(tile: SSAValue, step: int, parts: int,
-                 shared: dict[int, arith.ConstantOp]) -> tuple[list[Operation], SSAValue]:
-    """`ring_owner(tile, step, parts)` computed from the tile id: (tile + step +
-    (tile mod 2) * (parts - 2 * step)) mod parts (never negative before the mod).
-    `shared` holds the constants already made (value -> op), reused across steps."""
-    made: list[Operation] = []
-
-    def const(v: int) -> SSAValue:
-        if v not in shared:
-            shared[v] = arith.ConstantOp(IntegerAttr(v, IndexType()))
-            made.append(shared[v])
-        return shared[v].result
-
-    parity = arith.RemUIOp(tile, const(2))
-    detour = arith.MuliOp(parity.result, const(parts - 2 * step))
-    ahead = arith.AddiOp(tile, const(step))
-    total = arith.AddiOp(ahead.result, detour.result)
-    owner = arith.RemUIOp(total.result, const(parts))
-    return [*made, parity, detour, ahead, total, owner], owner.result
-
-
-def _owner_value_const(v: int, shared: dict[int, arith.ConstantOp]) -> tuple[list[Operation], SSAValue]:
-    if v in shared:
-        return [], shared[v].result
-    shared[v] = arith.ConstantOp(IntegerAttr(v, IndexType()))
-    return [shared[v]], shared[v].result
-
-
-def _ring_reads(read: SharedRead, parts: int, start: int, name: str) -> None:
-    """Beside the direct transfer: one read per step of the all-gather, of the slice of
-    the owner `ring_owner` names for the reading tile, into that owner's rows of the
-    buffer. The view names tile 0's owner (`ct_id`) and every tile's
-    (`ktdf.owner_by_tile`); the rows are computed from the tile id."""
+def _gathered_read(read: SharedRead, start: int, name: str) -> None:
+    """Beside the direct transfer: one read of the whole box from the tile's own region,
+    where the fill and the relay steps have gathered every slice."""
     t = read.transfer
     mtype = read.view.result.type
     assert isinstance(mtype, MemRefType)
-    rows = read.sizes[0] // parts
-    slice_shape = [rows, *read.sizes[1:]]
+    offset, view = slot_view(list(read.sizes), mtype.element_type, start, None)
+    offset.result.name_hint = f"{read.buffer.operand.data}_gathered_at"
+    view.result.name_hint = f"{read.buffer.operand.data}_gathered"
+    Rewriter.insert_op([offset, view], InsertPoint.at_start(read.fn.body.blocks[0]))
     dest = [static_index(v) for v in t.mixed_dest_offsets()]
-    tile = ktdp.GetComputeTileIdOp()
-    tile.results[0].name_hint = "share_tile"
-    made: list[Operation] = [tile]
-    constants: dict[int, arith.ConstantOp] = {}
-    reads = []
-    for step in range(parts):
-        owners = [ring_owner(r, step, parts) for r in range(parts)]
-        offset, view = slot_view(slice_shape, mtype.element_type, start, owners[0])
-        view.attributes[OWNERS_ATTR] = DenseArrayBase.from_list(i64, owners)
-        offset.result.name_hint = f"{read.buffer.operand.data}_step{step}_at"
-        view.result.name_hint = f"{read.buffer.operand.data}_step{step}"
-        ops, owner = _owner_value(tile.results[0], step, parts, constants)
-        made += [offset, view, *ops]
-        ops, row_size = _owner_value_const(rows, constants)
-        made += ops
-        ops, first_row = _owner_value_const(dest[0], constants)  # type: ignore[arg-type]
-        made += ops
-        scaled = arith.MuliOp(owner, row_size)
-        row = arith.AddiOp(scaled.result, first_row)
-        row.result.name_hint = f"{read.buffer.operand.data}_step{step}_row"
-        made += [scaled, row]
-        ring = ktdf.DataTransferOp(view.result, [0] * len(slice_shape), slice_shape, t.dest,
-                                   [row.result, *dest[1:]], slice_shape)  # type: ignore[list-item]
-        ring.attributes[SHARE_ATTR] = StringAttr(name)
-        ring.attributes[SHARE_ROLE_ATTR] = StringAttr("ring")
-        reads.append(ring)
-    Rewriter.insert_op(made, InsertPoint.at_start(read.fn.body.blocks[0]))
-    for ring in reads:
-        Rewriter.insert_op(ring, InsertPoint.before(t))
+    local = ktdf.DataTransferOp(view.result, [0] * len(read.sizes), list(read.sizes), t.dest,
+                                dest, list(read.sizes))  # type: ignore[arg-type]
+    local.attributes[SHARE_ATTR] = StringAttr(name)
+    local.attributes[SHARE_ROLE_ATTR] = StringAttr("gathered")
+    Rewriter.insert_op(local, InsertPoint.before(t))
     t.attributes[SHARE_ATTR] = StringAttr(name)
     t.attributes[SHARE_ROLE_ATTR] = StringAttr("direct")
 
@@ -415,29 +441,36 @@ def offer_sharing(module: ModuleOp, device) -> int:
             slice_sizes = [read.sizes[0] // tiles, *read.sizes[1:]]
             if slice_sizes[-1] * elt % granularity:
                 continue  # a slice's rows would not fill whole sticks of the scratchpad
-            nbytes = prod(slice_sizes) * elt
+            # the region holds the whole box on every core: each tile's slice, then
+            # every other tile's, relayed from neighbour to neighbour
+            nbytes = prod(read.sizes) * elt
             start = -(-max(_pinned(fn), _region_end(fn)) // granularity) * granularity
             end = start + nbytes
             if end > capacity:
                 continue
             operand = read.buffer.operand.data
             name = fresh_name(f"p{index}.share.{operand}", taken)
-            fetch = _fetch_program(read, next_index, tiles, start, end, name, grid)
-            if fetch is None:
+            steps = sum(relay_steps(tiles)) and max(relay_steps(tiles))
+            made = [_fetch_program(read, next_index, tiles, start, end, name, grid)]
+            made += [_relay_program(read, next_index + step, tiles, step, start, end, name, grid)
+                     for step in range(1, steps + 1)]
+            if any(m is None for m in made):
                 continue
-            Rewriter.insert_op(fetch, InsertPoint.at_end(module.body.block))
-            callee = f"{SCHEDULE_PREFIX}{next_index}"
-            decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])
-            Rewriter.insert_op(decl, InsertPoint.before(fn.parent_op()))
-            Rewriter.insert_op(func.CallOp(callee, list(call.arguments), []),
-                               InsertPoint.before(call))
-            _ring_reads(read, tiles, start, name)
+            for k, program in enumerate(made):
+                assert program is not None
+                Rewriter.insert_op(program, InsertPoint.at_end(module.body.block))
+                callee = f"{SCHEDULE_PREFIX}{next_index + k}"
+                decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])
+                Rewriter.insert_op(decl, InsertPoint.before(fn.parent_op()))
+                Rewriter.insert_op(func.CallOp(callee, list(call.arguments), []),
+                                   InsertPoint.before(call))
+            _gathered_read(read, start, name)
             _add_region(fn, name, start, end)
             body = fn.body.blocks[0]
             anchor = next(op for op in body.ops if op.is_ancestor(read.transfer))
             Rewriter.insert_op(ktdf.ShareFetchOp(name, operand, tiles, next_index),
                                InsertPoint.before(anchor))
-            next_index += 1
+            next_index += len(made)
             added += 1
     return added
 

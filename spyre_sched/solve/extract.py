@@ -189,6 +189,7 @@ class _Hardware:
         self.device = device
         self.sharers = sharers
         self.tiles = tiles
+        self._owner_hops: dict[tuple[int, ...], list] = {}
         self.core = device.core(0)
         corelets = device.corelets(self.core)
         self.corelet = corelets[0] if corelets else None
@@ -265,6 +266,9 @@ class _Hardware:
             source = self.unit_of_kind(src_t.source.data, op)
             route = self.route(source, dst)
         else:
+            owners = view_owners(op.source)
+            if owners is not None:
+                return [self._per_core_interconnect(owners)]
             src, _ = self.endpoint(op.source, op)
             dst, _ = self.endpoint(op.dest, op)
             performer = None
@@ -290,6 +294,45 @@ class _Hardware:
         return interconnect_hop(self.device, source, self.device.scratchpad(reader).name,
                                 interconnect_issuer(self.device, reader))
 
+    def _reader_hops(self, owners: list[int]) -> list:
+        """Each reading tile's move over the interconnect from its owner's scratchpad
+        (a view naming its owner per tile, `ktdf.owner_by_tile`)."""
+        key = tuple(owners)
+        found = self._owner_hops.get(key)
+        if found is None:
+            found = []
+            for tile in range(min(self.tiles, len(owners), self.device.num_cores)):
+                found.append(interconnect_hop(
+                    self.device, self.device.scratchpad(owners[tile]).name,
+                    self.device.scratchpad(tile).name, interconnect_issuer(self.device, tile)))
+            self._owner_hops[key] = found
+        return found
+
+    def _per_core_interconnect(self, owners: list[int]):
+        """The slowest of the tiles' reads of their owners (all the same size)."""
+        hops = self._reader_hops(owners)
+        return max(hops, key=lambda h: (h.latency, -h.bandwidth))
+
+    def per_core_ring_shared(self, owners: list[int]) -> tuple[int, int, str] | None:
+        """For a read of a per-tile owner: (bandwidth, sharers, name) of the ring link the
+        most tiles' reads cross at once (each read holds every link on its way), None
+        when no read crosses a link."""
+        load: dict[tuple[str, str], int] = {}
+        bandwidth: dict[tuple[str, str], int] = {}
+        for hop in self._reader_hops(owners):
+            for dp in hop.datapaths:
+                if self.device.units.get(dp.source) is not None \
+                        and self.device.units[dp.source].is_switch \
+                        and self.device.units.get(dp.target) is not None \
+                        and self.device.units[dp.target].is_switch:
+                    link = (dp.source, dp.target)
+                    load[link] = load.get(link, 0) + 1
+                    bandwidth[link] = dp.bandwidth
+        if not load:
+            return None
+        busiest = max(load, key=lambda k: (load[k], k))
+        return bandwidth[busiest], load[busiest], "ring links"
+
     def ring_shared(self, hop) -> tuple[int, int, str] | None:
         """For a read over the interconnect: (bandwidth, sharers, name) of the links
         leaving the owner's switch stop, which every other tile's read of the same
@@ -312,6 +355,17 @@ class _Hardware:
             if memory is not None and memory.bandwidth is not None and not memory.group:
                 return memory.bandwidth, memory.name
         return None, ""
+
+
+def view_owners(value: SSAValue) -> list[int] | None:
+    """The owner per reading tile of a view of other cores' scratchpads
+    (`ktdf.owner_by_tile`), or None."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
+        attr = owner.attributes.get(ktdf.OWNER_BY_TILE_ATTR)
+        if isinstance(attr, DenseArrayBase):
+            return [int(v) for v in attr.get_values()]
+    return None
 
 
 # ---- decisions --------------------------------------------------------------------------
@@ -854,7 +908,9 @@ class _ProgramReader:
                                           self._depth(slot, op)))
         shared_bw, shared_name = self.hw.shared(hop)
         sharers = self.hw.sharers
-        ring = self.hw.ring_shared(hop)
+        owners = view_owners(op.source)
+        ring = self.hw.per_core_ring_shared(owners) if owners is not None \
+            else self.hw.ring_shared(hop)
         if ring is not None:
             shared_bw, sharers, shared_name = ring
         return (Transfer(name, quantity, hop.bandwidth,
