@@ -273,9 +273,14 @@ class _Hardware:
             dst, _ = self.endpoint(op.dest, op)
             performer = None
             owner = self.device.core_of(src)
+            own = self.device.scratchpad(self.core).name
+            if src == dst == own:
+                # a copy within the core's own scratchpad: through its DMA engine's
+                # datapath, no ring link (as `interconnect_hop` and the emulator move it)
+                return [interconnect_hop(self.device, own, own,
+                                         interconnect_issuer(self.device, 0))]
             if owner is not None and src == self.device.scratchpad(owner).name \
-                    and owner != self.core and dst == self.device.scratchpad(self.core).name \
-                    or src == dst == self.device.scratchpad(self.core).name:
+                    and owner != self.core and dst == own:
                 return [self._interconnect(src)]
             route = self.route(src, dst)
         wanted = {performer} if performer else set(kinds)
