@@ -274,9 +274,12 @@ class _Hardware:
             performer = None
             owner = self.device.core_of(src)
             own = self.device.scratchpad(self.core).name
+            if src == dst == own and _names_a_core(op.source):
+                return [self._interconnect(src)]
             if src == dst == own:
-                # a copy within the core's own scratchpad: through its DMA engine's
-                # datapath, no ring link (as `interconnect_hop` and the emulator move it)
+                # a copy within the executing core's own scratchpad: through its DMA
+                # engine's datapath, no ring link (as `interconnect_hop` and the emulator
+                # move it); a view naming core 0 is read by every other tile over the ring
                 return [interconnect_hop(self.device, own, own,
                                          interconnect_issuer(self.device, 0))]
             if owner is not None and src == self.device.scratchpad(owner).name \
@@ -360,6 +363,17 @@ class _Hardware:
             if memory is not None and memory.bandwidth is not None and not memory.group:
                 return memory.bandwidth, memory.name
         return None, ""
+
+
+def _names_a_core(value: SSAValue) -> bool:
+    """Whether a memory side is a view naming a core's scratchpad (`ct_id`)."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "ktdf.gather_view":
+        owner = owner.operands[0].owner
+    if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
+        space = owner.properties.get("memory_space") or owner.attributes.get("memory_space")
+        return getattr(space, "tile", None) is not None
+    return False
 
 
 def view_owners(value: SSAValue) -> list[int] | None:
