@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -32,7 +32,8 @@ from spyre_sched.schedule.common import (
     kernel_funcs,
     programs,
 )
-from spyre_sched.schedule.ir_build import erase_dead, refresh_units
+from spyre_sched.schedule.ir_build import drop_resources, drop_stage, erase_dead, refresh_units
+from spyre_sched.schedule.keep_resident import dma_stage, owning_pipeline
 from spyre_sched.schedule.keep_across import REGIONS_ATTR
 from spyre_sched.schedule.share_fetch import SHARE_ATTR, SHARE_ROLE_ATTR
 
@@ -95,6 +96,29 @@ def _drop_program(module: ModuleOp, index: int) -> None:
             Rewriter.erase_op(op)
 
 
+def _read_region(gathered: ktdf.DataTransferOp) -> None:
+    """The in-place form: the computes' reads of the staging buffer read the gathered
+    region's view at the same subscripts (the buffer was the box, written at its
+    origin); the copy, the buffer and a stage left without a transfer go."""
+    staging, region = gathered.dest, gathered.source
+    pipe = owning_pipeline(staging)
+    stage = dma_stage(gathered)
+    for use in list(staging.uses):
+        reader = use.operation
+        if reader is gathered or not isinstance(reader, ktdf.DataTransferOp):
+            continue
+        mode = reader.mode if reader.mode != "copy" else None
+        new = ktdf.DataTransferOp(region, reader.mixed_source_offsets(),
+                                  reader.mixed_source_sizes(), reader.dest,
+                                  reader.mixed_dest_offsets(), reader.mixed_dest_sizes(), mode)
+        new.attributes.update(reader.attributes)
+        Rewriter.replace_op(reader, new)
+    Rewriter.erase_op(gathered)
+    drop_resources(pipe, {staging})
+    if stage is not None and not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
+        drop_stage(pipe, stage)
+
+
 def apply_share(module: ModuleOp, progs: dict[int, Operation],
                 choice: ktdf.ShareFetchOp) -> None:
     name = choice.decision.data
@@ -114,11 +138,15 @@ def apply_share(module: ModuleOp, progs: dict[int, Operation],
                  if fn is not reader and _marked(fn, name)}
     reads = _marked(reader, name)
     direct = [t for t in reads if _role(t) == "direct"]
-    gathered = [t for t in reads if _role(t) == "gathered"]
+    gathered = [t for t in reads if _role(t) in ("gathered", "in_place")]
+    staging = [b for b in reader.walk() if isinstance(b, ktdf.BufferOp)
+               and b.attributes.get(SHARE_ATTR) == StringAttr(name)]
     if len(direct) != 1 or len(gathered) != 1 or fetch_index not in gathering:
         raise fail(choice, NAME, f"share decision {name}: expected one direct read, one "
                                  "read of the gathered region and a fill program marked "
                                  "ktdf.share")
+    for b in staging:
+        _unmark(b)
     if value == 0:
         _erase_transfer(gathered[0])
         _unmark(direct[0])
@@ -127,7 +155,10 @@ def apply_share(module: ModuleOp, progs: dict[int, Operation],
             del progs[index]
     else:
         _erase_transfer(direct[0])
-        _unmark(gathered[0])
+        if _role(gathered[0]) == "in_place":
+            _read_region(gathered[0])
+        else:
+            _unmark(gathered[0])
         for fn in gathering.values():
             for t in _marked(fn, name):
                 _unmark(t)

@@ -385,9 +385,27 @@ def _strides(shape: list[int]) -> list[int]:
     return strides
 
 
+def _read_in_place(read: SharedRead) -> bool:
+    """Whether the computes can read the gathered region itself in place of the staging
+    buffer: the buffer is exactly the box (same shape, written at its origin), and every
+    other use of it is a transfer reading it."""
+    t = read.transfer
+    mtype = read.buffer.result.type
+    if not isinstance(mtype, MemRefType) or list(mtype.get_shape()) != list(read.sizes):
+        return False
+    if any(static_index(v) != 0 for v in t.mixed_dest_offsets()):
+        return False
+    return all(use.operation is t or isinstance(use.operation, ktdf.DataTransferOp)
+               and use.operation.source == t.dest and use.operation.dest != t.dest
+               for use in t.dest.uses)
+
+
 def _gathered_read(read: SharedRead, start: int, name: str) -> None:
     """Beside the direct transfer: one read of the whole box from the tile's own region,
-    where the fill and the relay steps have gathered every slice."""
+    where the fill and the relay steps have gathered every slice. When the computes can
+    read the region in place (`_read_in_place`) the read is marked `in_place` and the
+    staging buffer `direct` (it exists only when not shared): `apply-share` then points
+    the computes' reads at the region and drops both."""
     t = read.transfer
     mtype = read.view.result.type
     assert isinstance(mtype, MemRefType)
@@ -395,11 +413,15 @@ def _gathered_read(read: SharedRead, start: int, name: str) -> None:
     offset.result.name_hint = f"{read.buffer.operand.data}_gathered_at"
     view.result.name_hint = f"{read.buffer.operand.data}_gathered"
     Rewriter.insert_op([offset, view], InsertPoint.at_start(read.fn.body.blocks[0]))
+    in_place = _read_in_place(read)
     dest = [static_index(v) for v in t.mixed_dest_offsets()]
     local = ktdf.DataTransferOp(view.result, [0] * len(read.sizes), list(read.sizes), t.dest,
                                 dest, list(read.sizes))  # type: ignore[arg-type]
     local.attributes[SHARE_ATTR] = StringAttr(name)
-    local.attributes[SHARE_ROLE_ATTR] = StringAttr("gathered")
+    local.attributes[SHARE_ROLE_ATTR] = StringAttr("in_place" if in_place else "gathered")
+    if in_place:
+        read.buffer.attributes[SHARE_ATTR] = StringAttr(name)
+        read.buffer.attributes[SHARE_ROLE_ATTR] = StringAttr("direct")
     Rewriter.insert_op(local, InsertPoint.before(t))
     t.attributes[SHARE_ATTR] = StringAttr(name)
     t.attributes[SHARE_ROLE_ATTR] = StringAttr("direct")

@@ -773,6 +773,10 @@ class _ProgramReader:
         dims = op.tile_dim_values()
         scope = [self.decisions[d] for d in dims if isinstance(d, str) and d in self.decisions]
         keep, when_kept = self._keep(op)
+        share = self._share(op)
+        if keep is None and share is not None:
+            # a staging buffer the shared form does without (its reads read the region)
+            keep, when_kept = self.decisions[share[0]], bool(share[1])
         if keep is not None:
             scope.append(keep)
         around, fixed_split, copies = self._corelet_copies(op)
@@ -907,6 +911,9 @@ class _ProgramReader:
             scope = scope | {name}
             nbytes = Expr(scope, lambda v, k=name, w=moves_when: 0 if v[k] != w else
                           prod(s(v) for s in sizes) * elt * count(v))
+            if op.attributes.get(SHARE_ROLE_ATTR) == StringAttr("in_place"):
+                # the computes read the gathered region itself once shared: no copy
+                nbytes = Expr(scope, lambda v: 0)
         else:
             nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
         if reread or share is not None:
