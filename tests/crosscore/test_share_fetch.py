@@ -69,12 +69,16 @@ def test_the_choice_trades_device_memory_for_ring_reads() -> None:
                      if b.name == "p0.share.B.region"]
         assert region.bytes.table == {(0,): 0, (1,): B_BYTES}
     moved = _moved(problem, (0, 1, 2, 3))
-    # program 0's direct read moves all of B from device memory when not shared, its read
-    # of the gathered region all of B when shared; the fill one slice per core, each relay
-    # one slice from a neighbour (two at step 1, one at step 2), only when shared
+    # program 0's direct read moves all of B from device memory when not shared; when
+    # shared the computes read the gathered region in place: its copy into the staging
+    # buffer moves nothing, and the staging buffer takes scratchpad only when not shared;
+    # the fill moves one slice per core, each relay one slice from a neighbour (two at
+    # step 1, one at step 2), only when shared
     assert [(p, v) for p, src, v in moved if src == "ddr" and p == 0] == [(0, {0: B_BYTES, 1: 0})]
-    assert [(p, v) for p, src, v in moved if src == "core0.lx" and p == 0] == \
-        [(0, {0: 0, 1: B_BYTES})]
+    assert [(p, v) for p, src, v in moved if src == "core0.lx" and p == 0] == [(0, {0: 0, 1: 0})]
+    (staging,) = [b for p in problem.programs if p.index == 0 for b in p.buffers
+                  if b.name.endswith(".B.input")]
+    assert staging.bytes.table == {(0,): B_BYTES, (1,): 0}
     assert [(p, v) for p, src, v in moved if p == 1] == [(1, {0: 0, 1: SLICE})]
     relays = [(p, v) for p, src, v in moved if p in (2, 3)]
     assert relays == [(2, {0: 0, 1: SLICE})] * 2 + [(3, {0: 0, 1: SLICE})]

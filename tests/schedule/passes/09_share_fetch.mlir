@@ -9,7 +9,9 @@
 // ktdf.owner_by_tile names core t + 1 for tile t) and, at step 1 only (4 - 1 = 2 + 1),
 // slice (t - 1) mod 4 from its left neighbour's, into the same rows of its own region;
 // beside program 0's direct DMA of B, one read of the whole gathered region into the
-// staging buffer; the region on all four programs. A is read per tile (its box
+// staging buffer, marked `in_place` (the buffer is exactly B's box, so the computes can
+// read the region itself), and the buffer marked as the direct form's; the region on all
+// four programs. A is read per tile (its box
 // differs): not offered.
 // CHECK: func.call @local_schedule_1(%A, %B, %C)
 // CHECK-NEXT: func.call @local_schedule_2(%A, %B, %C)
@@ -19,7 +21,8 @@
 // CHECK: func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}}
 // CHECK: %B_gathered = ktdp.construct_memory_view %{{.*}}, sizes: [256, 128], strides: [128, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>} : memref<256x128xf16>
 // CHECK: ktdf.share_fetch {decision = "p0.share.B", operand = "B", parts = 4 : i64, fetch_program = 1 : i64}
-// CHECK: ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %[[BUF:.*]][0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "gathered"}
+// CHECK: ktdf.buffer {ktdf.share = "p0.share.B", ktdf.share_role = "direct", role = "input", operand = "B"
+// CHECK: ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %[[BUF:.*]][0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "in_place"}
 // CHECK-NEXT: ktdf.data_transfer from %Bv[{{.*}}] size [256, 128] to %[[BUF]][0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "direct"}
 // CHECK-NOT: ktdf.share
 // CHECK: builtin.module @program_1 {

@@ -1,9 +1,12 @@
 // PASS: apply-share
 // The solver took the fetch-once form of B (`value = 1`): program 0's direct DMA of B from
-// device memory goes, its read of the gathered region stays (unmarked), the fill (program
-// 1) and the relay steps (programs 2 and 3) stay unmarked, and all four programs' pinned
-// bytes cover the 64 KiB region B is gathered in from program 1 to program 0. The choice
-// op, the marks and `ktdf.resident_regions` are gone.
+// device memory goes, and since its staging buffer was exactly B's box (marked as
+// existing only when not shared), the computes' loads of it read the gathered region's
+// view at the same subscripts: the copy into the buffer, the buffer and the stage that
+// held the copy go. The fill (program 1) and the relay steps (programs 2 and 3) stay
+// unmarked, and all four programs' pinned bytes cover the 64 KiB region B is gathered
+// in from program 1 to program 0. The choice op, the marks and
+// `ktdf.resident_regions` are gone.
 // CHECK: func.call @local_schedule_1(%A, %B, %C)
 // CHECK-NEXT: func.call @local_schedule_2(%A, %B, %C)
 // CHECK-NEXT: func.call @local_schedule_3(%A, %B, %C)
@@ -11,8 +14,11 @@
 // CHECK: func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 65536 : i64} {
 // CHECK-NOT: ktdf.share_fetch
 // CHECK-NOT: %Bv
-// CHECK: ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %{{.*}}[0, 0] size [256, 128] : memref<256x128xf16>, memref<256x128xf16, "LX">
-// CHECK-NEXT: } {applicable_units = ["dma"]}
+// CHECK-NOT: operand = "B"
+// CHECK: ktdf.private -> () {
+// CHECK-NEXT: ktdf.private_yield
+// CHECK: ktdf.stage depends_in(none) depends_out(none) {
+// CHECK: ktdf.data_transfer from %B_gathered[%{{.*}}, %{{.*}}] size [%vec, %blk_1] to %{{.*}} size [%vec, %blk_1] : memref<256x128xf16>, !ktdf.fifo.slot<"load" -> "systolic", 32x64xf16>
 // CHECK: func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 65536 : i64} {
 // CHECK: ktdf.data_transfer from %share_whole[%{{.*}}, %{{.*}}] size [64, 128] to %share_region[%share_start, 0] size [64, 128] : memref<256x128xf16>, memref<256x128xf16>
 // CHECK: func.func @local_schedule_2(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 65536 : i64} {
@@ -62,7 +68,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
           %T1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 128 : i64, min_value = 64 : i64, divisibility = 64 : i64, value = 128 : i64} : index
           ktdf.pipeline {
             %4, %5 = ktdf.private -> (memref<256x128xf16, "LX">, !ktdf.token) {
-              %6 = ktdf.buffer {elements_at_max = 32768 : i64, role = "input", operand = "B", access_map = affine_map<(d0, d1, d2) -> (d2, d1)>, tile_dims = [1 : i64, 128 : i64, 256 : i64]} : memref<256x128xf16, "LX">
+              %6 = ktdf.buffer {ktdf.share = "p0.share.B", ktdf.share_role = "direct", elements_at_max = 32768 : i64, role = "input", operand = "B", access_map = affine_map<(d0, d1, d2) -> (d2, d1)>, tile_dims = [1 : i64, 128 : i64, 256 : i64]} : memref<256x128xf16, "LX">
               %7 = ktdf.token : !ktdf.token
               ktdf.private_yield %6, %7 : memref<256x128xf16, "LX">, !ktdf.token
             }
@@ -70,7 +76,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
               %8 = arith.constant 0 : index
               %9 = arith.addi %c0, %8 : index
               %10 = arith.addi %c0, %c0_1 : index
-              ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "gathered"} : memref<256x128xf16>, memref<256x128xf16, "LX">
+              ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "in_place"} : memref<256x128xf16>, memref<256x128xf16, "LX">
               ktdf.data_transfer from %Bv[%9, %10] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "direct"} : memref<256x128xf16>, memref<256x128xf16, "LX">
             } {applicable_units = ["dma"]}
             ktdf.stage depends_in(%5) depends_out(none) {

@@ -2,7 +2,8 @@
 // The same choice not taken (`value = 0`): every core reads B from device memory as the
 // kernel was written. Programs 1 to 3 (the owners' loads and the relay steps), their
 // declarations and their calls go, and so do program 0's read of the gathered region and
-// its view; the region is not pinned (program 0 keeps its 0 pinned bytes).
+// its view; B's staging buffer loses its mark; the region is not pinned (program 0 keeps
+// its 0 pinned bytes).
 // CHECK: func.func @matmul(%A: index, %B: index, %C: index) attributes {grid = [4 : i64]} {
 // CHECK-NEXT: func.call @local_schedule_0(%A, %B, %C)
 // CHECK-NEXT: func.return
@@ -57,7 +58,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
           %T1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 128 : i64, min_value = 64 : i64, divisibility = 64 : i64, value = 128 : i64} : index
           ktdf.pipeline {
             %4, %5 = ktdf.private -> (memref<256x128xf16, "LX">, !ktdf.token) {
-              %6 = ktdf.buffer {elements_at_max = 32768 : i64, role = "input", operand = "B", access_map = affine_map<(d0, d1, d2) -> (d2, d1)>, tile_dims = [1 : i64, 128 : i64, 256 : i64]} : memref<256x128xf16, "LX">
+              %6 = ktdf.buffer {ktdf.share = "p0.share.B", ktdf.share_role = "direct", elements_at_max = 32768 : i64, role = "input", operand = "B", access_map = affine_map<(d0, d1, d2) -> (d2, d1)>, tile_dims = [1 : i64, 128 : i64, 256 : i64]} : memref<256x128xf16, "LX">
               %7 = ktdf.token : !ktdf.token
               ktdf.private_yield %6, %7 : memref<256x128xf16, "LX">, !ktdf.token
             }
@@ -65,7 +66,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
               %8 = arith.constant 0 : index
               %9 = arith.addi %c0, %8 : index
               %10 = arith.addi %c0, %c0_1 : index
-              ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "gathered"} : memref<256x128xf16>, memref<256x128xf16, "LX">
+              ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "in_place"} : memref<256x128xf16>, memref<256x128xf16, "LX">
               ktdf.data_transfer from %Bv[%9, %10] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "direct"} : memref<256x128xf16>, memref<256x128xf16, "LX">
             } {applicable_units = ["dma"]}
             ktdf.stage depends_in(%5) depends_out(none) {
