@@ -7,34 +7,44 @@ tiles read is B once. When a DMA transfer of a program reads the same box of a
 device-memory input on every tile (every subscript and size a constant: the per-tile
 access sets are equal, so their union is one of them and their sum is the tile count
 times it), the cores can split the box instead: core p loads rows [p*r, (p+1)*r) of it
-into a region of its own scratchpad, and every core then reads the rows from the
-owners' scratchpads, its own included, over the ring (the read path
-`device/routing.py`, `interconnect_hop`, that distributed views already use, priced by
-the cost model and executed by the emulator from the same hop). A reader must not start
-before the owners have loaded: the loads go into a program of their own, called just
-before the reader's program, and the program boundary orders them.
+into the same rows of a region of its own scratchpad the size of the box, and the slices
+are then relayed from ring neighbour to ring neighbour until every core's region holds
+the whole box (each relay a read of a neighbour's scratchpad over the interconnect,
+`device/routing.py`, `interconnect_hop`, priced by the cost model and executed by the
+emulator from the same hop). Every tile reads its two neighbours at once, so each ring
+link carries one transfer per direction per step; where every tile read every owner's
+scratchpad directly, the readers' transfers (each holding all the links on its way)
+queued behind each other. A reader must not read a slice before its neighbour has it:
+the fill and each relay step are programs of their own, called before the reader's
+program in order, and the program boundaries order them.
 
 For such a transfer (a whole-box copy into an `input` buffer in the scratchpad, its
 input never written by the kernel, the reading program called once by the orchestrator,
 outside any branch or loop, on a 1-D grid of 2 to `num_cores` tiles whose count divides
-the box's rows, a slice's rows whole sticks of the scratchpad) this pass writes both
-forms and leaves the choice to the solver:
+the box's rows, a slice's rows whole sticks of the scratchpad, the box fitting next to
+the pinned bytes) this pass writes both forms and leaves the choice to the solver:
 
 - `ktdf.share_fetch {decision = "pN.share.B", operand = "B", parts = P, fetch_program = F}`
   in the reading program N (0 = every core reads device memory, 1 = fetch once, share);
-- program F (a new program, numbered after the others, called right before N): each
-  tile's DMA of its slice into the region (`ktdf.share_role = "fill"`);
-- in N, beside the original transfer (`"direct"`), one read per step of an all-gather
-  (`"ring"`): at step k tile t reads the slice of owner `ring_owner(t, k)` (even tiles
-  walking the ring one way, odd tiles the other) into that owner's rows of the buffer,
-  through a `ct_local` view whose `ktdf.owner_by_tile` lists the owner per tile;
-- `ktdf.resident_regions = {<decision> = array<i64: START, END>}` on F and N: the region,
-  placed now above the pinned bytes and earlier regions, counted in both programs'
-  scratchpad when shared.
+- program F (a new program, numbered after the others, called before N): each tile's
+  DMA of its slice into its rows of the region (`ktdf.share_role = "fill"`);
+- programs F+1 .. F+S, the relay steps (`relay_steps`): at step s tile t copies slice
+  (t + s) mod P from its right neighbour's region and, while the left side has slices to
+  bring, slice (t - s) mod P from its left neighbour's, into the same rows of its own
+  (`"relay"`, through a `ct_local` view whose `ktdf.owner_by_tile` names the neighbour
+  per tile);
+- in N, beside the original transfer (`"direct"`), a read of the whole gathered region
+  into the buffer: `"in_place"` when the computes can read the region itself (the buffer
+  is exactly the box; the buffer is then marked `"direct"`: only that form has it),
+  `"gathered"` otherwise;
+- `ktdf.resident_regions = {<decision> = array<i64: START, END>}` on F .. F+S and N: the
+  region, placed now above the pinned bytes and earlier regions, counted in every one
+  of those programs' scratchpad when shared.
 
-`apply-share` (after `solve`) keeps one form: shared, the direct transfer goes and the
-region's bytes join both programs' pinned bytes; not shared, program F, its call and the
-ring reads go.
+`apply-share` (after `solve`) keeps one form: shared, the direct transfer goes (an
+`in_place` read too, the computes reading the region) and the region's bytes join every
+program's pinned bytes; not shared, programs F .. F+S, their calls and the read of the
+region go.
 """
 
 from __future__ import annotations
@@ -82,8 +92,9 @@ NAME = "share-fetch"
 SHARE_ATTR = "ktdf.share"
 SHARE_ROLE_ATTR = "ktdf.share_role"
 """On the transfers a share choice changes: the decision's name, and the transfer's role:
-`direct` (each core from device memory), `fill` (an owner's load of its slice) or `ring`
-(a read of one owner's slice)."""
+`direct` (each core from device memory; on a staging buffer, one only the direct form
+has), `fill` (an owner's load of its slice), `relay` (a copy of a slice from a
+neighbour's region), `gathered` or `in_place` (the reader's read of its region)."""
 OWNERS_ATTR = ktdf.OWNER_BY_TILE_ATTR
 
 

@@ -459,10 +459,12 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
                 name, "share", index, (Candidate(0), Candidate(1)),
                 source=(f"ktdf.share_fetch: {op.operand.data} read whole from device memory "
                         f"by every core (0) or fetched once, one slice per core of "
-                        f"{op.parts.value.data} in program {fetch}, and read from their "
-                        f"scratchpads over the interconnect (1)"),
-                rule=f"0 or 1; the slice's region counts in the scratchpad of programs "
-                     f"{fetch} and {index}"))
+                        f"{op.parts.value.data} in program {fetch}, and relayed between "
+                        f"ring neighbours into every core's scratchpad in the programs "
+                        f"after it (1)"),
+                rule=f"0 or 1; the region gathering it counts in the scratchpad of "
+                     f"program {fetch} (the fill), the relay steps after it and program "
+                     f"{index}"))
             ops[name] = op
         elif isinstance(op, ktdf.ParallelOp):
             name = op.decision.data
