@@ -31,7 +31,8 @@ from xdsl.dialects.builtin import VectorType
 from xdsl.ir import BlockArgument, Operation
 
 from spyre_sched.dialects import agen, dataflow, symbol, vectorchain
-from spyre_sched.errors import ExecutionError
+from spyre_sched.device.routing import resolve_per_core
+from spyre_sched.errors import DeviceError, ExecutionError
 from spyre_sched.polyhedral.views import element_name
 
 from emulator.device import sim
@@ -610,7 +611,8 @@ class ProgramImage:
                     names.update((plan.source, plan.target, plan.index_memory))
             for unit in up.units if names else ():
                 for name in names:
-                    found = [c for c in memory_candidates(unit, name) if c in emu.memories]
+                    found = [c for c in memory_candidates(unit, self._absolute(emu, unit, name))
+                             if c in emu.memories]
                     if found:
                         used.add(found[0])
         return used
@@ -626,7 +628,8 @@ class ProgramImage:
                 for plan in plans:
                     ends = []
                     for name in (plan.source, plan.target):
-                        found = [c for c in memory_candidates(unit, name) if c in emu.memories]
+                        found = [c for c in memory_candidates(unit, self._absolute(emu, unit, name))
+                                 if c in emu.memories]
                         if found:
                             ends.append(found[0])
                     if len(ends) == 2:
@@ -634,6 +637,14 @@ class ProgramImage:
                             emu.path(unit, ends[0], ends[1])
                         except ExecutionError:
                             pass  # the launch reports it, at the instruction that uses it
+
+    def _absolute(self, emu, unit: str, name: str) -> str:
+        """`name` with a per-core memory name (`cores[...].lx`) resolved for `unit`'s
+        core; a name that does not resolve is left to the launch to report."""
+        try:
+            return resolve_per_core(emu.device, name, self.unit_index[unit][0])
+        except DeviceError:
+            return name
 
     # ---- launch -------------------------------------------------------------------------
 
@@ -724,7 +735,10 @@ class UnitRun(_TopLevel):
         found = self._memories.get(name)
         if found is not None:
             return found
-        candidates = memory_candidates(self.unit, name)
+        try:
+            candidates = memory_candidates(self.unit, resolve_per_core(self.device, name, self.core))
+        except DeviceError as err:
+            raise self.fault(err.message) from None
         memories = self.emu.memories
         for cand in candidates:
             if cand in memories:

@@ -240,3 +240,32 @@ def interconnect_issuer(device: Device, core: int) -> str:
         raise DeviceError(f"core {core} of device {device.name} has no DMA unit writing its "
                           "scratchpad, to read other cores' scratchpads with")
     return found[0]
+
+
+def per_core_memory(owners: list[int], local: str) -> str:
+    """The DataflowIR name of memory `local` of a core that depends on the executing
+    unit's core: `cores[o0,o1,...].lx` is, for a unit of core c, memory `lx` of core
+    `o_c` (an all-gather's reads, each core reading a different owner at each step)."""
+    return f"cores[{','.join(str(o) for o in owners)}].{local}"
+
+
+def resolve_per_core(device: Device, name: str, core: int) -> str:
+    """The absolute name a per-core memory name (`per_core_memory`) has for a unit of core
+    index `core`; any other name unchanged."""
+    if not name.startswith("cores["):
+        return name
+    table, sep, local = name[len("cores["):].partition("].")
+    try:
+        owners = [int(o) for o in table.split(",")]
+    except ValueError:
+        owners = []
+    if not sep or not local or not owners:
+        raise DeviceError(f"memory name '{name}': expected cores[o0,o1,...].MEMORY")
+    if not 0 <= core < len(owners):
+        raise DeviceError(f"memory name '{name}' lists owners for {len(owners)} cores; "
+                          f"core {core} runs it")
+    owner = owners[core]
+    if not 0 <= owner < device.num_cores:
+        raise DeviceError(f"memory name '{name}': core {owner} is not a core of device "
+                          f"{device.name} (0..{device.num_cores - 1})")
+    return f"{device.core(owner).name}.{local}"

@@ -1276,6 +1276,11 @@ def verify_solved(root: Operation) -> None:
 # ---------------------------------------------------------------------------------------
 
 
+OWNER_BY_TILE_ATTR = "ktdf.owner_by_tile"
+"""On a `ktdp.construct_memory_view` of another core's scratchpad (`ct_local, ct_id`): the
+core whose scratchpad it names, per reading tile (tile t reads core `owners[t]`'s;
+`ct_id` is tile 0's). The ring reads of a shared input (`share-fetch`) name their owners
+so, each tile reading a different owner at each step."""
 FIFO_DEPTH_ATTR = "ktdf.depth"
 """On a `ktdf.fifo`: the entries of its datapath's queue the solver gave it (without it,
 the lowering splits the queue evenly among the FIFOs of one phase)."""

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, MemRefType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.ktdf import MASKED_VIEW_ATTR
 from spyre_sched.dialects.agen import box_bounds
+from spyre_sched.device.routing import per_core_memory
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.lower import runtime_shapes
 from spyre_sched.lower import transfer_regions as tr
@@ -183,7 +184,11 @@ def _view_info(op: ktdp.ConstructMemoryViewOp, units: Units, env: dict[SSAValue,
     kind = space.space  # type: ignore[attr-defined]
     memory = units.memory_for_space(kind)
     tile = getattr(space, "tile", None)
-    if kind == "ct_local" and tile is not None:
+    owners = op.attributes.get(ktdf.OWNER_BY_TILE_ATTR)
+    if kind == "ct_local" and tile is not None and isinstance(owners, DenseArrayBase):
+        # a different owner per reading core (an all-gather's step): named per core
+        memory = per_core_memory([int(o) for o in owners.get_values()], memory)
+    elif kind == "ct_local" and tile is not None:
         memory = f"{units.device.core(int(tile)).name}.{memory}"
     if op.sizes or op.strides:
         minima, maxima = runtime_shapes.view_bounds(op, env, fn, where(op))

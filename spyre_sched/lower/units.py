@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.device.model import Device, GroupInstance
-from spyre_sched.device.routing import find_route, interconnect_issuer
+from spyre_sched.device.routing import find_route, interconnect_issuer, resolve_per_core
 from spyre_sched.errors import DeviceError, UnsupportedError
 
 
@@ -96,7 +96,9 @@ class Units:
 
     def engine_for_route(self, source: str, target: str, what: str) -> EngineInfo:
         """The engine performing a memory-to-memory move (a single hop on the route)."""
-        src, dst = self.memory_instance(source), self.memory_instance(target)
+        # a per-core source: core 0's owner stands for all (every one is a scratchpad)
+        src = self.memory_instance(resolve_per_core(self.device, source, 0))
+        dst = self.memory_instance(target)
         scratchpad = self.device.scratchpad(self.core0).name
         if dst == scratchpad and src in (m.name for m in map(self.device.scratchpad,
                                                            self.device.cores)):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -32,7 +32,8 @@ from spyre_sched.schedule.common import (
     kernel_funcs,
     programs,
 )
-from spyre_sched.schedule.ir_build import erase_dead, refresh_units
+from spyre_sched.schedule.ir_build import drop_resources, drop_stage, erase_dead, refresh_units
+from spyre_sched.schedule.keep_resident import dma_stage, owning_pipeline
 from spyre_sched.schedule.keep_across import REGIONS_ATTR
 from spyre_sched.schedule.share_fetch import SHARE_ATTR, SHARE_ROLE_ATTR
 
@@ -95,6 +96,29 @@ def _drop_program(module: ModuleOp, index: int) -> None:
             Rewriter.erase_op(op)
 
 
+def _read_region(gathered: ktdf.DataTransferOp) -> None:
+    """The in-place form: the computes' reads of the staging buffer read the gathered
+    region's view at the same subscripts (the buffer was the box, written at its
+    origin); the copy, the buffer and a stage left without a transfer go."""
+    staging, region = gathered.dest, gathered.source
+    pipe = owning_pipeline(staging)
+    stage = dma_stage(gathered)
+    for use in list(staging.uses):
+        reader = use.operation
+        if reader is gathered or not isinstance(reader, ktdf.DataTransferOp):
+            continue
+        mode = reader.mode if reader.mode != "copy" else None
+        new = ktdf.DataTransferOp(region, reader.mixed_source_offsets(),
+                                  reader.mixed_source_sizes(), reader.dest,
+                                  reader.mixed_dest_offsets(), reader.mixed_dest_sizes(), mode)
+        new.attributes.update(reader.attributes)
+        Rewriter.replace_op(reader, new)
+    Rewriter.erase_op(gathered)
+    drop_resources(pipe, {staging})
+    if stage is not None and not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
+        drop_stage(pipe, stage)
+
+
 def apply_share(module: ModuleOp, progs: dict[int, Operation],
                 choice: ktdf.ShareFetchOp) -> None:
     name = choice.decision.data
@@ -105,34 +129,49 @@ def apply_share(module: ModuleOp, progs: dict[int, Operation],
     reader = choice.parent_op()
     while reader is not None and not isinstance(reader, func.FuncOp):
         reader = reader.parent_op()
-    fetch = progs.get(fetch_index)
-    if reader is None or fetch is None:
+    if reader is None or progs.get(fetch_index) is None:
         raise fail(choice, NAME, f"share decision {name}: program {fetch_index} fetching "
                                  "the slices is missing")
+    # the fetch program and the relay steps after it: every other program moving data
+    # under this choice
+    gathering = {index: fn for index, fn in progs.items()
+                 if fn is not reader and _marked(fn, name)}
     reads = _marked(reader, name)
-    fills = _marked(fetch, name)
     direct = [t for t in reads if _role(t) == "direct"]
-    ring = [t for t in reads if _role(t) == "ring"]
-    if len(direct) != 1 or len(fills) != 1 or len(ring) != choice.parts.value.data:
+    gathered = [t for t in reads if _role(t) in ("gathered", "in_place")]
+    staging = [b for b in reader.walk() if isinstance(b, ktdf.BufferOp)
+               and b.attributes.get(SHARE_ATTR) == StringAttr(name)]
+    if len(direct) != 1 or len(gathered) != 1 or fetch_index not in gathering:
         raise fail(choice, NAME, f"share decision {name}: expected one direct read, one "
-                                 "fill and a ring read per part marked ktdf.share")
-    regions = [_region(fn, name) for fn in (reader, fetch)]
+                                 "read of the gathered region and a fill program marked "
+                                 "ktdf.share")
+    for b in staging:
+        _unmark(b)
     if value == 0:
-        for t in ring:
-            _erase_transfer(t)
+        _erase_transfer(gathered[0])
         _unmark(direct[0])
-        _drop_program(module, fetch_index)
+        for index in sorted(gathering):
+            _drop_program(module, index)
+            del progs[index]
     else:
         _erase_transfer(direct[0])
-        for t in ring + fills:
-            _unmark(t)
-        for fn, region in zip((reader, fetch), regions):
+        if _role(gathered[0]) == "in_place":
+            _read_region(gathered[0])
+        else:
+            _unmark(gathered[0])
+        for fn in gathering.values():
+            for t in _marked(fn, name):
+                _unmark(t)
+        for fn in (reader, *gathering.values()):
+            region = _region(fn, name)
             if region is None:
                 raise fail(choice, NAME, f"share decision {name}: a program has no "
-                                         f"{REGIONS_ATTR} entry placing the slice")
-            # the slices live from the fetch to the last ring read: no buffer of either
-            # program may take their bytes
+                                         f"{REGIONS_ATTR} entry placing the region")
+            # the region lives from the fetch to the reader's read: no buffer of these
+            # programs may take its bytes
             fn.attributes[PINNED_ATTR] = int_attr(max(_pinned(fn), region[1]))
+    if value == 0:
+        _region(reader, name)
     Rewriter.erase_op(choice)
     refresh_units(reader)
 

@@ -7,32 +7,44 @@ tiles read is B once. When a DMA transfer of a program reads the same box of a
 device-memory input on every tile (every subscript and size a constant: the per-tile
 access sets are equal, so their union is one of them and their sum is the tile count
 times it), the cores can split the box instead: core p loads rows [p*r, (p+1)*r) of it
-into a region of its own scratchpad, and every core then reads the rows from the
-owners' scratchpads, its own included, over the ring (the read path
-`device/routing.py`, `interconnect_hop`, that distributed views already use, priced by
-the cost model and executed by the emulator from the same hop). A reader must not start
-before the owners have loaded: the loads go into a program of their own, called just
-before the reader's program, and the program boundary orders them.
+into the same rows of a region of its own scratchpad the size of the box, and the slices
+are then relayed from ring neighbour to ring neighbour until every core's region holds
+the whole box (each relay a read of a neighbour's scratchpad over the interconnect,
+`device/routing.py`, `interconnect_hop`, priced by the cost model and executed by the
+emulator from the same hop). Every tile reads its two neighbours at once, so each ring
+link carries one transfer per direction per step; where every tile read every owner's
+scratchpad directly, the readers' transfers (each holding all the links on its way)
+queued behind each other. A reader must not read a slice before its neighbour has it:
+the fill and each relay step are programs of their own, called before the reader's
+program in order, and the program boundaries order them.
 
 For such a transfer (a whole-box copy into an `input` buffer in the scratchpad, its
 input never written by the kernel, the reading program called once by the orchestrator,
 outside any branch or loop, on a 1-D grid of 2 to `num_cores` tiles whose count divides
-the box's rows, a slice's rows whole sticks of the scratchpad) this pass writes both
-forms and leaves the choice to the solver:
+the box's rows, a slice's rows whole sticks of the scratchpad, the box fitting next to
+the pinned bytes) this pass writes both forms and leaves the choice to the solver:
 
 - `ktdf.share_fetch {decision = "pN.share.B", operand = "B", parts = P, fetch_program = F}`
   in the reading program N (0 = every core reads device memory, 1 = fetch once, share);
-- program F (a new program, numbered after the others, called right before N): each
-  tile's DMA of its slice into the region (`ktdf.share_role = "fill"`);
-- in N, beside the original transfer (`"direct"`), one read per owner from its region
-  (`"ring"`, a `ct_local` view with `ct_id = p`) into the same buffer rows;
-- `ktdf.resident_regions = {<decision> = array<i64: START, END>}` on F and N: the region,
-  placed now above the pinned bytes and earlier regions, counted in both programs'
-  scratchpad when shared.
+- program F (a new program, numbered after the others, called before N): each tile's
+  DMA of its slice into its rows of the region (`ktdf.share_role = "fill"`);
+- programs F+1 .. F+S, the relay steps (`relay_steps`): at step s tile t copies slice
+  (t + s) mod P from its right neighbour's region and, while the left side has slices to
+  bring, slice (t - s) mod P from its left neighbour's, into the same rows of its own
+  (`"relay"`, through a `ct_local` view whose `ktdf.owner_by_tile` names the neighbour
+  per tile);
+- in N, beside the original transfer (`"direct"`), a read of the whole gathered region
+  into the buffer: `"in_place"` when the computes can read the region itself (the buffer
+  is exactly the box; the buffer is then marked `"direct"`: only that form has it),
+  `"gathered"` otherwise;
+- `ktdf.resident_regions = {<decision> = array<i64: START, END>}` on F .. F+S and N: the
+  region, placed now above the pinned bytes and earlier regions, counted in every one
+  of those programs' scratchpad when shared.
 
-`apply-share` (after `solve`) keeps one form: shared, the direct transfer goes and the
-region's bytes join both programs' pinned bytes; not shared, program F, its call and the
-ring reads go.
+`apply-share` (after `solve`) keeps one form: shared, the direct transfer goes (an
+`in_place` read too, the computes reading the region) and the region's bytes join every
+program's pinned bytes; not shared, programs F .. F+S, their calls and the read of the
+region go.
 """
 
 from __future__ import annotations
@@ -80,8 +92,10 @@ NAME = "share-fetch"
 SHARE_ATTR = "ktdf.share"
 SHARE_ROLE_ATTR = "ktdf.share_role"
 """On the transfers a share choice changes: the decision's name, and the transfer's role:
-`direct` (each core from device memory), `fill` (an owner's load of its slice) or `ring`
-(a read of one owner's slice)."""
+`direct` (each core from device memory; on a staging buffer, one only the direct form
+has), `fill` (an owner's load of its slice), `relay` (a copy of a slice from a
+neighbour's region), `gathered` or `in_place` (the reader's read of its region)."""
+OWNERS_ATTR = ktdf.OWNER_BY_TILE_ATTR
 
 
 def static_index(value: SSAValue | int) -> int | None:
@@ -236,45 +250,26 @@ def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
     return offset, view
 
 
-def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: int,
-                   name: str, grid: Attribute) -> ModuleOp | None:
-    """Program `index`: tile p (< parts) copies rows [p*r, (p+1)*r) of the box into its
-    region at byte `start`."""
+def _program_text(read: SharedRead, index: int, name: str, grid: Attribute,
+                  values: str, transfers: str) -> ModuleOp | None:
+    """A DMA-only program `index` of one stage running `transfers` (their values defined
+    by `values`; `%share_t` is the tile id) with the reading program's arguments."""
     fn = read.fn
-    view = read.view
-    mtype = view.result.type
-    assert isinstance(mtype, MemRefType)
-    element = mtype.element_type
-    rows = read.sizes[0] // parts
-    slice_shape = [rows, *read.sizes[1:]]
     # the kernel's argument names: the job plan knows a program's arguments by them
     names = [a.name_hint or f"arg{k}" for k, a in enumerate(fn.body.blocks[0].args)]
     if any(n.startswith("share_") for n in names):
         return None  # the program's own values are named share_*: not offered
     args = ", ".join(f"%{n}: {a.type}" for n, a in zip(names, fn.body.blocks[0].args))
-    sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
-    strides = ", ".join(str(s) for s in view.static_strides.get_values())
-    whole = "x".join(str(s) for s in slice_shape)
-    bases = ", ".join(f"%share_b{k}" for k in range(len(read.base)))
-    base_ops = "\n".join(f"      %share_b{k} = arith.constant {b} : index" for k, b in
-                         enumerate(read.base) if k)
     text = f"""builtin.module @{PROGRAM_PREFIX}{index} {{
     func.func @{SCHEDULE_PREFIX}{index}({args}) attributes {{grid = {grid}}} {{
       %share_t = ktdp.get_compute_tile_id : index
-      %share_rows = arith.constant {rows} : index
-      %share_first = arith.constant {read.base[0]} : index
-      %share_start = arith.muli %share_t, %share_rows : index
-      %share_b0 = arith.addi %share_first, %share_start : index
-{base_ops}
-      %share_whole = ktdp.construct_memory_view %{names[read.argument]}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
-      %share_at = arith.constant {start // element_bytes(element)} : index
-      %share_slice = ktdp.construct_memory_view %share_at, sizes: [{", ".join(map(str, slice_shape))}], strides: [{", ".join(map(str, _strides(slice_shape)))}] {{coordinate_set = {AffineSetAttr(_box(slice_shape))}, memory_space = #ktdp.memory_space<ct_local>}} : memref<{whole}x{element}>
+{values.replace("%share_whole_arg", "%" + names[read.argument])}
       ktdf.pipeline {{
         ktdf.private -> () {{
           ktdf.private_yield
         }}
         ktdf.stage depends_in(none) depends_out(none) {{
-          ktdf.data_transfer from %share_whole[{bases}] size [{", ".join(map(str, slice_shape))}] to %share_slice[{", ".join("0" for _ in slice_shape)}] size [{", ".join(map(str, slice_shape))}] {{{SHARE_ATTR} = "{name}", {SHARE_ROLE_ATTR} = "fill"}} : {mtype}, memref<{whole}x{element}>
+{transfers}
         }} {{applicable_units = ["dma"]}}
       }}
       func.return
@@ -283,10 +278,115 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
     program = Parser(make_context(), text).parse_module()
     if program.parent is not None:
         program.detach()
-    inner = next(op for op in program.ops if isinstance(op, func.FuncOp))
-    inner.attributes[PINNED_ATTR] = IntegerAttr(_pinned(fn), i64)
-    _add_region(inner, name, start, end)
     return program
+
+
+def _box_type(shape: list[int], element: Attribute) -> str:
+    return f"memref<{'x'.join(map(str, shape))}x{element}>"
+
+
+def _region_view(result: str, shape: list[int], element: Attribute, start: int,
+                 owners: list[int] | None = None) -> str:
+    """Text of a row-major view of the region (the whole box) at byte `start`: in the
+    executing tile's scratchpad, or, with `owners`, in core `owners[t]`'s for tile t."""
+    space = "#ktdp.memory_space<ct_local>"
+    extra = ""
+    if owners is not None:
+        space = f"#ktdp.memory_space<ct_local, ct_id = {owners[0]}>"
+        extra = f", {OWNERS_ATTR} = array<i64: {', '.join(map(str, owners))}>"
+    return (f"      {result}_at = arith.constant {start // element_bytes(element)} : index\n"
+            f"      {result} = ktdp.construct_memory_view {result}_at, "
+            f"sizes: [{', '.join(map(str, shape))}], strides: [{', '.join(map(str, _strides(shape)))}] "
+            f"{{coordinate_set = {AffineSetAttr(_box(shape))}, memory_space = {space}{extra}}} "
+            f": {_box_type(shape, element)}")
+
+
+def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: int,
+                   name: str, grid: Attribute) -> ModuleOp | None:
+    """Program `index`: tile p (< parts) copies rows [p*r, (p+1)*r) of the box into the
+    same rows of its region (the whole box's shape, at byte `start`)."""
+    view = read.view
+    mtype = view.result.type
+    assert isinstance(mtype, MemRefType)
+    element = mtype.element_type
+    rows = read.sizes[0] // parts
+    slice_shape = [rows, *read.sizes[1:]]
+    sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
+    strides = ", ".join(str(s) for s in view.static_strides.get_values())
+    size = ", ".join(map(str, slice_shape))
+    bases = ", ".join(f"%share_b{k}" for k in range(len(read.base)))
+    base_ops = "\n".join(f"      %share_b{k} = arith.constant {b} : index" for k, b in
+                         enumerate(read.base) if k)
+    rest = "".join(", 0" for _ in slice_shape[1:])
+    values = f"""      %share_rows = arith.constant {rows} : index
+      %share_first = arith.constant {read.base[0]} : index
+      %share_start = arith.muli %share_t, %share_rows : index
+      %share_b0 = arith.addi %share_first, %share_start : index
+{base_ops}
+      %share_whole = ktdp.construct_memory_view %share_whole_arg, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+{_region_view("%share_region", read.sizes, element, start)}"""
+    transfers = (f"          ktdf.data_transfer from %share_whole[{bases}] size [{size}] to "
+                 f"%share_region[%share_start{rest}] size [{size}] {{{SHARE_ATTR} = \"{name}\", "
+                 f"{SHARE_ROLE_ATTR} = \"fill\"}} : {mtype}, {_box_type(read.sizes, element)}")
+    program = _program_text(read, index, name, grid, values, transfers)
+    if program is not None:
+        _place_region(program, read.fn, name, start, end)
+    return program
+
+
+def relay_steps(parts: int) -> tuple[int, int]:
+    """Steps of the all-gather in which each tile reads its right neighbour, and its
+    left: every slice but a tile's own arrives by one of the two directions."""
+    right = parts // 2
+    return right, parts - 1 - right
+
+
+def _relay_program(read: SharedRead, index: int, parts: int, step: int, start: int,
+                   end: int, name: str, grid: Attribute) -> ModuleOp | None:
+    """Program `index`, step `step` (from 1) of the all-gather: tile t copies slice
+    (t + step) mod P from its right neighbour's region, which holds it since the step
+    before (its own slice at step 1), into the same rows of its own, and, while the
+    left side has slices to bring, slice (t - step) mod P from its left neighbour's.
+    Each ring link then carries one transfer per direction per step."""
+    mtype = read.view.result.type
+    assert isinstance(mtype, MemRefType)
+    element = mtype.element_type
+    rows = read.sizes[0] // parts
+    slice_shape = [rows, *read.sizes[1:]]
+    size = ", ".join(map(str, slice_shape))
+    rest = "".join(", 0" for _ in slice_shape[1:])
+    box = _box_type(read.sizes, element)
+    right, left = relay_steps(parts)
+    sides = []
+    if step <= right:
+        sides.append(("right", step, [(t + 1) % parts for t in range(parts)]))
+    if step <= left:
+        sides.append(("left", parts - step, [(t - 1) % parts for t in range(parts)]))
+    values = [f"""      %share_rows = arith.constant {rows} : index
+      %share_parts = arith.constant {parts} : index
+{_region_view("%share_region", read.sizes, element, start)}"""]
+    transfers = []
+    for side, ahead, owners in sides:
+        values.append(f"""      %share_{side}_ahead = arith.constant {ahead} : index
+      %share_{side}_sum = arith.addi %share_t, %share_{side}_ahead : index
+      %share_{side}_slice = arith.remui %share_{side}_sum, %share_parts : index
+      %share_{side}_row = arith.muli %share_{side}_slice, %share_rows : index
+{_region_view(f"%share_{side}", read.sizes, element, start, owners)}""")
+        transfers.append(
+            f"          ktdf.data_transfer from %share_{side}[%share_{side}_row{rest}] size [{size}] "
+            f"to %share_region[%share_{side}_row{rest}] size [{size}] {{{SHARE_ATTR} = \"{name}\", "
+            f"{SHARE_ROLE_ATTR} = \"relay\"}} : {box}, {box}")
+    program = _program_text(read, index, name, grid, "\n".join(values), "\n".join(transfers))
+    if program is not None:
+        _place_region(program, read.fn, name, start, end)
+    return program
+
+
+def _place_region(program: ModuleOp, reader: func.FuncOp, name: str, start: int,
+                  end: int) -> None:
+    inner = next(op for op in program.ops if isinstance(op, func.FuncOp))
+    inner.attributes[PINNED_ATTR] = IntegerAttr(_pinned(reader), i64)
+    _add_region(inner, name, start, end)
 
 
 def _strides(shape: list[int]) -> list[int]:
@@ -296,30 +396,44 @@ def _strides(shape: list[int]) -> list[int]:
     return strides
 
 
-def _ring_reads(read: SharedRead, parts: int, start: int, name: str) -> None:
-    """Beside the direct transfer: one read per owner of its slice into the buffer."""
+def _read_in_place(read: SharedRead) -> bool:
+    """Whether the computes can read the gathered region itself in place of the staging
+    buffer: the buffer is exactly the box (same shape, written at its origin), and every
+    other use of it is a transfer reading it."""
+    t = read.transfer
+    mtype = read.buffer.result.type
+    if not isinstance(mtype, MemRefType) or list(mtype.get_shape()) != list(read.sizes):
+        return False
+    if any(static_index(v) != 0 for v in t.mixed_dest_offsets()):
+        return False
+    return all(use.operation is t or isinstance(use.operation, ktdf.DataTransferOp)
+               and use.operation.source == t.dest and use.operation.dest != t.dest
+               for use in t.dest.uses)
+
+
+def _gathered_read(read: SharedRead, start: int, name: str) -> None:
+    """Beside the direct transfer: one read of the whole box from the tile's own region,
+    where the fill and the relay steps have gathered every slice. When the computes can
+    read the region in place (`_read_in_place`) the read is marked `in_place` and the
+    staging buffer `direct` (it exists only when not shared): `apply-share` then points
+    the computes' reads at the region and drops both."""
     t = read.transfer
     mtype = read.view.result.type
     assert isinstance(mtype, MemRefType)
-    rows = read.sizes[0] // parts
-    slice_shape = [rows, *read.sizes[1:]]
+    offset, view = slot_view(list(read.sizes), mtype.element_type, start, None)
+    offset.result.name_hint = f"{read.buffer.operand.data}_gathered_at"
+    view.result.name_hint = f"{read.buffer.operand.data}_gathered"
+    Rewriter.insert_op([offset, view], InsertPoint.at_start(read.fn.body.blocks[0]))
+    in_place = _read_in_place(read)
     dest = [static_index(v) for v in t.mixed_dest_offsets()]
-    views = []
-    for p in range(parts):
-        offset, view = slot_view(slice_shape, mtype.element_type, start, p)
-        offset.result.name_hint = f"{read.buffer.operand.data}_part{p}_at"
-        view.result.name_hint = f"{read.buffer.operand.data}_part{p}"
-        views += [offset, view]
-    Rewriter.insert_op(views, InsertPoint.at_start(read.fn.body.blocks[0]))
-    for p in range(parts):
-        view = views[2 * p + 1]
-        assert isinstance(view, ktdp.ConstructMemoryViewOp)
-        at = [dest[0] + p * rows, *dest[1:]]  # type: ignore[operator]
-        ring = ktdf.DataTransferOp(view.result, [0] * len(slice_shape), slice_shape, t.dest,
-                                   at, slice_shape)
-        ring.attributes[SHARE_ATTR] = StringAttr(name)
-        ring.attributes[SHARE_ROLE_ATTR] = StringAttr("ring")
-        Rewriter.insert_op(ring, InsertPoint.before(t))
+    local = ktdf.DataTransferOp(view.result, [0] * len(read.sizes), list(read.sizes), t.dest,
+                                dest, list(read.sizes))  # type: ignore[arg-type]
+    local.attributes[SHARE_ATTR] = StringAttr(name)
+    local.attributes[SHARE_ROLE_ATTR] = StringAttr("in_place" if in_place else "gathered")
+    if in_place:
+        read.buffer.attributes[SHARE_ATTR] = StringAttr(name)
+        read.buffer.attributes[SHARE_ROLE_ATTR] = StringAttr("direct")
+    Rewriter.insert_op(local, InsertPoint.before(t))
     t.attributes[SHARE_ATTR] = StringAttr(name)
     t.attributes[SHARE_ROLE_ATTR] = StringAttr("direct")
 
@@ -360,29 +474,36 @@ def offer_sharing(module: ModuleOp, device) -> int:
             slice_sizes = [read.sizes[0] // tiles, *read.sizes[1:]]
             if slice_sizes[-1] * elt % granularity:
                 continue  # a slice's rows would not fill whole sticks of the scratchpad
-            nbytes = prod(slice_sizes) * elt
+            # the region holds the whole box on every core: each tile's slice, then
+            # every other tile's, relayed from neighbour to neighbour
+            nbytes = prod(read.sizes) * elt
             start = -(-max(_pinned(fn), _region_end(fn)) // granularity) * granularity
             end = start + nbytes
             if end > capacity:
                 continue
             operand = read.buffer.operand.data
             name = fresh_name(f"p{index}.share.{operand}", taken)
-            fetch = _fetch_program(read, next_index, tiles, start, end, name, grid)
-            if fetch is None:
+            steps = sum(relay_steps(tiles)) and max(relay_steps(tiles))
+            made = [_fetch_program(read, next_index, tiles, start, end, name, grid)]
+            made += [_relay_program(read, next_index + step, tiles, step, start, end, name, grid)
+                     for step in range(1, steps + 1)]
+            if any(m is None for m in made):
                 continue
-            Rewriter.insert_op(fetch, InsertPoint.at_end(module.body.block))
-            callee = f"{SCHEDULE_PREFIX}{next_index}"
-            decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])
-            Rewriter.insert_op(decl, InsertPoint.before(fn.parent_op()))
-            Rewriter.insert_op(func.CallOp(callee, list(call.arguments), []),
-                               InsertPoint.before(call))
-            _ring_reads(read, tiles, start, name)
+            for k, program in enumerate(made):
+                assert program is not None
+                Rewriter.insert_op(program, InsertPoint.at_end(module.body.block))
+                callee = f"{SCHEDULE_PREFIX}{next_index + k}"
+                decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])
+                Rewriter.insert_op(decl, InsertPoint.before(fn.parent_op()))
+                Rewriter.insert_op(func.CallOp(callee, list(call.arguments), []),
+                                   InsertPoint.before(call))
+            _gathered_read(read, start, name)
             _add_region(fn, name, start, end)
             body = fn.body.blocks[0]
             anchor = next(op for op in body.ops if op.is_ancestor(read.transfer))
             Rewriter.insert_op(ktdf.ShareFetchOp(name, operand, tiles, next_index),
                                InsertPoint.before(anchor))
-            next_index += 1
+            next_index += len(made)
             added += 1
     return added
 

@@ -189,6 +189,7 @@ class _Hardware:
         self.device = device
         self.sharers = sharers
         self.tiles = tiles
+        self._owner_hops: dict[tuple[int, ...], list] = {}
         self.core = device.core(0)
         corelets = device.corelets(self.core)
         self.corelet = corelets[0] if corelets else None
@@ -265,13 +266,24 @@ class _Hardware:
             source = self.unit_of_kind(src_t.source.data, op)
             route = self.route(source, dst)
         else:
+            owners = view_owners(op.source)
+            if owners is not None:
+                return [self._per_core_interconnect(owners)]
             src, _ = self.endpoint(op.source, op)
             dst, _ = self.endpoint(op.dest, op)
             performer = None
             owner = self.device.core_of(src)
+            own = self.device.scratchpad(self.core).name
+            if src == dst == own and _names_a_core(op.source):
+                return [self._interconnect(src)]
+            if src == dst == own:
+                # a copy within the executing core's own scratchpad: through its DMA
+                # engine's datapath, no ring link (as `interconnect_hop` and the emulator
+                # move it); a view naming core 0 is read by every other tile over the ring
+                return [interconnect_hop(self.device, own, own,
+                                         interconnect_issuer(self.device, 0))]
             if owner is not None and src == self.device.scratchpad(owner).name \
-                    and owner != self.core and dst == self.device.scratchpad(self.core).name \
-                    or src == dst == self.device.scratchpad(self.core).name:
+                    and owner != self.core and dst == own:
                 return [self._interconnect(src)]
             route = self.route(src, dst)
         wanted = {performer} if performer else set(kinds)
@@ -289,6 +301,45 @@ class _Hardware:
         reader = farthest_reader(self.device, owner, range(min(self.tiles, self.device.num_cores)))
         return interconnect_hop(self.device, source, self.device.scratchpad(reader).name,
                                 interconnect_issuer(self.device, reader))
+
+    def _reader_hops(self, owners: list[int]) -> list:
+        """Each reading tile's move over the interconnect from its owner's scratchpad
+        (a view naming its owner per tile, `ktdf.owner_by_tile`)."""
+        key = tuple(owners)
+        found = self._owner_hops.get(key)
+        if found is None:
+            found = []
+            for tile in range(min(self.tiles, len(owners), self.device.num_cores)):
+                found.append(interconnect_hop(
+                    self.device, self.device.scratchpad(owners[tile]).name,
+                    self.device.scratchpad(tile).name, interconnect_issuer(self.device, tile)))
+            self._owner_hops[key] = found
+        return found
+
+    def _per_core_interconnect(self, owners: list[int]):
+        """The slowest of the tiles' reads of their owners (all the same size)."""
+        hops = self._reader_hops(owners)
+        return max(hops, key=lambda h: (h.latency, -h.bandwidth))
+
+    def per_core_ring_shared(self, owners: list[int]) -> tuple[int, int, str] | None:
+        """For a read of a per-tile owner: (bandwidth, sharers, name) of the ring link the
+        most tiles' reads cross at once (each read holds every link on its way), None
+        when no read crosses a link."""
+        load: dict[tuple[str, str], int] = {}
+        bandwidth: dict[tuple[str, str], int] = {}
+        for hop in self._reader_hops(owners):
+            for dp in hop.datapaths:
+                if self.device.units.get(dp.source) is not None \
+                        and self.device.units[dp.source].is_switch \
+                        and self.device.units.get(dp.target) is not None \
+                        and self.device.units[dp.target].is_switch:
+                    link = (dp.source, dp.target)
+                    load[link] = load.get(link, 0) + 1
+                    bandwidth[link] = dp.bandwidth
+        if not load:
+            return None
+        busiest = max(load, key=lambda k: (load[k], k))
+        return bandwidth[busiest], load[busiest], "ring links"
 
     def ring_shared(self, hop) -> tuple[int, int, str] | None:
         """For a read over the interconnect: (bandwidth, sharers, name) of the links
@@ -312,6 +363,28 @@ class _Hardware:
             if memory is not None and memory.bandwidth is not None and not memory.group:
                 return memory.bandwidth, memory.name
         return None, ""
+
+
+def _names_a_core(value: SSAValue) -> bool:
+    """Whether a memory side is a view naming a core's scratchpad (`ct_id`)."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "ktdf.gather_view":
+        owner = owner.operands[0].owner
+    if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
+        space = owner.properties.get("memory_space") or owner.attributes.get("memory_space")
+        return getattr(space, "tile", None) is not None
+    return False
+
+
+def view_owners(value: SSAValue) -> list[int] | None:
+    """The owner per reading tile of a view of other cores' scratchpads
+    (`ktdf.owner_by_tile`), or None."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
+        attr = owner.attributes.get(ktdf.OWNER_BY_TILE_ATTR)
+        if isinstance(attr, DenseArrayBase):
+            return [int(v) for v in attr.get_values()]
+    return None
 
 
 # ---- decisions --------------------------------------------------------------------------
@@ -386,10 +459,12 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
                 name, "share", index, (Candidate(0), Candidate(1)),
                 source=(f"ktdf.share_fetch: {op.operand.data} read whole from device memory "
                         f"by every core (0) or fetched once, one slice per core of "
-                        f"{op.parts.value.data} in program {fetch}, and read from their "
-                        f"scratchpads over the interconnect (1)"),
-                rule=f"0 or 1; the slice's region counts in the scratchpad of programs "
-                     f"{fetch} and {index}"))
+                        f"{op.parts.value.data} in program {fetch}, and relayed between "
+                        f"ring neighbours into every core's scratchpad in the programs "
+                        f"after it (1)"),
+                rule=f"0 or 1; the region gathering it counts in the scratchpad of "
+                     f"program {fetch} (the fill), the relay steps after it and program "
+                     f"{index}"))
             ops[name] = op
         elif isinstance(op, ktdf.ParallelOp):
             name = op.decision.data
@@ -700,6 +775,10 @@ class _ProgramReader:
         dims = op.tile_dim_values()
         scope = [self.decisions[d] for d in dims if isinstance(d, str) and d in self.decisions]
         keep, when_kept = self._keep(op)
+        share = self._share(op)
+        if keep is None and share is not None:
+            # a staging buffer the shared form does without (its reads read the region)
+            keep, when_kept = self.decisions[share[0]], bool(share[1])
         if keep is not None:
             scope.append(keep)
         around, fixed_split, copies = self._corelet_copies(op)
@@ -834,6 +913,9 @@ class _ProgramReader:
             scope = scope | {name}
             nbytes = Expr(scope, lambda v, k=name, w=moves_when: 0 if v[k] != w else
                           prod(s(v) for s in sizes) * elt * count(v))
+            if op.attributes.get(SHARE_ROLE_ATTR) == StringAttr("in_place"):
+                # the computes read the gathered region itself once shared: no copy
+                nbytes = Expr(scope, lambda v: 0)
         else:
             nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
         if reread or share is not None:
@@ -854,7 +936,9 @@ class _ProgramReader:
                                           self._depth(slot, op)))
         shared_bw, shared_name = self.hw.shared(hop)
         sharers = self.hw.sharers
-        ring = self.hw.ring_shared(hop)
+        owners = view_owners(op.source)
+        ring = self.hw.per_core_ring_shared(owners) if owners is not None \
+            else self.hw.ring_shared(hop)
         if ring is not None:
             shared_bw, sharers, shared_name = ring
         return (Transfer(name, quantity, hop.bandwidth,

@@ -1,7 +1,8 @@
 """Fetching an input every tile reads whole once and sharing it over the ring
 (`share-fetch`, `apply-share`): the choice as the cost model prices it (the direct read
-against the owners' fills and the ring reads, the slices' region in both programs'
-scratchpad), V1 never taking it, and the shared schedule on the emulator (B crosses the
+against the owners' fills, the neighbour-to-neighbour relay steps and the read of the
+gathered region, the region in every one of those programs' scratchpad), V1 never
+taking it, and the shared schedule on the emulator (B crosses the
 device-memory port once, same outputs as the reference)."""
 
 from __future__ import annotations
@@ -43,34 +44,58 @@ def _transfers(problem, program: int):
             for t in walk(pipe)]
 
 
+def _moved(problem, programs) -> list[tuple[int, str, dict]]:
+    """(program, source, bytes by share value) of each transfer the choice scopes."""
+    out = []
+    for index in programs:
+        for t in _transfers(problem, index):
+            if "p0.share.B" not in t.bytes.scope:
+                continue
+            k = t.bytes.scope.index("p0.share.B")
+            by_value = {key[k]: v for key, v in t.bytes.table.items()}
+            out.append((index, t.source, by_value))
+    return out
+
+
 def test_the_choice_trades_device_memory_for_ring_reads() -> None:
     problem = _problem()
     share = problem.decision("p0.share.B")
     assert share.kind == "share" and share.program == 0
     assert "one slice per core of 4 in program 1" in share.source
-    # the slices' region counts in the fetch program and the reader, only when shared
-    for index in (0, 1):
+    # the region holds all of B; it counts in the fetch program, the two relay steps and
+    # the reader, only when shared
+    for index in (0, 1, 2, 3):
         (region,) = [b for p in problem.programs if p.index == index for b in p.buffers
                      if b.name == "p0.share.B.region"]
-        assert region.bytes.table == {(0,): 0, (1,): SLICE}
-    moved = {}
-    for t in _transfers(problem, 0) + _transfers(problem, 1):
-        if "p0.share.B" not in t.bytes.scope:
-            continue
-        k = t.bytes.scope.index("p0.share.B")
-        by_value = {}
-        for key, v in t.bytes.table.items():
-            by_value[key[k]] = v
-        moved.setdefault((t.source, by_value[0] > 0), []).append(by_value)
-    # program 0's direct read moves all of B from device memory when not shared, nothing
-    # when shared; each ring read (one per owner, from its scratchpad) and each owner's
-    # fill moves one slice when shared, nothing when not
-    direct = [v for (src, when_off), vs in moved.items() if when_off for v in vs]
-    assert direct == [{0: B_BYTES, 1: 0}]
-    shared = [v for (src, when_off), vs in moved.items() if not when_off for v in vs]
-    assert sorted(map(str, shared)) == sorted(map(str, [{0: 0, 1: SLICE}] * (TILES + 1)))
-    ring_sources = {src for (src, when_off) in moved if not when_off}
-    assert {f"core{p}.lx" for p in range(TILES)} <= ring_sources
+        assert region.bytes.table == {(0,): 0, (1,): B_BYTES}
+    moved = _moved(problem, (0, 1, 2, 3))
+    # program 0's direct read moves all of B from device memory when not shared; when
+    # shared the computes read the gathered region in place: its copy into the staging
+    # buffer moves nothing, and the staging buffer takes scratchpad only when not shared;
+    # the fill moves one slice per core, each relay one slice from a neighbour (two at
+    # step 1, one at step 2), only when shared
+    assert [(p, v) for p, src, v in moved if src == "ddr" and p == 0] == [(0, {0: B_BYTES, 1: 0})]
+    assert [(p, v) for p, src, v in moved if src == "core0.lx" and p == 0] == [(0, {0: 0, 1: 0})]
+    (staging,) = [b for p in problem.programs if p.index == 0 for b in p.buffers
+                  if b.name.endswith(".B.input")]
+    assert staging.bytes.table == {(0,): B_BYTES, (1,): 0}
+    assert [(p, v) for p, src, v in moved if p == 1] == [(1, {0: 0, 1: SLICE})]
+    relays = [(p, v) for p, src, v in moved if p in (2, 3)]
+    assert relays == [(2, {0: 0, 1: SLICE})] * 2 + [(3, {0: 0, 1: SLICE})]
+    # each priced as its slowest tile's read: tile 3's of core 0, the way round the
+    # 4 tiles (3 ring links, where the other tiles' reads cross 1)
+    assert {src for p, src, v in moved if p in (2, 3)} <= {f"core{c}.lx" for c in range(TILES)}
+
+
+def test_a_relay_step_loads_each_ring_link_once() -> None:
+    """Every tile reads its neighbour at once: the busiest link carries one transfer, so a
+    relay is priced at one link's bandwidth (where all tiles reading one owner would share
+    its links)."""
+    problem = _problem()
+    (first, second), (third,) = [_transfers(problem, index) for index in (2, 3)]
+    for t in (first, second, third):
+        assert t.sharers == 1 and t.shared_memory == "ring links"
+        assert t.bandwidth == t.shared_bandwidth == 128
 
 
 def test_solver_shares_when_it_is_cheaper_and_v1_never_does() -> None:
@@ -102,3 +127,18 @@ def test_shared_schedule_beats_v1() -> None:
     heuristic = spyre_sched.run(spyre_sched.compile(str(KERNEL), strategy="heuristic"), seed=0)
     assert heuristic.matches
     assert shared.cycles < heuristic.cycles
+
+
+def test_per_core_owners_price_the_busiest_ring_link() -> None:
+    """A read whose owner depends on the reading tile is priced at the ring link the most
+    tiles' reads cross: 32 tiles all reading core 0 load each of its two outgoing links
+    with 16 of them (15 and 16 readers each side), every tile reading its right
+    neighbour loads each link once, and a rotation by 2 twice."""
+    from spyre_sched.device import load_device
+    from spyre_sched.solve.extract import _Hardware
+
+    hw = _Hardware(load_device("spyre"), 32, 32)
+    assert hw.per_core_ring_shared([0] * 32)[:2] == (128, 16)
+    assert hw.per_core_ring_shared([(t + 1) % 32 for t in range(32)]) == (128, 1, "ring links")
+    assert hw.per_core_ring_shared([(t + 2) % 32 for t in range(32)])[:2] == (128, 2)
+    assert hw.per_core_ring_shared(list(range(32))) is None  # every tile its own

@@ -210,3 +210,20 @@ def test_farthest_reader_is_the_most_links_away():
     assert farthest_reader(dev, 0, range(4)) == 3     # three links away of 32 stops
     assert farthest_reader(dev, 1, range(4)) == 3     # two links; core 0 is one
     assert farthest_reader(dev, 0, range(1)) == 0     # the owner alone reads its own part
+
+
+def test_a_per_core_memory_name_resolves_to_each_cores_owner():
+    from spyre_sched.device.routing import per_core_memory, resolve_per_core
+
+    spyre = load_device("spyre")
+    name = per_core_memory([1, 2, 0], "lx")
+    assert name == "cores[1,2,0].lx"
+    assert [resolve_per_core(spyre, name, c) for c in range(3)] == \
+        ["core1.lx", "core2.lx", "core0.lx"]
+    assert resolve_per_core(spyre, "lx", 5) == "lx"  # any other name unchanged
+    with pytest.raises(DeviceError, match="lists owners for 3 cores; core 3 runs it"):
+        resolve_per_core(spyre, name, 3)
+    with pytest.raises(DeviceError, match="core 40 is not a core"):
+        resolve_per_core(spyre, "cores[40].lx", 0)
+    with pytest.raises(DeviceError, match="expected cores"):
+        resolve_per_core(spyre, "cores[x].lx", 0)

@@ -2,33 +2,54 @@
 // C = A @ B on 4 tiles (tests/crosscore/kernels/shared_weights_matmul.mlir): every tile DMAs
 // the same whole 256x128 box of B into its staging buffer, so the union of what the tiles
 // read is one box where the sum is four. The pass offers fetching it once: the choice in
-// program 0 (4 parts, fetched by program 1); program 1, a new program called just before
-// program 0, where tile t loads rows [64t, 64t+64) into a 16 KiB region at byte 0 of its
-// own scratchpad; beside program 0's direct DMA of B, one read per owner of its slice
-// (a ct_local view with ct_id = p) into rows [64p, 64p+64) of the same staging buffer;
-// the region on both programs. A is read per tile (its box differs): not offered.
+// program 0 (4 parts, fetched by program 1); program 1, called first, where tile t loads
+// rows [64t, 64t+64) of B into the same rows of a 64 KiB region (B's shape) at byte 0 of
+// its own scratchpad; programs 2 and 3, the relay steps: at step s tile t copies the rows
+// of slice (t + s) mod 4 from its right neighbour's region (a view whose
+// ktdf.owner_by_tile names core t + 1 for tile t) and, at step 1 only (4 - 1 = 2 + 1),
+// slice (t - 1) mod 4 from its left neighbour's, into the same rows of its own region;
+// beside program 0's direct DMA of B, one read of the whole gathered region into the
+// staging buffer, marked `in_place` (the buffer is exactly B's box, so the computes can
+// read the region itself), and the buffer marked as the direct form's; the region on all
+// four programs. A is read per tile (its box
+// differs): not offered.
 // CHECK: func.call @local_schedule_1(%A, %B, %C)
+// CHECK-NEXT: func.call @local_schedule_2(%A, %B, %C)
+// CHECK-NEXT: func.call @local_schedule_3(%A, %B, %C)
 // CHECK-NEXT: func.call @local_schedule_0(%A, %B, %C)
-// CHECK: func.func private @local_schedule_1(index, index, index) -> ()
-// CHECK: func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 16384>}}
-// CHECK: %[[P0:B_part0]] = ktdp.construct_memory_view %{{.*}}, sizes: [64, 128], strides: [128, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<64x128xf16>
-// CHECK: memory_space = #ktdp.memory_space<ct_local, ct_id = 3>
+// CHECK: func.func private @local_schedule_3(index, index, index) -> ()
+// CHECK: func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}}
+// CHECK: %B_gathered = ktdp.construct_memory_view %{{.*}}, sizes: [256, 128], strides: [128, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>} : memref<256x128xf16>
 // CHECK: ktdf.share_fetch {decision = "p0.share.B", operand = "B", parts = 4 : i64, fetch_program = 1 : i64}
-// CHECK: ktdf.data_transfer from %B_part0[0, 0] size [64, 128] to %[[BUF:.*]][0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "ring"}
-// CHECK-NEXT: ktdf.data_transfer from %B_part1[0, 0] size [64, 128] to %[[BUF]][64, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "ring"}
-// CHECK-NEXT: ktdf.data_transfer from %B_part2[0, 0] size [64, 128] to %[[BUF]][128, 0]
-// CHECK-NEXT: ktdf.data_transfer from %B_part3[0, 0] size [64, 128] to %[[BUF]][192, 0]
+// CHECK: ktdf.buffer {ktdf.share = "p0.share.B", ktdf.share_role = "direct", role = "input", operand = "B"
+// CHECK: ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %[[BUF:.*]][0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "in_place"}
 // CHECK-NEXT: ktdf.data_transfer from %Bv[{{.*}}] size [256, 128] to %[[BUF]][0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "direct"}
 // CHECK-NOT: ktdf.share
 // CHECK: builtin.module @program_1 {
-// CHECK-NEXT: func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 16384>}}
+// CHECK-NEXT: func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}}
 // CHECK: %share_t = ktdp.get_compute_tile_id : index
 // CHECK-NEXT: %share_rows = arith.constant 64 : index
 // CHECK: %share_start = arith.muli %share_t, %share_rows : index
 // CHECK: %share_whole = ktdp.construct_memory_view %B, sizes: [256, 128]
-// CHECK: %share_slice = ktdp.construct_memory_view %{{.*}}, sizes: [64, 128], strides: [128, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
-// CHECK: ktdf.data_transfer from %share_whole[%{{.*}}, %{{.*}}] size [64, 128] to %share_slice[0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"}
+// CHECK: %share_region = ktdp.construct_memory_view %{{.*}}, sizes: [256, 128], strides: [128, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
+// CHECK: ktdf.data_transfer from %share_whole[%{{.*}}, %{{.*}}] size [64, 128] to %share_region[%share_start, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"}
 // CHECK: {applicable_units = ["dma"]}
+// CHECK: builtin.module @program_2 {
+// CHECK-NEXT: func.func @local_schedule_2({{.*}}ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}}
+// CHECK: %share_right_ahead = arith.constant 1 : index
+// CHECK-NEXT: %share_right_sum = arith.addi %share_t, %share_right_ahead : index
+// CHECK-NEXT: %share_right_slice = arith.remui %share_right_sum, %share_parts : index
+// CHECK-NEXT: %share_right_row = arith.muli %share_right_slice, %share_rows : index
+// CHECK: %share_right = ktdp.construct_memory_view {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 1>, ktdf.owner_by_tile = array<i64: 1, 2, 3, 0>}
+// CHECK: %share_left_ahead = arith.constant 3 : index
+// CHECK: %share_left = ktdp.construct_memory_view {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 3>, ktdf.owner_by_tile = array<i64: 3, 0, 1, 2>}
+// CHECK: ktdf.data_transfer from %share_right[%share_right_row, 0] size [64, 128] to %share_region[%share_right_row, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "relay"}
+// CHECK-NEXT: ktdf.data_transfer from %share_left[%share_left_row, 0] size [64, 128] to %share_region[%share_left_row, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "relay"}
+// CHECK: builtin.module @program_3 {
+// CHECK: %share_right_ahead = arith.constant 2 : index
+// CHECK-NOT: share_left
+// CHECK: ktdf.data_transfer from %share_right[%share_right_row, 0] size [64, 128] to %share_region[%share_right_row, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "relay"}
+// CHECK-NOT: ktdf.data_transfer
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @matmul(%A: index, %B: index, %C: index) attributes {grid = [4 : i64]} {
     func.call @local_schedule_0(%A, %B, %C) : (index, index, index) -> ()

@@ -1,39 +1,47 @@
 // PASS: apply-share
 // The solver took the fetch-once form of B (`value = 1`): program 0's direct DMA of B from
-// device memory goes, the four ring reads stay (unmarked), and both programs' pinned
-// bytes cover the 16 KiB region the slices live in from program 1 to program 0. The
-// choice op, the marks and `ktdf.resident_regions` are gone.
+// device memory goes, and since its staging buffer was exactly B's box (marked as
+// existing only when not shared), the computes' loads of it read the gathered region's
+// view at the same subscripts: the copy into the buffer, the buffer and the stage that
+// held the copy go. The fill (program 1) and the relay steps (programs 2 and 3) stay
+// unmarked, and all four programs' pinned bytes cover the 64 KiB region B is gathered
+// in from program 1 to program 0. The choice op, the marks and
+// `ktdf.resident_regions` are gone.
 // CHECK: func.call @local_schedule_1(%A, %B, %C)
+// CHECK-NEXT: func.call @local_schedule_2(%A, %B, %C)
+// CHECK-NEXT: func.call @local_schedule_3(%A, %B, %C)
 // CHECK-NEXT: func.call @local_schedule_0(%A, %B, %C)
-// CHECK: func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 16384 : i64} {
+// CHECK: func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 65536 : i64} {
 // CHECK-NOT: ktdf.share_fetch
 // CHECK-NOT: %Bv
-// CHECK: ktdf.data_transfer from %B_part0[0, 0] size [64, 128] to %[[BUF:.*]][0, 0] size [64, 128] : memref<64x128xf16>, memref<256x128xf16, "LX">
-// CHECK-NEXT: ktdf.data_transfer from %B_part1[0, 0] size [64, 128] to %[[BUF]][64, 0]
-// CHECK-NEXT: ktdf.data_transfer from %B_part2[0, 0] size [64, 128] to %[[BUF]][128, 0]
-// CHECK-NEXT: ktdf.data_transfer from %B_part3[0, 0] size [64, 128] to %[[BUF]][192, 0] size [64, 128] : memref<64x128xf16>, memref<256x128xf16, "LX">
-// CHECK-NEXT: } {applicable_units = ["dma"]}
-// CHECK: func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 16384 : i64} {
-// CHECK: ktdf.data_transfer from %share_whole[%{{.*}}, %{{.*}}] size [64, 128] to %share_slice[0, 0] size [64, 128] : memref<256x128xf16>, memref<64x128xf16>
+// CHECK-NOT: operand = "B"
+// CHECK: ktdf.private -> () {
+// CHECK-NEXT: ktdf.private_yield
+// CHECK: ktdf.stage depends_in(none) depends_out(none) {
+// CHECK: ktdf.data_transfer from %B_gathered[%{{.*}}, %{{.*}}] size [%vec, %blk_1] to %{{.*}} size [%vec, %blk_1] : memref<256x128xf16>, !ktdf.fifo.slot<"load" -> "systolic", 32x64xf16>
+// CHECK: func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 65536 : i64} {
+// CHECK: ktdf.data_transfer from %share_whole[%{{.*}}, %{{.*}}] size [64, 128] to %share_region[%share_start, 0] size [64, 128] : memref<256x128xf16>, memref<256x128xf16>
+// CHECK: func.func @local_schedule_2(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 65536 : i64} {
+// CHECK: ktdf.data_transfer from %share_right[%share_right_row, 0] size [64, 128] to %share_region[%share_right_row, 0] size [64, 128] : memref<256x128xf16>, memref<256x128xf16>
+// CHECK-NEXT: ktdf.data_transfer from %share_left[%share_left_row, 0] size [64, 128] to %share_region[%share_left_row, 0] size [64, 128] : memref<256x128xf16>, memref<256x128xf16>
+// CHECK: func.func @local_schedule_3(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 65536 : i64} {
 // CHECK-NOT: ktdf.share
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @matmul(%A: index, %B: index, %C: index) attributes {grid = [4 : i64]} {
     func.call @local_schedule_1(%A, %B, %C) : (index, index, index) -> ()
+    func.call @local_schedule_2(%A, %B, %C) : (index, index, index) -> ()
+    func.call @local_schedule_3(%A, %B, %C) : (index, index, index) -> ()
     func.call @local_schedule_0(%A, %B, %C) : (index, index, index) -> ()
     func.return
   }
   func.func private @local_schedule_0(index, index, index) -> ()
   func.func private @local_schedule_1(index, index, index) -> ()
+  func.func private @local_schedule_2(index, index, index) -> ()
+  func.func private @local_schedule_3(index, index, index) -> ()
   builtin.module @program_0 {
-    func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 16384>}} {
-      %B_part0_at = arith.constant 0 : index
-      %B_part0 = ktdp.construct_memory_view %B_part0_at, sizes: [64, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 63) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<64x128xf16>
-      %B_part1_at = arith.constant 0 : index
-      %B_part1 = ktdp.construct_memory_view %B_part1_at, sizes: [64, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 63) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64x128xf16>
-      %B_part2_at = arith.constant 0 : index
-      %B_part2 = ktdp.construct_memory_view %B_part2_at, sizes: [64, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 63) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 2>} : memref<64x128xf16>
-      %B_part3_at = arith.constant 0 : index
-      %B_part3 = ktdp.construct_memory_view %B_part3_at, sizes: [64, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 63) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 3>} : memref<64x128xf16>
+    func.func @local_schedule_0(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}} {
+      %B_gathered_at = arith.constant 0 : index
+      %B_gathered = ktdp.construct_memory_view %B_gathered_at, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<256x128xf16>
       %c0 = arith.constant 0 : index
       %crows = arith.constant 8 : index
       %t = ktdp.get_compute_tile_id : index
@@ -60,7 +68,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
           %T1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 128 : i64, min_value = 64 : i64, divisibility = 64 : i64, value = 128 : i64} : index
           ktdf.pipeline {
             %4, %5 = ktdf.private -> (memref<256x128xf16, "LX">, !ktdf.token) {
-              %6 = ktdf.buffer {elements_at_max = 32768 : i64, role = "input", operand = "B", access_map = affine_map<(d0, d1, d2) -> (d2, d1)>, tile_dims = [1 : i64, 128 : i64, 256 : i64]} : memref<256x128xf16, "LX">
+              %6 = ktdf.buffer {ktdf.share = "p0.share.B", ktdf.share_role = "direct", elements_at_max = 32768 : i64, role = "input", operand = "B", access_map = affine_map<(d0, d1, d2) -> (d2, d1)>, tile_dims = [1 : i64, 128 : i64, 256 : i64]} : memref<256x128xf16, "LX">
               %7 = ktdf.token : !ktdf.token
               ktdf.private_yield %6, %7 : memref<256x128xf16, "LX">, !ktdf.token
             }
@@ -68,10 +76,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
               %8 = arith.constant 0 : index
               %9 = arith.addi %c0, %8 : index
               %10 = arith.addi %c0, %c0_1 : index
-              ktdf.data_transfer from %B_part0[0, 0] size [64, 128] to %4[0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "ring"} : memref<64x128xf16>, memref<256x128xf16, "LX">
-              ktdf.data_transfer from %B_part1[0, 0] size [64, 128] to %4[64, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "ring"} : memref<64x128xf16>, memref<256x128xf16, "LX">
-              ktdf.data_transfer from %B_part2[0, 0] size [64, 128] to %4[128, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "ring"} : memref<64x128xf16>, memref<256x128xf16, "LX">
-              ktdf.data_transfer from %B_part3[0, 0] size [64, 128] to %4[192, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "ring"} : memref<64x128xf16>, memref<256x128xf16, "LX">
+              ktdf.data_transfer from %B_gathered[0, 0] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "in_place"} : memref<256x128xf16>, memref<256x128xf16, "LX">
               ktdf.data_transfer from %Bv[%9, %10] size [256, 128] to %4[0, 0] size [256, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "direct"} : memref<256x128xf16>, memref<256x128xf16, "LX">
             } {applicable_units = ["dma"]}
             ktdf.stage depends_in(%5) depends_out(none) {
@@ -211,7 +216,7 @@ builtin.module attributes {ktdf.device = "spyre"} {
     }
   }
   builtin.module @program_1 {
-    func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 16384>}} {
+    func.func @local_schedule_1(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}} {
       %share_t = ktdp.get_compute_tile_id : index
       %share_rows = arith.constant 64 : index
       %share_first = arith.constant 0 : index
@@ -219,14 +224,69 @@ builtin.module attributes {ktdf.device = "spyre"} {
       %share_b0 = arith.addi %share_first, %share_start : index
       %share_b1 = arith.constant 0 : index
       %share_whole = ktdp.construct_memory_view %B, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<256x128xf16>
-      %share_at = arith.constant 0 : index
-      %share_slice = ktdp.construct_memory_view %share_at, sizes: [64, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 63) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<64x128xf16>
+      %share_region_at = arith.constant 0 : index
+      %share_region = ktdp.construct_memory_view %share_region_at, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<256x128xf16>
       ktdf.pipeline {
         ktdf.private -> () {
           ktdf.private_yield
         }
         ktdf.stage depends_in(none) depends_out(none) {
-          ktdf.data_transfer from %share_whole[%share_b0, %share_b1] size [64, 128] to %share_slice[0, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"} : memref<256x128xf16>, memref<64x128xf16>
+          ktdf.data_transfer from %share_whole[%share_b0, %share_b1] size [64, 128] to %share_region[%share_start, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "fill"} : memref<256x128xf16>, memref<256x128xf16>
+        } {applicable_units = ["dma"]}
+      }
+      func.return
+    }
+  }
+  builtin.module @program_2 {
+    func.func @local_schedule_2(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}} {
+      %share_t = ktdp.get_compute_tile_id : index
+      %share_rows = arith.constant 64 : index
+      %share_parts = arith.constant 4 : index
+      %share_region_at = arith.constant 0 : index
+      %share_region = ktdp.construct_memory_view %share_region_at, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<256x128xf16>
+      %share_right_ahead = arith.constant 1 : index
+      %share_right_sum = arith.addi %share_t, %share_right_ahead : index
+      %share_right_slice = arith.remui %share_right_sum, %share_parts : index
+      %share_right_row = arith.muli %share_right_slice, %share_rows : index
+      %share_right_at = arith.constant 0 : index
+      %share_right = ktdp.construct_memory_view %share_right_at, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>, ktdf.owner_by_tile = array<i64: 1, 2, 3, 0>} : memref<256x128xf16>
+      %share_left_ahead = arith.constant 3 : index
+      %share_left_sum = arith.addi %share_t, %share_left_ahead : index
+      %share_left_slice = arith.remui %share_left_sum, %share_parts : index
+      %share_left_row = arith.muli %share_left_slice, %share_rows : index
+      %share_left_at = arith.constant 0 : index
+      %share_left = ktdp.construct_memory_view %share_left_at, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 3>, ktdf.owner_by_tile = array<i64: 3, 0, 1, 2>} : memref<256x128xf16>
+      ktdf.pipeline {
+        ktdf.private -> () {
+          ktdf.private_yield
+        }
+        ktdf.stage depends_in(none) depends_out(none) {
+          ktdf.data_transfer from %share_right[%share_right_row, 0] size [64, 128] to %share_region[%share_right_row, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "relay"} : memref<256x128xf16>, memref<256x128xf16>
+          ktdf.data_transfer from %share_left[%share_left_row, 0] size [64, 128] to %share_region[%share_left_row, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "relay"} : memref<256x128xf16>, memref<256x128xf16>
+        } {applicable_units = ["dma"]}
+      }
+      func.return
+    }
+  }
+  builtin.module @program_3 {
+    func.func @local_schedule_3(%A: index, %B: index, %C: index) attributes {grid = [4 : i64], ktdf.pinned_bytes = 0 : i64, ktdf.resident_regions = {p0.share.B = array<i64: 0, 65536>}} {
+      %share_t = ktdp.get_compute_tile_id : index
+      %share_rows = arith.constant 64 : index
+      %share_parts = arith.constant 4 : index
+      %share_region_at = arith.constant 0 : index
+      %share_region = ktdp.construct_memory_view %share_region_at, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<256x128xf16>
+      %share_right_ahead = arith.constant 2 : index
+      %share_right_sum = arith.addi %share_t, %share_right_ahead : index
+      %share_right_slice = arith.remui %share_right_sum, %share_parts : index
+      %share_right_row = arith.muli %share_right_slice, %share_rows : index
+      %share_right_at = arith.constant 0 : index
+      %share_right = ktdp.construct_memory_view %share_right_at, sizes: [256, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 255) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>, ktdf.owner_by_tile = array<i64: 1, 2, 3, 0>} : memref<256x128xf16>
+      ktdf.pipeline {
+        ktdf.private -> () {
+          ktdf.private_yield
+        }
+        ktdf.stage depends_in(none) depends_out(none) {
+          ktdf.data_transfer from %share_right[%share_right_row, 0] size [64, 128] to %share_region[%share_right_row, 0] size [64, 128] {ktdf.share = "p0.share.B", ktdf.share_role = "relay"} : memref<256x128xf16>, memref<256x128xf16>
         } {applicable_units = ["dma"]}
       }
       func.return
