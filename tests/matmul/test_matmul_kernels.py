@@ -6,6 +6,8 @@ compared with the reference interpreter and with numpy's product.
   out of the row loop, offsets and all);
 - transposed_b: the generic's map reads B transposed, an f16 accumulator;
 - named_matmul_transpose: linalg.matmul into an empty accumulator, then linalg.transpose;
+- matmul_f16_into_f32: a named linalg.matmul of f16 operands into an f32 accumulator
+  (its body converts the operands first);
 - matmul_of_intermediate: the matmul reads an elementwise result the program keeps in the
   scratchpad, and its weight is hoisted out of the loop nest, on both shipped devices (the
   vector unit's dot products on sample_device, the matrix unit on spyre).
@@ -46,7 +48,13 @@ def _matmul_of_intermediate(rng):
     return {"X": x, "W": w}, {"Y": (2 * x.astype(np.float64)) @ w}
 
 
+def _matmul_f16_into_f32(rng):
+    a, b = _f16(rng, 8, 64), _f16(rng, 64, 64)
+    return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
+
+
 CASES = {
+    "matmul_f16_into_f32": _matmul_f16_into_f32,
     "matmul_of_intermediate": _matmul_of_intermediate,
     "mixed_precision": _mixed_precision,
     "transposed_b": _transposed_b,
