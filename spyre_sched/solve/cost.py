@@ -291,38 +291,86 @@ def _least(problem: Problem, stage: Stage, fn) -> int:
     return best or 0
 
 
-def prefetch_slack(problem: Problem | None, p: Pipeline) -> list[int]:
-    """Per stage of a run-once pipeline, the cycles the earlier stages leave the unit of
-    its leading loads idle, at least: a unit issues its next transfer as soon as it is
-    free and a load of a kernel input waits for nothing else (docs/dataflowir.md,
-    "Tokens"), so the DMA of a later phase runs while an earlier phase computes. Going
-    back from the stage: every stage that never uses that unit adds its smallest time;
-    the last one that does adds the smallest time from its last transfer there to its
-    end. 0 for stages that do not start with loads, and for pipelines that run more
-    than once (their stages repeat; the steady state covers them)."""
-    out = [0] * len(p.stages)
-    if problem is None or p.iterations.scope or p.instances.scope or \
-            pipeline_iterations(p, {}) != 1:
+PrefetchLink = tuple[Stage, str, bool]
+"""One stage of a prefetch chain: (the stage, `whole` when the unit of the later loads
+sits idle through all of it or `tail` when only after its last transfer there, and for
+`tail` whether its last transfer's landing counts)."""
+
+
+def prefetch_chain(p: Pipeline) -> list[tuple[PrefetchLink, ...]]:
+    """Per stage of a run-once pipeline that starts with loads, the earlier stages whose
+    time the unit of those loads spends idle, going back from it: every stage that never
+    uses the unit whole, then the last one that does from its last transfer there to its
+    end (a unit issues its next transfer as soon as it is free and a load of a kernel
+    input waits for nothing else, docs/dataflowir.md "Tokens": the DMA of a later phase
+    runs while an earlier phase computes). Empty for other stages and for pipelines that
+    run more than once (their stages repeat; the steady state covers them). A stage split
+    off its pipeline carries its chain (`Stage.prefetch_chain`, like `staggered`)."""
+    out: list[tuple[PrefetchLink, ...]] = [st.prefetch_chain for st in p.stages]
+    if p.iterations.scope or p.instances.scope or pipeline_iterations(p, {}) != 1:
         return out
-    memo = problem.__dict__.setdefault("_prefetch_slack", {})
-    if id(p) in memo:
-        return memo[id(p)][1]
     for k, st in enumerate(p.stages):
         engine = load_prefix_engine(st)
         if engine is None:
             continue
-        slack = 0
+        chain: list[PrefetchLink] = []
         for before in reversed(p.stages[:k]):
             if _uses(before, engine):
                 landing = not (before is p.stages[k - 1]
                                and all(_is_load(w) for w in before.work))
-                slack += _least(problem, before, lambda ch, b=before, g=landing:
-                                _tail(problem, b, engine, ch, {}, g))
+                chain.append((before, "tail", landing))
                 break
-            slack += _least(problem, before,
-                            lambda ch, b=before: stage_one_iteration(problem, b, ch))
-        out[k] = slack
-    memo[id(p)] = (p, out)  # holding p keeps its id from being reused
+            chain.append((before, "whole", False))
+        out[k] = tuple(chain) or out[k]
+    return out
+
+
+def link_cycles(problem: Problem, link: PrefetchLink, engine: str, choice: Choice) -> int:
+    """The idle time one link of a prefetch chain gives the unit `engine`."""
+    stage, mode, landing = link
+    if mode == "whole":
+        return stage_one_iteration(problem, stage, choice)
+    return _tail(problem, stage, engine, choice, {}, landing)
+
+
+def link_least(problem: Problem, link: PrefetchLink, engine: str) -> int:
+    """`link_cycles` at its least over the stage's own decisions (a bound that holds
+    whatever the solver picks)."""
+    memo = problem.__dict__.setdefault("_link_least", {})
+    key = (id(link[0]), link[1], link[2], engine)
+    if key not in memo:
+        memo[key] = (link[0], _least(problem, link[0],
+                                     lambda ch: link_cycles(problem, link, engine, ch)))
+    return memo[key][1]  # (holding the stage keeps its id from being reused)
+
+
+def prefetch_slack(problem: Problem | None, p: Pipeline,
+                   choice: Choice | None = None) -> list[int]:
+    """Per stage, the cycles the earlier stages of a run-once pipeline leave the unit of
+    its leading loads idle (`prefetch_chain`). For `choice` when given and `p` is one of
+    a program's own pipelines (or a stage split off one, carrying its chain): the phases
+    of a program join as the emulator runs them. Otherwise at least, whatever the
+    decisions (each link at its least): a nested pipeline's phases, and the CP-SAT parts,
+    to which `model.build` adds what a choice gives beyond the least."""
+    if problem is None:
+        return [st.prefetch_slack for st in p.stages]
+    top = problem.__dict__.get("_top_pipelines")
+    if top is None:
+        top = problem.__dict__["_top_pipelines"] = {
+            id(q): q for prog in problem.programs for q in prog.pipelines}
+    exact = choice is not None and id(p) in top
+    out = [0] * len(p.stages)
+    for k, (st, chain) in enumerate(zip(p.stages, prefetch_chain(p))):
+        engine = load_prefix_engine(st)
+        if not chain or engine is None:
+            out[k] = st.prefetch_slack
+        elif (exact or st.prefetch_chain) and choice is not None and \
+                all(d in choice for link in chain for d in stage_scope(link[0])):
+            out[k] = sum(link_cycles(problem, link, engine, choice) for link in chain)
+        elif st.prefetch_chain:
+            out[k] = st.prefetch_slack
+        else:
+            out[k] = sum(link_least(problem, link, engine) for link in chain)
     return out
 
 
@@ -432,10 +480,9 @@ def _add_shared(stage: Stage, choice: Choice, engines: dict[str, int]) -> None:
                 w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
 
 
-def _slack(problem: Problem, p: Pipeline) -> list[int]:
-    """Per stage, the prefetch slack: computed for a run-once pipeline, or carried by a
-    stage split off one (`model.separate`)."""
-    return [max(a, st.prefetch_slack) for a, st in zip(prefetch_slack(problem, p), p.stages)]
+def _slack(problem: Problem, p: Pipeline, choice: Choice | None = None) -> list[int]:
+    """Per stage, the prefetch slack (`prefetch_slack`) for `choice`, or at least."""
+    return prefetch_slack(problem, p, choice)
 
 
 def pipeline_iterations(p: Pipeline, choice: Choice) -> int:
@@ -493,7 +540,7 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
     occupied: dict[str, int] = {}
     shared: dict[str, int] = {}
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p)):
+                                      _slack(problem, p, choice)):
         _, steady = stage_times(problem, st, choice, m, memo)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
@@ -781,7 +828,7 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     engines: dict[str, int] = {}
     fill_drain = 0
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p)):
+                                      _slack(problem, p, choice)):
         _, steady = stage_times(problem, st, choice, m)
         one = stage_fill(problem, st, choice, stag, None, hidden, free)
         nested = [pipeline_breakdown(problem, w, choice) for w in st.work

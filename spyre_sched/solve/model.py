@@ -141,7 +141,8 @@ def program_scope(problem: Problem, program: Program) -> tuple[str, ...]:
     return tuple(d.name for d in problem.decisions if d.name in names)
 
 
-def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) -> list[Pipeline]:
+def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None,
+             nested: bool = False) -> list[Pipeline]:
     """A pipeline whose cycles are a sum over its stages, as one pipeline per stage.
 
     When the iterations per instance are a constant N (no decision in them) and the
@@ -161,15 +162,19 @@ def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) ->
             if n <= 0:
                 return out
             # (with what a stage split off earlier carries: splitting again keeps it)
-            slack = cost._slack(problem, pipe) if problem is not None else \
-                [st.prefetch_slack for st in pipe.stages]
-            for st, stag, hidden, free in zip(pipe.stages, cost.staggered_stages(pipe),
-                                              cost.overlapped_latency(pipe), slack):
-                if stag != st.staggered or hidden != st.overlapped or free != st.prefetch_slack:
-                    st = replace(st, staggered=stag, overlapped=hidden, prefetch_slack=free)
+            # (a nested pipeline's phases keep their least slack: `cost.prefetch_slack`)
+            slack = cost._slack(problem, pipe)
+            chains = [()] * len(pipe.stages) if nested else cost.prefetch_chain(pipe)
+            for st, stag, hidden, free, chain in zip(
+                    pipe.stages, cost.staggered_stages(pipe), cost.overlapped_latency(pipe),
+                    slack, chains):
+                if stag != st.staggered or hidden != st.overlapped or \
+                        free != st.prefetch_slack or chain != st.prefetch_chain:
+                    st = replace(st, staggered=stag, overlapped=hidden, prefetch_slack=free,
+                                 prefetch_chain=chain)
                 if len(st.work) == 1 and isinstance(st.work[0], Pipeline) and \
-                        not st.prefetch_slack:
-                    out += separate(st.work[0], factor * n, problem)
+                        not st.prefetch_chain and not st.prefetch_slack:
+                    out += separate(st.work[0], factor * n, problem, True)
                 else:
                     out.append(Pipeline(f"{pipe.name}/{st.name}", Quantity.const(factor * n),
                                         (st,), modulo=1))
