@@ -348,10 +348,11 @@ def prefetch_slack(problem: Problem | None, p: Pipeline,
                    choice: Choice | None = None) -> list[int]:
     """Per stage, the cycles the earlier stages of a run-once pipeline leave the unit of
     its leading loads idle (`prefetch_chain`). For `choice` when given and `p` is one of
-    a program's own pipelines (or a stage split off one, carrying its chain): the phases
-    of a program join as the emulator runs them. Otherwise at least, whatever the
-    decisions (each link at its least): a nested pipeline's phases, and the CP-SAT parts,
-    to which `model.build` adds what a choice gives beyond the least."""
+    a program's own pipelines: the phases of a program join as the emulator runs them.
+    Otherwise at least, whatever the decisions (each link at its least): a nested
+    pipeline's phases, and a stage split off a program's pipeline (a CP-SAT part, its
+    least carried in `Stage.prefetch_slack`), to whose program `model.build` adds what a
+    choice gives beyond the least (`varmodel.state_phase_overlap`)."""
     if problem is None:
         return [st.prefetch_slack for st in p.stages]
     top = problem.__dict__.get("_top_pipelines")
@@ -364,8 +365,7 @@ def prefetch_slack(problem: Problem | None, p: Pipeline,
         engine = load_prefix_engine(st)
         if not chain or engine is None:
             out[k] = st.prefetch_slack
-        elif (exact or st.prefetch_chain) and choice is not None and \
-                all(d in choice for link in chain for d in stage_scope(link[0])):
+        elif exact:
             out[k] = sum(link_cycles(problem, link, engine, choice) for link in chain)
         elif st.prefetch_chain:
             out[k] = st.prefetch_slack

@@ -274,7 +274,11 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
                 other_terms.setdefault(kind, []).append(t.other_bytes.get(kind, 0))
             fifo_terms += list(zip(t.program.fifos, t.fifos))
             register_terms += list(zip(t.program.registers, t.registers))
-        pipelines_sum = cp_model.LinearExpr.sum(cycles_terms)
+        # the phases' join beyond the least slack the parts were stated with
+        hidden, hidden_most = varmodel.state_phase_overlap(
+            model, problem, prog, [q for t in parts for q in t.program.pipelines], one_hot)
+        pipelines_sum = cp_model.LinearExpr.sum(cycles_terms) - \
+            cp_model.LinearExpr.sum(hidden)
         busy_sums = [cp_model.LinearExpr.sum(terms) for terms in busy_terms.values()]
         if busy_sums:
             # cost.program_cycles: never less than a shared memory's busy time
@@ -290,7 +294,7 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
             program_cycles[prog.index] = pipelines_sum
         program_bytes[prog.index] = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
         peak_upper = max(peak_upper, sum(t.bytes_most for t in parts) + problem.pinned_bytes)
-        cycles_bound += max(sum(t.cycles_bound for t in parts),
+        cycles_bound += max(sum(t.cycles_bound for t in parts) - hidden_most,
                             *(sum(t.busy_bound.get(mem, 0) for t in parts) for mem in shared), 0)
         peak_bound = max(peak_bound, sum(t.bytes_bound for t in parts) + problem.pinned_bytes)
 

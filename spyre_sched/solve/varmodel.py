@@ -734,3 +734,56 @@ def state(model: cp_model.CpModel, problem: Problem, part: Program, scope: tuple
         model.add_allowed_assignments([s.idx(d) for d in lim.decisions], keys)
     out.enumerated = s.rows
     return out
+
+
+def state_phase_overlap(model: cp_model.CpModel, problem: Problem, program: Program,
+                        pipelines: list[Pipeline], one_hot: dict[str, list[cp_model.IntVar]]
+                        ) -> tuple[list[cp_model.LinearExprT], int]:
+    """What the program's phases hide beyond the least (`cost.prefetch_slack`), as
+    expressions to subtract from its pipelines' cycles, and their largest total.
+
+    A stage split off a program's run-once pipeline (`model.separate`) is stated in its
+    part with the least slack its chain of earlier stages leaves; the chosen schedule's
+    slack is more by what each link's stage gives above its least, `Δ = Σ (link − least)`.
+    Its fill hides `min(lead, least + Δ)`, i.e. `min(lead, least)` (in the part) plus
+    `min(lead − min(lead, least), Δ)` (here): one small table per link over that stage's
+    own decisions, so the parts stay separate and this term alone couples them."""
+    s = _Stater(model, problem, one_hot, f"p{program.index}.phases")
+    known = {d.name for d in problem.decisions}
+    out: list[cp_model.LinearExprT] = []
+    most = 0
+    for p in pipelines:
+        if p.iterations.scope or p.instances.scope:
+            continue
+        runs = cost.pipeline_iterations(p, {})
+        for st in p.stages:
+            engine = cost.load_prefix_engine(st)
+            if not st.prefetch_chain or engine is None:
+                continue
+            scopes = [stage_scope(link[0]) for link in st.prefetch_chain]
+            if any(d not in known for sc in (*scopes, _leading_scope(st)) for d in sc):
+                continue  # (a part alone: its chain's stages are not in the problem)
+            least = st.prefetch_slack
+            scope = _leading_scope(st)
+            keys = s.candidates(scope)
+            room = [max(0, lead - min(lead, least)) for lead in
+                    (cost.leading_load(problem, st, dict(zip(scope, k))) for k in keys)]
+            if max(room) == 0:
+                continue
+            gains, gain_hi = [], 0
+            for link, sc in zip(st.prefetch_chain, scopes):
+                link_least = cost.link_least(problem, link, engine)
+                ks = s.candidates(sc)
+                column = [cost.link_cycles(problem, link, engine, dict(zip(sc, k))) - link_least
+                          for k in ks]
+                if max(column) > 0:
+                    gains.append(s.table(sc, ks, [column], "phase.gain")[0])
+                    gain_hi += max(column)
+            if not gains:
+                continue
+            lead_room = s.table(scope, keys, [room], "phase.room")[0] if scope else room[0]
+            hi = min(max(room), gain_hi)
+            extra = s.minimum([lead_room, sum(gains)], hi, "phase.hidden")
+            out.append(program.calls * runs * extra)
+            most += program.calls * runs * hi
+    return out, most
