@@ -277,7 +277,18 @@ def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dic
     if last is None:
         return stage_one_iteration(problem, stage, choice)
     after = sum(stage_one_iteration(problem, st, choice) for st in inner.stages[last + 1:])
-    return _tail(problem, inner.stages[last], engine, choice, memo) + after
+    tail = _tail(problem, inner.stages[last], engine, choice, memo) + after
+    # Every iteration has a buffer copy of its own (N <= m): the unit issues all N
+    # transfers back to back from the start, waiting for no compute, and sits idle for
+    # the rest of the run (not only the last iteration's landing and later stages).
+    n = pipeline_iterations(inner, choice)
+    issuing = inner.stages[last]
+    if 2 <= n <= modulo_value(problem, inner.modulo, choice) and issuing.engine == engine \
+            and issuing.work and all(isinstance(w, Transfer) for w in issuing.work):
+        fills = _profile(problem, inner, choice, memo)[2]
+        issued = sum(fills[:last]) + n * stage_issue(problem, issuing, choice)
+        tail = max(tail, pipeline_cycles(problem, inner, choice) - issued)
+    return tail
 
 
 def _least(problem: Problem, stage: Stage, fn) -> int:
