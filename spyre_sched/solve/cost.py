@@ -370,19 +370,55 @@ def prefetch_slack(problem: Problem | None, p: Pipeline,
     if top is None:
         top = problem.__dict__["_top_pipelines"] = {
             id(q): q for prog in problem.programs for q in prog.pipelines}
-    exact = choice is not None and id(p) in top
+    # (stages streaming into each other overlap: their cost is not a sum of fills)
+    exact = choice is not None and id(p) in top and not streaming.overlaps(p)
     out = [0] * len(p.stages)
     for k, (st, chain) in enumerate(zip(p.stages, prefetch_chain(p))):
         engine = load_prefix_engine(st)
         if not chain or engine is None:
             out[k] = st.prefetch_slack
-        elif exact:
+        elif exact and all(d in choice for link in chain for d in stage_scope(link[0])):
             out[k] = sum(link_cycles(problem, link, engine, choice) for link in chain)
+            j = next((i for i, b in enumerate(p.stages) if b is chain[-1][0]), None)
+            if j is not None:  # (a stage split off alone: what came before is not here)
+                out[k] += carried_idle(problem, p.stages[j], engine, choice, out[j])
         elif st.prefetch_chain:
             out[k] = st.prefetch_slack
         else:
             out[k] = sum(link_least(problem, link, engine) for link in chain)
     return out
+
+
+def issues_freely(problem: Problem, stage: Stage, engine: str, choice: Choice) -> bool:
+    """Does the stage issue all its transfers on `engine` waiting for no compute of its
+    own? Loads alone do; so does a pipeline whose stages on the unit come first and do,
+    when it runs once or every iteration has a buffer copy of its own (N <= m)."""
+    if stage.work and all(_is_load(w) for w in stage.work):
+        return stage.engine == engine
+    if len(stage.work) != 1 or not isinstance(stage.work[0], Pipeline):
+        return False
+    inner = stage.work[0]
+    n = pipeline_iterations(inner, choice)
+    if n > 1 and n > modulo_value(problem, inner.modulo, choice):
+        return False
+    using = [_uses(st, engine) for st in inner.stages]
+    if True in using[using.index(False) if False in using else len(using):]:
+        return False  # (a stage on the unit after one that is not: it waits for that one)
+    return any(using) and all(issues_freely(problem, st, engine, choice)
+                              for st, u in zip(inner.stages, using) if u)
+
+
+def carried_idle(problem: Problem, stage: Stage, engine: str, choice: Choice,
+                 slack: int) -> int:
+    """Idle time of `engine` before `stage` that its own leading loads did not use, which
+    carries on past it: a stage that issues freely (`issues_freely`) issues its loads as
+    soon as the unit is free, so the unit is free again its busy time after that, however
+    long the stage's compute waits for the phase before. (Without it, the chain counts
+    the unit idle only from the stage's own last transfer.)"""
+    if slack <= 0 or load_prefix_engine(stage) != engine or \
+            not issues_freely(problem, stage, engine, choice):
+        return 0
+    return max(0, slack - leading_load(problem, stage, choice))
 
 
 REDUCE_STEP_EXTRA_OPS = 2

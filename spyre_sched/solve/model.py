@@ -275,8 +275,7 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
             fifo_terms += list(zip(t.program.fifos, t.fifos))
             register_terms += list(zip(t.program.registers, t.registers))
         # the phases' join beyond the least slack the parts were stated with
-        hidden, hidden_most = varmodel.state_phase_overlap(
-            model, problem, prog, [q for t in parts for q in t.program.pipelines], one_hot)
+        hidden, hidden_most = varmodel.state_phase_overlap(model, problem, prog, one_hot)
         pipelines_sum = cp_model.LinearExpr.sum(cycles_terms) - \
             cp_model.LinearExpr.sum(hidden)
         busy_sums = [cp_model.LinearExpr.sum(terms) for terms in busy_terms.values()]
