@@ -71,6 +71,7 @@ from spyre_sched.solve.problem import (
     Stage,
     Transfer,
 )
+from spyre_sched.solve.running_tiles import running_tiles
 
 KEEP_ATTR = "ktdf.keep"
 KEEP_ROLE_ATTR = "ktdf.keep_role"
@@ -185,10 +186,14 @@ def _trip(lo: Expr, hi: Expr, step: Expr) -> Expr:
 
 
 class _Hardware:
-    def __init__(self, device: Device, sharers: int, tiles: int = 1):
+    def __init__(self, device: Device, sharers: int, tiles: int = 1,
+                 running: tuple[int, ...] | None = None):
         self.device = device
         self.sharers = sharers
         self.tiles = tiles
+        # the cores that run the program (a call guarded on the tile id runs on fewer)
+        self.running = tuple(t for t in (range(tiles) if running is None else running)
+                             if t < device.num_cores)
         self.core = device.core(0)
         corelets = device.corelets(self.core)
         self.corelet = corelets[0] if corelets else None
@@ -286,7 +291,7 @@ class _Hardware:
         """A read of another core's scratchpad `source`, priced for the tile the owner
         reaches slowest (`farthest_reader`): one hop over the interconnect."""
         owner = self.device.cores.index(self.device.core_of(source))
-        reader = farthest_reader(self.device, owner, range(min(self.tiles, self.device.num_cores)))
+        reader = farthest_reader(self.device, owner, self.running or (0,))
         return interconnect_hop(self.device, source, self.device.scratchpad(reader).name,
                                 interconnect_issuer(self.device, reader))
 
@@ -301,7 +306,7 @@ class _Hardware:
         stop = links[0].source
         out = [dp for dp in self.device.outgoing(stop) if dp.target in self.device.units
                and self.device.units[dp.target].is_switch]
-        readers = max(1, min(self.tiles, self.device.num_cores) - 1)
+        readers = max(1, len(self.running) - 1)
         return sum(dp.bandwidth for dp in out), readers, f"{stop} links"
 
     def shared(self, hop) -> tuple[int | None, str]:
@@ -1287,6 +1292,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     per_program = {index: _decisions(func, index) for index, func in funcs}
     spanning_names = _spanning_keeps(funcs)
     calls = _calls(orchestrator)
+    running = running_tiles(orchestrator, tiles)
     spanning = {d.name: d for ds, _, _ in per_program.values() for d in ds
                 if d.name in spanning_names}
     for index, func in funcs:
@@ -1299,7 +1305,11 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         own = pin.value.data if isinstance(pin, IntegerAttr) else 0
         regions = _resident_regions(func, spanning, own)
         shared = [spanning[n] for n in regions if spanning[n] not in ds]
-        reader = _ProgramReader(index, func, ds + shared, hw, solved)
+        runs = running.get(func.sym_name.data)
+        # a program the tile-id guards give to fewer cores is priced for those cores
+        program_hw = hw if runs is None or len(runs) >= sharers else \
+            _Hardware(device, max(1, len(runs)), tiles, runs)
+        reader = _ProgramReader(index, func, ds + shared, program_hw, solved)
         if regions:
             # the regions sit above the pinned bytes, which count rounded up to the
             # granularity (below): measured from there, the rounding is not counted twice
