@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from xdsl.dialects import arith, scf
@@ -1324,6 +1324,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
             pipes.append(reader.pipeline(op, f"pipe{k}"))
+        pipes = [_stores_staggered(q, frozenset()) for q in pipes]
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
                                 *calls.get(func.sym_name.data, (1, ())),
@@ -1345,6 +1346,45 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     problem = Problem(kernel, device.name, device.scratchpad(hw.core).size, tuple(decisions),
                       tuple(programs), regions, corelets, others)
     return Extraction(problem, module, device, ops)
+
+
+def _surely_through(stage: Stage) -> set[str]:
+    """Shared memories the stage moves data through whatever the decisions, its nested
+    pipelines' included (`cost.shared_memories` looks at its own transfers only)."""
+    out: set[str] = set()
+    for w in stage.work:
+        if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory \
+                and w.bytes.least() > 0:
+            out.add(w.shared_memory)
+        elif isinstance(w, Pipeline) and w.iterations.least() > 0:
+            for st in w.stages:
+                out |= _surely_through(st)
+    return out
+
+
+def _stores_staggered(p: Pipeline, outer: frozenset[str]) -> Pipeline:
+    """`p` with every store stage of a nested pipeline (transfers into a shared memory
+    only) marked with the shared memories an earlier stage of the program surely moved
+    data through (`Stage.staggered`). The first transfer through device memory serves the
+    cores one after another; a store waits for its phase's compute, so the cores reach it
+    in that order, long after the loads that contended (a later phase's loads are issued
+    as soon as the DMA is free, together, and do contend: they stay unmarked). The cost
+    model marks the stages of one pipeline itself (`cost.staggered_stages`); this carries
+    the order into nested pipelines, e.g. the normalisation's store after the statistics'
+    loads."""
+    seen = set(outer)
+    stages: list[Stage] = []
+    for st in p.stages:
+        work = tuple(_stores_staggered(w, frozenset(seen)) if isinstance(w, Pipeline) else w
+                     for w in st.work)
+        stores = bool(st.work) and all(isinstance(w, Transfer) and w.shared_memory
+                                       and w.target == w.shared_memory for w in st.work)
+        marked = tuple(sorted(set(st.staggered) | (outer if stores else set())))
+        if work != st.work or marked != st.staggered:
+            st = replace(st, work=work, staggered=marked)
+        stages.append(st)
+        seen |= _surely_through(st)
+    return replace(p, stages=tuple(stages))
 
 
 def _spanning_keeps(funcs: list[tuple[int, FuncOp]]) -> set[str]:
