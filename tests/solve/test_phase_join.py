@@ -113,3 +113,32 @@ def test_the_model_equals_the_cost_model_on_every_assignment():
         s = solve(problem)
         assert (s.cycles,) == brute_force(problem)[1]
         assert s.stats.model_objective == s.cycles
+
+
+def test_a_later_phase_store_is_staggered_its_loads_are_not():
+    """The first load through device memory serves the cores one after another; a later
+    phase's store, after that phase's compute, finds them in that order and pays its own
+    time in the fill, while the later phase's load (issued as soon as the DMA is free, by
+    every core at once) still pays all cores' share."""
+    from spyre_sched.solve.extract import _stores_staggered
+
+    def ddr(name, source, target):
+        return Transfer(name, Quantity.const(1024), 128, 20, shared_bandwidth=150, sharers=32,
+                        source=source, target=target, shared_memory="ddr")
+
+    work = Compute("c", Quantity.const(64), 1, 64, latency=6)
+    later = Pipeline("later", Quantity.const(1), (
+        Stage("ld", "dma_load", (ddr("x", "ddr", "lx"),)), Stage("c", "sfu", (work,)),
+        Stage("st", "dma_store", (ddr("y", "lx", "ddr"),))), modulo=1)
+    first = Pipeline("first", Quantity.const(1), (
+        Stage("ld", "dma_load", (ddr("w", "ddr", "lx"),)), Stage("c", "sfu", (work,))))
+    program = Pipeline("pipe0", Quantity.const(1), (
+        Stage("a", "dma+sfu", (first,)), Stage("b", "dma+sfu", (later,))))
+    marked = _stores_staggered(program, frozenset())
+    ld, _, st = marked.stages[1].work[0].stages
+    assert (ld.staggered, st.staggered) == ((), ("ddr",))
+    assert marked.stages[0].work[0].stages[0].staggered == ()  # (the first load orders them)
+    problem = Problem("k", "d", 1 << 20, (), (Program(0, "p", (marked,)),))
+    store = marked.stages[1].work[0].stages[2]
+    assert cost.stage_fill(problem, store, {}, store.staggered) == \
+        -(-1024 // 128) + 20 < -(-1024 * 32 // 150) + 20  # (its own path's bandwidth)
