@@ -179,6 +179,56 @@ def overlapped_latency(p: Pipeline) -> list[int]:
     return out
 
 
+def leading_transfer_work(stage: Stage) -> Transfer | None:
+    """The transfer a stage starts with (looking into a nested pipeline's first stage)."""
+    if not stage.work:
+        return None
+    first = stage.work[0]
+    if isinstance(first, Transfer):
+        return first
+    if isinstance(first, Pipeline) and first.stages:
+        return leading_transfer_work(first.stages[0])
+    return None
+
+
+def unissued_overlap(problem: Problem, p: Pipeline, choice: Choice) -> list[int]:
+    """Per stage of one of a program's own run-once pipelines, the latency
+    `overlapped_latency` hid behind the next stage's leading transfer that this choice
+    does not issue (it moves nothing: an input kept resident), which the stage pays
+    after all. Nested pipelines keep the static overlap, like their prefetch slack; the
+    CP-SAT model adds the same per program (`varmodel.state_phase_overlap`)."""
+    out = [0] * len(p.stages)
+    top = problem.__dict__.get("_top_pipelines")
+    if top is None:
+        top = problem.__dict__["_top_pipelines"] = {
+            id(q): q for prog in problem.programs for q in prog.pipelines}
+    if id(p) not in top or streaming.overlaps(p) or p.iterations.scope or \
+            p.instances.scope or pipeline_iterations(p, {}) != 1:
+        return out
+    for k, (amount, nxt) in enumerate(unissued_overlap_terms(p)):
+        if amount and nxt.bytes.at(choice) == 0:
+            out[k] = amount
+    return out
+
+
+def unissued_overlap_terms(p: Pipeline) -> list[tuple[int, Transfer | None]]:
+    """Per stage, the latency `overlapped_latency` hides behind the next stage's leading
+    transfer (beyond what the stage carries), and that transfer: the stage pays the
+    amount when a choice does not issue it. 0 where the stage's own transfers may move
+    nothing (its latency then depends on the choice too)."""
+    out: list[tuple[int, Transfer | None]] = []
+    for k, hidden in enumerate(overlapped_latency(p)):
+        st = p.stages[k]
+        nxt = leading_transfer_work(p.stages[k + 1]) if k + 1 < len(p.stages) else None
+        if hidden <= st.overlapped or nxt is None or \
+                any(isinstance(w, Transfer) and w.bytes.least() == 0 for w in st.work):
+            out.append((0, nxt))
+            continue
+        landing = max((0 if w.awaited else w.latency) for w in st.work)
+        out.append((min(landing, hidden) - min(landing, st.overlapped), nxt))
+    return out
+
+
 def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[str, ...],
                memo: dict | None = None, overlapped: int = 0, prefetch_slack: int = 0) -> int:
     """One iteration through the stage during the fill and drain. A transfer through a
@@ -586,10 +636,12 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
     per_engine: dict[str, int] = {}
     occupied: dict[str, int] = {}
     shared: dict[str, int] = {}
-    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p, choice)):
+    unissued = unissued_overlap(problem, p, choice)
+    for st, stag, hidden, free, back in zip(p.stages, staggered_stages(p),
+                                            overlapped_latency(p), _slack(problem, p, choice),
+                                            unissued):
         _, steady = stage_times(problem, st, choice, m, memo)
-        fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
+        fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free) + back)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
                                                                        memo)

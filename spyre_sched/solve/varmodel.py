@@ -758,6 +758,19 @@ def state_phase_overlap(model: cp_model.CpModel, problem: Problem, program: Prog
         if p.iterations.scope or p.instances.scope or streaming.overlaps(p):
             continue
         runs = cost.pipeline_iterations(p, {})
+        if runs == 1:
+            # a stage whose latency hid behind a leading transfer the choice does not
+            # issue pays it (`cost.unissued_overlap`): added, i.e. subtracted negated
+            for amount, nxt in cost.unissued_overlap_terms(p):
+                if not amount or nxt is None or nxt.bytes.least() > 0:
+                    continue
+                if any(d not in known for d in nxt.bytes.scope):
+                    continue
+                ks = s.candidates(nxt.bytes.scope)
+                column = [amount if nxt.bytes.at(dict(zip(nxt.bytes.scope, key))) == 0
+                          else 0 for key in ks]
+                paid = s.table(nxt.bytes.scope, ks, [column], "phase.unissued")[0]
+                out.append(-program.calls * paid)
         slack: dict[int, tuple[cp_model.LinearExprT, int]] = {}  # stage -> (slack, its most)
         for k, (st, chain) in enumerate(zip(p.stages, cost.prefetch_chain(p))):
             engine = cost.load_prefix_engine(st)
