@@ -142,3 +142,31 @@ def test_a_later_phase_store_is_staggered_its_loads_are_not():
     store = marked.stages[1].work[0].stages[2]
     assert cost.stage_fill(problem, store, {}, store.staggered) == \
         -(-1024 // 128) + 20 < -(-1024 * 32 // 150) + 20  # (its own path's bandwidth)
+
+
+def test_a_hoisted_load_pays_its_latency_when_the_next_load_is_not_issued():
+    """W (hoisted) then a phase loading X: the unit issues X right behind W and the two
+    latencies run side by side; with X kept resident its load moves nothing and is not
+    issued, so W's landing is paid whole. Both models agree on both choices."""
+    keep = Decision("p0.keep.X", "keep", 0, (Candidate(0), Candidate(1)))
+    w = Transfer("w", Quantity.const(1280), 128, LOAD_LATENCY, source="ddr", target="lx")
+    x = Transfer("x", Quantity.of([keep], lambda k: 0 if k.value else 1280), 128,
+                 LOAD_LATENCY, source="ddr", target="lx")
+    work = Compute("c", Quantity.const(64), 1, 64, latency=6)
+    phase = Pipeline("x", Quantity.const(1), (
+        Stage("x.ld", "dma_load", (x,)), Stage("x.c", "sfu", (work,))), modulo=1)
+    pipe = Pipeline("pipe0", Quantity.const(1), (
+        Stage("w", "dma_load", (w,)), Stage("phase", "dma+sfu", (phase,))))
+    problem = Problem("k", "d", 1 << 20, (keep,), (Program(0, "p", (pipe,)),))
+    loaded, kept = {"p0.keep.X": 0}, {"p0.keep.X": 1}
+    assert cost.kernel_cycles(problem, loaded) == LOAD_OCCUPANCY + ONE + 1 + 6
+    assert cost.kernel_cycles(problem, kept) == ONE + 1 + 6
+    built = model.build(problem)
+    built.model.minimize(built.cycles)
+    for choice in (loaded, kept):
+        built.model.clear_assumptions()
+        built.model.add_assumptions([built.one_hot[d][i] for d, i in choice.items()])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(built.model) == cp_model.OPTIMAL
+        assert solver.value(built.cycles) == cost.kernel_cycles(problem, choice)
