@@ -250,9 +250,15 @@ def _joined(pieces: list) -> np.ndarray:
 
 
 class Token:
-    """A sync channel from one unit to another: sync_send adds a signal, sync_recv takes one."""
+    """A sync channel from one unit to another: sync_send adds a signal, sync_recv takes one.
 
-    __slots__ = ("name", "sender", "receiver", "count", "waiter", "sent")
+    A signal is delivered when the sender's transfers so far have landed, often later than
+    the simulation's time. In an untraced launch, while no receiver waits, such a signal
+    is kept in `due` (its delivery cycle; one sender, so in order) instead of costing an
+    event: the receiver counts it once its own time reaches that cycle (`available`), and
+    a receiver that blocks turns the first of them into the event it waits for."""
+
+    __slots__ = ("name", "sender", "receiver", "count", "waiter", "sent", "due")
 
     def __init__(self, name: str, sender: str, receiver: str):
         self.name = name
@@ -261,6 +267,18 @@ class Token:
         self.count = 0
         self.waiter: Process | None = None
         self.sent = 0
+        self.due: deque[int] = deque()
+
+    def available(self, time: int) -> int:
+        """Signals there for the receiver at `time` (no earlier than the simulation's):
+        those delivered, and those due by then (only the receiver takes signals, so the
+        ones it counts early are seen by nobody else)."""
+        due = self.due
+        while due and due[0] <= time:
+            due.popleft()
+            self.sent += 1
+            self.count += 1
+        return self.count
 
 
 @dataclass(slots=True)
@@ -633,8 +651,7 @@ class Simulator:
             if local > now:
                 # A token is delivered at the unit's time: no need for the heap either.
                 if op == SYNC_SEND and cmd[1].sender == proc.name:
-                    token = cmd[1]
-                    self._push(max(local, proc.last_landing), _SIGNAL, token, None)
+                    self._deliver(cmd[1], max(local, proc.last_landing))
                     continue
                 proc.pending = cmd
                 self._push(local, _RESUME, proc, None)
@@ -649,7 +666,7 @@ class Simulator:
                 if token.sender != proc.name:
                     raise self._fault(proc, f"signals token {token.name}, whose sender is {token.sender}")
                 if proc.last_landing > now:
-                    self._push(proc.last_landing, _SIGNAL, token, None)
+                    self._deliver(token, proc.last_landing)
                 else:
                     self._signal(token)
                 continue
@@ -657,10 +674,12 @@ class Simulator:
                 token = cmd[1]
                 if token.receiver != proc.name:
                     raise self._fault(proc, f"waits on token {token.name}, whose receiver is {token.receiver}")
-                if token.count:
+                if token.count or token.due and token.available(now):
                     token.count -= 1
                     continue
                 token.waiter = proc
+                if token.due:  # (each later than now) the first wakes the receiver
+                    self._push(token.due.popleft(), _SIGNAL, token, None)
                 self._block(proc, "in", f"for sync token {token.name} from {token.sender}")
                 return
             if op == SETTLE:  # (the global clock has reached the unit's own)
@@ -853,9 +872,9 @@ class Simulator:
         proc.stats.instructions += 1
         local = proc.local
         if local > self.now:
-            self._push(max(local, proc.last_landing), _SIGNAL, token, None)
+            self._deliver(token, max(local, proc.last_landing))
         elif proc.last_landing > local:
-            self._push(proc.last_landing, _SIGNAL, token, None)
+            self._deliver(token, proc.last_landing)
         else:
             self._signal(token)
         return True
@@ -864,7 +883,8 @@ class Simulator:
         """(SYNC_RECV, token) in place when the unit's time is the simulation's and a signal
         is there (what `_step` does then); False (nothing done) otherwise: the command is
         yielded and waits its turn in the event queue."""
-        if token.count and proc.local == self.now and token.receiver == proc.name:
+        if proc.local == self.now and token.receiver == proc.name \
+                and (token.count or token.due and token.available(proc.local)):
             if proc.local > self._limit:
                 self._check_limit(proc)
             proc.stats.instructions += 1
@@ -933,6 +953,15 @@ class Simulator:
         proc.blocked_on = what
         proc.blocked_kind = kind
         proc.blocked_since = self.now
+
+    def _deliver(self, token: Token, time: int) -> None:
+        """The sender's signal arrives at `time`, after the simulation's time: an event
+        when someone will look at it then (the receiver waits, or the trace records the
+        order of events), otherwise kept on the token until the receiver counts it."""
+        if token.waiter is None and self.trace is None:
+            token.due.append(time)
+        else:
+            self._push(time, _SIGNAL, token, None)
 
     def _signal(self, token: Token) -> None:
         token.sent += 1
