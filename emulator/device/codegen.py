@@ -119,6 +119,11 @@ class UnitCode:
                 "    SYNC_SEND_NOW, SYNC_RECV_NOW = SIM.sync_send_now, SIM.sync_recv_now",
                 "    ISSUE, CHECK = SIM.issue_wait, SIM.issue_check",
                 "    CL = r.compute_latency",
+                # Untraced: the cycle below which the generated code may do a wait's or
+                # a one-cycle op's accounting itself (-1: traced, every op calls the
+                # simulator, which records the trace).
+                "    LIM = SIM._limit if SIM.trace is None else -1",
+                "    ST = proc.stats",
                 "    q = proc.local",
                 "    QL = CHECK(proc, q, 'start')"]
         for i in range(len(shared)):
@@ -195,7 +200,12 @@ class UnitCode:
         latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
         out.append(f"{ind}_t = {latest}")
         if self.in_place:
-            out.append(f"{ind}if _t > proc.local: WAIT(proc, _t, 'for its operands to be ready')")
+            # Untraced and within the cycle budget (LIM): Simulator.wait_until_now's
+            # accounting written out, the same figures without a call per operand wait.
+            out.append(f"{ind}if _t > proc.local:")
+            out.append(f"{ind}    if proc.local <= LIM: ST.instructions += 1; "
+                       "ST.stalled_input += _t - proc.local; proc.local = _t")
+            out.append(f"{ind}    else: WAIT(proc, _t, 'for its operands to be ready')")
         else:
             out.append(f"{ind}if _t > proc.local: yield (WAIT_UNTIL, _t, 'for its operands to be ready')")
 
@@ -423,13 +433,13 @@ class UnitCode:
         elif isinstance(op, vectorchain.ConstantBitstreamOp):
             k = self.const(self.image.bitstream_value(op))
             out.append(f"{ind}{n(op.result)} = {k}")
-            out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
+            self._one_cycle(out, ind)
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + CL")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, vectorchain.SplatBitsOp):
             k = self.const(self.image.splat_bits_fn(op))
             out.append(f"{ind}{n(op.result)} = {k}({n(op.bits)})")
-            out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
+            self._one_cycle(out, ind)
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + CL")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
@@ -451,6 +461,15 @@ class UnitCode:
         else:
             raise UnsupportedError(f"the emulator does not execute {op.name}", label)
 
+
+    def _one_cycle(self, out: list[str], ind: str) -> None:
+        """The unit is busy one cycle (`Simulator.delay_now(proc, 1)`, written out when
+        untraced and within the cycle budget)."""
+        if not self.in_place:
+            out.append(f"{ind}yield (DELAY, 1)")
+            return
+        out.append(f"{ind}if proc.local <= LIM: ST.instructions += 1; ST.busy += 1; proc.local += 1")
+        out.append(f"{ind}else: SIM.delay_now(proc, 1)")
 
     def _keeps_busy(self, op: Operation) -> bool:
         """Whether `op` occupies its unit for at least one cycle from its start (a transfer
