@@ -598,6 +598,17 @@ class Simulator:
                                 trace.slice(proc.name, proc.instruction, local, busy)
                             proc.local = local + busy
                         continue
+                    if trace is None and fifo.producer == proc.name and fifo.room() <= 0:
+                        # Nothing fits now: unless the receiver frees a slot before the
+                        # unit's own time, it blocks at that time. So it waits as the FIFO's
+                        # sender from that time on (no event for the attempt); a slot freed
+                        # earlier gives it back its attempt at its own time (_fifo_freed).
+                        fifo.putter = [proc, cmd[2], 0, cmd[3], cmd[4],
+                                       cmd[5] if op == SEND_BUSY else 0]
+                        proc.blocked_on = (_SENDING, fifo)  # (_block, at the unit's time)
+                        proc.blocked_kind = "out"
+                        proc.blocked_since = local
+                        return
                     proc.pending = cmd
                     self._push(local, _RESUME, proc, None)
                     return
@@ -1053,6 +1064,14 @@ class Simulator:
             return
         proc, data, sent, n, latency, busy = putter
         fifo.putter = None
+        if proc.blocked_since > self.now:
+            # A sender waiting from its own time on, which is still ahead (see _step):
+            # room freed before that time. It makes its attempt at its time, as it would
+            # have without waiting early.
+            proc.blocked_on = None
+            proc.pending = (SEND_BUSY, fifo, data, n, latency, busy)
+            self._push(proc.blocked_since, _RESUME, proc, None)
+            return
         sent = self._fifo_put(fifo, data, sent, n, latency)
         if sent < n:
             putter[2] = sent
