@@ -123,6 +123,9 @@ class UnitCode:
                 # a one-cycle op's accounting itself (-1: traced, every op calls the
                 # simulator, which records the trace).
                 "    LIM = SIM._limit if SIM.trace is None else -1",
+                # Untraced, and the unit reads no memory: it may take FIFO entries and
+                # tokens at its own time ahead of the simulation's (Simulator.recv_ahead).
+                f"    AHEAD = SIM.trace is None and {not _reads_memory(block)}",
                 "    ST = proc.stats",
                 "    q = proc.local",
                 "    QL = CHECK(proc, q, 'start')"]
@@ -365,7 +368,9 @@ class UnitCode:
             shape = tuple(op.result.type.get_shape())
             if self.in_place:
                 self.recv_sizes.add((fifo, count))
-                out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and proc.local == SIM.now else None")
+                out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and "
+                           f"(proc.local == SIM.now or AHEAD and {fifo}.chunks and "
+                           f"{fifo}.chunks[0][0] <= proc.local) else None")
                 out.append(f"{ind}if _v is None: _v = yield {fifo}_r{count}")
             else:
                 out.append(f"{ind}_v = yield (RECV, {fifo}, {count})")
@@ -391,7 +396,7 @@ class UnitCode:
             elif sending:
                 out.append(f"{ind}if not SYNC_SEND_NOW(proc, {token}): yield (SYNC_SEND, {token})")
             else:
-                out.append(f"{ind}if not SYNC_RECV_NOW(proc, {token}): yield (SYNC_RECV, {token})")
+                out.append(f"{ind}if not SYNC_RECV_NOW(proc, {token}, AHEAD): yield (SYNC_RECV, {token})")
         elif isinstance(op, agen.VectorLoadOp):
             res = n(op.result)
             if self.in_place:
@@ -489,6 +494,12 @@ class UnitCode:
                            vectorchain.ReduceOp, vectorchain.MatmulOp)):
             return self.image.compute_plan(op).elements > 0
         return isinstance(op, vectorchain.ConstantBitstreamOp | vectorchain.SplatBitsOp)  # (DELAY, 1)
+
+
+def _reads_memory(block: Block) -> bool:
+    """Whether a unit's body reads a memory (a load or a transfer from one)."""
+    return any(isinstance(op, (agen.VectorLoadOp, agen.CompositeLoadAndStoreOp,
+                               agen.IndirectLoadAndStoreOp)) for op in block.walk())
 
 
 def _numel(shape) -> int:

@@ -152,7 +152,7 @@ class Fifo:
     """
 
     __slots__ = ("name", "depth", "producer", "consumer", "chunks", "held", "getter", "putter",
-                 "trace", "entries_moved", "path", "bytes_moved", "wake_at", "queue")
+                 "trace", "entries_moved", "path", "bytes_moved", "wake_at", "queue", "frees")
 
     def __init__(self, name: str, depth: int, producer: str, consumer: str):
         if depth < 1:
@@ -171,6 +171,9 @@ class Fifo:
         self.path = name
         self.wake_at: int | None = None
         self.queue: SharedQueue | None = None  # the datapath's queue, when FIFOs take turns
+        # Receives taken ahead of the simulation's time (Simulator.recv_now): [cycle, entries]
+        # in order, still counted in `held` until that cycle (settle).
+        self.frees: deque[list] = deque()
 
     @property
     def free(self) -> int:
@@ -190,6 +193,20 @@ class Fifo:
     def count(self) -> int:
         """Entries in the FIFO (visible or in flight)."""
         return self.held
+
+    def settle(self, time: int) -> None:
+        """Free the slots of the receives taken ahead whose cycle is `time` or earlier.
+        Only the FIFO's sender looks at its room, always at its own time, which only
+        grows: a slot freed early for it is freed for nobody else."""
+        frees = self.frees
+        while frees and frees[0][0] <= time:
+            self.held -= frees.popleft()[1]
+
+    def room_at(self, time: int) -> int:
+        """`room()` for a sender whose time is `time` (no earlier than the simulation's)."""
+        if self.frees:
+            self.settle(time)
+        return self.room()
 
     def take_visible(self, now: int, remaining: int, pieces: list) -> int:
         """Move up to `remaining` visible entries into `pieces`; returns what is left."""
@@ -356,6 +373,7 @@ _CALLBACK = 0
 _RESUME = 1
 _WAKE = 2  # a FIFO's waiting receiver may take entries now
 _SIGNAL = 3  # a sync token is delivered (no closure built per signal)
+_FREED = 4  # a receive taken ahead reaches its cycle while the FIFO's sender waits for room
 
 
 @dataclass(slots=True)
@@ -480,6 +498,11 @@ class Simulator:
                             self._fifo_wake(target)
                     elif kind == _SIGNAL:
                         self._signal(target)
+                    elif kind == _FREED:
+                        self._fifo_freed(target)
+                        if target.putter is not None and target.frees:
+                            # (still waiting: the next receive taken ahead may let it go on)
+                            self._push(target.frees[0][0], _FREED, target, None)
                     else:
                         target()
                 if not self._requests:
@@ -588,8 +611,7 @@ class Simulator:
                     # A send that fits now fits at the unit's own time too (only its
                     # receiver frees slots), so it is placed now with its entries visible
                     # when they would have been. No need to put the unit back on the heap.
-                    if fifo.producer == proc.name and (fifo.depth - fifo.held if fifo.queue is None
-                                                       else fifo.room()) >= cmd[3]:
+                    if fifo.producer == proc.name and fifo.room_at(local) >= cmd[3]:
                         busy = cmd[5] if op == SEND_BUSY else 0
                         self._fifo_put(fifo, cmd[2], 0, cmd[3], cmd[4] + local - now, local)
                         if busy > 0:
@@ -608,6 +630,8 @@ class Simulator:
                         proc.blocked_on = (_SENDING, fifo)  # (_block, at the unit's time)
                         proc.blocked_kind = "out"
                         proc.blocked_since = local
+                        if fifo.frees:  # (each after `local`) the first lets it go on
+                            self._push(fifo.frees[0][0], _FREED, fifo, None)
                         return
                     proc.pending = cmd
                     self._push(local, _RESUME, proc, None)
@@ -626,6 +650,8 @@ class Simulator:
                     continue
                 fifo.putter = [proc, data, sent, n, latency, busy]
                 self._block(proc, "out", (_SENDING, fifo))
+                if fifo.frees:  # (each after now) the first lets it go on
+                    self._push(fifo.frees[0][0], _FREED, fifo, None)
                 return
             # ---- private work: only this unit's clock moves -------------------------
             if op == DELAY:
@@ -834,10 +860,12 @@ class Simulator:
 
     def recv_now(self, proc: Process, fifo: Fifo, n: int):
         """(RECV, fifo, n) in place when the unit's time is the simulation's and all `n`
-        entries are visible; None (nothing done) otherwise."""
+        entries are visible; None (nothing done) otherwise. The generated code calls it
+        ahead of the simulation's time only for a unit that may take entries ahead
+        (`recv_ahead`)."""
         now = self.now
         if proc.local != now:
-            return None
+            return self.recv_ahead(proc, fifo, n)
         chunks = fifo.chunks
         if not chunks:
             return None
@@ -871,6 +899,29 @@ class Simulator:
             self._fifo_freed(fifo)
         return value
 
+    def recv_ahead(self, proc: Process, fifo: Fifo, n: int):
+        """A receive at the unit's own time, ahead of the simulation's, of a whole chunk
+        already visible then: taken now, its slots still held until that time (Fifo.frees;
+        the sender sees them free from then on, as if the receive ran then). Only for an
+        untraced unit that reads no memory (codegen: a unit ahead reads memory as it is
+        at the simulation's time, so a unit that read after this would see it earlier
+        than it did before), and a FIFO with a queue of its own. None: nothing done."""
+        chunks = fifo.chunks
+        if not chunks or fifo.queue is not None:
+            return None
+        head = chunks[0]
+        local = proc.local
+        if head[2] != n or head[0] > local or fifo.consumer != proc.name:
+            return None
+        if local > self._limit:
+            self._check_limit(proc)
+        proc.stats.instructions += 1
+        chunks.popleft()
+        fifo.frees.append([local, n])
+        if fifo.putter is not None and len(fifo.frees) == 1:
+            self._push(local, _FREED, fifo, None)
+        return head[1]
+
     def sync_send_now(self, proc: Process, token: Token) -> bool:
         """(SYNC_SEND, token) in place, by the token's sender: the signal is delivered when
         every transfer the unit issued so far has landed, as `_step` does it (the same event
@@ -890,11 +941,11 @@ class Simulator:
             self._signal(token)
         return True
 
-    def sync_recv_now(self, proc: Process, token: Token) -> bool:
+    def sync_recv_now(self, proc: Process, token: Token, ahead: bool = False) -> bool:
         """(SYNC_RECV, token) in place when the unit's time is the simulation's and a signal
         is there (what `_step` does then); False (nothing done) otherwise: the command is
         yielded and waits its turn in the event queue."""
-        if proc.local == self.now and token.receiver == proc.name \
+        if (proc.local == self.now or ahead) and token.receiver == proc.name \
                 and (token.count or token.due and token.available(proc.local)):
             if proc.local > self._limit:
                 self._check_limit(proc)
@@ -989,6 +1040,8 @@ class Simulator:
                   at: int | None = None) -> int:
         """Place as much of `data[sent:n]` as fits; returns the new `sent`. `at`: the
         sender's time when it is ahead of the simulation (for the occupancy trace)."""
+        if fifo.frees:
+            fifo.settle(self.now if at is None else at)
         k = min(n - sent, fifo.depth - fifo.held if fifo.queue is None else fifo.room())
         if k <= 0:
             return sent
@@ -1050,6 +1103,8 @@ class Simulator:
 
     def _fifo_freed(self, fifo: Fifo) -> None:
         """Entries left the FIFO: record the occupancy, let a blocked sender go on."""
+        if fifo.frees:
+            fifo.settle(self.now)
         if fifo.trace is not None:
             fifo.trace.append((self.now, fifo.held))
         if fifo.queue is not None:
