@@ -195,18 +195,47 @@ class Fifo:
         return self.held
 
     def settle(self, time: int) -> None:
-        """Free the slots of the receives taken ahead whose cycle is `time` or earlier.
-        Only the FIFO's sender looks at its room, always at its own time, which only
-        grows: a slot freed early for it is freed for nobody else."""
-        frees = self.frees
-        while frees and frees[0][0] <= time:
-            self.held -= frees.popleft()[1]
+        """Free the slots of the receives taken ahead whose cycle is `time` or earlier,
+        in this FIFO and in those sharing its queue. Only the FIFOs' sender looks at their
+        room, always at its own time, which only grows: a slot freed early for it is
+        freed for nobody else."""
+        queue = self.queue
+        if queue is None:
+            frees = self.frees
+            while frees and frees[0][0] <= time:
+                self.held -= frees.popleft()[1]
+            return
+        if not queue.ahead:
+            return
+        for fifo in queue.fifos:
+            frees = fifo.frees
+            while frees and frees[0][0] <= time:
+                k = frees.popleft()[1]
+                fifo.held -= k
+                queue.held -= k
+                queue.ahead -= 1
 
     def room_at(self, time: int) -> int:
         """`room()` for a sender whose time is `time` (no earlier than the simulation's)."""
-        if self.frees:
+        if self.frees or self.queue is not None and self.queue.ahead:
             self.settle(time)
         return self.room()
+
+    def next_free(self) -> Fifo | None:
+        """The FIFO (this one or one sharing its queue) whose receive taken ahead frees a
+        slot first, if any."""
+        if self.queue is None or not self.queue.ahead:
+            return self if self.frees else None
+        best = None
+        for fifo in self.queue.fifos:
+            if fifo.frees and (best is None or fifo.frees[0][0] < best.frees[0][0]):
+                best = fifo
+        return best
+
+    def sender_waits(self) -> bool:
+        """Whether the sender waits for room in this FIFO or one sharing its queue."""
+        return self.putter is not None or (self.queue is not None
+                                           and self.queue.blocked_sender() is not None)
 
     def take_visible(self, now: int, remaining: int, pieces: list) -> int:
         """Move up to `remaining` visible entries into `pieces`; returns what is left."""
@@ -238,13 +267,14 @@ class SharedQueue:
     have the same producer and consumer (the datapath's two units), so only the consumer
     frees room, and at most one of them has a blocked sender at a time."""
 
-    __slots__ = ("name", "depth", "fifos", "held")
+    __slots__ = ("name", "depth", "fifos", "held", "ahead")
 
     def __init__(self, name: str, depth: int):
         self.name = name
         self.depth = depth
         self.fifos: list[Fifo] = []
         self.held = 0  # entries its FIFOs hold together (kept with each Fifo.held)
+        self.ahead = 0  # receives taken ahead its FIFOs still hold (their Fifo.frees)
 
     def blocked_sender(self) -> Fifo | None:
         for f in self.fifos:
@@ -500,9 +530,8 @@ class Simulator:
                         self._signal(target)
                     elif kind == _FREED:
                         self._fifo_freed(target)
-                        if target.putter is not None and target.frees:
-                            # (still waiting: the next receive taken ahead may let it go on)
-                            self._push(target.frees[0][0], _FREED, target, None)
+                        if target.sender_waits():
+                            self._wake_on_free(target)  # (the next receive taken ahead)
                     else:
                         target()
                 if not self._requests:
@@ -630,8 +659,7 @@ class Simulator:
                         proc.blocked_on = (_SENDING, fifo)  # (_block, at the unit's time)
                         proc.blocked_kind = "out"
                         proc.blocked_since = local
-                        if fifo.frees:  # (each after `local`) the first lets it go on
-                            self._push(fifo.frees[0][0], _FREED, fifo, None)
+                        self._wake_on_free(fifo)
                         return
                     proc.pending = cmd
                     self._push(local, _RESUME, proc, None)
@@ -650,8 +678,7 @@ class Simulator:
                     continue
                 fifo.putter = [proc, data, sent, n, latency, busy]
                 self._block(proc, "out", (_SENDING, fifo))
-                if fifo.frees:  # (each after now) the first lets it go on
-                    self._push(fifo.frees[0][0], _FREED, fifo, None)
+                self._wake_on_free(fifo)
                 return
             # ---- private work: only this unit's clock moves -------------------------
             if op == DELAY:
@@ -903,11 +930,12 @@ class Simulator:
         """A receive at the unit's own time, ahead of the simulation's, of a whole chunk
         already visible then: taken now, its slots still held until that time (Fifo.frees;
         the sender sees them free from then on, as if the receive ran then). Only for an
-        untraced unit that reads no memory (codegen: a unit ahead reads memory as it is
-        at the simulation's time, so a unit that read after this would see it earlier
-        than it did before), and a FIFO with a queue of its own. None: nothing done."""
+        untraced unit that reads no memory (codegen: a unit ahead of the simulation's time
+        reads memory as it is at the simulation's time; one that went on after this
+        instead of waiting in the event queue could miss writes landed in between).
+        None: nothing done."""
         chunks = fifo.chunks
-        if not chunks or fifo.queue is not None:
+        if not chunks:
             return None
         head = chunks[0]
         local = proc.local
@@ -918,8 +946,11 @@ class Simulator:
         proc.stats.instructions += 1
         chunks.popleft()
         fifo.frees.append([local, n])
-        if fifo.putter is not None and len(fifo.frees) == 1:
-            self._push(local, _FREED, fifo, None)
+        if fifo.queue is not None:
+            fifo.queue.ahead += 1
+        if fifo.putter is not None or fifo.queue is not None \
+                and fifo.queue.blocked_sender() is not None:
+            self._push(local, _FREED, fifo, None)  # (the sender waits for room)
         return head[1]
 
     def sync_send_now(self, proc: Process, token: Token) -> bool:
@@ -1040,7 +1071,7 @@ class Simulator:
                   at: int | None = None) -> int:
         """Place as much of `data[sent:n]` as fits; returns the new `sent`. `at`: the
         sender's time when it is ahead of the simulation (for the occupancy trace)."""
-        if fifo.frees:
+        if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
             fifo.settle(self.now if at is None else at)
         k = min(n - sent, fifo.depth - fifo.held if fifo.queue is None else fifo.room())
         if k <= 0:
@@ -1058,6 +1089,13 @@ class Simulator:
         if fifo.getter is not None:
             self._fifo_wake_at(fifo, visible)
         return sent + k
+
+    def _wake_on_free(self, fifo: Fifo) -> None:
+        """The sender now waits for room in `fifo`: the first receive taken ahead (each
+        after now) among the FIFOs sharing its room is an event that lets it go on."""
+        first = fifo.next_free()
+        if first is not None:
+            self._push(first.frees[0][0], _FREED, first, None)
 
     def _fifo_wake_at(self, fifo: Fifo, time: int) -> None:
         """Serve the FIFO's waiting receiver at `time` (one event, deduplicated)."""
@@ -1103,7 +1141,7 @@ class Simulator:
 
     def _fifo_freed(self, fifo: Fifo) -> None:
         """Entries left the FIFO: record the occupancy, let a blocked sender go on."""
-        if fifo.frees:
+        if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
             fifo.settle(self.now)
         if fifo.trace is not None:
             fifo.trace.append((self.now, fifo.held))
