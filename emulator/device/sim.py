@@ -640,7 +640,8 @@ class Simulator:
                     # A send that fits now fits at the unit's own time too (only its
                     # receiver frees slots), so it is placed now with its entries visible
                     # when they would have been. No need to put the unit back on the heap.
-                    if fifo.producer == proc.name and fifo.room_at(local) >= cmd[3]:
+                    room = fifo.room_at(local) if fifo.producer == proc.name else -1
+                    if room >= cmd[3]:
                         busy = cmd[5] if op == SEND_BUSY else 0
                         self._fifo_put(fifo, cmd[2], 0, cmd[3], cmd[4] + local - now, local)
                         if busy > 0:
@@ -649,7 +650,7 @@ class Simulator:
                                 trace.slice(proc.name, proc.instruction, local, busy)
                             proc.local = local + busy
                         continue
-                    if trace is None and fifo.producer == proc.name and fifo.room() <= 0:
+                    if trace is None and fifo.producer == proc.name and room <= 0:
                         # Nothing fits now: unless the receiver frees a slot before the
                         # unit's own time, it blocks at that time. So it waits as the FIFO's
                         # sender from that time on (no event for the attempt); a slot freed
@@ -659,7 +660,8 @@ class Simulator:
                         proc.blocked_on = (_SENDING, fifo)  # (_block, at the unit's time)
                         proc.blocked_kind = "out"
                         proc.blocked_since = local
-                        self._wake_on_free(fifo)
+                        if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
+                            self._wake_on_free(fifo)
                         return
                     proc.pending = cmd
                     self._push(local, _RESUME, proc, None)
@@ -678,7 +680,8 @@ class Simulator:
                     continue
                 fifo.putter = [proc, data, sent, n, latency, busy]
                 self._block(proc, "out", (_SENDING, fifo))
-                self._wake_on_free(fifo)
+                if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
+                    self._wake_on_free(fifo)
                 return
             # ---- private work: only this unit's clock moves -------------------------
             if op == DELAY:
