@@ -171,7 +171,7 @@ class Fifo:
         self.path = name
         self.wake_at: int | None = None
         self.queue: SharedQueue | None = None  # the datapath's queue, when FIFOs take turns
-        # Receives taken ahead of the simulation's time (Simulator.recv_now): [cycle, entries]
+        # Receives taken ahead of the simulation's time (Simulator.recv_ahead): [cycle, entries]
         # in order, still counted in `held` until that cycle (settle).
         self.frees: deque[list] = deque()
 
