@@ -178,6 +178,7 @@ def _move_after(store: ktdp.StoreOp, reader: Operation, block: Block,
         empty = empty_like(ttype)
         copy = parallel_generic([value], [AffineMap.identity(ttype.get_num_dims())],
                                 empty.tensor, ttype, lambda args: ([], args[0]))
+        copy.res[0].name_hint = f"{value.name_hint or 'value'}_late"
         made = [empty, copy]
         note_origin(made, store)
         value = copy.res[0]
