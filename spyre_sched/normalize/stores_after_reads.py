@@ -22,9 +22,9 @@ early and read by others). The copy costs one pass of the vector unit over the t
 "Reads" counts the readers the scheduler may run late: every compute using the value,
 directly or through other computes (fusion runs an elementwise producer inside its
 consumer), and every store of a value made from it (its program runs at its last store).
-Memory "may overlap" unless two views are told apart for sure: different memory spaces or
-cores, views on different pointer arguments of the kernel (they are distinct tensors), or
-constant scratchpad byte ranges that do not meet.
+Memory "may overlap" unless told apart for sure (`polyhedral/memory_overlap.py`: different
+memory spaces or cores, different pointer arguments, scratchpad byte ranges or constant
+boxes of one view that do not meet).
 
 A store that would have to move past a load of the memory it writes (which must see the
 new value) or past another store to that memory is refused as "not supported yet",
@@ -36,16 +36,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.normalize.common import empty_like, kernel_of, note_origin, parallel_generic
-from spyre_sched.normalize.scratchpad_slots import scratchpad_span
+from spyre_sched.polyhedral.memory_overlap import tiles_may_overlap
 from spyre_sched.schedule.common import fail
 
 NAME = "stores-after-reads"
@@ -59,55 +58,6 @@ def _top_level(op: Operation, block: Block) -> Operation | None:
             return None
         op = parent
     return op
-
-
-def _view_of(tile: SSAValue) -> Operation | None:
-    owner = tile.owner
-    if isinstance(owner, (ktdp.ConstructAccessTileOp, ktdp.ConstructIndirectAccessTileOp)):
-        view = owner.view.owner
-        return view if isinstance(view, Operation) else None
-    return None
-
-
-def _pointer(value: SSAValue) -> BlockArgument | None:
-    """The kernel argument a device-memory offset is that argument plus something (None
-    when it is not)."""
-    while True:
-        if isinstance(value, BlockArgument):
-            return value if isinstance(value.owner.parent_op(), func.FuncOp) else None
-        owner = value.owner
-        if isinstance(owner, arith.AddiOp):
-            if isinstance(owner.rhs.owner, arith.ConstantOp):
-                value = owner.lhs
-                continue
-            if isinstance(owner.lhs.owner, arith.ConstantOp):
-                value = owner.rhs
-                continue
-        return None
-
-
-def _may_overlap(a: SSAValue, b: SSAValue) -> bool:
-    """Whether the memory two access tiles reach may share an element."""
-    va, vb = _view_of(a), _view_of(b)
-    if va is None or vb is None:
-        return True
-    if va is vb:
-        return True
-    if not isinstance(va, ktdp.ConstructMemoryViewOp) \
-            or not isinstance(vb, ktdp.ConstructMemoryViewOp):
-        return True
-    sa, sb = va.memory_space, vb.memory_space
-    if sa.space != sb.space:
-        return False
-    if sa.space == "ct_local":
-        if sa.tile is not None and sb.tile is not None and sa.tile != sb.tile:
-            return False
-        span_a, span_b = scratchpad_span(va), scratchpad_span(vb)
-        if span_a is not None and span_b is not None:
-            return span_a[0] < span_b[1] and span_b[0] < span_a[1]
-        return True
-    pa, pb = _pointer(va.offset), _pointer(vb.offset)
-    return pa is None or pb is None or pa is pb
 
 
 def _readers(load: ktdp.LoadOp, block: Block) -> list[Operation]:
@@ -152,7 +102,7 @@ def _order_block(block: Block) -> None:
         for store in [op for op in ops if isinstance(op, ktdp.StoreOp)]:
             written = _write_point(store, block, order)
             last = max((order[r] for load in loads if order[load] < order[store]
-                        and _may_overlap(load.tile, store.tile)
+                        and tiles_may_overlap(load.tile, store.tile)
                         for r in _readers(load, block) if r is not store), default=-1)
             if last <= written:
                 continue
@@ -167,7 +117,7 @@ def _move_after(store: ktdp.StoreOp, reader: Operation, block: Block,
     just before the store if that is later) and the store after it."""
     at = max(order[reader], order[store])
     for op in list(block.ops)[order[store] + 1:at + 1]:
-        if isinstance(op, (ktdp.LoadOp, ktdp.StoreOp)) and _may_overlap(op.tile, store.tile):
+        if isinstance(op, (ktdp.LoadOp, ktdp.StoreOp)) and tiles_may_overlap(op.tile, store.tile):
             raise fail(store, NAME, "not supported yet: a store that overwrites a loaded tile "
                        "before its last read, with another access of that memory in between")
     value = store.value
