@@ -19,7 +19,9 @@ computed value is stored through a plain copy made there (the copy, a compute of
 placed after the reads, is what writes the memory; the value itself may be computed
 early and read by others). The copy costs one pass of the vector unit over the tile.
 
-"Reads" counts the readers the scheduler may run late: every compute using the value,
+A computed value that is stored and also read by a later compute is read back from where
+it was stored, so a store overwriting that memory before the later compute is moved the
+same way. "Reads" counts the readers the scheduler may run late: every compute using the value,
 directly or through other computes (fusion runs an elementwise producer inside its
 consumer), and every store of a value made from it (its program runs at its last store).
 Memory "may overlap" unless told apart for sure (`polyhedral/memory_overlap.py`: different
@@ -60,11 +62,14 @@ def _top_level(op: Operation, block: Block) -> Operation | None:
     return op
 
 
-def _readers(load: ktdp.LoadOp, block: Block) -> list[Operation]:
-    """The ops of `block` that read the loaded tile when the scheduler runs them: every
-    op using the value or a tensor computed from it, and every store of such a value."""
-    seen: set[Operation] = set()
-    work = [use.operation for use in load.result.uses]
+def _readers(source: ktdp.LoadOp | ktdp.StoreOp, block: Block) -> list[Operation]:
+    """The ops of `block` that read what `source` loaded, or a computed value `source`
+    stored (the scheduler reads such a value back from where it is stored), when the
+    scheduler runs them: every op using the value or a tensor computed from it, and every
+    store of such a value."""
+    value = source.result if isinstance(source, ktdp.LoadOp) else source.value
+    seen: set[Operation] = {source}
+    work = [use.operation for use in value.uses]
     found: list[Operation] = []
     while work:
         op = work.pop()
@@ -98,12 +103,15 @@ def _order_block(block: Block) -> None:
         changed = False
         ops = list(block.ops)
         order = {op: k for k, op in enumerate(ops)}
-        loads = [op for op in ops if isinstance(op, ktdp.LoadOp)]
+        # what is read from memory later: loaded tiles, and computed values stored
+        # (a later compute reads one back from where it was stored)
+        sources = [op for op in ops if isinstance(op, ktdp.LoadOp) or (
+            isinstance(op, ktdp.StoreOp) and not isinstance(op.value.owner, ktdp.LoadOp))]
         for store in [op for op in ops if isinstance(op, ktdp.StoreOp)]:
             written = _write_point(store, block, order)
-            last = max((order[r] for load in loads if order[load] < order[store]
-                        and tiles_may_overlap(load.tile, store.tile)
-                        for r in _readers(load, block) if r is not store), default=-1)
+            last = max((order[r] for source in sources if order[source] < order[store]
+                        and tiles_may_overlap(source.tile, store.tile)
+                        for r in _readers(source, block) if r is not store), default=-1)
             if last <= written:
                 continue
             _move_after(store, ops[last], block, order)
