@@ -20,9 +20,9 @@ placed after the reads, is what writes the memory; the value itself may be compu
 early and read by others). The copy costs one pass of the vector unit over the tile.
 
 A computed value that is stored and also read by a later compute is read back from where
-it was stored, so a store overwriting that memory before the later compute is moved the
-same way. "Reads" counts the readers the scheduler may run late: every compute using the value,
-directly or through other computes (fusion runs an elementwise producer inside its
+it was stored, so a store overwriting that memory before the later compute moves the same
+way. "Reads" counts the readers the scheduler may run late: every compute using the
+value, directly or through other computes (fusion runs an elementwise producer inside its
 consumer), and every store of a value made from it (its program runs at its last store).
 Memory "may overlap" unless told apart for sure (`polyhedral/memory_overlap.py`: different
 memory spaces or cores, different pointer arguments, scratchpad byte ranges or constant
