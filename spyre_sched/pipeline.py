@@ -52,6 +52,7 @@ from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
 from spyre_sched.normalize.splat_to_fill import SplatToFill
 from spyre_sched.normalize.stored_fill_to_generic import StoredFillToGeneric
+from spyre_sched.normalize.stores_after_reads import StoresAfterReads
 from spyre_sched.normalize.tile_loop_bounds import TileLoopBounds
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
@@ -122,6 +123,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     ReductionInitToFill(),
     SinkIntoBranches(),
     StoredFillToGeneric(),
+    StoresAfterReads(),
 )
 
 #: The scheduler, in order. Each entry is a pass instance; `step_name` names it for

@@ -11,55 +11,22 @@ the initial value is stored into it before the loop, each iteration loads it at 
 and stores the value it would yield at the end, and the loop's result is loaded from it
 after the loop. Every tile has its own slot (the same offset in each core's scratchpad),
 as every tile has its own carried value; a store and a later load of one slot are ordered
-by the scheduler like any store and load of one region.
+by the scheduler like any store and load of one region. A new value computed before the
+last read of the old one (an online softmax's new maximum, before the rescale that reads
+the old one) is stored after that read by `stores-after-reads`, as any store is.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.normalize.common import empty_like, enclosing_func, note_origin, parallel_generic
+from spyre_sched.normalize.common import enclosing_func, note_origin
 from spyre_sched.normalize.scratchpad_slots import aligned, pinned_end, scratchpad_slot
 from spyre_sched.polyhedral.views import element_bytes
-
-
-def _top_level(op: Operation, block: Block) -> Operation:
-    while op.parent_block() is not block:
-        parent = op.parent_op()
-        assert parent is not None
-        op = parent
-    return op
-
-
-def _copied_if_read_after(value: SSAValue, load: ktdp.LoadOp, order: dict[Operation, int],
-                          block: Block) -> SSAValue:
-    """The value to store into a slot at the end of an iteration: `value`, or a copy of it
-    made after every read of the slot's value loaded at the start. The scheduler writes a
-    stored compute result into the store's memory when the compute runs, and reads a
-    loaded tile when the compute using it runs: a new value computed before the last use
-    of the old one (an online softmax's new maximum, computed before the rescale factor
-    that still reads the old one) would overwrite the old one before that use. The copy,
-    the last compute of the iteration, writes the slot after every read of it."""
-    owner = value.owner
-    if not isinstance(owner, Operation) or owner.parent_block() is not block:
-        return value
-    made_at = order[owner]
-    if not any(order[_top_level(use.operation, block)] > made_at for use in load.result.uses):
-        return value
-    ttype = value.type
-    assert isinstance(ttype, TensorType)
-    empty = empty_like(ttype)
-    rank = ttype.get_num_dims()
-    copy = parallel_generic([value], [AffineMap.identity(rank)], empty.tensor, ttype,
-                            lambda args: ([], args[0]))
-    block.add_ops([empty, copy])
-    note_origin([empty, copy], owner)
-    return copy.res[0]
 
 
 def carry_in_scratchpad(loop: scf.ForOp) -> scf.ForOp | None:
@@ -101,11 +68,8 @@ def carry_in_scratchpad(loop: scf.ForOp) -> scf.ForOp | None:
             break
         op.detach()
         new_block.add_op(op)
-    order = {op: k for k, op in enumerate(new_block.ops)}
-    stored = [_copied_if_read_after(value, load, order, new_block)
-              for value, load in zip(yield_op.operands, loads)]
     ends = [ktdp.StoreOp.build(operands=[value, slot.own])
-            for value, slot in zip(stored, slots)]
+            for value, slot in zip(yield_op.operands, slots)]
     for store in ends:
         new_block.add_op(store)
     new_block.add_op(scf.YieldOp())

@@ -9,6 +9,13 @@ or a compute op are one group. Each group becomes `builtin.module @program_N` ho
 arguments are the kernel's, then any value it uses that the orchestrator computes inside
 a loop or condition. The kernel keeps its control flow and calls the programs where
 their last store was, in order; work that only fed the groups is removed from it.
+
+A program runs all its loads and stores when it is called, so two groups of one block
+that access memory both may reach, one of them storing, are called in the kernel's order
+of those accesses: a group whose load comes before another group's store into that
+memory is called first even where its last store comes later (its call moves after the
+other's). Groups whose accesses of one memory interleave (each must come first) are
+refused as "not supported yet".
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
 from spyre_sched.dialects import ktdp
+from spyre_sched.polyhedral.memory_overlap import tiles_may_overlap
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
     PROGRAM_PREFIX,
@@ -58,6 +66,60 @@ def compute_groups(kernel: func.FuncOp) -> list[list[Operation]]:
             groups.append(members)
     ordered = [sorted(g, key=order.__getitem__) for g in groups]
     return sorted(ordered, key=lambda g: order[g[-1]])
+
+
+def _accesses(group: list[Operation]) -> list[ktdp.LoadOp | ktdp.StoreOp]:
+    return [op for op in group if isinstance(op, (ktdp.LoadOp, ktdp.StoreOp))]
+
+
+def _conflict_order(first: list[Operation], second: list[Operation],
+                    order: dict[Operation, int]) -> tuple[bool, bool]:
+    """(some access of `first` must come before a conflicting one of `second`, and the
+    other way round): a load and a store, or two stores, of memory both may reach."""
+    before = after = False
+    for a in _accesses(first):
+        for b in _accesses(second):
+            if isinstance(a, ktdp.LoadOp) and isinstance(b, ktdp.LoadOp):
+                continue
+            if not tiles_may_overlap(a.tile, b.tile):
+                continue
+            if order[a] < order[b]:
+                before = True
+            else:
+                after = True
+    return before, after
+
+
+def call_order(groups: list[list[Operation]], order: dict[Operation, int]
+               ) -> list[list[Operation]]:
+    """The groups in the order their programs are called: by their last op, except that a
+    group is called after every group of its block with an access of the same memory
+    that comes earlier in the kernel."""
+    preds: dict[int, set[int]] = {k: set() for k in range(len(groups))}
+    for i, gi in enumerate(groups):
+        for j in range(i + 1, len(groups)):
+            gj = groups[j]
+            if gi[0].parent_block() is not gj[0].parent_block():
+                continue
+            before, after = _conflict_order(gi, gj, order)
+            if before and after:
+                store = next(op for op in gj if isinstance(op, ktdp.StoreOp))
+                raise fail(store, NAME, "not supported yet: two programs whose loads and "
+                           "stores of one memory interleave (each would have to run first)")
+            if before:
+                preds[j].add(i)
+            elif after:
+                preds[i].add(j)
+    done: list[int] = []
+    while len(done) < len(groups):
+        ready = [k for k in range(len(groups)) if k not in done and preds[k] <= set(done)]
+        if not ready:
+            stuck = next(k for k in range(len(groups)) if k not in done)
+            store = next(op for op in groups[stuck] if isinstance(op, ktdp.StoreOp))
+            raise fail(store, NAME, "not supported yet: programs whose loads and stores of "
+                       "one memory order them in a cycle")
+        done.append(ready[0])
+    return [groups[k] for k in done]
 
 
 def _captured(op: Operation) -> list[SSAValue]:
@@ -185,14 +247,24 @@ class ProgramSplit(ModulePass):
                                "chain that crosses a loop or condition boundary")
         pinned = pinned_bytes(kernel)
         order = {o: k for k, o in enumerate(kernel.walk())}
+        groups = call_order(groups, order)
         built = [_build_program(k, g, kernel, pinned, order) for k, g in enumerate(groups)]
         args = list(kernel.body.block.args)
         decls: list[Operation] = []
+        # per block, the last call placed: a group called after another whose last op
+        # comes later is called right after that call
+        last_call: dict[Block, tuple[int, Operation]] = {}
         for index, (group, (program, external)) in enumerate(zip(groups, built)):
             name = f"{SCHEDULE_PREFIX}{index}"
             operands = [*args, *external]
             call = func.CallOp(name, operands, [])
-            Rewriter.insert_op(call, _after(group[-1]))
+            block = group[-1].parent_block()
+            assert block is not None
+            at, anchor = order[group[-1]], group[-1]
+            if block in last_call and last_call[block][0] > at:
+                at, anchor = last_call[block]
+            Rewriter.insert_op(call, _after(anchor))
+            last_call[block] = (at, call)
             for member in reversed(group):
                 Rewriter.erase_op(member, safe_erase=False)
             decls.append(func.FuncOp.external(name, [v.type for v in operands], []))

@@ -1,0 +1,61 @@
+// PASS: stores-after-reads
+// x is loaded from the scratchpad view S; y = 2x is stored over S before z = x + 1, which
+// reads the old x, is computed. The scheduler writes y when its compute runs and reads x
+// when z runs, so the store moves after z's store (the last op reading x), through a
+// copy made there. The store of a1 into S (no earlier load of S) and the loads after
+// stay where they are.
+// CHECK: %a1 = linalg.generic
+// CHECK: ktdp.store %a1, %St
+// CHECK-NEXT: %x = ktdp.load %St
+// CHECK: %y = linalg.generic
+// CHECK-NOT: ktdp.store %y
+// CHECK: %z = linalg.generic
+// CHECK: ktdp.store %z, %Zt
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4x64xf32>
+// CHECK-NEXT: %y_late = linalg.generic {{.*}} ins(%y : tensor<4x64xf32>) outs(%[[E]] : tensor<4x64xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[A]] : f32
+// CHECK: ktdp.store %y_late, %St
+// CHECK-NEXT: %w = ktdp.load %St
+// CHECK-NEXT: ktdp.store %w, %Wt
+builtin.module attributes {ktdf.device = "spyre"} {
+  func.func @war_ctlocal(%A: index, %Z: index, %W: index) attributes {grid = [1 : i64]} {
+    %c0 = arith.constant 0 : index
+    %two = arith.constant 2.000000e+00 : f32
+    %one = arith.constant 1.000000e+00 : f32
+    %Av = ktdp.construct_memory_view %A, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf32>
+    %Zv = ktdp.construct_memory_view %Z, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf32>
+    %Wv = ktdp.construct_memory_view %W, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4x64xf32>
+    %Sv = ktdp.construct_memory_view %c0, sizes: [4, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<4x64xf32>
+    %At = ktdp.construct_access_tile %Av[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf32> -> !ktdp.access_tile<4x64xindex>
+    %Zt = ktdp.construct_access_tile %Zv[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf32> -> !ktdp.access_tile<4x64xindex>
+    %Wt = ktdp.construct_access_tile %Wv[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf32> -> !ktdp.access_tile<4x64xindex>
+    %St = ktdp.construct_access_tile %Sv[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 3) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x64xf32> -> !ktdp.access_tile<4x64xindex>
+    %a = ktdp.load %At : <4x64xindex> -> tensor<4x64xf32>
+    %e0 = tensor.empty() : tensor<4x64xf32>
+    %a1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x64xf32>) outs(%e0 : tensor<4x64xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %r = arith.addf %v, %one : f32
+      linalg.yield %r : f32
+    } -> tensor<4x64xf32>
+    ktdp.store %a1, %St : tensor<4x64xf32>, <4x64xindex>
+    %x = ktdp.load %St : <4x64xindex> -> tensor<4x64xf32>
+    %e1 = tensor.empty() : tensor<4x64xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x64xf32>) outs(%e1 : tensor<4x64xf32>) {
+    ^bb0(%v_1: f32, %o_1: f32):
+      %r_1 = arith.mulf %v_1, %two : f32
+      linalg.yield %r_1 : f32
+    } -> tensor<4x64xf32>
+    ktdp.store %y, %St : tensor<4x64xf32>, <4x64xindex>
+    %e2 = tensor.empty() : tensor<4x64xf32>
+    %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x64xf32>) outs(%e2 : tensor<4x64xf32>) {
+    ^bb0(%v_2: f32, %o_2: f32):
+      %r_2 = arith.addf %v_2, %one : f32
+      linalg.yield %r_2 : f32
+    } -> tensor<4x64xf32>
+    ktdp.store %z, %Zt : tensor<4x64xf32>, <4x64xindex>
+    %w = ktdp.load %St : <4x64xindex> -> tensor<4x64xf32>
+    ktdp.store %w, %Wt : tensor<4x64xf32>, <4x64xindex>
+    func.return
+  }
+}
