@@ -4,8 +4,9 @@
 - `value = 1` (fetch once, share): the reading program's direct transfer from device
   memory goes; the fetch program and the ring reads stay; the slice's region joins the
   pinned bytes of both programs (no buffer may take its bytes while the slices live).
-- `value = 0`: the fetch program, its declaration and its call go, and so do the ring
-  reads and the views they read; the direct transfer stays.
+- `value = 0`: the input's fill and relay transfers go, and so do the views they read;
+  a fill or relay program left moving nothing (every input it gathers not shared) goes
+  with its declaration and its call; the direct transfer stays.
 
 The marks, the region entries and the `ktdf.share_fetch` op are removed either way: the
 solved IR shows the chosen form.
@@ -150,9 +151,15 @@ def apply_share(module: ModuleOp, progs: dict[int, Operation],
     if value == 0:
         _erase_transfer(gathered[0])
         _unmark(direct[0])
-        for index in sorted(gathering):
-            _drop_program(module, index)
-            del progs[index]
+        for index, fn in sorted(gathering.items()):
+            # the fill and relay programs may move other inputs' slices too: this
+            # input's transfers go, a program left moving nothing goes whole
+            for t in _marked(fn, name):
+                _erase_transfer(t)
+            _region(fn, name)
+            if not any(isinstance(op, ktdf.DataTransferOp) for op in fn.walk()):
+                _drop_program(module, index)
+                del progs[index]
     else:
         _erase_transfer(direct[0])
         if _role(gathered[0]) == "in_place":
