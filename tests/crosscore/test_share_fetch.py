@@ -142,3 +142,31 @@ def test_per_core_owners_price_the_busiest_ring_link() -> None:
     assert hw.per_core_ring_shared([(t + 1) % 32 for t in range(32)]) == (128, 1, "ring links")
     assert hw.per_core_ring_shared([(t + 2) % 32 for t in range(32)])[:2] == (128, 2)
     assert hw.per_core_ring_shared(list(range(32))) is None  # every tile its own
+
+
+TWO = ROOT / "tests/crosscore/kernels/shared_two_weights_matmul.mlir"
+
+
+def test_two_inputs_share_one_fill_and_one_set_of_relay_steps() -> None:
+    """B and E, read whole by the same program, are gathered by the same programs: the
+    fill (program 1) moves both inputs' slices and each relay step (2, 3) both inputs'
+    neighbour reads, every transfer priced under its own input's choice."""
+    module, _, _ = api.load_schedule_input(str(TWO), "spyre")
+    problem = extract(Parser(make_context(), api.print_ir(module)).parse_module()).problem
+    for name in ("p0.share.B", "p0.share.E"):
+        assert "in program 1" in problem.decision(name).source
+    assert sorted(p.index for p in problem.programs) == [0, 1, 2, 3]
+    for index, per_input in ((1, 1), (2, 2), (3, 1)):
+        scopes = [t.bytes.scope for t in _transfers(problem, index)]
+        for name in ("p0.share.B", "p0.share.E"):
+            mine = [s for s in scopes if name in s]
+            assert len(mine) == per_input
+    # both taken, and the emulated schedule matches the reference
+    solution = solve(problem)
+    assert solution.choice["p0.share.B"] == solution.choice["p0.share.E"] == 1
+    schedule = spyre_sched.compile(str(TWO), device="spyre")
+    result = spyre_sched.run(schedule, seed=0)
+    assert result.matches
+    # device memory gives each weight once (a slice to each owner) and A once
+    from_memory = sum(v for k, v in result.datapath_bytes.items() if k.startswith("ddr->"))
+    assert from_memory == 2 * B_BYTES + 32 * 256 * 2
