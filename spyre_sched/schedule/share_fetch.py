@@ -41,10 +41,16 @@ the pinned bytes) this pass writes both forms and leaves the choice to the solve
   region, placed now above the pinned bytes and earlier regions, counted in every one
   of those programs' scratchpad when shared.
 
+Several inputs program N shares (an FFN's weights) get a choice and a region each but
+one fill program and one set of relay steps: F loads every input's slice and each step
+moves every input's neighbour slices (the second input's values named `%share1_*`, and
+so on), so the fills' device-memory latency and each step's wait for the slowest core
+are paid once rather than once per input.
+
 `apply-share` (after `solve`) keeps one form: shared, the direct transfer goes (an
 `in_place` read too, the computes reading the region) and the region's bytes join every
-program's pinned bytes; not shared, programs F .. F+S, their calls and the read of the
-region go.
+program's pinned bytes; not shared, the input's transfers in programs F .. F+S and the
+read of the region go, and a program left moving nothing goes with its call.
 """
 
 from __future__ import annotations
