@@ -170,3 +170,20 @@ def test_two_inputs_share_one_fill_and_one_set_of_relay_steps() -> None:
     # device memory gives each weight once (a slice to each owner) and A once
     from_memory = sum(v for k, v in result.datapath_bytes.items() if k.startswith("ddr->"))
     assert from_memory == 2 * B_BYTES + 32 * 256 * 2
+
+
+def test_one_of_two_inputs_shared_runs_and_matches() -> None:
+    """A schedule sharing B but not E (a random feasible one: the solver takes both) keeps
+    the gathering programs for B's slices alone and reads E from device memory."""
+    for seed in range(8):
+        schedule = spyre_sched.compile(str(TWO), device="spyre", strategy="random", seed=seed)
+        share = schedule.decisions[0]["share"]
+        if sorted(share.values()) == [0, 1]:
+            break
+    else:
+        raise AssertionError("no random schedule of 8 shares exactly one of B and E")
+    result = spyre_sched.run(schedule, seed=0)
+    assert result.matches
+    # only the shared weight's slices cross the ring: each owner's once per other reader
+    for p in range(TILES):
+        assert result.datapath_bytes[f"core{p}.lx->ring.stop{p}"] == (TILES - 1) * SLICE
