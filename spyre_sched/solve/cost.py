@@ -179,6 +179,56 @@ def overlapped_latency(p: Pipeline) -> list[int]:
     return out
 
 
+def leading_transfer_work(stage: Stage) -> Transfer | None:
+    """The transfer a stage starts with (looking into a nested pipeline's first stage)."""
+    if not stage.work:
+        return None
+    first = stage.work[0]
+    if isinstance(first, Transfer):
+        return first
+    if isinstance(first, Pipeline) and first.stages:
+        return leading_transfer_work(first.stages[0])
+    return None
+
+
+def unissued_overlap(problem: Problem, p: Pipeline, choice: Choice) -> list[int]:
+    """Per stage of one of a program's own run-once pipelines, the latency
+    `overlapped_latency` hid behind the next stage's leading transfer that this choice
+    does not issue (it moves nothing: an input kept resident), which the stage pays
+    after all. Nested pipelines keep the static overlap, like their prefetch slack; the
+    CP-SAT model adds the same per program (`varmodel.state_phase_overlap`)."""
+    out = [0] * len(p.stages)
+    top = problem.__dict__.get("_top_pipelines")
+    if top is None:
+        top = problem.__dict__["_top_pipelines"] = {
+            id(q): q for prog in problem.programs for q in prog.pipelines}
+    if id(p) not in top or streaming.overlaps(p) or p.iterations.scope or \
+            p.instances.scope or pipeline_iterations(p, {}) != 1:
+        return out
+    for k, (amount, nxt) in enumerate(unissued_overlap_terms(p)):
+        if amount and nxt.bytes.at(choice) == 0:
+            out[k] = amount
+    return out
+
+
+def unissued_overlap_terms(p: Pipeline) -> list[tuple[int, Transfer | None]]:
+    """Per stage, the latency `overlapped_latency` hides behind the next stage's leading
+    transfer (beyond what the stage carries), and that transfer: the stage pays the
+    amount when a choice does not issue it. 0 where the stage's own transfers may move
+    nothing (its latency then depends on the choice too)."""
+    out: list[tuple[int, Transfer | None]] = []
+    for k, hidden in enumerate(overlapped_latency(p)):
+        st = p.stages[k]
+        nxt = leading_transfer_work(p.stages[k + 1]) if k + 1 < len(p.stages) else None
+        if hidden <= st.overlapped or nxt is None or \
+                any(isinstance(w, Transfer) and w.bytes.least() == 0 for w in st.work):
+            out.append((0, nxt))
+            continue
+        landing = max((0 if w.awaited else w.latency) for w in st.work)
+        out.append((min(landing, hidden) - min(landing, st.overlapped), nxt))
+    return out
+
+
 def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[str, ...],
                memo: dict | None = None, overlapped: int = 0, prefetch_slack: int = 0) -> int:
     """One iteration through the stage during the fill and drain. A transfer through a
@@ -277,7 +327,18 @@ def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dic
     if last is None:
         return stage_one_iteration(problem, stage, choice)
     after = sum(stage_one_iteration(problem, st, choice) for st in inner.stages[last + 1:])
-    return _tail(problem, inner.stages[last], engine, choice, memo) + after
+    tail = _tail(problem, inner.stages[last], engine, choice, memo) + after
+    # Every iteration has a buffer copy of its own (N <= m): the unit issues all N
+    # transfers back to back from the start, waiting for no compute, and sits idle for
+    # the rest of the run (not only the last iteration's landing and later stages).
+    n = pipeline_iterations(inner, choice)
+    issuing = inner.stages[last]
+    if 2 <= n <= modulo_value(problem, inner.modulo, choice) and issuing.engine == engine \
+            and issuing.work and all(isinstance(w, Transfer) for w in issuing.work):
+        fills = _profile(problem, inner, choice, memo)[2]
+        issued = sum(fills[:last]) + n * stage_issue(problem, issuing, choice)
+        tail = max(tail, pipeline_cycles(problem, inner, choice) - issued)
+    return tail
 
 
 def _least(problem: Problem, stage: Stage, fn) -> int:
@@ -291,39 +352,123 @@ def _least(problem: Problem, stage: Stage, fn) -> int:
     return best or 0
 
 
-def prefetch_slack(problem: Problem | None, p: Pipeline) -> list[int]:
-    """Per stage of a run-once pipeline, the cycles the earlier stages leave the unit of
-    its leading loads idle, at least: a unit issues its next transfer as soon as it is
-    free and a load of a kernel input waits for nothing else (docs/dataflowir.md,
-    "Tokens"), so the DMA of a later phase runs while an earlier phase computes. Going
-    back from the stage: every stage that never uses that unit adds its smallest time;
-    the last one that does adds the smallest time from its last transfer there to its
-    end. 0 for stages that do not start with loads, and for pipelines that run more
-    than once (their stages repeat; the steady state covers them)."""
-    out = [0] * len(p.stages)
-    if problem is None or p.iterations.scope or p.instances.scope or \
-            pipeline_iterations(p, {}) != 1:
+PrefetchLink = tuple[Stage, str, bool]
+"""One stage of a prefetch chain: (the stage, `whole` when the unit of the later loads
+sits idle through all of it or `tail` when only after its last transfer there, and for
+`tail` whether its last transfer's landing counts)."""
+
+
+def prefetch_chain(p: Pipeline) -> list[tuple[PrefetchLink, ...]]:
+    """Per stage of a run-once pipeline that starts with loads, the earlier stages whose
+    time the unit of those loads spends idle, going back from it: every stage that never
+    uses the unit whole, then the last one that does from its last transfer there to its
+    end (a unit issues its next transfer as soon as it is free and a load of a kernel
+    input waits for nothing else, docs/dataflowir.md "Tokens": the DMA of a later phase
+    runs while an earlier phase computes). Empty for other stages and for pipelines that
+    run more than once (their stages repeat; the steady state covers them). A stage split
+    off its pipeline carries its chain (`Stage.prefetch_chain`, like `staggered`)."""
+    out: list[tuple[PrefetchLink, ...]] = [st.prefetch_chain for st in p.stages]
+    if p.iterations.scope or p.instances.scope or pipeline_iterations(p, {}) != 1:
         return out
-    memo = problem.__dict__.setdefault("_prefetch_slack", {})
-    if id(p) in memo:
-        return memo[id(p)][1]
     for k, st in enumerate(p.stages):
         engine = load_prefix_engine(st)
         if engine is None:
             continue
-        slack = 0
+        chain: list[PrefetchLink] = []
         for before in reversed(p.stages[:k]):
             if _uses(before, engine):
                 landing = not (before is p.stages[k - 1]
                                and all(_is_load(w) for w in before.work))
-                slack += _least(problem, before, lambda ch, b=before, g=landing:
-                                _tail(problem, b, engine, ch, {}, g))
+                chain.append((before, "tail", landing))
                 break
-            slack += _least(problem, before,
-                            lambda ch, b=before: stage_one_iteration(problem, b, ch))
-        out[k] = slack
-    memo[id(p)] = (p, out)  # holding p keeps its id from being reused
+            chain.append((before, "whole", False))
+        out[k] = tuple(chain) or out[k]
     return out
+
+
+def link_cycles(problem: Problem, link: PrefetchLink, engine: str, choice: Choice) -> int:
+    """The idle time one link of a prefetch chain gives the unit `engine`."""
+    stage, mode, landing = link
+    if mode == "whole":
+        return stage_one_iteration(problem, stage, choice)
+    return _tail(problem, stage, engine, choice, {}, landing)
+
+
+def link_least(problem: Problem, link: PrefetchLink, engine: str) -> int:
+    """`link_cycles` at its least over the stage's own decisions (a bound that holds
+    whatever the solver picks)."""
+    memo = problem.__dict__.setdefault("_link_least", {})
+    key = (id(link[0]), link[1], link[2], engine)
+    if key not in memo:
+        memo[key] = (link[0], _least(problem, link[0],
+                                     lambda ch: link_cycles(problem, link, engine, ch)))
+    return memo[key][1]  # (holding the stage keeps its id from being reused)
+
+
+def prefetch_slack(problem: Problem | None, p: Pipeline,
+                   choice: Choice | None = None) -> list[int]:
+    """Per stage, the cycles the earlier stages of a run-once pipeline leave the unit of
+    its leading loads idle (`prefetch_chain`). For `choice` when given and `p` is one of
+    a program's own pipelines: the phases of a program join as the emulator runs them.
+    Otherwise at least, whatever the decisions (each link at its least): a nested
+    pipeline's phases, and a stage split off a program's pipeline (a CP-SAT part, its
+    least carried in `Stage.prefetch_slack`), to whose program `model.build` adds what a
+    choice gives beyond the least (`varmodel.state_phase_overlap`)."""
+    if problem is None:
+        return [st.prefetch_slack for st in p.stages]
+    top = problem.__dict__.get("_top_pipelines")
+    if top is None:
+        top = problem.__dict__["_top_pipelines"] = {
+            id(q): q for prog in problem.programs for q in prog.pipelines}
+    # (stages streaming into each other overlap: their cost is not a sum of fills)
+    exact = choice is not None and id(p) in top and not streaming.overlaps(p)
+    out = [0] * len(p.stages)
+    for k, (st, chain) in enumerate(zip(p.stages, prefetch_chain(p))):
+        engine = load_prefix_engine(st)
+        if not chain or engine is None:
+            out[k] = st.prefetch_slack
+        elif exact and all(d in choice for link in chain for d in stage_scope(link[0])):
+            out[k] = sum(link_cycles(problem, link, engine, choice) for link in chain)
+            j = next((i for i, b in enumerate(p.stages) if b is chain[-1][0]), None)
+            if j is not None:  # (a stage split off alone: what came before is not here)
+                out[k] += carried_idle(problem, p.stages[j], engine, choice, out[j])
+        elif st.prefetch_chain:
+            out[k] = st.prefetch_slack
+        else:
+            out[k] = sum(link_least(problem, link, engine) for link in chain)
+    return out
+
+
+def issues_freely(problem: Problem, stage: Stage, engine: str, choice: Choice) -> bool:
+    """Does the stage issue all its transfers on `engine` waiting for no compute of its
+    own? Loads alone do; so does a pipeline whose stages on the unit come first and do,
+    when it runs once or every iteration has a buffer copy of its own (N <= m)."""
+    if stage.work and all(_is_load(w) for w in stage.work):
+        return stage.engine == engine
+    if len(stage.work) != 1 or not isinstance(stage.work[0], Pipeline):
+        return False
+    inner = stage.work[0]
+    n = pipeline_iterations(inner, choice)
+    if n > 1 and n > modulo_value(problem, inner.modulo, choice):
+        return False
+    using = [_uses(st, engine) for st in inner.stages]
+    if True in using[using.index(False) if False in using else len(using):]:
+        return False  # (a stage on the unit after one that is not: it waits for that one)
+    return any(using) and all(issues_freely(problem, st, engine, choice)
+                              for st, u in zip(inner.stages, using) if u)
+
+
+def carried_idle(problem: Problem, stage: Stage, engine: str, choice: Choice,
+                 slack: int) -> int:
+    """Idle time of `engine` before `stage` that its own leading loads did not use, which
+    carries on past it: a stage that issues freely (`issues_freely`) issues its loads as
+    soon as the unit is free, so the unit is free again its busy time after that, however
+    long the stage's compute waits for the phase before. (Without it, the chain counts
+    the unit idle only from the stage's own last transfer.)"""
+    if slack <= 0 or load_prefix_engine(stage) != engine or \
+            not issues_freely(problem, stage, engine, choice):
+        return 0
+    return max(0, slack - leading_load(problem, stage, choice))
 
 
 REDUCE_STEP_EXTRA_OPS = 2
@@ -432,10 +577,9 @@ def _add_shared(stage: Stage, choice: Choice, engines: dict[str, int]) -> None:
                 w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
 
 
-def _slack(problem: Problem, p: Pipeline) -> list[int]:
-    """Per stage, the prefetch slack: computed for a run-once pipeline, or carried by a
-    stage split off one (`model.separate`)."""
-    return [max(a, st.prefetch_slack) for a, st in zip(prefetch_slack(problem, p), p.stages)]
+def _slack(problem: Problem, p: Pipeline, choice: Choice | None = None) -> list[int]:
+    """Per stage, the prefetch slack (`prefetch_slack`) for `choice`, or at least."""
+    return prefetch_slack(problem, p, choice)
 
 
 def pipeline_iterations(p: Pipeline, choice: Choice) -> int:
@@ -492,10 +636,12 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
     per_engine: dict[str, int] = {}
     occupied: dict[str, int] = {}
     shared: dict[str, int] = {}
-    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p)):
+    unissued = unissued_overlap(problem, p, choice)
+    for st, stag, hidden, free, back in zip(p.stages, staggered_stages(p),
+                                            overlapped_latency(p), _slack(problem, p, choice),
+                                            unissued):
         _, steady = stage_times(problem, st, choice, m, memo)
-        fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free))
+        fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free) + back)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
                                                                        memo)
@@ -781,7 +927,7 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     engines: dict[str, int] = {}
     fill_drain = 0
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p)):
+                                      _slack(problem, p, choice)):
         _, steady = stage_times(problem, st, choice, m)
         one = stage_fill(problem, st, choice, stag, None, hidden, free)
         nested = [pipeline_breakdown(problem, w, choice) for w in st.work

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from xdsl.dialects import arith, scf
@@ -71,6 +71,7 @@ from spyre_sched.solve.problem import (
     Stage,
     Transfer,
 )
+from spyre_sched.solve.running_tiles import running_tiles
 
 KEEP_ATTR = "ktdf.keep"
 KEEP_ROLE_ATTR = "ktdf.keep_role"
@@ -185,11 +186,15 @@ def _trip(lo: Expr, hi: Expr, step: Expr) -> Expr:
 
 
 class _Hardware:
-    def __init__(self, device: Device, sharers: int, tiles: int = 1):
+    def __init__(self, device: Device, sharers: int, tiles: int = 1,
+                 running: tuple[int, ...] | None = None):
         self.device = device
         self.sharers = sharers
         self.tiles = tiles
         self._owner_hops: dict[tuple[int, ...], list] = {}
+        # the cores that run the program (a call guarded on the tile id runs on fewer)
+        self.running = tuple(t for t in (range(tiles) if running is None else running)
+                             if t < device.num_cores)
         self.core = device.core(0)
         corelets = device.corelets(self.core)
         self.corelet = corelets[0] if corelets else None
@@ -298,7 +303,7 @@ class _Hardware:
         """A read of another core's scratchpad `source`, priced for the tile the owner
         reaches slowest (`farthest_reader`): one hop over the interconnect."""
         owner = self.device.cores.index(self.device.core_of(source))
-        reader = farthest_reader(self.device, owner, range(min(self.tiles, self.device.num_cores)))
+        reader = farthest_reader(self.device, owner, self.running or (0,))
         return interconnect_hop(self.device, source, self.device.scratchpad(reader).name,
                                 interconnect_issuer(self.device, reader))
 
@@ -309,7 +314,7 @@ class _Hardware:
         found = self._owner_hops.get(key)
         if found is None:
             found = []
-            for tile in range(min(self.tiles, len(owners), self.device.num_cores)):
+            for tile in (t for t in self.running if t < len(owners)):
                 found.append(interconnect_hop(
                     self.device, self.device.scratchpad(owners[tile]).name,
                     self.device.scratchpad(tile).name, interconnect_issuer(self.device, tile)))
@@ -352,7 +357,7 @@ class _Hardware:
         stop = links[0].source
         out = [dp for dp in self.device.outgoing(stop) if dp.target in self.device.units
                and self.device.units[dp.target].is_switch]
-        readers = max(1, min(self.tiles, self.device.num_cores) - 1)
+        readers = max(1, len(self.running) - 1)
         return sum(dp.bandwidth for dp in out), readers, f"{stop} links"
 
     def shared(self, hop) -> tuple[int | None, str]:
@@ -1371,6 +1376,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     per_program = {index: _decisions(func, index) for index, func in funcs}
     spanning_names = _spanning_keeps(funcs)
     calls = _calls(orchestrator)
+    running = running_tiles(orchestrator, tiles)
     spanning = {d.name: d for ds, _, _ in per_program.values() for d in ds
                 if d.name in spanning_names}
     for index, func in funcs:
@@ -1383,7 +1389,11 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         own = pin.value.data if isinstance(pin, IntegerAttr) else 0
         regions = _resident_regions(func, spanning, own)
         shared = [spanning[n] for n in regions if spanning[n] not in ds]
-        reader = _ProgramReader(index, func, ds + shared, hw, solved)
+        runs = running.get(func.sym_name.data)
+        # a program the tile-id guards give to fewer cores is priced for those cores
+        program_hw = hw if runs is None or len(runs) >= sharers else \
+            _Hardware(device, max(1, len(runs)), tiles, runs)
+        reader = _ProgramReader(index, func, ds + shared, program_hw, solved)
         if regions:
             # the regions sit above the pinned bytes, which count rounded up to the
             # granularity (below): measured from there, the rounding is not counted twice
@@ -1398,6 +1408,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
             pipes.append(reader.pipeline(op, f"pipe{k}"))
+        pipes = [_stores_staggered(q, frozenset()) for q in pipes]
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
                                 *calls.get(func.sym_name.data, (1, ())),
@@ -1419,6 +1430,45 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     problem = Problem(kernel, device.name, device.scratchpad(hw.core).size, tuple(decisions),
                       tuple(programs), regions, corelets, others)
     return Extraction(problem, module, device, ops)
+
+
+def _surely_through(stage: Stage) -> set[str]:
+    """Shared memories the stage moves data through whatever the decisions, its nested
+    pipelines' included (`cost.shared_memories` looks at its own transfers only)."""
+    out: set[str] = set()
+    for w in stage.work:
+        if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory \
+                and w.bytes.least() > 0:
+            out.add(w.shared_memory)
+        elif isinstance(w, Pipeline) and w.iterations.least() > 0:
+            for st in w.stages:
+                out |= _surely_through(st)
+    return out
+
+
+def _stores_staggered(p: Pipeline, outer: frozenset[str]) -> Pipeline:
+    """`p` with every store stage of a nested pipeline (transfers into a shared memory
+    only) marked with the shared memories an earlier stage of the program surely moved
+    data through (`Stage.staggered`). The first transfer through device memory serves the
+    cores one after another; a store waits for its phase's compute, so the cores reach it
+    in that order, long after the loads that contended (a later phase's loads are issued
+    as soon as the DMA is free, together, and do contend: they stay unmarked). The cost
+    model marks the stages of one pipeline itself (`cost.staggered_stages`); this carries
+    the order into nested pipelines, e.g. the normalisation's store after the statistics'
+    loads."""
+    seen = set(outer)
+    stages: list[Stage] = []
+    for st in p.stages:
+        work = tuple(_stores_staggered(w, frozenset(seen)) if isinstance(w, Pipeline) else w
+                     for w in st.work)
+        stores = bool(st.work) and all(isinstance(w, Transfer) and w.shared_memory
+                                       and w.target == w.shared_memory for w in st.work)
+        marked = tuple(sorted(set(st.staggered) | (outer if stores else set())))
+        if work != st.work or marked != st.staggered:
+            st = replace(st, work=work, staggered=marked)
+        stages.append(st)
+        seen |= _surely_through(st)
+    return replace(p, stages=tuple(stages))
 
 
 def _spanning_keeps(funcs: list[tuple[int, FuncOp]]) -> set[str]:

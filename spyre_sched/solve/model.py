@@ -141,7 +141,8 @@ def program_scope(problem: Problem, program: Program) -> tuple[str, ...]:
     return tuple(d.name for d in problem.decisions if d.name in names)
 
 
-def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) -> list[Pipeline]:
+def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None,
+             nested: bool = False) -> list[Pipeline]:
     """A pipeline whose cycles are a sum over its stages, as one pipeline per stage.
 
     When the iterations per instance are a constant N (no decision in them) and the
@@ -161,15 +162,19 @@ def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None) ->
             if n <= 0:
                 return out
             # (with what a stage split off earlier carries: splitting again keeps it)
-            slack = cost._slack(problem, pipe) if problem is not None else \
-                [st.prefetch_slack for st in pipe.stages]
-            for st, stag, hidden, free in zip(pipe.stages, cost.staggered_stages(pipe),
-                                              cost.overlapped_latency(pipe), slack):
-                if stag != st.staggered or hidden != st.overlapped or free != st.prefetch_slack:
-                    st = replace(st, staggered=stag, overlapped=hidden, prefetch_slack=free)
+            # (a nested pipeline's phases keep their least slack: `cost.prefetch_slack`)
+            slack = cost._slack(problem, pipe)
+            chains = [()] * len(pipe.stages) if nested else cost.prefetch_chain(pipe)
+            for st, stag, hidden, free, chain in zip(
+                    pipe.stages, cost.staggered_stages(pipe), cost.overlapped_latency(pipe),
+                    slack, chains):
+                if stag != st.staggered or hidden != st.overlapped or \
+                        free != st.prefetch_slack or chain != st.prefetch_chain:
+                    st = replace(st, staggered=stag, overlapped=hidden, prefetch_slack=free,
+                                 prefetch_chain=chain)
                 if len(st.work) == 1 and isinstance(st.work[0], Pipeline) and \
-                        not st.prefetch_slack:
-                    out += separate(st.work[0], factor * n, problem)
+                        not st.prefetch_chain and not st.prefetch_slack:
+                    out += separate(st.work[0], factor * n, problem, True)
                 else:
                     out.append(Pipeline(f"{pipe.name}/{st.name}", Quantity.const(factor * n),
                                         (st,), modulo=1))
@@ -269,7 +274,10 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
                 other_terms.setdefault(kind, []).append(t.other_bytes.get(kind, 0))
             fifo_terms += list(zip(t.program.fifos, t.fifos))
             register_terms += list(zip(t.program.registers, t.registers))
-        pipelines_sum = cp_model.LinearExpr.sum(cycles_terms)
+        # the phases' join beyond the least slack the parts were stated with
+        hidden, hidden_most = varmodel.state_phase_overlap(model, problem, prog, one_hot)
+        pipelines_sum = cp_model.LinearExpr.sum(cycles_terms) - \
+            cp_model.LinearExpr.sum(hidden)
         busy_sums = [cp_model.LinearExpr.sum(terms) for terms in busy_terms.values()]
         if busy_sums:
             # cost.program_cycles: never less than a shared memory's busy time
@@ -285,7 +293,7 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
             program_cycles[prog.index] = pipelines_sum
         program_bytes[prog.index] = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
         peak_upper = max(peak_upper, sum(t.bytes_most for t in parts) + problem.pinned_bytes)
-        cycles_bound += max(sum(t.cycles_bound for t in parts),
+        cycles_bound += max(sum(t.cycles_bound for t in parts) - hidden_most,
                             *(sum(t.busy_bound.get(mem, 0) for t in parts) for mem in shared), 0)
         peak_bound = max(peak_bound, sum(t.bytes_bound for t in parts) + problem.pinned_bytes)
 

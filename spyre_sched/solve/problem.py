@@ -282,6 +282,10 @@ class Stage:
     leading load idle (at least, whatever their decisions): that load is issued as soon
     as the unit is free, so up to this much of it hides behind them (set when split off
     its pipeline, like `staggered`; docs/solver.md, "Phases overlap")."""
+    prefetch_chain: tuple = ()
+    """The earlier stages whose time the unit of this stage's leading loads spends idle
+    (`cost.prefetch_chain`: (stage, `whole` or `tail`, landing) each), set when split off a
+    run-once pipeline: its slack for a choice is theirs, not only the least."""
 
 
 @dataclass(frozen=True)

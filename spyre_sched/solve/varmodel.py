@@ -734,3 +734,87 @@ def state(model: cp_model.CpModel, problem: Problem, part: Program, scope: tuple
         model.add_allowed_assignments([s.idx(d) for d in lim.decisions], keys)
     out.enumerated = s.rows
     return out
+
+
+def state_phase_overlap(model: cp_model.CpModel, problem: Problem, program: Program,
+                        one_hot: dict[str, list[cp_model.IntVar]]
+                        ) -> tuple[list[cp_model.LinearExprT], int]:
+    """What the program's phases hide beyond the least (`cost.prefetch_slack`), as
+    expressions to subtract from its pipelines' cycles, and their largest total.
+
+    A stage split off a program's run-once pipeline (`model.separate`) is stated in its
+    part with the least slack its chain of earlier stages leaves. For the chosen schedule
+    the slack is more: each link's stage gives what it takes above its least (one table
+    over that stage's own decisions), and the idle time the chain's last stage left over
+    carries on when it issues freely (`cost.carried_idle`: a max with that stage's slack,
+    stated here before it). The fill hides `min(lead, slack)`; the part already hides
+    `min(lead, least)`; the difference is this term, so the parts stay separate and only
+    it couples them."""
+    s = _Stater(model, problem, one_hot, f"p{program.index}.phases")
+    known = {d.name for d in problem.decisions}
+    out: list[cp_model.LinearExprT] = []
+    most = 0
+    for p in program.pipelines:
+        if p.iterations.scope or p.instances.scope or streaming.overlaps(p):
+            continue
+        runs = cost.pipeline_iterations(p, {})
+        if runs == 1:
+            # a stage whose latency hid behind a leading transfer the choice does not
+            # issue pays it (`cost.unissued_overlap`): added, i.e. subtracted negated
+            for amount, nxt in cost.unissued_overlap_terms(p):
+                if not amount or nxt is None or nxt.bytes.least() > 0:
+                    continue
+                if any(d not in known for d in nxt.bytes.scope):
+                    continue
+                ks = s.candidates(nxt.bytes.scope)
+                column = [amount if nxt.bytes.at(dict(zip(nxt.bytes.scope, key))) == 0
+                          else 0 for key in ks]
+                paid = s.table(nxt.bytes.scope, ks, [column], "phase.unissued")[0]
+                out.append(-program.calls * paid)
+        slack: dict[int, tuple[cp_model.LinearExprT, int]] = {}  # stage -> (slack, its most)
+        for k, (st, chain) in enumerate(zip(p.stages, cost.prefetch_chain(p))):
+            engine = cost.load_prefix_engine(st)
+            if not chain or engine is None:
+                continue
+            scopes = [stage_scope(link[0]) for link in chain]
+            if any(d not in known for sc in (*scopes, _leading_scope(st)) for d in sc):
+                continue  # (a part alone: its chain's stages are not in the problem)
+            least = sum(cost.link_least(problem, link, engine) for link in chain)
+            total: list[cp_model.LinearExprT] = [least]
+            hi = least
+            for link, sc in zip(chain, scopes):
+                floor = cost.link_least(problem, link, engine)
+                ks = s.candidates(sc)
+                column = [cost.link_cycles(problem, link, engine, dict(zip(sc, key))) - floor
+                          for key in ks]
+                if max(column) > 0:
+                    total.append(s.table(sc, ks, [column], "phase.gain")[0])
+                    hi += max(column)
+            j = next((i for i, b in enumerate(p.stages) if b is chain[-1][0]), None)
+            if j in slack and cost.load_prefix_engine(p.stages[j]) == engine:
+                before, before_hi = slack[j]
+                sc = tuple(dict.fromkeys((*stage_scope(p.stages[j]),
+                                          *_leading_scope(p.stages[j]))))
+                ks = s.candidates(sc)
+                # what the stage's leads use of its slack, or all of it when not free
+                used = [cost.leading_load(problem, p.stages[j], ch)
+                        if cost.issues_freely(problem, p.stages[j], engine, ch)
+                        else before_hi for ch in (dict(zip(sc, key)) for key in ks)]
+                if min(used) < before_hi:
+                    lead_j = s.table(sc, ks, [used], "phase.used")[0] if sc else used[0]
+                    left = s.maximum([0, before - lead_j], before_hi, "phase.carried")
+                    total.append(left)
+                    hi += before_hi
+            slack[k] = (sum(total), hi)
+            scope = _leading_scope(st)
+            keys = s.candidates(scope)
+            leads = [cost.leading_load(problem, st, dict(zip(scope, key))) for key in keys]
+            in_part = [min(lead, least) for lead in leads]
+            if hi == least or max(leads) <= least:
+                continue  # (nothing beyond what the part already hides)
+            lead, hidden_least = (s.table(scope, keys, [leads, in_part], "phase.lead")
+                                  if scope else (leads[0], in_part[0]))
+            hidden = s.minimum([lead, slack[k][0]], max(leads), "phase.hidden")
+            out.append(program.calls * runs * (hidden - hidden_least))
+            most += program.calls * runs * (max(leads) - min(in_part))
+    return out, most
