@@ -119,6 +119,14 @@ class UnitCode:
                 "    SYNC_SEND_NOW, SYNC_RECV_NOW = SIM.sync_send_now, SIM.sync_recv_now",
                 "    ISSUE, CHECK = SIM.issue_wait, SIM.issue_check",
                 "    CL = r.compute_latency",
+                # Untraced: the cycle below which the generated code may do a wait's or
+                # a one-cycle op's accounting itself (-1: traced, every op calls the
+                # simulator, which records the trace).
+                "    LIM = SIM._limit if SIM.trace is None else -1",
+                # Untraced, and the unit reads no memory: it may take FIFO entries and
+                # tokens at its own time ahead of the simulation's (Simulator.recv_ahead).
+                f"    AHEAD = SIM.trace is None and {not _reads_memory(block)}",
+                "    ST = proc.stats",
                 "    q = proc.local",
                 "    QL = CHECK(proc, q, 'start')"]
         for i in range(len(shared)):
@@ -195,7 +203,12 @@ class UnitCode:
         latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
         out.append(f"{ind}_t = {latest}")
         if self.in_place:
-            out.append(f"{ind}if _t > proc.local: WAIT(proc, _t, 'for its operands to be ready')")
+            # Untraced and within the cycle budget (LIM): Simulator.wait_until_now's
+            # accounting written out, the same figures without a call per operand wait.
+            out.append(f"{ind}if _t > proc.local:")
+            out.append(f"{ind}    if proc.local <= LIM: ST.instructions += 1; "
+                       "ST.stalled_input += _t - proc.local; proc.local = _t")
+            out.append(f"{ind}    else: WAIT(proc, _t, 'for its operands to be ready')")
         else:
             out.append(f"{ind}if _t > proc.local: yield (WAIT_UNTIL, _t, 'for its operands to be ready')")
 
@@ -355,7 +368,9 @@ class UnitCode:
             shape = tuple(op.result.type.get_shape())
             if self.in_place:
                 self.recv_sizes.add((fifo, count))
-                out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and proc.local == SIM.now else None")
+                out.append(f"{ind}_v = RECV_NOW(proc, {fifo}, {count}) if {fifo}_in and "
+                           f"(proc.local == SIM.now or AHEAD and {fifo}.chunks and "
+                           f"{fifo}.chunks[0][0] <= proc.local) else None")
                 out.append(f"{ind}if _v is None: _v = yield {fifo}_r{count}")
             else:
                 out.append(f"{ind}_v = yield (RECV, {fifo}, {count})")
@@ -381,7 +396,7 @@ class UnitCode:
             elif sending:
                 out.append(f"{ind}if not SYNC_SEND_NOW(proc, {token}): yield (SYNC_SEND, {token})")
             else:
-                out.append(f"{ind}if not SYNC_RECV_NOW(proc, {token}): yield (SYNC_RECV, {token})")
+                out.append(f"{ind}if not SYNC_RECV_NOW(proc, {token}, AHEAD): yield (SYNC_RECV, {token})")
         elif isinstance(op, agen.VectorLoadOp):
             res = n(op.result)
             if self.in_place:
@@ -423,13 +438,13 @@ class UnitCode:
         elif isinstance(op, vectorchain.ConstantBitstreamOp):
             k = self.const(self.image.bitstream_value(op))
             out.append(f"{ind}{n(op.result)} = {k}")
-            out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
+            self._one_cycle(out, ind)
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + CL")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, vectorchain.SplatBitsOp):
             k = self.const(self.image.splat_bits_fn(op))
             out.append(f"{ind}{n(op.result)} = {k}({n(op.bits)})")
-            out.append(f"{ind}{'SIM.delay_now(proc, 1)' if self.in_place else 'yield (DELAY, 1)'}")
+            self._one_cycle(out, ind)
             out.append(f"{ind}{self.ready_name(op.result)} = proc.local + CL")
             self.ready.add(self.ready_name(op.result))
         elif isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
@@ -452,6 +467,15 @@ class UnitCode:
             raise UnsupportedError(f"the emulator does not execute {op.name}", label)
 
 
+    def _one_cycle(self, out: list[str], ind: str) -> None:
+        """The unit is busy one cycle (`Simulator.delay_now(proc, 1)`, written out when
+        untraced and within the cycle budget)."""
+        if not self.in_place:
+            out.append(f"{ind}yield (DELAY, 1)")
+            return
+        out.append(f"{ind}if proc.local <= LIM: ST.instructions += 1; ST.busy += 1; proc.local += 1")
+        out.append(f"{ind}else: SIM.delay_now(proc, 1)")
+
     def _keeps_busy(self, op: Operation) -> bool:
         """Whether `op` occupies its unit for at least one cycle from its start (a transfer
         of at least one byte, a vector op on at least one element)."""
@@ -470,6 +494,12 @@ class UnitCode:
                            vectorchain.ReduceOp, vectorchain.MatmulOp)):
             return self.image.compute_plan(op).elements > 0
         return isinstance(op, vectorchain.ConstantBitstreamOp | vectorchain.SplatBitsOp)  # (DELAY, 1)
+
+
+def _reads_memory(block: Block) -> bool:
+    """Whether a unit's body reads a memory (a load or a transfer from one)."""
+    return any(isinstance(op, (agen.VectorLoadOp, agen.CompositeLoadAndStoreOp,
+                               agen.IndirectLoadAndStoreOp)) for op in block.walk())
 
 
 def _numel(shape) -> int:

@@ -152,7 +152,7 @@ class Fifo:
     """
 
     __slots__ = ("name", "depth", "producer", "consumer", "chunks", "held", "getter", "putter",
-                 "trace", "entries_moved", "path", "bytes_moved", "wake_at", "queue")
+                 "trace", "entries_moved", "path", "bytes_moved", "wake_at", "queue", "frees")
 
     def __init__(self, name: str, depth: int, producer: str, consumer: str):
         if depth < 1:
@@ -171,6 +171,9 @@ class Fifo:
         self.path = name
         self.wake_at: int | None = None
         self.queue: SharedQueue | None = None  # the datapath's queue, when FIFOs take turns
+        # Receives taken ahead of the simulation's time (Simulator.recv_ahead): [cycle, entries]
+        # in order, still counted in `held` until that cycle (settle).
+        self.frees: deque[list] = deque()
 
     @property
     def free(self) -> int:
@@ -190,6 +193,49 @@ class Fifo:
     def count(self) -> int:
         """Entries in the FIFO (visible or in flight)."""
         return self.held
+
+    def settle(self, time: int) -> None:
+        """Free the slots of the receives taken ahead whose cycle is `time` or earlier,
+        in this FIFO and in those sharing its queue. Only the FIFOs' sender looks at their
+        room, always at its own time, which only grows: a slot freed early for it is
+        freed for nobody else."""
+        queue = self.queue
+        if queue is None:
+            frees = self.frees
+            while frees and frees[0][0] <= time:
+                self.held -= frees.popleft()[1]
+            return
+        if not queue.ahead:
+            return
+        for fifo in queue.fifos:
+            frees = fifo.frees
+            while frees and frees[0][0] <= time:
+                k = frees.popleft()[1]
+                fifo.held -= k
+                queue.held -= k
+                queue.ahead -= 1
+
+    def room_at(self, time: int) -> int:
+        """`room()` for a sender whose time is `time` (no earlier than the simulation's)."""
+        if self.frees or self.queue is not None and self.queue.ahead:
+            self.settle(time)
+        return self.room()
+
+    def next_free(self) -> Fifo | None:
+        """The FIFO (this one or one sharing its queue) whose receive taken ahead frees a
+        slot first, if any."""
+        if self.queue is None or not self.queue.ahead:
+            return self if self.frees else None
+        best = None
+        for fifo in self.queue.fifos:
+            if fifo.frees and (best is None or fifo.frees[0][0] < best.frees[0][0]):
+                best = fifo
+        return best
+
+    def sender_waits(self) -> bool:
+        """Whether the sender waits for room in this FIFO or one sharing its queue."""
+        return self.putter is not None or (self.queue is not None
+                                           and self.queue.blocked_sender() is not None)
 
     def take_visible(self, now: int, remaining: int, pieces: list) -> int:
         """Move up to `remaining` visible entries into `pieces`; returns what is left."""
@@ -221,13 +267,14 @@ class SharedQueue:
     have the same producer and consumer (the datapath's two units), so only the consumer
     frees room, and at most one of them has a blocked sender at a time."""
 
-    __slots__ = ("name", "depth", "fifos", "held")
+    __slots__ = ("name", "depth", "fifos", "held", "ahead")
 
     def __init__(self, name: str, depth: int):
         self.name = name
         self.depth = depth
         self.fifos: list[Fifo] = []
         self.held = 0  # entries its FIFOs hold together (kept with each Fifo.held)
+        self.ahead = 0  # receives taken ahead its FIFOs still hold (their Fifo.frees)
 
     def blocked_sender(self) -> Fifo | None:
         for f in self.fifos:
@@ -250,9 +297,15 @@ def _joined(pieces: list) -> np.ndarray:
 
 
 class Token:
-    """A sync channel from one unit to another: sync_send adds a signal, sync_recv takes one."""
+    """A sync channel from one unit to another: sync_send adds a signal, sync_recv takes one.
 
-    __slots__ = ("name", "sender", "receiver", "count", "waiter", "sent")
+    A signal is delivered when the sender's transfers so far have landed, often later than
+    the simulation's time. In an untraced launch, while no receiver waits, such a signal
+    is kept in `due` (its delivery cycle; one sender, so in order) instead of costing an
+    event: the receiver counts it once its own time reaches that cycle (`available`), and
+    a receiver that blocks turns the first of them into the event it waits for."""
+
+    __slots__ = ("name", "sender", "receiver", "count", "waiter", "sent", "due")
 
     def __init__(self, name: str, sender: str, receiver: str):
         self.name = name
@@ -261,6 +314,18 @@ class Token:
         self.count = 0
         self.waiter: Process | None = None
         self.sent = 0
+        self.due: deque[int] = deque()
+
+    def available(self, time: int) -> int:
+        """Signals there for the receiver at `time` (no earlier than the simulation's):
+        those delivered, and those due by then (only the receiver takes signals, so the
+        ones it counts early are seen by nobody else)."""
+        due = self.due
+        while due and due[0] <= time:
+            due.popleft()
+            self.sent += 1
+            self.count += 1
+        return self.count
 
 
 @dataclass(slots=True)
@@ -338,6 +403,7 @@ _CALLBACK = 0
 _RESUME = 1
 _WAKE = 2  # a FIFO's waiting receiver may take entries now
 _SIGNAL = 3  # a sync token is delivered (no closure built per signal)
+_FREED = 4  # a receive taken ahead reaches its cycle while the FIFO's sender waits for room
 
 
 @dataclass(slots=True)
@@ -462,6 +528,10 @@ class Simulator:
                             self._fifo_wake(target)
                     elif kind == _SIGNAL:
                         self._signal(target)
+                    elif kind == _FREED:
+                        self._fifo_freed(target)
+                        if target.sender_waits():
+                            self._wake_on_free(target)  # (the next receive taken ahead)
                     else:
                         target()
                 if not self._requests:
@@ -570,8 +640,8 @@ class Simulator:
                     # A send that fits now fits at the unit's own time too (only its
                     # receiver frees slots), so it is placed now with its entries visible
                     # when they would have been. No need to put the unit back on the heap.
-                    if fifo.producer == proc.name and (fifo.depth - fifo.held if fifo.queue is None
-                                                       else fifo.room()) >= cmd[3]:
+                    room = fifo.room_at(local) if fifo.producer == proc.name else -1
+                    if room >= cmd[3]:
                         busy = cmd[5] if op == SEND_BUSY else 0
                         self._fifo_put(fifo, cmd[2], 0, cmd[3], cmd[4] + local - now, local)
                         if busy > 0:
@@ -580,6 +650,19 @@ class Simulator:
                                 trace.slice(proc.name, proc.instruction, local, busy)
                             proc.local = local + busy
                         continue
+                    if trace is None and fifo.producer == proc.name and room <= 0:
+                        # Nothing fits now: unless the receiver frees a slot before the
+                        # unit's own time, it blocks at that time. So it waits as the FIFO's
+                        # sender from that time on (no event for the attempt); a slot freed
+                        # earlier gives it back its attempt at its own time (_fifo_freed).
+                        fifo.putter = [proc, cmd[2], 0, cmd[3], cmd[4],
+                                       cmd[5] if op == SEND_BUSY else 0]
+                        proc.blocked_on = (_SENDING, fifo)  # (_block, at the unit's time)
+                        proc.blocked_kind = "out"
+                        proc.blocked_since = local
+                        if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
+                            self._wake_on_free(fifo)
+                        return
                     proc.pending = cmd
                     self._push(local, _RESUME, proc, None)
                     return
@@ -597,6 +680,8 @@ class Simulator:
                     continue
                 fifo.putter = [proc, data, sent, n, latency, busy]
                 self._block(proc, "out", (_SENDING, fifo))
+                if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
+                    self._wake_on_free(fifo)
                 return
             # ---- private work: only this unit's clock moves -------------------------
             if op == DELAY:
@@ -633,8 +718,7 @@ class Simulator:
             if local > now:
                 # A token is delivered at the unit's time: no need for the heap either.
                 if op == SYNC_SEND and cmd[1].sender == proc.name:
-                    token = cmd[1]
-                    self._push(max(local, proc.last_landing), _SIGNAL, token, None)
+                    self._deliver(cmd[1], max(local, proc.last_landing))
                     continue
                 proc.pending = cmd
                 self._push(local, _RESUME, proc, None)
@@ -649,7 +733,7 @@ class Simulator:
                 if token.sender != proc.name:
                     raise self._fault(proc, f"signals token {token.name}, whose sender is {token.sender}")
                 if proc.last_landing > now:
-                    self._push(proc.last_landing, _SIGNAL, token, None)
+                    self._deliver(token, proc.last_landing)
                 else:
                     self._signal(token)
                 continue
@@ -657,10 +741,12 @@ class Simulator:
                 token = cmd[1]
                 if token.receiver != proc.name:
                     raise self._fault(proc, f"waits on token {token.name}, whose receiver is {token.receiver}")
-                if token.count:
+                if token.count or token.due and token.available(now):
                     token.count -= 1
                     continue
                 token.waiter = proc
+                if token.due:  # (each later than now) the first wakes the receiver
+                    self._push(token.due.popleft(), _SIGNAL, token, None)
                 self._block(proc, "in", f"for sync token {token.name} from {token.sender}")
                 return
             if op == SETTLE:  # (the global clock has reached the unit's own)
@@ -804,10 +890,12 @@ class Simulator:
 
     def recv_now(self, proc: Process, fifo: Fifo, n: int):
         """(RECV, fifo, n) in place when the unit's time is the simulation's and all `n`
-        entries are visible; None (nothing done) otherwise."""
+        entries are visible; None (nothing done) otherwise. The generated code calls it
+        ahead of the simulation's time only for a unit that may take entries ahead
+        (`recv_ahead`)."""
         now = self.now
         if proc.local != now:
-            return None
+            return self.recv_ahead(proc, fifo, n)
         chunks = fifo.chunks
         if not chunks:
             return None
@@ -841,6 +929,33 @@ class Simulator:
             self._fifo_freed(fifo)
         return value
 
+    def recv_ahead(self, proc: Process, fifo: Fifo, n: int):
+        """A receive at the unit's own time, ahead of the simulation's, of a whole chunk
+        already visible then: taken now, its slots still held until that time (Fifo.frees;
+        the sender sees them free from then on, as if the receive ran then). Only for an
+        untraced unit that reads no memory (codegen: a unit ahead of the simulation's time
+        reads memory as it is at the simulation's time; one that went on after this
+        instead of waiting in the event queue could miss writes landed in between).
+        None: nothing done."""
+        chunks = fifo.chunks
+        if not chunks:
+            return None
+        head = chunks[0]
+        local = proc.local
+        if head[2] != n or head[0] > local or fifo.consumer != proc.name:
+            return None
+        if local > self._limit:
+            self._check_limit(proc)
+        proc.stats.instructions += 1
+        chunks.popleft()
+        fifo.frees.append([local, n])
+        if fifo.queue is not None:
+            fifo.queue.ahead += 1
+        if fifo.putter is not None or fifo.queue is not None \
+                and fifo.queue.blocked_sender() is not None:
+            self._push(local, _FREED, fifo, None)  # (the sender waits for room)
+        return head[1]
+
     def sync_send_now(self, proc: Process, token: Token) -> bool:
         """(SYNC_SEND, token) in place, by the token's sender: the signal is delivered when
         every transfer the unit issued so far has landed, as `_step` does it (the same event
@@ -853,18 +968,19 @@ class Simulator:
         proc.stats.instructions += 1
         local = proc.local
         if local > self.now:
-            self._push(max(local, proc.last_landing), _SIGNAL, token, None)
+            self._deliver(token, max(local, proc.last_landing))
         elif proc.last_landing > local:
-            self._push(proc.last_landing, _SIGNAL, token, None)
+            self._deliver(token, proc.last_landing)
         else:
             self._signal(token)
         return True
 
-    def sync_recv_now(self, proc: Process, token: Token) -> bool:
+    def sync_recv_now(self, proc: Process, token: Token, ahead: bool = False) -> bool:
         """(SYNC_RECV, token) in place when the unit's time is the simulation's and a signal
         is there (what `_step` does then); False (nothing done) otherwise: the command is
         yielded and waits its turn in the event queue."""
-        if token.count and proc.local == self.now and token.receiver == proc.name:
+        if (proc.local == self.now or ahead) and token.receiver == proc.name \
+                and (token.count or token.due and token.available(proc.local)):
             if proc.local > self._limit:
                 self._check_limit(proc)
             proc.stats.instructions += 1
@@ -934,6 +1050,15 @@ class Simulator:
         proc.blocked_kind = kind
         proc.blocked_since = self.now
 
+    def _deliver(self, token: Token, time: int) -> None:
+        """The sender's signal arrives at `time`, after the simulation's time: an event
+        when someone will look at it then (the receiver waits, or the trace records the
+        order of events), otherwise kept on the token until the receiver counts it."""
+        if token.waiter is None and self.trace is None:
+            token.due.append(time)
+        else:
+            self._push(time, _SIGNAL, token, None)
+
     def _signal(self, token: Token) -> None:
         token.sent += 1
         waiter = token.waiter
@@ -949,6 +1074,8 @@ class Simulator:
                   at: int | None = None) -> int:
         """Place as much of `data[sent:n]` as fits; returns the new `sent`. `at`: the
         sender's time when it is ahead of the simulation (for the occupancy trace)."""
+        if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
+            fifo.settle(self.now if at is None else at)
         k = min(n - sent, fifo.depth - fifo.held if fifo.queue is None else fifo.room())
         if k <= 0:
             return sent
@@ -965,6 +1092,13 @@ class Simulator:
         if fifo.getter is not None:
             self._fifo_wake_at(fifo, visible)
         return sent + k
+
+    def _wake_on_free(self, fifo: Fifo) -> None:
+        """The sender now waits for room in `fifo`: the first receive taken ahead (each
+        after now) among the FIFOs sharing its room is an event that lets it go on."""
+        first = fifo.next_free()
+        if first is not None:
+            self._push(first.frees[0][0], _FREED, first, None)
 
     def _fifo_wake_at(self, fifo: Fifo, time: int) -> None:
         """Serve the FIFO's waiting receiver at `time` (one event, deduplicated)."""
@@ -1010,6 +1144,8 @@ class Simulator:
 
     def _fifo_freed(self, fifo: Fifo) -> None:
         """Entries left the FIFO: record the occupancy, let a blocked sender go on."""
+        if fifo.frees or fifo.queue is not None and fifo.queue.ahead:
+            fifo.settle(self.now)
         if fifo.trace is not None:
             fifo.trace.append((self.now, fifo.held))
         if fifo.queue is not None:
@@ -1024,6 +1160,14 @@ class Simulator:
             return
         proc, data, sent, n, latency, busy = putter
         fifo.putter = None
+        if proc.blocked_since > self.now:
+            # A sender waiting from its own time on, which is still ahead (see _step):
+            # room freed before that time. It makes its attempt at its time, as it would
+            # have without waiting early.
+            proc.blocked_on = None
+            proc.pending = (SEND_BUSY, fifo, data, n, latency, busy)
+            self._push(proc.blocked_since, _RESUME, proc, None)
+            return
         sent = self._fifo_put(fifo, data, sent, n, latency)
         if sent < n:
             putter[2] = sent

@@ -8,6 +8,12 @@
   last time: a transfer whose target leaves its buffer must still fault, at that op, on
   both execution paths.
 
+- an untraced launch lets units go on ahead of the simulation's time where the traced
+  one puts them back in the event queue: a token's signal that lands later waits on the
+  token, a unit that reads no memory takes its FIFO entries and tokens at its own time
+  (the FIFO keeps the slots until then), and a send into a full FIFO waits as its
+  sender from the unit's own time: the figures must be the traced launch's.
+
 (`tests/emulator/device/test_emu_in_place.py` compares the in-place path, where the sync
 ops and the composite shortcut run, with the plain one.)"""
 
@@ -112,3 +118,48 @@ def test_dma_target_leaving_its_buffer_faults_after_transfers_inside(in_place, t
     with pytest.raises(ExecutionError, match="not inside one allocated buffer") as err:
         spyre_sched.run(bundle, seed=7)
     assert "agen.composite_load_and_store" in str(err.value) and "dma_load" in str(err.value)
+
+
+@pytest.mark.parametrize("kernel, strategy, expected", [
+    ("row_sum", "solver", {"token kept", "taken ahead, shared queue"}),
+    ("splitk_matmul", "heuristic", {"token kept", "taken ahead", "sender waits from its own time"}),
+])
+def test_units_ahead_give_the_traced_figures(kernel, strategy, expected, bundles, tmp_path,
+                                             monkeypatch):
+    """Small chunks through FIFOs of a few entries and a token per tile: each shortcut
+    for units ahead of the simulation's time fires in one of these (receives in FIFOs
+    with a queue of their own and in FIFOs that share their datapath's queue), and the
+    untraced run keeps the traced run's figures."""
+    bundle = bundles(kernel, strategy)
+    seen = {"token kept": 0, "taken ahead": 0, "taken ahead, shared queue": 0,
+            "sender waits from its own time": 0}
+    deliver, recv_ahead, wake = (sim.Simulator._deliver, sim.Simulator.recv_ahead,
+                                 sim.Simulator._wake_on_free)
+
+    def counting_deliver(self, token, time):
+        if token.waiter is None and self.trace is None:
+            seen["token kept"] += 1
+        deliver(self, token, time)
+
+    def counting_recv_ahead(self, proc, fifo, n):
+        value = recv_ahead(self, proc, fifo, n)
+        if value is not None:
+            seen["taken ahead" if fifo.queue is None else "taken ahead, shared queue"] += 1
+        return value
+
+    def counting_wake(self, fifo):
+        if fifo.putter is not None and fifo.putter[0].blocked_since > self.now:
+            seen["sender waits from its own time"] += 1
+        wake(self, fifo)
+
+    monkeypatch.setattr(sim.Simulator, "_deliver", counting_deliver)
+    monkeypatch.setattr(sim.Simulator, "recv_ahead", counting_recv_ahead)
+    monkeypatch.setattr(sim.Simulator, "_wake_on_free", counting_wake)
+    traced = spyre_sched.run(bundle, seed=7, trace=tmp_path / "trace.json")
+    assert not any(seen.values()), f"a shortcut ran in the traced launch: {seen}"
+    plain = spyre_sched.run(bundle, seed=7, reference=traced.reference_run)
+    assert traced.matches and plain.matches
+    want, got = _figures(traced), _figures(plain)
+    for key in want:
+        assert got[key] == want[key], f"{key} differs between the traced and the untraced run"
+    assert expected <= {k for k, v in seen.items() if v}, f"shortcuts that ran: {seen}"
