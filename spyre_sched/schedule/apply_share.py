@@ -4,8 +4,9 @@
 - `value = 1` (fetch once, share): the reading program's direct transfer from device
   memory goes; the fetch program and the ring reads stay; the slice's region joins the
   pinned bytes of both programs (no buffer may take its bytes while the slices live).
-- `value = 0`: the fetch program, its declaration and its call go, and so do the ring
-  reads and the views they read; the direct transfer stays.
+- `value = 0`: the input's fill and relay transfers go, and so do the views they read;
+  a fill or relay program left moving nothing (every input it gathers not shared) goes
+  with its declaration and its call; the direct transfer stays.
 
 The marks, the region entries and the `ktdf.share_fetch` op are removed either way: the
 solved IR shows the chosen form.
@@ -16,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from spyre_sched.dialects import ktdf
+from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
     PROGRAM_PREFIX,
@@ -96,6 +97,22 @@ def _drop_program(module: ModuleOp, index: int) -> None:
             Rewriter.erase_op(op)
 
 
+def _erase_unused_values(fn: Operation) -> None:
+    """The index arithmetic and views of a fill or relay program no transfer uses any
+    more (`erase_dead` keeps a remainder: it may divide by zero; here the divisor is the
+    constant tile count)."""
+    body = fn.regions[0].blocks[0]
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(body.ops)):
+            if op.results and not any(r.uses for r in op.results) and \
+                    isinstance(op, arith.ConstantOp | arith.AddiOp | arith.MuliOp
+                               | arith.RemUIOp | ktdp.ConstructMemoryViewOp):
+                Rewriter.erase_op(op)
+                changed = True
+
+
 def _read_region(gathered: ktdf.DataTransferOp) -> None:
     """The in-place form: the computes' reads of the staging buffer read the gathered
     region's view at the same subscripts (the buffer was the box, written at its
@@ -150,9 +167,16 @@ def apply_share(module: ModuleOp, progs: dict[int, Operation],
     if value == 0:
         _erase_transfer(gathered[0])
         _unmark(direct[0])
-        for index in sorted(gathering):
-            _drop_program(module, index)
-            del progs[index]
+        for index, fn in sorted(gathering.items()):
+            # the fill and relay programs may move other inputs' slices too: this
+            # input's transfers go, a program left moving nothing goes whole
+            for t in _marked(fn, name):
+                _erase_transfer(t)
+            _erase_unused_values(fn)
+            _region(fn, name)
+            if not any(isinstance(op, ktdf.DataTransferOp) for op in fn.walk()):
+                _drop_program(module, index)
+                del progs[index]
     else:
         _erase_transfer(direct[0])
         if _role(gathered[0]) == "in_place":

@@ -41,14 +41,21 @@ the pinned bytes) this pass writes both forms and leaves the choice to the solve
   region, placed now above the pinned bytes and earlier regions, counted in every one
   of those programs' scratchpad when shared.
 
+Several inputs program N shares (an FFN's weights) get a choice and a region each but
+one fill program and one set of relay steps: F loads every input's slice and each step
+moves every input's neighbour slices (the second input's values named `%share1_*`, and
+so on), so the fills' device-memory latency and each step's wait for the slowest core
+are paid once rather than once per input.
+
 `apply-share` (after `solve`) keeps one form: shared, the direct transfer goes (an
 `in_place` read too, the computes reading the region) and the region's bytes join every
-program's pinned bytes; not shared, programs F .. F+S, their calls and the read of the
-region go.
+program's pinned bytes; not shared, the input's transfers in programs F .. F+S and the
+read of the region go, and a program left moving nothing goes with its call.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from math import prod
 
@@ -250,20 +257,28 @@ def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
     return offset, view
 
 
-def _program_text(read: SharedRead, index: int, name: str, grid: Attribute,
-                  values: str, transfers: str) -> ModuleOp | None:
-    """A DMA-only program `index` of one stage running `transfers` (their values defined
-    by `values`; `%share_t` is the tile id) with the reading program's arguments."""
-    fn = read.fn
-    # the kernel's argument names: the job plan knows a program's arguments by them
+def _argument_names(fn: func.FuncOp) -> list[str] | None:
+    """The reading program's argument names (the job plan knows a program's arguments by
+    them), or None when one could be taken for a value the generated programs name
+    (`%share_*`, `%shareK_*`)."""
     names = [a.name_hint or f"arg{k}" for k, a in enumerate(fn.body.blocks[0].args)]
-    if any(n.startswith("share_") for n in names):
-        return None  # the program's own values are named share_*: not offered
+    if any(re.match(r"share\d*_", n) for n in names):
+        return None
+    return names
+
+
+def _program_text(fn: func.FuncOp, index: int, grid: Attribute, values: str,
+                  transfers: str) -> ModuleOp | None:
+    """A DMA-only program `index` of one stage running `transfers` (their values defined
+    by `values`; `%share_t` is the tile id) with the reading program `fn`'s arguments."""
+    names = _argument_names(fn)
+    if names is None:
+        return None
     args = ", ".join(f"%{n}: {a.type}" for n, a in zip(names, fn.body.blocks[0].args))
     text = f"""builtin.module @{PROGRAM_PREFIX}{index} {{
     func.func @{SCHEDULE_PREFIX}{index}({args}) attributes {{grid = {grid}}} {{
       %share_t = ktdp.get_compute_tile_id : index
-{values.replace("%share_whole_arg", "%" + names[read.argument])}
+{values}
       ktdf.pipeline {{
         ktdf.private -> () {{
           ktdf.private_yield
@@ -301,10 +316,22 @@ def _region_view(result: str, shape: list[int], element: Attribute, start: int,
             f": {_box_type(shape, element)}")
 
 
-def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: int,
-                   name: str, grid: Attribute) -> ModuleOp | None:
-    """Program `index`: tile p (< parts) copies rows [p*r, (p+1)*r) of the box into the
-    same rows of its region (the whole box's shape, at byte `start`)."""
+@dataclass
+class Gather:
+    """One input a reading program shares: its read, decision and region; `prefix` names
+    its values in the fill and relay programs (several inputs share those programs)."""
+
+    read: SharedRead
+    name: str
+    start: int
+    end: int
+    prefix: str
+
+
+def _fill_text(g: Gather, parts: int, argument: str) -> tuple[str, str]:
+    """Values and transfer of the fill: tile p (< parts) copies rows [p*r, (p+1)*r) of
+    the box into the same rows of its region (the whole box's shape, at byte `start`)."""
+    read, p = g.read, g.prefix
     view = read.view
     mtype = view.result.type
     assert isinstance(mtype, MemRefType)
@@ -314,24 +341,21 @@ def _fetch_program(read: SharedRead, index: int, parts: int, start: int, end: in
     sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
     strides = ", ".join(str(s) for s in view.static_strides.get_values())
     size = ", ".join(map(str, slice_shape))
-    bases = ", ".join(f"%share_b{k}" for k in range(len(read.base)))
-    base_ops = "\n".join(f"      %share_b{k} = arith.constant {b} : index" for k, b in
+    bases = ", ".join(f"%{p}_b{k}" for k in range(len(read.base)))
+    base_ops = "\n".join(f"      %{p}_b{k} = arith.constant {b} : index" for k, b in
                          enumerate(read.base) if k)
     rest = "".join(", 0" for _ in slice_shape[1:])
-    values = f"""      %share_rows = arith.constant {rows} : index
-      %share_first = arith.constant {read.base[0]} : index
-      %share_start = arith.muli %share_t, %share_rows : index
-      %share_b0 = arith.addi %share_first, %share_start : index
+    values = f"""      %{p}_rows = arith.constant {rows} : index
+      %{p}_first = arith.constant {read.base[0]} : index
+      %{p}_start = arith.muli %share_t, %{p}_rows : index
+      %{p}_b0 = arith.addi %{p}_first, %{p}_start : index
 {base_ops}
-      %share_whole = ktdp.construct_memory_view %share_whole_arg, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
-{_region_view("%share_region", read.sizes, element, start)}"""
-    transfers = (f"          ktdf.data_transfer from %share_whole[{bases}] size [{size}] to "
-                 f"%share_region[%share_start{rest}] size [{size}] {{{SHARE_ATTR} = \"{name}\", "
-                 f"{SHARE_ROLE_ATTR} = \"fill\"}} : {mtype}, {_box_type(read.sizes, element)}")
-    program = _program_text(read, index, name, grid, values, transfers)
-    if program is not None:
-        _place_region(program, read.fn, name, start, end)
-    return program
+      %{p}_whole = ktdp.construct_memory_view %{argument}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+{_region_view(f"%{p}_region", read.sizes, element, g.start)}"""
+    transfer = (f"          ktdf.data_transfer from %{p}_whole[{bases}] size [{size}] to "
+                f"%{p}_region[%{p}_start{rest}] size [{size}] {{{SHARE_ATTR} = \"{g.name}\", "
+                f"{SHARE_ROLE_ATTR} = \"fill\"}} : {mtype}, {_box_type(read.sizes, element)}")
+    return values, transfer
 
 
 def relay_steps(parts: int) -> tuple[int, int]:
@@ -341,13 +365,13 @@ def relay_steps(parts: int) -> tuple[int, int]:
     return right, parts - 1 - right
 
 
-def _relay_program(read: SharedRead, index: int, parts: int, step: int, start: int,
-                   end: int, name: str, grid: Attribute) -> ModuleOp | None:
-    """Program `index`, step `step` (from 1) of the all-gather: tile t copies slice
-    (t + step) mod P from its right neighbour's region, which holds it since the step
-    before (its own slice at step 1), into the same rows of its own, and, while the
+def _relay_text(g: Gather, parts: int, step: int) -> tuple[str, str]:
+    """Values and transfers of step `step` (from 1) of the all-gather: tile t copies
+    slice (t + step) mod P from its right neighbour's region, which holds it since the
+    step before (its own slice at step 1), into the same rows of its own, and, while the
     left side has slices to bring, slice (t - step) mod P from its left neighbour's.
     Each ring link then carries one transfer per direction per step."""
+    read, p = g.read, g.prefix
     mtype = read.view.result.type
     assert isinstance(mtype, MemRefType)
     element = mtype.element_type
@@ -362,24 +386,46 @@ def _relay_program(read: SharedRead, index: int, parts: int, step: int, start: i
         sides.append(("right", step, [(t + 1) % parts for t in range(parts)]))
     if step <= left:
         sides.append(("left", parts - step, [(t - 1) % parts for t in range(parts)]))
-    values = [f"""      %share_rows = arith.constant {rows} : index
-      %share_parts = arith.constant {parts} : index
-{_region_view("%share_region", read.sizes, element, start)}"""]
+    values = [f"""      %{p}_rows = arith.constant {rows} : index
+      %{p}_parts = arith.constant {parts} : index
+{_region_view(f"%{p}_region", read.sizes, element, g.start)}"""]
     transfers = []
     for side, ahead, owners in sides:
-        values.append(f"""      %share_{side}_ahead = arith.constant {ahead} : index
-      %share_{side}_sum = arith.addi %share_t, %share_{side}_ahead : index
-      %share_{side}_slice = arith.remui %share_{side}_sum, %share_parts : index
-      %share_{side}_row = arith.muli %share_{side}_slice, %share_rows : index
-{_region_view(f"%share_{side}", read.sizes, element, start, owners)}""")
+        values.append(f"""      %{p}_{side}_ahead = arith.constant {ahead} : index
+      %{p}_{side}_sum = arith.addi %share_t, %{p}_{side}_ahead : index
+      %{p}_{side}_slice = arith.remui %{p}_{side}_sum, %{p}_parts : index
+      %{p}_{side}_row = arith.muli %{p}_{side}_slice, %{p}_rows : index
+{_region_view(f"%{p}_{side}", read.sizes, element, g.start, owners)}""")
         transfers.append(
-            f"          ktdf.data_transfer from %share_{side}[%share_{side}_row{rest}] size [{size}] "
-            f"to %share_region[%share_{side}_row{rest}] size [{size}] {{{SHARE_ATTR} = \"{name}\", "
+            f"          ktdf.data_transfer from %{p}_{side}[%{p}_{side}_row{rest}] size [{size}] "
+            f"to %{p}_region[%{p}_{side}_row{rest}] size [{size}] {{{SHARE_ATTR} = \"{g.name}\", "
             f"{SHARE_ROLE_ATTR} = \"relay\"}} : {box}, {box}")
-    program = _program_text(read, index, name, grid, "\n".join(values), "\n".join(transfers))
-    if program is not None:
-        _place_region(program, read.fn, name, start, end)
-    return program
+    return "\n".join(values), "\n".join(transfers)
+
+
+def _gathering_programs(fn: func.FuncOp, gathers: list[Gather], parts: int, first: int,
+                        grid: Attribute) -> list[ModuleOp] | None:
+    """Program `first`, the fill of every input in `gathers`, and programs first+1 ..
+    first+S, the relay steps, each moving every input's slices: one program boundary
+    (every core waiting for the slowest) per step for all of them, and the fills' device
+    memory latency paid once."""
+    names = _argument_names(fn)
+    if names is None:
+        return None
+    fill = [_fill_text(g, parts, names[g.read.argument]) for g in gathers]
+    texts = [fill]
+    steps = sum(relay_steps(parts)) and max(relay_steps(parts))
+    texts += [[_relay_text(g, parts, step) for g in gathers] for step in range(1, steps + 1)]
+    made = []
+    for k, parts_text in enumerate(texts):
+        program = _program_text(fn, first + k, grid, "\n".join(v for v, _ in parts_text),
+                                "\n".join(t for _, t in parts_text))
+        if program is None:
+            return None
+        for g in gathers:
+            _place_region(program, fn, g.name, g.start, g.end)
+        made.append(program)
+    return made
 
 
 def _place_region(program: ModuleOp, reader: func.FuncOp, name: str, start: int,
@@ -463,8 +509,9 @@ def offer_sharing(module: ModuleOp, device) -> int:
     for index in sorted(progs):
         fn = progs[index]
         call = single.get(fn.sym_name.data)
-        if call is None:
+        if call is None or _argument_names(fn) is None:
             continue
+        gathers: list[Gather] = []
         for read in _shared_reads(index, fn, scratch):
             if read.argument in written or read.sizes[0] % tiles:
                 continue
@@ -475,36 +522,38 @@ def offer_sharing(module: ModuleOp, device) -> int:
             if slice_sizes[-1] * elt % granularity:
                 continue  # a slice's rows would not fill whole sticks of the scratchpad
             # the region holds the whole box on every core: each tile's slice, then
-            # every other tile's, relayed from neighbour to neighbour
+            # every other tile's, relayed from neighbour to neighbour; the regions of a
+            # program's shared inputs one above the other
             nbytes = prod(read.sizes) * elt
             start = -(-max(_pinned(fn), _region_end(fn)) // granularity) * granularity
             end = start + nbytes
             if end > capacity:
                 continue
-            operand = read.buffer.operand.data
-            name = fresh_name(f"p{index}.share.{operand}", taken)
-            steps = sum(relay_steps(tiles)) and max(relay_steps(tiles))
-            made = [_fetch_program(read, next_index, tiles, start, end, name, grid)]
-            made += [_relay_program(read, next_index + step, tiles, step, start, end, name, grid)
-                     for step in range(1, steps + 1)]
-            if any(m is None for m in made):
-                continue
-            for k, program in enumerate(made):
-                assert program is not None
-                Rewriter.insert_op(program, InsertPoint.at_end(module.body.block))
-                callee = f"{SCHEDULE_PREFIX}{next_index + k}"
-                decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])
-                Rewriter.insert_op(decl, InsertPoint.before(fn.parent_op()))
-                Rewriter.insert_op(func.CallOp(callee, list(call.arguments), []),
-                                   InsertPoint.before(call))
-            _gathered_read(read, start, name)
+            name = fresh_name(f"p{index}.share.{read.buffer.operand.data}", taken)
             _add_region(fn, name, start, end)
-            body = fn.body.blocks[0]
-            anchor = next(op for op in body.ops if op.is_ancestor(read.transfer))
-            Rewriter.insert_op(ktdf.ShareFetchOp(name, operand, tiles, next_index),
+            prefix = "share" if not gathers else f"share{len(gathers)}"
+            gathers.append(Gather(read, name, start, end, prefix))
+        if not gathers:
+            continue
+        # one fill program and one set of relay steps for all of them
+        made = _gathering_programs(fn, gathers, tiles, next_index, grid)
+        assert made is not None  # the argument names were checked above
+        for k, program in enumerate(made):
+            Rewriter.insert_op(program, InsertPoint.at_end(module.body.block))
+            callee = f"{SCHEDULE_PREFIX}{next_index + k}"
+            decl = func.FuncOp.external(callee, list(fn.function_type.inputs.data), [])
+            Rewriter.insert_op(decl, InsertPoint.before(fn.parent_op()))
+            Rewriter.insert_op(func.CallOp(callee, list(call.arguments), []),
+                               InsertPoint.before(call))
+        body = fn.body.blocks[0]
+        for g in gathers:
+            _gathered_read(g.read, g.start, g.name)
+            anchor = next(op for op in body.ops if op.is_ancestor(g.read.transfer))
+            Rewriter.insert_op(ktdf.ShareFetchOp(g.name, g.read.buffer.operand.data, tiles,
+                                                 next_index),
                                InsertPoint.before(anchor))
-            next_index += len(made)
             added += 1
+        next_index += len(made)
     return added
 
 
