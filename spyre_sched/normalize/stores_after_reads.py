@@ -46,7 +46,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.normalize.common import empty_like, kernel_of, note_origin, parallel_generic
-from spyre_sched.polyhedral.memory_overlap import tiles_may_overlap
+from spyre_sched.polyhedral.memory_overlap import MemoryIndex, tiles_may_overlap
 from spyre_sched.schedule.common import fail
 
 NAME = "stores-after-reads"
@@ -105,11 +105,15 @@ def _order_block(block: Block) -> None:
         order = {op: k for k, op in enumerate(ops)}
         # what is read from memory later: loaded tiles, and computed values stored
         # (a later compute reads one back from where it was stored)
-        sources = [op for op in ops if isinstance(op, ktdp.LoadOp) or (
-            isinstance(op, ktdp.StoreOp) and not isinstance(op.value.owner, ktdp.LoadOp))]
+        sources: MemoryIndex[ktdp.LoadOp | ktdp.StoreOp] = MemoryIndex()
+        for op in ops:
+            if isinstance(op, ktdp.LoadOp) or (
+                    isinstance(op, ktdp.StoreOp) and not isinstance(op.value.owner, ktdp.LoadOp)):
+                sources.add(op.tile, op)
         for store in [op for op in ops if isinstance(op, ktdp.StoreOp)]:
             written = _write_point(store, block, order)
-            last = max((order[r] for source in sources if order[source] < order[store]
+            last = max((order[r] for source in sources.near(store.tile)
+                        if order[source] < order[store]
                         and tiles_may_overlap(source.tile, store.tile)
                         for r in _readers(source, block) if r is not store), default=-1)
             if last <= written:

@@ -6,13 +6,20 @@ Two tiles are apart for sure when their views are in different memory spaces or 
 cores' scratchpads, are views on different pointer arguments of the kernel (the kernel's
 tensors do not overlap, as the lowering also assumes), are scratchpad views at constant
 byte ranges that do not meet, or are tiles of one view at constant subscripts whose
-bounding boxes do not meet. Anything else may overlap.
+bounding boxes do not meet. Anything else may overlap. `memory_key` names the memory a
+tile reaches coarsely enough that tiles whose keys do not meet are apart for sure;
+`MemoryIndex` files tiles by it, so a pass comparing many tiles with each other compares
+only those whose keys meet (a kernel's programs mostly touch tensors of their own, so the
+work grows with the tiles, not with their pairs).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from collections.abc import Iterable
+from typing import Generic, TypeVar
+
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from spyre_sched.dialects import ktdp
@@ -101,3 +108,57 @@ def tiles_may_overlap(a: SSAValue, b: SSAValue) -> bool:
         return span_a[0] < span_b[1] and span_b[0] < span_a[1]
     pa, pb = _pointer(va.offset), _pointer(vb.offset)
     return pa is None or pb is None or pa is pb
+
+
+#: the key of a tile that may reach any memory
+ANY_MEMORY = ("any", None)
+
+
+def memory_key(tile: SSAValue) -> tuple:
+    """(memory space, pointer argument or None): two tiles whose keys differ, neither
+    being `ANY_MEMORY` nor naming the same space with None, never overlap
+    (`tiles_may_overlap` is False for them). Scratchpad tiles all share one key: their
+    byte ranges are compared pairwise."""
+    view = _view_of(tile)
+    if not isinstance(view, ktdp.ConstructMemoryViewOp):
+        return ANY_MEMORY
+    space = view.memory_space.space
+    if space == "ct_local":
+        return (space, None)
+    return (space, _pointer(view.offset))
+
+
+
+T = TypeVar("T")
+
+
+class MemoryIndex(Generic[T]):
+    """Items filed under the memory key of a tile (`add`); `near(tile)` gives, in filing
+    order, every item whose tile may overlap `tile` by their keys (a superset of those
+    `tiles_may_overlap` accepts: ask it of each)."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple, list[tuple[int, T]]] = {}
+        self._by_space: dict[str, list[tuple]] = {}
+        self._count = 0
+
+    def add(self, tile: SSAValue, item: T) -> None:
+        key = memory_key(tile)
+        if key not in self._by_key:
+            self._by_key[key] = []
+            self._by_space.setdefault(key[0], []).append(key)
+        self._by_key[key].append((self._count, item))
+        self._count += 1
+
+    def _meeting(self, key: tuple) -> Iterable[tuple]:
+        if key == ANY_MEMORY:
+            return list(self._by_key)
+        anywhere = self._by_space.get(ANY_MEMORY[0], [])
+        if key[1] is None:
+            return self._by_space.get(key[0], []) + anywhere
+        return [k for k in (key, (key[0], None)) if k in self._by_key] + anywhere
+
+    def near(self, tile: SSAValue) -> list[T]:
+        found = [entry for key in self._meeting(memory_key(tile))
+                 for entry in self._by_key[key]]
+        return [item for _, item in sorted(found, key=lambda entry: entry[0])]

@@ -20,6 +20,7 @@ refused as "not supported yet".
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -36,7 +37,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.polyhedral.memory_overlap import tiles_may_overlap
+from spyre_sched.polyhedral.memory_overlap import MemoryIndex, tiles_may_overlap
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
     PROGRAM_PREFIX,
@@ -96,30 +97,56 @@ def call_order(groups: list[list[Operation]], order: dict[Operation, int]
     group is called after every group of its block with an access of the same memory
     that comes earlier in the kernel."""
     preds: dict[int, set[int]] = {k: set() for k in range(len(groups))}
-    for i, gi in enumerate(groups):
-        for j in range(i + 1, len(groups)):
-            gj = groups[j]
-            if gi[0].parent_block() is not gj[0].parent_block():
-                continue
-            before, after = _conflict_order(gi, gj, order)
-            if before and after:
-                store = next(op for op in gj if isinstance(op, ktdp.StoreOp))
-                raise fail(store, NAME, "not supported yet: two programs whose loads and "
-                           "stores of one memory interleave (each would have to run first)")
-            if before:
-                preds[j].add(i)
-            elif after:
-                preds[i].add(j)
+    for i, j in _pairs_sharing_memory(groups):
+        gi, gj = groups[i], groups[j]
+        if gi[0].parent_block() is not gj[0].parent_block():
+            continue
+        before, after = _conflict_order(gi, gj, order)
+        if before and after:
+            store = next(op for op in gj if isinstance(op, ktdp.StoreOp))
+            raise fail(store, NAME, "not supported yet: two programs whose loads and "
+                       "stores of one memory interleave (each would have to run first)")
+        if before:
+            preds[j].add(i)
+        elif after:
+            preds[i].add(j)
+    # the ready group that comes first in the kernel, each time (Kahn's order on a heap)
+    waiting = {k: len(p) for k, p in preds.items()}
+    succs: dict[int, list[int]] = {k: [] for k in preds}
+    for k, p in preds.items():
+        for q in p:
+            succs[q].append(k)
+    ready = [k for k, n in waiting.items() if n == 0]
+    heapq.heapify(ready)
     done: list[int] = []
-    while len(done) < len(groups):
-        ready = [k for k in range(len(groups)) if k not in done and preds[k] <= set(done)]
-        if not ready:
-            stuck = next(k for k in range(len(groups)) if k not in done)
-            store = next(op for op in groups[stuck] if isinstance(op, ktdp.StoreOp))
-            raise fail(store, NAME, "not supported yet: programs whose loads and stores of "
-                       "one memory order them in a cycle")
-        done.append(ready[0])
+    while ready:
+        k = heapq.heappop(ready)
+        done.append(k)
+        for s in succs[k]:
+            waiting[s] -= 1
+            if waiting[s] == 0:
+                heapq.heappush(ready, s)
+    if len(done) < len(groups):
+        stuck = min(k for k, n in waiting.items() if n > 0)
+        store = next(op for op in groups[stuck] if isinstance(op, ktdp.StoreOp))
+        raise fail(store, NAME, "not supported yet: programs whose loads and stores of "
+                   "one memory order them in a cycle")
     return [groups[k] for k in done]
+
+
+def _pairs_sharing_memory(groups: list[list[Operation]]) -> list[tuple[int, int]]:
+    """Pairs i < j of groups where a store of one may reach memory an access of the other
+    reaches, by memory keys (`MemoryIndex`): only those can conflict."""
+    index: MemoryIndex[int] = MemoryIndex()
+    for k, group in enumerate(groups):
+        for op in _accesses(group):
+            index.add(op.tile, k)
+    pairs: set[tuple[int, int]] = set()
+    for k, group in enumerate(groups):
+        for op in _accesses(group):
+            if isinstance(op, ktdp.StoreOp):
+                pairs.update((min(k, j), max(k, j)) for j in index.near(op.tile) if j != k)
+    return sorted(pairs)
 
 
 def _captured(op: Operation) -> list[SSAValue]:

@@ -509,9 +509,9 @@ def offer_sharing(module: ModuleOp, device) -> int:
     for index in sorted(progs):
         fn = progs[index]
         call = single.get(fn.sym_name.data)
-        if call is None or _argument_names(fn) is None:
+        if call is None:
             continue
-        gathers: list[Gather] = []
+        eligible = []
         for read in _shared_reads(index, fn, scratch):
             if read.argument in written or read.sizes[0] % tiles:
                 continue
@@ -521,6 +521,13 @@ def offer_sharing(module: ModuleOp, device) -> int:
             slice_sizes = [read.sizes[0] // tiles, *read.sizes[1:]]
             if slice_sizes[-1] * elt % granularity:
                 continue  # a slice's rows would not fill whole sticks of the scratchpad
+            eligible.append((read, elt))
+        # (the names are looked at only for a program that shares: they are as many as
+        # the kernel's arguments, which grow with its programs)
+        if not eligible or _argument_names(fn) is None:
+            continue
+        gathers: list[Gather] = []
+        for read, elt in eligible:
             # the region holds the whole box on every core: each tile's slice, then
             # every other tile's, relayed from neighbour to neighbour; the regions of a
             # program's shared inputs one above the other
