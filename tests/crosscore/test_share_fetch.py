@@ -87,6 +87,19 @@ def test_the_choice_trades_device_memory_for_ring_reads() -> None:
     assert {src for p, src, v in moved if p in (2, 3)} <= {f"core{c}.lx" for c in range(TILES)}
 
 
+def test_the_gathered_read_waits_for_nothing_of_its_program() -> None:
+    """The reader's copy out of the gathered region reads what earlier programs filled:
+    its unit issues it as soon as it is free, as it does a load of a kernel input
+    (`cost._is_load`), so a later phase's read overlaps an earlier phase's compute. The
+    fills and relays read what their own program's neighbours hold, and are not marked."""
+    problem = _problem()
+    ready = {(index, t.source) for index in (0, 1, 2, 3) for t in _transfers(problem, index)
+             if "p0.share.B" in t.bytes.scope and t.ready}
+    assert ready == {(0, "core0.lx")}
+    assert all(cost._is_load(t) for t in _transfers(problem, 0)
+               if "p0.share.B" in t.bytes.scope)
+
+
 def test_a_relay_step_loads_each_ring_link_once() -> None:
     """Every tile reads its neighbour at once: the busiest link carries one transfer, so a
     relay is priced at one link's bandwidth (where all tiles reading one owner would share
