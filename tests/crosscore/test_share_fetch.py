@@ -174,10 +174,18 @@ def test_two_inputs_share_one_fill_and_one_set_of_relay_steps() -> None:
         for name in ("p0.share.B", "p0.share.E"):
             mine = [s for s in scopes if name in s]
             assert len(mine) == per_input
-    # both taken, and the emulated schedule matches the reference
+    # the solver shares B and reads E directly: E's read, waiting for nothing, goes out
+    # while the product with B computes, so relaying E too costs more than it saves
+    # (emulated 6,915 cycles with both shared, 6,094 with B alone)
     solution = solve(problem)
-    assert solution.choice["p0.share.B"] == solution.choice["p0.share.E"] == 1
-    schedule = spyre_sched.compile(str(TWO), device="spyre")
+    assert (solution.choice["p0.share.B"], solution.choice["p0.share.E"]) == (1, 0)
+    # a schedule sharing both (a random feasible one) matches the reference
+    for seed in range(8):
+        schedule = spyre_sched.compile(str(TWO), device="spyre", strategy="random", seed=seed)
+        if sorted(schedule.decisions[0]["share"].values()) == [1, 1]:
+            break
+    else:
+        raise AssertionError("no random schedule of 8 shares both B and E")
     result = spyre_sched.run(schedule, seed=0)
     assert result.matches
     # device memory gives each weight once (a slice to each owner) and A once
@@ -186,7 +194,7 @@ def test_two_inputs_share_one_fill_and_one_set_of_relay_steps() -> None:
 
 
 def test_one_of_two_inputs_shared_runs_and_matches() -> None:
-    """A schedule sharing B but not E (a random feasible one: the solver takes both) keeps
+    """A schedule sharing B but not E (a random feasible one; the solver's is another) keeps
     the gathering programs for B's slices alone and reads E from device memory."""
     for seed in range(8):
         schedule = spyre_sched.compile(str(TWO), device="spyre", strategy="random", seed=seed)
