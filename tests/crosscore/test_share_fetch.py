@@ -194,7 +194,7 @@ def test_two_inputs_share_one_fill_and_one_set_of_relay_steps() -> None:
 
 
 def test_one_of_two_inputs_shared_runs_and_matches() -> None:
-    """A schedule sharing B but not E (a random feasible one; the solver's is another) keeps
+    """A schedule sharing B but not E (a random feasible one) keeps
     the gathering programs for B's slices alone and reads E from device memory."""
     for seed in range(8):
         schedule = spyre_sched.compile(str(TWO), device="spyre", strategy="random", seed=seed)
