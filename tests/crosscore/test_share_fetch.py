@@ -179,13 +179,9 @@ def test_two_inputs_share_one_fill_and_one_set_of_relay_steps() -> None:
     # (emulated 6,915 cycles with both shared, 6,094 with B alone)
     solution = solve(problem)
     assert (solution.choice["p0.share.B"], solution.choice["p0.share.E"]) == (1, 0)
-    # a schedule sharing both (a random feasible one) matches the reference
-    for seed in range(8):
-        schedule = spyre_sched.compile(str(TWO), device="spyre", strategy="random", seed=seed)
-        if sorted(schedule.decisions[0]["share"].values()) == [1, 1]:
-            break
-    else:
-        raise AssertionError("no random schedule of 8 shares both B and E")
+    # a schedule sharing both (random seed 7, the first of 0-7 that does) matches
+    schedule = spyre_sched.compile(str(TWO), device="spyre", strategy="random", seed=7)
+    assert schedule.decisions[0]["share"] == {"p0.share.B": 1, "p0.share.E": 1}
     result = spyre_sched.run(schedule, seed=0)
     assert result.matches
     # device memory gives each weight once (a slice to each owner) and A once
