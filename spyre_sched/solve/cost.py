@@ -252,9 +252,13 @@ def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[
 
 
 def _is_load(w: object) -> bool:
-    """A transfer out of the shared device memory (a DMA load of a kernel input)."""
-    return isinstance(w, Transfer) and w.shared_bandwidth is not None and \
-        bool(w.shared_memory) and w.source == w.shared_memory
+    """A transfer that waits for no work of its program: out of the shared device memory
+    (a DMA load of a kernel input), or out of a region an earlier program filled
+    (`Transfer.ready`: a shared input's gathered copy, which its share choice may leave
+    moving nothing, read in place)."""
+    return isinstance(w, Transfer) and (w.ready or (
+        w.shared_bandwidth is not None and bool(w.shared_memory)
+        and w.source == w.shared_memory))
 
 
 def load_prefix_engine(stage: Stage) -> str | None:

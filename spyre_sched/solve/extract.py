@@ -906,6 +906,9 @@ class _ProgramReader:
         keep, _ = self._keep(op)
         reread = keep is not None and op.attributes[KEEP_ROLE_ATTR] == StringAttr("reread")
         share = self._share(op)
+        # the reader of a shared input's gathered region: earlier programs filled it
+        gathered = share is not None and op.attributes.get(SHARE_ROLE_ATTR) in (
+            StringAttr("gathered"), StringAttr("in_place"))
         if reread:
             # a later compute's load of a kept input: nothing moves when it is kept
             scope = scope | {keep.name}
@@ -949,7 +952,7 @@ class _ProgramReader:
         return (Transfer(name, quantity, hop.bandwidth,
                          sum(h.latency for h in hops), shared_bw, sharers,
                          hop.source, hop.lands_in, shared_name,
-                         awaited=_fetch_for_gather(op)),
+                         awaited=_fetch_for_gather(op), ready=gathered),
                 hop.unit.split(".")[-1])
 
     def _depth(self, slot: ktdf.FifoSlotType, near: Operation) -> int:

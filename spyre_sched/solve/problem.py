@@ -236,6 +236,10 @@ class Transfer:
     """An address buffer's fetch: the indirect transfer after it reads the addresses, so
     the unit waits for the fetch to land before issuing it. Its latency is then time the
     unit spends, not time that overlaps the stage's later work."""
+    ready: bool = False
+    """Reads a region an earlier program filled (the gathered copy of a shared input): no
+    work of its own program produces what it reads, so, like a load of a kernel input,
+    its unit issues it as soon as it is free (`cost._is_load`)."""
 
 
 @dataclass(frozen=True)

@@ -170,3 +170,47 @@ def test_a_hoisted_load_pays_its_latency_when_the_next_load_is_not_issued():
         solver.parameters.num_workers = 1
         assert solver.solve(built.model) == cp_model.OPTIMAL
         assert solver.value(built.cycles) == cost.kernel_cycles(problem, choice)
+
+
+def _shared_phase(name: str, share: Decision, d: Decision) -> Stage:
+    """A phase reading a shared input: the direct read from device memory when not shared
+    (0), the copy out of the region earlier programs gathered when shared (1), then a
+    compute of `d`'s vectors."""
+    direct = Transfer(f"{name}.direct", Quantity.of([share], lambda s: 0 if s.value else 1280),
+                      128, LOAD_LATENCY, shared_bandwidth=1 << 20, sharers=1, source="ddr",
+                      target="lx", shared_memory="ddr")
+    gathered = Transfer(f"{name}.gathered",
+                        Quantity.of([share], lambda s: 1280 if s.value else 0), 128, 0,
+                        source="lx", target="lx", ready=True)
+    work = Compute(f"{name}.c", Quantity.of([d], lambda c: 64 * c.value), 1, 64, latency=6)
+    inner = Pipeline(name, Quantity.const(1), (
+        Stage(f"{name}.ld", "dma_load", (gathered, direct)), Stage(f"{name}.c", "sfu", (work,))),
+        modulo=1)
+    return Stage(name, "dma+sfu", (inner,))
+
+
+def test_a_gathered_read_is_issued_while_the_phase_before_computes():
+    """A shared input's read waits for nothing of its program, whichever form the share
+    choice leaves moving bytes (the copy out of the gathered region or the direct read):
+    phase b's read is issued as soon as a's has been, so a's 100-cycle compute hides it;
+    before, the gathered form (not a load of device memory) made b wait for a's end.
+    Both models agree on every assignment."""
+    share = Decision("p0.share.W", "share", 0, (Candidate(0), Candidate(1)))
+    ds = [Decision(f"p0.{x}", "tile", 0, (Candidate(1), Candidate(100))) for x in "ab"]
+    pipe = Pipeline("pipe0", Quantity.const(1), (
+        _shared_phase("a", share, ds[0]), _shared_phase("b", share, ds[1])))
+    problem = Problem("k", "d", 1 << 20, (share, *ds), (Program(0, "p", (pipe,)),))
+    direct, gathered = ({"p0.share.W": s, "p0.a": 1, "p0.b": 0} for s in (0, 1))
+    assert cost.kernel_cycles(problem, direct) == ONE + 100 + 6 + 1 + 6
+    assert cost.kernel_cycles(problem, gathered) == LOAD_OCCUPANCY + 100 + 6 + 1 + 6
+    built = model.build(problem)
+    built.model.minimize(built.cycles)
+    names = [d.name for d in problem.decisions]
+    for values in itertools.product(*(range(len(d.candidates)) for d in problem.decisions)):
+        choice = dict(zip(names, values))
+        built.model.clear_assumptions()
+        built.model.add_assumptions([built.one_hot[d][i] for d, i in choice.items()])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(built.model) == cp_model.OPTIMAL
+        assert solver.value(built.cycles) == cost.kernel_cycles(problem, choice), choice
