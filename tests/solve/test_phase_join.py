@@ -28,6 +28,21 @@ from spyre_sched.solve.solver import solve
 LOAD_OCCUPANCY, LOAD_LATENCY = 10, 100  # 1280 bytes at 128 per cycle, landing 100 later
 
 
+def _model_equals_exact_on_every_assignment(problem: Problem) -> None:
+    """The CP-SAT model's cycles equal the exact cost model's for every assignment."""
+    built = model.build(problem)
+    built.model.minimize(built.cycles)
+    names = [d.name for d in problem.decisions]
+    for values in itertools.product(*(range(len(d.candidates)) for d in problem.decisions)):
+        choice = dict(zip(names, values))
+        built.model.clear_assumptions()
+        built.model.add_assumptions([built.one_hot[d][i] for d, i in choice.items()])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(built.model) == cp_model.OPTIMAL
+        assert solver.value(built.cycles) == cost.kernel_cycles(problem, choice), choice
+
+
 def _phase(name: str, d: Decision, iterations: int = 1, modulo: str | int = 1) -> Stage:
     """One phase: a load from device memory, then a compute of `d`'s vectors (one cycle
     each, latency 6)."""
@@ -98,18 +113,7 @@ def test_the_model_equals_the_cost_model_on_every_assignment():
     program cycles are the exact model's for every assignment, and its optimum is brute
     force's."""
     for problem in (_problem(), _problem(second_iterations=2)):
-        built = model.build(problem)
-        built.model.minimize(built.cycles)
-        names = [d.name for d in problem.decisions]
-        for values in itertools.product(*(range(len(d.candidates))
-                                          for d in problem.decisions)):
-            choice = dict(zip(names, values))
-            built.model.clear_assumptions()
-            built.model.add_assumptions([built.one_hot[d][i] for d, i in choice.items()])
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = 1
-            assert solver.solve(built.model) == cp_model.OPTIMAL
-            assert solver.value(built.cycles) == cost.kernel_cycles(problem, choice), choice
+        _model_equals_exact_on_every_assignment(problem)
         s = solve(problem)
         assert (s.cycles,) == brute_force(problem)[1]
         assert s.stats.model_objective == s.cycles
@@ -203,14 +207,4 @@ def test_a_gathered_read_is_issued_while_the_phase_before_computes():
     direct, gathered = ({"p0.share.W": s, "p0.a": 1, "p0.b": 0} for s in (0, 1))
     assert cost.kernel_cycles(problem, direct) == ONE + 100 + 6 + 1 + 6
     assert cost.kernel_cycles(problem, gathered) == LOAD_OCCUPANCY + 100 + 6 + 1 + 6
-    built = model.build(problem)
-    built.model.minimize(built.cycles)
-    names = [d.name for d in problem.decisions]
-    for values in itertools.product(*(range(len(d.candidates)) for d in problem.decisions)):
-        choice = dict(zip(names, values))
-        built.model.clear_assumptions()
-        built.model.add_assumptions([built.one_hot[d][i] for d, i in choice.items()])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        assert solver.solve(built.model) == cp_model.OPTIMAL
-        assert solver.value(built.cycles) == cost.kernel_cycles(problem, choice), choice
+    _model_equals_exact_on_every_assignment(problem)
