@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -112,7 +113,9 @@ def _parse_schedule_ir(text: str, filename: str) -> ModuleOp:
 
 
 def _is_schedule_ir(text: str) -> bool:
-    return DEVICE_ATTR in text and "ktdf." in text
+    """ScheduleIR names its device and holds `ktdf` ops; a kernel printed by a normal-form
+    pass (`--stop-after`) names the device too but is still KTIR, compiled again."""
+    return DEVICE_ATTR in text and re.search(r"\bktdf\.(?!device\b)", text) is not None
 
 
 def refuse_races(kernel: Kernel) -> None:

@@ -47,6 +47,19 @@ def test_stop_after_stops_there() -> None:
     parse_ir(result.stdout)
 
 
+def test_a_kernel_saved_from_the_normal_form_compiles_again(tmp_path) -> None:
+    """A normal-form pass prints KTIR that names its device: still a kernel (compiled again
+    and run), not saved ScheduleIR."""
+    saved = tmp_path / "add.normal.mlir"
+    result = invoke(ADD, "--stop-after", "stores-after-reads")
+    assert result.exit_code == 0, result.stderr
+    assert "ktdf.device" in result.stdout
+    saved.write_text(result.stdout)
+    ran = CliRunner().invoke(main, ["run", str(saved)])
+    assert ran.exit_code == 0, ran.output
+    assert "result: MATCH" in ran.output
+
+
 def test_unknown_pass_is_an_error() -> None:
     result = invoke(ADD, "--stop-after", "tile-everything")
     assert result.exit_code == 1
