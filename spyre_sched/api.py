@@ -114,8 +114,10 @@ def _parse_schedule_ir(text: str, filename: str) -> ModuleOp:
 
 def _is_schedule_ir(text: str) -> bool:
     """ScheduleIR names its device and holds `ktdf` ops; a kernel printed by a normal-form
-    pass (`--stop-after`) names the device too but is still KTIR, compiled again."""
-    return DEVICE_ATTR in text and re.search(r"\bktdf\.(?!device\b)", text) is not None
+    pass (`--stop-after`) names the device (and the pass) too but is still KTIR, compiled
+    again."""
+    return DEVICE_ATTR in text and re.search(r"\bktdf\.(?!device\b|stopped_after\b)",
+                                             text) is not None
 
 
 def refuse_races(kernel: Kernel) -> None:

@@ -39,11 +39,14 @@ def _is_solved(text: str) -> bool:
     from spyre_sched.dialects import ktdf
     from spyre_sched.dialects.registry import make_context
 
+    from spyre_sched.pipeline import STOPPED_AFTER_ATTR
+
     try:
         module = Parser(make_context(), text).parse_module()
     except Exception:
         return False  # not readable here: the solver's reader reports it with a location
-    return not ktdf.open_decisions(module)
+    # saved by --stop-after: the passes after it (open-decisions among them) run first
+    return STOPPED_AFTER_ATTR not in module.attributes and not ktdf.open_decisions(module)
 
 
 def write_output(source: str, device: str, output: str, options: dict) -> str:

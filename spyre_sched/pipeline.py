@@ -202,6 +202,8 @@ def run_steps(module: ModuleOp, steps: Sequence[ModulePass], *, stop_after: str 
         if print_after_all is not None:
             print_after_all(name, module)
         if name == stop_after:
+            if step is not steps[-1]:  # saved, this module resumes after `name`
+                module.attributes[STOPPED_AFTER_ATTR] = StringAttr(name)
             break
     if not verify_each and ran:
         _verify(module, ran[0] if len(ran) == 1 else
@@ -221,6 +223,9 @@ def _located(err: SpyreSchedError, kernel: Kernel | None) -> SpyreSchedError:
             err.location = kernel.location_of(op)
     return err
 
+
+#: the module attribute naming the pass a module saved by --stop-after stopped after
+STOPPED_AFTER_ATTR = "ktdf.stopped_after"
 
 #: set to 1 to verify the module after every pass (as `--verify-each` does)
 VERIFY_EACH_ENV = "SPYRE_SCHED_VERIFY_EACH"
@@ -250,13 +255,26 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
         other.detach()  # a file defining several kernels: the one chosen (--func) only
         other.erase()
     module.attributes[DEVICE_ATTR] = StringAttr(device)
+    module.attributes.pop(STOPPED_AFTER_ATTR, None)  # a kernel saved by --stop-after, redone
     return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
                      kernel=kernel, verify_each=verify_each)
 
 
-def reschedule(module: ModuleOp, *, print_after_all: PrintHook | None = None) -> ModuleOp:
-    """ScheduleIR given as input: verify it as the last scheduler pass would."""
-    _verify(module, "input")
-    if print_after_all is not None:
-        print_after_all("input", module)
-    return module
+def reschedule(module: ModuleOp, *, print_after_all: PrintHook | None = None,
+               steps: Sequence[ModulePass] = SCHEDULE_STEPS) -> ModuleOp:
+    """ScheduleIR given as input: verify it as the last scheduler pass would. A module
+    saved by `--stop-after PASS` (it says so in `ktdf.stopped_after`) first runs the
+    passes after PASS."""
+    stopped = module.attributes.get(STOPPED_AFTER_ATTR)
+    if stopped is None:
+        _verify(module, "input")
+        if print_after_all is not None:
+            print_after_all("input", module)
+        return module
+    names = step_names(steps)
+    if not isinstance(stopped, StringAttr) or stopped.data not in names:
+        raise UnsupportedError(f"the input's {STOPPED_AFTER_ATTR} names no pass of this "
+                               "scheduler (the passes are " + ", ".join(names) + ")")
+    del module.attributes[STOPPED_AFTER_ATTR]
+    rest = steps[names.index(stopped.data) + 1:]
+    return run_steps(module, rest, print_after_all=print_after_all)

@@ -60,6 +60,46 @@ def test_a_kernel_saved_from_the_normal_form_compiles_again(tmp_path) -> None:
     assert "result: MATCH" in ran.output
 
 
+def _resumed_equals_uninterrupted(kernel: str, stops: list[str]) -> None:
+    import io
+
+    from xdsl.printer import Printer
+
+    from spyre_sched.api import _parse_schedule_ir
+    from spyre_sched.frontend import load_kernel
+    from spyre_sched.pipeline import reschedule, schedule
+
+    def text(module) -> str:
+        out = io.StringIO()
+        Printer(out).print_op(module)
+        return out.getvalue()
+
+    whole = text(schedule(load_kernel(kernel), "spyre"))
+    for name in stops:
+        saved = text(schedule(load_kernel(kernel), "spyre", stop_after=name))
+        assert f'ktdf.stopped_after = "{name}"' in saved
+        assert text(reschedule(_parse_schedule_ir(saved, "saved.mlir"))) == whole, name
+
+
+def test_schedule_ir_saved_mid_pipeline_resumes_after_its_pass() -> None:
+    _resumed_equals_uninterrupted(ADD, ["naive-pipeline", "program-split", "open-decisions"])
+
+
+@pytest.mark.slow
+def test_every_stop_point_resumes_to_the_same_schedule_ir() -> None:
+    _resumed_equals_uninterrupted(str(EXAMPLES / "softmax_rows.mlir"), step_names()[:-1])
+
+
+def test_a_bundle_compiled_from_mid_pipeline_schedule_ir_runs(tmp_path) -> None:
+    saved = tmp_path / "add.naive.mlir"
+    saved.write_text(invoke(ADD, "--stop-after", "naive-pipeline").stdout)
+    bundle = tmp_path / "add.bundle"
+    made = CliRunner().invoke(main, ["compile", str(saved), "-o", str(bundle), "--kernel", ADD])
+    assert made.exit_code == 0, made.output
+    ran = CliRunner().invoke(main, ["run", str(bundle)])
+    assert ran.exit_code == 0 and "result: MATCH" in ran.output, ran.output
+
+
 def test_unknown_pass_is_an_error() -> None:
     result = invoke(ADD, "--stop-after", "tile-everything")
     assert result.exit_code == 1
