@@ -24,9 +24,12 @@ is usually a bug in the work division.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
+from math import prod
 
 from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.affine_values import MAX_TILES_SPLIT, VariableKind
 from spyre_sched.polyhedral.dependences import shared_loops
 from spyre_sched.polyhedral.isl_text import conj, make_set, witness
 from spyre_sched.polyhedral.kernel_model import KernelModel
@@ -146,12 +149,8 @@ def store_coverage(model: KernelModel) -> list[Coverage]:
         # The view's coordinate set may depend on the tile (a per-tile view): any tile's.
         whole = make_set(shared, coords, conj(
             shared_ctx, _exists(instance, conj(values.context(), view.contains_text(coords)))))
-        written_parts = [
-            _exists(instance, conj(values.context(), s.contains_text(coords))) for s in stores
-        ]
-        written = make_set(shared, coords, conj(
-            shared_ctx, " or ".join(f"({w})" for w in written_parts)))
-        missing = whole.subtract(written)
+        missing = whole.subtract(_written(values, stores, shared, instance, coords,
+                                          shared_ctx))
         if missing.is_empty():
             result.append(Coverage(view, tuple(stores), True, None, {}))
             continue
@@ -160,6 +159,31 @@ def store_coverage(model: KernelModel) -> list[Coverage]:
                                {n: point[n] for n in shared if n in point and
                                 values.variable_named(n).kind.value == "runtime"}))
     return result
+
+
+def _written(values, stores: list[AccessModel], shared: list[str], instance: list[str],
+             coords: list[str], shared_ctx: str):
+    """The coordinates some instance's store writes. With few tiles (constant tile-id
+    bounds, at most `MAX_TILES_SPLIT` tiles) the union is made tile by tile: isl's
+    projection of the tile ids out of one formula, where the kernel splits a linear tile
+    id into grid coordinates (floor divisions), can take minutes on a 32-tile 3-D grid,
+    while one tile's part has no such division left."""
+    tiles = [v for v in values.variables if v.kind is VariableKind.TILE]
+    counts = [None if v.lower is None or v.upper is None else v.upper - v.lower + 1
+              for v in tiles]
+    if tiles and None not in counts and prod(counts) <= MAX_TILES_SPLIT:
+        pinned = [" and ".join(f"{v.name} = {k}" for v, k in zip(tiles, point))
+                  for point in itertools.product(*(range(v.lower, v.upper + 1)
+                                                   for v in tiles))]
+    else:
+        pinned = ["true"]
+    written = None
+    for pin in pinned:
+        parts = [_exists(instance, conj(values.context(), pin, s.contains_text(coords)))
+                 for s in stores]
+        part = make_set(shared, coords, conj(shared_ctx, " or ".join(f"({w})" for w in parts)))
+        written = part if written is None else written.union(part)
+    return written
 
 
 def _exists(names: list[str], formula: str) -> str:

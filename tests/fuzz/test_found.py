@@ -69,3 +69,20 @@ def test_each_box_of_a_gathered_tile_reads_its_own_address_buffer():
     result = spyre_sched.run(str(FOUND / "gather_two_boxes_own_addresses.mlir"),
                              strategy="solver", objective="latency")
     assert result.verdict == "MATCH", result.mismatches
+
+
+def test_store_coverage_of_a_3d_grid_is_made_tile_by_tile():
+    from spyre_sched.frontend import load_kernel, parse_kernel
+    from spyre_sched.polyhedral.kernel_model import KernelModel
+    from spyre_sched.polyhedral.races import store_coverage
+
+    path = FOUND / "coverage_3d_grid_column_sums.mlir"
+    [covered] = store_coverage(KernelModel(load_kernel(str(path)).func))
+    assert covered.complete
+    # one sum fewer per tile: the last of each tile's 100 is never written, and found
+    text = path.read_text()
+    whole = "(d0 >= 0, -d0 + 99 >= 0)>, access_tile_order = affine_map<(d0) -> (d0)>"
+    assert text.count(whole) == 1
+    short = text.replace(whole, whole.replace("99", "98"))
+    [gap] = store_coverage(KernelModel(parse_kernel(short, "short.mlir").func))
+    assert not gap.complete and gap.missing[0] % 100 == 99
