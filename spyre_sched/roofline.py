@@ -284,10 +284,14 @@ def _busiest(links: tuple[LinkTraffic, ...]) -> str:
             f"{top.cycles}")
 
 
-def roofline(kernel: Kernel, device: Device) -> Roofline:
-    """The roofline bound of `kernel` on `device` (see the module docstring)."""
+def roofline(kernel: Kernel, device: Device,
+             arguments: dict[str, int | float] | None = None) -> Roofline:
+    """The roofline bound of `kernel` on `device` (see the module docstring).
+    `arguments`: values of run-time (and scalar) arguments by name, for the bound of one
+    launch; a run-time extent left unbound counts at its upper bound, so that bound
+    holds for the largest launch only."""
     device.check_grid(kernel.num_tiles)
-    model = KernelModel(kernel.func, kernel.grid)
+    model = KernelModel(kernel.func, kernel.grid, bindings=arguments)
     notes: list[str] = []
     touches: list[Touch] = []
     for index, access in enumerate(model.accesses):

@@ -175,15 +175,17 @@ def configs_for(tiles: int, devices=DEVICES) -> list[Config]:
     return out
 
 
-def _bound(path: str, device: str) -> int | None:
-    """The roofline bound's cycles, or None where the bound itself cannot be computed
-    (then `run_config` still classifies the run; the bound is not what is under test)."""
+def _bound(path: str, device: str, runtime_args: dict | None = None) -> int | None:
+    """The roofline bound's cycles for the launch's run-time arguments, or None where the
+    bound itself cannot be computed (then `run_config` still classifies the run; the
+    bound is not what is under test)."""
     from spyre_sched.device import load_device
     from spyre_sched.frontend import load_kernel
     from spyre_sched.roofline import roofline
 
     try:
-        return roofline(load_kernel(path), load_device(device)).bound_cycles
+        return roofline(load_kernel(path), load_device(device),
+                        dict(runtime_args or {})).bound_cycles
     except SpyreSchedError:
         return None
 
@@ -205,7 +207,7 @@ def run_kernel(text: str, runtime_args: dict, tiles: int, *, seed: int = 0,
         bounds: dict[str, int | None] = {}
         for config in only if only is not None else configs_for(tiles):
             if config.device not in bounds:
-                bounds[config.device] = _bound(path, config.device)
+                bounds[config.device] = _bound(path, config.device, runtime_args)
             outcome, references[config.device] = run_config(
                 path, config, runtime_args, seed, bounds[config.device], timeout,
                 references.get(config.device))

@@ -86,3 +86,20 @@ def test_store_coverage_of_a_3d_grid_is_made_tile_by_tile():
     short = text.replace(whole, whole.replace("99", "98"))
     [gap] = store_coverage(KernelModel(parse_kernel(short, "short.mlir").func))
     assert not gap.complete and gap.missing[0] % 100 == 99
+
+
+def test_the_bound_of_a_launch_counts_its_run_time_rows():
+    from spyre_sched.device import load_device
+    from spyre_sched.frontend import load_kernel
+    from spyre_sched.fuzz.runner import Config, run_kernel
+    from spyre_sched.roofline import roofline
+
+    path = FOUND / "runtime_rows_matmul_bound.mlir"
+    spyre = load_device("spyre")
+    largest = roofline(load_kernel(str(path)), spyre).bound_cycles
+    eight = roofline(load_kernel(str(path)), spyre, {"n": 8}).bound_cycles
+    assert eight * 2 == largest  # MAC-bound: half the rows, half the MACs
+    [outcome] = run_kernel(path.read_text(), {"n": 8}, 1,
+                           only=[Config("spyre", "solver", "latency")]).outcomes
+    assert outcome.status == "match", (outcome.status, outcome.detail)
+    assert outcome.bound == eight <= outcome.cycles

@@ -86,7 +86,7 @@ def test_wrong_outputs_and_too_few_cycles_are_failures(monkeypatch):
     [outcome] = run_kernel(SIMPLE, {}, 1, only=ONE).outcomes
     assert outcome.status == "mismatch" and "%Y" in outcome.detail
     monkeypatch.undo()
-    monkeypatch.setattr(runner, "_bound", lambda path, device: 10**9)
+    monkeypatch.setattr(runner, "_bound", lambda path, device, runtime_args=None: 10**9)
     [outcome] = run_kernel(SIMPLE, {}, 1, only=ONE).outcomes
     assert outcome.status == "below-bound" and outcome.bound == 10**9
 
