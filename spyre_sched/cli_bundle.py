@@ -38,7 +38,6 @@ def _is_solved(text: str) -> bool:
 
     from spyre_sched.dialects import ktdf
     from spyre_sched.dialects.registry import make_context
-
     from spyre_sched.pipeline import STOPPED_AFTER_ATTR
 
     try:
