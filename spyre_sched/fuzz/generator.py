@@ -504,10 +504,7 @@ class _Kernel:
         w = self._load(tile, (k, k), x.dtype, "full")
         acc = "f32" if x.dtype == "f16" and ch.flag(40, "f32acc") else x.dtype
         out = _tensor(self.block, acc)
-        e, f, cst = b.fresh("e"), b.fresh("f"), b.fresh("k")
-        b.emit(f"{cst} = arith.constant 0.0 : {acc}")
-        b.emit(f"{e} = tensor.empty() : {out}")
-        b.emit(f"{f} = linalg.fill ins({cst} : {acc}) outs({e} : {out}) -> {out}")
+        f = self._filled("0.0", acc, out)
         name = b.fresh("mm")
         types = f"{_tensor(self.block, x.dtype)}, {_tensor((k, k), x.dtype)}"
         if ch.flag(50):
@@ -532,6 +529,17 @@ class _Kernel:
         b.emit(f"  linalg.yield {s} : {acc}")
         b.emit(f"}} -> {out}")
         return Value(name, "full", acc)
+
+    def _filled(self, value: str, dtype: str, out: str) -> str:
+        """A tensor of type `out` filled with the `dtype` constant `value` (an
+        accumulator's start)."""
+        b = self.b
+        e, f = b.fresh("e"), b.fresh("f")
+        cst = b.fresh("k")
+        b.emit(f"{cst} = arith.constant {value} : {dtype}")
+        b.emit(f"{e} = tensor.empty() : {out}")
+        b.emit(f"{f} = linalg.fill ins({cst} : {dtype}) outs({e} : {out}) -> {out}")
+        return f
 
     def _load(self, tile: str, block, dtype: str, kind: str) -> Value:
         name = self.b.fresh("v")
@@ -677,11 +685,7 @@ class _Kernel:
             identity = identity.replace("65504.0", "3.0e38")
         out_shape = self.block_of(kind)
         out = _tensor(out_shape, acc)
-        e, f = b.fresh("e"), b.fresh("f")
-        cst = b.fresh("k")
-        b.emit(f"{cst} = arith.constant {identity} : {acc}")
-        b.emit(f"{e} = tensor.empty() : {out}")
-        b.emit(f"{f} = linalg.fill ins({cst} : {acc}) outs({e} : {out}) -> {out}")
+        f = self._filled(identity, acc, out)
         name = b.fresh("red")
         src_t = _tensor(self.block, source.dtype)
         if acc == source.dtype and not ch.flag(40):
