@@ -26,8 +26,9 @@ arrays:
   division-like ops need the divisor's interval to exclude 0, and
   approximated elementary functions get two ulps of slack (`elementwise_error_bound`).
 * **Comparison.** An output passes where |emulated - reference| <= its bound when the bound
-  is finite, and bit for bit where the bound is 0 or the reference is not finite (NaN,
-  infinities); an element whose bound is infinite is not checked, and says so
+  is finite (an infinite reference: within it of the overflow threshold), and bit for bit
+  where the bound is 0 or the reference is NaN; an element whose bound is infinite is not
+  checked, and says so
   (`comparison_classes`, `compare_with_bound`).
 """
 
@@ -241,29 +242,52 @@ def comparison_classes(want, bound=None) -> tuple[np.ndarray, np.ndarray, np.nda
     """(exact, bounded, unchecked) masks over the elements of a reference output `want`
     whose bounds are `bound` (None: all 0), which split every element into one of three:
 
-    * exact: compared bit for bit: the bound is 0, or the reference value is not finite
-      (NaN must be matched by NaN, an infinity by the same infinity, whatever the bound);
-    * bounded: a finite reference value with a finite positive bound;
-    * unchecked: a finite reference value whose bound is infinite (or NaN): any real value
-      lies within it, so the element is not checked (only a new NaN fails it), and a
-      comparison that has such an element proves nothing about it."""
+    * exact: compared bit for bit: the bound is 0, or the reference value is NaN (NaN
+      must be matched by NaN, whatever the bound);
+    * bounded: a finite positive bound, on a finite reference value or on an infinity (an
+      overflow: the same infinity passes, or a finite value of its sign within the bound
+      of where its type overflows, `_overflow_distance`);
+    * unchecked: an infinite (or NaN) bound on a finite value or on an infinity: any real
+      value lies within it, and so does the finite side of an overflow another order of a
+      sum avoids; the element is not checked (only a new NaN, or for an infinity the other
+      sign, fails it), and a comparison that has such an element proves nothing about it."""
     w = np.asarray(want)
-    finite = np.isfinite(w.astype(np.float64)) if w.dtype.kind == "f" else np.ones(w.shape, bool)
     if bound is None:
         zero = np.ones(w.shape, dtype=bool)
         return zero, ~zero, ~zero
+    nan = np.isnan(w.astype(np.float64)) if w.dtype.kind == "f" else np.zeros(w.shape, bool)
     b = np.broadcast_to(np.asarray(bound, dtype=np.float64), w.shape)
-    exact = (b == 0) | ~finite
-    unchecked = ~exact & ~np.isfinite(b)
+    unbounded = ~np.isfinite(b)
+    exact = (b == 0) | nan
+    unchecked = ~exact & unbounded
     return exact, ~exact & ~unchecked, unchecked
+
+
+def _overflow_distance(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Where `want` is an infinity: how far `got` lies from the values that round to it in
+    `want`'s type (0 for that infinity; a finite value of its sign: its distance to the
+    overflow threshold, the largest finite value plus half its spacing; inf otherwise)."""
+    g = got.astype(np.float64)
+    w = want.astype(np.float64)
+    if want.dtype.kind == "f":
+        largest = np.finfo(want.dtype).max
+        step = float(largest) - float(np.nextafter(largest, want.dtype.type(0)))
+        threshold = float(largest) + step / 2
+    else:
+        threshold = np.inf
+    same_sign = np.isfinite(g) & (np.signbit(g) == np.signbit(w))
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.where(g == w, 0.0,
+                        np.where(same_sign, np.maximum(threshold - np.abs(g), 0.0), np.inf))
 
 
 def compare_with_bound(got, want, bound=None):
     """(passes, |got - want|, |got - want| / bound) element by element, by the classes of
     `comparison_classes`: bit for bit where the bound is 0 or absent or the reference is
-    not finite (the same value and sign, NaN matching NaN), within the bound where it is
-    finite, and anything but a new NaN where it is infinite (not checked: its ratio is 0;
-    `comparison_classes` tells those elements apart)."""
+    NaN (the same value and sign, NaN matching NaN), within the bound where it is finite
+    (from the overflow threshold where the reference is an infinity), and anything but a
+    new NaN (or an infinity's other sign) where it is infinite (not checked: its ratio is
+    0; `comparison_classes` tells those elements apart)."""
     got = np.asarray(got)
     want = np.asarray(want)
     if got.dtype.kind == "f" or want.dtype.kind == "f":
@@ -280,9 +304,14 @@ def compare_with_bound(got, want, bound=None):
         return same, diff, np.where(same, 0.0, np.inf)
     exact, bounded, unchecked = comparison_classes(want, bound)
     b = np.broadcast_to(np.asarray(bound, dtype=np.float64), got.shape)
+    infinite = np.isinf(want.astype(np.float64))
+    if (bounded & infinite).any():
+        diff = np.where(bounded & infinite, _overflow_distance(got, want), diff)
     with np.errstate(invalid="ignore", divide="ignore"):
         new_nan = np.isnan(got.astype(np.float64))
-        passes = same | (bounded & (diff <= b) & ~new_nan) | (unchecked & ~new_nan)
+        sign_kept = ~infinite | (np.signbit(got.astype(np.float64))
+                                 == np.signbit(want.astype(np.float64)))
+        passes = same | (bounded & (diff <= b) & ~new_nan) | (unchecked & ~new_nan & sign_kept)
         ratio = np.where(same | unchecked, 0.0,
                          np.where(bounded, diff / np.where(bounded, b, 1.0), np.inf))
     return passes, diff, ratio

@@ -11,6 +11,7 @@ import pytest
 from emulator.numerics import (
     apply_op,
     compare_with_bound,
+    comparison_classes,
     elementwise_error_bound,
     reduce,
     reduction_error_bound,
@@ -211,3 +212,27 @@ def test_comparison_within_and_beyond_the_bound():
     ok, diff, ratio = compare_with_bound(got, want, np.array([0.002, 0.002, np.inf]))
     assert ok.tolist() == [True, False, False]
     assert ratio[0] == pytest.approx(0.5, rel=1e-3) and ratio[1] > 1
+
+
+def test_an_infinite_reference_with_an_infinite_bound_is_not_checked():
+    # exp of a sum whose bound straddles exp's overflow point: another order may stay finite
+    want = np.array([np.inf, np.inf, np.nan, np.inf], dtype=np.float16)
+    bound = np.array([np.inf, np.inf, np.inf, 0.0])
+    got = np.array([65248, -np.inf, np.inf, 65248], dtype=np.float16)
+    exact, bounded, unchecked = comparison_classes(want, bound)
+    assert unchecked.tolist() == [True, True, False, False] and exact[2:].all()
+    ok, _, _ = compare_with_bound(got, want, bound)
+    # the other infinity fails, NaN stays bit for bit, a zero bound is bit for bit
+    assert ok.tolist() == [True, False, False, False]
+
+
+def test_an_infinite_reference_with_a_finite_bound_is_measured_from_the_overflow_point():
+    want = np.array([np.inf, np.inf, -np.inf, np.inf], dtype=np.float16)
+    bound = np.full(4, 300.0)
+    got = np.array([65248, 64992, -65504, -65504], dtype=np.float16)
+    exact, bounded, unchecked = comparison_classes(want, bound)
+    assert bounded.all()
+    ok, diff, _ = compare_with_bound(got, want, bound)
+    # f16 overflows from 65520: 65248 is 272 from it, 64992 is 528; the other sign fails
+    assert ok.tolist() == [True, False, True, False]
+    assert diff[0] == 272 and diff[1] == 528 and diff[2] == 16

@@ -103,3 +103,11 @@ def test_the_bound_of_a_launch_counts_its_run_time_rows():
                            only=[Config("spyre", "solver", "latency")]).outcomes
     assert outcome.status == "match", (outcome.status, outcome.detail)
     assert outcome.bound == eight <= outcome.cycles
+
+
+def test_an_overflow_another_order_avoids_is_unchecked_not_a_mismatch():
+    result = spyre_sched.run(str(FOUND / "exp_of_matmul_at_overflow.mlir"), seed=292,
+                             strategy="heuristic")
+    assert result.verdict == "UNCHECKED", result.mismatches
+    assert not result.mismatches
+    assert result.checks["Y"].unchecked > 0 and result.checks["Y"].bounded > 0
