@@ -4,6 +4,7 @@
 // 65250. The element's bound is infinite, yet the comparison required an infinite
 // reference to be matched bit for bit whatever its bound: a false MISMATCH. Such an
 // element is not checked, so the verdict is UNCHECKED.
+// VERDICT: UNCHECKED
 func.func @fuzz(%A0: index, %T13: index, %A1: index, %W3: index, %Y: index) attributes {grid = [1, 2]} {
   %c0 = arith.constant 0 : index
   %c7 = arith.constant 7 : index
