@@ -185,12 +185,47 @@ def matches_hardware_order_sum(terms, accumulator_type: str, element_type_name: 
     return np.where(finite, close, same)
 
 
+OVERFLOW_FORMATS = {"f16": (11, 15), "bf16": (8, 127), "f32": (24, 127), "f64": (53, 1023)}
+"""(significant bits p, largest exponent emax) of the formats that overflow to an infinity
+(df16 gives NaN instead)."""
+
+
+def overflow_threshold(type_name: str | None) -> float | None:
+    """The least magnitude that rounds to infinity in the type (its largest finite value
+    plus half a step: 2^(emax+1) - 2^(emax-p); f16: 65520), None for a type without one."""
+    if type_name not in OVERFLOW_FORMATS:
+        return None
+    p, emax = OVERFLOW_FORMATS[type_name]
+    return 2.0 ** (emax + 1) - 2.0 ** (emax - p)
+
+
+def _from_reference(g, z, threshold: float | None) -> np.ndarray:
+    """How far a value g lies from the reference value z, by the rule's reading: |g - z|
+    where z is finite; where z is an infinity (an overflow), 0 for that infinity and, for a
+    finite g, its distance below the overflow threshold on z's side (inf for the other
+    infinity, NaN, or a type without a threshold)."""
+    with np.errstate(all="ignore"):
+        deviation = np.where(g == z, 0.0, np.abs(g - z))
+        if threshold is not None:
+            below = threshold - np.copysign(1.0, z) * g
+            deviation = np.where(np.isinf(z) & np.isfinite(g), np.maximum(below, 0.0),
+                                 deviation)
+    return np.where(np.isnan(deviation), np.inf, deviation)
+
+
 def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
-                            result_type: str) -> np.ndarray | None:
+                            result_type: str,
+                            operand_types: list[str | None] | None = None) -> np.ndarray | None:
     """e_z of z = g(operands) (`result`), with `errors[k]` the bound of operand k (None:
     exact); `evaluate(values)` applies g (the executors' own implementation) to a list of
     operand arrays. Returns None when no operand carries an error; raises `ValueError`
-    naming the reason when the op is outside the corner rule."""
+    naming the reason when the op is outside the corner rule.
+
+    An infinite value with a finite bound e is an overflow (docs/numerics.md, Rule 3): the
+    executor's value lies between e below its type's overflow threshold and that infinity,
+    so those are its corners (`operand_types` name the operands' types; without one the
+    overflow may reach any value), and an infinite z gets as bound how far below the
+    threshold its corners reach."""
     varying = [k for k, e in enumerate(errors) if e is not None]
     if not varying:
         return None
@@ -202,29 +237,42 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
     z = np.asarray(result, dtype=np.float64)
     worst = np.zeros(np.broadcast_shapes(z.shape, *(np.shape(errors[k]) for k in varying)))
     approximate = op_name in APPROXIMATE_OPS
-    largest = np.abs(z) + worst if approximate else None
+    result_threshold = overflow_threshold(result_type)
+    # the size the approximation's slack scales with: an overflow's is its threshold
+    cap = np.inf if result_threshold is None else result_threshold
+    largest = np.minimum(np.abs(z), cap) + worst if approximate else None
+    types = operand_types or [None] * len(operands)
     with np.errstate(all="ignore"):
-        lows = [np.asarray(operands[k], dtype=np.float64) - errors[k] for k in varying]
-        highs = [np.asarray(operands[k], dtype=np.float64) + errors[k] for k in varying]
+        lows, highs = [], []
+        for k in varying:
+            x = np.asarray(operands[k], dtype=np.float64)
+            lo, hi = x - errors[k], x + errors[k]
+            # an overflow reaches down to threshold - e (anywhere, without a threshold)
+            threshold = overflow_threshold(types[k])
+            e_k = np.asarray(errors[k], dtype=np.float64)
+            reach = np.full(np.shape(e_k), -np.inf) if threshold is None else threshold - e_k
+            overflow = e_k > 0
+            lo = np.where(np.isposinf(x) & overflow, reach, lo)
+            hi = np.where(np.isneginf(x) & overflow, -reach, hi)
+            lows.append(lo)
+            highs.append(hi)
         for corner in itertools.product((0, 1), repeat=len(varying)):
             values = list(operands)
             for k, side, lo, hi in zip(varying, corner, lows, highs):
                 values[k] = hi if side else lo
             g = np.asarray(evaluate(values), dtype=np.float64)
-            # a corner giving the reference's own infinity deviates by nothing (inf - inf
-            # is NaN, which would count as unbounded)
-            deviation = np.where(g == z, 0.0, np.abs(g - z))
-            worst = np.maximum(worst, np.where(np.isnan(deviation), np.inf, deviation))
+            worst = np.maximum(worst, _from_reference(g, z, result_threshold))
             if approximate:
-                largest = np.maximum(largest, np.abs(g))
+                largest = np.maximum(largest, np.where(np.isinf(z), np.minimum(np.abs(g), cap),
+                                                       np.abs(g)))
         for point in turning:  # an interior extreme (one operand: lows[0], highs[0])
             inside = (lows[0] <= point) & (point <= highs[0])
             if not np.any(inside):
                 continue
             at = np.full(np.shape(lows[0]), point)
             g = np.asarray(evaluate([at]), dtype=np.float64)
-            deviation = np.where(inside, np.abs(g - z), 0.0)
-            worst = np.maximum(worst, np.where(np.isnan(deviation), np.inf, deviation))
+            deviation = np.where(inside, _from_reference(g, z, result_threshold), 0.0)
+            worst = np.maximum(worst, deviation)
             if approximate:
                 largest = np.maximum(largest, np.where(inside, np.abs(g), 0.0))
         divisor = DIVISOR_OPERAND.get(op_name)
@@ -267,18 +315,10 @@ def _overflow_distance(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     """Where `want` is an infinity: how far `got` lies from the values that round to it in
     `want`'s type (0 for that infinity; a finite value of its sign: its distance to the
     overflow threshold, the largest finite value plus half its spacing; inf otherwise)."""
+    threshold = overflow_threshold({np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
+                                    np.dtype(np.float64): "f64"}.get(want.dtype))
     g = got.astype(np.float64)
-    w = want.astype(np.float64)
-    if want.dtype.kind == "f":
-        largest = np.finfo(want.dtype).max
-        step = float(largest) - float(np.nextafter(largest, want.dtype.type(0)))
-        threshold = float(largest) + step / 2
-    else:
-        threshold = np.inf
-    same_sign = np.isfinite(g) & (np.signbit(g) == np.signbit(w))
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.where(g == w, 0.0,
-                        np.where(same_sign, np.maximum(threshold - np.abs(g), 0.0), np.inf))
+    return _from_reference(g, want.astype(np.float64), threshold)
 
 
 def compare_with_bound(got, want, bound=None):

@@ -143,7 +143,8 @@ def after_op(ex, op, handler, values, produced) -> None:
         try:
             bound = elementwise_error_bound(
                 name, lambda vals: handler(ex, op, vals)[0], values, operand_errors,
-                produced[0], result_type)
+                produced[0], result_type,
+                [element_name(o.type) if _is_float(o.type) else None for o in op.operands])
         except ValueError as err:
             raise _refuse(ex, op, str(err)) from None
         _set(errors, op.results[0], bound)

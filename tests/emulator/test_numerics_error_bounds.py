@@ -236,3 +236,37 @@ def test_an_infinite_reference_with_a_finite_bound_is_measured_from_the_overflow
     # f16 overflows from 65520: 65248 is 272 from it, 64992 is 528; the other sign fails
     assert ok.tolist() == [True, False, True, False]
     assert diff[0] == 272 and diff[1] == 528 and diff[2] == 16
+
+
+def test_an_overflow_keeps_a_finite_bound_through_exp_and_a_reciprocal():
+    # exp(11.2) overflows f16 (from 65520), exp(11.0) = 59874 does not: the executor's
+    # value lies 5,646 or less below the threshold, or is inf; 1 / (1 + it) is then at
+    # most 1/59875 from the reference's 0
+    x = np.array([11.203125], dtype=np.float16)
+    e = np.array([0.203125])
+    exp = _op("math.exp", "f16")
+    y = exp([x])
+    assert np.isposinf(y[0])
+    bound = elementwise_error_bound("math.exp", exp, [x], [e], y, "f16", ["f16"])
+    low = float(exp([np.array([11.0])])[0])
+    # plus exp's approximation slack, four f16 units of the threshold (128)
+    assert 65520 - low <= bound[0] <= 65520 - low + 130
+    # without the operands' types the overflow has no reach, and no finite bound
+    recip = _op("arith.divf", "f16")
+    one = np.array([1.0], dtype=np.float16)
+    z = recip([one, y])
+    assert z[0] == 0
+    loose = elementwise_error_bound("arith.divf", recip, [one, y], [None, bound], z, "f16")
+    assert np.isinf(loose[0])
+    tight = elementwise_error_bound("arith.divf", recip, [one, y], [None, bound], z, "f16",
+                                    ["f16", "f16"])
+    assert 0 < tight[0] <= 1 / 59000
+
+
+def test_the_overflow_threshold_of_each_format():
+    from emulator.numerics.error_bounds import overflow_threshold
+
+    assert overflow_threshold("f16") == 65520
+    assert overflow_threshold("f32") == float(np.finfo(np.float32).max) + 2.0**103
+    assert overflow_threshold("bf16") == 2.0**128 - 2.0**119
+    assert overflow_threshold("df16") is None  # df16 overflows to NaN
