@@ -59,6 +59,15 @@ _MEMORY_KEYS = ("kind", "size", "bandwidth", "latency")
 _UNIT_KEYS = ("kind", "features", "latency")
 _DATAPATH_KEYS = ("transfer_granularity", "bandwidth", "latency", "queue")
 _GROUP_KEYS = ("kind", "count")
+
+#: the most memories, units and groups a device file may elaborate: each is an object of the
+#: compiler and the emulator (a 16,384-core device of the shipped kind has about 250,000)
+MAX_DEVICE_ELEMENTS = 1 << 20
+
+
+def _too_large(what: str) -> str:
+    return (f"{what}: the device would have more than {MAX_DEVICE_ELEMENTS} memories, units "
+            "and groups, the most spyre-sched models")
 _SWITCH_KEYS = ("topology", "bidirectional", "bandwidth", "latency", "transfer_granularity")
 _TOPOLOGIES = ("ring", "crossbar")
 
@@ -406,6 +415,8 @@ class _Loader:
             raise DeviceError(f"group {prefix}{name} has no kind", loc)
         kind = _str(spec["kind"], "group kind", loc)
         count = _int(spec["count"], f"count of group {name}", loc) if "count" in spec else None
+        if count is not None and count > MAX_DEVICE_ELEMENTS:
+            raise DeviceError(_too_large(f"group {prefix}{name} has count {count}"), loc)
         self._check_sharing(op, loc)
         yielded = op.yielded
         if len(yielded) != len(op.outputs):
@@ -436,6 +447,11 @@ class _Loader:
                 results[k] += names
             instances.append(inst)
             if count is not None and count > 1:
+                made = sum(self._sizes()[:3]) - sum(before[:3])
+                if sum(self._sizes()[:3]) + made * (count - 1) > MAX_DEVICE_ELEMENTS:
+                    raise DeviceError(_too_large(
+                        f"group {prefix}{name}: {count} instances of {made} memories, units "
+                        "and groups each"), loc)
                 template = _Template(self, before, inst, yielded_names)
         for result, names in zip(op.outputs, results):
             env[result] = names

@@ -242,3 +242,18 @@ def test_a_pattern_whose_rewrite_has_no_root_is_located(write_device):
     with pytest.raises(DeviceError, match="one pdl.rewrite of its root op") as info:
         load_device(write_device(bad))
     assert info.value.location.line == line_of(bad, "pdl.rewrite {")
+
+
+@pytest.mark.parametrize("count, needle", [
+    (2147483648, "group core has count 2147483648"),  # refused before any core is made
+    (200000, "group core: 200000 instances of"),  # refused after making the first core
+])
+def test_a_device_too_large_to_model_is_refused_up_front(tmp_path, count, needle):
+    text = (DEVICES_DIR / "spyre.mlir").read_text()
+    assert 'count = 32}' in text
+    path = tmp_path / "huge.mlir"
+    path.write_text(text.replace('count = 32}', f'count = {count}}}', 1))
+    with pytest.raises(DeviceError, match="the most spyre-sched models") as err:
+        load_device(path)
+    assert needle in str(err.value)
+    assert err.value.location.line == line_of(path.read_text(), f"count = {count}")
