@@ -154,6 +154,7 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     `folded_arguments`, when given, is filled with the values actually folded.
     `verify_each`: verify the IR after every pass, not only after the last."""
     from spyre_sched.frontend.bind_arguments import bind_scalar_arguments
+    from spyre_sched.frontend.constant_strides import fold_constant_strides
     from spyre_sched.frontend.kernel import parse_kernel
     from spyre_sched.located_parser import read_source
     from spyre_sched.pipeline import reschedule, schedule
@@ -177,6 +178,7 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
             return reschedule(module, print_after_all=print_after_all), source, text
         parsed = parse_kernel(text, name, func=func)
     folded = bind_scalar_arguments(parsed, arguments or {})
+    fold_constant_strides(parsed)
     if folded_arguments is not None:
         folded_arguments.update(folded)
     if argument_shapes is not None:

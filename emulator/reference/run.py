@@ -387,9 +387,13 @@ def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]
     for info in args:
         if info.upper_bounds and None in info.upper_bounds:
             given = bound[info.position].upper_bounds or ()
-            uppers = tuple(u if u is not None else g
-                           for u, g in zip(info.upper_bounds, given))
-            info = dataclasses.replace(info, upper_bounds=uppers)
+            if len(given) != len(info.upper_bounds):
+                # its layout itself depends on the values (a stride given at run time)
+                info = bound[info.position]
+            else:
+                uppers = tuple(u if u is not None else g
+                               for u, g in zip(info.upper_bounds, given))
+                info = dataclasses.replace(info, upper_bounds=uppers)
         result.append(info)
     if len(setup.bounded) >= _BOUNDED_CACHE_SIZE:
         setup.bounded.pop(next(iter(setup.bounded)))  # the oldest binding

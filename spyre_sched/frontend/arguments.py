@@ -37,6 +37,7 @@ import math
 from dataclasses import dataclass
 
 from xdsl.ir import Operation
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr
 
 from spyre_sched.polyhedral.affine_values import VariableKind
 from spyre_sched.polyhedral.argument_shapes import address_range, box_shape
@@ -160,6 +161,22 @@ def _row_major(strides: tuple[int, ...], shape) -> bool:
     return True
 
 
+def _own_row_major(view: ViewModel) -> bool:
+    """True when the view's strides are those of its own sizes in C order, whatever
+    run-time values they are (`sizes: [16, %N], strides: [%N, 1]`): dense rows."""
+    expected: AffineExpr | None = AffineExpr.constant(1)
+    for size, stride in zip(reversed(view.sizes), reversed(view.strides)):
+        if expected is None or str(stride) != str(expected):
+            return False  # (None: a product of two run-time values, not affine)
+        if isinstance(size, AffineConstantExpr):
+            expected = expected * size.value
+        elif isinstance(expected, AffineConstantExpr):
+            expected = size * expected.value
+        else:
+            expected = None
+    return True
+
+
 def memory_of(model: KernelModel, views: list[ViewModel], root: str, direct: bool):
     """(shape, upper bounds, extent, lowest address, flat) of a pointer argument whose
     views are `views`, by the rule in this module's docstring."""
@@ -169,6 +186,12 @@ def memory_of(model: KernelModel, views: list[ViewModel], root: str, direct: boo
         shape, upper = box_shape(views)
         return shape, upper, None, 0, False
     span = address_range(model, views, root)
+    if span is None and not all(v.constant_strides is not None or _own_row_major(v)
+                                for v in views):
+        # a run-time stride other than its own row length (padded rows): where the rows lie
+        # is known once it is given (`KernelModel(bindings=...)`); the box would hold too
+        # few of them
+        return (None,), (None,), None, 0, True
     if span is None or span[1] >= _ADDRESS_LIMIT:
         # no constant address map, or none in 64 bits: the views' box, read row-major
         if direct:
