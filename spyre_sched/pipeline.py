@@ -51,6 +51,7 @@ from spyre_sched.normalize.select_compare import SelectCompareToGeneric
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
 from spyre_sched.normalize.slice_to_subtile import SliceToSubtile
 from spyre_sched.normalize.splat_to_fill import SplatToFill
+from spyre_sched.normalize.split_at_part_edges import SplitAtPartEdges
 from spyre_sched.normalize.stored_fill_to_generic import StoredFillToGeneric
 from spyre_sched.normalize.stores_after_reads import StoresAfterReads
 from spyre_sched.normalize.tile_loop_bounds import TileLoopBounds
@@ -99,6 +100,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     MarkMaskedViews(),
     LowerInterTile(),
     ReshapeToAccess(),
+    SplitAtPartEdges(),
     ResolveDistributedViews(),
     LinearTileId(),
     BatchMatmulToMatmuls(),

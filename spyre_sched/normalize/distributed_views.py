@@ -119,6 +119,18 @@ def _rewrite(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution) -> 
         op.result.replace_all_uses_with(parts[how.part].result)
         Rewriter.erase_op(op)
         return
+    if how.kind == "split":
+        raise fail(op, NAME, "not supported yet: an access through a distributed view that "
+                   "reaches several of its parts after its loops were split at their edges")
+    if how.kind == "access":
+        for tile_op, k in how.tile_parts:
+            assert isinstance(tile_op, Operation)
+            tile_op.operands = [parts[k].result, *tile_op.operands[1:]]
+        if not op.result.uses:
+            Rewriter.erase_op(op)
+            return
+        raise fail(next(iter(op.result.uses)).operation, NAME,
+                   "not supported yet: a distributed view used other than by access tiles")
     first = parts[0]
     if how.kind == "coalesce":
         offset = first.offset

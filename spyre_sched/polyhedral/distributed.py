@@ -14,7 +14,13 @@ without moving any data, by:
   origin, each access's base shifted by that tile's part corner (`a * tile + b`);
 - `part`: every tile of every access stays in the same part: that part's view. A part
   in a named core's scratchpad read by other tiles is then a read over the interconnect
-  (the scheduler moves it from the owning scratchpad).
+  (the scheduler moves it from the owning scratchpad);
+- `access`: every tile of each access tile stays in one part, which differs between
+  access tiles (a copy loop split at a part's edge): each access tile reads its part's
+  view;
+- `split`: an access reaches one part per iteration of a loop around it, but several over
+  the loop: the normal form splits the loop at the parts' edges first
+  (`split-at-part-edges`, with `part_edges`), and each copy then resolves.
 
 Anything else (a store into another core's scratchpad, a part that differs per tile in
 a way none of these covers) is refused with the tile, the part and the memory.
@@ -36,8 +42,10 @@ from spyre_sched.polyhedral.views import DistributedViewModel, ViewModel
 
 @dataclass(frozen=True)
 class Resolution:
-    kind: str  # "coalesce" | "own" | "part"
+    kind: str  # "coalesce" | "own" | "part" | "access" | "split"
     part: int = 0  # for "part"
+    #: "access": (access tile op, the part it reads) for every access tile on the view
+    tile_parts: tuple[tuple[object, int], ...] = ()
     #: "coalesce": the union box; "own": one part's extents
     box: tuple[tuple[int, int], ...] = ()
     #: "coalesce": elements to subtract from part 0's offset to address the union corner
@@ -81,6 +89,44 @@ def _static(part: ViewModel) -> tuple[int, ...] | None:
             return None
         strides.append(value)
     return tuple(strides)
+
+
+#: iterations enumerated to find where a loop's access changes part (tiles x trips)
+MAX_ITERATIONS = 4096
+
+
+def spans_parts(model: KernelModel, access: AccessModel) -> bool:
+    """True when the access, through a distributed view, reaches several parts on a tile."""
+    if len(getattr(access.view, "parts", ())) < 2 or not access.exact:
+        return False
+    return any(len({p.part for p in pieces(model, access, tile)}) > 1
+               for tile in range(model.tile_count))
+
+
+def part_edges(model: KernelModel, access: AccessModel):
+    """(a loop around the access, the first iteration value of each run after the first)
+    when the access reaches one part per iteration of that loop (innermost first, constant
+    bounds), parts changing between runs of iterations; None otherwise. Splitting the loop
+    at those values (`split-at-part-edges`) leaves each copy reaching one part."""
+    for var in reversed(access.loops):
+        if var.loop is None or var.lower is None or var.upper is None or not var.step:
+            continue
+        values = range(var.lower, var.upper + 1, var.step)
+        if not values or len(values) * model.tile_count > MAX_ITERATIONS:
+            return None
+        runs: list[tuple[int, int]] = []  # (first iteration value, part)
+        for value in values:
+            parts: set[int] = set()
+            for tile in range(model.tile_count):
+                parts |= {p.part for p in pieces(model, access, tile, {var.name: value})}
+            if len(parts) > 1:
+                break  # this loop alone does not separate the parts: an outer one may
+            if parts and (not runs or runs[-1][1] != min(parts)):
+                runs.append((value, min(parts)))
+        else:
+            if len(runs) > 1:
+                return var.loop, [first for first, _ in runs[1:]]
+    return None
 
 
 def _part_per_tile(model: KernelModel, access: AccessModel) -> dict[int, int]:
@@ -195,6 +241,9 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
         raise Unresolved("not supported yet: a distributed view whose parts are not memory "
                          "views built in this kernel", op)
     accesses = accesses_through(model, op)
+    if any(spans_parts(model, a) and part_edges(model, a) is not None for a in accesses):
+        # the normal form splits the loop first (`split-at-part-edges`), then resolves
+        return Resolution("split")
     per_access = [_part_per_tile(model, a) for a in accesses]
     boxes = _boxes(view)
     if boxes is not None:
@@ -219,6 +268,9 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
         # every tile reaches one part: that part's view (in another core's scratchpad, a
         # read over the interconnect)
         return Resolution("part", part=min(used, default=0))
+    found = _part_per_access(accesses, per_access)
+    if found is not None:
+        return found
     for access, owners in zip(accesses, per_access):
         for tile, k in sorted(owners.items()):
             memory = view.parts[k].memory
@@ -230,6 +282,22 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
     raise Unresolved("not supported yet: a distributed view whose tiles reach different "
                      "parts that do not form one view (parts "
                      f"{', '.join(map(str, sorted(used)))})", op)
+
+
+def _part_per_access(accesses: list[AccessModel], per_access: list[dict[int, int]]
+                     ) -> Resolution | None:
+    """`access`: each access tile reaches one part on every tile (parts differing between
+    access tiles, e.g. a loop split at a part's edge), so each reads that part's view."""
+    chosen: dict[object, int] = {}
+    for access, owners in zip(accesses, per_access):
+        parts = set(owners.values())
+        if len(parts) > 1:
+            return None
+        k = min(parts, default=None)
+        if k is not None and chosen.setdefault(access.tile_op, k) != k:
+            return None
+        chosen.setdefault(access.tile_op, 0)  # reaches nothing: any part will do
+    return Resolution("access", tile_parts=tuple(chosen.items()))
 
 
 def remote_stores(model: KernelModel):
