@@ -11,6 +11,13 @@ loops keep the step and the body; values the loop carries pass from each loop to
 so the iterations run in the same order with the same values. Only loops with constant
 bounds are split, when every iteration's access reaches at most one part on every tile
 (`polyhedral.distributed.part_edges`).
+
+A copy whose one tile straddles parts (rows 32..95 of a tensor whose rows 0..63 and
+64..127 are two arrays, loaded and only stored) is split likewise, along the one dim whose
+part ranges are disjoint: the load becomes one load per part over its rows of the tile,
+and each store of it one store of each piece at the same rows of its own tile. The tile
+must be a box at a constant position along that dim; a straddling tile that compute reads
+stays refused (the pieces would have to be joined into one tensor).
 """
 
 from __future__ import annotations
@@ -19,15 +26,25 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Operation
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.normalize.common import kernel_of, note_origin
-from spyre_sched.polyhedral.distributed import part_edges, spans_parts
+from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.distributed import copy_pieces, part_edges, spans_parts
 from spyre_sched.polyhedral.kernel_model import KernelModel
+from spyre_sched.polyhedral.point_sets import box_bounds
 
 NAME = "split-at-part-edges"
 
@@ -62,6 +79,61 @@ def _split(loop: Operation, edges: list[int]) -> None:
     Rewriter.erase_op(loop)
 
 
+def _tile_piece(op: ktdp.ConstructAccessTileOp, dim: int, first: int, last: int
+                ) -> ktdp.ConstructAccessTileOp:
+    """`op`'s tile cut to its rows first..last along `dim`, at the same place."""
+    old = op.base_map.data
+    results = list(old.results)
+    results[dim] = results[dim] + first
+    box = box_bounds(op.access_tile_set.data, [])
+    assert box is not None
+    box[dim] = (0, last - first)
+    shape = [hi + 1 for _, hi in box]
+    return ktdp.ConstructAccessTileOp.build(
+        operands=[op.view, list(op.indices), []],
+        properties={**op.properties,
+                    "base_map": AffineMapAttr(AffineMap(old.num_dims, old.num_symbols,
+                                                        tuple(results))),
+                    "access_tile_set": AffineSetAttr(box_set(box))},
+        attributes=dict(op.attributes),
+        result_types=[ktdp.AccessTileType(shape)],
+    )
+
+
+def _split_copy(access: AccessModel, dim: int, ranges: list[tuple[int, int]]) -> None:
+    load = access.op
+    tile = access.tile_op
+    assert isinstance(tile, ktdp.ConstructAccessTileOp)
+    stores = [use.operation for use in load.result.uses]
+    element = load.result.type.element_type
+    loaded = []
+    for k, (first, last) in enumerate(ranges):
+        piece = _tile_piece(tile, dim, first, last)
+        new_load = ktdp.LoadOp.build(
+            operands=[piece.result],
+            result_types=[TensorType(element, piece.result.type.get_shape())])
+        piece.result.name_hint = f"{tile.result.name_hint or 'tile'}_{k}"
+        new_load.result.name_hint = f"{load.result.name_hint or 'loaded'}_{k}"
+        note_origin([piece, new_load], load)
+        Rewriter.insert_op([piece, new_load], InsertPoint.before(load))
+        loaded.append(new_load)
+    for store in stores:
+        target = store.operands[1].owner
+        assert isinstance(target, ktdp.ConstructAccessTileOp)
+        for k, ((first, last), new_load) in enumerate(zip(ranges, loaded)):
+            piece = _tile_piece(target, dim, first, last)
+            piece.result.name_hint = f"{target.result.name_hint or 'tile'}_{k}"
+            new_store = ktdp.StoreOp.build(operands=[new_load.result, piece.result])
+            note_origin([piece, new_store], store)
+            Rewriter.insert_op([piece, new_store], InsertPoint.before(store))
+        Rewriter.erase_op(store)
+        if not target.result.uses:
+            Rewriter.erase_op(target)
+    Rewriter.erase_op(load)
+    if not tile.result.uses:
+        Rewriter.erase_op(tile)
+
+
 @dataclass(frozen=True)
 class SplitAtPartEdges(ModulePass):
     """Split loops at the iterations where an access through a distributed view moves from
@@ -77,10 +149,17 @@ class SplitAtPartEdges(ModulePass):
                 model = KernelModel(fn)
                 found = None
                 for access in model.accesses:
-                    if spans_parts(model, access):
-                        found = part_edges(model, access)
-                        if found is not None:
-                            break
+                    if not spans_parts(model, access):
+                        continue
+                    edges = part_edges(model, access)
+                    if edges is not None:
+                        found = (_split, edges)
+                        break
+                    cut = copy_pieces(model, access)
+                    if cut is not None:
+                        found = (_split_copy, (access, *cut))
+                        break
                 if found is None:
                     break
-                _split(*found)
+                rewrite, args = found
+                rewrite(*args)

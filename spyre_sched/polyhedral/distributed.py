@@ -19,8 +19,9 @@ without moving any data, by:
   access tiles (a copy loop split at a part's edge): each access tile reads its part's
   view;
 - `split`: an access reaches one part per iteration of a loop around it, but several over
-  the loop: the normal form splits the loop at the parts' edges first
-  (`split-at-part-edges`, with `part_edges`), and each copy then resolves.
+  the loop (`part_edges`), or a copied tile straddles parts (`copy_pieces`): the normal
+  form splits the loop or the copy at the parts' edges first (`split-at-part-edges`), and
+  each copy then resolves.
 
 Anything else (a store into another core's scratchpad, a part that differs per tile in
 a way none of these covers) is refused with the tile, the part and the memory.
@@ -32,6 +33,9 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from xdsl.ir.affine import AffineMap
+
+from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.ktdp import ConstructDistributedMemoryViewOp
 from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.kernel_model import KernelModel
@@ -126,6 +130,40 @@ def part_edges(model: KernelModel, access: AccessModel):
         else:
             if len(runs) > 1:
                 return var.loop, [first for first, _ in runs[1:]]
+    return None
+
+
+def copy_pieces(model: KernelModel, access: AccessModel):
+    """(dim, [(first, last) tile-local range per part, in order]) when `access` is a load
+    of a box tile, only stored, whose parts split it along one dim at the same place on
+    every tile and iteration; else None."""
+    op = access.tile_op
+    if access.kind != "load" or not isinstance(op, ktdp.ConstructAccessTileOp) \
+            or op.tile_symbols or not access.op.result.uses:
+        return None
+    if any(not isinstance(use.operation, ktdp.StoreOp) or use.index != 0
+           for use in access.op.result.uses):
+        return None
+    box = box_bounds(op.access_tile_set.data, [])
+    order = op.access_tile_order.data
+    if box is None or any(lo != 0 for lo, _ in box) \
+            or order != AffineMap.identity(len(box)):
+        return None
+    ranges: dict[int, tuple[int, int]] = {}
+    for tile in range(model.tile_count):
+        for piece in pieces(model, access, tile):
+            lo, hi = ranges.get(piece.part, (piece.lo, piece.hi))
+            ranges[piece.part] = (tuple(map(min, lo, piece.lo)), tuple(map(max, hi, piece.hi)))
+    runs = sorted(ranges.values())
+    for dim in range(len(box)):
+        base = model.values.of_expr(access.base[dim]).constant
+        spans = sorted((lo[dim], hi[dim]) for lo, hi in runs)
+        if base is None or any(a[1] >= b[0] for a, b in zip(spans, spans[1:])):
+            continue
+        local = [(lo - base, hi - base) for lo, hi in spans]
+        if local[0][0] == 0 and local[-1][1] == box[dim][1] and all(
+                a[1] + 1 == b[0] for a, b in zip(local, local[1:])):
+            return dim, local
     return None
 
 
@@ -241,7 +279,8 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
         raise Unresolved("not supported yet: a distributed view whose parts are not memory "
                          "views built in this kernel", op)
     accesses = accesses_through(model, op)
-    if any(spans_parts(model, a) and part_edges(model, a) is not None for a in accesses):
+    if any(spans_parts(model, a) and (part_edges(model, a) is not None
+                                      or copy_pieces(model, a) is not None) for a in accesses):
         # the normal form splits the loop first (`split-at-part-edges`), then resolves
         return Resolution("split")
     per_access = [_part_per_tile(model, a) for a in accesses]
