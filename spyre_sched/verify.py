@@ -4,8 +4,9 @@
 that every operand is defined before its use (xDSL's parser resolves forward references
 and does not check dominance), that integers and affine constants fit 64/63 bits and
 affine divisors are positive constants, every op's own verifier (alone, so the error
-names the op that breaks the rule, not the function around it), and that a `scf.for`
-with a constant step steps forward. Rules stricter than the dialect's own definition (an
+names the op that breaks the rule, not the function around it), that a `scf.for`
+with a constant step steps forward, and that a tensor slice has one offset, size and
+stride per dim. Rules stricter than the dialect's own definition (an
 access tile's type against its set's extents, a view's set symbols against its dynamic
 sizes and type) are warnings: `verify_module` returns them. The front end calls it on parsed text; a pass calls it on
 the module it built (`locations` then holds what survives of the source positions).
@@ -115,6 +116,7 @@ def verify_module(module: Operation, locations: Locations | None = None,
             raise fail(f"'{op.name}' is malformed ({type(err).__name__}: "
                        f"{first_line(str(err))})", op) from None
     _verify_loop_steps(ops, fail)
+    _verify_slice_ranks(ops, fail)
     warnings: list = []
     _verify_tile_shapes(ops, fail, warnings)
     _verify_view_symbols(ops, warnings)
@@ -122,6 +124,23 @@ def verify_module(module: Operation, locations: Locations | None = None,
 
 
 Fail = Callable[[str, Operation], VerifyError]
+
+
+def _verify_slice_ranks(ops: list[Operation], fail: Fail) -> None:
+    """A tensor slice gives one offset, size and stride per dim of the tensor it slices
+    (MLIR's verifier checks this; xDSL's does not)."""
+    for op in ops:
+        if op.name not in ("tensor.extract_slice", "tensor.insert_slice"):
+            continue
+        sliced = op.operands[0] if op.name == "tensor.extract_slice" else op.operands[1]
+        shape = getattr(sliced.type, "get_shape", None)
+        if shape is None:
+            continue
+        rank = len(shape())
+        for what in ("offset", "size", "stride"):
+            given = len(op.properties[f"static_{what}s"].get_values())
+            if given != rank:
+                raise fail(f"'{op.name}' op expected {rank} {what} values, got {given}", op)
 
 
 class _VerifiedShapes:

@@ -71,3 +71,16 @@ def test_an_op_a_pass_added_is_named_by_path_inside_its_located_parent():
     where = kernel.location_of(clone)
     assert isinstance(where, str) and "func.func @add > ktdp.load #" in where
     assert "inside the op at k.mlir:6:1" in where
+
+
+def test_a_slice_with_fewer_offsets_than_dims_is_a_located_error():
+    """A kernel mutant (seed 61) wrote `tensor.extract_slice %x[0] [2, 128] [1, 1]` on a
+    2-D tensor: xDSL's verifier takes it, and `slice-to-subtile` crashed on it (exit 2)."""
+    text = (Path(__file__).parents[1] / "normalize" / "kernels" / "half_sum.mlir").read_text()
+    bad = text.replace("tensor.extract_slice %x[0, 128] [2, 128]",
+                       "tensor.extract_slice %x[0] [2, 128]", 1)
+    assert bad != text
+    with pytest.raises(VerifyError, match="'tensor.extract_slice' op expected 2 offset "
+                                          "values, got 1") as info:
+        parse_kernel(bad, "half_sum.mlir")
+    assert info.value.location.line == text[:text.index("%x[0, 128]")].count("\n") + 1
