@@ -522,7 +522,7 @@ class UnitCode:
                 args = ", ".join(n(v) for v in inner.operands)
                 out.append(f"{i6}{n(inner.results[0])} = {fns[inner]}(_k, {args})")
             else:
-                slot, first = s[2], s[3]
+                slot = s[2]
                 other = next(v for v in inner.operands if v is not block.args[1 + slot])
                 new = f"{tag}_a{slot}"
                 out.append(f"{i6}{new} = {fns[inner]}(_k, {acc[slot]}, {n(other)})")
