@@ -46,7 +46,7 @@ def batch_op(plan, operands_stacked: tuple[bool, ...]) -> Callable | None:
         return None
     what, fn, dtype = kind
     shape = plan.shape
-    if what == "native" and len(operands_stacked) == 2:
+    if what in ("native", "elementwise") and len(operands_stacked) == 2:
         first_stacked, second_stacked = operands_stacked
 
         def binary(k, a, b):
@@ -60,11 +60,11 @@ def batch_op(plan, operands_stacked: tuple[bool, ...]) -> Callable | None:
         return binary
     if operands_stacked != (True,):
         return None
-    if what == "convert":
+    if what in ("convert", "apply"):  # (a function of each element alone)
         def convert(k, a):
             if a.dtype != dtype or a.ndim < 2:
                 raise Unbatched
-            return fn(a).reshape((k, *shape))
+            return np.asarray(fn(a)).reshape((k, *shape))
 
         return convert
     if what == "shuffle":
@@ -117,3 +117,21 @@ def carried_op(plan, carried_first: bool) -> Callable | None:
         return c
 
     return carried
+
+
+def fixed_op(plan) -> Callable | None:
+    """`fn(*operands)`: an op whose operands are the same in every iteration, computed once
+    as its per-op shortcut computes it (`UnitRun.compute_fn`), or None."""
+    if plan.fast is None or len(plan.fast[1]) not in (1, 2) or plan.arity != len(plan.fast[1]):
+        return None
+    fast, dtypes = plan.fast
+
+    def once(*operands):
+        if not operands[0].ndim or any(a.dtype != d for a, d in zip(operands, dtypes)):
+            raise Unbatched
+        value = fast(*operands)
+        if value is None:
+            raise Unbatched
+        return value
+
+    return once

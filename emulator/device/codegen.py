@@ -349,11 +349,12 @@ class UnitCode:
 
     def _bulk_plan(self, op: scf.ForOp) -> list[tuple] | None:
         """The steps of a loop whose iterations can run in bulk, or None. It qualifies when
-        its body (no nested loop or branch) only receives, at most once per FIFO, and
-        computes with ops that have a stacked form (`bulk.batch_op`), each of them on at
-        least one value received or computed in the iteration, the others being the same
-        in every iteration; every carried value is updated by one binary op with such a
-        value and yielded as it is; the induction variable is not used."""
+        its body (no nested loop or branch, no scalar op but constants) only receives and
+        sends, at most once per FIFO, and computes with ops that have a stacked form
+        (`bulk.batch_op`) on at least one value received or computed in the iteration
+        (ops on values that are the same in every iteration are computed once); every
+        carried value is updated by one binary op with such a value and yielded as it
+        is; the induction variable is not used."""
         block = op.body.block
         iv, carried = block.args[0], list(block.args[1:])
         if _uses(iv):
@@ -377,15 +378,22 @@ class UnitCode:
         for inner in block.ops:
             if isinstance(inner, (arith.ConstantOp, scf.YieldOp)):
                 continue
-            if isinstance(inner, dataflow.ReceiveOp):
+            if isinstance(inner, (dataflow.ReceiveOp, dataflow.SendOp)):
                 name = inner.fifo.root_reference.data
                 entry = self.image.fifos[name].entry
-                count = _numel(inner.result.type.get_shape()) // _numel(entry.get_shape())
+                value = inner.result if isinstance(inner, dataflow.ReceiveOp) else inner.value
+                count = _numel(value.type.get_shape()) // _numel(entry.get_shape())
                 if name in fifos or count < 1:
                     return None
                 fifos.add(name)
-                varying.add(inner.result)
-                steps.append(("receive", inner, name, count))
+                if isinstance(inner, dataflow.ReceiveOp):
+                    varying.add(inner.result)
+                    steps.append(("receive", inner, name, count))
+                    continue
+                if value not in varying:
+                    return None
+                nbytes = count * _numel(entry.get_shape()) * _elem_bytes(entry)
+                steps.append(("send", inner, name, count, nbytes))
             elif isinstance(inner, vectorchain.ConstantBitstreamOp):
                 constant.add(inner.result)
                 steps.append(("bitstream", inner))
@@ -407,32 +415,41 @@ class UnitCode:
                     steps.append(("carried", inner, slot, operands[0] is value))
                     continue
                 flags = tuple(v in varying for v in operands)
-                if not any(flags) or not all(f or fixed(v) for v, f in zip(operands, flags)) \
-                        or bulk.batch_op(plan, flags) is None:
+                if not all(f or fixed(v) for v, f in zip(operands, flags)):
+                    return None
+                if not any(flags):
+                    if bulk.fixed_op(plan) is None:
+                        return None
+                    constant.add(inner.results[0])
+                    steps.append(("fixed", inner))
+                    continue
+                if bulk.batch_op(plan, flags) is None:
                     return None
                 varying.add(inner.results[0])
                 steps.append(("compute", inner, flags))
             else:
                 return None
-        if updated != len(carried) or not fifos:
+        if updated != len(carried) or not any(s[0] == "receive" for s in steps):
             return None
         return steps
 
     def _bulk(self, op: scf.ForOp, steps: list[tuple], acc: list[str], j: str, count: str,
               out: list[str], depth: int) -> None:
-        """At the head of each iteration: when the next k >= 2 iterations' entries are all
-        in their FIFOs, count their cycles as the per-op code would (a receive at
-        max(the unit's time, the entry's visible time), each op after its operands are
-        ready, issue cycles as `q` counts them), and unless that passes a budget or the
-        data cannot be stacked, do their data work one numpy call per op over the k
-        iterations, take the entries (their slots freed at the receives' cycles, as
-        `Simulator.recv_ahead` frees them) and go on after them."""
+        """At the head of each iteration, when the next k >= 2 iterations' entries are all in
+        their FIFOs: count their cycles as the per-op code would (a receive at max(the
+        unit's time, the entry's visible time), each op after its operands are ready, a
+        send while the FIFO has room at the unit's time, issue cycles as `q` counts them),
+        up to the first iteration that would block or pass a budget; unless the data
+        cannot be stacked, do the data work of the iterations counted, one numpy call per
+        op over all of them, take their entries (slots freed at the receives' cycles, as
+        `Simulator.recv_ahead` frees them), place what they send, and go on after them."""
         self.bulk_loops += 1
         n = self.name
-        i1, i2, i3, i4, i5, i6 = ("    " * (depth + d) for d in range(6))
+        i1, i2, i3, i4, i5 = ("    " * (depth + d) for d in range(5))
         tag = self._new("B")
         receives = [(s[1], self.fifo_var(s[2]), s[3]) for s in steps if s[0] == "receive"]
-        computes = [s for s in steps if s[0] in ("compute", "carried")]
+        sends = {s[1]: (self.fifo_var(s[2]), s[3], s[4]) for s in steps if s[0] == "send"}
+        computes = [s for s in steps if s[0] in ("compute", "carried", "fixed")]
         cycles = f"{tag}_cy"
         self.bulk_locals.append(cycles)
         plans = [self.const(self.compute_plan(s[1])) for s in computes]
@@ -442,21 +459,29 @@ class UnitCode:
             fns[s[1]] = fn
             if s[0] == "compute":
                 self.bulk_fns.append((fn, "bulk_op", f"{k}, {s[2]!r}"))
-            else:
+            elif s[0] == "carried":
                 self.bulk_fns.append((fn, "bulk_carried", f"{k}, {s[3]!r}"))
-        ready_in = ", ".join(f"{f}_in and {f}.trace is None" for _, f, _ in receives)
-        out.append(f"{i1}if {count} - {j} >= 2 and {ready_in}:")
+            else:
+                self.bulk_fns.append((fn, "bulk_fixed", k))
+        for f, _, nbytes in sends.values():
+            self.send_sizes.add((f, nbytes))
+        ready_in = [f"{f}_in and {f}.trace is None" for _, f, _ in receives]
+        ready_in += [f"{f}_out and {f}.trace is None and {f}.queue is None" for f, _, _ in sends.values()]
+        out.append(f"{i1}if {count} - {j} >= 2 and {' and '.join(ready_in)}:")
         sizes = ", ".join(f"len({f}.chunks)" for _, f, _ in receives)
         out.append(f"{i2}_k = min({count} - {j}, {sizes})")
         out.append(f"{i2}if _k >= 2 and {cycles} is None: "
                    f"{cycles} = r.bulk_cycles(({''.join(k + ', ' for k in plans)}))")
         out.append(f"{i2}if _k >= 2 and {cycles} is not None:")
         names = [f"{tag}_c{i}" for i in range(len(computes))]
-        out.append(f"{i3}{''.join(c + ', ' for c in names)}= {cycles}")
+        if names:
+            out.append(f"{i3}{''.join(c + ', ' for c in names)}= {cycles}")
         cycle_of = {s[1]: c for s, c in zip(computes, names)}
-        out.append(f"{i3}b_L = proc.local; b_q = q; b_ni = b_busy = b_si = 0")
+        out.append(f"{i3}b_L = proc.local; b_q = q; b_ni = b_busy = b_si = b_done = 0; b_save = None")
         for _, f, _ in receives:
             out.append(f"{i3}{f}_at = []")
+        for f, _, _ in sends.values():
+            out.append(f"{i3}{f}_put = []; {f}_room = {f}.depth - {f}.held; {f}_fi = 0")
         out.append(f"{i3}for _i in range(_k):")
         # The timing, as the per-op code counts it (the issue cycles of `_block` and `_for`).
         self.cost = 1
@@ -464,6 +489,15 @@ class UnitCode:
         ready: set[SSAValue] = set()
         last_label = ""
         block = op.body.block
+
+        def wait(values) -> None:
+            tracked = [f"b_t_{n(v)}" if v in ready else self.ready_name(v) for v in values
+                       if v in ready or self.ready_name(v) in self.ready]
+            if tracked:
+                latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
+                out.append(f"{i4}_t = {latest}")
+                out.append(f"{i4}if _t > b_L: b_ni += 1; b_si += _t - b_L; b_L = _t")
+
         for inner in block.ops:
             if isinstance(inner, arith.ConstantOp):
                 self._scalar(inner)
@@ -487,16 +521,21 @@ class UnitCode:
                 out.append(f"{i4}if _c[0] > b_L: b_si += _c[0] - b_L; b_L = _c[0]")
                 out.append(f"{i4}{f}_at.append(b_L)")
                 continue
+            if isinstance(inner, dataflow.SendOp):
+                f, k, nbytes = sends[inner]
+                wait([inner.value])
+                # Room at the unit's time: the free slots, and those of the receives
+                # taken ahead by then (Fifo.room_at), less what these iterations placed.
+                out.append(f"{i4}while {f}_fi < len({f}.frees) and {f}.frees[{f}_fi][0] <= b_L: "
+                           f"{f}_room += {f}.frees[{f}_fi][1]; {f}_fi += 1")
+                out.append(f"{i4}if {f}_room < {k}: break")
+                out.append(f"{i4}{f}_room -= {k}; b_ni += 1; {f}_put.append(b_L); "
+                           f"b_busy += {f}_b{nbytes}; b_L += {f}_b{nbytes}")
+                continue
             if isinstance(inner, vectorchain.ConstantBitstreamOp):
                 out.append(f"{i4}b_ni += 1; b_busy += 1; b_L += 1")
             else:
-                tracked = [f"b_t_{n(v)}" if v in ready else self.ready_name(v)
-                           for v in inner.operands
-                           if v in ready or self.ready_name(v) in self.ready]
-                if tracked:
-                    latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
-                    out.append(f"{i4}_t = {latest}")
-                    out.append(f"{i4}if _t > b_L: b_ni += 1; b_si += _t - b_L; b_L = _t")
+                wait(list(inner.operands))
                 c = cycle_of[inner]
                 out.append(f"{i4}b_ni += 1; b_busy += {c}; b_L += {c}")
             ready.add(inner.results[0])
@@ -505,39 +544,49 @@ class UnitCode:
             out.append(f"{i4}b_q += {self.cost}")
         self.cost = 0
         out.append(f"{i4}if b_q > QL: break")
-        out.append(f"{i3}else:")
-        out.append(f"{i4}if b_L <= LIM:")
+        out.append(f"{i4}b_done = _i + 1; b_save = (b_L, b_q, b_ni, b_busy, b_si)")
+        # The iterations counted in full (the first one that would block is left to the
+        # per-op code).
+        out.append(f"{i3}if b_done and b_save[0] <= LIM:")
+        out.append(f"{i4}_k = b_done; b_L, b_q, b_ni, b_busy, b_si = b_save")
+        for _, f, _ in receives:
+            out.append(f"{i4}del {f}_at[_k:]")
+        for f, _, _ in sends.values():
+            out.append(f"{i4}del {f}_put[_k:]")
         # The data work, one call per op over the k iterations (stacked on a first axis).
-        out.append(f"{i5}try:")
+        out.append(f"{i4}try:")
         updates = []
         for s in steps:
             inner = s[1]
             if s[0] == "receive":
                 f = self.fifo_var(s[2])
                 shape = tuple(inner.result.type.get_shape())
-                out.append(f"{i6}{n(inner.result)} = STACKED({f}, _k, {shape!r})")
+                out.append(f"{i5}{n(inner.result)} = STACKED({f}, _k, {shape!r})")
             elif s[0] == "bitstream":
-                out.append(f"{i6}{n(inner.result)} = {self.const(self.image.bitstream_value(inner))}")
-            elif s[0] == "compute":
+                out.append(f"{i5}{n(inner.result)} = {self.const(self.image.bitstream_value(inner))}")
+            elif s[0] in ("compute", "fixed"):
                 args = ", ".join(n(v) for v in inner.operands)
-                out.append(f"{i6}{n(inner.results[0])} = {fns[inner]}(_k, {args})")
-            else:
+                head = "_k, " if s[0] == "compute" else ""
+                out.append(f"{i5}{n(inner.results[0])} = {fns[inner]}({head}{args})")
+            elif s[0] == "carried":
                 slot = s[2]
                 other = next(v for v in inner.operands if v is not block.args[1 + slot])
                 new = f"{tag}_a{slot}"
-                out.append(f"{i6}{new} = {fns[inner]}(_k, {acc[slot]}, {n(other)})")
+                out.append(f"{i5}{new} = {fns[inner]}(_k, {acc[slot]}, {n(other)})")
                 updates.append((acc[slot], new))
-        out.append(f"{i5}except UNBATCHED: pass")
-        out.append(f"{i5}else:")
+        out.append(f"{i4}except UNBATCHED: pass")
+        out.append(f"{i4}else:")
         for _, f, k in receives:
-            out.append(f"{i6}SIM.bulk_take({f}, {k}, {f}_at)")
-        out.append(f"{i6}ST.instructions += b_ni; ST.busy += b_busy; ST.stalled_input += b_si")
-        out.append(f"{i6}proc.local = b_L; q = b_q")
-        out.append(f"{i6}proc.instruction = {last_label!r}")
+            out.append(f"{i5}SIM.bulk_take({f}, {k}, {f}_at)")
+        for inner, (f, k, nbytes) in sends.items():
+            out.append(f"{i5}SIM.bulk_put({f}, {k}, {n(inner.value)}, {f}_put, {f}_v{nbytes})")
+        out.append(f"{i5}ST.instructions += b_ni; ST.busy += b_busy; ST.stalled_input += b_si")
+        out.append(f"{i5}proc.local = b_L; q = b_q")
+        out.append(f"{i5}proc.instruction = {last_label!r}")
         for a, new in updates:
-            out.append(f"{i6}{a} = {new}")
-        out.append(f"{i6}{j} += _k")
-        out.append(f"{i6}continue")
+            out.append(f"{i5}{a} = {new}")
+        out.append(f"{i5}{j} += _k")
+        out.append(f"{i5}continue")
 
     def _if(self, op: scf.IfOp, out: list[str], depth: int) -> None:
         ind = "    " * depth

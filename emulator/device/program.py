@@ -255,6 +255,7 @@ class ComputePlan:
             direct = getattr(self.run, "direct", None)  # the op's own implementation
             if direct is None:
                 return None
+            self.batch_kind = ("elementwise", direct, self.run.value_dtype)
             return direct, (self.run.value_dtype,) * arity
         if isinstance(op, vectorchain.ApplyOp):
             convert = (native_cast(op.fn.data, self.et, _vector_etype(op.result.type))
@@ -265,6 +266,7 @@ class ComputePlan:
             direct = getattr(self._bound, "direct", None)
             if direct is None:
                 return None
+            self.batch_kind = ("apply", direct, self._bound.value_dtype)
             return (lambda *a: direct(*a).reshape(shape)), (self._bound.value_dtype,) * arity
         if isinstance(op, vectorchain.ShuffleOp):
             self.batch_kind = ("shuffle", self._shuffle_index, element_type(self.et).value_dtype)
@@ -1042,6 +1044,9 @@ class UnitRun(_TopLevel):
 
     def bulk_carried(self, plan: ComputePlan, carried_first: bool) -> Callable | None:
         return bulk.carried_op(plan, carried_first)
+
+    def bulk_fixed(self, plan: ComputePlan) -> Callable | None:
+        return bulk.fixed_op(plan)
 
     def bulk_cycles(self, plans: tuple) -> tuple | None:
         """Each op's cycles once every one has run per-op, else None."""
