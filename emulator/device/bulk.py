@@ -60,7 +60,7 @@ def batch_op(plan, operands_stacked: tuple[bool, ...]) -> Callable | None:
         return binary
     if operands_stacked != (True,):
         return None
-    if what in ("convert", "apply"):  # (a function of each element alone)
+    if what in ("convert", "apply", "reduce"):  # (each element, or each row, on its own)
         def convert(k, a):
             if a.dtype != dtype or a.ndim < 2:
                 raise Unbatched
@@ -98,9 +98,9 @@ def batch_op(plan, operands_stacked: tuple[bool, ...]) -> Callable | None:
 def carried_op(plan, carried_first: bool) -> Callable | None:
     """`fn(k, carried, x)`: a loop-carried value updated by `plan`'s binary op with the
     iterations' `x` (stacked) k times in order, as k per-op calls would; None when the
-    op has no native loop."""
+    op has no shortcut."""
     kind = plan.batch_kind
-    if kind is None or kind[0] != "native":
+    if kind is None or kind[0] not in ("native", "elementwise"):
         return None
     _, native, dtype = kind
     # A ufunc's accumulate applies its loop to (running value, next term) in order: the

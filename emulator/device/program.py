@@ -281,6 +281,13 @@ class ComputePlan:
             self.batch_kind = ("f32_sums", None, np.dtype(np.float32))
 
             return sums, (np.dtype(np.float32),)
+        if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("max", "min", "maxnum", "minnum") \
+                and element_type(self.et).is_float:
+            # No shortcut (`run` each time), but each row reduced on its own: `run` over
+            # many iterations' rows at once gives each row's result.
+            kind, acc = op.kind.data, _vector_etype(op.result.type)
+            self.batch_kind = ("reduce", lambda src: np.asarray(reduce(kind, src, -1, acc)),
+                               element_type(self.et).value_dtype)
         return None
 
     def _bind(self, op: Operation) -> Callable:
