@@ -350,7 +350,7 @@ class UnitCode:
     def _bulk_plan(self, op: scf.ForOp) -> list[tuple] | None:
         """The steps of a loop whose iterations can run in bulk, or None. It qualifies when
         its body (no nested loop or branch, no scalar op but constants) only receives and
-        sends, at most once per FIFO, and computes with ops that have a stacked form
+        at most once per FIFO, and computes with ops that have a stacked form
         (`bulk.batch_op`) on at least one value received or computed in the iteration
         (ops on values that are the same in every iteration are computed once); every
         carried value is updated by one binary op with such a value and yielded as it
@@ -378,22 +378,15 @@ class UnitCode:
         for inner in block.ops:
             if isinstance(inner, (arith.ConstantOp, scf.YieldOp)):
                 continue
-            if isinstance(inner, (dataflow.ReceiveOp, dataflow.SendOp)):
+            if isinstance(inner, dataflow.ReceiveOp):
                 name = inner.fifo.root_reference.data
                 entry = self.image.fifos[name].entry
-                value = inner.result if isinstance(inner, dataflow.ReceiveOp) else inner.value
-                count = _numel(value.type.get_shape()) // _numel(entry.get_shape())
+                count = _numel(inner.result.type.get_shape()) // _numel(entry.get_shape())
                 if name in fifos or count < 1:
                     return None
                 fifos.add(name)
-                if isinstance(inner, dataflow.ReceiveOp):
-                    varying.add(inner.result)
-                    steps.append(("receive", inner, name, count))
-                    continue
-                if value not in varying:
-                    return None
-                nbytes = count * _numel(entry.get_shape()) * _elem_bytes(entry)
-                steps.append(("send", inner, name, count, nbytes))
+                varying.add(inner.result)
+                steps.append(("receive", inner, name, count))
             elif isinstance(inner, vectorchain.ConstantBitstreamOp):
                 constant.add(inner.result)
                 steps.append(("bitstream", inner))
@@ -429,7 +422,7 @@ class UnitCode:
                 steps.append(("compute", inner, flags))
             else:
                 return None
-        if updated != len(carried) or not any(s[0] == "receive" for s in steps):
+        if updated != len(carried) or not fifos:
             return None
         return steps
 
@@ -437,18 +430,17 @@ class UnitCode:
               out: list[str], depth: int) -> None:
         """At the head of each iteration, when the next k >= 2 iterations' entries are all in
         their FIFOs: count their cycles as the per-op code would (a receive at max(the
-        unit's time, the entry's visible time), each op after its operands are ready, a
-        send while the FIFO has room at the unit's time, issue cycles as `q` counts them),
-        up to the first iteration that would block or pass a budget; unless the data
-        cannot be stacked, do the data work of the iterations counted, one numpy call per
-        op over all of them, take their entries (slots freed at the receives' cycles, as
-        `Simulator.recv_ahead` frees them), place what they send, and go on after them."""
+        unit's time, the entry's visible time), each op after its operands are ready,
+        issue cycles as `q` counts them), up to the first iteration that would pass a
+        budget or meet a chunk of another size; unless the data cannot be stacked, do the
+        data work of the iterations counted, one numpy call per op over all of them, take
+        their entries (slots freed at the receives' cycles, as `Simulator.recv_ahead`
+        frees them) and go on after them."""
         self.bulk_loops += 1
         n = self.name
         i1, i2, i3, i4, i5 = ("    " * (depth + d) for d in range(5))
         tag = self._new("B")
         receives = [(s[1], self.fifo_var(s[2]), s[3]) for s in steps if s[0] == "receive"]
-        sends = {s[1]: (self.fifo_var(s[2]), s[3], s[4]) for s in steps if s[0] == "send"}
         computes = [s for s in steps if s[0] in ("compute", "carried", "fixed")]
         cycles = f"{tag}_cy"
         self.bulk_locals.append(cycles)
@@ -463,10 +455,7 @@ class UnitCode:
                 self.bulk_fns.append((fn, "bulk_carried", f"{k}, {s[3]!r}"))
             else:
                 self.bulk_fns.append((fn, "bulk_fixed", k))
-        for f, _, nbytes in sends.values():
-            self.send_sizes.add((f, nbytes))
         ready_in = [f"{f}_in and {f}.trace is None" for _, f, _ in receives]
-        ready_in += [f"{f}_out and {f}.trace is None and {f}.queue is None" for f, _, _ in sends.values()]
         out.append(f"{i1}if {count} - {j} >= 2 and {' and '.join(ready_in)}:")
         sizes = ", ".join(f"len({f}.chunks)" for _, f, _ in receives)
         out.append(f"{i2}_k = min({count} - {j}, {sizes})")
@@ -480,8 +469,6 @@ class UnitCode:
         out.append(f"{i3}b_L = proc.local; b_q = q; b_ni = b_busy = b_si = b_done = 0; b_save = None")
         for _, f, _ in receives:
             out.append(f"{i3}{f}_at = []")
-        for f, _, _ in sends.values():
-            out.append(f"{i3}{f}_put = []; {f}_room = {f}.depth - {f}.held; {f}_fi = 0")
         out.append(f"{i3}for _i in range(_k):")
         # The timing, as the per-op code counts it (the issue cycles of `_block` and `_for`).
         self.cost = 1
@@ -521,17 +508,6 @@ class UnitCode:
                 out.append(f"{i4}if _c[0] > b_L: b_si += _c[0] - b_L; b_L = _c[0]")
                 out.append(f"{i4}{f}_at.append(b_L)")
                 continue
-            if isinstance(inner, dataflow.SendOp):
-                f, k, nbytes = sends[inner]
-                wait([inner.value])
-                # Room at the unit's time: the free slots, and those of the receives
-                # taken ahead by then (Fifo.room_at), less what these iterations placed.
-                out.append(f"{i4}while {f}_fi < len({f}.frees) and {f}.frees[{f}_fi][0] <= b_L: "
-                           f"{f}_room += {f}.frees[{f}_fi][1]; {f}_fi += 1")
-                out.append(f"{i4}if {f}_room < {k}: break")
-                out.append(f"{i4}{f}_room -= {k}; b_ni += 1; {f}_put.append(b_L); "
-                           f"b_busy += {f}_b{nbytes}; b_L += {f}_b{nbytes}")
-                continue
             if isinstance(inner, vectorchain.ConstantBitstreamOp):
                 out.append(f"{i4}b_ni += 1; b_busy += 1; b_L += 1")
             else:
@@ -545,14 +521,11 @@ class UnitCode:
         self.cost = 0
         out.append(f"{i4}if b_q > QL: break")
         out.append(f"{i4}b_done = _i + 1; b_save = (b_L, b_q, b_ni, b_busy, b_si)")
-        # The iterations counted in full (the first one that would block is left to the
-        # per-op code).
+        # The iterations counted in full (the rest are left to the per-op code).
         out.append(f"{i3}if b_done and b_save[0] <= LIM:")
         out.append(f"{i4}_k = b_done; b_L, b_q, b_ni, b_busy, b_si = b_save")
         for _, f, _ in receives:
             out.append(f"{i4}del {f}_at[_k:]")
-        for f, _, _ in sends.values():
-            out.append(f"{i4}del {f}_put[_k:]")
         # The data work, one call per op over the k iterations (stacked on a first axis).
         out.append(f"{i4}try:")
         updates = []
@@ -578,8 +551,6 @@ class UnitCode:
         out.append(f"{i4}else:")
         for _, f, k in receives:
             out.append(f"{i5}SIM.bulk_take({f}, {k}, {f}_at)")
-        for inner, (f, k, nbytes) in sends.items():
-            out.append(f"{i5}SIM.bulk_put({f}, {k}, {n(inner.value)}, {f}_put, {f}_v{nbytes})")
         out.append(f"{i5}ST.instructions += b_ni; ST.busy += b_busy; ST.stalled_input += b_si")
         out.append(f"{i5}proc.local = b_L; q = b_q")
         out.append(f"{i5}proc.instruction = {last_label!r}")

@@ -975,23 +975,6 @@ class Simulator:
             for time in times:  # (the sender waits for room)
                 self._push(time, _FREED, fifo, None)
 
-    def bulk_put(self, fifo: Fifo, n: int, data: np.ndarray, times: list, latency: int) -> None:
-        """The sends of a loop run in bulk: `data[i]` (n entries) placed at `times[i]`,
-        visible `latency` later, as `send_now` places each (the loop counted the room at
-        each time, the receives taken ahead by then freed as `room_at` frees them)."""
-        if not times:
-            return
-        fifo.settle(times[-1])  # (the sender's time has reached it: see Fifo.settle)
-        chunks = fifo.chunks
-        for i, time in enumerate(times):
-            piece = data[i]
-            chunks.append([time + latency, piece, n])
-            fifo.bytes_moved += piece.nbytes
-        fifo.entries_moved += n * len(times)
-        fifo.held += n * len(times)
-        if fifo.getter is not None:
-            self._fifo_wake_at(fifo, times[0] + latency)
-
     def sync_send_now(self, proc: Process, token: Token) -> bool:
         """(SYNC_SEND, token) in place, by the token's sender: the signal is delivered when
         every transfer the unit issued so far has landed, as `_step` does it (the same event
