@@ -31,15 +31,20 @@ def _figures(result) -> dict:
     }
 
 
-@pytest.mark.parametrize("kernel, strategy", [("softmax_rows", "heuristic")])
+@pytest.mark.parametrize("kernel, strategy", [("softmax_rows", "heuristic"), ("row_sum", "solver")])
 def test_bulk_gives_the_per_op_run(kernel, strategy, tmp_path, monkeypatch):
+    """softmax_rows: a row's maximum and a row's sum; row_sum: FIFOs that share their
+    datapath's queue."""
     bundle = tmp_path / "bundle"
     compile_bundle(ROOT / "examples" / f"{kernel}.mlir", bundle, "spyre", "latency", strategy)
     taken = []
     take = sim.Simulator.bulk_take
 
+    queued = []
+
     def counted(self, fifo, n, times):
         taken.append(len(times))
+        queued.append(fifo.queue is not None)
         return take(self, fifo, n, times)
 
     monkeypatch.setattr(sim.Simulator, "bulk_take", counted)
@@ -52,6 +57,7 @@ def test_bulk_gives_the_per_op_run(kernel, strategy, tmp_path, monkeypatch):
         assert result.matches
         if on:  # (the loops these kernels sum or take the maximum in)
             assert sum(taken) > len(taken) >= 1
+            assert any(queued) == (kernel == "row_sum")
         else:
             assert not taken
     want, got = _figures(runs[False]), _figures(runs[True])
