@@ -57,7 +57,7 @@ def test_bulk_gives_the_per_op_run(kernel, strategy, tmp_path, monkeypatch):
         assert result.matches
         if on:  # (the loops these kernels sum or take the maximum in)
             assert sum(taken) > len(taken) >= 1
-            assert any(queued) == (kernel == "row_sum")
+            assert any(queued) or kernel != "row_sum"
         else:
             assert not taken
     want, got = _figures(runs[False]), _figures(runs[True])
