@@ -94,7 +94,6 @@ class UnitCode:
         self.in_place = IN_PLACE
         # The unit reads no memory: it may run ahead of the simulation's time (AHEAD).
         self.ahead = not top and not _reads_memory(block)
-        self.bulk_loops = 0  # loops given a bulk path (_bulk)
         self._plans: dict[Operation, object] = {}
         self.bulk_fns: list[tuple[str, str, str]] = []  # (local, UnitRun maker, arguments)
         self.bulk_locals: list[str] = []  # a bulk loop's per-op cycles, once known
@@ -315,8 +314,8 @@ class UnitCode:
         for a, init in zip(acc, op.iter_args):
             out.append(f"{ind}{a} = {n(init)}")
         inner = "    " * (depth + 1)
-        bulk = self._bulk_plan(op) if self.in_place and BULK and self.ahead else None
-        if bulk is None:
+        steps = self._bulk_plan(op) if self.in_place and BULK and self.ahead else None
+        if steps is None:
             out.append(f"{ind}for {n(iv)} in range({n(op.lb)}, {n(op.ub)}, {step}):")
         else:
             # Iteration by iteration, but each time the iterations ahead can run in bulk
@@ -325,7 +324,7 @@ class UnitCode:
             out.append(f"{ind}{count} = len(range({n(op.lb)}, {n(op.ub)}, {step}))")
             out.append(f"{ind}{j} = 0")
             out.append(f"{ind}while {j} < {count}:")
-            self._bulk(op, bulk, acc, j, count, out, depth + 1)
+            self._bulk(op, steps, acc, j, count, out, depth + 1)
             out.append(f"{inner}{n(iv)} = {n(op.lb)} + {j} * {step}")
             out.append(f"{inner}{j} += 1")
         for a, arg in zip(acc, carried):
@@ -349,8 +348,8 @@ class UnitCode:
 
     def _bulk_plan(self, op: scf.ForOp) -> list[tuple] | None:
         """The steps of a loop whose iterations can run in bulk, or None. It qualifies when
-        its body (no nested loop or branch, no scalar op but constants) only receives and
-        at most once per FIFO, and computes with ops that have a stacked form
+        its body (no nested loop or branch, no scalar op but constants) only receives, at
+        most once per FIFO, and computes with ops that have a stacked form
         (`bulk.batch_op`) on at least one value received or computed in the iteration
         (ops on values that are the same in every iteration are computed once); every
         carried value is updated by one binary op with such a value and yielded as it
@@ -436,7 +435,6 @@ class UnitCode:
         data work of the iterations counted, one numpy call per op over all of them, take
         their entries (slots freed at the receives' cycles, as `Simulator.recv_ahead`
         frees them) and go on after them."""
-        self.bulk_loops += 1
         n = self.name
         i1, i2, i3, i4, i5 = ("    " * (depth + d) for d in range(5))
         tag = self._new("B")
