@@ -428,8 +428,6 @@ class Simulator:
     # This cycle's requests for shared bandwidth, (unit, command): served together once
     # every other event of the cycle has run, in the units' rank order (_serve_shared).
     _requests: list = field(default_factory=list)
-    #: receives taken by loops run in bulk (bulk_take; emulator.device.bulk)
-    bulk_receives: int = 0
 
     # ---- building ---------------------------------------------------------------------
 
@@ -964,7 +962,6 @@ class Simulator:
         those cycles as `recv_ahead` frees a receive's (a receive at the simulation's
         time frees its slot now: the same for a sender, whose time is never earlier)."""
         chunks, frees = fifo.chunks, fifo.frees
-        self.bulk_receives += len(times)
         for time in times:
             chunks.popleft()
             frees.append([time, n])
