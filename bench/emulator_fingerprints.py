@@ -7,7 +7,8 @@
 `compile` writes a bundle of every example kernel and of the benchmark suite's quick kernels
 (both strategies; the examples also on sample_device, one core) plus bench/add_bundle.py's
 bundle at three DMA-tile / chunk ratios. `run` runs each bundle both ways
-(`emulator.device.codegen.IN_PLACE` on and off), with and without a trace, and records per
+(`emulator.device.codegen.IN_PLACE` on and off; off, no loop runs in bulk either, and a
+traced run never does), with and without a trace, and records per
 run: whether it matches the reference, a hash of the outputs' bytes, cycles, cycles per
 program, a hash of every unit's figures (busy, stalls, instructions, finish time), a hash
 of the bytes per datapath, and a hash of the trace file. Run it with one tree's code, then

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from xdsl.dialects import affine, arith, func, scf
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, VectorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from spyre_sched.dialects import agen, dataflow, symbol, uniform, vectorchain
 from spyre_sched.errors import SourceLocation, UnsupportedError
 
-from emulator.device import sim
+from emulator.device import bulk, sim
 
 _BINARY = {
     "arith.addi": "({a} + {b})", "arith.subi": "({a} - {b})", "arith.muli": "({a} * {b})",
@@ -65,6 +65,12 @@ def _rem_trunc(a: int, b: int) -> int:
 #: plain path; tests/emulator/device/test_emu_in_place.py checks both give the same run.
 IN_PLACE = True
 
+#: An innermost loop that only receives and computes, in a unit that reads no memory, runs
+#: the iterations whose entries are already in its FIFOs in bulk (emulator.device.bulk),
+#: untraced and with the in-place path on. False: iteration by iteration;
+#: tests/emulator/device/test_emu_bulk.py checks both give the same run.
+BULK = True
+
 
 class UnitCode:
     """The generated source of one program unit (or, with `top`, of the program's uniform
@@ -86,6 +92,11 @@ class UnitCode:
         self.op_fns: list[tuple[str, str, str]] = []  # (local name, UnitRun maker, plan)
         self.tokens: list[str] = []  # locals holding a sync op's token once resolved
         self.in_place = IN_PLACE
+        # The unit reads no memory: it may run ahead of the simulation's time (AHEAD).
+        self.ahead = not top and not _reads_memory(block)
+        self._plans: dict[Operation, object] = {}
+        self.bulk_fns: list[tuple[str, str, str]] = []  # (local, UnitRun maker, arguments)
+        self.bulk_locals: list[str] = []  # a bulk loop's per-op cycles, once known
         self._counter = 0
         self.top = top
         # Values that depend only on constants, symbols, the instance index and the
@@ -125,7 +136,7 @@ class UnitCode:
                 "    LIM = SIM._limit if SIM.trace is None else -1",
                 # Untraced, and the unit reads no memory: it may take FIFO entries and
                 # tokens at its own time ahead of the simulation's (Simulator.recv_ahead).
-                f"    AHEAD = SIM.trace is None and {not _reads_memory(block)}",
+                f"    AHEAD = SIM.trace is None and {self.ahead}",
                 "    ST = proc.stats",
                 "    q = proc.local",
                 "    QL = CHECK(proc, q, 'start')"]
@@ -147,6 +158,10 @@ class UnitCode:
             head.append(f"    {fn} = r.{maker}({k})")
         for token in self.tokens:
             head.append(f"    {token} = None")
+        for fn, maker, args in self.bulk_fns:
+            head.append(f"    {fn} = r.{maker}({args})")
+        for name in self.bulk_locals:
+            head.append(f"    {name} = None")
         self.source = "\n".join(head + body + ["    return", "    yield"]) + "\n"
 
     # ---- names ---------------------------------------------------------------------
@@ -182,6 +197,13 @@ class UnitCode:
         fn = f"X{len(self.op_fns)}"
         self.op_fns.append((fn, maker, k))
         return fn
+
+    def compute_plan(self, op: Operation):
+        """The op's ComputePlan, one object per op (the per-op and the bulk path share it)."""
+        plan = self._plans.get(op)
+        if plan is None:
+            plan = self._plans[op] = self.image.compute_plan(op)
+        return plan
 
     def fifo_var(self, name: str) -> str:
         if name not in self.fifos:
@@ -291,8 +313,20 @@ class UnitCode:
         acc = [self._new("c") for _ in carried]
         for a, init in zip(acc, op.iter_args):
             out.append(f"{ind}{a} = {n(init)}")
-        out.append(f"{ind}for {n(iv)} in range({n(op.lb)}, {n(op.ub)}, {step}):")
         inner = "    " * (depth + 1)
+        steps = self._bulk_plan(op) if self.in_place and BULK and self.ahead else None
+        if steps is None:
+            out.append(f"{ind}for {n(iv)} in range({n(op.lb)}, {n(op.ub)}, {step}):")
+        else:
+            # Iteration by iteration, but each time the iterations ahead can run in bulk
+            # (their entries are in the FIFOs), they do (_bulk).
+            j, count = self._new("j"), self._new("n")
+            out.append(f"{ind}{count} = len(range({n(op.lb)}, {n(op.ub)}, {step}))")
+            out.append(f"{ind}{j} = 0")
+            out.append(f"{ind}while {j} < {count}:")
+            self._bulk(op, steps, acc, j, count, out, depth + 1)
+            out.append(f"{inner}{n(iv)} = {n(op.lb)} + {j} * {step}")
+            out.append(f"{inner}{j} += 1")
         for a, arg in zip(acc, carried):
             out.append(f"{inner}{n(arg)} = {a}")
         self.cost = 1  # the iteration's test and branch
@@ -309,6 +343,219 @@ class UnitCode:
         for res, a in zip(op.results, acc):
             out.append(f"{ind}{n(res)} = {a}")
         self.cost = 1  # the test that leaves the loop
+
+    # ---- bulk advancement (emulator.device.bulk) ------------------------------------
+
+    def _bulk_plan(self, op: scf.ForOp) -> list[tuple] | None:
+        """The steps of a loop whose iterations can run in bulk, or None. It qualifies when
+        its body (no nested loop or branch, no scalar op but constants) only receives, at
+        most once per FIFO, and computes with ops that have a stacked form
+        (`bulk.batch_op`) on at least one value received or computed in the iteration
+        (ops on values that are the same in every iteration are computed once); every
+        carried value is updated by one binary op with such a value and yielded as it
+        is; the induction variable is not used."""
+        block = op.body.block
+        iv, carried = block.args[0], list(block.args[1:])
+        if _uses(iv):
+            return None
+        last = block.last_op
+        yields = list(last.operands) if isinstance(last, scf.YieldOp) else []
+        if len(yields) != len(carried):
+            return None
+        varying: set[SSAValue] = set()  # values that differ per iteration
+        constant: set[SSAValue] = set()  # values of the body that are the same in each
+        fifos: set[str] = set()
+        steps: list[tuple] = []
+        updated = 0
+
+        def fixed(value) -> bool:  # the same in every iteration
+            if value in constant:
+                return True
+            where = value.block if isinstance(value, BlockArgument) else value.owner.parent_block()
+            return where is not block
+
+        for inner in block.ops:
+            if isinstance(inner, (arith.ConstantOp, scf.YieldOp)):
+                continue
+            if isinstance(inner, dataflow.ReceiveOp):
+                name = inner.fifo.root_reference.data
+                entry = self.image.fifos[name].entry
+                count = _numel(inner.result.type.get_shape()) // _numel(entry.get_shape())
+                if name in fifos or count < 1:
+                    return None
+                fifos.add(name)
+                varying.add(inner.result)
+                steps.append(("receive", inner, name, count))
+            elif isinstance(inner, vectorchain.ConstantBitstreamOp):
+                constant.add(inner.result)
+                steps.append(("bitstream", inner))
+            elif isinstance(inner, (vectorchain.BinaryOp, vectorchain.ApplyOp,
+                                    vectorchain.ShuffleOp, vectorchain.ReduceOp)):
+                plan = self.compute_plan(inner)
+                operands = list(inner.operands)
+                own = [v for v in operands if v in carried]
+                if own:
+                    value = own[0]
+                    other = [v for v in operands if v is not value]
+                    slot = carried.index(value)
+                    if len(own) != 1 or len(other) != 1 or other[0] not in varying \
+                            or _uses(value) != 1 or _uses(inner.results[0]) != 1 \
+                            or yields[slot] is not inner.results[0] \
+                            or bulk.carried_op(plan, operands[0] is value) is None:
+                        return None
+                    updated += 1
+                    steps.append(("carried", inner, slot, operands[0] is value))
+                    continue
+                flags = tuple(v in varying for v in operands)
+                if not all(f or fixed(v) for v, f in zip(operands, flags)):
+                    return None
+                if not any(flags):
+                    if bulk.fixed_op(plan) is None:
+                        return None
+                    constant.add(inner.results[0])
+                    steps.append(("fixed", inner))
+                    continue
+                if bulk.batch_op(plan, flags) is None:
+                    return None
+                varying.add(inner.results[0])
+                steps.append(("compute", inner, flags))
+            else:
+                return None
+        if updated != len(carried) or not fifos:
+            return None
+        return steps
+
+    def _bulk(self, op: scf.ForOp, steps: list[tuple], acc: list[str], j: str, count: str,
+              out: list[str], depth: int) -> None:
+        """At the head of each iteration, when the next k >= 2 iterations' entries are all in
+        their FIFOs: count their cycles as the per-op code would (a receive at max(the
+        unit's time, the entry's visible time), each op after its operands are ready,
+        issue cycles as `q` counts them), up to the first iteration that would pass a
+        budget or meet a chunk of another size; unless the data cannot be stacked, do the
+        data work of the iterations counted, one numpy call per op over all of them, take
+        their entries (slots freed at the receives' cycles, as `Simulator.recv_ahead`
+        frees them) and go on after them."""
+        n = self.name
+        i1, i2, i3, i4, i5 = ("    " * (depth + d) for d in range(5))
+        tag = self._new("B")
+        receives = [(s[1], self.fifo_var(s[2]), s[3]) for s in steps if s[0] == "receive"]
+        computes = [s for s in steps if s[0] in ("compute", "carried", "fixed")]
+        cycles = f"{tag}_cy"
+        self.bulk_locals.append(cycles)
+        plans = [self.const(self.compute_plan(s[1])) for s in computes]
+        fns = {}
+        for s, k in zip(computes, plans):
+            fn = f"{tag}_f{len(fns)}"
+            fns[s[1]] = fn
+            if s[0] == "compute":
+                self.bulk_fns.append((fn, "bulk_op", f"{k}, {s[2]!r}"))
+            elif s[0] == "carried":
+                self.bulk_fns.append((fn, "bulk_carried", f"{k}, {s[3]!r}"))
+            else:
+                self.bulk_fns.append((fn, "bulk_fixed", k))
+        ready_in = [f"{f}_in and {f}.trace is None" for _, f, _ in receives]
+        out.append(f"{i1}if {count} - {j} >= 2 and {' and '.join(ready_in)}:")
+        sizes = ", ".join(f"len({f}.chunks)" for _, f, _ in receives)
+        out.append(f"{i2}_k = min({count} - {j}, {sizes})")
+        out.append(f"{i2}if _k >= 2 and {cycles} is None: "
+                   f"{cycles} = r.bulk_cycles(({''.join(k + ', ' for k in plans)}))")
+        out.append(f"{i2}if _k >= 2 and {cycles} is not None:")
+        names = [f"{tag}_c{i}" for i in range(len(computes))]
+        if names:
+            out.append(f"{i3}{''.join(c + ', ' for c in names)}= {cycles}")
+        cycle_of = {s[1]: c for s, c in zip(computes, names)}
+        out.append(f"{i3}b_L = proc.local; b_q = q; b_ni = b_busy = b_si = b_done = 0; b_save = None")
+        for _, f, _ in receives:
+            out.append(f"{i3}{f}_at = []")
+        out.append(f"{i3}for _i in range(_k):")
+        # The timing, as the per-op code counts it (the issue cycles of `_block` and `_for`).
+        self.cost = 1
+        self.after_busy = False
+        ready: set[SSAValue] = set()
+        last_label = ""
+        block = op.body.block
+
+        def wait(values) -> None:
+            tracked = [f"b_t_{n(v)}" if v in ready else self.ready_name(v) for v in values
+                       if v in ready or self.ready_name(v) in self.ready]
+            if tracked:
+                latest = tracked[0] if len(tracked) == 1 else f"max({', '.join(tracked)})"
+                out.append(f"{i4}_t = {latest}")
+                out.append(f"{i4}if _t > b_L: b_ni += 1; b_si += _t - b_L; b_L = _t")
+
+        for inner in block.ops:
+            if isinstance(inner, arith.ConstantOp):
+                self._scalar(inner)
+                continue
+            if isinstance(inner, scf.YieldOp):
+                continue
+            last_label = self.label(inner)
+            if not self.after_busy:
+                if self.cost:
+                    out.append(f"{i4}b_q += {self.cost}")
+                self.cost = 0
+                out.append(f"{i4}if b_q > b_L: b_busy += b_q - b_L; b_L = b_q")
+            self.cost += 1
+            self.after_busy = self._keeps_busy(inner)
+            if isinstance(inner, dataflow.ReceiveOp):
+                f = self.fifo_var(inner.fifo.root_reference.data)
+                k = next(c for o, _, c in receives if o is inner)
+                out.append(f"{i4}_c = {f}.chunks[_i]")
+                out.append(f"{i4}if _c[2] != {k}: break")
+                out.append(f"{i4}b_ni += 1")
+                out.append(f"{i4}if _c[0] > b_L: b_si += _c[0] - b_L; b_L = _c[0]")
+                out.append(f"{i4}{f}_at.append(b_L)")
+                continue
+            if isinstance(inner, vectorchain.ConstantBitstreamOp):
+                out.append(f"{i4}b_ni += 1; b_busy += 1; b_L += 1")
+            else:
+                wait(list(inner.operands))
+                c = cycle_of[inner]
+                out.append(f"{i4}b_ni += 1; b_busy += {c}; b_L += {c}")
+            ready.add(inner.results[0])
+            out.append(f"{i4}b_t_{n(inner.results[0])} = b_L + CL")
+        if self.cost:
+            out.append(f"{i4}b_q += {self.cost}")
+        self.cost = 0
+        out.append(f"{i4}if b_q > QL: break")
+        out.append(f"{i4}b_done = _i + 1; b_save = (b_L, b_q, b_ni, b_busy, b_si)")
+        # The iterations counted in full (the rest are left to the per-op code).
+        out.append(f"{i3}if b_done and b_save[0] <= LIM:")
+        out.append(f"{i4}_k = b_done; b_L, b_q, b_ni, b_busy, b_si = b_save")
+        for _, f, _ in receives:
+            out.append(f"{i4}del {f}_at[_k:]")
+        # The data work, one call per op over the k iterations (stacked on a first axis).
+        out.append(f"{i4}try:")
+        updates = []
+        for s in steps:
+            inner = s[1]
+            if s[0] == "receive":
+                f = self.fifo_var(s[2])
+                shape = tuple(inner.result.type.get_shape())
+                out.append(f"{i5}{n(inner.result)} = STACKED({f}, _k, {shape!r})")
+            elif s[0] == "bitstream":
+                out.append(f"{i5}{n(inner.result)} = {self.const(self.image.bitstream_value(inner))}")
+            elif s[0] in ("compute", "fixed"):
+                args = ", ".join(n(v) for v in inner.operands)
+                head = "_k, " if s[0] == "compute" else ""
+                out.append(f"{i5}{n(inner.results[0])} = {fns[inner]}({head}{args})")
+            elif s[0] == "carried":
+                slot = s[2]
+                other = next(v for v in inner.operands if v is not block.args[1 + slot])
+                new = f"{tag}_a{slot}"
+                out.append(f"{i5}{new} = {fns[inner]}(_k, {acc[slot]}, {n(other)})")
+                updates.append((acc[slot], new))
+        out.append(f"{i4}except UNBATCHED: pass")
+        out.append(f"{i4}else:")
+        for _, f, k in receives:
+            out.append(f"{i5}SIM.bulk_take({f}, {k}, {f}_at)")
+        out.append(f"{i5}ST.instructions += b_ni; ST.busy += b_busy; ST.stalled_input += b_si")
+        out.append(f"{i5}proc.local = b_L; q = b_q")
+        out.append(f"{i5}proc.instruction = {last_label!r}")
+        for a, new in updates:
+            out.append(f"{i5}{a} = {new}")
+        out.append(f"{i5}{j} += _k")
+        out.append(f"{i5}continue")
 
     def _if(self, op: scf.IfOp, out: list[str], depth: int) -> None:
         ind = "    " * depth
@@ -455,10 +702,10 @@ class UnitCode:
             self._wait_ready(waits, out, ind)
             args = ", ".join(n(v) for v in op.operands)
             if self.in_place:
-                fn = self.op_fn("compute_fn", self.image.compute_plan(op))
+                fn = self.op_fn("compute_fn", self.compute_plan(op))
                 out.append(f"{ind}{n(op.results[0])} = {fn}({args})")
             else:
-                k = self.const(self.image.compute_plan(op))
+                k = self.const(self.compute_plan(op))
                 out.append(f"{ind}{n(op.results[0])}, _cmd = r.compute({k}, ({args},))")
                 out.append(f"{ind}yield _cmd")
             out.append(f"{ind}{self.ready_name(op.results[0])} = proc.local + CL")
@@ -492,8 +739,12 @@ class UnitCode:
             return _numel(op.value.type.get_shape()) // _numel(entry.get_shape()) >= 1
         if isinstance(op, (vectorchain.BinaryOp, vectorchain.ApplyOp, vectorchain.ShuffleOp,
                            vectorchain.ReduceOp, vectorchain.MatmulOp)):
-            return self.image.compute_plan(op).elements > 0
+            return self.compute_plan(op).elements > 0
         return isinstance(op, vectorchain.ConstantBitstreamOp | vectorchain.SplatBitsOp)  # (DELAY, 1)
+
+
+def _uses(value: SSAValue) -> int:
+    return sum(1 for _ in value.uses)
 
 
 def _reads_memory(block: Block) -> bool:
@@ -522,6 +773,7 @@ def compile_unit(image, tag: str, block: Block, shared: list[SSAValue], top: boo
     code = UnitCode(image, tag, block, shared, top)
     namespace = {"DELAY": sim.DELAY, "RECV": sim.RECV, "SEND_BUSY": sim.SEND_BUSY,
                  "SYNC_SEND": sim.SYNC_SEND, "SYNC_RECV": sim.SYNC_RECV,
-                 "WAIT_UNTIL": sim.WAIT_UNTIL, "SETTLE": sim.SETTLE, "_div_trunc": _div_trunc, "_rem_trunc": _rem_trunc}
+                 "WAIT_UNTIL": sim.WAIT_UNTIL, "SETTLE": sim.SETTLE, "STACKED": bulk.stacked,
+                 "UNBATCHED": (bulk.Unbatched, ValueError, IndexError), "_div_trunc": _div_trunc, "_rem_trunc": _rem_trunc}
     exec(compile(code.source, f"<program unit @{tag} of {image.name}>", "exec"), namespace)
     return namespace["top_level" if top else "unit_main"], code.consts, code.source

@@ -35,7 +35,7 @@ from spyre_sched.device.routing import resolve_per_core
 from spyre_sched.errors import DeviceError, ExecutionError
 from spyre_sched.polyhedral.views import element_name
 
-from emulator.device import sim
+from emulator.device import bulk, sim
 from emulator.device.access import Access, clipped
 from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
@@ -233,6 +233,9 @@ class ComputePlan:
             rows, depth = op.lhs.type.get_shape()  # type: ignore[attr-defined]
             self.matmul = (rows, depth, op.rhs.type.get_shape()[1])  # type: ignore[attr-defined]
         self.run = self._bind(op)
+        #: (kind, function, operand dtype) of the ops emulator.device.bulk runs over many
+        #: loop iterations at once (set by `_shortcut`), else None
+        self.batch_kind: tuple | None = None
         #: (function, operand dtypes) computing the op bit for bit as `run` does, without
         #: its checks, for operands of exactly those dtypes (the unit calls it once `run`
         #: has accepted the op); the function may return None: then `run` decides. None:
@@ -247,21 +250,26 @@ class ComputePlan:
             native = native_loop(op.scalar_op(), et) if et == self.et else None
             if native is not None:
                 dtype = element_type(et).value_dtype
+                self.batch_kind = ("native", native, dtype)
                 return native, (dtype, dtype)
             direct = getattr(self.run, "direct", None)  # the op's own implementation
             if direct is None:
                 return None
+            self.batch_kind = ("elementwise", direct, self.run.value_dtype)
             return direct, (self.run.value_dtype,) * arity
         if isinstance(op, vectorchain.ApplyOp):
             convert = (native_cast(op.fn.data, self.et, _vector_etype(op.result.type))
                        if not op.attributes else None)
             if convert is not None:
+                self.batch_kind = ("convert", convert, element_type(self.et).value_dtype)
                 return (lambda a: convert(a).reshape(shape)), (element_type(self.et).value_dtype,)
             direct = getattr(self._bound, "direct", None)
             if direct is None:
                 return None
+            self.batch_kind = ("apply", direct, self._bound.value_dtype)
             return (lambda *a: direct(*a).reshape(shape)), (self._bound.value_dtype,) * arity
         if isinstance(op, vectorchain.ShuffleOp):
+            self.batch_kind = ("shuffle", self._shuffle_index, element_type(self.et).value_dtype)
             return self.run, (element_type(self.et).value_dtype,)
         if isinstance(op, vectorchain.ReduceOp) and op.kind.data == "add" \
                 and _vector_etype(op.result.type) == "f32" and self.et == "f32":
@@ -270,7 +278,16 @@ class ComputePlan:
                 value = few_f32_sums(src)
                 return None if value is None else value.reshape(shape)
 
+            self.batch_kind = ("f32_sums", None, np.dtype(np.float32))
+
             return sums, (np.dtype(np.float32),)
+        if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("max", "min", "maxnum", "minnum") \
+                and element_type(self.et).is_float:
+            # No shortcut (`run` each time), but each row reduced on its own: `run` over
+            # many iterations' rows at once gives each row's result.
+            kind, acc = op.kind.data, _vector_etype(op.result.type)
+            self.batch_kind = ("reduce", lambda src: np.asarray(reduce(kind, src, -1, acc)),
+                               element_type(self.et).value_dtype)
         return None
 
     def _bind(self, op: Operation) -> Callable:
@@ -289,6 +306,7 @@ class ComputePlan:
         if isinstance(op, vectorchain.ShuffleOp):
             pattern = np.asarray(op.pattern_list, dtype=np.int64)
             idx = pattern[np.arange(_numel(shape)) % len(pattern)]
+            self._shuffle_index = idx
             return lambda src: src.reshape(-1)[idx].reshape(shape)
         if isinstance(op, vectorchain.ReduceOp):
             kind, acc = op.kind.data, _vector_etype(op.result.type)
@@ -723,6 +741,7 @@ class UnitRun(_TopLevel):
         self._memories: dict[str, object] = {}
         self._cycles: dict[int, int] = {}
         self._links: dict[int, tuple] = {}
+        self._accepted: dict[int, int] = {}  # id(ComputePlan) -> its cycles, once run per-op
 
     def fault(self, message: str, label: str | None = None) -> ExecutionError:
         label = label or (self.proc.instruction if self.proc else "")
@@ -954,6 +973,7 @@ class UnitRun(_TopLevel):
                 raise self.fault(err.message) from None
             except TypeError as err:
                 raise self.fault(f"{plan.op_name}: {err}") from None
+            self._accepted[id(plan)] = cycles  # (the bulk path may run it from now on)
             delay_now(self.proc, cycles)
             return value
 
@@ -1022,6 +1042,28 @@ class UnitRun(_TopLevel):
             return compute(*args)
 
         return compute2
+
+    # Bulk advancement (emulator.device.bulk): an op runs over many iterations at once
+    # only once its per-op function has run it (checked it and found its cycles).
+
+    def bulk_op(self, plan: ComputePlan, operands_stacked: tuple) -> Callable | None:
+        return bulk.batch_op(plan, operands_stacked)
+
+    def bulk_carried(self, plan: ComputePlan, carried_first: bool) -> Callable | None:
+        return bulk.carried_op(plan, carried_first)
+
+    def bulk_fixed(self, plan: ComputePlan) -> Callable | None:
+        return bulk.fixed_op(plan)
+
+    def bulk_cycles(self, plans: tuple) -> tuple | None:
+        """Each op's cycles once every one has run per-op, else None."""
+        found = []
+        for plan in plans:
+            cycles = self._accepted.get(id(plan))
+            if cycles is None:
+                return None
+            found.append(cycles)
+        return tuple(found)
 
     def vector_load(self, plan: LoadPlan, base: int):
         memory, busy, latency, shared, names = self._link(plan, None, "unit")

@@ -956,6 +956,22 @@ class Simulator:
             self._push(local, _FREED, fifo, None)  # (the sender waits for room)
         return head[1]
 
+    def bulk_take(self, fifo: Fifo, n: int, times: list) -> None:
+        """The receives of a loop run in bulk (emulator.device.bulk): the first chunks of
+        `fifo`, one of `n` entries at each of `times`, taken now, their slots freed at
+        those cycles as `recv_ahead` frees a receive's (a receive at the simulation's
+        time frees its slot now: the same for a sender, whose time is never earlier)."""
+        chunks, frees = fifo.chunks, fifo.frees
+        for time in times:
+            chunks.popleft()
+            frees.append([time, n])
+        if fifo.queue is not None:
+            fifo.queue.ahead += len(times)
+        if fifo.putter is not None or fifo.queue is not None \
+                and fifo.queue.blocked_sender() is not None:
+            for time in times:  # (the sender waits for room)
+                self._push(time, _FREED, fifo, None)
+
     def sync_send_now(self, proc: Process, token: Token) -> bool:
         """(SYNC_SEND, token) in place, by the token's sender: the signal is delivered when
         every transfer the unit issued so far has landed, as `_step` does it (the same event

@@ -1,0 +1,116 @@
+"""Bulk advancement (docs/emulator.md, "Bulk advancement"): a loop that only receives and
+computes, in a unit that reads no memory, runs the iterations whose entries are in its
+FIFOs together, one numpy call per op. It must give the run the per-op code gives
+(`emulator.device.codegen.BULK` off): the same outputs, cycles and per-unit figures; and
+each stacked op must give, row by row, what the per-op calls give."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import spyre_sched
+from emulator.device import bulk, codegen, sim
+from emulator.numerics.reductions import few_f32_sums
+from spyre_sched.emulate import compile_bundle
+
+ROOT = Path(__file__).parents[3]
+
+
+def _figures(result) -> dict:
+    return {
+        "outputs": {k: np.ascontiguousarray(v).view(np.uint8).tobytes()
+                    for k, v in sorted(result.outputs.items())},
+        "cycles": result.cycles,
+        "per_program": result.per_program,
+        "units": {k: vars(v) if hasattr(v, "__dict__") else v for k, v in result.units.items()},
+        "datapath_bytes": result.datapath_bytes,
+    }
+
+
+@pytest.mark.parametrize("kernel, strategy", [("softmax_rows", "heuristic"), ("row_sum", "solver")])
+def test_bulk_gives_the_per_op_run(kernel, strategy, tmp_path, monkeypatch):
+    """softmax_rows: a row's maximum and a row's sum; row_sum: FIFOs that share their
+    datapath's queue."""
+    bundle = tmp_path / "bundle"
+    compile_bundle(ROOT / "examples" / f"{kernel}.mlir", bundle, "spyre", "latency", strategy)
+    taken = []
+    take = sim.Simulator.bulk_take
+
+    queued = []
+
+    def counted(self, fifo, n, times):
+        taken.append(len(times))
+        queued.append(fifo.queue is not None)
+        return take(self, fifo, n, times)
+
+    monkeypatch.setattr(sim.Simulator, "bulk_take", counted)
+    runs = {}
+    for on in (True, False):
+        monkeypatch.setattr(codegen, "BULK", on)
+        taken.clear()
+        result = spyre_sched.run(bundle, seed=7, reference=runs[True].reference_run if runs else None)
+        runs[on] = result
+        assert result.matches
+        if on:  # (the loops these kernels sum or take the maximum in)
+            assert sum(taken) > len(taken) >= 1
+            assert any(queued) or kernel != "row_sum"
+        else:
+            assert not taken
+    want, got = _figures(runs[False]), _figures(runs[True])
+    for key in want:
+        assert got[key] == want[key], f"{key} differs between the bulk and the per-op run"
+
+
+def _plan(kind: str, fn, dtype, shape=(1,)):
+    return SimpleNamespace(batch_kind=(kind, fn, np.dtype(dtype)), shape=shape)
+
+
+def _awkward(dtype, k: int, shape: tuple) -> np.ndarray:
+    """Values with infinities, NaNs, signed zeros and large magnitudes among ordinary ones."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 1e3, (k, *shape)).astype(dtype)
+    flat = x.reshape(-1)
+    flat[::7] = np.array(-0.0, dtype)
+    flat[3::11] = np.array(np.inf, dtype)
+    flat[5::13] = np.array(-np.inf, dtype)
+    flat[9::17] = np.array(np.nan, dtype)
+    flat[2::5] = np.finfo(dtype).max
+    return x
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("carried_first", [True, False])
+def test_carried_update_is_the_per_op_calls_in_order(dtype, carried_first):
+    x = _awkward(dtype, 40, (4,))
+    start = np.array([1.5, -0.0, 3e4, -2.0], dtype)
+    want = start
+    with np.errstate(all="ignore"):
+        for row in x:
+            want = np.add(want, row) if carried_first else np.add(row, want)
+        got = bulk.carried_op(_plan("native", np.add, dtype), carried_first)(len(x), start, x)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+def test_f32_row_sums_in_groups_are_the_per_row_sums():
+    # 70 iterations of 32 terms: more than one call of few_f32_sums (1024 terms each).
+    rng = np.random.default_rng(5)
+    x = (rng.normal(0, 1, (70, 1, 32)) * 10.0 ** rng.integers(-8, 8, (70, 1, 32))).astype(np.float32)
+    got = bulk.batch_op(_plan("f32_sums", None, np.float32), (True,))(70, x)
+    want = np.stack([few_f32_sums(row).reshape(1) for row in x])
+    assert got.shape == (70, 1) and got.tobytes() == want.tobytes()
+    x[40, 0, 3] = np.inf  # (the per-op code takes `reduce`'s way for this row)
+    with pytest.raises(bulk.Unbatched):
+        bulk.batch_op(_plan("f32_sums", None, np.float32), (True,))(70, x)
+
+
+def test_chunks_of_another_dtype_are_not_stacked():
+    fifo = SimpleNamespace(chunks=[[0, np.zeros((1, 4), np.float16), 1],
+                                   [0, np.zeros((1, 4), np.float32), 1]])
+    with pytest.raises(bulk.Unbatched):
+        bulk.stacked(fifo, 2, (1, 4))
+    fifo.chunks[1][1] = np.ones((1, 4), np.float16)
+    assert bulk.stacked(fifo, 2, (1, 4)).tolist() == [[[0.0] * 4], [[1.0] * 4]]
