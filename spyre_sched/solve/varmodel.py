@@ -201,6 +201,23 @@ class _Stater:
             for key, v in zip(keys, columns[c]):
                 by_index[sum(st * k for st, k in zip(strides, key))] = v
             self.model.add_element(index, by_index, out[c])
+            # an element over a mixed-radix index learns little from one decision alone
+            # (the index keeps its whole range until the others are fixed, and its LP
+            # relaxation is empty): per decision, the column's least and most over the
+            # rows of each candidate, linear in that decision's one-hot
+            for pos, d in enumerate(scope):
+                least: dict[int, int] = {}
+                most: dict[int, int] = {}
+                for key, v in zip(keys, columns[c]):
+                    least[key[pos]] = min(least.get(key[pos], v), v)
+                    most[key[pos]] = max(most.get(key[pos], v), v)
+                lits = self.one_hot[d]
+                if len(set(least.values())) > 1 or min(least.values()) > min(columns[c]):
+                    self.model.add(out[c] >= sum(least.get(i, 0) * lit
+                                                 for i, lit in enumerate(lits)))
+                if len(set(most.values())) > 1 or max(most.values()) < max(columns[c]):
+                    self.model.add(out[c] <= sum(most.get(i, max(columns[c])) * lit
+                                                 for i, lit in enumerate(lits)))
         return out
 
     def quantity(self, q: Quantity, what: str) -> cp_model.LinearExprT:
@@ -466,15 +483,19 @@ class _Stater:
         per = None
         if any(m >= 2 for m, _ in modulos) and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
+            options = []
             for k, (m, lit) in enumerate(modulos):
                 if m < 2:
-                    ct = self.model.add(per == fill_drain)
+                    option = fill_drain
                 else:
                     terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
                     terms += [sum(b for b, _ in parts) for parts in own.values()]
-                    ct = self.model.add(per == self.maximum(terms, upper_s, "engines"))
+                    option = self.maximum(terms, upper_s, "engines")
+                options.append(option)
+                ct = self.model.add(per == option)
                 if lit is not None:
                     ct.only_enforce_if(lit)
+            self._at_least_one_of(per, options, upper_s)
         elif n_hi > 1:
             per = fill_drain
         hi = fill_hi + (n_hi - 1) * upper_s
@@ -535,6 +556,7 @@ class _Stater:
         issue_hi = max(occupied_hi.values(), default=0)
         issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "issue")
         pace = self.model.new_int_var(0, max(upper_s, issue_hi), self.name("pace"))
+        self._at_least_one_of(pace, [per, issue], max(upper_s, issue_hi))
         for m, lit in modulos:
             if m < 2 or n_lo > m:
                 ct = self.model.add(pace == per)
@@ -591,6 +613,9 @@ class _Stater:
         if n_lo >= 2 and all(m >= 2 for m, _ in modulos):
             return bound, terms_hi
         out = self.model.new_int_var(0, terms_hi, self.name("cycles"))
+        # whichever literal holds, out is `cycles` or a max over it: stated unconditionally,
+        # so the bound does not wait for the modulo to be fixed
+        self.model.add(out >= cycles)
         repeats = None
         if n_lo < 2:  # the memory bound holds only when the pipeline repeats
             repeats = self.model.new_bool_var(self.name("repeats"))
@@ -604,6 +629,17 @@ class _Stater:
             elif lit is not None:
                 ct.only_enforce_if(lit)
         return out, terms_hi
+
+    def _at_least_one_of(self, var: cp_model.IntVar, options: list[cp_model.LinearExprT],
+                         hi: int) -> None:
+        """`var` is one of `options` (each under its own literal): at least their least,
+        stated unconditionally. The equalities under literals bound nothing until a literal
+        is fixed (nor in the LP relaxation), so without it a product over `var` (the
+        repeats' N x pace) had no lower bound before the modulo was chosen."""
+        distinct = list({repr(o): o for o in options}.values())
+        if len(distinct) < 2:
+            return
+        self.model.add(var >= self.minimum(distinct, hi, "least"))
 
     def _less_one(self, n: cp_model.LinearExprT, n_hi: int) -> cp_model.LinearExprT:
         """max(N − 1, 0), for an N that may be 0."""
