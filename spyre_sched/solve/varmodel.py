@@ -203,21 +203,16 @@ class _Stater:
             self.model.add_element(index, by_index, out[c])
             # an element over a mixed-radix index learns little from one decision alone
             # (the index keeps its whole range until the others are fixed, and its LP
-            # relaxation is empty): per decision, the column's least and most over the
-            # rows of each candidate, linear in that decision's one-hot
+            # relaxation is empty): per decision, the column's least over the rows of
+            # each candidate, linear in that decision's one-hot
             for pos, d in enumerate(scope):
                 least: dict[int, int] = {}
-                most: dict[int, int] = {}
                 for key, v in zip(keys, columns[c]):
-                    least[key[pos]] = min(least.get(key[pos], v), v)
-                    most[key[pos]] = max(most.get(key[pos], v), v)
-                lits = self.one_hot[d]
-                if len(set(least.values())) > 1 or min(least.values()) > min(columns[c]):
+                    if v < least.get(key[pos], v + 1):
+                        least[key[pos]] = v
+                if len(set(least.values())) > 1:
                     self.model.add(out[c] >= sum(least.get(i, 0) * lit
-                                                 for i, lit in enumerate(lits)))
-                if len(set(most.values())) > 1 or max(most.values()) < max(columns[c]):
-                    self.model.add(out[c] <= sum(most.get(i, max(columns[c])) * lit
-                                                 for i, lit in enumerate(lits)))
+                                                 for i, lit in enumerate(self.one_hot[d])))
         return out
 
     def quantity(self, q: Quantity, what: str) -> cp_model.LinearExprT:
