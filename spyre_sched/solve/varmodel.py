@@ -36,7 +36,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 from spyre_sched.solve import cost, streaming
 from spyre_sched.solve.problem import (
@@ -634,13 +634,30 @@ class _Stater:
         distinct = list({repr(o): o for o in options}.values())
         if len(distinct) < 2:
             return
-        self.model.add(var >= self.minimum(distinct, hi, "least"))
+        if all(isinstance(o, int) for o in distinct):
+            self.model.add(var >= min(distinct))
+            return
+        # (the least's domain reaches the options' own least values: an option that may
+        # be negative under another literal must not be cut off by it)
+        least = self.model.new_int_var(min(_least_value(o) for o in distinct), hi,
+                                       self.name("least"))
+        self.model.add_min_equality(least, distinct)
+        self.model.add(var >= least)
 
     def _less_one(self, n: cp_model.LinearExprT, n_hi: int) -> cp_model.LinearExprT:
         """max(N − 1, 0), for an N that may be 0."""
         out = self.model.new_int_var(0, max(n_hi - 1, 0), self.name("repeats"))
         self.model.add_max_equality(out, [n - 1, 0])
         return out
+
+
+def _least_value(expr: cp_model.LinearExprT) -> int:
+    """The least value of `expr` over its variables' domains."""
+    if isinstance(expr, int):
+        return expr
+    flat = cp_model_helper.FlatIntExpr(expr)
+    return flat.offset + sum(c * (list(v.proto.domain)[0 if c > 0 else -1])
+                             for v, c in zip(flat.vars, flat.coeffs))
 
 
 def _leading_scope(st: Stage) -> tuple[str, ...]:
