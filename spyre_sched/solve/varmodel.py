@@ -36,7 +36,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 from spyre_sched.solve import cost, streaming
 from spyre_sched.solve.problem import (
@@ -201,6 +201,18 @@ class _Stater:
             for key, v in zip(keys, columns[c]):
                 by_index[sum(st * k for st, k in zip(strides, key))] = v
             self.model.add_element(index, by_index, out[c])
+            # an element over a mixed-radix index learns little from one decision alone
+            # (the index keeps its whole range until the others are fixed, and its LP
+            # relaxation is empty): per decision, the column's least over the rows of
+            # each candidate, linear in that decision's one-hot
+            for pos, d in enumerate(scope):
+                least: dict[int, int] = {}
+                for key, v in zip(keys, columns[c]):
+                    if v < least.get(key[pos], v + 1):
+                        least[key[pos]] = v
+                if len(set(least.values())) > 1:
+                    self.model.add(out[c] >= sum(least.get(i, 0) * lit
+                                                 for i, lit in enumerate(self.one_hot[d])))
         return out
 
     def quantity(self, q: Quantity, what: str) -> cp_model.LinearExprT:
@@ -466,15 +478,19 @@ class _Stater:
         per = None
         if any(m >= 2 for m, _ in modulos) and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
+            options = []
             for k, (m, lit) in enumerate(modulos):
                 if m < 2:
-                    ct = self.model.add(per == fill_drain)
+                    option = fill_drain
                 else:
                     terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
                     terms += [sum(b for b, _ in parts) for parts in own.values()]
-                    ct = self.model.add(per == self.maximum(terms, upper_s, "engines"))
+                    option = self.maximum(terms, upper_s, "engines")
+                options.append(option)
+                ct = self.model.add(per == option)
                 if lit is not None:
                     ct.only_enforce_if(lit)
+            self._at_least_one_of(per, options, upper_s)
         elif n_hi > 1:
             per = fill_drain
         hi = fill_hi + (n_hi - 1) * upper_s
@@ -535,6 +551,7 @@ class _Stater:
         issue_hi = max(occupied_hi.values(), default=0)
         issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "issue")
         pace = self.model.new_int_var(0, max(upper_s, issue_hi), self.name("pace"))
+        self._at_least_one_of(pace, [per, issue], max(upper_s, issue_hi))
         for m, lit in modulos:
             if m < 2 or n_lo > m:
                 ct = self.model.add(pace == per)
@@ -591,6 +608,9 @@ class _Stater:
         if n_lo >= 2 and all(m >= 2 for m, _ in modulos):
             return bound, terms_hi
         out = self.model.new_int_var(0, terms_hi, self.name("cycles"))
+        # whichever literal holds, out is `cycles` or a max over it: stated unconditionally,
+        # so the bound does not wait for the modulo to be fixed
+        self.model.add(out >= cycles)
         repeats = None
         if n_lo < 2:  # the memory bound holds only when the pipeline repeats
             repeats = self.model.new_bool_var(self.name("repeats"))
@@ -605,11 +625,39 @@ class _Stater:
                 ct.only_enforce_if(lit)
         return out, terms_hi
 
+    def _at_least_one_of(self, var: cp_model.IntVar, options: list[cp_model.LinearExprT],
+                         hi: int) -> None:
+        """`var` is one of `options` (each under its own literal): at least their least,
+        stated unconditionally. The equalities under literals bound nothing until a literal
+        is fixed (nor in the LP relaxation), so without it a product over `var` (the
+        repeats' N x pace) had no lower bound before the modulo was chosen."""
+        distinct = list({repr(o): o for o in options}.values())
+        if len(distinct) < 2:
+            return
+        if all(isinstance(o, int) for o in distinct):
+            self.model.add(var >= min(distinct))
+            return
+        # (the least's domain reaches the options' own least values: an option that may
+        # be negative under another literal must not be cut off by it)
+        least = self.model.new_int_var(min(_least_value(o) for o in distinct), hi,
+                                       self.name("least"))
+        self.model.add_min_equality(least, distinct)
+        self.model.add(var >= least)
+
     def _less_one(self, n: cp_model.LinearExprT, n_hi: int) -> cp_model.LinearExprT:
         """max(N − 1, 0), for an N that may be 0."""
         out = self.model.new_int_var(0, max(n_hi - 1, 0), self.name("repeats"))
         self.model.add_max_equality(out, [n - 1, 0])
         return out
+
+
+def _least_value(expr: cp_model.LinearExprT) -> int:
+    """The least value of `expr` over its variables' domains."""
+    if isinstance(expr, int):
+        return expr
+    flat = cp_model_helper.FlatIntExpr(expr)
+    return flat.offset + sum(c * (list(v.proto.domain)[0 if c > 0 else -1])
+                             for v, c in zip(flat.vars, flat.coeffs))
 
 
 def _leading_scope(st: Stage) -> tuple[str, ...]:
