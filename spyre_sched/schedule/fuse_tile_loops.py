@@ -24,14 +24,16 @@ then overlap across tiles like any tile pipeline's (its modulo, opened later, le
 next tile's DMA-in run ahead), and the output of tile `i` leaves while tile `i + 1` is
 computed.
 
-Fused only when that is exact: two consecutive stages, the second waiting only on the
-first (or on what the first waits on); both stages a nest of the same tile loops (dims,
-bounds) around one tile pipeline, the second with nothing but the nest (no hoisted
-fill); every read by the second stage of a buffer the first writes indexing each dim by
-that dim's tile (`linearize_index` of the tile loop's index), and the first writing it
-the same way; the second stage reading no kernel view the first writes and writing none
-the first reads (no order through device memory to keep across tiles); the tile
-decisions compatible. Anything else is left as it is.
+Fused only when that is exact: two consecutive stages, the second waiting for the first
+alone; both stages a nest of the same tile loops (dims, bounds) around one tile
+pipeline, with nothing before it but index arithmetic and tile decisions, the second
+with no hoisted fill of its own; every read by the second stage of what the first
+writes a read of an intermediate of the run-once pipeline indexing each dim by that
+dim's tile (`linearize_index` of the tile loop's index), the first writing it the same
+way; the second stage reading no other memory the first writes and writing none the
+first reads or writes (kernel views on two different pointer arguments are apart;
+views on scratchpad addresses are assumed to meet), so no order through memory is
+lost across tiles; the tile decisions compatible. Anything else is left as it is.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -106,7 +108,9 @@ def _stage_nest(stage: ktdf.StageOp, allow_hoisted: bool) -> _Nest | None:
     if not ops:
         return None
     last = ops[-1]
-    if any(isinstance(o, scf.ForOp | ktdf.PipelineOp) for o in ops[:-1]):
+    # before the nest only index arithmetic and tile decisions: nothing that moves data
+    # (the second stage's are moved ahead of the first's)
+    if not all(o.name.startswith("arith.") or isinstance(o, ktdf.ReserveSizeOp) for o in ops[:-1]):
         return None
     if isinstance(last, ktdf.PipelineOp) and allow_hoisted:
         inner = last.stages[-1] if last.stages else None
@@ -148,16 +152,28 @@ def _transfers(root: Operation) -> list[ktdf.DataTransferOp]:
     return [t for t in root.walk() if isinstance(t, ktdf.DataTransferOp)]
 
 
-def _base(value: SSAValue) -> SSAValue | None:
-    """The pointer a kernel view is built on (None for a buffer or a FIFO)."""
-    from xdsl.dialects.builtin import MemRefType
+def _is_memory(value: SSAValue) -> bool:
+    """A kernel view or a buffer (not a FIFO slot)."""
+    return isinstance(value.type, MemRefType)
 
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
-        return owner.operands[0]
-    if isinstance(value.type, MemRefType) and not isinstance(owner, ktdf.PrivateOp):
-        return value
-    return None
+
+def _may_alias(a: SSAValue, b: SSAValue) -> bool:
+    """Whether two memories may share bytes: a buffer only with itself; kernel views
+    built on two different pointer arguments never; anything else (views on constant
+    scratchpad addresses, a value of unknown origin) may."""
+    if a is b:
+        return True
+    if isinstance(a.owner, ktdf.PrivateOp) or isinstance(b.owner, ktdf.PrivateOp):
+        return False
+    bases = []
+    for v in (a, b):
+        owner = v.owner
+        if isinstance(owner, Operation) and owner.name == "ktdp.construct_memory_view":
+            v = owner.operands[0]
+        if not isinstance(v, BlockArgument):
+            return True
+        bases.append(v)
+    return bases[0] is bases[1]
 
 
 def _tile_local(offsets, nest: _Nest) -> bool:
@@ -176,7 +192,8 @@ def _tile_local(offsets, nest: _Nest) -> bool:
 
 
 def _fusable(s1: ktdf.StageOp, s2: ktdf.StageOp, outer: ktdf.PipelineOp) -> tuple[_Nest, _Nest] | None:
-    if not set(s2.depends_in) <= set(s1.depends_out) | set(s1.depends_in):
+    # the second waits for the first alone, so what waited for it waits for the fused stage
+    if not s2.depends_in or not set(s2.depends_in) <= set(s1.depends_out):
         return None
     n1 = _stage_nest(s1, allow_hoisted=True)
     n2 = _stage_nest(s2, allow_hoisted=False)
@@ -187,19 +204,17 @@ def _fusable(s1: ktdf.StageOp, s2: ktdf.StageOp, outer: ktdf.PipelineOp) -> tupl
     assert outer.private is not None
     intermediates = set(outer.private.res)
     writes1 = _transfers(s1)
-    written = {t.dest for t in writes1}
-    read1 = {t.source for t in writes1}
+    written = {t.dest for t in writes1 if _is_memory(t.dest)}
+    touched = written | {t.source for t in writes1 if _is_memory(t.source)}
     for t in _transfers(s2):
         if t.source in written:
-            if t.source not in intermediates:
+            # an intermediate of the run-once pipeline, read inside the tile
+            if t.source not in intermediates or not _tile_local(list(t.mixed_source_offsets()), n2):
                 return None
-            if not _tile_local(list(t.mixed_source_offsets()), n2):
-                return None
-        src_base, dst_base = _base(t.source), _base(t.dest)
-        if src_base is not None and any(_base(w) is src_base for w in written):
-            return None
-        if dst_base is not None and any(_base(r) is dst_base for r in read1 | written):
-            return None
+        elif _is_memory(t.source) and any(_may_alias(t.source, w) for w in written):
+            return None  # read through device memory (or a scratchpad view) after a write
+        if _is_memory(t.dest) and any(_may_alias(t.dest, m) for m in touched):
+            return None  # a write the first stage's later tiles would see
     for t in writes1:
         if t.dest in intermediates and any(t.dest == r.source for r in _transfers(s2)):
             if not _tile_local(list(t.mixed_dest_offsets()), n1):
