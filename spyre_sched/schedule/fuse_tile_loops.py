@@ -49,7 +49,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf
-from spyre_sched.schedule.common import programs
+from spyre_sched.schedule.common import constant_value, programs
 from spyre_sched.schedule.ir_build import (
     _segments,
     add_resource,
@@ -123,24 +123,15 @@ def _stage_nest(stage: ktdf.StageOp, allow_hoisted: bool) -> _Nest | None:
     return _tile_nest(last)
 
 
-def _constant_int(value: SSAValue) -> int | None:
-    from xdsl.dialects import arith
-
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 def _same_loops(a: _Nest, b: _Nest) -> bool:
     if len(a.loops) != len(b.loops):
         return False
     for la, lb_, sa, sb in zip(a.loops, b.loops, a.sizes, b.sizes):
         if loop_dim(la) != loop_dim(lb_):
             return False
-        if _constant_int(la.lb) != 0 or _constant_int(lb_.lb) != 0:
+        if constant_value(la.lb) != 0 or constant_value(lb_.lb) != 0:
             return False
-        ua, ub = _constant_int(la.ub), _constant_int(lb_.ub)
+        ua, ub = constant_value(la.ub), constant_value(lb_.ub)
         if ua is None or ua != ub or sa.extent.value.data != ua or sb.extent.value.data != ub:
             return False
         if sa.within != sb.within:
