@@ -63,6 +63,7 @@ from spyre_sched.schedule.apply_share import ApplyShare
 from spyre_sched.schedule.expand_paths import ExpandPaths
 from spyre_sched.schedule.footprints import Footprints
 from spyre_sched.schedule.fuse_compute import FuseCompute
+from spyre_sched.schedule.fuse_tile_loops import FuseTileLoops
 from spyre_sched.schedule.hoist import HoistInvariantTransfers
 from spyre_sched.schedule.indirect_addresses import IndirectAddresses
 from spyre_sched.schedule.indirect_views import IndirectViews
@@ -143,6 +144,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     NestByMemoryLevel(),
     HoistInvariantTransfers(),
     ChunkReductions(),
+    FuseTileLoops(),
     OpenDecisions(),
     KeepResident(),
     KeepAcrossPrograms(),

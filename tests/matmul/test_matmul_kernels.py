@@ -10,7 +10,9 @@ compared with the reference interpreter and with numpy's product.
   (its body converts the operands first);
 - matmul_of_intermediate: the matmul reads an elementwise result the program keeps in the
   scratchpad, and its weight is hoisted out of the loop nest, on both shipped devices (the
-  vector unit's dot products on sample_device, the matrix unit on spyre).
+  vector unit's dot products on sample_device, the matrix unit on spyre);
+- matmul_stored_per_tile: the rounding to f16 and C's store run in the matmul's tile loop
+  (fuse-tile-loops), checked with several tiles per core, rotating buffers or not.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ def _matmul_of_intermediate(rng):
     return {"X": x, "W": w}, {"Y": (2 * x.astype(np.float64)) @ w}
 
 
+def _matmul_stored_per_tile(rng):
+    a, b = _f16(rng, 64, 256), _f16(rng, 256, 128)
+    return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
+
+
 def _matmul_f16_into_f32(rng):
     a, b = _f16(rng, 8, 64), _f16(rng, 64, 64)
     return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
@@ -56,6 +63,7 @@ def _matmul_f16_into_f32(rng):
 CASES = {
     "matmul_f16_into_f32": _matmul_f16_into_f32,
     "matmul_of_intermediate": _matmul_of_intermediate,
+    "matmul_stored_per_tile": _matmul_stored_per_tile,
     "mixed_precision": _mixed_precision,
     "transposed_b": _transposed_b,
     "named_matmul_transpose": _named_matmul_transpose,
@@ -84,11 +92,27 @@ def test_sample_device_with_its_matrix_unit_option() -> None:
     assert not any(unit.endswith(".sfu") for unit in result.units)
 
 
-def _check(name: str, device: str):
+@pytest.mark.parametrize("how", [{"strategy": "heuristic"}, {"objective": "memory"}],
+                         ids=["rotating", "one-copy"])
+def test_matmul_stored_per_tile_with_several_tiles(how: dict) -> None:
+    """The fused tile pipeline (DMA A in, matmul, rounding, DMA C out) run over 2 x 2
+    tiles of 8 x 64 per core: with two copies of its buffers (the heuristic's) and one
+    (the memory objective's). The rounding has no tile decisions of its own."""
+    import spyre_sched
+
+    schedule = spyre_sched.compile(str(KERNELS / "matmul_stored_per_tile.mlir"), **how)
+    tiles = {name: value for program in schedule.decisions for name, value in
+             program["tiles"].items()}
+    assert tiles == {"p0.tile.lx.d0": 8, "p0.tile.lx.d1": 64}
+    _check("matmul_stored_per_tile", "spyre", schedule)
+
+
+def _check(name: str, device: str, schedule=None):
     import spyre_sched
 
     inputs, expected = CASES[name](np.random.default_rng(3))
-    result = spyre_sched.run(str(KERNELS / f"{name}.mlir"), inputs, device=device)
+    kernel = schedule if schedule is not None else str(KERNELS / f"{name}.mlir")
+    result = spyre_sched.run(kernel, inputs, device=device)
     assert result.matches, result.mismatches
     for out, want in expected.items():
         got = result.outputs[out].astype(np.float64)
