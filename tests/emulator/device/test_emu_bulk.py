@@ -17,18 +17,13 @@ from emulator.device import bulk, codegen, sim
 from emulator.numerics.reductions import few_f32_sums
 from spyre_sched.emulate import compile_bundle
 
+from emu_figures import launch_figures
+
 ROOT = Path(__file__).parents[3]
 
 
 def _figures(result) -> dict:
-    return {
-        "outputs": {k: np.ascontiguousarray(v).view(np.uint8).tobytes()
-                    for k, v in sorted(result.outputs.items())},
-        "cycles": result.cycles,
-        "per_program": result.per_program,
-        "units": {k: vars(v) if hasattr(v, "__dict__") else v for k, v in result.units.items()},
-        "datapath_bytes": result.datapath_bytes,
-    }
+    return launch_figures(result)
 
 
 @pytest.mark.parametrize("kernel, strategy", [("softmax_rows", "heuristic"), ("row_sum", "solver")])

@@ -23,13 +23,14 @@ import importlib.util
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import spyre_sched
 from emulator.bundle_files import seal
 from emulator.device import codegen, sim
 from spyre_sched.emulate import compile_bundle
+
+from emu_figures import launch_figures
 from spyre_sched.errors import ExecutionError
 
 ROOT = Path(__file__).parents[3]
@@ -43,14 +44,7 @@ def _add_bundle():
 
 
 def _figures(result) -> dict:
-    return {
-        "outputs": {k: np.ascontiguousarray(v).view(np.uint8).tobytes()
-                    for k, v in sorted(result.outputs.items())},
-        "cycles": result.cycles,
-        "per_program": result.per_program,
-        "units": {k: vars(v) if hasattr(v, "__dict__") else v for k, v in result.units.items()},
-        "datapath_bytes": result.datapath_bytes,
-    }
+    return launch_figures(result)
 
 
 @pytest.fixture(scope="module")
@@ -81,10 +75,10 @@ def test_untraced_run_same_figures_as_traced(kernel, strategy, bundles, tmp_path
 
 
 def test_shared_queue_total_kept_with_its_fifos(bundles, monkeypatch):
-    """row_sum's FIFOs of one datapath take its queue in turns (their depths add up to
+    """softmax_rows' FIFOs of one datapath take its queue in turns (their depths add up to
     more than it holds): the queue's running total is checked against its FIFOs' entries
     every time entries leave one of them."""
-    bundle = bundles("row_sum", "solver")
+    bundle = bundles("softmax_rows", "solver")
     checked = []
     freed = sim.Simulator._fifo_freed
 
@@ -121,7 +115,7 @@ def test_dma_target_leaving_its_buffer_faults_after_transfers_inside(in_place, t
 
 
 @pytest.mark.parametrize("kernel, strategy, expected", [
-    ("row_sum", "solver", {"token kept", "taken ahead, shared queue"}),
+    ("softmax_rows", "solver", {"token kept", "taken ahead, shared queue"}),
     ("splitk_matmul", "heuristic", {"token kept", "taken ahead", "sender waits from its own time"}),
 ])
 def test_units_ahead_give_the_traced_figures(kernel, strategy, expected, bundles, tmp_path,

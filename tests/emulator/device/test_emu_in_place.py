@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +20,8 @@ import spyre_sched
 from emulator.bundle_files import seal
 from emulator.device import codegen
 from spyre_sched.emulate import compile_bundle
+
+from emu_figures import launch_figures
 
 ROOT = Path(__file__).parents[3]
 EXAMPLES = ROOT / "examples"
@@ -34,15 +35,7 @@ def _figures(bundle: Path, tmp_path: Path, in_place: bool, monkeypatch) -> dict:
     trace = tmp_path / f"trace_{in_place}.json"
     result = spyre_sched.run(bundle, seed=7, trace=trace)
     assert result.matches, result.mismatches
-    return {
-        "outputs": {k: np.ascontiguousarray(v).view(np.uint8).tobytes()
-                    for k, v in sorted(result.outputs.items())},
-        "cycles": result.cycles,
-        "per_program": result.per_program,
-        "units": {k: vars(v) if hasattr(v, "__dict__") else v for k, v in result.units.items()},
-        "datapath_bytes": result.datapath_bytes,
-        "trace": trace.read_bytes(),
-    }
+    return launch_figures(result, trace)
 
 
 def _same_both_ways(bundle: Path, tmp_path: Path, monkeypatch) -> None:
