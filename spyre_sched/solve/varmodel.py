@@ -102,6 +102,10 @@ class _StageFigures:
     occupancy: cp_model.LinearExprT = 0
     """busy cycles per iteration with buffers to spare (`cost.stage_issue`)"""
     occupancy_hi: int = 0
+    unbuffered: tuple = (0, 0, 0)
+    """(occupancy, head, tail) in an unbuffered pipeline (`cost.unbuffered_stage`), when
+    the pipeline around it asked for them"""
+    unbuffered_hi: int = 0
 
 
 @dataclass
@@ -115,6 +119,12 @@ class _Run:
     hi: int
     fill_drain: cp_model.LinearExprT
     fill_drain_hi: int
+    n: cp_model.LinearExprT = 0
+    n_hi: int = 0
+    figures: list = field(default_factory=list)
+    engines: tuple = ()
+    """the stages' units, in order (with `figures`: `cost.unbuffered_stage` of a stage
+    that runs this pipeline)"""
 
 
 class _Stater:
@@ -271,15 +281,38 @@ class _Stater:
 
     def stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
               modulos: list[tuple[int, cp_model.IntVar | None]],
-              shared: list[str]) -> _StageFigures:
+              shared: list[str], unbuffered: bool = False) -> _StageFigures:
+        """The stage's figures; with `unbuffered`, also its `cost.unbuffered_stage`."""
         if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
-            return self._nested_stage(st, st.work[0], slack, modulos)
+            return self._nested_stage(st, st.work[0], slack, modulos, unbuffered)
         if st.work and all(isinstance(w, Transfer) and w.bytes.factors and w.bytes.least() > 0
                            for w in st.work):
             return self._transfer_stage(st, staggered, hidden, slack, modulos, shared)
         return self._tabulated_stage(st, staggered, hidden, slack, modulos, shared)
 
-    def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos) -> _StageFigures:
+    def _unbuffered_nested(self, run: _Run) -> tuple[tuple, int]:
+        """`cost.unbuffered_stage` of a stage that runs the pipeline of `run`: the busiest
+        inner unit's occupancy over its N iterations, head and tail."""
+        figures = run.figures
+        occupied: dict[str, list] = {}
+        occupied_hi: dict[str, int] = {}
+        for engine, f in zip(run.engines, figures):
+            occupied.setdefault(engine, []).append(f.occupancy)
+            occupied_hi[engine] = occupied_hi.get(engine, 0) + f.occupancy_hi
+        issue_hi = max(occupied_hi.values(), default=0)
+        issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "inner.issue")
+        paced = self.product(run.n, issue, run.n_hi * issue_hi, "inner.pace")
+        occupancy = self.minimum([run.cycles, paced], run.hi, "inner.occupancy")
+        total = sum(f.fill for f in figures)
+
+        def end(f: _StageFigures) -> cp_model.LinearExprT:
+            longer = self.maximum([f.fill, run.cycles - total + f.fill], run.hi, "inner.end")
+            return self.minimum([run.cycles, longer], run.hi, "inner.end")
+
+        return (occupancy, end(figures[0]), end(figures[-1])), run.hi
+
+    def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
+                      unbuffered: bool = False) -> _StageFigures:
         """A stage that runs a nested pipeline: its occupancy is that pipeline's cycles
         (latency 0, so every steady state is the same), less the part of its leading
         loads an earlier phase leaves room for (`cost.stage_fill`)."""
@@ -294,9 +327,11 @@ class _Stater:
             fill = run.cycles - self.minimum([slack, lead], slack, "prefetched")
             fill_lo = max(0, run.lo - slack)
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
+        held, held_hi = self._unbuffered_nested(run) if unbuffered and run.figures \
+            else ((0, 0, 0), 0)
         return _StageFigures(fill, [run.cycles] * len(modulos), {},
                              run.busy, first, first, fill_lo, run.hi, run.hi,
-                             run.cycles, run.hi)
+                             run.cycles, run.hi, held, held_hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str]) -> _StageFigures:
@@ -304,7 +339,7 @@ class _Stater:
         stated arithmetically: the cost model's formulas (`cost.py`: `transfer_one_shot`,
         `transfer_alone`, `stage_fill`, `leading_load`, `_add_shared`) with the bytes as a
         variable."""
-        occupancy, hi_total, gain = [], 0, []
+        occupancy, hi_total, gain, gain_all = [], 0, [], []
         busy: dict[str, list] = {m: [] for m in shared}
         busy_hi: dict[str, int] = {m: 0 for m in shared}
         for w in st.work:
@@ -325,10 +360,12 @@ class _Stater:
             if w.shared_memory:
                 busy[w.shared_memory].append(everyone)
                 busy_hi[w.shared_memory] += every_hi
-            if w.shared_memory in staggered:
+            if w.shared_memory:
                 alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi,
                                                          "alone")], hi_total, "alone")
-                gain.append(occ - alone)
+                gain_all.append(occ - alone)
+                if w.shared_memory in staggered:
+                    gain.append(occ - alone)
         latency = max((0 if w.awaited else w.latency) for w in st.work)
         total = sum(occupancy)
         fill = total + latency - min(latency, hidden) - sum(gain)
@@ -338,8 +375,11 @@ class _Stater:
         one_hi = hi_total + latency
         out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared if busy[m]}
         fill_lo = self._least_fill(st, staggered, hidden, slack)
+        # (`cost.unbuffered_stage`: every shared memory at the stage's own speed)
+        alone = total + latency - min(latency, hidden) - sum(gain_all)
         return _StageFigures(fill, self.steady(total, latency, one_hi, modulos), out_busy,
-                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total)
+                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total,
+                             (total, alone, alone), one_hi)
 
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                          modulos, shared: list[str]) -> _StageFigures:
@@ -348,7 +388,7 @@ class _Stater:
         transfers' busy time and the total with its nested pipelines' runs."""
         scope = stage_scope(st)
         keys = self.candidates(scope)
-        columns: list[list[int]] = [[] for _ in range(4 + 2 * len(shared))]
+        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared))]
         memo: dict[tuple, tuple] = {}
         for key in keys:
             ch = dict(zip(scope, key))
@@ -361,10 +401,11 @@ class _Stater:
                 own: dict[str, int] = {}
                 cost._add_shared(st, ch, own)
                 total = _busy_one_iteration(self.problem, st, ch)
+                _, alone, _ = cost.unbuffered_stage(self.problem, st, ch, hidden)
                 found = memo[values] = (
                     occupancy, latency, fill, tail,
                     *(own.get(f"{m} (shared)", 0) for m in shared),
-                    *(total.get(m, 0) for m in shared))
+                    *(total.get(m, 0) for m in shared), alone)
             for col, v in zip(columns, found):
                 col.append(v)
         got = self.table(scope, keys, columns, "stage")
@@ -376,10 +417,12 @@ class _Stater:
                     if max(columns[4 + k]) > 0}
         total_busy = {m: (got[4 + n + k], max(columns[4 + n + k]))
                       for k, m in enumerate(shared) if max(columns[4 + n + k]) > 0}
+        alone = got[4 + 2 * n]
         return _StageFigures(fill, self.steady(occupancy, latency, one_hi, modulos,
                                                max(lats) == 0),
                              own_busy, total_busy, fill, tail, min(columns[2]),
-                             max(columns[2]), one_hi, occupancy, max(occs))
+                             max(columns[2]), one_hi, occupancy, max(occs),
+                             (occupancy, alone, alone), one_hi)
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
@@ -436,7 +479,9 @@ class _Stater:
                          and w.shared_memory}
                         | {m for st in p.stages for w in st.work if isinstance(w, Pipeline)
                            for m in _shared_inside(w)})
-        figures = [self.stage(st, stag, hidden, free, modulos, shared)
+        # an unbuffered candidate repeats at the pace its buffers are held
+        unbuffered = n_hi > 1 and any(m < 2 for m, _ in modulos) and cost.holds_buffer(p)
+        figures = [self.stage(st, stag, hidden, free, modulos, shared, unbuffered)
                    for st, stag, hidden, free in zip(p.stages, cost.staggered_stages(p),
                                                      cost.overlapped_latency(p),
                                                      cost._slack(self.problem, p))]
@@ -463,12 +508,14 @@ class _Stater:
         steady_hi = sum(f.steady_hi for f in figures) + sum(
             b_hi for parts in own.values() for _, b_hi in parts)
         upper_s = max(fill_hi, steady_hi, 0)
+        period = self._unbuffered_period(p, figures, own, fill_drain, fill_hi) \
+            if unbuffered else fill_drain
         per = None
         if any(m >= 2 for m, _ in modulos) and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
             for k, (m, lit) in enumerate(modulos):
                 if m < 2:
-                    ct = self.model.add(per == fill_drain)
+                    ct = self.model.add(per == period)
                 else:
                     terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
                     terms += [sum(b for b, _ in parts) for parts in own.values()]
@@ -476,7 +523,7 @@ class _Stater:
                 if lit is not None:
                     ct.only_enforce_if(lit)
         elif n_hi > 1:
-            per = fill_drain
+            per = period
         hi = fill_hi + (n_hi - 1) * upper_s
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
@@ -521,7 +568,23 @@ class _Stater:
                 self.model.add(total >= least)
             if top:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
-        return _Run(cycles, busy, lo, hi, fill_drain, fill_hi)
+        return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
+                    tuple(st.engine for st in p.stages))
+
+    def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures], own: dict,
+                           fill_drain, fill_hi: int) -> cp_model.LinearExprT:
+        """`cost.unbuffered_period`: the longest hold of a buffer, the busiest unit's
+        occupancy or a shared memory's busy time, at most one pass."""
+        units: dict[str, list] = {}
+        for st, f in zip(p.stages, figures):
+            units.setdefault(st.engine, []).append(f.unbuffered[0])
+        terms = [sum(v) for v in units.values()]
+        terms += [sum(b for b, _ in parts) for parts in own.values()]
+        terms += cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
+                                       [f.unbuffered[2] for f in figures])
+        hi = sum(f.unbuffered_hi for f in figures) + sum(
+            b_hi for parts in own.values() for _, b_hi in parts)
+        return self.minimum([fill_drain, self.maximum(terms, hi, "held")], fill_hi, "period")
 
     def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
                  modulos, per, upper_s: int) -> cp_model.LinearExprT:
