@@ -613,8 +613,10 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
         return 0
     fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
     m = modulo_value(problem, p.modulo, choice)
-    if n < 2 or m < 2:
-        return fill_drain + (n - 1) * slowest
+    if n < 2:
+        return fill_drain
+    if m < 2:
+        return fill_drain + (n - 1) * slowest + unbuffered_skew(p, choice, shared)
     cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
     spans = shared_spans(p)
     # (a memory this choice moves nothing through, a re-read kept resident, orders nothing)
@@ -736,6 +738,36 @@ def unbuffered_period(problem: Problem, p: Pipeline, choice: Choice, fill_drain:
     terms += units.values()
     terms += unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
     return min(fill_drain, max(terms, default=0))
+
+
+def skew_transfers(p: Pipeline) -> dict[str, Transfer]:
+    """Per shared memory, the last transfer through it of the first stage of `p` that
+    moves data through it: the transfer whose service orders the cores."""
+    first: dict[str, tuple[Stage, Transfer]] = {}
+    for st in p.stages:
+        for w in st.work:
+            if isinstance(w, Transfer) and w.shared_memory and \
+                    w.shared_bandwidth is not None and w.bytes.most() > 0:
+                if w.shared_memory not in first or first[w.shared_memory][0] is st:
+                    first[w.shared_memory] = (st, w)
+    return {mem: w for mem, (_, w) in first.items()}
+
+
+def unbuffered_skew(p: Pipeline, choice: Choice, shared: dict[str, int]) -> int:
+    """Cycles the last core falls behind once in an unbuffered run that holds buffers.
+    The first iteration leaves the cores spaced as the shared memory served the
+    transfer that ordered them (`skew_transfers`: all cores' share of it); each comes
+    back a hold later, so the second round arrives within that spread while the memory
+    needs its whole busy time per iteration (every transfer through it) to serve it:
+    the last core waits the difference. From then on they arrive spaced by the whole
+    round, and the period holds. One load per core (or a store alone) leaves none."""
+    if not holds_buffer(p):
+        return 0
+    out = 0
+    for mem, w in skew_transfers(p).items():
+        spread = occupancy_cycles(w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
+        out = max(out, shared.get(mem, 0) - spread)
+    return out
 
 
 def unbuffered_holds(p: Pipeline, heads: list, tails: list) -> list:

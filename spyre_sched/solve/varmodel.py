@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from spyre_sched.device.model import occupancy_cycles
 from spyre_sched.solve import cost, streaming
 from spyre_sched.solve.problem import (
     Compute,
@@ -525,14 +526,17 @@ class _Stater:
         elif n_hi > 1:
             per = period
         hi = fill_hi + (n_hi - 1) * upper_s
+        skew, skew_hi = self._unbuffered_skew(p, own, n, n_lo, modulos) if unbuffered \
+            else (0, 0)
+        hi += skew_hi
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
         elif not any(m >= 2 for m, _ in modulos):
             cycles = fill_drain + self.product(n - 1 if n_lo >= 1 else self._less_one(n, n_hi),
-                                               per, (n_hi - 1) * upper_s, "repeat")
+                                               per, (n_hi - 1) * upper_s, "repeat") + skew
         else:
             cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
-                                                upper_s)
+                                                upper_s) + skew
             cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, modulos,
                                               cycles, hi)
         lo = fill_lo if n_lo >= 1 else 0
@@ -570,6 +574,47 @@ class _Stater:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
                     tuple(st.engine for st in p.stages))
+
+    def _unbuffered_skew(self, p: Pipeline, own: dict, n, n_lo: int,
+                         modulos) -> tuple[cp_model.LinearExprT, int]:
+        """`cost.unbuffered_skew` under the unbuffered candidates' literals (and N >= 2),
+        0 otherwise; and its most."""
+        terms, hi = [0], 0
+        for mem, w in cost.skew_transfers(p).items():
+            parts = own.get(mem, [])
+            scope = w.bytes.scope
+            keys = self.candidates(scope)
+            column = [occupancy_cycles(w.bytes.at(dict(zip(scope, key))) * w.sharers,
+                                       w.shared_bandwidth) for key in keys]
+            spread = self.table(scope, keys, [column], "spread")[0] if scope else column[0]
+            terms.append(sum(b for b, _ in parts) - spread)
+            hi = max(hi, sum(h for _, h in parts))
+        skew = self.maximum(terms, hi, "skew")
+        if isinstance(skew, int) and skew == 0:
+            return 0, 0
+        always = all(m < 2 for m, _ in modulos)
+        if always and n_lo >= 2:
+            return skew, hi
+        # held: an unbuffered candidate is chosen and N >= 2, exactly
+        held = self.model.new_bool_var(self.name("held"))
+        conditions = []
+        if n_lo < 2:
+            two = self.model.new_bool_var(self.name("two"))
+            self.model.add(n >= 2).only_enforce_if(two)
+            self.model.add(n <= 1).only_enforce_if(two.Not())
+            self.model.add_implication(held, two)
+            conditions.append(two)
+        if not always:
+            unbuffered = [lit for m, lit in modulos if m < 2]
+            self.model.add_bool_or([held.Not(), *unbuffered])
+            for g in unbuffered:
+                self.model.add_bool_or([g.Not(), *[c.Not() for c in conditions], held])
+        else:
+            self.model.add_bool_or([*[c.Not() for c in conditions], held])
+        out = self.model.new_int_var(0, hi, self.name("skew"))
+        self.model.add(out == skew).only_enforce_if(held)
+        self.model.add(out == 0).only_enforce_if(held.Not())
+        return out, hi
 
     def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures], own: dict,
                            fill_drain, fill_hi: int) -> cp_model.LinearExprT:
