@@ -548,13 +548,34 @@ def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
         if found is not None:
             return found
     occupancy = latency = 0
-    for w in stage.work:
-        occ, lat = work_parts(problem, w, choice, memo)
-        occupancy += occ
-        latency = max(latency, lat)
+    if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline):
+        # its units run on into the next iteration: busy at the busiest one's pace, the
+        # rest of one run is its depth (`nested_pace`)
+        cycles = pipeline_cycles(problem, stage.work[0], choice, memo)
+        occupancy = nested_pace(problem, stage.work[0], choice, memo)
+        latency = cycles - occupancy
+    else:
+        for w in stage.work:
+            occ, lat = work_parts(problem, w, choice, memo)
+            occupancy += occ
+            latency = max(latency, lat)
     if memo is not None:
         memo[key] = (occupancy, latency)
     return occupancy, latency
+
+
+def nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
+                memo: dict | None = None) -> int:
+    """Cycles per outer iteration that a stage running the nested pipeline `inner` keeps
+    its units busy: the busiest inner unit's occupancy over its N iterations (at most one
+    run). Its units (lx_load -> sfu -> lx_store) each go on to the next outer iteration
+    when done, so one run's whole length is depth, not occupancy (docs/solver.md,
+    "A stage that runs a nested pipeline")."""
+    n = pipeline_iterations(inner, choice)
+    if n <= 0:
+        return 0
+    issue = _profile(problem, inner, choice, memo)[4]
+    return min(pipeline_cycles(problem, inner, choice, memo), n * issue)
 
 
 def stage_issue(problem: Problem, stage: Stage, choice: Choice,
@@ -704,11 +725,11 @@ def unbuffered_stage(problem: Problem, stage: Stage, choice: Choice, hidden: int
         if n <= 0:
             return 0, 0, 0
         cycles = pipeline_cycles(problem, inner, choice, memo)
-        _, _, fills, _, issue = _profile(problem, inner, choice, memo)
+        fills = _profile(problem, inner, choice, memo)[2]
         total = sum(fills)
         head = min(cycles, max(fills[0], cycles - total + fills[0]))
         tail = min(cycles, max(fills[-1], cycles - total + fills[-1]))
-        return min(cycles, n * issue), head, tail
+        return nested_pace(problem, inner, choice, memo), head, tail
     staggered = tuple(sorted({w.shared_memory for w in stage.work
                               if isinstance(w, Transfer) and w.shared_memory}))
     alone = stage_fill(problem, stage, choice, staggered, memo, hidden)

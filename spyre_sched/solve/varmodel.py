@@ -291,26 +291,32 @@ class _Stater:
             return self._transfer_stage(st, staggered, hidden, slack, modulos, shared)
         return self._tabulated_stage(st, staggered, hidden, slack, modulos, shared)
 
-    def _unbuffered_nested(self, run: _Run) -> tuple[tuple, int]:
-        """`cost.unbuffered_stage` of a stage that runs the pipeline of `run`: the busiest
-        inner unit's occupancy over its N iterations, head and tail."""
-        figures = run.figures
+    def _nested_pace(self, run: _Run) -> cp_model.LinearExprT:
+        """`cost.nested_pace`: the busiest inner unit's occupancy over the N iterations of
+        the pipeline of `run`, at most the run."""
+        if not run.figures:
+            return 0
         occupied: dict[str, list] = {}
         occupied_hi: dict[str, int] = {}
-        for engine, f in zip(run.engines, figures):
+        for engine, f in zip(run.engines, run.figures):
             occupied.setdefault(engine, []).append(f.occupancy)
             occupied_hi[engine] = occupied_hi.get(engine, 0) + f.occupancy_hi
         issue_hi = max(occupied_hi.values(), default=0)
         issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "inner.issue")
         paced = self.product(run.n, issue, run.n_hi * issue_hi, "inner.pace")
-        occupancy = self.minimum([run.cycles, paced], run.hi, "inner.occupancy")
+        return self.minimum([run.cycles, paced], run.hi, "inner.occupancy")
+
+    def _unbuffered_nested(self, run: _Run, pace) -> tuple[tuple, int]:
+        """`cost.unbuffered_stage` of a stage that runs the pipeline of `run`: its pace,
+        head and tail."""
+        figures = run.figures
         total = sum(f.fill for f in figures)
 
         def end(f: _StageFigures) -> cp_model.LinearExprT:
             longer = self.maximum([f.fill, run.cycles - total + f.fill], run.hi, "inner.end")
             return self.minimum([run.cycles, longer], run.hi, "inner.end")
 
-        return (occupancy, end(figures[0]), end(figures[-1])), run.hi
+        return (pace, end(figures[0]), end(figures[-1])), run.hi
 
     def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
                       unbuffered: bool = False) -> _StageFigures:
@@ -328,11 +334,14 @@ class _Stater:
             fill = run.cycles - self.minimum([slack, lead], slack, "prefetched")
             fill_lo = max(0, run.lo - slack)
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
-        held, held_hi = self._unbuffered_nested(run) if unbuffered and run.figures \
+        # its units run on into the next iteration (`cost.nested_pace`): busy at the
+        # busiest one's pace, the rest of a run is latency the copies hide
+        pace = self._nested_pace(run)
+        held, held_hi = self._unbuffered_nested(run, pace) if unbuffered and run.figures \
             else ((0, 0, 0), 0)
-        return _StageFigures(fill, [run.cycles] * len(modulos), {},
+        return _StageFigures(fill, self.steady(pace, run.cycles - pace, run.hi, modulos), {},
                              run.busy, first, first, fill_lo, run.hi, run.hi,
-                             run.cycles, run.hi, held, held_hi)
+                             pace, run.hi, held, held_hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str]) -> _StageFigures:
