@@ -4,18 +4,19 @@ For one pipeline with N = ceil(iterations / instances) iterations per instance a
 modulo m:
 
     buffered (m >= 2):  cycles = max(fill_drain + (N - 1) * pace, each shared memory's bound)
-    unbuffered (m = 1): cycles = fill_drain + (N - 1) * period
+    unbuffered (m = 1): cycles = fill_drain + (N - 1) * period + skew
 
 where fill_drain = the sum over stages of one iteration's time through the stage (the
 fill and the drain of the pipeline together); pace = the largest occupancy per iteration
 of a unit when every iteration has a buffer copy (N <= m), else the largest steady-state
 time per iteration of a unit or a shared memory (stages that run on the same unit cannot
 overlap, so their times add); period = how long one copy of a buffer is held (a
-writer's start to its reader's reads landed), the busiest unit or a shared memory,
-at most fill_drain (`unbuffered_period`); a memory whose bandwidth all cores share, busy for every transfer through it
-(bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time plus the
-stages before its first and after its last transfer (N >= 2). A stage's unit issues its
-work back to back:
+writer's start to its reader's reads landed), the busiest unit or a shared memory, at
+most fill_drain (`unbuffered_period`; skew: the last core's one-time wait,
+`unbuffered_skew`); a memory whose bandwidth all cores share, busy for every transfer
+through it (bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time
+plus the stages before its first and after its last transfer (N >= 2). A stage's unit
+issues its work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
     one iteration = occupancy + latency
@@ -26,7 +27,8 @@ work back to back:
               an address buffer's fetch is awaited: occupancy + latency, latency 0
     compute:  occupancy = ceil(elements * ops / (lanes * instances)) + (steps - 1) * latency,
               latency = the unit's (steps: dependent steps of a carried accumulator)
-    nested pipeline: occupancy = its own cycles, latency 0
+    nested pipeline: occupancy = its busiest inner unit's over its N iterations
+              (`nested_pace`), latency = its own cycles less that
 
 A program costs `calls` × the sum of its top-level pipelines; programs add. Memory: a
 program's scratchpad = sum of its buffers' bytes × their modulo + the kernel's pinned
