@@ -4,16 +4,19 @@ For one pipeline with N = ceil(iterations / instances) iterations per instance a
 modulo m:
 
     buffered (m >= 2):  cycles = max(fill_drain + (N - 1) * pace, each shared memory's bound)
-    unbuffered (m = 1): cycles = N * fill_drain
+    unbuffered (m = 1): cycles = fill_drain + (N - 1) * period + skew
 
 where fill_drain = the sum over stages of one iteration's time through the stage (the
 fill and the drain of the pipeline together); pace = the largest occupancy per iteration
 of a unit when every iteration has a buffer copy (N <= m), else the largest steady-state
 time per iteration of a unit or a shared memory (stages that run on the same unit cannot
-overlap, so their times add); a memory whose bandwidth all cores share, busy for every transfer through it
-(bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time plus the
-stages before its first and after its last transfer (N >= 2). A stage's unit issues its
-work back to back:
+overlap, so their times add); period = how long one copy of a buffer is held (a
+writer's start to its reader's reads landed), the busiest unit or a shared memory, at
+most fill_drain (`unbuffered_period`; skew: the last core's one-time wait,
+`unbuffered_skew`); a memory whose bandwidth all cores share, busy for every transfer
+through it (bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time
+plus the stages before its first and after its last transfer (N >= 2). A stage's unit
+issues its work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
     one iteration = occupancy + latency
@@ -24,7 +27,8 @@ work back to back:
               an address buffer's fetch is awaited: occupancy + latency, latency 0
     compute:  occupancy = ceil(elements * ops / (lanes * instances)) + (steps - 1) * latency,
               latency = the unit's (steps: dependent steps of a carried accumulator)
-    nested pipeline: occupancy = its own cycles, latency 0
+    nested pipeline: occupancy = its busiest inner unit's over its N iterations
+              (`nested_pace`), latency = its own cycles less that
 
 A program costs `calls` × the sum of its top-level pipelines; programs add. Memory: a
 program's scratchpad = sum of its buffers' bytes × their modulo + the kernel's pinned
@@ -546,13 +550,34 @@ def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
         if found is not None:
             return found
     occupancy = latency = 0
-    for w in stage.work:
-        occ, lat = work_parts(problem, w, choice, memo)
-        occupancy += occ
-        latency = max(latency, lat)
+    if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline):
+        # its units run on into the next iteration: busy at the busiest one's pace, the
+        # rest of one run is its depth (`nested_pace`)
+        cycles = pipeline_cycles(problem, stage.work[0], choice, memo)
+        occupancy = nested_pace(problem, stage.work[0], choice, memo)
+        latency = cycles - occupancy
+    else:
+        for w in stage.work:
+            occ, lat = work_parts(problem, w, choice, memo)
+            occupancy += occ
+            latency = max(latency, lat)
     if memo is not None:
         memo[key] = (occupancy, latency)
     return occupancy, latency
+
+
+def nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
+                memo: dict | None = None) -> int:
+    """Cycles per outer iteration that a stage running the nested pipeline `inner` keeps
+    its units busy: the busiest inner unit's occupancy over its N iterations (at most one
+    run). Its units (lx_load -> sfu -> lx_store) each go on to the next outer iteration
+    when done, so one run's whole length is depth, not occupancy (docs/solver.md,
+    "A stage that runs a nested pipeline")."""
+    n = pipeline_iterations(inner, choice)
+    if n <= 0:
+        return 0
+    issue = _profile(problem, inner, choice, memo)[4]
+    return min(pipeline_cycles(problem, inner, choice, memo), n * issue)
 
 
 def stage_issue(problem: Problem, stage: Stage, choice: Choice,
@@ -611,8 +636,10 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
         return 0
     fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
     m = modulo_value(problem, p.modulo, choice)
-    if n < 2 or m < 2:
-        return fill_drain + (n - 1) * slowest
+    if n < 2:
+        return fill_drain
+    if m < 2:
+        return fill_drain + (n - 1) * slowest + unbuffered_skew(p, choice, shared)
     cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
     spans = shared_spans(p)
     # (a memory this choice moves nothing through, a re-read kept resident, orders nothing)
@@ -624,7 +651,7 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
                      memo: dict | None = None) -> tuple[int, int]:
     """(fill_drain, slowest) of a pipeline, independent of its iteration count N: its
     cycles are `fill_drain + (N - 1) * slowest` for N > m (unbuffered, m < 2, `slowest`
-    is `fill_drain`: N one-iteration passes), the units' `issue` pace instead for
+    is `unbuffered_period`, `fill_drain` when N < 2), the units' `issue` pace instead for
     2 <= N <= m, and, buffered and N >= 2, a shared memory's `shared_engine_cycles` when
     that is more (`_pipeline_cycles`). Both are monotone in everything below."""
     return _profile(problem, p, choice, memo)[:2]
@@ -663,8 +690,121 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
     issue = max(occupied.values(), default=0)
     if m < 2:
-        return fill_drain, fill_drain, fills, shared, issue
+        period = fill_drain if pipeline_iterations(p, choice) < 2 else \
+            unbuffered_period(problem, p, choice, fill_drain, shared, memo)
+        return fill_drain, period, fills, shared, issue
     return fill_drain, max(per_engine.values(), default=0), fills, shared, issue
+
+
+# ---- an unbuffered pipeline's period (docs/solver.md, "Unbuffered iterations") ---------
+
+
+def holds_buffer(p: Pipeline) -> bool:
+    """Does an unbuffered run of `p` repeat at the pace its buffers are held (not one whole
+    pass per iteration)? Two or more stages that hand data on through a buffer, not
+    through FIFOs (stages that stream overlap already: `streaming.overlaps`)."""
+    return len(p.stages) >= 2 and not streaming.overlaps(p)
+
+
+def unbuffered_stage(problem: Problem, stage: Stage, choice: Choice, hidden: int,
+                     memo: dict | None = None) -> tuple[int, int, int]:
+    """(occupancy, head, tail) of a stage of an unbuffered pipeline, for its period.
+
+    occupancy: what its units are busy per iteration. head: from the stage's start until
+    it has read what the stage before wrote (it frees that buffer when those reads have
+    landed). tail: from its start until what it writes for the next stage has landed.
+    A stage of transfers or computes is one unit: both are its one iteration, a transfer
+    through a shared memory at its own speed (in a repeating run the cores reach the
+    memory staggered; every core's share is the memory's own term of the period). A
+    stage that runs a nested pipeline (lx_load -> sfu -> lx_store) is several units: its
+    first stage reads the buffer before it, its last writes the buffer after it, and the
+    units between run on while those wait for their tokens, so its occupancy is the
+    busiest inner unit's, head the pipeline less the fills after its first stage, tail the
+    pipeline less the fills before its last."""
+    if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline):
+        inner = stage.work[0]
+        n = pipeline_iterations(inner, choice)
+        if n <= 0:
+            return 0, 0, 0
+        cycles = pipeline_cycles(problem, inner, choice, memo)
+        fills = _profile(problem, inner, choice, memo)[2]
+        total = sum(fills)
+        head = min(cycles, max(fills[0], cycles - total + fills[0]))
+        tail = min(cycles, max(fills[-1], cycles - total + fills[-1]))
+        return nested_pace(problem, inner, choice, memo), head, tail
+    staggered = tuple(sorted({w.shared_memory for w in stage.work
+                              if isinstance(w, Transfer) and w.shared_memory}))
+    alone = stage_fill(problem, stage, choice, staggered, memo, hidden)
+    return stage_issue(problem, stage, choice, memo), alone, alone
+
+
+def unbuffered_period(problem: Problem, p: Pipeline, choice: Choice, fill_drain: int,
+                      shared: dict[str, int], memo: dict | None = None) -> int:
+    """Cycles between iterations of a pipeline with one copy of its buffers (m = 1).
+
+    A buffer's writer waits for the token its reader sends once its reads have landed
+    (docs/dataflowir.md, "Tokens"), so the buffer between two stages is held from the
+    writer's start to the reader's end: the writer's tail and the reader's head (stages
+    on one unit before the reader write in a run, their tails add). The other units run
+    on meanwhile, so the period is the longest such hold, the busiest unit's occupancy or
+    a shared memory's busy time per iteration, never more than one whole pass
+    (`fill_drain`, the period of the first design). One stage, or stages that stream:
+    one pass."""
+    if not holds_buffer(p):
+        return fill_drain
+    parts = [unbuffered_stage(problem, st, choice, hidden, memo)
+             for st, hidden in zip(p.stages, overlapped_latency(p))]
+    terms = list(shared.values())
+    units: dict[str, int] = {}
+    for st, (occupancy, _, _) in zip(p.stages, parts):
+        units[st.engine] = units.get(st.engine, 0) + occupancy
+    terms += units.values()
+    terms += unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
+    return min(fill_drain, max(terms, default=0))
+
+
+def skew_transfers(p: Pipeline) -> dict[str, Transfer]:
+    """Per shared memory, the last transfer through it of the first stage of `p` that
+    moves data through it: the transfer whose service orders the cores."""
+    first: dict[str, tuple[Stage, Transfer]] = {}
+    for st in p.stages:
+        for w in st.work:
+            if isinstance(w, Transfer) and w.shared_memory and \
+                    w.shared_bandwidth is not None and w.bytes.most() > 0:
+                if w.shared_memory not in first or first[w.shared_memory][0] is st:
+                    first[w.shared_memory] = (st, w)
+    return {mem: w for mem, (_, w) in first.items()}
+
+
+def unbuffered_skew(p: Pipeline, choice: Choice, shared: dict[str, int]) -> int:
+    """Cycles the last core falls behind once in an unbuffered run that holds buffers.
+    The first iteration leaves the cores spaced as the shared memory served the
+    transfer that ordered them (`skew_transfers`: all cores' share of it); each comes
+    back a hold later, so the second round arrives within that spread while the memory
+    needs its whole busy time per iteration (every transfer through it) to serve it:
+    the last core waits the difference. From then on they arrive spaced by the whole
+    round, and the period holds. One load per core (or a store alone) leaves none."""
+    if not holds_buffer(p):
+        return 0
+    out = 0
+    for mem, w in skew_transfers(p).items():
+        spread = occupancy_cycles(w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
+        out = max(out, shared.get(mem, 0) - spread)
+    return out
+
+
+def unbuffered_holds(p: Pipeline, heads: list, tails: list) -> list:
+    """Per boundary between stages on different units: the writers' tails (the run of
+    stages on the writer's unit that ends there) plus the reader's head. Works on ints
+    and on CP-SAT expressions alike."""
+    out = []
+    write = 0
+    for k in range(len(p.stages) - 1):
+        same = k > 0 and p.stages[k - 1].engine == p.stages[k].engine
+        write = (write + tails[k]) if same else tails[k]
+        if p.stages[k + 1].engine != p.stages[k].engine:
+            out.append(write + heads[k + 1])
+    return out
 
 
 def repeats_cycles(n: int, m: int, slowest: int, issue: int) -> int:

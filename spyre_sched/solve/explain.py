@@ -467,6 +467,12 @@ def _render_pipeline(p: dict[str, object], indent: str, lines: list[str]) -> Non
         bound = p.get("shared_bound") or {}
         if bound:
             how += " or " + ", ".join(f"{mem} bound {c}" for mem, c in sorted(bound.items()))
+    elif p["iterations"] >= 2 and p["slowest"] < p["fill_drain"]:
+        # one copy: the next iteration follows when the buffers are free again
+        n = p["iterations"]
+        skew = p["cycles"] - p["fill_drain"] - (n - 1) * p["slowest"]
+        how = (f"fill+drain {p['fill_drain']} + ({n} - 1) x period {p['slowest']}"
+               + (f" + last core's skew {skew}" if skew else "") + " (unbuffered)")
     else:
         how = f"{p['iterations']} x {p['fill_drain']} (unbuffered)"
     lines.append(f"{indent}pipeline {p['pipeline']}: {p['cycles']} cycles = {how}"

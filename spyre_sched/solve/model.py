@@ -146,8 +146,8 @@ def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None,
     """A pipeline whose cycles are a sum over its stages, as one pipeline per stage.
 
     When the iterations per instance are a constant N (no decision in them) and the
-    pipeline is unbuffered or runs at most once, its cycles are N × sum over stages of
-    (occupancy + latency): each stage's term is a one-stage pipeline of N iterations, and
+    pipeline runs at most once (or is one unbuffered stage), its cycles are N × sum over
+    stages of (occupancy + latency): each stage's term is a one-stage pipeline of N iterations, and
     a stage that only runs a nested pipeline contributes N × that pipeline's cycles (split
     again the same way). The sum is exactly `cost.pipeline_cycles`; what it buys is that
     decisions of different stages (e.g. the computes of a program run one after the
@@ -156,7 +156,10 @@ def separate(pipe: Pipeline, factor: int = 1, problem: Problem | None = None,
     if const:
         n = -(-pipe.iterations.table[()] // max(1, pipe.instances.table[()]))
         # (stages that stream into each other overlap: their cost is not a sum, keep them whole)
-        if (n <= 1 or (isinstance(pipe.modulo, int) and pipe.modulo < 2)) and \
+        # (an unbuffered pipeline that holds buffers repeats at the pace they are held,
+        # `cost.unbuffered_period`: not a sum over its stages either)
+        if (n <= 1 or (isinstance(pipe.modulo, int) and pipe.modulo < 2
+                       and not cost.holds_buffer(pipe))) and \
                 not streaming.overlaps(pipe):
             out: list[Pipeline] = []
             if n <= 0:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model, cp_model_helper
 
+from spyre_sched.device.model import occupancy_cycles
 from spyre_sched.solve import cost, streaming
 from spyre_sched.solve.problem import (
     Compute,
@@ -102,6 +103,10 @@ class _StageFigures:
     occupancy: cp_model.LinearExprT = 0
     """busy cycles per iteration with buffers to spare (`cost.stage_issue`)"""
     occupancy_hi: int = 0
+    unbuffered: tuple = (0, 0, 0)
+    """(occupancy, head, tail) in an unbuffered pipeline (`cost.unbuffered_stage`), when
+    the pipeline around it asked for them"""
+    unbuffered_hi: int = 0
 
 
 @dataclass
@@ -115,6 +120,12 @@ class _Run:
     hi: int
     fill_drain: cp_model.LinearExprT
     fill_drain_hi: int
+    n: cp_model.LinearExprT = 0
+    n_hi: int = 0
+    figures: list = field(default_factory=list)
+    engines: tuple = ()
+    """the stages' units, in order (with `figures`: `cost.unbuffered_stage` of a stage
+    that runs this pipeline)"""
 
 
 class _Stater:
@@ -283,15 +294,44 @@ class _Stater:
 
     def stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
               modulos: list[tuple[int, cp_model.IntVar | None]],
-              shared: list[str]) -> _StageFigures:
+              shared: list[str], unbuffered: bool = False) -> _StageFigures:
+        """The stage's figures; with `unbuffered`, also its `cost.unbuffered_stage`."""
         if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
-            return self._nested_stage(st, st.work[0], slack, modulos)
+            return self._nested_stage(st, st.work[0], slack, modulos, unbuffered)
         if st.work and all(isinstance(w, Transfer) and w.bytes.factors and w.bytes.least() > 0
                            for w in st.work):
             return self._transfer_stage(st, staggered, hidden, slack, modulos, shared)
         return self._tabulated_stage(st, staggered, hidden, slack, modulos, shared)
 
-    def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos) -> _StageFigures:
+    def _nested_pace(self, run: _Run) -> cp_model.LinearExprT:
+        """`cost.nested_pace`: the busiest inner unit's occupancy over the N iterations of
+        the pipeline of `run`, at most the run."""
+        if not run.figures:
+            return 0
+        occupied: dict[str, list] = {}
+        occupied_hi: dict[str, int] = {}
+        for engine, f in zip(run.engines, run.figures):
+            occupied.setdefault(engine, []).append(f.occupancy)
+            occupied_hi[engine] = occupied_hi.get(engine, 0) + f.occupancy_hi
+        issue_hi = max(occupied_hi.values(), default=0)
+        issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "inner.issue")
+        paced = self.product(run.n, issue, run.n_hi * issue_hi, "inner.pace")
+        return self.minimum([run.cycles, paced], run.hi, "inner.occupancy")
+
+    def _unbuffered_nested(self, run: _Run, pace) -> tuple[tuple, int]:
+        """`cost.unbuffered_stage` of a stage that runs the pipeline of `run`: its pace,
+        head and tail."""
+        figures = run.figures
+        total = sum(f.fill for f in figures)
+
+        def end(f: _StageFigures) -> cp_model.LinearExprT:
+            longer = self.maximum([f.fill, run.cycles - total + f.fill], run.hi, "inner.end")
+            return self.minimum([run.cycles, longer], run.hi, "inner.end")
+
+        return (pace, end(figures[0]), end(figures[-1])), run.hi
+
+    def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
+                      unbuffered: bool = False) -> _StageFigures:
         """A stage that runs a nested pipeline: its occupancy is that pipeline's cycles
         (latency 0, so every steady state is the same), less the part of its leading
         loads an earlier phase leaves room for (`cost.stage_fill`)."""
@@ -306,9 +346,14 @@ class _Stater:
             fill = run.cycles - self.minimum([slack, lead], slack, "prefetched")
             fill_lo = max(0, run.lo - slack)
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
-        return _StageFigures(fill, [run.cycles] * len(modulos), {},
+        # its units run on into the next iteration (`cost.nested_pace`): busy at the
+        # busiest one's pace, the rest of a run is latency the copies hide
+        pace = self._nested_pace(run)
+        held, held_hi = self._unbuffered_nested(run, pace) if unbuffered and run.figures \
+            else ((0, 0, 0), 0)
+        return _StageFigures(fill, self.steady(pace, run.cycles - pace, run.hi, modulos), {},
                              run.busy, first, first, fill_lo, run.hi, run.hi,
-                             run.cycles, run.hi)
+                             pace, run.hi, held, held_hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str]) -> _StageFigures:
@@ -316,7 +361,7 @@ class _Stater:
         stated arithmetically: the cost model's formulas (`cost.py`: `transfer_one_shot`,
         `transfer_alone`, `stage_fill`, `leading_load`, `_add_shared`) with the bytes as a
         variable."""
-        occupancy, hi_total, gain = [], 0, []
+        occupancy, hi_total, gain, gain_all = [], 0, [], []
         busy: dict[str, list] = {m: [] for m in shared}
         busy_hi: dict[str, int] = {m: 0 for m in shared}
         for w in st.work:
@@ -337,10 +382,12 @@ class _Stater:
             if w.shared_memory:
                 busy[w.shared_memory].append(everyone)
                 busy_hi[w.shared_memory] += every_hi
-            if w.shared_memory in staggered:
+            if w.shared_memory:
                 alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi,
                                                          "alone")], hi_total, "alone")
-                gain.append(occ - alone)
+                gain_all.append(occ - alone)
+                if w.shared_memory in staggered:
+                    gain.append(occ - alone)
         latency = max((0 if w.awaited else w.latency) for w in st.work)
         total = sum(occupancy)
         fill = total + latency - min(latency, hidden) - sum(gain)
@@ -350,8 +397,11 @@ class _Stater:
         one_hi = hi_total + latency
         out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared if busy[m]}
         fill_lo = self._least_fill(st, staggered, hidden, slack)
+        # (`cost.unbuffered_stage`: every shared memory at the stage's own speed)
+        alone = total + latency - min(latency, hidden) - sum(gain_all)
         return _StageFigures(fill, self.steady(total, latency, one_hi, modulos), out_busy,
-                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total)
+                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total,
+                             (total, alone, alone), one_hi)
 
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                          modulos, shared: list[str]) -> _StageFigures:
@@ -360,7 +410,7 @@ class _Stater:
         transfers' busy time and the total with its nested pipelines' runs."""
         scope = stage_scope(st)
         keys = self.candidates(scope)
-        columns: list[list[int]] = [[] for _ in range(4 + 2 * len(shared))]
+        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared))]
         memo: dict[tuple, tuple] = {}
         for key in keys:
             ch = dict(zip(scope, key))
@@ -373,10 +423,11 @@ class _Stater:
                 own: dict[str, int] = {}
                 cost._add_shared(st, ch, own)
                 total = _busy_one_iteration(self.problem, st, ch)
+                _, alone, _ = cost.unbuffered_stage(self.problem, st, ch, hidden)
                 found = memo[values] = (
                     occupancy, latency, fill, tail,
                     *(own.get(f"{m} (shared)", 0) for m in shared),
-                    *(total.get(m, 0) for m in shared))
+                    *(total.get(m, 0) for m in shared), alone)
             for col, v in zip(columns, found):
                 col.append(v)
         got = self.table(scope, keys, columns, "stage")
@@ -388,10 +439,12 @@ class _Stater:
                     if max(columns[4 + k]) > 0}
         total_busy = {m: (got[4 + n + k], max(columns[4 + n + k]))
                       for k, m in enumerate(shared) if max(columns[4 + n + k]) > 0}
+        alone = got[4 + 2 * n]
         return _StageFigures(fill, self.steady(occupancy, latency, one_hi, modulos,
                                                max(lats) == 0),
                              own_busy, total_busy, fill, tail, min(columns[2]),
-                             max(columns[2]), one_hi, occupancy, max(occs))
+                             max(columns[2]), one_hi, occupancy, max(occs),
+                             (occupancy, alone, alone), one_hi)
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
@@ -448,7 +501,9 @@ class _Stater:
                          and w.shared_memory}
                         | {m for st in p.stages for w in st.work if isinstance(w, Pipeline)
                            for m in _shared_inside(w)})
-        figures = [self.stage(st, stag, hidden, free, modulos, shared)
+        # an unbuffered candidate repeats at the pace its buffers are held
+        unbuffered = n_hi > 1 and any(m < 2 for m, _ in modulos) and cost.holds_buffer(p)
+        figures = [self.stage(st, stag, hidden, free, modulos, shared, unbuffered)
                    for st, stag, hidden, free in zip(p.stages, cost.staggered_stages(p),
                                                      cost.overlapped_latency(p),
                                                      cost._slack(self.problem, p))]
@@ -475,13 +530,15 @@ class _Stater:
         steady_hi = sum(f.steady_hi for f in figures) + sum(
             b_hi for parts in own.values() for _, b_hi in parts)
         upper_s = max(fill_hi, steady_hi, 0)
+        period = self._unbuffered_period(p, figures, own, fill_drain, fill_hi) \
+            if unbuffered else fill_drain
         per = None
         if any(m >= 2 for m, _ in modulos) and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
             options = []
             for k, (m, lit) in enumerate(modulos):
                 if m < 2:
-                    option = fill_drain
+                    option = period
                 else:
                     terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
                     terms += [sum(b for b, _ in parts) for parts in own.values()]
@@ -492,16 +549,19 @@ class _Stater:
                     ct.only_enforce_if(lit)
             self._at_least_one_of(per, options, upper_s)
         elif n_hi > 1:
-            per = fill_drain
+            per = period
         hi = fill_hi + (n_hi - 1) * upper_s
+        skew, skew_hi = self._unbuffered_skew(p, own, n, n_lo, modulos) if unbuffered \
+            else (0, 0)
+        hi += skew_hi
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
         elif not any(m >= 2 for m, _ in modulos):
             cycles = fill_drain + self.product(n - 1 if n_lo >= 1 else self._less_one(n, n_hi),
-                                               per, (n_hi - 1) * upper_s, "repeat")
+                                               per, (n_hi - 1) * upper_s, "repeat") + skew
         else:
             cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
-                                                upper_s)
+                                                upper_s) + skew
             cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, modulos,
                                               cycles, hi)
         lo = fill_lo if n_lo >= 1 else 0
@@ -537,7 +597,64 @@ class _Stater:
                 self.model.add(total >= least)
             if top:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
-        return _Run(cycles, busy, lo, hi, fill_drain, fill_hi)
+        return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
+                    tuple(st.engine for st in p.stages))
+
+    def _unbuffered_skew(self, p: Pipeline, own: dict, n, n_lo: int,
+                         modulos) -> tuple[cp_model.LinearExprT, int]:
+        """`cost.unbuffered_skew` under the unbuffered candidates' literals (and N >= 2),
+        0 otherwise; and its most."""
+        terms, hi = [0], 0
+        for mem, w in cost.skew_transfers(p).items():
+            parts = own.get(mem, [])
+            scope = w.bytes.scope
+            keys = self.candidates(scope)
+            column = [occupancy_cycles(w.bytes.at(dict(zip(scope, key))) * w.sharers,
+                                       w.shared_bandwidth) for key in keys]
+            spread = self.table(scope, keys, [column], "spread")[0] if scope else column[0]
+            terms.append(sum(b for b, _ in parts) - spread)
+            hi = max(hi, sum(h for _, h in parts))
+        skew = self.maximum(terms, hi, "skew")
+        if isinstance(skew, int) and skew == 0:
+            return 0, 0
+        always = all(m < 2 for m, _ in modulos)
+        if always and n_lo >= 2:
+            return skew, hi
+        # held: an unbuffered candidate is chosen and N >= 2, exactly
+        held = self.model.new_bool_var(self.name("held"))
+        conditions = []
+        if n_lo < 2:
+            two = self.model.new_bool_var(self.name("two"))
+            self.model.add(n >= 2).only_enforce_if(two)
+            self.model.add(n <= 1).only_enforce_if(two.Not())
+            self.model.add_implication(held, two)
+            conditions.append(two)
+        if not always:
+            unbuffered = [lit for m, lit in modulos if m < 2]
+            self.model.add_bool_or([held.Not(), *unbuffered])
+            for g in unbuffered:
+                self.model.add_bool_or([g.Not(), *[c.Not() for c in conditions], held])
+        else:
+            self.model.add_bool_or([*[c.Not() for c in conditions], held])
+        out = self.model.new_int_var(0, hi, self.name("skew"))
+        self.model.add(out == skew).only_enforce_if(held)
+        self.model.add(out == 0).only_enforce_if(held.Not())
+        return out, hi
+
+    def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures], own: dict,
+                           fill_drain, fill_hi: int) -> cp_model.LinearExprT:
+        """`cost.unbuffered_period`: the longest hold of a buffer, the busiest unit's
+        occupancy or a shared memory's busy time, at most one pass."""
+        units: dict[str, list] = {}
+        for st, f in zip(p.stages, figures):
+            units.setdefault(st.engine, []).append(f.unbuffered[0])
+        terms = [sum(v) for v in units.values()]
+        terms += [sum(b for b, _ in parts) for parts in own.values()]
+        terms += cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
+                                       [f.unbuffered[2] for f in figures])
+        hi = sum(f.unbuffered_hi for f in figures) + sum(
+            b_hi for parts in own.values() for _, b_hi in parts)
+        return self.minimum([fill_drain, self.maximum(terms, hi, "held")], fill_hi, "period")
 
     def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
                  modulos, per, upper_s: int) -> cp_model.LinearExprT:

@@ -127,10 +127,10 @@ def test_softmax_rows_pinned_region_is_counted_aligned() -> None:
                                                 "spyre", "solver")
     pinned = schedule.trace["pinned"]
     assert [(r["bytes"], r["reserved"]) for r in pinned] == [(2312, 2432)]
-    # program 2's buffers start right after the aligned region (2432 + 512 B): the figures
+    # program 2's buffers start right after the aligned region (2432 + 128 B): the figures
     # agree; programs 0 and 1 hold X in the region kept across them, which ends at
     # 2432 + 1024 B (counted from the aligned end too, so the rounding is not counted twice)
-    assert programs[2]["LX"][:2] == (2944, 2944)
+    assert programs[2]["LX"][:2] == (2560, 2560)
     assert programs[0]["LX"][:2] == programs[1]["LX"][:2] == (3456, 3456)
     assert schedule.scratchpad_bytes == max(p["LX"][0] for p in programs) == 3456
 
