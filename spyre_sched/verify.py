@@ -5,8 +5,8 @@ that every operand is defined before its use (xDSL's parser resolves forward ref
 and does not check dominance), that integers and affine constants fit 64/63 bits and
 affine divisors are positive constants, every op's own verifier (alone, so the error
 names the op that breaks the rule, not the function around it), that a `scf.for`
-with a constant step steps forward, and that a tensor slice has one offset, size and
-stride per dim. Rules stricter than the dialect's own definition (an
+with a constant step steps forward, that a tensor slice has one offset, size and
+stride per dim, and that `linalg.index` names a loop of its op. Rules stricter than the dialect's own definition (an
 access tile's type against its set's extents, a view's set symbols against its dynamic
 sizes and type) are warnings: `verify_module` returns them. The front end calls it on parsed text; a pass calls it on
 the module it built (`locations` then holds what survives of the source positions).
@@ -117,6 +117,7 @@ def verify_module(module: Operation, locations: Locations | None = None,
                        f"{first_line(str(err))})", op) from None
     _verify_loop_steps(ops, fail)
     _verify_slice_ranks(ops, fail)
+    _verify_linalg_index(ops, fail)
     warnings: list = []
     _verify_tile_shapes(ops, fail, warnings)
     _verify_view_symbols(ops, warnings)
@@ -124,6 +125,23 @@ def verify_module(module: Operation, locations: Locations | None = None,
 
 
 Fail = Callable[[str, Operation], VerifyError]
+
+
+def _verify_linalg_index(ops: list[Operation], fail: Fail) -> None:
+    """`linalg.index d` names a loop of the structured op around it: 0 <= d < its loops
+    (MLIR's verifier checks this; xDSL's does not)."""
+    for op in ops:
+        if op.name != "linalg.index":
+            continue
+        parent = op.parent_op()
+        iterators = getattr(parent, "iterator_types", None)
+        if iterators is None:
+            continue  # another op's region: the pass that reads it decides
+        loops = len(iterators)
+        dim = op.properties["dim"].value.data
+        if not 0 <= dim < loops:
+            raise fail(f"'linalg.index' op expected dim ({dim}) to be lower than the number "
+                       f"of loops ({loops}) of its linalg op", op)
 
 
 def _verify_slice_ranks(ops: list[Operation], fail: Fail) -> None:

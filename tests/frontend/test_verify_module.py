@@ -84,3 +84,17 @@ def test_a_slice_with_fewer_offsets_than_dims_is_a_located_error():
                                           "values, got 1") as info:
         parse_kernel(bad, "half_sum.mlir")
     assert info.value.location.line == text[:text.index("%x[0, 128]")].count("\n") + 1
+
+
+@pytest.mark.parametrize("dim", ["1000000000000", "-1", "2"])
+def test_a_linalg_index_of_a_loop_its_op_has_not_is_a_located_error(dim):
+    """Kernel mutants (seed 61) wrote `linalg.index 1000000000000` and `-1` in a 2-loop
+    generic: xDSL's verifier takes them, and the pipeline failed on them (exit 2)."""
+    text = (Path(__file__).parents[1] / "normalize" / "kernels"
+            / "causal_mask_positions.mlir").read_text()
+    bad = text.replace("linalg.index 1 : index", f"linalg.index {dim} : index", 1)
+    assert bad != text
+    with pytest.raises(VerifyError, match=rf"'linalg.index' op expected dim \({dim}\) to be "
+                                          r"lower than the number of loops \(2\)") as info:
+        parse_kernel(bad, "k.mlir")
+    assert info.value.location.line == text[:text.index("linalg.index 1 :")].count("\n") + 1
