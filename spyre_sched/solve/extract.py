@@ -16,7 +16,9 @@ Reads only the IR and the device it names (docs/scheduleir.md):
 
 Index values (loop bounds, sizes) are evaluated as functions of the decisions: constants,
 `reserve_size`, `derive_size` (a full tile: buffers and per-iteration costs are sized
-for the largest tile), and `arith` integer ops; anything else is reported with the op.
+for the largest tile, except a tile loop's transfers, counted at their mean over the
+loop's iterations: `_tile_loop`), and `arith` integer ops; anything else is reported
+with the op.
 """
 
 from __future__ import annotations
