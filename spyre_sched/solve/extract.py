@@ -16,7 +16,9 @@ Reads only the IR and the device it names (docs/scheduleir.md):
 
 Index values (loop bounds, sizes) are evaluated as functions of the decisions: constants,
 `reserve_size`, `derive_size` (a full tile: buffers and per-iteration costs are sized
-for the largest tile), and `arith` integer ops; anything else is reported with the op.
+for the largest tile, except a tile loop's transfers, counted at their mean over the
+loop's iterations: `_tile_loop`), and `arith` integer ops; anything else is reported
+with the op.
 """
 
 from __future__ import annotations
@@ -895,13 +897,25 @@ class _ProgramReader:
 
     def transfer(self, op: ktdf.DataTransferOp, kinds: list[str], count: Expr,
                  name: str) -> tuple[Transfer, str]:
-        sizes = _sizes(op.source_sizes, op.source_dyn_sizes, self.eval, op)
+        static, dynamic = op.source_sizes, op.source_dyn_sizes
         side = op.source if not isinstance(op.source.type, ktdf.FifoSlotType) else op.dest
         t = side.type
         elt = element_bytes(t.element_type if hasattr(t, "element_type") else t)
         if op.transfer_mode is not None and op.transfer_mode.data == "splat":
-            dst_sizes = _sizes(op.dest_sizes, op.dest_dyn_sizes, self.eval, op)
-            sizes = dst_sizes  # one element written everywhere: the destination's box
+            # one element written everywhere: the destination's box
+            static, dynamic = op.dest_sizes, op.dest_dyn_sizes
+        sizes = box = _sizes(static, dynamic, self.eval, op)
+        # a dim cut by a tile loop moves its whole extent over the loop's iterations, the
+        # last tile at its own size: the bytes per iteration are that sum's mean
+        # (docs/solver.md, "Partial last tiles")
+        loops = [self._tile_loop(v) for v in _size_values(static, dynamic)]
+        if any(loops):
+            whole = [s for s, loop in zip(sizes, loops) if loop is None]
+            cut = [loop for loop in loops if loop is not None]
+            mean = Expr(frozenset().union(*(e.scope | n.scope for e, n in cut)),
+                        lambda v, cut=cut, elt=elt: -(-elt * prod(e(v) for e, _ in cut)
+                                             // max(1, prod(n(v) for _, n in cut))))
+            sizes, elt = [mean, *whole], 1
         scope = frozenset().union(*(s.scope for s in sizes)) | count.scope
         keep, _ = self._keep(op)
         reread = keep is not None and op.attributes[KEEP_ROLE_ATTR] == StringAttr("reread")
@@ -938,7 +952,7 @@ class _ProgramReader:
             slot = fifo_side.type
             if isinstance(slot, ktdf.FifoSlotType):
                 per_slot = prod(slot.get_shape())
-                entries = Expr(scope, lambda v, p=per_slot: -(-prod(s(v) for s in sizes) // p))
+                entries = Expr(scope, lambda v, p=per_slot: -(-prod(s(v) for s in box) // p))
                 self.fifos.append(FifoUse(f"{name} ({slot.source.data} -> {slot.dest.data})",
                                           self.quantity(entries), hop.queue_depth or
                                           self._depth(slot, op)))
@@ -954,6 +968,26 @@ class _ProgramReader:
                          hop.source, hop.lands_in, shared_name,
                          awaited=_fetch_for_gather(op), ready=gathered),
                 hop.unit.split(".")[-1])
+
+    def _tile_loop(self, size: SSAValue | None) -> tuple[Expr, Expr] | None:
+        """(extent, iterations) of the loop `size` is the tile of, when `size` is a
+        `derive_size` at that loop's index over the loop's own step and bound (the loop
+        from 0 that cuts a dim into tiles, the last one partial); else None."""
+        if size is None or not isinstance(size.owner, ktdf.DeriveSizeOp):
+            return None
+        derive = size.owner
+        index = derive.offset
+        if not isinstance(index, BlockArgument) or index.owner is None:
+            return None
+        loop = index.owner.parent_op()
+        if not isinstance(loop, scf.ForOp) or index is not loop.body.block.args[0] or \
+                loop.step is not derive.size or loop.ub is not derive.upper_bound:
+            return None
+        lb = self.eval(loop.lb, loop)
+        if lb.scope or lb({}) != 0:
+            return None
+        extent = self.eval(loop.ub, loop)
+        return extent, _trip(lb, extent, self.eval(loop.step, loop))
 
     def _depth(self, slot: ktdf.FifoSlotType, near: Operation) -> int:
         src = self.hw.unit_of_kind(slot.source.data, near)
@@ -1294,6 +1328,12 @@ def _fetch_for_gather(op: ktdf.DataTransferOp) -> bool:
     which the pipeline's tokens already order after it."""
     mark = op.attributes.get("ktdf.addresses_for")
     return isinstance(mark, StringAttr) and mark.data.startswith("source:")
+
+
+def _size_values(static, dynamic) -> list[SSAValue | None]:
+    """Each dim's size value (None for a static size), in the order of `_sizes`."""
+    dyn = iter(dynamic)
+    return [next(dyn) if v == ktdf.DYNAMIC_INDEX else None for v in static.get_values()]
 
 
 def _sizes(static, dynamic, ev: _Evaluator, user: Operation | None = None) -> list[Expr]:

@@ -825,24 +825,51 @@ def _values(w, ch) -> tuple:
     return tuple(ch[d] for d in pipeline_scope(w))
 
 
+LEAST_PRODUCT_ROWS = 4096
+"""Most candidate combinations `least_product` tries for one group of factors (beyond,
+the product of their least values, a weaker bound)."""
+
+
 def least_product(quantities: list[Quantity]) -> int:
     """A lower bound of the product of `quantities` (all non-negative) over every
-    choice, tighter than the product of their least values: the factors that read one
-    and the same decision are multiplied per candidate before taking the least (a tile
-    count times a tile's bytes is the whole extent, whatever the tile). Rounding up
-    (`round_to`) is left out, which keeps it a bound."""
+    choice, tighter than the product of their least values: the factors that share
+    decisions are multiplied per combination of their candidates before taking the least
+    (a tile count times a tile's bytes is the whole extent, whatever the tile). Rounding
+    up (`round_to`) is left out, which keeps it a bound."""
     factors: list[Quantity] = []
     for q in quantities:
         factors += list(q.factors) if q.factors else [q]
-    by_decision: dict[str, list[Quantity]] = {}
+    # factors joined by the decisions they read (a tile loop's mean bytes read every cut
+    # dim's tile: docs/solver.md, "Partial last tiles") take their least together
+    groups: list[tuple[set[str], list[Quantity]]] = []
     value = 1
     for f in factors:
-        if len(f.scope) == 1:
-            by_decision.setdefault(f.scope[0], []).append(f)
-        else:
+        if not f.scope:
             value *= f.least()
-    for group in by_decision.values():
-        value *= min(math.prod(f.table[key] for f in group) for key in group[0].table)
+            continue
+        scope, members = set(f.scope), [f]
+        for g in [g for g in groups if g[0] & scope]:
+            groups.remove(g)
+            scope |= g[0]
+            members += g[1]
+        groups.append((scope, members))
+    for scope, members in groups:
+        candidates: dict[str, set[int]] = {d: set() for d in scope}
+        for f in members:
+            for key in f.table:
+                for d, i in zip(f.scope, key):
+                    candidates[d].add(i)
+        names = sorted(scope)
+        if math.prod(len(candidates[d]) for d in names) > LEAST_PRODUCT_ROWS:
+            value *= math.prod(f.least() for f in members)
+            continue
+        least = None
+        for key in itertools.product(*(sorted(candidates[d]) for d in names)):
+            at = dict(zip(names, key))
+            values = [f.table.get(tuple(at[d] for d in f.scope)) for f in members]
+            if None not in values:
+                least = math.prod(values) if least is None else min(least, math.prod(values))
+        value *= least or 0
     return value
 
 
