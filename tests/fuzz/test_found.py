@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import spyre_sched
 
 FOUND = Path(__file__).parent / "found"
@@ -111,3 +113,25 @@ def test_an_overflow_another_order_avoids_is_unchecked_not_a_mismatch():
     assert result.verdict == "UNCHECKED", result.mismatches
     assert not result.mismatches
     assert result.checks["Y"].unchecked > 0 and result.checks["Y"].bounded > 0
+
+
+@pytest.mark.xfail(strict=True, reason="open: the emulator gives NaN where the reference gives "
+                   "0.0 within a finite bound (campaign seed 6003, kernel 1617)")
+def test_no_new_nan_after_a_matmul_feeding_a_reduction():
+    result = spyre_sched.run(str(FOUND / "nan_after_matmul_into_reduce_open.mlir"),
+                             strategy="solver", objective="latency")
+    assert result.verdict == "MATCH", result.mismatches
+
+
+@pytest.mark.xfail(strict=True, reason="open: emulated cycles below the roofline bound "
+                   "(campaign seed 6004, kernel 634: 1305 < 2500)")
+def test_a_matmul_chain_is_not_emulated_below_its_bound():
+    from spyre_sched.device import load_device
+    from spyre_sched.frontend import load_kernel
+    from spyre_sched.roofline import roofline
+
+    path = FOUND / "matmul_below_bound_open.mlir"
+    result = spyre_sched.run(str(path), strategy="solver", objective="latency")
+    assert result.verdict == "MATCH", result.mismatches
+    bound = roofline(load_kernel(path), load_device("spyre"), {}).bound_cycles
+    assert result.cycles >= bound
