@@ -9,8 +9,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ortools.sat.python import cp_model
-
 import spyre_sched
 from spyre_sched import api
 from spyre_sched.lower.bundle import write_bundle
@@ -19,6 +17,8 @@ from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.problem import Transfer, all_pipelines
 from spyre_sched.solve.solution import Solution
+
+from model_agreement import assert_model_equals_exact
 
 ROOT = Path(__file__).resolve().parents[2]
 # 32 tiles of 3 x 384 f16: a 2-row tile cuts the 3 rows into 2 + 1
@@ -88,12 +88,5 @@ def test_the_model_states_the_partial_tiles_exactly():
         if any(v.kind in ("within", "instances", "fifo")
                for v in cost.violations(problem, choice)):
             continue
-        built.model.clear_assumptions()
-        built.model.add_assumptions([built.one_hot[d][i] for d, i in choice.items()])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        assert solver.solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-        for p in problem.programs:
-            assert solver.value(built.program_cycles[p.index]) == \
-                cost.program_cycles(problem, p, choice), (p.index, choice)
+        assert_model_equals_exact(problem, built, choice, None)
         checked += 1

@@ -10,8 +10,6 @@ import random
 from pathlib import Path
 
 import pytest
-from ortools.sat.python import cp_model
-
 import spyre_sched
 from spyre_sched import api
 from spyre_sched.lower.bundle import write_bundle
@@ -19,6 +17,8 @@ from spyre_sched.solve import cost, model, solve_pass
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.solution import Solution
+
+from model_agreement import assert_model_equals_exact
 
 ROOT = Path(__file__).resolve().parents[2]
 ADD = ROOT / "bench" / "kernels" / "quick" / "add.mlir"
@@ -89,12 +89,5 @@ def test_the_model_states_the_unbuffered_figures_exactly():
             if any(v.kind in ("within", "instances", "fifo")
                    for v in cost.violations(problem, choice)):
                 continue
-            built.model.clear_assumptions()
-            built.model.add_assumptions([built.one_hot[d][i] for d, i in choice.items()])
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = 1
-            assert solver.solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-            for p in problem.programs:
-                assert solver.value(built.program_cycles[p.index]) == \
-                    cost.program_cycles(problem, p, choice), (kernel.name, p.index, choice)
+            assert_model_equals_exact(problem, built, choice, kernel.name)
             checked += 1
