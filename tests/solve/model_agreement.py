@@ -1,10 +1,44 @@
-"""CP-SAT's per-program cycles against the exact cost model on one fixed assignment."""
+"""The cost model against what it models, on one fixed assignment: CP-SAT's per-program
+cycles against the exact cost model's, and the exact model's against the emulator's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ortools.sat.python import cp_model
 
-from spyre_sched.solve import cost
+import spyre_sched
+from spyre_sched import api
+from spyre_sched.lower.bundle import write_bundle
+from spyre_sched.solve import cost, solve_pass
+from spyre_sched.solve.heuristic import v1_choice
+from spyre_sched.solve.solution import Solution
+
+
+def v1_with(problem, values: dict[str, int]) -> dict[str, int]:
+    """V1's assignment with the named decisions set to the given candidate values."""
+    choice = v1_choice(problem)
+    for d in problem.decisions:
+        if d.name in values:
+            choice[d.name] = [c.value for c in d.candidates].index(values[d.name])
+    return choice
+
+
+def emulate_choice(kernel: Path, values: dict[str, int], tmp_path: Path, monkeypatch):
+    """(predicted, emulated) cycles per program of `v1_with(values)`, compiled, emulated and
+    checked against the reference."""
+    def chosen(problem, seed, objective="latency"):
+        choice = v1_with(problem, values)
+        assert cost.feasible(problem, choice)
+        return Solution(problem, choice, objective, "random")
+
+    monkeypatch.setattr(solve_pass, "random_schedule", chosen)
+    schedule = api.compile(str(kernel), strategy="random")
+    bundle = write_bundle(schedule, tmp_path / "bundle", kernel_path=str(kernel))
+    result = spyre_sched.run(str(bundle), seed=0)
+    assert result.matches, result.mismatches
+    predicted = [p["cycles_per_call"] for p in schedule.summary["programs"]]
+    return predicted, list(result.per_program.values())
 
 
 def assert_model_equals_exact(problem, built, choice: dict, label=None) -> None:

@@ -9,28 +9,17 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import spyre_sched
 from spyre_sched import api
-from spyre_sched.lower.bundle import write_bundle
-from spyre_sched.solve import cost, model, solve_pass
+from spyre_sched.solve import cost, model
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.problem import Transfer, all_pipelines
-from spyre_sched.solve.solution import Solution
 
-from model_agreement import assert_model_equals_exact
+from model_agreement import assert_model_equals_exact, emulate_choice, v1_with
 
 ROOT = Path(__file__).resolve().parents[2]
 # 32 tiles of 3 x 384 f16: a 2-row tile cuts the 3 rows into 2 + 1
 RELU_RESIDUAL = ROOT / "bench" / "kernels" / "quick" / "heldout" / "relu_residual.mlir"
-
-
-def _choice(problem, values: dict[str, int]) -> dict[str, int]:
-    choice = v1_choice(problem)
-    for d in problem.decisions:
-        if d.name in values:
-            choice[d.name] = [c.value for c in d.candidates].index(values[d.name])
-    return choice
 
 
 def _problem():
@@ -42,7 +31,7 @@ def test_a_tile_loop_moves_the_extent_over_its_iterations():
     """2 x 192 tiles of a 3 x 384 tile: four iterations move 3 x 384 elements, a
     quarter of that each (not 2 x 192)."""
     problem = _problem()
-    choice = _choice(problem, {"p0.tile.lx.d0": 2, "p0.tile.lx.d1": 192})
+    choice = v1_with(problem, {"p0.tile.lx.d0": 2, "p0.tile.lx.d1": 192})
     (pipe,) = [p for p in all_pipelines(problem.programs[0]) if p.name == "p0.pipe.lx"]
     assert cost.pipeline_iterations(pipe, choice) == 4
     loads = [w for w in pipe.stages[0].work if isinstance(w, Transfer)]
@@ -53,19 +42,7 @@ def test_a_partial_last_tile_is_priced_at_its_own_size(tmp_path, monkeypatch):
     """2 x 384 tiles: the second of the two iterations moves one row. Pricing it as a
     full tile said +29.6%."""
     values = {"p0.tile.lx.d0": 2, "p0.tile.lx.d1": 384, "p0.pipe.lx.modulo": 6}
-
-    def chosen(problem, seed, objective="latency"):
-        choice = _choice(problem, values)
-        assert cost.feasible(problem, choice)
-        return Solution(problem, choice, objective, "random")
-
-    monkeypatch.setattr(solve_pass, "random_schedule", chosen)
-    schedule = api.compile(str(RELU_RESIDUAL), strategy="random")
-    bundle = write_bundle(schedule, tmp_path / "bundle", kernel_path=str(RELU_RESIDUAL))
-    result = spyre_sched.run(str(bundle), seed=0)
-    assert result.matches, result.mismatches
-    (predicted,) = [p["cycles_per_call"] for p in schedule.summary["programs"]]
-    (emulated,) = result.per_program.values()
+    (predicted,), (emulated,) = emulate_choice(RELU_RESIDUAL, values, tmp_path, monkeypatch)
     assert abs(predicted / emulated - 1) < 0.05, (predicted, emulated)
 
 

@@ -10,39 +10,16 @@ import random
 from pathlib import Path
 
 import pytest
-import spyre_sched
 from spyre_sched import api
-from spyre_sched.lower.bundle import write_bundle
-from spyre_sched.solve import cost, model, solve_pass
+from spyre_sched.solve import cost, model
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
-from spyre_sched.solve.solution import Solution
 
-from model_agreement import assert_model_equals_exact
+from model_agreement import assert_model_equals_exact, emulate_choice
 
 ROOT = Path(__file__).resolve().parents[2]
 ADD = ROOT / "bench" / "kernels" / "quick" / "add.mlir"
 SOFTMAX = ROOT / "bench" / "kernels" / "quick" / "softmax.mlir"
-
-
-def _emulate(kernel: Path, values: dict[str, int], tmp_path: Path, monkeypatch):
-    """(predicted, emulated) cycles per program of V1's schedule with the named decisions
-    set to the given candidate values."""
-    def chosen(problem, seed, objective="latency"):
-        choice = v1_choice(problem)
-        for d in problem.decisions:
-            if d.name in values:
-                choice[d.name] = [c.value for c in d.candidates].index(values[d.name])
-        assert cost.feasible(problem, choice)
-        return Solution(problem, choice, objective, "random")
-
-    monkeypatch.setattr(solve_pass, "random_schedule", chosen)
-    schedule = api.compile(str(kernel), strategy="random")
-    bundle = write_bundle(schedule, tmp_path / "bundle", kernel_path=str(kernel))
-    result = spyre_sched.run(str(bundle), seed=0)
-    assert result.matches, result.mismatches
-    predicted = [p["cycles_per_call"] for p in schedule.summary["programs"]]
-    return predicted, list(result.per_program.values())
 
 
 def test_an_unbuffered_load_compute_store_pipeline_repeats_at_its_holds(tmp_path, monkeypatch):
@@ -50,7 +27,7 @@ def test_an_unbuffered_load_compute_store_pipeline_repeats_at_its_holds(tmp_path
     for the compute to have read the last ones, the compute's store for the DMA's store
     to have landed, and the second round of loads for every core's share of device
     memory. One whole pass per iteration said +18.9%."""
-    (predicted,), (emulated,) = _emulate(ADD, {"p0.pipe.lx.modulo": 1, "p0.tile.lx.d0": 1,
+    (predicted,), (emulated,) = emulate_choice(ADD, {"p0.pipe.lx.modulo": 1, "p0.tile.lx.d0": 1,
                                                "p0.tile.lx.d1": 64}, tmp_path, monkeypatch)
     assert abs(predicted / emulated - 1) < 0.05, (predicted, emulated)
 
@@ -62,7 +39,7 @@ def test_a_compute_store_pipeline_repeats_at_the_compute_pace(copies, tmp_path, 
     store's landing while the sfu runs on (one pass per iteration said +147%); with two
     copies the stage's units go on to the next tile, so it is busy at the sfu's pace, not
     a whole run of its pipeline per tile (that said +61%)."""
-    predicted, emulated = _emulate(SOFTMAX, {"p2.pipe.lx.modulo": copies,
+    predicted, emulated = emulate_choice(SOFTMAX, {"p2.pipe.lx.modulo": copies,
                                              "p2.tile.lx.d0": 1, "p2.tile.lx.d1": 32},
                                    tmp_path, monkeypatch)
     assert abs(predicted[2] / emulated[2] - 1) < 0.05, (predicted, emulated)
