@@ -25,15 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    IndexType,
-    IntegerAttr,
-    ModuleOp,
-    TensorType,
-)
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -45,12 +37,9 @@ from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.distributed import copy_pieces, part_edges, spans_parts
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.point_sets import box_bounds
+from spyre_sched.schedule.common import index_constant
 
 NAME = "split-at-part-edges"
-
-def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
 
 def _split(loop: Operation, edges: list[int]) -> None:
     """`loop` -> one loop per run: [lb, e1), [e1, e2), ..., [ek, ub), chained through
@@ -58,7 +47,7 @@ def _split(loop: Operation, edges: list[int]) -> None:
     at = InsertPoint.before(loop)
     bounds = [loop.operands[0]]
     for edge in edges:
-        constant = _index(edge)
+        constant = index_constant(edge)
         constant.result.name_hint = f"c{edge}"
         note_origin([constant], loop)
         Rewriter.insert_op(constant, at)
