@@ -30,7 +30,8 @@ boxes of one view that do not meet).
 
 A store that would have to move past a load of the memory it writes (which must see the
 new value) or past another store to that memory is refused as "not supported yet",
-naming the store.
+naming the store; so are two stores that each read a tile loaded from memory the other
+may overwrite (each would have to write after the other).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.normalize.common import empty_like, kernel_of, note_origin, parallel_generic
+from spyre_sched.normalize.common import (empty_like, kernel_of, note_origin, origin_of,
+                                          parallel_generic)
 from spyre_sched.polyhedral.memory_overlap import MemoryIndex, tiles_may_overlap
 from spyre_sched.schedule.common import fail
 
@@ -98,6 +100,11 @@ def _write_point(store: ktdp.StoreOp, block: Block, order: dict[Operation, int])
 
 
 def _order_block(block: Block) -> None:
+    # each store as written (its key) and the keys of the stores it was moved after: a
+    # move that would close a cycle means two stores must each write after the other
+    key: dict[ktdp.StoreOp, ktdp.StoreOp] = {}
+    follows: dict[ktdp.StoreOp, set[ktdp.StoreOp]] = {}
+    moves = 0
     changed = True
     while changed:
         changed = False
@@ -110,7 +117,8 @@ def _order_block(block: Block) -> None:
             if isinstance(op, ktdp.LoadOp) or (
                     isinstance(op, ktdp.StoreOp) and not isinstance(op.value.owner, ktdp.LoadOp)):
                 sources.add(op.tile, op)
-        for store in [op for op in ops if isinstance(op, ktdp.StoreOp)]:
+        stores = [op for op in ops if isinstance(op, ktdp.StoreOp)]
+        for store in stores:
             written = _write_point(store, block, order)
             last = max((order[r] for source in sources.near(store.tile)
                         if order[source] < order[store]
@@ -118,15 +126,46 @@ def _order_block(block: Block) -> None:
                         for r in _readers(source, block) if r is not store), default=-1)
             if last <= written:
                 continue
-            _move_after(store, ops[last], block, order)
+            reader = ops[last]
+            mine = key.get(store, store)
+            moves += 1
+            if isinstance(reader, ktdp.StoreOp):
+                theirs = key.get(reader, reader)
+                if theirs is mine or mine in _followed(theirs, follows):
+                    raise _cycle(store, reader)
+                follows.setdefault(mine, set()).add(theirs)
+            if moves > (len(stores) + 1) * (len(ops) + 1):
+                raise _cycle(store, reader)  # a longer cycle through ops holding stores
+            key[_move_after(store, reader, block, order)] = mine
             changed = True
             break
 
 
+def _followed(start: ktdp.StoreOp, follows: dict[ktdp.StoreOp, set[ktdp.StoreOp]]) -> set:
+    """Every store `start` was moved after, directly or through others."""
+    seen: set[ktdp.StoreOp] = set()
+    work = [start]
+    while work:
+        for other in follows.get(work.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                work.append(other)
+    return seen
+
+
+def _cycle(store: ktdp.StoreOp, reader: Operation):
+    written = origin_of(reader)
+    other = (f"the store of %{written.value.name_hint}" if isinstance(written, ktdp.StoreOp)
+             and written.value.name_hint else f"a later {reader.name}")
+    return fail(store, NAME, f"not supported yet: this store and {other} each overwrite memory that a tile both of them read was "
+                "loaded from (the memories cannot be told apart), so neither can write "
+                "after the other's last read; load the tile into its own memory first")
+
+
 def _move_after(store: ktdp.StoreOp, reader: Operation, block: Block,
-                order: dict[Operation, int]) -> None:
+                order: dict[Operation, int]) -> ktdp.StoreOp:
     """Write `store`'s value after `reader`: a copy of a computed value made there (or
-    just before the store if that is later) and the store after it."""
+    just before the store if that is later) and the store after it (returned)."""
     at = max(order[reader], order[store])
     for op in list(block.ops)[order[store] + 1:at + 1]:
         if isinstance(op, (ktdp.LoadOp, ktdp.StoreOp)) and tiles_may_overlap(op.tile, store.tile):
@@ -154,6 +193,7 @@ def _move_after(store: ktdp.StoreOp, reader: Operation, block: Block,
     else:
         Rewriter.insert_op([*made, moved], InsertPoint.after(anchor))
     Rewriter.erase_op(store)
+    return moved
 
 
 def _blocks(op: Operation):
