@@ -512,8 +512,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             unchecked.append(
                 f"{display_name(name)}: {check.unchecked} of {check.elements} elements not "
                 "checked: their bound is infinite (a reordered sum that met a NaN or an "
-                "infinity, or an op the bound reaches a pole of, e.g. a division by an "
-                "interval holding 0)")
+                "infinity or whose partial sums may overflow, or an op the bound reaches a "
+                "pole of, e.g. a division by an interval holding 0)")
     if not any(c.exact + c.bounded for c in checks.values()) and not mismatches:
         unchecked.append(
             "no output element was compared: the kernel has no output (no argument it "

@@ -145,13 +145,27 @@ def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
             return None
         absolute = np.abs(x) if errors is None else np.abs(x) + errors
         total = absolute.sum(axis=axes)
+        may_be_nan = np.zeros(np.shape(total), dtype=bool)
         carried = 0.0 if errors is None else errors.sum(axis=axes)
         e_sum = accumulation_error(total, n, accumulator_type, max_roundings) + carried
         et = element_type(element_type_name).name
         u, tiny = UNIT_ROUNDOFF[et], SMALLEST_SPACING[et]
         y = np.abs(np.asarray(oracle, dtype=np.float64))
         bound = (1 + u) * e_sum + (2 * u * y + 3 * tiny) / (1 - u)
-        return np.where(np.isnan(bound), np.inf, bound)
+        # a partial sum may overflow the accumulator where the terms' magnitudes reach its
+        # threshold; with terms of both signs, infinities of both signs may meet or an
+        # overflow may stand where the exact sum is small: anything, NaN included (the
+        # NaN bound: docs/numerics.md, "may be NaN")
+        threshold = overflow_threshold(element_type(accumulator_type).name)
+        if threshold is not None:
+            low = x if errors is None else x - errors
+            high = x if errors is None else x + errors
+            mixed = (low.min(axis=axes) < 0) & (high.max(axis=axes) > 0)
+            may_be_nan = mixed & (total + e_sum >= threshold)
+        bound = np.where(np.isnan(bound), np.inf, bound)
+        if errors is not None:
+            may_be_nan = may_be_nan | np.isnan(errors).any(axis=axes)
+        return np.where(may_be_nan, np.nan, bound)
 
 
 def hardware_sum_error_bound(terms, accumulator_type: str, element_type_name: str,
@@ -201,16 +215,28 @@ def overflow_threshold(type_name: str | None) -> float | None:
 
 def _from_reference(g, z, threshold: float | None) -> np.ndarray:
     """How far a value g lies from the reference value z, by the rule's reading: |g - z|
-    where z is finite; where z is an infinity (an overflow), 0 for that infinity and, for a
-    finite g, its distance below the overflow threshold on z's side (inf for the other
-    infinity, NaN, or a type without a threshold)."""
+    where both are finite; where z is an infinity (an overflow), 0 for that infinity and,
+    for a finite g, its distance below the overflow threshold on z's side; where only g is
+    an infinity, the distance from z to the threshold on g's side (the least value that
+    rounds to g). inf for the other infinity, NaN, or a type without a threshold."""
     with np.errstate(all="ignore"):
         deviation = np.where(g == z, 0.0, np.abs(g - z))
         if threshold is not None:
             below = threshold - np.copysign(1.0, z) * g
             deviation = np.where(np.isinf(z) & np.isfinite(g), np.maximum(below, 0.0),
                                  deviation)
+            # an infinity where z is finite: a value at least the threshold on its side
+            # was rounded to it
+            short = threshold - np.copysign(1.0, g) * z
+            deviation = np.where(np.isfinite(z) & np.isinf(g), np.maximum(short, 0.0),
+                                 deviation)
     return np.where(np.isnan(deviation), np.inf, deviation)
+
+
+def _deviation(g, z, threshold: float | None) -> np.ndarray:
+    """`_from_reference` for a corner's value g, with NaN where g is NaN and z is not: the
+    executor's value may then be NaN (infinities meeting, an operand that may be NaN)."""
+    return np.where(np.isnan(g) & ~np.isnan(z), np.nan, _from_reference(g, z, threshold))
 
 
 def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
@@ -261,7 +287,7 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             for k, side, lo, hi in zip(varying, corner, lows, highs):
                 values[k] = hi if side else lo
             g = np.asarray(evaluate(values), dtype=np.float64)
-            worst = np.maximum(worst, _from_reference(g, z, result_threshold))
+            worst = np.maximum(worst, _deviation(g, z, result_threshold))
             if approximate:
                 largest = np.maximum(largest, np.where(np.isinf(z), np.minimum(np.abs(g), cap),
                                                        np.abs(g)))
@@ -271,7 +297,7 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
                 continue
             at = np.full(np.shape(lows[0]), point)
             g = np.asarray(evaluate([at]), dtype=np.float64)
-            deviation = np.where(inside, _from_reference(g, z, result_threshold), 0.0)
+            deviation = np.where(inside, _deviation(g, z, result_threshold), 0.0)
             worst = np.maximum(worst, deviation)
             if approximate:
                 largest = np.maximum(largest, np.where(inside, np.abs(g), 0.0))
@@ -279,7 +305,7 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
         if divisor is not None and divisor in varying:
             at = varying.index(divisor)
             straddles = (lows[at] <= 0) & (highs[at] >= 0)
-            worst = np.where(straddles, np.inf, worst)
+            worst = np.where(straddles & ~np.isnan(worst), np.inf, worst)
         if approximate:
             et = element_type(result_type).name
             worst = worst + 4 * UNIT_ROUNDOFF[et] * largest + 2 * SMALLEST_SPACING[et]
@@ -298,7 +324,8 @@ def comparison_classes(want, bound=None) -> tuple[np.ndarray, np.ndarray, np.nda
     * unchecked: an infinite (or NaN) bound on a finite value or on an infinity: any real
       value lies within it, and so does the finite side of an overflow another order of a
       sum avoids; the element is not checked (only a new NaN, or for an infinity the other
-      sign, fails it), and a comparison that has such an element proves nothing about it."""
+      sign, fails it; nothing fails a NaN bound, which says the executor's value may be
+      NaN), and a comparison that has such an element proves nothing about it."""
     w = np.asarray(want)
     if bound is None:
         zero = np.ones(w.shape, dtype=bool)
@@ -312,9 +339,11 @@ def comparison_classes(want, bound=None) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def _overflow_distance(got: np.ndarray, want: np.ndarray) -> np.ndarray:
-    """Where `want` is an infinity: how far `got` lies from the values that round to it in
-    `want`'s type (0 for that infinity; a finite value of its sign: its distance to the
-    overflow threshold, the largest finite value plus half its spacing; inf otherwise)."""
+    """Where `want` or `got` is an infinity: how far `got` lies from `want` when an
+    infinity stands for the values that round to it in `want`'s type (the overflow
+    threshold, the largest finite value plus half its spacing, and beyond): 0 for the same
+    infinity, the distance between a finite value and the threshold on the infinity's
+    side, inf for the other infinity or NaN."""
     threshold = overflow_threshold({np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
                                     np.dtype(np.float64): "f64"}.get(want.dtype))
     g = got.astype(np.float64)
@@ -325,9 +354,9 @@ def compare_with_bound(got, want, bound=None):
     """(passes, |got - want|, |got - want| / bound) element by element, by the classes of
     `comparison_classes`: bit for bit where the bound is 0 or absent or the reference is
     NaN (the same value and sign, NaN matching NaN), within the bound where it is finite
-    (from the overflow threshold where the reference is an infinity), and anything but a
-    new NaN (or an infinity's other sign) where it is infinite (not checked: its ratio is
-    0; `comparison_classes` tells those elements apart)."""
+    (an infinity read as the overflow threshold on its side), anything but a new NaN (or
+    an infinity's other sign) where it is infinite, and anything where it is NaN (not
+    checked: its ratio is 0; `comparison_classes` tells those elements apart)."""
     got = np.asarray(got)
     want = np.asarray(want)
     if got.dtype.kind == "f" or want.dtype.kind == "f":
@@ -345,13 +374,16 @@ def compare_with_bound(got, want, bound=None):
     exact, bounded, unchecked = comparison_classes(want, bound)
     b = np.broadcast_to(np.asarray(bound, dtype=np.float64), got.shape)
     infinite = np.isinf(want.astype(np.float64))
-    if (bounded & infinite).any():
-        diff = np.where(bounded & infinite, _overflow_distance(got, want), diff)
+    overflowed = bounded & (infinite | np.isinf(got.astype(np.float64)))
+    if overflowed.any():
+        diff = np.where(overflowed, _overflow_distance(got, want), diff)
     with np.errstate(invalid="ignore", divide="ignore"):
         new_nan = np.isnan(got.astype(np.float64))
         sign_kept = ~infinite | (np.signbit(got.astype(np.float64))
                                  == np.signbit(want.astype(np.float64)))
-        passes = same | (bounded & (diff <= b) & ~new_nan) | (unchecked & ~new_nan & sign_kept)
+        anything = unchecked & np.isnan(b)  # the bound says the value may be NaN
+        passes = (same | (bounded & (diff <= b) & ~new_nan)
+                  | (unchecked & ~new_nan & sign_kept) | anything)
         ratio = np.where(same | unchecked, 0.0,
                          np.where(bounded, diff / np.where(bounded, b, 1.0), np.inf))
     return passes, diff, ratio

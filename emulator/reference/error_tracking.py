@@ -255,8 +255,9 @@ def loop_sum_bound(ex, terms, term_bounds, result, type_name: str) -> np.ndarray
         bound = reduction_error_bound("add", stacked, errors, ex.machine.errors.accumulator,
                                       type_name, np.abs(exact) + slack,
                                       max_roundings=ex.machine.errors.max_roundings)
+        may_be_nan = np.isnan(bound)  # the sum's own marker (error_bounds)
         bound = bound + np.abs(exact - np.asarray(result, dtype=np.float64)) + 2 * slack
-    return np.where(np.isnan(bound), np.inf, bound)
+    return np.where(may_be_nan, np.nan, np.where(np.isnan(bound), np.inf, bound))
 
 
 # ---- memory -------------------------------------------------------------------------------

@@ -270,3 +270,45 @@ def test_the_overflow_threshold_of_each_format():
     assert overflow_threshold("f32") == float(np.finfo(np.float32).max) + 2.0**103
     assert overflow_threshold("bf16") == 2.0**128 - 2.0**119
     assert overflow_threshold("df16") is None  # df16 overflows to NaN
+
+
+def test_an_infinity_where_the_reference_is_finite_is_read_as_the_overflow_threshold():
+    want = np.array([64992, 64992, -64992, 100], dtype=np.float16)
+    bound = np.full(4, 600.0)
+    got = np.array([np.inf, -np.inf, -np.inf, np.inf], dtype=np.float16)
+    ok, diff, _ = compare_with_bound(got, want, bound)
+    # 64992 is 528 below f16's threshold 65520: within 600; the other side is not
+    assert ok.tolist() == [True, False, True, False]
+    assert diff[0] == 528 and diff[1] == 65520 + 64992
+
+
+def test_a_sum_of_both_signs_that_may_overflow_its_accumulator_may_be_nan():
+    # |terms| sum past f16's threshold while the exact sum is 0: an f16 accumulator may
+    # overflow in a partial sum (inf - inf later is NaN)
+    terms = np.array([[40000.0, 40000.0, -40000.0, -40000.0], [1.0, 2.0, -1.0, -2.0]])
+    bound = reduction_error_bound("add", terms, None, "f16", "f16", terms.sum(axis=-1))
+    assert np.isnan(bound[0]) and np.isfinite(bound[1])
+    # in an f32 accumulator nothing overflows
+    wide = reduction_error_bound("add", terms, None, "f32", "f16", terms.sum(axis=-1))
+    assert np.isfinite(wide).all()
+    # terms of one sign overflow only where the sum itself reaches the threshold: bounded
+    same = reduction_error_bound("add", np.abs(terms), None, "f16", "f16",
+                                 np.abs(terms).sum(axis=-1))
+    assert not np.isnan(same).any()
+    # a NaN bound is not checked, even by a new NaN; an infinite one still fails it
+    want = np.zeros(2, dtype=np.float16)
+    got = np.full(2, np.nan, dtype=np.float16)
+    exact, bounded, unchecked = comparison_classes(want, np.array([np.nan, np.inf]))
+    assert unchecked.all()
+    ok, _, _ = compare_with_bound(got, want, np.array([np.nan, np.inf]))
+    assert ok.tolist() == [True, False]
+
+
+def test_a_corner_that_gives_nan_makes_the_bound_may_be_nan():
+    # a - b where both may reach f16's threshold: inf - inf is a corner
+    sub = _op("arith.subf", "f16")
+    a = np.array([65000.0, 1.0], dtype=np.float16)
+    e = np.array([1000.0, 1.0])
+    z = sub([a, a])
+    bound = elementwise_error_bound("arith.subf", sub, [a, a], [e, e], z, "f16", ["f16", "f16"])
+    assert np.isnan(bound[0]) and bound[1] == 2.0

@@ -95,7 +95,7 @@ def test_a_long_f16_row_statistic_is_checked_within_the_bundles_depth():
     kernel = KERNELS / "rstd_f16_blocks.mlir"
     inputs = reference.make_inputs(reference.as_kernel(kernel), 0)
     _, free = reference.run_with_error_bounds(kernel, inputs, "f16")
-    assert np.isinf(free["R"]).all() and np.isinf(free["Y"]).all()
+    assert not np.isfinite(free["R"]).any() and not np.isfinite(free["Y"]).any()
     result = spyre_sched.run(kernel, strategy="heuristic")
     depth = result.reference_run.summation_depth
     assert depth is not None and depth < 4095
