@@ -32,6 +32,9 @@ the schedule, and none can go faster than the device description says:
   needs another tile's partial, and one out of every producer another tile needs. Cycles
   = max over those datapaths of ceil(bytes / bandwidth).
 
+Only the work a store needs is counted (`_live_ops`: loads, compute and exchanges whose
+values reach a store): the scheduler drops the rest, so no schedule need do it.
+
 The bound is the largest of the four. Latencies are left out on purpose: it is a
 roofline (throughput only); fill, drain and exposed latency are what separate a schedule
 from it.
@@ -63,12 +66,13 @@ import numpy as np
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
+from xdsl.traits import IsTerminator
 
 from spyre_sched.device.model import Datapath, Device, occupancy_cycles
 from spyre_sched.device.routing import find_route
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
-from spyre_sched.dialects.ktdp import InterTileConsumeOp, InterTileReduceOp
+from spyre_sched.dialects.ktdp import InterTileConsumeOp, InterTileReduceOp, StoreOp
 from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.frontend.kernel import Kernel
@@ -294,8 +298,17 @@ def roofline(kernel: Kernel, device: Device,
     model = KernelModel(kernel.func, kernel.grid, bindings=arguments)
     notes: list[str] = []
     touches: list[Touch] = []
+    # work that feeds no store is dropped by the scheduler, so no schedule need do it
+    live = _live_ops(kernel.func)
+    dead = [op for op in (*(a.op for a in model.accesses), *_compute_ops(kernel.func))
+            if op not in live and _does_arithmetic(op)]
+    if dead:
+        notes.append(f"{len(dead)} op(s) feed no store (first: {dead[0].name} at "
+                     f"{kernel.location_of(dead[0])}): their work is not counted")
     for index, access in enumerate(model.accesses):
         where = kernel.location_of(access.op)
+        if access.op not in live:
+            continue
         if not access.exact:
             notes.append(f"{access.op.name} at {where}: indirect access, its traffic is "
                          "not counted")
@@ -308,8 +321,8 @@ def roofline(kernel: Kernel, device: Device,
     memory = device.device_memory()
     read_bytes, write_bytes, memory_links = _device_memory_traffic(device, touches)
     as_written = _as_written_bytes(touches)
-    vectors, units, macs, mac_rate = _vector_work(kernel, model, device, notes)
-    exchange_flows = _exchange_flows(kernel, model, device, notes)
+    vectors, units, macs, mac_rate = _vector_work(kernel, model, device, notes, live)
+    exchange_flows = _exchange_flows(kernel, model, device, notes, live)
     ring_links = _ring_links(device, touches, exchange_flows)
     programs, latency = _program_terms(kernel, model, device, touches)
     return Roofline(kernel.name, device.name, model.tile_count, read_bytes, write_bytes,
@@ -317,6 +330,31 @@ def roofline(kernel: Kernel, device: Device,
                     tuple(ring_links), as_written, tuple(notes), macs=tuple(macs),
                     mac_rate_per_core=mac_rate, programs=tuple(programs),
                     first_access_latency=latency)
+
+
+def _live_ops(func: Operation) -> set[Operation]:
+    """The ops a store needs: the stores, every op whose result a needed op uses, the ops
+    holding a needed op (its loop, its condition), and the terminators of a needed op's
+    regions (what a loop carries, a linalg body or an inter-tile produce yields)."""
+    live: set[Operation] = set()
+    work = [op for op in func.walk() if isinstance(op, StoreOp)]
+    while work:
+        op = work.pop()
+        if op in live or op is func:
+            continue
+        live.add(op)
+        work += [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+        work += [v.owner.parent_op() for v in op.operands
+                 if isinstance(v.owner, Block) and v.owner.parent_op() is not None]
+        parent = op.parent_op()
+        if parent is not None:
+            work.append(parent)
+        for region in op.regions:
+            for block in region.blocks:
+                last = block.last_op
+                if last is not None and last.has_trait(IsTerminator):
+                    work.append(last)
+    return live
 
 
 # ---- per program --------------------------------------------------------------------

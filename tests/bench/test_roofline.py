@@ -310,7 +310,7 @@ EXCHANGE_IN_A_LOOP = """
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #both = affine_set<(i)[g] : (-i + 16 >= 0, i >= 0, (i mod 16) == 0, g == 0)>
 #groups = affine_set<(g) : (g == 0)>
-func.func @pair_sum(%X: index) attributes {grid = [32]} {
+func.func @pair_sum(%X: index, %Y: index) attributes {grid = [32]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -318,6 +318,10 @@ func.func @pair_sum(%X: index) attributes {grid = [32]} {
   %Xv = ktdp.construct_memory_view %X, sizes: [32, 1024], strides: [1024, 1] {
       coordinate_set = #xs, memory_space = #ktdp.memory_space<global>} : memref<32x1024xf16>
   %Xt = ktdp.construct_access_tile %Xv[%t, %c0] {access_tile_set = #row, access_tile_order = #id2}
+      : memref<32x1024xf16> -> !ktdp.access_tile<1x1024xindex>
+  %Yv = ktdp.construct_memory_view %Y, sizes: [32, 1024], strides: [1024, 1] {
+      coordinate_set = #xs, memory_space = #ktdp.memory_space<global>} : memref<32x1024xf16>
+  %Yt = ktdp.construct_access_tile %Yv[%t, %c0] {access_tile_set = #row, access_tile_order = #id2}
       : memref<32x1024xf16> -> !ktdp.access_tile<1x1024xindex>
   scf.for %k = %c0 to %c3 step %c1 {
     %x = ktdp.load %Xt : !ktdp.access_tile<1x1024xindex> -> tensor<1x1024xf16>
@@ -336,6 +340,7 @@ func.func @pair_sum(%X: index) attributes {grid = [32]} {
       %a = linalg.add ins(%l, %r : tensor<1x1024xf16>, tensor<1x1024xf16>) outs(%e : tensor<1x1024xf16>) -> tensor<1x1024xf16>
       ktdp.yield_reduced %a : tensor<1x1024xf16>
     }
+    ktdp.store %s, %Yt : tensor<1x1024xf16>, !ktdp.access_tile<1x1024xindex>
   }
   return
 }
