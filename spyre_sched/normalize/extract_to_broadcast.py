@@ -140,7 +140,10 @@ def folded_constant(value: SSAValue) -> Attribute | None:
     if owner.name == "arith.bitcast":
         return _reinterpreted(inner, rtype)
     if isinstance(rtype, IndexType | IntegerType):
-        return IntegerAttr(int(inner.value.data), rtype)
+        # a narrowing cast keeps the low bits (MLIR's index_cast truncates), read signed
+        width = 64 if isinstance(rtype, IndexType) else rtype.width.data
+        half = 1 << (width - 1)
+        return IntegerAttr((int(inner.value.data) + half) % (2 * half) - half, rtype)
     kind = _FLOATS.get(str(rtype))
     if kind is None:
         return None
