@@ -241,7 +241,9 @@ def _deviation(g, z, threshold: float | None) -> np.ndarray:
 
 def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
                             result_type: str,
-                            operand_types: list[str | None] | None = None) -> np.ndarray | None:
+                            operand_types: list[str | None] | None = None,
+                            operand_ranges: list | None = None,
+                            with_range: bool = False):
     """e_z of z = g(operands) (`result`), with `errors[k]` the bound of operand k (None:
     exact); `evaluate(values)` applies g (the executors' own implementation) to a list of
     operand arrays. Returns None when no operand carries an error; raises `ValueError`
@@ -251,10 +253,17 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
     executor's value lies between e below its type's overflow threshold and that infinity,
     so those are its corners (`operand_types` name the operands' types; without one the
     overflow may reach any value), and an infinite z gets as bound how far below the
-    threshold its corners reach."""
+    threshold its corners reach.
+
+    `operand_ranges[k]`, when given, is an interval (lo, hi) the executor's operand k
+    lies in, narrower than its value +- its bound (the range this function gives with
+    `with_range`): the corners are taken inside it, so `1 + exp(x)` keeps its sign however
+    loose exp's bound is. `with_range` returns (bound, (lo, hi)): the least and largest
+    value the op gives over the box, widened by an approximate op's slack (NaN where a
+    corner is NaN: no range)."""
     varying = [k for k, e in enumerate(errors) if e is not None]
     if not varying:
-        return None
+        return (None, None) if with_range else None
     turning = TURNING_POINTS.get(op_name, ()) if len(operands) == 1 else ()
     if op_name not in MONOTONE_OPS and not turning:
         raise ValueError(f"{op_name} is not monotone in its operands")
@@ -280,14 +289,20 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             overflow = e_k > 0
             lo = np.where(np.isposinf(x) & overflow, reach, lo)
             hi = np.where(np.isneginf(x) & overflow, -reach, hi)
+            narrower = operand_ranges[k] if operand_ranges else None
+            if narrower is not None:
+                lo, hi = np.fmax(lo, narrower[0]), np.fmin(hi, narrower[1])
             lows.append(lo)
             highs.append(hi)
+        least = np.full(worst.shape, np.inf)
+        most = np.full(worst.shape, -np.inf)
         for corner in itertools.product((0, 1), repeat=len(varying)):
             values = list(operands)
             for k, side, lo, hi in zip(varying, corner, lows, highs):
                 values[k] = hi if side else lo
             g = np.asarray(evaluate(values), dtype=np.float64)
             worst = np.maximum(worst, _deviation(g, z, result_threshold))
+            least, most = np.minimum(least, g), np.maximum(most, g)
             if approximate:
                 largest = np.maximum(largest, np.where(np.isinf(z), np.minimum(np.abs(g), cap),
                                                        np.abs(g)))
@@ -299,6 +314,8 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             g = np.asarray(evaluate([at]), dtype=np.float64)
             deviation = np.where(inside, _deviation(g, z, result_threshold), 0.0)
             worst = np.maximum(worst, deviation)
+            least = np.where(inside, np.minimum(least, g), least)
+            most = np.where(inside, np.maximum(most, g), most)
             if approximate:
                 largest = np.maximum(largest, np.where(inside, np.abs(g), 0.0))
         divisor = DIVISOR_OPERAND.get(op_name)
@@ -308,8 +325,12 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             worst = np.where(straddles & ~np.isnan(worst), np.inf, worst)
         if approximate:
             et = element_type(result_type).name
-            worst = worst + 4 * UNIT_ROUNDOFF[et] * largest + 2 * SMALLEST_SPACING[et]
-    return worst
+            slack = 4 * UNIT_ROUNDOFF[et] * largest + 2 * SMALLEST_SPACING[et]
+            worst = worst + slack
+            least, most = least - slack, most + slack
+    if not with_range:
+        return worst
+    return worst, (least, most)
 
 
 def comparison_classes(want, bound=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -2,7 +2,10 @@
 lie from each value the reference computes (docs/numerics.md, "Rule 3").
 
 On request (`reference.run_with_error_bounds`), every tile executor keeps `ex.errors`: SSA
-value -> float64 array of absolute bounds (absent: the value must match bit for bit).
+value -> float64 array of absolute bounds (absent: the value must match bit for bit), and
+for an elementwise op's result `ex.error_ranges`: the interval its hardware value lies
+in, which the corners of the ops using it stay inside (exp's result is never negative,
+whatever its bound).
 Float `add` reductions are the sources (`numerics.reduction_error_bound`); elementwise ops
 carry their operands' bounds forward (`numerics.elementwise_error_bound`, evaluated with
 the reference's own handler at the corners of the operands' intervals); data movement
@@ -119,6 +122,8 @@ def after_op(ex, op, handler, values, produced) -> None:
     name = op.name
     if name in SELF_TRACKED:
         return
+    for result in op.results:  # set again below only by an elementwise float op
+        ex.error_ranges.pop(result, None)
     if name == "ktdp.load":
         _set(ex.errors, op.results[0], _load(ex, values[0], produced[0]))
         return
@@ -141,13 +146,16 @@ def after_op(ex, op, handler, values, produced) -> None:
     if name in OPS and len(op.results) == 1 and _is_float(op.results[0].type):
         result_type = element_name(op.results[0].type)
         try:
-            bound = elementwise_error_bound(
+            bound, interval = elementwise_error_bound(
                 name, lambda vals: handler(ex, op, vals)[0], values, operand_errors,
                 produced[0], result_type,
-                [element_name(o.type) if _is_float(o.type) else None for o in op.operands])
+                [element_name(o.type) if _is_float(o.type) else None for o in op.operands],
+                [ex.error_ranges.get(o) for o in op.operands], with_range=True)
         except ValueError as err:
             raise _refuse(ex, op, str(err)) from None
         _set(errors, op.results[0], bound)
+        if op.results[0] in errors:
+            ex.error_ranges[op.results[0]] = interval
         return
     if name in OPS:
         raise _refuse(ex, op, "its result is not a float (a comparison or a conversion to "

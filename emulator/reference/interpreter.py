@@ -108,6 +108,9 @@ class TileExecutor:
         # SSA value -> bound of how far a hardware-order executor may lie from its value
         # (error_tracking); None when the launch does not track bounds
         self.errors: dict | None = {} if machine.errors is not None else None
+        # SSA value -> (lo, hi): where an elementwise result's hardware value lies when
+        # that is narrower than its value +- its bound (error_tracking)
+        self.error_ranges: dict = {}
 
     # ---- errors ------------------------------------------------------------------
     def error(self, op: Operation, message: str, cls=ExecutionError) -> SpyreSchedError:

@@ -312,3 +312,33 @@ def test_a_corner_that_gives_nan_makes_the_bound_may_be_nan():
     z = sub([a, a])
     bound = elementwise_error_bound("arith.subf", sub, [a, a], [e, e], z, "f16", ["f16", "f16"])
     assert np.isnan(bound[0]) and bound[1] == 2.0
+
+
+def test_a_range_keeps_a_sign_the_symmetric_bound_loses():
+    # sigmoid written out, 1 / (1 + exp(-x)), on x = 2 +- 3: exp(-x) lies in
+    # [exp(-5), exp(1)], so 1 + exp(-x) >= 1; its value +- bound reaches below 0
+    neg, exp = _op("arith.negf", "f32"), _op("math.exp", "f32")
+    add, div = _op("arith.addf", "f32"), _op("arith.divf", "f32")
+    x = np.array([2.0], dtype=np.float32)
+    e = np.array([3.0])
+    n = neg([x])
+    bn, rn = elementwise_error_bound("arith.negf", neg, [x], [e], n, "f32", ["f32"],
+                                     with_range=True)
+    z = exp([n])
+    bz, rz = elementwise_error_bound("math.exp", exp, [n], [bn], z, "f32", ["f32"], [rn],
+                                     with_range=True)
+    assert 0 < rz[0][0] <= np.exp(-5) and rz[1][0] >= np.exp(1)
+    assert z[0] - bz[0] < 0  # the symmetric interval holds negative values
+    one = np.ones(1, dtype=np.float32)
+    s = add([one, z])
+    bs, rs = elementwise_error_bound("arith.addf", add, [one, z], [None, bz], s, "f32",
+                                     ["f32", "f32"], [None, rz], with_range=True)
+    assert rs[0][0] >= 1 and s[0] - bs[0] < 0
+    q = div([one, s])
+    loose = elementwise_error_bound("arith.divf", div, [one, s], [None, bs], q, "f32")
+    assert np.isinf(loose[0])
+    tight, rq = elementwise_error_bound("arith.divf", div, [one, s], [None, bs], q, "f32",
+                                        ["f32", "f32"], [None, rs], with_range=True)
+    # 1 / (1 + exp(-x)) over x in [-1, 5]: between 0.27 and 0.994, q = 0.88
+    assert np.isfinite(tight[0]) and tight[0] < 0.62
+    assert 0.26 < rq[0][0] and rq[1][0] < 1

@@ -9,6 +9,8 @@ docs/emulator.md "Comparing with the reference").
 - a non-finite reference value must be matched exactly, an element with an infinite
   bound is counted as not checked and keeps the verdict from MATCH;
 - a sum a loop carries in a vector is bounded for that vector's type (its accumulator);
+- an elementwise result's bound keeps the interval its hardware value lies in, so a
+  written-out sigmoid after a reordered sum keeps 1 + exp(-x) positive;
 - a kernel that stores through a constant address has those ranges as outputs; nothing
   compared is never a MATCH; memory starts poisoned, so a forgotten store fails.
 """
@@ -273,3 +275,15 @@ def test_a_sum_carried_across_loop_iterations_is_bounded_in_its_own_type():
     result = spyre_sched.run(str(KERNELS / "col_sum_f16.mlir"), strategy="heuristic")
     assert result.verdict == "MATCH", result.mismatches
     assert result.reference_run.accumulator == "f16"
+
+
+def test_a_written_out_sigmoid_keeps_its_denominator_positive():
+    # an f16 matmul summed in any order: exp(-gate) +- its bound reaches below zero, so
+    # without the interval exp's hardware value lies in, 1 / (1 + exp(-gate)) is bounded
+    # only by the overflow threshold (65,521); with it, by a few units
+    kernel = KERNELS / "sigmoid_written_out_after_matmul.mlir"
+    inputs = reference.make_inputs(reference.as_kernel(kernel), 0)
+    _, bounds = reference.run_with_error_bounds(kernel, inputs, "f16")
+    assert np.isfinite(bounds["Y"]).all() and bounds["Y"].max() < 4
+    result = spyre_sched.run(kernel, strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
