@@ -161,7 +161,10 @@ def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
             low = x if errors is None else x - errors
             high = x if errors is None else x + errors
             mixed = (low.min(axis=axes) < 0) & (high.max(axis=axes) > 0)
-            may_be_nan = mixed & (total + e_sum >= threshold)
+            # the finite terms' partial sums (an infinite term is one already)
+            finite = np.where(np.isfinite(x), absolute, 0.0).sum(axis=axes)
+            reach = finite + accumulation_error(finite, n, accumulator_type, max_roundings)
+            may_be_nan = mixed & (reach >= threshold)
         bound = np.where(np.isnan(bound), np.inf, bound)
         if errors is not None:
             may_be_nan = may_be_nan | np.isnan(errors).any(axis=axes)

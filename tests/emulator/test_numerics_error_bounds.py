@@ -342,3 +342,11 @@ def test_a_range_keeps_a_sign_the_symmetric_bound_loses():
     # 1 / (1 + exp(-x)) over x in [-1, 5]: between 0.27 and 0.994, q = 0.88
     assert np.isfinite(tight[0]) and tight[0] < 0.62
     assert 0.26 < rq[0][0] and rq[1][0] < 1
+
+
+def test_an_infinite_term_alone_does_not_make_a_sum_may_be_nan():
+    # +inf plus small negative terms: the partials of the finite ones cannot overflow, so
+    # the hardware's sum is +inf in any order (unchecked, but its sign is checked)
+    terms = np.array([[np.inf, -1.0, -2.0, 3.0]])
+    bound = reduction_error_bound("add", terms, None, "f16", "f16", np.array([np.inf]))
+    assert np.isposinf(bound[0])
