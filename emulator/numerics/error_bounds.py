@@ -237,9 +237,14 @@ def _from_reference(g, z, threshold: float | None) -> np.ndarray:
 
 
 def _deviation(g, z, threshold: float | None) -> np.ndarray:
-    """`_from_reference` for a corner's value g, with NaN where g is NaN and z is not: the
-    executor's value may then be NaN (infinities meeting, an operand that may be NaN)."""
-    return np.where(np.isnan(g) & ~np.isnan(z), np.nan, _from_reference(g, z, threshold))
+    """`_from_reference` for a corner's value g, with NaN ("may be anything") where
+    exactly one of g and z is NaN: the executor's value may then be NaN where the
+    reference's is not (infinities meeting, an operand that may be NaN), or a number where
+    the reference's NaN came from overflows another order of a sum avoids. 0 where both
+    are NaN (a NaN every corner gives is the executor's too)."""
+    g_nan, z_nan = np.isnan(g), np.isnan(z)
+    return np.where(g_nan != z_nan, np.nan,
+                    np.where(g_nan & z_nan, 0.0, _from_reference(g, z, threshold)))
 
 
 def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
@@ -341,7 +346,8 @@ def comparison_classes(want, bound=None) -> tuple[np.ndarray, np.ndarray, np.nda
     whose bounds are `bound` (None: all 0), which split every element into one of three:
 
     * exact: compared bit for bit: the bound is 0, or the reference value is NaN (NaN
-      must be matched by NaN, whatever the bound);
+      must be matched by NaN, whatever the bound, unless the bound is NaN: a NaN that
+      came from overflows another order of a sum avoids);
     * bounded: a finite positive bound, on a finite reference value or on an infinity (an
       overflow: the same infinity passes, or a finite value of its sign within the bound
       of where its type overflows, `_overflow_distance`);
@@ -357,7 +363,7 @@ def comparison_classes(want, bound=None) -> tuple[np.ndarray, np.ndarray, np.nda
     nan = np.isnan(w.astype(np.float64)) if w.dtype.kind == "f" else np.zeros(w.shape, bool)
     b = np.broadcast_to(np.asarray(bound, dtype=np.float64), w.shape)
     unbounded = ~np.isfinite(b)
-    exact = (b == 0) | nan
+    exact = (b == 0) | (nan & ~np.isnan(b))
     unchecked = ~exact & unbounded
     return exact, ~exact & ~unchecked, unchecked
 
