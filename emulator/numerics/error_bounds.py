@@ -152,19 +152,31 @@ def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
         u, tiny = UNIT_ROUNDOFF[et], SMALLEST_SPACING[et]
         y = np.abs(np.asarray(oracle, dtype=np.float64))
         bound = (1 + u) * e_sum + (2 * u * y + 3 * tiny) / (1 - u)
-        # a partial sum may overflow the accumulator where the terms' magnitudes reach its
-        # threshold; with terms of both signs, infinities of both signs may meet or an
-        # overflow may stand where the exact sum is small: anything, NaN included (the
-        # NaN bound: docs/numerics.md, "may be NaN")
+        # A partial sum overflows the accumulator to +inf only where the positive terms'
+        # magnitudes (bounds included) reach its threshold or a term is +inf (an overflow
+        # of its own), to -inf likewise; both may meet as NaN (docs/numerics.md, "may be
+        # NaN": anything passes). Even infinite terms of both signs are no sure NaN: the
+        # hardware may fuse the op that made a term into its sum (a matrix unit adds each
+        # product unrounded, so an f16 product past 65,504 need not overflow there).
+        # One side alone may stand where the reference's sum is finite: no finite bound.
         threshold = overflow_threshold(element_type(accumulator_type).name)
         if threshold is not None:
             low = x if errors is None else x - errors
             high = x if errors is None else x + errors
-            mixed = (low.min(axis=axes) < 0) & (high.max(axis=axes) > 0)
-            # the finite terms' partial sums (an infinite term is one already)
-            finite = np.where(np.isfinite(x), absolute, 0.0).sum(axis=axes)
-            reach = finite + accumulation_error(finite, n, accumulator_type, max_roundings)
-            may_be_nan = mixed & (reach >= threshold)
+            finite = np.isfinite(x)
+
+            def reaches(magnitudes):
+                grown = magnitudes + accumulation_error(magnitudes, n, accumulator_type,
+                                                        max_roundings)
+                return grown >= threshold
+
+            positive = np.where(finite & (high > 0), high, 0.0).sum(axis=axes)
+            negative = np.where(finite & (low < 0), -low, 0.0).sum(axis=axes)
+            to_pos = (x == np.inf).any(axis=axes) | reaches(positive)
+            to_neg = (x == -np.inf).any(axis=axes) | reaches(negative)
+            may_be_nan = to_pos & to_neg
+            finite_sum = np.isfinite(np.asarray(oracle, dtype=np.float64))
+            bound = np.where((to_pos | to_neg) & finite_sum, np.inf, bound)
         bound = np.where(np.isnan(bound), np.inf, bound)
         if errors is not None:
             may_be_nan = may_be_nan | np.isnan(errors).any(axis=axes)
@@ -326,6 +338,12 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             most = np.where(inside, np.maximum(most, g), most)
             if approximate:
                 largest = np.maximum(largest, np.where(inside, np.abs(g), 0.0))
+        # an operand that may be anything (a NaN bound) makes the result so: its corners
+        # are NaN, which would otherwise read as a NaN every order gives
+        anything = np.zeros(worst.shape, bool)
+        for k in varying:
+            anything = anything | np.isnan(np.asarray(errors[k], dtype=np.float64))
+        worst = np.where(anything, np.nan, worst)
         divisor = DIVISOR_OPERAND.get(op_name)
         if divisor is not None and divisor in varying:
             at = varying.index(divisor)

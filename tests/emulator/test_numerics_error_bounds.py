@@ -350,3 +350,20 @@ def test_an_infinite_term_alone_does_not_make_a_sum_may_be_nan():
     terms = np.array([[np.inf, -1.0, -2.0, 3.0]])
     bound = reduction_error_bound("add", terms, None, "f16", "f16", np.array([np.inf]))
     assert np.isposinf(bound[0])
+
+
+def test_infinite_terms_of_both_signs_may_be_anything_and_so_is_what_uses_them():
+    # the hardware may add such terms unrounded (a matrix unit's products): no sure NaN
+    terms = np.array([[np.inf, -np.inf, 1.0], [1.0, 2.0, 3.0]])
+    bound = reduction_error_bound("add", terms, None, "f16", "f16", np.array([np.nan, 6.0]))
+    assert np.isnan(bound[0]) and np.isfinite(bound[1])
+    # one side alone, where the exact sum is finite: no finite bound (+inf may stand)
+    big = np.array([[40000.0, 40000.0, -30000.0, -30000.0]])
+    one_side = reduction_error_bound("add", big, None, "f16", "f16", np.array([20000.0]))
+    assert np.isposinf(one_side[0])
+    sub = _op("arith.subf", "f16")
+    a = np.array([np.nan, 1.0], dtype=np.float16)
+    e = np.array([np.nan, 1.0])
+    z = sub([a, a])
+    b = elementwise_error_bound("arith.subf", sub, [a, a], [e, e], z, "f16", ["f16", "f16"])
+    assert np.isnan(b[0]) and b[1] == 2.0

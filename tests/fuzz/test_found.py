@@ -123,7 +123,7 @@ def test_a_nan_after_a_matmul_whose_partial_sums_may_overflow_is_not_a_mismatch(
     assert result.verdict == "UNCHECKED", result.mismatches
     assert not result.mismatches
     check = result.checks["Y"]
-    assert check.unchecked > 0 and check.exact > 0 and check.failed == 0
+    assert check.unchecked > 0 and check.failed == 0
 
 
 def test_a_matmul_that_feeds_no_store_is_not_in_the_bound():
@@ -149,3 +149,13 @@ def test_a_reference_nan_from_an_avoidable_overflow_is_not_required():
                              strategy="heuristic", seed=453)
     assert result.verdict == "UNCHECKED", result.mismatches
     assert not result.mismatches and result.checks["Y"].exact > 0
+
+
+def test_a_reference_nan_from_overflowed_products_is_not_required():
+    """The reference's f16 products overflowed to both infinities (NaN sum) where the
+    matrix unit, adding products unrounded, stayed finite: unchecked, not a MISMATCH."""
+    result = spyre_sched.run(
+        str(FOUND / "nan_from_products_the_matrix_unit_does_not_round.mlir"),
+        strategy="heuristic", seed=951)
+    assert result.verdict == "UNCHECKED", result.mismatches
+    assert not result.mismatches and result.checks["Y"].bounded > 0
