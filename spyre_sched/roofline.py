@@ -66,7 +66,7 @@ import numpy as np
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 from xdsl.traits import IsTerminator
 
 from spyre_sched.device.model import Datapath, Device, occupancy_cycles
@@ -343,9 +343,8 @@ def _live_ops(func: Operation) -> set[Operation]:
         if op in live or op is func:
             continue
         live.add(op)
+        # (a block argument's op holds the user, so the parents below reach it)
         work += [v.owner for v in op.operands if isinstance(v.owner, Operation)]
-        work += [v.owner.parent_op() for v in op.operands
-                 if isinstance(v.owner, Block) and v.owner.parent_op() is not None]
         parent = op.parent_op()
         if parent is not None:
             work.append(parent)

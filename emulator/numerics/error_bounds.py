@@ -175,8 +175,7 @@ def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
             to_pos = (x == np.inf).any(axis=axes) | reaches(positive)
             to_neg = (x == -np.inf).any(axis=axes) | reaches(negative)
             may_be_nan = to_pos & to_neg
-            finite_sum = np.isfinite(np.asarray(oracle, dtype=np.float64))
-            bound = np.where((to_pos | to_neg) & finite_sum, np.inf, bound)
+            bound = np.where((to_pos | to_neg) & np.isfinite(y), np.inf, bound)
         bound = np.where(np.isnan(bound), np.inf, bound)
         if errors is not None:
             may_be_nan = may_be_nan | np.isnan(errors).any(axis=axes)

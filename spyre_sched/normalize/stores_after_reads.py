@@ -157,8 +157,8 @@ def _cycle(store: ktdp.StoreOp, reader: Operation):
     written = origin_of(reader)
     other = (f"the store of %{written.value.name_hint}" if isinstance(written, ktdp.StoreOp)
              and written.value.name_hint else f"a later {reader.name}")
-    return fail(store, NAME, f"not supported yet: this store and {other} each overwrite memory that a tile both of them read was "
-                "loaded from (the memories cannot be told apart), so neither can write "
+    return fail(store, NAME, f"not supported yet: this store and {other} each overwrite "
+                "memory that a tile both of them read was loaded from (the memories cannot be told apart), so neither can write "
                 "after the other's last read; load the tile into its own memory first")
 
 
