@@ -661,7 +661,22 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
              ) -> tuple[int, int, list[int], dict[str, int], int]:
     """`pipeline_profile`, the stages' fills, per shared memory its busy cycles per
     iteration (the pipeline's own transfers through it) and the busiest unit's occupancy
-    per iteration (the pace at which iterations with a free buffer follow each other)."""
+    per iteration (the pace at which iterations with a free buffer follow each other).
+    Memoised like `pipeline_cycles` when `memo` is given (callers only read the result)."""
+    if memo is None:
+        return _profile_of(problem, p, choice, None)
+    scope = memo.get(id(p))
+    if scope is None:
+        scope = memo[id(p)] = pipeline_scope(p)
+    key = ("profile", id(p), tuple(choice[d] for d in scope))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _profile_of(problem, p, choice, memo)
+    return found
+
+
+def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
+                ) -> tuple[int, int, list[int], dict[str, int], int]:
     m = modulo_value(problem, p.modulo, choice)
     fills: list[int] = []
     per_engine: dict[str, int] = {}
@@ -1064,7 +1079,8 @@ class PipelineCost:
         }
 
 
-def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> PipelineCost:
+def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice,
+                       memo: dict | None = None) -> PipelineCost:
     n = pipeline_iterations(p, choice)
     m = modulo_value(problem, p.modulo, choice)
     stages: list[StageCost] = []
@@ -1072,19 +1088,19 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice) -> Pipelin
     fill_drain = 0
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
                                       _slack(problem, p, choice)):
-        _, steady = stage_times(problem, st, choice, m)
-        one = stage_fill(problem, st, choice, stag, None, hidden, free)
-        nested = [pipeline_breakdown(problem, w, choice) for w in st.work
+        _, steady = stage_times(problem, st, choice, m, memo)
+        one = stage_fill(problem, st, choice, stag, memo, hidden, free)
+        nested = [pipeline_breakdown(problem, w, choice, memo) for w in st.work
                   if isinstance(w, Pipeline)]
         stages.append(StageCost(st.name, st.engine, one, steady, nested))
         engines[st.engine] = engines.get(st.engine, 0) + steady
         fill_drain += one
     bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
-    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice)
+    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
     bound = {}
     if n >= 2 and m >= 2:
         spans = shared_spans(p)
         bound = {mem: shared_engine_cycles(n, shared[mem], fills, spans[mem])
                  for mem in spans if shared.get(mem)}
     return PipelineCost(p.name, n, m, fill_drain, slowest, bottleneck,
-                        pipeline_cycles(problem, p, choice), engines, stages, issue, bound)
+                        pipeline_cycles(problem, p, choice, memo), engines, stages, issue, bound)

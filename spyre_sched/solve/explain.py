@@ -414,19 +414,21 @@ def build_trace(solution: Solution) -> dict[str, object]:
 def _trace(solution: Solution,
            decisions: dict[int, list[dict[str, object]]] | None) -> dict[str, object]:
     problem, choice = solution.problem, solution.choice
+    memo: dict = {}  # one choice throughout: each nested pipeline is costed once
     programs = []
     for prog in problem.programs:
         entry: dict[str, object] = {
             "program": prog.index, "name": prog.name, "calls": prog.calls,
-            "cycles": cost.program_cycles(problem, prog, choice),
+            "cycles": cost.program_cycles(problem, prog, choice, memo),
             # one call's cycles: the runtime multiplies them by the calls a launch makes
-            "cycles_per_call": cost.program_cycles(problem, replace(prog, calls=1), choice),
+            "cycles_per_call": cost.program_cycles(problem, replace(prog, calls=1), choice,
+                                                   memo),
             "assumed": list(prog.assumed),
             "scratchpad_bytes": cost.program_scratchpad(problem, prog, choice),
         }
         if decisions is not None:
             entry["decisions"] = decisions.get(prog.index, [])
-        entry["pipelines"] = [cost.pipeline_breakdown(problem, p, choice).as_data()
+        entry["pipelines"] = [cost.pipeline_breakdown(problem, p, choice, memo).as_data()
                               for p in prog.pipelines]
         entry["buffers"] = [{"buffer": b.name, "role": b.role, "memory": b.memory,
                              "bytes": b.bytes.at(choice),
