@@ -999,8 +999,9 @@ def program_violations(problem: Problem, p: Program, choice: Choice) -> list[Vio
 
 
 def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[Violation]:
-    """A datapath's queue given out beyond its depth, and a FIFO shallower than the
-    entries its pipeline's chunk asks of it (`FifoSplit`, `Candidate.entries`)."""
+    """A datapath's queue given out beyond its depth, and a FIFO whose depth is not the
+    entries its pipeline's chunk is priced at (`FifoSplit`, `Candidate.entries`): deeper
+    would keep more in flight than priced, shallower would block the producer."""
     out: list[Violation] = []
     for split in p.fifo_splits:
         total = sum(modulo_value(problem, d, choice) for d in split.decisions)
@@ -1011,10 +1012,11 @@ def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[
             need = chunk.entries[split.offset + k] if chunk.entries else \
                 (1 if chunk.streams else chunk.value)
             depth = modulo_value(problem, d, choice)
-            if depth < need:
+            if depth != need:
                 what = "streaming" if chunk.streams else "holding"
                 out.append(Violation("fifo", p.index, f"FIFO {d} {what} a chunk of "
-                                     f"{split.chunk}", need, depth))
+                                     f"{split.chunk} (priced at exactly its entries)",
+                                     need, depth))
     return out
 
 

@@ -225,7 +225,12 @@ class _Effects:
     def effect(self, name: str, index: int) -> dict[str, object]:
         """Decision `name` on candidate `index` instead of the chosen one."""
         problem = self.problem
-        alt = _Override(self.base, name, index)
+        if problem.decision(name).kind == "chunk":
+            # a chunk candidate is priced with its FIFOs' depths: they move with it
+            alt: Mapping[str, int] = {**self.base, name: index,
+                                      **problem.chunk_depths(name, index)}
+        else:
+            alt = _Override(self.base, name, index)
         programs = self.programs_of.get(name, [])
         broken = self._violations(name, alt, programs)
         if broken:
@@ -338,7 +343,7 @@ def _fifo_share_words(problem: Problem, d: Decision, choice: dict[str, int]) -> 
             k = split.decisions.index(d.name)
             entries = chunk.entries[split.offset + k] if chunk.entries else chunk.value
             need = (f"streams through it, priced at {entries} entries here" if chunk.streams
-                    else f"is held: this FIFO needs at least {entries}")
+                    else f"is held: this FIFO gets its {entries} entries")
             return [f"the queue {split.name} gives out {'+'.join(map(str, given))} of "
                     f"{split.depth} entries; chunk {split.chunk} = {chunk.label} {need}"]
     return []

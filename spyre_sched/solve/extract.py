@@ -700,7 +700,8 @@ class _ProgramReader:
                 into = [f.results[0].type.dest.data == unit.kind for f in order]
                 chunk = Decision(
                     f"{base}.chunk", "chunk", self.index,
-                    tuple([Candidate(c, entries=(c,) * len(order)) for c in range(1, most + 1)]
+                    tuple([Candidate(c, entries=_held_entries(c, order, groups, queues))
+                           for c in range(1, most + 1)]
                           + [Candidate(c, streams=True, entries=e) for c in range(2, most + 1)
                              for e in _streaming_profiles(c, order, into, groups, queues)]),
                     source=f"vectors per instruction of the FIFO pipeline of compute {base}",
@@ -1222,6 +1223,20 @@ def streamed_chunk_cycles(k: int, hops: list[tuple[int, int, int, bool]],
     return wait
 
 
+def _fifo_key(f) -> tuple[str, str, tuple[int, int]]:
+    t = f.results[0].type
+    return t.source.data, t.dest.data, ktdf.fifo_phase(f)
+
+
+def _held_entries(c: int, order: list, groups: dict, queues: dict) -> tuple[int, ...]:
+    """Entries per FIFO of a chunk of c vectors held whole in every FIFO: each FIFO's even
+    share of its queue, or c where that is more (then the queue cannot give them and the
+    candidate is infeasible). The queue is the pipeline's alone (`fifo_decisions`), and a
+    deeper FIFO keeps more vectors in flight at no cost, so a held chunk takes its share:
+    the lowering gives each FIFO exactly these entries, and the price assumes them."""
+    return tuple(max(c, queues[_fifo_key(f)] // len(groups[_fifo_key(f)])) for f in order)
+
+
 def _streaming_profiles(c: int, order: list, into: list[bool], groups: dict,
                         queues: dict) -> list[tuple[int, ...]]:
     """Entries per FIFO a streaming chunk of c vectors may ask for: the FIFOs into the
@@ -1242,12 +1257,10 @@ def _streaming_profiles(c: int, order: list, into: list[bool], groups: dict,
                 if is_in:
                     profile.append(next(it))
                 else:
-                    t = f.results[0].type
-                    key = (t.source.data, t.dest.data, ktdf.fifo_phase(f))
+                    key = _fifo_key(f)
                     profile.append(min(c, queues[key] // len(groups[key])))
-            fits = all(sum(p for p, f in zip(profile, order)
-                           if (f.results[0].type.source.data, f.results[0].type.dest.data,
-                               ktdf.fifo_phase(f)) == key) <= queues[key] for key in groups)
+            fits = all(sum(p for p, f in zip(profile, order) if _fifo_key(f) == key)
+                       <= queues[key] for key in groups)
             if fits:
                 if tuple(profile) not in out:
                     out.append(tuple(profile))

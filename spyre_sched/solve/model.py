@@ -347,8 +347,8 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
 def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSplit,
                       one_hot: dict[str, list], guarded, program: int) -> None:
     """A datapath's queue given out among its FIFOs (their depths add up to at most the
-    queue), and each chunk candidate asking each of them for its entries (a held chunk
-    of c vectors: c in every FIFO):
+    queue), and each chunk candidate giving each of them exactly its entries (what its
+    price assumes; a held chunk of c vectors: each FIFO's share of its queue, at least c):
     linear in the decisions' one-hots, so the depths are chosen by CP-SAT alongside the
     tables, never enumerated with them."""
     depth = {d: cp_model.LinearExpr.weighted_sum(
@@ -358,5 +358,4 @@ def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSpli
     for i, c in enumerate(problem.decision(split.chunk).candidates):
         for k, d in enumerate(split.decisions):
             need = c.entries[split.offset + k] if c.entries else (1 if c.streams else c.value)
-            if need > 1:
-                model.add(depth[d] >= need).only_enforce_if(one_hot[split.chunk][i])
+            model.add(depth[d] == need).only_enforce_if(one_hot[split.chunk][i])

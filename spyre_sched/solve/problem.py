@@ -56,10 +56,10 @@ class Candidate:
     through them (priced so; `FifoSplit`)."""
     entries: tuple[int, ...] = ()
     """A `chunk` candidate's entries per FIFO of its pipeline (in the order of the
-    pipeline's `fifo` decisions, `FifoSplit.offset`): what each FIFO keeps at least, and
-    what its price assumes. A held chunk asks every FIFO for a whole chunk; a streaming
-    one for less in some of them (docs/solver.md, "FIFO depth and vectors per
-    instruction")."""
+    pipeline's `fifo` decisions, `FifoSplit.offset`): what each FIFO is given, and what
+    its price assumes. A held chunk gives every FIFO its share of its queue (a whole chunk
+    at least); a streaming one less than a chunk in some of them (docs/solver.md, "FIFO
+    depth and vectors per instruction")."""
 
     @property
     def label(self) -> str:
@@ -334,9 +334,10 @@ class FifoUse:
 class FifoSplit:
     """The FIFOs of one pipeline that share a datapath's queue at the same time (one
     phase), each given its own entries by a `fifo` decision: their depths add up to at
-    most the queue's `depth`. When the pipeline's `chunk` takes a held candidate c, each
-    of them keeps at least c entries, so a whole chunk waits in it while the unit behind
-    is busy (docs/solver.md, "FIFO depth and vectors per instruction")."""
+    most the queue's `depth`, and each is what the pipeline's `chunk` candidate is priced
+    at (`Candidate.entries`): for a held chunk of c vectors its share of the queue, at
+    least c, so a whole chunk waits in it while the unit behind is busy (docs/solver.md,
+    "FIFO depth and vectors per instruction")."""
 
     name: str
     decisions: tuple[str, ...]
@@ -514,6 +515,23 @@ class Problem:
         names = [d.name for d in self.decisions]
         for key in itertools.product(*(range(len(d.candidates)) for d in self.decisions)):
             yield dict(zip(names, key))
+
+    def chunk_depths(self, chunk: str, index: int) -> dict[str, int]:
+        """The `fifo` decisions' candidates that give each FIFO of `chunk`'s pipeline the
+        entries its candidate `index` is priced at (`FifoSplit`): moving a chunk moves
+        them with it. A depth no candidate offers is left out (the chunk stays
+        infeasible)."""
+        entries = self.decision(chunk).candidates[index].entries
+        out: dict[str, int] = {}
+        for prog in self.programs:
+            for split in prog.fifo_splits:
+                if split.chunk != chunk or not entries:
+                    continue
+                for k, name in enumerate(split.decisions):
+                    values = [c.value for c in self.decision(name).candidates]
+                    if entries[split.offset + k] in values:
+                        out[name] = values.index(entries[split.offset + k])
+        return out
 
     def within_pairs(self, names: Sequence[str] | None = None) -> list[tuple[str, str]]:
         """(inner, outer) tile decisions bound by `within`, both among `names` (all: None)."""

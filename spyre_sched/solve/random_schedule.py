@@ -3,7 +3,8 @@ nobody optimised (the bench's model error on schedules the model was not fitted 
 
 A random walk from the V1 heuristic's schedule: the decisions in a random order, each
 given a random candidate, kept when the schedule still fits (scratchpad, instances, FIFO
-depth), else left as it was; two rounds. Deterministic per seed."""
+depth), else left as it was; two rounds. A FIFO pipeline's chunk states its FIFOs'
+depths (`FifoSplit`), so drawing a chunk sets them too. Deterministic per seed."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ def random_choice(problem: Problem, seed: int) -> dict[str, int]:
         rng.shuffle(order)
         for d in order:
             trial = {**choice, d.name: rng.randrange(len(d.candidates))}
+            if d.kind == "chunk":
+                trial.update(problem.chunk_depths(d.name, trial[d.name]))
             if cost.feasible(problem, trial):
                 choice = trial
     return choice
@@ -35,3 +38,4 @@ def random_choice(problem: Problem, seed: int) -> dict[str, int]:
 
 def random_schedule(problem: Problem, seed: int, objective: str = "latency") -> Solution:
     return Solution(problem, random_choice(problem, seed), objective, "random")
+

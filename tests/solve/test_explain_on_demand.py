@@ -85,9 +85,12 @@ def test_the_api_explains_on_first_read_of_the_trace(explained) -> None:
 
 
 def _whole_kernel_effect(problem, base, name, index):
-    """What changing one decision does, by costing the whole kernel again."""
+    """What changing one decision does, by costing the whole kernel again (a chunk moves
+    its FIFOs' depths with it: they are what it is priced at)."""
     alt = dict(base)
     alt[name] = index
+    if problem.decision(name).kind == "chunk":
+        alt.update(problem.chunk_depths(name, index))
     broken = cost.violations(problem, alt)
     if broken:
         return {"feasible": False, "breaks": [str(v) for v in broken]}

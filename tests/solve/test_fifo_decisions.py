@@ -71,12 +71,21 @@ def test_a_held_chunk_needs_room_in_every_fifo_and_the_queue_is_not_overdrawn():
     chunk = problem.decision("p0.chunk")
     held4 = next(i for i, c in enumerate(chunk.candidates) if c.label == "4")
     split = problem.programs[0].fifo_splits[0]
-    even = {**choice, **{d: 2 for d in split.decisions}, "p0.chunk": held4}  # depth 3 each
+    store = problem.programs[0].fifo_splits[1].decisions[0]
+    # depth 3 each, 4 for the store FIFO
+    even = {**choice, **{d: 2 for d in split.decisions}, store: 3, "p0.chunk": held4}
     broken = [v for v in cost.violations(problem, even) if v.kind == "fifo"]
     assert broken and "holding a chunk of p0.chunk" in broken[0].name
     streaming = next(i for i, c in enumerate(chunk.candidates)
                      if c.label == "4 streaming [3/3/3/3/3/4]")
     assert cost.feasible(problem, {**even, "p0.chunk": streaming})
+    # each FIFO gets exactly what the chunk is priced at: a deeper one would keep more in
+    # flight than priced (here the store FIFO's 16 against the 4 it streams at)
+    assert any("streaming a chunk" in v.name for v in
+               cost.violations(problem, {**even, store: 15, "p0.chunk": streaming}))
+    # a held chunk takes each FIFO's share of its queue: 3 of 16 for five, 16 for one
+    held3 = next(c for c in chunk.candidates if c.label == "3")
+    assert held3.entries == (3, 3, 3, 3, 3, 16)
     # a streaming chunk priced at deeper FIFOs than given is refused too
     deeper = next(i for i, c in enumerate(chunk.candidates)
                   if c.label == "4 streaming [4/4/4/2/2/4]")
@@ -84,6 +93,28 @@ def test_a_held_chunk_needs_room_in_every_fifo_and_the_queue_is_not_overdrawn():
                cost.violations(problem, {**even, "p0.chunk": deeper}))
     overdrawn = {**choice, **{d: 3 for d in split.decisions}}  # 5 x 4 > 16
     assert any(v.name == f"queue {split.name}" for v in cost.violations(problem, overdrawn))
+
+
+def test_random_schedules_move_a_chunk_with_its_fifo_depths():
+    """A random walk that drew a chunk alone would find every other chunk infeasible (the
+    depths are the old chunk's): drawing a chunk sets its FIFOs' depths too, so random
+    schedules cover several chunks, each with the depths it is priced at."""
+    from spyre_sched.solve.random_schedule import random_choice
+
+    problem = _problem("spyre")
+    chunk = problem.decision("p0.chunk")
+    splits = problem.programs[0].fifo_splits
+    labels = set()
+    for seed in range(12):
+        choice = random_choice(problem, seed)
+        assert cost.feasible(problem, choice)
+        picked = chunk.candidates[choice["p0.chunk"]]
+        labels.add(picked.label)
+        depths = [problem.decision(d).candidates[choice[d]].value
+                  for split in splits for d in split.decisions]
+        assert tuple(depths) == picked.entries
+    # streaming chunks too, whose depths differ from the held ones' even split
+    assert sum("streaming" in label for label in labels) >= 3, labels
 
 
 def test_the_choice_follows_the_queue_depth(tmp_path: Path):
