@@ -21,14 +21,21 @@ cycles against the roofline bound. Each configuration ends in one `Outcome`:
 
 A located error raised while emulating a compiled bundle (a deadlock, an out-of-bounds
 transfer) is a `mismatch`: the compiler accepted the kernel, so the bundle must run.
+
+Every configuration is compiled. A bundle equal to one already emulated for the kernel on
+that device (the same files but for the objective and strategy it names: V1's schedule
+does not depend on the objective) is not emulated again, since the emulator is
+deterministic: its outcome is that bundle's, saying so in its detail.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from spyre_sched.errors import SpyreSchedError, UnsupportedError
@@ -120,10 +127,31 @@ def _hang(stage: str, config: Config, timeout: float | None) -> Outcome:
                    f"{stage} took more than {timeout} s")
 
 
+def bundle_key(bundle: Path) -> str:
+    """A digest of what a bundle runs: every file but the manifest (which hashes them),
+    with the objective and strategy left out of schedule.json (they only describe how the
+    schedule was chosen)."""
+    digest = hashlib.sha256()
+    for f in sorted(bundle.iterdir()):
+        if f.name == "manifest.json" or not f.is_file():
+            continue
+        data = f.read_bytes()
+        if f.name == "schedule.json":
+            doc = json.loads(data)
+            for key in ("objective", "strategy", "solver"):
+                doc.pop(key, None)
+            data = json.dumps(doc, sort_keys=True).encode()
+        digest.update(f.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
 def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: int | None,
-               timeout: float | None, reference=None) -> tuple[Outcome, object]:
+               timeout: float | None, reference=None,
+               emulated: dict[str, Outcome] | None = None) -> tuple[Outcome, object]:
     """Compile, emulate and compare one configuration: its outcome and the reference run
-    (to reuse for the next configuration on the same device)."""
+    (to reuse for the next configuration on the same device). `emulated` (optional): the
+    outcomes of the bundles already emulated for this kernel, by `bundle_key`; an equal
+    bundle takes its outcome instead of being emulated again."""
     from spyre_sched.emulate import compile_bundle, run
 
     stage = "compile"
@@ -132,6 +160,12 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
         with deadline, tempfile.TemporaryDirectory(prefix="spyre-fuzz-") as tmp:
             bundle = Path(tmp) / "bundle"
             compile_bundle(path, bundle, config.device, config.objective, config.strategy)
+            key = bundle_key(bundle) if emulated is not None else None
+            if key in (emulated or {}):
+                seen = emulated[key]
+                return replace(seen, config=str(config),
+                               detail=f"the bundle of {seen.config}, emulated once"
+                               + (f": {seen.detail}" if seen.detail else "")), reference
             stage = "emulate"
             result = run(str(bundle), None, device=config.device, runtime_args=runtime_args,
                          seed=seed, reference=reference)
@@ -149,18 +183,25 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
                        f"{normalise(str(err))}", text), reference
     if deadline.fired:  # the Hang was raised where it was dropped (`Deadline`)
         return _hang(stage, config, timeout), reference
+    outcome = _judged(config, result, bound)
+    if key is not None:
+        emulated[key] = outcome
+    return outcome, result.reference_run
+
+
+def _judged(config: Config, result, bound: int | None) -> Outcome:
+    """The outcome of an emulated configuration: `run`'s verdict and the bound."""
     unchecked = result.verdict == "UNCHECKED"
     if not result.matches and not unchecked:
         return Outcome("mismatch", str(config), "outputs differ",
-                       "; ".join(result.mismatches), result.cycles, bound), result.reference_run
+                       "; ".join(result.mismatches), result.cycles, bound)
     if bound is not None and result.cycles < bound:
         return Outcome("below-bound", str(config), "emulated cycles below the roofline bound",
-                       f"emulated {result.cycles} < bound {bound}", result.cycles,
-                       bound), result.reference_run
+                       f"emulated {result.cycles} < bound {bound}", result.cycles, bound)
     if unchecked:  # every element compared agreed, but some could not be judged
         return Outcome("unchecked", str(config), UNCHECKED_REASON, "; ".join(result.unchecked),
-                       result.cycles, bound), result.reference_run
-    return Outcome("match", str(config), "", "", result.cycles, bound), result.reference_run
+                       result.cycles, bound)
+    return Outcome("match", str(config), "", "", result.cycles, bound)
 
 
 def configs_for(tiles: int, devices=DEVICES) -> list[Config]:
@@ -205,12 +246,13 @@ def run_kernel(text: str, runtime_args: dict, tiles: int, *, seed: int = 0,
             return result
         references: dict[str, object] = {}
         bounds: dict[str, int | None] = {}
+        emulated: dict[str, Outcome] = {}  # by bundle_key (which includes the device)
         for config in only if only is not None else configs_for(tiles):
             if config.device not in bounds:
                 bounds[config.device] = _bound(path, config.device, runtime_args)
             outcome, references[config.device] = run_config(
                 path, config, runtime_args, seed, bounds[config.device], timeout,
-                references.get(config.device))
+                references.get(config.device), emulated)
             result.outcomes.append(outcome)
             if stop_early and outcome.status in FAILURES:
                 break

@@ -128,3 +128,45 @@ def test_generated_kernels_match_or_are_refused(index):
     result = run_kernel(kernel.text, kernel.runtime_args, kernel.tiles, seed=index,
                         only=[config])
     assert result.status in ("match", "out-of-scope"), (kernel.text, result.as_dict())
+
+
+def test_an_equal_bundle_is_emulated_once(monkeypatch):
+    """V1's schedule does not depend on the objective: the second objective's bundle
+    equals the first's (but for the objective it names), so its outcome is that bundle's
+    and the emulator runs once; the solver's bundle is emulated on its own."""
+    calls = []
+    real = emulate.run
+
+    def counting(bundle, inputs=None, **kw):
+        calls.append(bundle)
+        return real(bundle, inputs, **kw)
+
+    monkeypatch.setattr(emulate, "run", counting)
+    configs = [Config("sample_device", "heuristic", "latency"),
+               Config("sample_device", "heuristic", "memory")]
+    first, second = run_kernel(SIMPLE, {}, 1, only=configs).outcomes
+    assert len(calls) == 1
+    assert (second.status, second.cycles, second.bound) == \
+        (first.status, first.cycles, first.bound) == ("match", first.cycles, first.bound)
+    assert second.config == "sample_device/heuristic/memory"
+    assert "the bundle of sample_device/heuristic/latency, emulated once" in second.detail
+
+
+def test_bundle_key_ignores_only_how_the_schedule_was_chosen(tmp_path):
+    import json
+
+    from spyre_sched.fuzz.runner import bundle_key
+
+    bundle = tmp_path / "b"
+    bundle.mkdir()
+    (bundle / "schedule.json").write_text(json.dumps(
+        {"objective": "latency", "strategy": "heuristic", "solver": {}, "programs": [1]}))
+    (bundle / "p.mlir").write_text("x")
+    (bundle / "manifest.json").write_text("{}")
+    base = bundle_key(bundle)
+    (bundle / "schedule.json").write_text(json.dumps(
+        {"objective": "memory", "strategy": "solver", "solver": {"a": 1}, "programs": [1]}))
+    (bundle / "manifest.json").write_text('{"other": 1}')
+    assert bundle_key(bundle) == base
+    (bundle / "p.mlir").write_text("y")
+    assert bundle_key(bundle) != base
