@@ -1009,8 +1009,7 @@ def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[
             out.append(Violation("fifo", p.index, f"queue {split.name}", total, split.depth))
         chunk = problem.decision(split.chunk).candidates[choice[split.chunk]]
         for k, d in enumerate(split.decisions):
-            need = chunk.entries[split.offset + k] if chunk.entries else \
-                (1 if chunk.streams else chunk.value)
+            need = split.entries(chunk, k)
             depth = modulo_value(problem, d, choice)
             if depth != need:
                 what = "streaming" if chunk.streams else "holding"

@@ -357,5 +357,4 @@ def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSpli
             model.add(cp_model.LinearExpr.sum(list(depth.values())) <= split.depth), program)
     for i, c in enumerate(problem.decision(split.chunk).candidates):
         for k, d in enumerate(split.decisions):
-            need = c.entries[split.offset + k] if c.entries else (1 if c.streams else c.value)
-            model.add(depth[d] == need).only_enforce_if(one_hot[split.chunk][i])
+            model.add(depth[d] == split.entries(c, k)).only_enforce_if(one_hot[split.chunk][i])

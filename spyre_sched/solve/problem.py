@@ -346,6 +346,12 @@ class FifoSplit:
     offset: int = 0
     """Position of the first of `decisions` in the chunk candidates' `entries`."""
 
+    def entries(self, chunk: Candidate, k: int) -> int:
+        """The depth chunk candidate `chunk` gives the k-th FIFO of the split."""
+        if chunk.entries:
+            return chunk.entries[self.offset + k]
+        return 1 if chunk.streams else chunk.value
+
 
 @dataclass(frozen=True)
 class RegisterUse:
@@ -521,16 +527,16 @@ class Problem:
         entries its candidate `index` is priced at (`FifoSplit`): moving a chunk moves
         them with it. A depth no candidate offers is left out (the chunk stays
         infeasible)."""
-        entries = self.decision(chunk).candidates[index].entries
+        candidate = self.decision(chunk).candidates[index]
         out: dict[str, int] = {}
         for prog in self.programs:
             for split in prog.fifo_splits:
-                if split.chunk != chunk or not entries:
+                if split.chunk != chunk:
                     continue
                 for k, name in enumerate(split.decisions):
                     values = [c.value for c in self.decision(name).candidates]
-                    if entries[split.offset + k] in values:
-                        out[name] = values.index(entries[split.offset + k])
+                    if split.entries(candidate, k) in values:
+                        out[name] = values.index(split.entries(candidate, k))
         return out
 
     def within_pairs(self, names: Sequence[str] | None = None) -> list[tuple[str, str]]:
