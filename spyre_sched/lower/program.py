@@ -12,7 +12,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
-from spyre_sched.lower import addresses, lifetimes, parallel_loops, runtime_shapes
+from spyre_sched.lower import addresses, fifo_order, lifetimes, parallel_loops, runtime_shapes
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms, index_form
 from spyre_sched.lower.units import Units
@@ -25,7 +25,7 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
     env = base_forms(fn, units.num_tiles)
     pa = analyse(index, fn, units, env, index_form)
     _assign_addresses(pa)
-    _fifo_depths(pa)
+    in_send_order = _fifo_depths(pa)
     tables = ProgramTables(pa, next_symbol)
     units_ops: list[Operation] = []
     for engine in pa.engines.values():
@@ -34,6 +34,7 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
         region = Region(Block(body))
         instances = units.instances(engine, pa.corelets.get(engine.name, 1))
         units_ops.append(df.ProgramUnitOp(f"p{index}_{engine.name}", engine.name, instances, region))
+    fifo_order.check_send_order(pa.name, units_ops, in_send_order)
     decls: list[Operation] = []
     for fifo in pa.fifos.values():
         decls.append(df.FifoOp(fifo.name, fifo.source.name, fifo.target.name, fifo.depth,
@@ -98,39 +99,47 @@ def _assign_addresses(pa: ProgramAnalysis) -> None:
     pa.reuse = lifetimes.plan_reuse(pa)
 
 
-def _fifo_depths(pa: ProgramAnalysis) -> None:
+def _fifo_depths(pa: ProgramAnalysis) -> list[tuple[str, str, list[str]]]:
     """Split each datapath's queue depth between the logical FIFOs that need it at the same
     time, as the solver chose (`ktdf.depth` on every FIFO of the group), else evenly: those
     of one phase (`ktdf.fifo_phase`, one compute of the program's run-once
     pipeline). FIFOs of different phases take the whole queue in turns: every unit pushes
     and pops all of one phase's entries before the next phase's, and the emulator holds
-    the datapath's entries of all its FIFOs to the queue depth (docs/dataflowir.md)."""
+    the datapath's entries of all its FIFOs to the queue depth (docs/dataflowir.md).
+    A phase with more FIFOs than the queue has entries shares it in send order (one
+    entry each, or what the solver chose, each at most the queue): returned as
+    (producer, consumer, FIFO names) for `fifo_order.check_send_order` to prove."""
     sharing: dict[tuple[str, str, tuple[int, int]], list] = {}
     for fifo in pa.fifos.values():
         sharing.setdefault((fifo.source.name, fifo.target.name, fifo.phase), []).append(fifo)
+    in_send_order: list[tuple[str, str, list[str]]] = []
     for (src, dst, _), fifos in sharing.items():
         depth = pa.units.fifo_depth(fifos[0].source, fifos[0].target)
+        shared = len(fifos) > depth
+        if shared:
+            in_send_order.append((src, dst, [f.name for f in fifos]))
         if all(f.chosen is not None for f in fifos):
             # the solver's split (`ktdf.depth`): each at least 1, together within the queue
+            # (in send order: each within it)
             bad = next((f for f in fifos if f.chosen < 1), None)
             where = f"op ktdf.fifo in pass lower (program {pa.name})"
             if bad is not None:
                 raise DeviceError(f"FIFO {src} -> {dst} has depth {bad.chosen}: a FIFO needs "
                                   "at least one entry", where)
-            total = sum(f.chosen for f in fifos)
-            if total > depth:
-                raise DeviceError(f"the FIFOs {src} -> {dst} of one phase are given {total} "
-                                  f"entries ({' + '.join(str(f.chosen) for f in fifos)}); the "
+            given = [f.chosen for f in fifos]
+            if shared and max(given) > depth:
+                raise DeviceError(f"a FIFO {src} -> {dst} is given {max(given)} entries; the "
                                   f"datapath's queue holds {depth}", where)
+            if not shared and sum(given) > depth:
+                raise DeviceError(f"the FIFOs {src} -> {dst} of one phase are given "
+                                  f"{sum(given)} entries ({' + '.join(map(str, given))}); "
+                                  f"the datapath's queue holds {depth}", where)
             for fifo in fifos:
                 fifo.depth = fifo.chosen
             continue
-        share = depth // len(fifos)
-        if share < 1:
-            raise DeviceError(f"program {pa.name}: {len(fifos)} FIFOs share the datapath {src} -> "
-                              f"{dst} of depth {depth} in one phase")
         for fifo in fifos:
-            fifo.depth = share
+            fifo.depth = max(1, depth // len(fifos))
+    return in_send_order
 
 
 def _outer_function(fn: func.FuncOp, tables: ProgramTables) -> func.FuncOp:

@@ -1004,9 +1004,10 @@ def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[
     would keep more in flight than priced, shallower would block the producer."""
     out: list[Violation] = []
     for split in p.fifo_splits:
-        total = sum(modulo_value(problem, d, choice) for d in split.decisions)
-        if total > split.depth:
-            out.append(Violation("fifo", p.index, f"queue {split.name}", total, split.depth))
+        depths = [modulo_value(problem, d, choice) for d in split.decisions]
+        if split.over_queue(depths):
+            given = max(depths) if split.in_send_order else sum(depths)
+            out.append(Violation("fifo", p.index, f"queue {split.name}", given, split.depth))
         chunk = problem.decision(split.chunk).candidates[choice[split.chunk]]
         for k, d in enumerate(split.decisions):
             need = split.entries(chunk, k)

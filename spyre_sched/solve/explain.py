@@ -344,8 +344,13 @@ def _fifo_share_words(problem: Problem, d: Decision, choice: dict[str, int]) -> 
             entries = chunk.entries[split.offset + k] if chunk.entries else chunk.value
             need = (f"streams through it, priced at {entries} entries here" if chunk.streams
                     else f"is held: this FIFO gets its {entries} entries")
-            return [f"the queue {split.name} gives out {'+'.join(map(str, given))} of "
-                    f"{split.depth} entries; chunk {split.chunk} = {chunk.label} {need}"]
+            if split.in_send_order:
+                queue = (f"the queue {split.name} of {split.depth} entries is shared in send "
+                         f"order by its {len(given)} FIFOs, given {'+'.join(map(str, given))}")
+            else:
+                queue = (f"the queue {split.name} gives out {'+'.join(map(str, given))} of "
+                         f"{split.depth} entries")
+            return [f"{queue}; chunk {split.chunk} = {chunk.label} {need}"]
     return []
 
 

@@ -631,16 +631,27 @@ class _ProgramReader:
     def _fifo_share(self, fifo: ktdf.FifoOp) -> int | None:
         """The depth the lowering gives this FIFO (`lower.program._fifo_depths`): its
         datapath's queue depth split between the FIFOs of the same two unit kinds in the
-        same phase (`ktdf.fifo_phase`; FIFOs of other phases take the queue in turns).
-        None when the datapath has no queue."""
+        same phase (`ktdf.fifo_phase`; FIFOs of other phases take the queue in turns);
+        with more FIFOs than entries, one entry each, the queue shared in send order (the
+        lowering proves the unit behind receives them in that order,
+        lower/fifo_order.py). None when the datapath has no queue."""
+        depth, count = self._queue(fifo)
+        return max(1, depth // count) if depth else None
+
+    def _queue_shared(self, fifo: ktdf.FifoOp) -> int | None:
+        """The queue depth when this FIFO's datapath queue is shared in send order by more
+        FIFOs of its phase than it has entries (`_fifo_share`), else None."""
+        depth, count = self._queue(fifo)
+        return depth if depth and count > depth else None
+
+    def _queue(self, fifo: ktdf.FifoOp) -> tuple[int | None, int]:
+        """(its datapath's queue depth or None, the FIFOs of its phase on that datapath)."""
         slot = fifo.results[0].type
-        key = (slot.source.data, slot.dest.data, ktdf.fifo_phase(fifo))
         if self._fifo_sharing is None:
             self._fifo_sharing = {}
             for f in self.func.walk():
                 if isinstance(f, ktdf.FifoOp):
-                    t = f.results[0].type
-                    k = (t.source.data, t.dest.data, ktdf.fifo_phase(f))
+                    k = _fifo_key(f)
                     self._fifo_sharing[k] = self._fifo_sharing.get(k, 0) + 1
         src = self.hw.unit_of_kind(slot.source.data, fifo)
         dst = self.hw.unit_of_kind(slot.dest.data, fifo)
@@ -648,9 +659,7 @@ class _ProgramReader:
             depth = self.hw.device.fifo_depth(src, dst)
         except DeviceError:
             depth = None
-        if depth and depth < self._fifo_sharing[key]:
-            raise _too_few_entries(fifo, self._fifo_sharing[key], src, dst, depth)
-        return depth // self._fifo_sharing[key] if depth else None
+        return depth, self._fifo_sharing[_fifo_key(fifo)]
 
     def fifo_decisions(self) -> tuple[list[Decision], dict[str, Operation], list[FifoSplit]]:
         """The choices of each elementwise FIFO pipeline the lowering may chunk
@@ -681,8 +690,7 @@ class _ProgramReader:
                 groups.setdefault((t.source.data, t.dest.data, ktdf.fifo_phase(f)), []).append(f)
             queues = {}
             for key, members in groups.items():
-                self._fifo_share(members[0])  # counts the function's FIFOs; checks the depth
-                if self._fifo_sharing[key] != len(members):
+                if self._queue(members[0])[1] != len(members):
                     break  # the queue is shared with FIFOs of another pipeline
                 src = self.hw.unit_of_kind(key[0], members[0])
                 dst = self.hw.unit_of_kind(key[1], members[0])
@@ -717,20 +725,27 @@ class _ProgramReader:
                 offset = 0
                 for (src_kind, dst_kind, _), members in groups.items():
                     depth = queues[(src_kind, dst_kind, _)]
+                    shared = len(members) > depth
+                    # each FIFO its own entries (together within the queue), or, with more
+                    # FIFOs than entries, up to the whole queue shared in send order
+                    most_each = depth if shared else depth - len(members) + 1
+                    rule = (f"1..{depth}: the queue's {depth} entries shared in send order by "
+                            f"{len(members)} FIFOs" if shared else
+                            f"1..{most_each}: the queue's {depth} entries shared by "
+                            f"{len(members)} FIFO(s)")
                     names = []
                     for f in members:
                         d = Decision(f"{base}.fifo{next(j)}", "fifo", self.index,
-                                     tuple(Candidate(v) for v in
-                                           range(1, depth - len(members) + 2)),
+                                     tuple(Candidate(v) for v in range(1, most_each + 1)),
                                      source=f"entries of ktdf.fifo {src_kind} -> {dst_kind} "
                                             f"({_slot_text(f)}) in compute {base}",
-                                     rule=f"1..{depth - len(members) + 1}: the queue's {depth} "
-                                          f"entries shared by {len(members)} FIFO(s)")
+                                     rule=rule)
                         decisions.append(d)
                         ops[d.name] = f
                         names.append(d.name)
                     splits.append(FifoSplit(f"{src_kind} -> {dst_kind} of {base}",
-                                            tuple(names), depth, chunk.name, offset))
+                                            tuple(names), depth, chunk.name, offset,
+                                            in_send_order=shared))
                     offset += len(names)
         for d in decisions:
             self.decisions[d.name] = d
@@ -1128,6 +1143,8 @@ class _ProgramReader:
         ordered = [f for members in groups.values() for f in members]
         hops = [(*self._fifo_hop(f), f.results[0].type.dest.data == unit.kind)
                 for f in ordered]
+        queues = tuple((_fifo_key(f), self._queue_shared(f)) for f in ordered)
+        shares = tuple(self._fifo_share(f) or 1 << 30 for f in ordered)
 
         def k(v: Values) -> tuple[int, int]:
             limit = v[decided].value if decided else fixed
@@ -1137,9 +1154,8 @@ class _ProgramReader:
             else:
                 block = total // width // max(1, n(v))
                 chosen = next((c for c in range(min(limit, block), 0, -1) if block % c == 0), 1)
-            streams = bool(decided) and v[decided].streams
-            return chosen, streamed_chunk_cycles(chosen, hops, v[decided].entries) \
-                if streams else 0
+            entries = (v[decided].entries if decided else ()) or shares
+            return chosen, streamed_chunk_cycles(chosen, hops, entries, queues)
         scope = lo.scope | hi.scope | n.scope | ({decided} if decided else set())
         return Expr(frozenset(scope), k)
 
@@ -1173,54 +1189,76 @@ def _slot_text(fifo: ktdf.FifoOp) -> str:
     return "x".join(str(d) for d in t.get_shape()) + "x" + str(t.element_type)
 
 
-def _too_few_entries(fifo: ktdf.FifoOp, count: int, src: str, dst: str,
-                     depth: int) -> DeviceError:
-    return DeviceError(f"{count} FIFOs share the datapath {src} -> {dst} in one phase, but "
-                       f"its queue holds {depth} entries: each FIFO needs at least one "
-                       "(a device with a deeper queue, or fewer operands per compute)",
-                       f"op {fifo.name} in pass solve")
-
-
 def streamed_chunk_cycles(k: int, hops: list[tuple[int, int, int, bool]],
-                          entries: tuple[int, ...]) -> int:
+                          entries: tuple[int, ...],
+                          queues: tuple[tuple[object, int | None], ...] = ()) -> int:
     """Cycles per chunk of k vectors the compute unit waits on its FIFOs beyond its own
     work, by the emulator's FIFO rule (docs/emulator.md, "FIFOs"): a send of k entries
     places what the FIFO has room for, each piece visible `V = ceil(k · entry bytes /
     bandwidth) + latency` after it is placed, the rest placed as the receiver frees room,
-    and the sender is busy `ceil(k · bytes / bandwidth)` after its last piece. `hops` are
-    the pipeline's FIFOs (bytes per entry, bandwidth, latency, whether it feeds the
-    compute unit) in send order, `entries` their depths.
+    and the sender is busy `ceil(k · bytes / bandwidth)` after its last piece; a receive
+    takes entries as they become visible. `hops` are the pipeline's FIFOs (bytes per
+    entry, bandwidth, latency, whether it feeds the compute unit) in send order,
+    `entries` their depths, `queues` each one's datapath queue (a key, and its depth when
+    more FIFOs than entries share it in send order, else None: then each FIFO's own
+    depth is the only limit).
 
-    Into the compute unit: while it computes chunk i, the producer sends chunk i + 1
-    FIFO by FIFO; a FIFO that holds k entries takes it whole, and the producer blocks at
-    the first that does not, having placed what fits. From there each FIFO of depth e
-    takes ceil(k / e) rounds of V, each started when the receiver takes the round
-    before, and the next FIFO's send starts only when the producer's busy time after
-    that FIFO's last piece is over. Out of it: a chunk sent into an output FIFO of depth
-    e < k blocks the compute unit for ceil(k / e) − 1 rounds of V while the unit behind
-    takes the pieces. The producer is assumed to have finished its pre-placement while
+    Followed entry by entry, in send order. Into the compute unit: while it computes
+    chunk i, the producer sends chunk i + 1 and places what the FIFOs (and shared
+    queues) have room for; at the end of the compute (time 0) the unit receives, and an
+    entry is placed once the entry its depth behind it in its FIFO (or its queue's depth
+    behind it in a shared queue's stream) has been taken, and no earlier than the
+    entry before it in its send, or, for a send's first entry, than the producer's busy
+    time after the send before. Out of it: the unit sends its results from time 0 and
+    waits while an output FIFO has no room, the unit behind taking each entry as it
+    becomes visible. The producer is assumed to have finished its pre-placement while
     the unit computed (its compute per chunk is far longer than a FIFO transfer)."""
-    wait = 0
-    producer_free = 0
-    blocked = False  # the producer has reached a FIFO too shallow for the chunk
-    for (size, bw, latency, into), depth in zip(hops, entries):
+    shared = dict(queues) if queues else {}
+    keys = [q[0] for q in queues] if queues else list(range(len(hops)))
+    into = [j for j, h in enumerate(hops) if h[3]]
+    out = [j for j, h in enumerate(hops) if not h[3]]
+    wait = _stream_entries(k, hops, entries, keys, shared, into, consumer=0)[0]
+    stalled = _stream_entries(k, hops, entries, keys, shared, out, consumer=None)[1]
+    return wait + stalled
+
+
+_LONG_AGO = -(1 << 40)
+
+
+def _stream_entries(k: int, hops, entries, keys, shared, order: list[int],
+                    consumer: int | None) -> tuple[int, int]:
+    """The sends `order` (indices into `hops`) of k entries each through their FIFOs:
+    (when the receiver has taken the last entry, cycles the sender spent waiting for
+    room). `consumer`: the receiver's time at the start (None: it takes each entry as
+    soon as it is visible); the sender starts at time 0 when the receiver does not wait
+    (`consumer` None), else long ago (it placed what fitted during the compute)."""
+    sender = 0 if consumer is None else _LONG_AGO
+    receiver = _LONG_AGO if consumer is None else consumer
+    taken_in: dict[int, list[int]] = {}
+    taken_queue: dict[object, list[int]] = {}
+    stalled = 0
+    for j in order:
+        size, bw, latency, _ = hops[j]
         busy = -(-k * size // max(1, bw))
-        visible = busy + latency
-        rounds = -(-k // max(1, depth))
-        if not into:
-            wait += (rounds - 1) * visible
-            continue
-        if not blocked:
-            if rounds == 1:
-                continue  # placed whole during the compute
-            blocked = True
-            done = (rounds - 1) * visible  # its first piece is already there
-        else:
-            done = max(wait, producer_free + visible) + (rounds - 1) * visible
-        last_placed = done - visible if rounds > 1 else producer_free
-        producer_free = last_placed + busy
-        wait = done
-    return wait
+        visible_after = busy + latency
+        depth = max(1, entries[j])
+        queue = shared.get(keys[j])
+        own = taken_in.setdefault(j, [])
+        stream = taken_queue.setdefault(keys[j], [])
+        start = placed = sender
+        for _ in range(k):
+            room = _LONG_AGO
+            if len(own) >= depth:
+                room = own[-depth]
+            if queue and len(stream) >= queue:
+                room = max(room, stream[-queue])
+            placed = max(placed, room)
+            receiver = max(receiver, placed + visible_after)
+            own.append(receiver)
+            stream.append(receiver)
+        stalled += max(0, placed - max(start, 0))
+        sender = placed + busy
+    return max(receiver, 0), stalled
 
 
 def _fifo_key(f) -> tuple[str, str, tuple[int, int]]:
@@ -1233,8 +1271,17 @@ def _held_entries(c: int, order: list, groups: dict, queues: dict) -> tuple[int,
     share of its queue, or c where that is more (then the queue cannot give them and the
     candidate is infeasible). The queue is the pipeline's alone (`fifo_decisions`), and a
     deeper FIFO keeps more vectors in flight at no cost, so a held chunk takes its share:
-    the lowering gives each FIFO exactly these entries, and the price assumes them."""
-    return tuple(max(c, queues[_fifo_key(f)] // len(groups[_fifo_key(f)])) for f in order)
+    the lowering gives each FIFO exactly these entries, and the price assumes them. A
+    queue with more FIFOs than entries is shared in send order: each FIFO may hold the
+    chunk (c, at most the queue), the queue holding what it can of their stream."""
+    return tuple(c if _in_send_order(f, groups, queues) else
+                 max(c, queues[_fifo_key(f)] // len(groups[_fifo_key(f)])) for f in order)
+
+
+def _in_send_order(f, groups: dict, queues: dict) -> bool:
+    """Whether FIFO f's queue has more FIFOs than entries (shared in send order)."""
+    key = _fifo_key(f)
+    return len(groups[key]) > queues[key]
 
 
 def _streaming_profiles(c: int, order: list, into: list[bool], groups: dict,
@@ -1254,15 +1301,21 @@ def _streaming_profiles(c: int, order: list, into: list[bool], groups: dict,
             it = iter(feed)
             profile = []
             for f, is_in in zip(order, into):
-                if is_in:
-                    profile.append(next(it))
+                key = _fifo_key(f)
+                given = next(it) if is_in else None
+                if _in_send_order(f, groups, queues):
+                    # a queue shared in send order: the stream goes through its entries
+                    # whatever each FIFO is given, so each gets the most it can use
+                    profile.append(min(c, queues[key]))
+                elif is_in:
+                    profile.append(given)
                 else:
-                    key = _fifo_key(f)
                     profile.append(min(c, queues[key] // len(groups[key])))
-            fits = all(sum(p for p, f in zip(profile, order) if _fifo_key(f) == key)
-                       <= queues[key] for key in groups)
+            fits = all(_in_send_order(members[0], groups, queues) or
+                       sum(p for p, f in zip(profile, order) if _fifo_key(f) == key)
+                       <= queues[key] for key, members in groups.items())
             if fits:
-                if tuple(profile) not in out:
+                if tuple(profile) not in out and min(profile) < c:
                     out.append(tuple(profile))
                 break  # the deepest that fits
     return out

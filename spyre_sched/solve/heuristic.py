@@ -153,14 +153,15 @@ def _even_fifo_split(problem: Problem, choice: dict[str, int]) -> None:
     share: dict[str, int] = {}
     for p in problem.programs:
         for split in p.fifo_splits:
-            each = split.depth // len(split.decisions)
+            each = max(1, split.depth // len(split.decisions))  # (1: shared in send order)
             for d in split.decisions:
                 choice[d] = _closest(problem.decision(d), each)
             share[split.chunk] = min(share.get(split.chunk, each), each)
     for name, most in share.items():
         held = [i for i, c in enumerate(problem.decision(name).candidates)
                 if not c.streams and c.value <= most]
-        choice[name] = held[-1]
+        # (a problem restricted to other chunks has none: its first, infeasible or not)
+        choice[name] = held[-1] if held else 0
 
 
 def v1_keep_choice(problem: Problem) -> dict[str, int]:

@@ -353,8 +353,10 @@ def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSpli
     tables, never enumerated with them."""
     depth = {d: cp_model.LinearExpr.weighted_sum(
         one_hot[d], [c.value for c in problem.decision(d).candidates]) for d in split.decisions}
-    guarded("fifo", f"queue {split.name}",
-            model.add(cp_model.LinearExpr.sum(list(depth.values())) <= split.depth), program)
+    if not split.in_send_order:  # (in send order each depth's domain is the bound)
+        guarded("fifo", f"queue {split.name}",
+                model.add(cp_model.LinearExpr.sum(list(depth.values())) <= split.depth),
+                program)
     for i, c in enumerate(problem.decision(split.chunk).candidates):
         for k, d in enumerate(split.decisions):
             model.add(depth[d] == split.entries(c, k)).only_enforce_if(one_hot[split.chunk][i])

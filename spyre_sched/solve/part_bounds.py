@@ -248,7 +248,7 @@ def _program_key(problem: Problem, prog: Program, scope: tuple[str, ...]) -> tup
     place = {d: k for k, d in enumerate(scope)}
     parts = components(problem, prog)
     splits = tuple((tuple(place[d] for d in split.decisions), place.get(split.chunk),
-                    split.depth) for split in prog.fifo_splits)
+                    split.depth, split.in_send_order) for split in prog.fifo_splits)
     return (prog.calls, splits, tuple(
         (part_signature(problem, part, program_scope(problem, part)),
          tuple(place[d] for d in program_scope(problem, part))) for part in parts))

@@ -337,7 +337,9 @@ class FifoSplit:
     most the queue's `depth`, and each is what the pipeline's `chunk` candidate is priced
     at (`Candidate.entries`): for a held chunk of c vectors its share of the queue, at
     least c, so a whole chunk waits in it while the unit behind is busy (docs/solver.md,
-    "FIFO depth and vectors per instruction")."""
+    "FIFO depth and vectors per instruction"). With more FIFOs than the queue has
+    entries (`in_send_order`), the queue is shared in send order instead: each FIFO gets
+    up to the whole queue and only the queue bounds what they hold together."""
 
     name: str
     decisions: tuple[str, ...]
@@ -345,6 +347,16 @@ class FifoSplit:
     chunk: str
     offset: int = 0
     """Position of the first of `decisions` in the chunk candidates' `entries`."""
+    in_send_order: bool = False
+    """The unit behind receives the FIFOs in the order they are sent, so they may hold
+    more than `depth` entries between them (the queue holds at most `depth` of them)."""
+
+    def over_queue(self, depths: list[int]) -> bool:
+        """Whether these depths give out more than the queue may: more than its entries
+        in all (each their own), or more than its entries to one FIFO (in send order)."""
+        if self.in_send_order:
+            return max(depths, default=0) > self.depth
+        return sum(depths) > self.depth
 
     def entries(self, chunk: Candidate, k: int) -> int:
         """The depth chunk candidate `chunk` gives the k-th FIFO of the split."""

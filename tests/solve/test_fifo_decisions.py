@@ -144,12 +144,78 @@ def test_the_choice_follows_the_queue_depth(tmp_path: Path):
     assert len(set(chosen.values())) == 3, chosen
 
 
-def test_fewer_entries_than_fifos_is_a_located_error(tmp_path: Path):
+def test_more_fifos_than_entries_share_the_queue_in_send_order(tmp_path: Path):
+    """Five FIFOs on a queue of 4: no FIFO can have entries of its own, so they share the
+    queue in send order. Each may be given up to the whole queue; a chunk of c ≤ 4 vectors
+    is held (each FIFO given c), and the V1 baseline gives each FIFO one entry."""
+    problem = _problem(_device(tmp_path, 4))
+    loads, store = problem.programs[0].fifo_splits
+    assert loads.in_send_order and not store.in_send_order
+    assert [c.value for c in problem.decision(loads.decisions[0]).candidates] == [1, 2, 3, 4]
+    chunk = problem.decision("p0.chunk")
+    assert [c.label for c in chunk.candidates] == ["1", "2", "3", "4"]
+    assert next(c for c in chunk.candidates if c.label == "3").entries == (3, 3, 3, 3, 3, 4)
+    solution = solve(problem)
+    assert cost.feasible(problem, solution.choice)
+    v1 = v1_choice(problem)
+    assert _label(problem, v1, "p0.chunk") == "1"
+    assert [problem.decision(d).candidates[v1[d]].value for d in loads.decisions] == [1] * 5
+    # in send order only each FIFO's depth is bounded by the queue, not their sum
+    whole_row = {**solution.choice, "p0.chunk": 3, **problem.chunk_depths("p0.chunk", 3)}
+    assert [whole_row[d] + 1 for d in loads.decisions] == [4] * 5  # 20 entries on 4
+    assert not cost.violations(problem, whole_row)
+    one_each = {**solution.choice, "p0.chunk": 0, **problem.chunk_depths("p0.chunk", 0)}
+    assert not cost.violations(problem, one_each)
+    broken = cost.violations(problem, {**one_each, loads.decisions[0]: 3})
+    assert [(v.need, v.have) for v in broken] == [(1, 4)]  # 4 entries, priced at 1
+
+
+def test_a_queue_shared_in_send_order_compiles_and_matches(tmp_path: Path):
+    """The lowering declares the five FIFOs with more entries between them than the queue
+    holds, proves the sfu receives them in the order lx_load sends them, and the emulator
+    holds them to the queue together: the outputs match the reference."""
+    import spyre_sched
+    from spyre_sched.lower.bundle import write_bundle
+
+    device = _device(tmp_path, 4)
+    schedule = api.compile(str(KERNEL), device=device)
+    write_bundle(schedule, tmp_path / "bundle", kernel_path=str(KERNEL))
+    program = (tmp_path / "bundle" / "local_schedule_0.mlir").read_text()
+    depths = [int(d) for d in re.findall(
+        r'dataflow.fifo @\w+ "lx_load" -> "sfu" \{depth = (\d+)', program)]
+    assert len(depths) == 5 and sum(depths) > 4 and max(depths) <= 4
+    result = spyre_sched.run(str(tmp_path / "bundle"), device=device, seed=1)
+    assert result.matches, result.mismatches
+
+
+def test_the_lowering_refuses_a_shared_queue_received_out_of_order(tmp_path: Path):
+    """DataflowIR in, error out: the send-order proof on the program units as written
+    (lower/fifo_order.py). Swapping two receives of the sfu breaks it; as written it
+    holds."""
+    from spyre_sched.dialects import dataflow as df
+    from spyre_sched.lower.bundle import write_bundle
+    from spyre_sched.lower.fifo_order import check_send_order
+
+    device = _device(tmp_path, 4)
+    write_bundle(api.compile(str(KERNEL), device=device), tmp_path / "b", kernel_path=str(KERNEL))
+    text = (tmp_path / "b" / "local_schedule_0.mlir").read_text()
+    group = [("lx_load", "sfu", [f"p0_f_{j}" for j in range(5)])]
+
+    def units(source: str) -> list:
+        module = Parser(make_context(), source).parse_module()
+        return [op for op in module.walk() if isinstance(op, df.ProgramUnitOp)]
+
+    check_send_order("p", units(text), group)
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if "dataflow.receive @p0_f_0" in line)
+    second = next(i for i, line in enumerate(lines) if "dataflow.receive @p0_f_1" in line)
+    lines[first], lines[second] = lines[second], lines[first]
     with pytest.raises(DeviceError) as err:
-        api.compile(str(KERNEL), device=_device(tmp_path, 4))
-    assert "5 FIFOs share the datapath" in str(err.value)
-    assert "holds 4 entries" in str(err.value)
-    assert "op ktdf.fifo in pass solve" in str(err.value)
+        check_send_order("p", units("\n".join(lines)), group)
+    assert "receive them in the order they are sent" in str(err.value)
+    assert "sent @p0_f_0, @p0_f_1" in str(err.value)
+    assert "received @p0_f_1, @p0_f_0" in str(err.value)
+    assert "in pass lower" in str(err.value)
 
 
 def test_a_bad_depth_in_solved_scheduleir_is_a_located_error():
@@ -210,3 +276,36 @@ def test_a_streaming_chunk_is_priced_by_the_depths_it_asks_for():
     assert leading == 6 + (4 + 6) < half
     # an output FIFO shallower than the chunk blocks the unit for the rounds after its first
     assert streamed_chunk_cycles(4, [store], (2,)) == 6
+
+
+def test_a_queue_shared_in_send_order_is_priced_as_one_stream():
+    """Five FIFOs into the unit share a queue of 4 in send order (V = 6 for 4 entries,
+    3 for one). One vector each: the first four are there, the fifth is placed when the
+    unit takes the first and is visible 3 later. Four each: the first FIFO's chunk fills
+    the queue; each later one is placed as the one before is taken, 6 cycles apart."""
+    from spyre_sched.solve.extract import streamed_chunk_cycles
+
+    hop = (128, 128, 2, True)
+    store = (128, 128, 2, False)
+    queues = (("in", 4),) * 5 + (("out", None),)
+    assert streamed_chunk_cycles(1, [hop] * 5 + [store], (1,) * 6, queues) == 3
+    assert streamed_chunk_cycles(4, [hop] * 5 + [store], (4,) * 6, queues) == 4 * 6
+    # each FIFO with its own four entries: all placed during the compute
+    assert streamed_chunk_cycles(4, [hop] * 5 + [store], (4,) * 6) == 0
+
+
+def test_layernorm_chunk_follows_the_queue_depth(tmp_path: Path):
+    """The quick LayerNorm's normalisation (five FIFOs into the sfu): at depth 16 each FIFO
+    has entries of its own and whole rows stream with the first three FIFOs deepest; at
+    depth 4 the five share the queue in send order and each is given all of it (the
+    emulated ranking of its chunks is in docs/solver.md)."""
+    kernel = ROOT / "bench/kernels/quick/layernorm.mlir"
+    chosen = {}
+    for depth in (4, 16):
+        module, _, _ = api.load_schedule_input(str(kernel), _device(tmp_path, depth))
+        problem = extract(Parser(make_context(), api.print_ir(module)).parse_module()).problem
+        solution = solve(problem)
+        chosen[depth] = _label(problem, solution.choice, "p0.c3.chunk")
+        loads = problem.programs[0].fifo_splits[0]
+        assert loads.in_send_order == (depth == 4)
+    assert chosen == {4: "8 streaming [4/4/4/4/4/4]", 16: "4 streaming [4/4/4/2/2/4]"}
