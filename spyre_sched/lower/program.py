@@ -107,20 +107,22 @@ def _fifo_depths(pa: ProgramAnalysis) -> list[tuple[str, str, list[str]]]:
     and pops all of one phase's entries before the next phase's, and the emulator holds
     the datapath's entries of all its FIFOs to the queue depth (docs/dataflowir.md).
     A phase with more FIFOs than the queue has entries shares it in send order (one
-    entry each, or what the solver chose, each at most the queue): returned as
-    (producer, consumer, FIFO names) for `fifo_order.check_send_order` to prove."""
+    entry each, or what the solver chose, each at most the queue), as does one the solver
+    gave more entries between them than the queue holds: returned as (producer, consumer,
+    FIFO names) for `fifo_order.check_send_order` to prove."""
     sharing: dict[tuple[str, str, tuple[int, int]], list] = {}
     for fifo in pa.fifos.values():
         sharing.setdefault((fifo.source.name, fifo.target.name, fifo.phase), []).append(fifo)
     in_send_order: list[tuple[str, str, list[str]]] = []
     for (src, dst, _), fifos in sharing.items():
         depth = pa.units.fifo_depth(fifos[0].source, fifos[0].target)
-        shared = len(fifos) > depth
+        chosen = all(f.chosen is not None for f in fifos)
+        shared = len(fifos) > depth or (chosen and sum(f.chosen for f in fifos) > depth)
         if shared:
             in_send_order.append((src, dst, [f.name for f in fifos]))
-        if all(f.chosen is not None for f in fifos):
-            # the solver's split (`ktdf.depth`): each at least 1, together within the queue
-            # (in send order: each within it)
+        if chosen:
+            # the solver's split (`ktdf.depth`): each at least 1, together within the queue,
+            # or, more between them (in send order), each within it
             bad = next((f for f in fifos if f.chosen < 1), None)
             where = f"op ktdf.fifo in pass lower (program {pa.name})"
             if bad is not None:

@@ -76,6 +76,8 @@ def candidate_modulo(kind: str, c: Candidate) -> int:
     depths): the vector the unit computes and the entries each FIFO holds behind it, so
     1 + the fewest entries the candidate asks of a FIFO; at least 2, since the producer
     pushes the next vector while the consumer computes even through one entry."""
+    if kind == "chunk" and c.in_flight:
+        return c.in_flight
     if kind == "chunk" and c.entries:
         return max(2, 1 + min(c.entries))
     return c.value

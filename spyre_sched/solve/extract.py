@@ -638,12 +638,6 @@ class _ProgramReader:
         depth, count = self._queue(fifo)
         return max(1, depth // count) if depth else None
 
-    def _queue_shared(self, fifo: ktdf.FifoOp) -> int | None:
-        """The queue depth when this FIFO's datapath queue is shared in send order by more
-        FIFOs of its phase than it has entries (`_fifo_share`), else None."""
-        depth, count = self._queue(fifo)
-        return depth if depth and count > depth else None
-
     def _queue(self, fifo: ktdf.FifoOp) -> tuple[int | None, int]:
         """(its datapath's queue depth or None, the FIFOs of its phase on that datapath)."""
         slot = fifo.results[0].type
@@ -706,17 +700,18 @@ class _ProgramReader:
                     f"p{self.index}.pipe{k}"
                 order = [f for members in groups.values() for f in members]
                 into = [f.results[0].type.dest.data == unit.kind for f in order]
+                orderable = {key for key, members in groups.items()
+                             if len(members) > queues[key]
+                             or _received_in_send_order(pipe, members)}
                 chunk = Decision(
                     f"{base}.chunk", "chunk", self.index,
-                    tuple([Candidate(c, entries=_held_entries(c, order, groups, queues))
-                           for c in range(1, most + 1)]
-                          + [Candidate(c, streams=True, entries=e) for c in range(2, most + 1)
-                             for e in _streaming_profiles(c, order, into, groups, queues)]),
+                    _chunk_candidates(most, order, into, groups, queues, orderable),
                     source=f"vectors per instruction of the FIFO pipeline of compute {base}",
                     rule=f"1..{most} (at most {unit.register_file} B of register file / "
                          f"{slot_bytes} B of FIFO entries per vector, and the loop's vectors);"
                          " held: every FIFO of the pipeline keeps a whole chunk; streaming: "
-                         "it flows through them",
+                         "it flows through them; in send order: FIFOs received in the order "
+                         "they are sent share their queue, each given up to all of it",
                 )
                 decisions.append(chunk)
                 ops[chunk.name] = par
@@ -725,12 +720,12 @@ class _ProgramReader:
                 offset = 0
                 for (src_kind, dst_kind, _), members in groups.items():
                     depth = queues[(src_kind, dst_kind, _)]
-                    shared = len(members) > depth
-                    # each FIFO its own entries (together within the queue), or, with more
-                    # FIFOs than entries, up to the whole queue shared in send order
+                    shared = (src_kind, dst_kind, _) in orderable
+                    # each FIFO its own entries (together within the queue), or, received in
+                    # send order, up to the whole queue shared in that order
                     most_each = depth if shared else depth - len(members) + 1
                     rule = (f"1..{depth}: the queue's {depth} entries shared in send order by "
-                            f"{len(members)} FIFOs" if shared else
+                            f"{len(members)} FIFO(s)" if shared else
                             f"1..{most_each}: the queue's {depth} entries shared by "
                             f"{len(members)} FIFO(s)")
                     names = []
@@ -1143,7 +1138,8 @@ class _ProgramReader:
         ordered = [f for members in groups.values() for f in members]
         hops = [(*self._fifo_hop(f), f.results[0].type.dest.data == unit.kind)
                 for f in ordered]
-        queues = tuple((_fifo_key(f), self._queue_shared(f)) for f in ordered)
+        keys = [_fifo_key(f) for f in ordered]
+        depths = [self._queue(f)[0] for f in ordered]
         shares = tuple(self._fifo_share(f) or 1 << 30 for f in ordered)
 
         def k(v: Values) -> tuple[int, int]:
@@ -1155,7 +1151,8 @@ class _ProgramReader:
                 block = total // width // max(1, n(v))
                 chosen = next((c for c in range(min(limit, block), 0, -1) if block % c == 0), 1)
             entries = (v[decided].entries if decided else ()) or shares
-            return chosen, streamed_chunk_cycles(chosen, hops, entries, queues)
+            return chosen, streamed_chunk_cycles(chosen, hops, entries,
+                                                 _shared_queues(keys, depths, entries))
         scope = lo.scope | hi.scope | n.scope | ({decided} if decided else set())
         return Expr(frozenset(scope), k)
 
@@ -1264,6 +1261,88 @@ def _stream_entries(k: int, hops, entries, keys, shared, order: list[int],
 def _fifo_key(f) -> tuple[str, str, tuple[int, int]]:
     t = f.results[0].type
     return t.source.data, t.dest.data, ktdf.fifo_phase(f)
+
+
+def _shared_queues(keys: list, depths: list, entries) -> tuple[tuple[object, int | None], ...]:
+    """Per FIFO (in `keys` order): its queue's key, and the queue's depth when the FIFOs of
+    that queue are given more entries between them than it holds (shared in send order),
+    else None."""
+    given: dict = {}
+    for key, e in zip(keys, entries):
+        given[key] = given.get(key, 0) + e
+    return tuple((key, d if d and given[key] > d else None) for key, d in zip(keys, depths))
+
+
+def _received_in_send_order(pipe: ktdf.PipelineOp, members: list) -> bool:
+    """Whether the pipeline sends into the FIFOs `members` and receives from them in one
+    order, each once (its stages in order; the lowering emits them so and proves it on
+    the program units, lower/fifo_order.py)."""
+    private = pipe.private
+    if private is None:
+        return False
+    last = list(private.body.block.ops)[-1]
+    slot_of = {operand.owner: private.results[k] for k, operand in enumerate(last.operands)
+               if isinstance(operand.owner, ktdf.FifoOp)}
+    slots = [slot_of.get(f) for f in members]
+    if any(slot is None for slot in slots):
+        return False
+    wanted = set(slots)
+    sends: list = []
+    receives: list = []
+    for op in pipe.walk():
+        if isinstance(op, ktdf.DataTransferOp):
+            if op.dest in wanted:
+                sends.append(op.dest)
+            if op.source in wanted:
+                receives.append(op.source)
+        elif isinstance(op, ktdf.WriteToFifoOp) and op.slot in wanted:
+            sends.append(op.slot)
+        elif isinstance(op, ktdf.ReadFromFifoOp) and op.slot in wanted:
+            receives.append(op.slot)
+    return sends == receives and len(sends) == len(wanted)
+
+
+def _chunk_candidates(most: int, order: list, into: list[bool], groups: dict, queues: dict,
+                      orderable: set) -> tuple[Candidate, ...]:
+    """A FIFO pipeline's `chunk` candidates (`fifo_decisions`): held chunks of 1..most
+    vectors, streaming profiles of 2..most, and, where the pipeline's FIFOs are received
+    in the order they are sent (`orderable` queues), chunks whose FIFOs share their queue
+    in that order: each given the chunk, up to the whole queue, where their even shares
+    would not hold it. A candidate whose entries overdraw a queue is marked
+    `in_send_order`, with the vectors the queue keeps in flight."""
+    out: list[Candidate] = []
+    seen: set = set()
+
+    def add(c: int, entries: tuple[int, ...]) -> None:
+        if (c, entries) in seen:
+            return
+        seen.add((c, entries))
+        given: dict = {}
+        for f, e in zip(order, entries):
+            given[_fifo_key(f)] = given.get(_fifo_key(f), 0) + e
+        shared = {key for key in groups if given[key] > queues[key]}
+        if shared - orderable:
+            shared = set()  # (overdrawn, infeasible: no order to share the queue in)
+        in_flight = 0
+        if shared:
+            ahead = [queues[key] // len(groups[key]) for key in shared]
+            ahead += [e for f, e in zip(order, entries) if _fifo_key(f) not in shared]
+            in_flight = max(2, 1 + min(ahead))
+        out.append(Candidate(c, streams=min(entries) < c, entries=entries,
+                             in_send_order=bool(shared), in_flight=in_flight))
+
+    for c in range(1, most + 1):
+        add(c, _held_entries(c, order, groups, queues))
+    for c in range(2, most + 1):
+        for e in _streaming_profiles(c, order, into, groups, queues):
+            add(c, e)
+    for c in range(1, most + 1):
+        profile = tuple(min(c, queues[_fifo_key(f)]) if _fifo_key(f) in orderable
+                        and len(groups[_fifo_key(f)]) * min(c, queues[_fifo_key(f)])
+                        > queues[_fifo_key(f)] else e
+                        for f, e in zip(order, _held_entries(c, order, groups, queues)))
+        add(c, profile)
+    return tuple(out)
 
 
 def _held_entries(c: int, order: list, groups: dict, queues: dict) -> tuple[int, ...]:

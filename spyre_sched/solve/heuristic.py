@@ -158,10 +158,12 @@ def _even_fifo_split(problem: Problem, choice: dict[str, int]) -> None:
                 choice[d] = _closest(problem.decision(d), each)
             share[split.chunk] = min(share.get(split.chunk, each), each)
     for name, most in share.items():
-        held = [i for i, c in enumerate(problem.decision(name).candidates)
-                if not c.streams and c.value <= most]
-        # (a problem restricted to other chunks has none: its first, infeasible or not)
-        choice[name] = held[-1] if held else 0
+        candidates = problem.decision(name).candidates
+        held = [i for i, c in enumerate(candidates) if not c.streams and c.value <= most]
+        # each FIFO its own share where the queue has room for one (V1 has no other
+        # split); a problem restricted to other chunks has none: its first
+        plain = [i for i in held if not candidates[i].in_send_order]
+        choice[name] = (plain or held or [0])[-1]
 
 
 def v1_keep_choice(problem: Problem) -> dict[str, int]:

@@ -60,12 +60,21 @@ class Candidate:
     its price assumes. A held chunk gives every FIFO its share of its queue (a whole chunk
     at least); a streaming one less than a chunk in some of them (docs/solver.md, "FIFO
     depth and vectors per instruction")."""
+    in_send_order: bool = False
+    """A `chunk` candidate whose entries add up to more than a FIFO queue holds: those
+    FIFOs share the queue in send order (`FifoSplit.in_send_order`)."""
+    in_flight: int = 0
+    """A `chunk` candidate's vectors in flight when its queue, not its FIFOs' entries,
+    bounds them (`cost.candidate_modulo`); 0 otherwise."""
 
     @property
     def label(self) -> str:
+        order = " in send order" if self.in_send_order else ""
+        profile = "/".join(str(e) for e in self.entries)
         if self.streams:
-            shallow = "/".join(str(e) for e in self.entries)
-            return f"{self.value} streaming" + (f" [{shallow}]" if shallow else "")
+            return f"{self.value} streaming{order}" + (f" [{profile}]" if profile else "")
+        if self.in_send_order:
+            return f"{self.value}{order} [{profile}]"
         return f"{self.value} on {self.loop}" if self.loop else str(self.value)
 
     def as_data(self) -> int | dict[str, object]:
@@ -337,9 +346,9 @@ class FifoSplit:
     most the queue's `depth`, and each is what the pipeline's `chunk` candidate is priced
     at (`Candidate.entries`): for a held chunk of c vectors its share of the queue, at
     least c, so a whole chunk waits in it while the unit behind is busy (docs/solver.md,
-    "FIFO depth and vectors per instruction"). With more FIFOs than the queue has
-    entries (`in_send_order`), the queue is shared in send order instead: each FIFO gets
-    up to the whole queue and only the queue bounds what they hold together."""
+    "FIFO depth and vectors per instruction"). When the FIFOs are received in the order
+    they are sent (`in_send_order`), the queue may be shared in that order instead: each
+    FIFO gets up to the whole queue and only the queue bounds what they hold together."""
 
     name: str
     decisions: tuple[str, ...]
@@ -349,7 +358,10 @@ class FifoSplit:
     """Position of the first of `decisions` in the chunk candidates' `entries`."""
     in_send_order: bool = False
     """The unit behind receives the FIFOs in the order they are sent, so they may hold
-    more than `depth` entries between them (the queue holds at most `depth` of them)."""
+    more than `depth` entries between them (the queue holds at most `depth` of them):
+    always so when there are more FIFOs than entries, and a choice (a chunk candidate
+    whose entries add up to more) when the pipeline sends and receives them in one
+    order."""
 
     def over_queue(self, depths: list[int]) -> bool:
         """Whether these depths give out more than the queue may: more than its entries

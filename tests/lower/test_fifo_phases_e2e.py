@@ -27,11 +27,11 @@ def test_layernorm_with_phase_depths_matches_and_is_predicted(tmp_path: Path) ->
     depths = [int(d) for d in re.findall(
         r'dataflow.fifo @\w+ "lx_load" -> "sfu" \{depth = (\d+)', program)]
     # four computes with 1, 1, 2 and 5 FIFOs: 16, 16, 8 + 8 (the even split), then the
-    # normalisation's five as the solver split the queue (together more than 16: the
-    # phases take the queue in turns)
+    # normalisation's five as the solver gave them the queue (the phases take the queue
+    # in turns; the five share it in send order, each at most all of it)
     chosen = schedule.decisions[0]["fifo_depths"]
     assert depths[:4] == [16, 16, 8, 8]
     assert depths[4:] == [chosen[f"p0.c3.fifo{j}"] for j in range(5)]
-    assert sum(depths[4:]) <= 16 and min(depths[4:]) >= 1
+    assert max(depths[4:]) <= 16 and min(depths[4:]) >= 1
     assert abs(result.predicted_cycles / result.cycles - 1) < 0.10, \
         (result.predicted_cycles, result.cycles)
