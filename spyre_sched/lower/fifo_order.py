@@ -7,15 +7,15 @@ always waits on entries that are there or on their way, and nothing deadlocks. W
 FIFOs received out of order, the queue could fill with entries of one FIFO while the
 receiver waits on another.
 
-The check is over the program units as written. In the producer's unit, every block
-holding sends to the group's FIFOs sends each of them exactly once, always in one order;
-in the consumer's unit, every block holding receives from them receives each exactly
-once, in the same order. So each unit moves the FIFOs' messages in that order, round
-after round, and the consumer receives them in the order they were sent. A message's
-size may differ from block to block (a tile loop's full tiles and its remainder), so
-the blocks of the two units are also compared in program order: the same sizes, at the
-same loop depth (both units' loop nests come from the one ScheduleIR pipeline, which
-runs them equally often in that order).
+The check is over the program units as written: the producer's unit and the consumer's
+are reduced to the skeleton of their sends, respectively receives, on the group's FIFOs
+(each with the FIFO and the elements it moves) and of the loops and branches around
+them, in program order; the two skeletons must be equal. Both units' loops come from the
+one ScheduleIR pipeline, which runs corresponding loops equally often (loops with
+constant bounds are compared too), so equal skeletons move the same messages in the same
+order: the consumer receives them in the order they were sent. Blocks holding some of
+the FIFOs each (two computes fused in one tile loop), an unrolled vector loop, and a
+tile loop's full tiles and remainder (two blocks, different message sizes) all pass.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
-from xdsl.dialects import scf
-from xdsl.ir import Operation
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Block, Operation
 
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.errors import DeviceError
@@ -37,54 +38,65 @@ def check_send_order(program: str, units: Sequence[df.ProgramUnitOp],
     receives them in the order the producer sends them (see the module docstring)."""
     for source, target, names in groups:
         where = f"op dataflow.fifo @{names[0]} in pass lower (program {program})"
-        sends = _rounds(units, source, df.SendOp, set(names), where)
-        receives = _rounds(units, target, df.ReceiveOp, set(names), where)
-        if [[n for n, _ in r] for _, r in sends] != [[n for n, _ in r] for _, r in receives]:
-            raise DeviceError(
-                f"the {len(names)} FIFOs {source} -> {target} share a queue with fewer "
-                "entries than FIFOs, which needs the unit behind to receive them in the "
-                f"order they are sent; sent {_listed(sends)}, received {_listed(receives)}",
-                where)
-        if sends != receives:
-            raise DeviceError(
-                f"the FIFOs {source} -> {target} share a queue in send order, but their "
-                "sends and receives differ in message size or loop depth (sent "
-                f"{_sizes(sends)}, received {_sizes(receives)})", where)
-
-
-def _rounds(units: Sequence[df.ProgramUnitOp], engine: str, kind: type, names: set[str],
-            where: str) -> list[tuple[int, list[tuple[str, int]]]]:
-    """Per block holding the engine's sends or receives on `names`, in program order:
-    (its loop depth, [(FIFO, elements per message)] in op order), each FIFO once, every
-    block in the same FIFO order."""
-    blocks: dict[int, tuple[int, list[tuple[str, int]]]] = {}
-    for unit in units:
-        if unit.engine.data != engine:
+        sends = _skeleton(units, source, df.SendOp, set(names))
+        receives = _skeleton(units, target, df.ReceiveOp, set(names))
+        if sends == receives:
             continue
-        for op in unit.body.walk():
-            if isinstance(op, kind) and op.fifo.root_reference.data in names:
-                block = op.parent_block()
-                entry = blocks.setdefault(id(block), (_loop_depth(op, unit), []))
-                entry[1].append((op.fifo.root_reference.data, _elements(op)))
-    rounds = list(blocks.values())
-    orders = {tuple(n for n, _ in r) for _, r in rounds}
-    what = "sends" if kind is df.SendOp else "receives"
-    if len(orders) != 1 or any(len(set(o)) != len(o) or set(o) != names for o in orders):
+        sent, received = _messages(sends), _messages(receives)
+        if [n for n, _ in sent] != [n for n, _ in received]:
+            raise DeviceError(
+                f"the {len(names)} FIFOs {source} -> {target} share a queue in send order, "
+                "which needs the unit behind to receive them in the order they are sent; "
+                f"sent {_listed(sent)}, received {_listed(received)}", where)
         raise DeviceError(
-            f"the FIFOs {', '.join('@' + n for n in sorted(names))} share a queue with fewer "
-            f"entries than FIFOs, which needs one fixed order of their {what} on {engine} "
-            "(each FIFO once per block, every block in the same order); the program does "
-            "not have it", where)
-    return rounds
+            f"the FIFOs {source} -> {target} share a queue in send order, but their sends "
+            "and receives differ in message size or in the loops around them (sent "
+            f"{_sizes(sent)}; received {_sizes(received)})", where)
 
 
-def _loop_depth(op: Operation, unit: Operation) -> int:
-    depth = 0
-    parent = op.parent_op()
-    while parent is not None and parent is not unit:
-        depth += isinstance(parent, scf.ForOp)
-        parent = parent.parent_op()
-    return depth
+def _skeleton(units: Sequence[df.ProgramUnitOp], engine: str, kind: type,
+              names: set[str]) -> tuple:
+    """The engine's sends or receives on `names` and the ops with regions around them."""
+    return tuple(_block_skeleton(unit.body.block, kind, names) for unit in units
+                 if unit.engine.data == engine)
+
+
+def _block_skeleton(block: Block, kind: type, names: set[str]) -> tuple:
+    out: list = []
+    for op in block.ops:
+        if isinstance(op, kind) and op.fifo.root_reference.data in names:
+            out.append((op.fifo.root_reference.data, _elements(op)))
+        elif op.regions:
+            inner = tuple(_block_skeleton(b, kind, names) for r in op.regions for b in r.blocks)
+            if any(inner):
+                out.append((op.name, _constant_bounds(op), inner))
+    return tuple(out)
+
+
+def _constant_bounds(op: Operation) -> tuple:
+    """A loop's bounds where they are constants (None where they are values)."""
+    if not isinstance(op, scf.ForOp):
+        return ()
+    out = []
+    for v in (op.lb, op.ub, op.step):
+        owner = v.owner
+        out.append(owner.value.value.data if isinstance(owner, arith.ConstantOp) and
+                   isinstance(owner.value, IntegerAttr) else None)
+    return tuple(out)
+
+
+def _messages(skeleton) -> list[tuple[str, int]]:
+    """The messages of a skeleton in program order (each loop body once)."""
+    out: list[tuple[str, int]] = []
+    for item in skeleton:
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            out.append(item)
+        elif isinstance(item, tuple) and len(item) == 3:
+            for inner in item[2]:
+                out += _messages(inner)
+        else:
+            out += _messages(item)
+    return out
 
 
 def _elements(op: Operation) -> int:
@@ -92,9 +104,9 @@ def _elements(op: Operation) -> int:
     return prod(vec.get_shape())
 
 
-def _listed(rounds) -> str:
-    return ", ".join("@" + n for n, _ in rounds[0][1]) if rounds else "nothing"
+def _listed(messages: list[tuple[str, int]]) -> str:
+    return ", ".join("@" + n for n, _ in messages[:8]) + (", ..." if len(messages) > 8 else "")
 
 
-def _sizes(rounds) -> str:
-    return "; ".join(f"depth {d}: " + ", ".join(str(k) for _, k in r) for d, r in rounds)
+def _sizes(messages: list[tuple[str, int]]) -> str:
+    return ", ".join(f"@{n} {k}" for n, k in messages[:8]) + (", ..." if len(messages) > 8 else "")

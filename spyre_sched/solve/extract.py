@@ -1341,7 +1341,8 @@ def _chunk_candidates(most: int, order: list, into: list[bool], groups: dict, qu
                         and len(groups[_fifo_key(f)]) * min(c, queues[_fifo_key(f)])
                         > queues[_fifo_key(f)] else e
                         for f, e in zip(order, _held_entries(c, order, groups, queues)))
-        add(c, profile)
+        if all(e <= queues[_fifo_key(f)] for f, e in zip(order, profile)):
+            add(c, profile)
     return tuple(out)
 
 
