@@ -344,7 +344,7 @@ def _fifo_share_words(problem: Problem, d: Decision, choice: dict[str, int]) -> 
             entries = chunk.entries[split.offset + k] if chunk.entries else chunk.value
             need = (f"streams through it, priced at {entries} entries here" if chunk.streams
                     else f"is held: this FIFO gets its {entries} entries")
-            if split.in_send_order:
+            if sum(given) > split.depth:
                 queue = (f"the queue {split.name} of {split.depth} entries is shared in send "
                          f"order by its {len(given)} FIFOs, given {'+'.join(map(str, given))}")
             else:

@@ -321,3 +321,19 @@ def test_layernorm_chunk_follows_the_queue_depth(tmp_path: Path):
         assert problem.programs[0].fifo_splits[0].in_send_order
     assert chosen == {4: "8 streaming in send order [4/4/4/4/4/4]",
                       16: "8 in send order [8/8/8/8/8/16]"}
+
+
+def test_explain_says_how_the_queue_is_given_out(tmp_path: Path):
+    """`explain` words each depth by what the chosen chunk does with the queue: a queue
+    whose FIFOs are given more than it holds is shared in send order."""
+    from click.testing import CliRunner
+
+    from spyre_sched.cli import main
+
+    for depth, words in ((8, "of 8 entries is shared in send order by its 5 FIFOs, given "
+                             "2+2+2+2+2"),
+                         (32, "gives out 6+6+6+6+6 of 32 entries")):
+        out = CliRunner().invoke(main, ["explain", str(KERNEL), "--device",
+                                        _device(tmp_path, depth)])
+        assert out.exit_code == 0, out.output
+        assert words in out.output, out.output
