@@ -93,7 +93,7 @@ def program_text(rows: int, cols: int, tile_rows: int, chunk: int) -> str:
     tile_acc = access(tile_rows, cols, cols)
     chunk_acc = access(chunk, STICK, STICK)
     vec = f"vector<{chunk}x{STICK}xf16>"
-    corelet_range = f"""      %corelet = dataflow.instance_index "corelet" : index
+    corelet_range = """      %corelet = dataflow.instance_index "corelet" : index
       %first0 = arith.muli %corelet, %cshare : index
       %first = arith.minui %first0, %ctr : index
       %end0 = arith.addi %first, %cshare : index
