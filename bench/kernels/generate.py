@@ -260,6 +260,79 @@ def row_sqsum(s: Shape) -> str:
     )
 
 
+def scale_shift_square(s: Shape) -> str:
+    """Held out from calibration: two broadcast rows and a square (Y = (X * G[j] +
+    H[j])^2)."""
+    t, n = s.per_tile, s.cols
+    m = f"{t}x{n}"
+    return (
+        _header(f"Held-out kernel (not used to fit the cost model): Y = (X * G[j] + H[j])^2 "
+                f"on a {s.rows}x{n} f16 tensor, G and H rows broadcast over rows.", s)
+        + f"\nfunc.func @scale_shift_square(%X: index, %G: index, %H: index, %Y: index) "
+        f"attributes {{grid = [{GRID}]}} {{\n"
+        + _prologue(s) + _matrix("X", "X", s) + _vector("g", "G", s) + _vector("h", "H", s)
+        + _matrix("Y", "Y", s)
+        + _load("x", "X", m) + _load("gg", "g", f"{n}") + _load("hh", "h", f"{n}")
+        + f"  %e = tensor.empty() : tensor<{m}xf16>\n"
+        "  %y = linalg.generic {indexing_maps = [#id2, #colmap, #colmap, #id2], "
+        "iterator_types = [\"parallel\", \"parallel\"]}\n"
+        f"      ins(%x, %gg, %hh : tensor<{m}xf16>, tensor<{n}xf16>, tensor<{n}xf16>) "
+        f"outs(%e : tensor<{m}xf16>) {{\n"
+        "  ^bb0(%xe: f16, %ge: f16, %he: f16, %o: f16):\n"
+        "    %p = arith.mulf %xe, %ge : f16\n"
+        "    %q = arith.addf %p, %he : f16\n"
+        "    %r = arith.mulf %q, %q : f16\n"
+        "    linalg.yield %r : f16\n"
+        f"  }} -> tensor<{m}xf16>\n"
+        + _store("y", "Y", m) + "  return\n}\n"
+    )
+
+
+def row_absmax(s: Shape) -> str:
+    """Held out from calibration: a max reduction of absolute values (S[i] = max_j
+    |X[i, j]|), in f32."""
+    t, n = s.per_tile, s.cols
+    m = f"{t}x{n}"
+    return (
+        _header(f"Held-out kernel (not used to fit the cost model): S[i] = max_j |X[i, j]| "
+                f"over a {s.rows}x{n} f16 tensor, in f32.", s)
+        + f"\nfunc.func @row_absmax(%X: index, %S: index) attributes {{grid = [{GRID}]}} {{\n"
+        + _prologue(s) + "  %zero = arith.constant 0.0 : f32\n"
+        + _matrix("X", "X", s) + _row_output("S", "S", s, "f32")
+        + _load("x", "X", m)
+        + _row_reduce("mx", "x", s,
+                      "    %w = arith.extf %xe : f16 to f32\n"
+                      "    %q = math.absf %w : f32\n"
+                      "    %a = arith.maximumf %q, %acc : f32\n"
+                      "    linalg.yield %a : f32\n")
+        + _store("mx", "S", f"{t}", "f32") + "  return\n}\n"
+    )
+
+
+def sigmoid_gate(s: Shape) -> str:
+    """Held out from calibration: a gate through spyreop.sigmoid (Y = A * sigmoid(B))."""
+    t, n = s.per_tile, s.cols
+    m = f"{t}x{n}"
+    return (
+        _header(f"Held-out kernel (not used to fit the cost model): Y = A * sigmoid(B) on a "
+                f"{s.rows}x{n} f16 tensor.", s)
+        + f"\nfunc.func @sigmoid_gate(%A: index, %B: index, %Y: index) "
+        f"attributes {{grid = [{GRID}]}} {{\n"
+        + _prologue(s) + _matrix("A", "A", s) + _matrix("B", "B", s) + _matrix("Y", "Y", s)
+        + _load("a", "A", m) + _load("b", "B", m)
+        + f"  %e = tensor.empty() : tensor<{m}xf16>\n"
+        "  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], "
+        "iterator_types = [\"parallel\", \"parallel\"]}\n"
+        f"      ins(%a, %b : tensor<{m}xf16>, tensor<{m}xf16>) outs(%e : tensor<{m}xf16>) {{\n"
+        "  ^bb0(%x: f16, %w: f16, %o: f16):\n"
+        "    %g = spyreop.sigmoid %w : f16\n"
+        "    %r = arith.mulf %x, %g : f16\n"
+        "    linalg.yield %r : f16\n"
+        f"  }} -> tensor<{m}xf16>\n"
+        + _store("y", "Y", m) + "  return\n}\n"
+    )
+
+
 def _align(nbytes: int, to: int = 128) -> int:
     return -(-nbytes // to) * to
 
@@ -823,6 +896,11 @@ SUITE = {
 HELD_OUT = {
     "relu_residual": (relu_residual, Shape(512, 1536), Shape(96, 384)),
     "row_sqsum": (row_sqsum, Shape(2048, 512), Shape(128, 128)),
+    # added 2026-12-03, before their model error was measured: a median over two
+    # kernels is too fragile a figure
+    "scale_shift_square": (scale_shift_square, Shape(1024, 1024), Shape(64, 768)),
+    "row_absmax": (row_absmax, Shape(1024, 2048), Shape(160, 320)),
+    "sigmoid_gate": (sigmoid_gate, Shape(512, 2048), Shape(128, 640)),
 }
 
 

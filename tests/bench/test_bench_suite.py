@@ -20,7 +20,7 @@ from spyre_sched.roofline import roofline
 NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
-HELD_OUT = ["relu_residual", "row_sqsum"]
+HELD_OUT = ["relu_residual", "row_absmax", "row_sqsum", "scale_shift_square", "sigmoid_gate"]
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -115,6 +115,15 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {"Y": _f16(r + f["A"])}
     if name == "row_sqsum":
         return {"S": (f["X"] ** 2).sum(axis=1)}
+    if name == "scale_shift_square":
+        q = _f16(_f16(f["X"] * f["G"][None, :]).astype(np.float64) + f["H"][None, :])
+        q = q.astype(np.float64)
+        return {"Y": _f16(q * q)}
+    if name == "row_absmax":
+        return {"S": np.abs(f["X"]).max(axis=1)}
+    if name == "sigmoid_gate":
+        g = _f16(1 / (1 + np.exp(-f["B"]))).astype(np.float64)
+        return {"Y": _f16(f["A"] * g)}
     raise AssertionError(name)
 
 
