@@ -209,128 +209,110 @@ def row_sum(s: Shape) -> str:
     )
 
 
+def _elementwise_held_out(name: str, title: str, s: Shape, inputs, args: list[str],
+                          body: str, prelude: str = "") -> str:
+    """A held-out kernel Y = f(inputs) on an f16 matrix: one elementwise generic over
+    `inputs` ((argument, view, loaded value, broadcast row?) each), its block arguments
+    `args`, `body` ending in a yield, `prelude` after the loads."""
+    t, n = s.per_tile, s.cols
+    m = f"{t}x{n}"
+    row = f"tensor<{n}xf16>"
+    whole = f"tensor<{m}xf16>"
+    return (
+        _header(f"Held-out kernel (not used to fit the cost model): {title}", s)
+        + f"\nfunc.func @{name}({', '.join(f'%{a}: index' for a, *_ in inputs)}, %Y: index) "
+        f"attributes {{grid = [{GRID}]}} {{\n"
+        + _prologue(s)
+        + "".join(_vector(v, a, s) if bc else _matrix(v, a, s) for a, v, _, bc in inputs)
+        + _matrix("Y", "Y", s)
+        + "".join(_load(x, v, f"{n}" if bc else m) for _, v, x, bc in inputs)
+        + prelude
+        + f"  %e = tensor.empty() : {whole}\n"
+        "  %y = linalg.generic {indexing_maps = ["
+        + ", ".join("#colmap" if bc else "#id2" for *_, bc in inputs) + ", #id2], "
+        "iterator_types = [\"parallel\", \"parallel\"]}\n"
+        f"      ins({', '.join(f'%{x}' for _, _, x, _ in inputs)} : "
+        f"{', '.join(row if bc else whole for *_, bc in inputs)}) outs(%e : {whole}) {{\n"
+        f"  ^bb0({', '.join(f'%{a}: f16' for a in args)}, %o: f16):\n"
+        + body
+        + f"  }} -> {whole}\n"
+        + _store("y", "Y", m) + "  return\n}\n"
+    )
+
+
 def relu_residual(s: Shape) -> str:
     """Held out from calibration: a three-input body with a max (Y = max(A + B, 0) * S +
     A), a shape the suite does not use."""
-    t, n = s.per_tile, s.cols
-    m = f"{t}x{n}"
-    return (
-        _header(f"Held-out kernel (not used to fit the cost model): Y = max(A + B, 0) * S[j] "
-                f"+ A on a {s.rows}x{n} f16 tensor, S a scale row broadcast over rows.", s)
-        + f"\nfunc.func @relu_residual(%A: index, %B: index, %S: index, %Y: index) "
-        f"attributes {{grid = [{GRID}]}} {{\n"
-        + _prologue(s) + _matrix("A", "A", s) + _matrix("B", "B", s) + _vector("s", "S", s)
-        + _matrix("Y", "Y", s)
-        + _load("a", "A", m) + _load("b", "B", m) + _load("sc", "s", f"{n}")
-        + "  %zh = arith.constant 0.0 : f16\n"
-        + f"  %e = tensor.empty() : tensor<{m}xf16>\n"
-        "  %y = linalg.generic {indexing_maps = [#id2, #id2, #colmap, #id2], "
-        "iterator_types = [\"parallel\", \"parallel\"]}\n"
-        f"      ins(%a, %b, %sc : tensor<{m}xf16>, tensor<{m}xf16>, tensor<{n}xf16>) "
-        f"outs(%e : tensor<{m}xf16>) {{\n"
-        "  ^bb0(%x: f16, %w: f16, %g: f16, %o: f16):\n"
+    return _elementwise_held_out(
+        "relu_residual", f"Y = max(A + B, 0) * S[j] + A on a {s.rows}x{s.cols} f16 tensor, "
+        "S a scale row broadcast over rows.", s,
+        [("A", "A", "a", False), ("B", "B", "b", False), ("S", "s", "sc", True)],
+        ["x", "w", "g"],
         "    %p = arith.addf %x, %w : f16\n"
         "    %r = arith.maximumf %p, %zh : f16\n"
         "    %q = arith.mulf %r, %g : f16\n"
         "    %v = arith.addf %q, %x : f16\n"
-        "    linalg.yield %v : f16\n"
-        f"  }} -> tensor<{m}xf16>\n"
-        + _store("y", "Y", m) + "  return\n}\n"
+        "    linalg.yield %v : f16\n",
+        prelude="  %zh = arith.constant 0.0 : f16\n")
+
+
+def _f32_row_reduction(name: str, title: str, result: str, step: str, s: Shape) -> str:
+    """A held-out kernel S[i] = (reduce over j of `step`) on an f16 matrix, in f32:
+    `step` turns %w (the element widened to f32) and %acc into %a."""
+    t, n = s.per_tile, s.cols
+    m = f"{t}x{n}"
+    return (
+        _header(f"Held-out kernel (not used to fit the cost model): {title}", s)
+        + f"\nfunc.func @{name}(%X: index, %S: index) attributes {{grid = [{GRID}]}} {{\n"
+        + _prologue(s) + "  %zero = arith.constant 0.0 : f32\n"
+        + _matrix("X", "X", s) + _row_output("S", "S", s, "f32")
+        + _load("x", "X", m)
+        + _row_reduce(result, "x", s,
+                      "    %w = arith.extf %xe : f16 to f32\n" + step
+                      + "    linalg.yield %a : f32\n")
+        + _store(result, "S", f"{t}", "f32") + "  return\n}\n"
     )
 
 
 def row_sqsum(s: Shape) -> str:
     """Held out from calibration: a reduction whose step squares (S[i] = sum_j X[i, j]^2),
     on a shape the suite does not use."""
-    t, n = s.per_tile, s.cols
-    m = f"{t}x{n}"
-    return (
-        _header(f"Held-out kernel (not used to fit the cost model): S[i] = sum_j X[i, j]^2 "
-                f"over a {s.rows}x{n} f16 tensor, accumulated in f32.", s)
-        + f"\nfunc.func @row_sqsum(%X: index, %S: index) attributes {{grid = [{GRID}]}} {{\n"
-        + _prologue(s) + "  %zero = arith.constant 0.0 : f32\n"
-        + _matrix("X", "X", s) + _row_output("S", "S", s, "f32")
-        + _load("x", "X", m)
-        + _row_reduce("sum", "x", s,
-                      "    %w = arith.extf %xe : f16 to f32\n"
-                      "    %q = arith.mulf %w, %w : f32\n"
-                      "    %a = arith.addf %q, %acc : f32\n"
-                      "    linalg.yield %a : f32\n")
-        + _store("sum", "S", f"{t}", "f32") + "  return\n}\n"
-    )
+    return _f32_row_reduction(
+        "row_sqsum", f"S[i] = sum_j X[i, j]^2 over a {s.rows}x{s.cols} f16 tensor, "
+        "accumulated in f32.", "sum",
+        "    %q = arith.mulf %w, %w : f32\n    %a = arith.addf %q, %acc : f32\n", s)
 
 
 def scale_shift_square(s: Shape) -> str:
     """Held out from calibration: two broadcast rows and a square (Y = (X * G[j] +
     H[j])^2)."""
-    t, n = s.per_tile, s.cols
-    m = f"{t}x{n}"
-    return (
-        _header(f"Held-out kernel (not used to fit the cost model): Y = (X * G[j] + H[j])^2 "
-                f"on a {s.rows}x{n} f16 tensor, G and H rows broadcast over rows.", s)
-        + f"\nfunc.func @scale_shift_square(%X: index, %G: index, %H: index, %Y: index) "
-        f"attributes {{grid = [{GRID}]}} {{\n"
-        + _prologue(s) + _matrix("X", "X", s) + _vector("g", "G", s) + _vector("h", "H", s)
-        + _matrix("Y", "Y", s)
-        + _load("x", "X", m) + _load("gg", "g", f"{n}") + _load("hh", "h", f"{n}")
-        + f"  %e = tensor.empty() : tensor<{m}xf16>\n"
-        "  %y = linalg.generic {indexing_maps = [#id2, #colmap, #colmap, #id2], "
-        "iterator_types = [\"parallel\", \"parallel\"]}\n"
-        f"      ins(%x, %gg, %hh : tensor<{m}xf16>, tensor<{n}xf16>, tensor<{n}xf16>) "
-        f"outs(%e : tensor<{m}xf16>) {{\n"
-        "  ^bb0(%xe: f16, %ge: f16, %he: f16, %o: f16):\n"
+    return _elementwise_held_out(
+        "scale_shift_square", f"Y = (X * G[j] + H[j])^2 on a {s.rows}x{s.cols} f16 tensor, "
+        "G and H rows broadcast over rows.", s,
+        [("X", "X", "x", False), ("G", "g", "gg", True), ("H", "h", "hh", True)],
+        ["xe", "ge", "he"],
         "    %p = arith.mulf %xe, %ge : f16\n"
         "    %q = arith.addf %p, %he : f16\n"
         "    %r = arith.mulf %q, %q : f16\n"
-        "    linalg.yield %r : f16\n"
-        f"  }} -> tensor<{m}xf16>\n"
-        + _store("y", "Y", m) + "  return\n}\n"
-    )
+        "    linalg.yield %r : f16\n")
 
 
 def row_absmax(s: Shape) -> str:
     """Held out from calibration: a max reduction of absolute values (S[i] = max_j
     |X[i, j]|), in f32."""
-    t, n = s.per_tile, s.cols
-    m = f"{t}x{n}"
-    return (
-        _header(f"Held-out kernel (not used to fit the cost model): S[i] = max_j |X[i, j]| "
-                f"over a {s.rows}x{n} f16 tensor, in f32.", s)
-        + f"\nfunc.func @row_absmax(%X: index, %S: index) attributes {{grid = [{GRID}]}} {{\n"
-        + _prologue(s) + "  %zero = arith.constant 0.0 : f32\n"
-        + _matrix("X", "X", s) + _row_output("S", "S", s, "f32")
-        + _load("x", "X", m)
-        + _row_reduce("mx", "x", s,
-                      "    %w = arith.extf %xe : f16 to f32\n"
-                      "    %q = math.absf %w : f32\n"
-                      "    %a = arith.maximumf %q, %acc : f32\n"
-                      "    linalg.yield %a : f32\n")
-        + _store("mx", "S", f"{t}", "f32") + "  return\n}\n"
-    )
+    return _f32_row_reduction(
+        "row_absmax", f"S[i] = max_j |X[i, j]| over a {s.rows}x{s.cols} f16 tensor, in f32.",
+        "mx", "    %q = math.absf %w : f32\n    %a = arith.maximumf %q, %acc : f32\n", s)
 
 
 def sigmoid_gate(s: Shape) -> str:
     """Held out from calibration: a gate through spyreop.sigmoid (Y = A * sigmoid(B))."""
-    t, n = s.per_tile, s.cols
-    m = f"{t}x{n}"
-    return (
-        _header(f"Held-out kernel (not used to fit the cost model): Y = A * sigmoid(B) on a "
-                f"{s.rows}x{n} f16 tensor.", s)
-        + f"\nfunc.func @sigmoid_gate(%A: index, %B: index, %Y: index) "
-        f"attributes {{grid = [{GRID}]}} {{\n"
-        + _prologue(s) + _matrix("A", "A", s) + _matrix("B", "B", s) + _matrix("Y", "Y", s)
-        + _load("a", "A", m) + _load("b", "B", m)
-        + f"  %e = tensor.empty() : tensor<{m}xf16>\n"
-        "  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], "
-        "iterator_types = [\"parallel\", \"parallel\"]}\n"
-        f"      ins(%a, %b : tensor<{m}xf16>, tensor<{m}xf16>) outs(%e : tensor<{m}xf16>) {{\n"
-        "  ^bb0(%x: f16, %w: f16, %o: f16):\n"
+    return _elementwise_held_out(
+        "sigmoid_gate", f"Y = A * sigmoid(B) on a {s.rows}x{s.cols} f16 tensor.", s,
+        [("A", "A", "a", False), ("B", "B", "b", False)], ["x", "w"],
         "    %g = spyreop.sigmoid %w : f16\n"
         "    %r = arith.mulf %x, %g : f16\n"
-        "    linalg.yield %r : f16\n"
-        f"  }} -> tensor<{m}xf16>\n"
-        + _store("y", "Y", m) + "  return\n}\n"
-    )
+        "    linalg.yield %r : f16\n")
 
 
 def _align(nbytes: int, to: int = 128) -> int:
