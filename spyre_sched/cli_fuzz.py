@@ -44,8 +44,9 @@ def register(main: click.Group, reports_errors) -> None:
         """Generate COUNT random valid kernels, check each, compile it with both strategies
         and both objectives on both shipped devices (where the grid fits), emulate, compare
         with the reference and with the roofline bound; count outcomes (match, mismatch,
-        below-bound, crash, hang, unchecked, out-of-scope by reason) and shrink every kind
-        of failure to a minimal kernel in --out. Exits 1 if any failure was found."""
+        below-bound, crash, hang, refused, unchecked, out-of-scope by reason) and shrink
+        every kind of failure to a minimal kernel in --out. Exits 1 if any failure was
+        found."""
         if mutate:
             from spyre_sched.fuzz.mutants import MutantCampaign, table
 

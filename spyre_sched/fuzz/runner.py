@@ -15,6 +15,9 @@ cycles against the roofline bound. Each configuration ends in one `Outcome`:
 - `crash`: an exception that is not a located diagnostic (the CLI's exit 2), or `check`
   exiting 2 or printing a traceback;
 - `hang`: no answer within the per-configuration time limit;
+- `refused`: the lowering refused, with a located diagnostic other than "not supported",
+  the schedule the compiler itself chose (the solver promised what the lowering cannot
+  do: a FIFO split it cannot declare, an order it cannot prove);
 - `out-of-scope`: a located refusal (`not supported yet`, or any other diagnostic the
   compiler raised before emulating; `check` rejecting the kernel counts here too), counted
   by its normalised reason.
@@ -46,8 +49,9 @@ STRATEGIES = ("solver", "heuristic")
 OBJECTIVES = ("latency", "memory")
 
 #: outcomes, worst first: a kernel's outcome is the worst of its configurations'
-SEVERITY = ("crash", "hang", "mismatch", "below-bound", "unchecked", "out-of-scope", "match")
-FAILURES = ("crash", "hang", "mismatch", "below-bound")
+SEVERITY = ("crash", "hang", "mismatch", "below-bound", "refused", "unchecked", "out-of-scope",
+            "match")
+FAILURES = ("crash", "hang", "mismatch", "below-bound", "refused")
 UNCHECKED_REASON = ("some output elements have no finite error bound (an overflow or NaN "
                     "met a reordered sum)")
 
@@ -93,7 +97,8 @@ class KernelResult:
         return {"status": self.status, "outcomes": [asdict(o) for o in self.outcomes]}
 
 
-_LOCATION = re.compile(r"^(?:\S+:\d+:\d+: )?(?:op \S+(?: @\S+)? in pass \S+: )?(?:error: )?")
+_LOCATION = re.compile(
+    r"^(?:\S+:\d+:\d+: )?(?:op \S+(?: @\S+)? in pass \S+(?: \([^)]*\))?: )?(?:error: )?")
 
 
 def normalise(message: str) -> str:
@@ -173,8 +178,10 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
         return _hang(stage, config, timeout), reference
     except SpyreSchedError as err:
         text = str(err)
-        if stage == "compile" or isinstance(err, UnsupportedError) \
-                or "not supported" in text:
+        supported = not isinstance(err, UnsupportedError) and "not supported" not in text
+        if stage == "compile" and supported and "in pass lower" in text:
+            return Outcome("refused", str(config), f"lower: {normalise(text)}", text), reference
+        if stage == "compile" or not supported:
             return Outcome("out-of-scope", str(config), normalise(text), text), reference
         return Outcome("mismatch", str(config), f"emulate: {normalise(text)}", text), reference
     except Exception as err:  # noqa: BLE001 - anything else is the bug we are hunting

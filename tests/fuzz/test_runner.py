@@ -7,7 +7,7 @@ import time
 import pytest
 
 import spyre_sched.emulate as emulate
-from spyre_sched.errors import ExecutionError
+from spyre_sched.errors import DeviceError, ExecutionError, UnsupportedError
 from spyre_sched.fuzz import runner
 from spyre_sched.fuzz.choices import Choices
 from spyre_sched.fuzz.generator import generate
@@ -23,6 +23,8 @@ def test_normalise_drops_locations_numbers_and_names():
     assert normalise(text) == ("not supported yet: masked accesses (tile N: coordinate "
                                "[N, N]) at %v")
     assert normalise("op affine.apply in pass lower: error: lowering: x") == "lowering: x"
+    assert normalise("op dataflow.fifo @p0_f_0 in pass lower (program local_schedule_0): "
+                     "error: y") == "y"
     assert normalise("error: element type bf16 (f16 and f32), 3 of 12") == \
         "element type bf16 (f16 and f32), N of N"
 
@@ -75,6 +77,30 @@ def test_a_located_error_while_emulating_a_compiled_bundle_is_a_failure(monkeypa
     _staged(monkeypatch, deadlock)
     [outcome] = run_kernel(SIMPLE, {}, 1, only=ONE).outcomes
     assert outcome.status == "mismatch" and outcome.reason == "emulate: deadlock: every unit waits"
+
+
+@pytest.mark.parametrize("error, status", [
+    (DeviceError("the 5 FIFOs lx_load -> sfu share a queue in send order, which needs the "
+                 "unit behind to receive them in the order they are sent",
+                 "op dataflow.fifo @p0_f_0 in pass lower (program local_schedule_0)"),
+     "refused"),
+    (UnsupportedError("lowering: not supported yet: a copy between two masked views",
+                      "op ktdf.data_transfer in pass lower"), "out-of-scope"),
+    (DeviceError("device d has no unit of kind 'systolic'"), "out-of-scope"),
+])
+def test_the_lowering_refusing_the_compilers_own_schedule_is_a_failure(monkeypatch, error,
+                                                                       status):
+    """A located refusal from the lowering, other than "not supported", of a schedule the
+    solver chose is the compiler disagreeing with itself, not a kernel out of scope."""
+    def refuse(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(emulate, "compile_bundle", refuse)
+    [outcome] = run_kernel(SIMPLE, {}, 1, only=ONE).outcomes
+    assert outcome.status == status
+    assert (status in runner.FAILURES) == (status == "refused")
+    if status == "refused":
+        assert outcome.reason.startswith("lower: the N FIFOs lx_load -> sfu share a queue")
 
 
 def test_wrong_outputs_and_too_few_cycles_are_failures(monkeypatch):
