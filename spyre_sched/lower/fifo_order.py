@@ -56,7 +56,9 @@ def check_send_order(program: str, units: Sequence[df.ProgramUnitOp],
 
 def _skeleton(units: Sequence[df.ProgramUnitOp], engine: str, kind: type,
               names: set[str]) -> tuple:
-    """The engine's sends or receives on `names` and the ops with regions around them."""
+    """The engine's sends or receives on `names` and the ops with regions around them:
+    per unit, a block skeleton of ("message", FIFO, elements) and ("region", op name,
+    constant loop bounds, its blocks' skeletons) items."""
     return tuple(_block_skeleton(unit.body.block, kind, names) for unit in units
                  if unit.engine.data == engine)
 
@@ -65,11 +67,11 @@ def _block_skeleton(block: Block, kind: type, names: set[str]) -> tuple:
     out: list = []
     for op in block.ops:
         if isinstance(op, kind) and op.fifo.root_reference.data in names:
-            out.append((op.fifo.root_reference.data, _elements(op)))
+            out.append(("message", op.fifo.root_reference.data, _elements(op)))
         elif op.regions:
             inner = tuple(_block_skeleton(b, kind, names) for r in op.regions for b in r.blocks)
             if any(inner):
-                out.append((op.name, _constant_bounds(op), inner))
+                out.append(("region", op.name, _constant_bounds(op), inner))
     return tuple(out)
 
 
@@ -85,17 +87,15 @@ def _constant_bounds(op: Operation) -> tuple:
     return tuple(out)
 
 
-def _messages(skeleton) -> list[tuple[str, int]]:
-    """The messages of a skeleton in program order (each loop body once)."""
+def _messages(blocks) -> list[tuple[str, int]]:
+    """The messages of block skeletons in program order (each loop body once)."""
     out: list[tuple[str, int]] = []
-    for item in skeleton:
-        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
-            out.append(item)
-        elif isinstance(item, tuple) and len(item) == 3:
-            for inner in item[2]:
-                out += _messages(inner)
-        else:
-            out += _messages(item)
+    for block in blocks:
+        for item in block:
+            if item[0] == "message":
+                out.append(item[1:])
+            else:
+                out += _messages(item[3])
     return out
 
 

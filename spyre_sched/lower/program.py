@@ -116,11 +116,11 @@ def _fifo_depths(pa: ProgramAnalysis) -> list[tuple[str, str, list[str]]]:
     in_send_order: list[tuple[str, str, list[str]]] = []
     for (src, dst, _), fifos in sharing.items():
         depth = pa.units.fifo_depth(fifos[0].source, fifos[0].target)
-        chosen = all(f.chosen is not None for f in fifos)
-        shared = len(fifos) > depth or (chosen and sum(f.chosen for f in fifos) > depth)
+        solver_chose = all(f.chosen is not None for f in fifos)
+        shared = len(fifos) > depth or (solver_chose and sum(f.chosen for f in fifos) > depth)
         if shared:
             in_send_order.append((src, dst, [f.name for f in fifos]))
-        if chosen:
+        if solver_chose:
             # the solver's split (`ktdf.depth`): each at least 1, together within the queue,
             # or, more between them (in send order), each within it
             bad = next((f for f in fifos if f.chosen < 1), None)

@@ -680,8 +680,7 @@ class _ProgramReader:
                 continue  # no choice of chunk: the even split, one vector at a time
             groups: dict[tuple, list[ktdf.FifoOp]] = {}
             for f in fifos:
-                t = f.results[0].type
-                groups.setdefault((t.source.data, t.dest.data, ktdf.fifo_phase(f)), []).append(f)
+                groups.setdefault(_fifo_key(f), []).append(f)
             queues = {}
             for key, members in groups.items():
                 if self._queue(members[0])[1] != len(members):
@@ -1133,8 +1132,7 @@ class _ProgramReader:
         # in the order of the chunk candidates' entries (`fifo_decisions`: by queue)
         groups: dict[tuple, list[ktdf.FifoOp]] = {}
         for f in fifos:
-            t = f.results[0].type
-            groups.setdefault((t.source.data, t.dest.data, ktdf.fifo_phase(f)), []).append(f)
+            groups.setdefault(_fifo_key(f), []).append(f)
         ordered = [f for members in groups.values() for f in members]
         hops = [(*self._fifo_hop(f), f.results[0].type.dest.data == unit.kind)
                 for f in ordered]
@@ -1312,21 +1310,20 @@ def _chunk_candidates(most: int, order: list, into: list[bool], groups: dict, qu
     `in_send_order`, with the vectors the queue keeps in flight."""
     out: list[Candidate] = []
     seen: set = set()
+    keys = [_fifo_key(f) for f in order]
+    depths = [queues[key] for key in keys]
 
     def add(c: int, entries: tuple[int, ...]) -> None:
         if (c, entries) in seen:
             return
         seen.add((c, entries))
-        given: dict = {}
-        for f, e in zip(order, entries):
-            given[_fifo_key(f)] = given.get(_fifo_key(f), 0) + e
-        shared = {key for key in groups if given[key] > queues[key]}
+        shared = {key for key, queue in _shared_queues(keys, depths, entries) if queue}
         if shared - orderable:
             shared = set()  # (overdrawn, infeasible: no order to share the queue in)
         in_flight = 0
         if shared:
             ahead = [queues[key] // len(groups[key]) for key in shared]
-            ahead += [e for f, e in zip(order, entries) if _fifo_key(f) not in shared]
+            ahead += [e for key, e in zip(keys, entries) if key not in shared]
             in_flight = max(2, 1 + min(ahead))
         out.append(Candidate(c, streams=min(entries) < c, entries=entries,
                              in_send_order=bool(shared), in_flight=in_flight))
@@ -1337,11 +1334,13 @@ def _chunk_candidates(most: int, order: list, into: list[bool], groups: dict, qu
         for e in _streaming_profiles(c, order, into, groups, queues):
             add(c, e)
     for c in range(1, most + 1):
-        profile = tuple(min(c, queues[_fifo_key(f)]) if _fifo_key(f) in orderable
-                        and len(groups[_fifo_key(f)]) * min(c, queues[_fifo_key(f)])
-                        > queues[_fifo_key(f)] else e
-                        for f, e in zip(order, _held_entries(c, order, groups, queues)))
-        if all(e <= queues[_fifo_key(f)] for f, e in zip(order, profile)):
+        # a queue whose FIFOs cannot each hold the chunk as their own: shared, each given
+        # the chunk (at most the queue)
+        profile = tuple(
+            min(c, queue) if key in orderable and len(groups[key]) * min(c, queue) > queue
+            else e
+            for key, queue, e in zip(keys, depths, _held_entries(c, order, groups, queues)))
+        if all(e <= queue for e, queue in zip(profile, depths)):
             add(c, profile)
     return tuple(out)
 
