@@ -919,12 +919,19 @@ class _ProgramReader:
         # last tile at its own size: the bytes per iteration are that sum's mean
         # (docs/solver.md, "Partial last tiles")
         loops = [self._tile_loop(v) for v in _size_values(static, dynamic)]
+        size_quantities = None
         if any(loops):
             whole = [s for s, loop in zip(sizes, loops) if loop is None]
             cut = [loop for loop in loops if loop is not None]
             mean = Expr(frozenset().union(*(e.scope | n.scope for e, n in cut)),
                         lambda v, cut=cut, elt=elt: -(-elt * prod(e(v) for e, _ in cut)
                                              // max(1, prod(n(v) for _, n in cut))))
+            # the same mean as extents over trip counts, each a small table of its own
+            trips = [self.quantity(n) for _, n in cut]
+            if all(t.least() >= 1 for t in trips):
+                size_quantities = [Quantity.quotient(
+                    [*(self.quantity(e) for e, _ in cut), Quantity.const(elt)], trips,
+                    self.sizes), *(self.quantity(s) for s in whole)]
             sizes, elt = [mean, *whole], 1
         scope = frozenset().union(*(s.scope for s in sizes)) | count.scope
         keep, _ = self._keep(op)
@@ -953,9 +960,10 @@ class _ProgramReader:
         if reread or share is not None:
             quantity = self.quantity(nbytes)
         else:  # a product of one small table per size (never tabulated whole)
-            quantity = Quantity.product([*(self.quantity(s) for s in sizes),
-                                         self.quantity(count), Quantity.const(elt)],
-                                        self.sizes)
+            if size_quantities is None:
+                size_quantities = [self.quantity(s) for s in sizes]
+            quantity = Quantity.product([*size_quantities, self.quantity(count),
+                                         Quantity.const(elt)], self.sizes)
         hops = self.hw.hop(op, kinds)
         hop = hops[0]
         for fifo_side in (op.source, op.dest):

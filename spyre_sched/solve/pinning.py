@@ -54,10 +54,12 @@ def pin(problem: Problem, fixed: Mapping[str, int]) -> Pinned:
     def quantity(q: Quantity) -> Quantity:
         positions = {k: fixed[d] for k, d in enumerate(q.scope) if d in fixed}
         factors = tuple(quantity(f) for f in q.factors)
-        if not positions and all(a is b for a, b in zip(factors, q.factors)):
+        divisors = tuple(quantity(f) for f in q.divisors)
+        if not positions and all(a is b for a, b in zip((*factors, *divisors),
+                                                        (*q.factors, *q.divisors))):
             return q
         table = _PinnedTable(q.table, tuple(sizes[d] for d in q.scope), positions)
-        return Quantity(q.scope, table, factors, q.round_to)
+        return Quantity(q.scope, table, factors, q.round_to, divisors)
 
     def rebuild(obj):
         found = memo.get(id(obj))

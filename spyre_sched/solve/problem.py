@@ -140,6 +140,11 @@ class Quantity:
     (`ProductTable`): a loop nest's iteration count, a transfer's or a buffer's bytes,
     whose full table would be the product of every tile's candidates."""
     round_to: int = 1
+    divisors: tuple[Quantity, ...] = ()
+    """When not empty (with `factors`), the product of `factors` is divided by the
+    product of these, rounded up, before `round_to`: the mean bytes per iteration of a
+    tile loop's transfers, the dims' extents over their trip counts (docs/solver.md,
+    "Partial last tiles")."""
 
     def at(self, choice: Choice) -> int:
         return self.table[tuple(choice[d] for d in self.scope)]
@@ -159,6 +164,11 @@ class Quantity:
         low = high = 1
         for f in self.factors:
             low, high = low * f.least(), high * f.most()
+        if self.divisors:
+            below = above = 1
+            for f in self.divisors:
+                below, above = below * f.least(), above * f.most()
+            low, high = -(-low // above), -(-high // max(1, below))
         r = self.round_to
         return -(-low // r) * r, -(-high // r) * r
 
@@ -173,6 +183,23 @@ class Quantity:
         return Quantity(scope, ProductTable(scope, tuple(factors),
                                             tuple(sizes[d] for d in scope), round_to),
                         tuple(factors), round_to)
+
+    @staticmethod
+    def quotient(factors: Sequence[Quantity], divisors: Sequence[Quantity],
+                 sizes: Mapping[str, int]) -> Quantity:
+        """ceil(product of `factors` / product of `divisors`); every divisor is at least
+        1. Stated in the CP-SAT model as two products and one division, so its size
+        grows with the factors' own tables, not with their product."""
+        if not divisors:
+            return Quantity.product(factors, sizes)
+        if any(f.least() < 1 for f in divisors):
+            raise ValueError("a quotient's divisors are at least 1")
+        every = (*factors, *divisors)
+        scope = tuple(dict.fromkeys(d for f in every for d in f.scope))
+        return Quantity(scope, ProductTable(scope, tuple(factors),
+                                            tuple(sizes[d] for d in scope), 1,
+                                            tuple(divisors)),
+                        tuple(factors), 1, tuple(divisors))
 
     @staticmethod
     def const(value: int) -> Quantity:
@@ -194,8 +221,10 @@ class ProductTable(Mapping):
     tables do)."""
 
     def __init__(self, scope: tuple[str, ...], factors: tuple[Quantity, ...],
-                 sizes: tuple[int, ...], round_to: int = 1):
+                 sizes: tuple[int, ...], round_to: int = 1,
+                 divisors: tuple[Quantity, ...] = ()):
         self._factors = [(f.table, tuple(scope.index(d) for d in f.scope)) for f in factors]
+        self._divisors = [(f.table, tuple(scope.index(d) for d in f.scope)) for f in divisors]
         self._sizes = sizes
         self._round = max(1, round_to)
         self._memo: dict[tuple[int, ...], int] = {}  # the keys looked up so far
@@ -206,6 +235,11 @@ class ProductTable(Mapping):
             value = 1
             for table, pos in self._factors:
                 value *= table[tuple(key[i] for i in pos)]
+            if self._divisors:
+                by = 1
+                for table, pos in self._divisors:
+                    by *= table[tuple(key[i] for i in pos)]
+                value = -(-value // by)
             found = self._memo[key] = -(-value // self._round) * self._round
         return found
 

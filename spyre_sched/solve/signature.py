@@ -59,7 +59,8 @@ def part_signature(problem: Problem, part: Program, scope: tuple[str, ...]) -> t
         if isinstance(x, Quantity):
             scope_sig = tuple(name(d) for d in x.scope)
             if x.factors:
-                return ("product", scope_sig, tuple(sig(f) for f in x.factors), x.round_to)
+                return ("product", scope_sig, tuple(sig(f) for f in x.factors), x.round_to,
+                        tuple(sig(f) for f in x.divisors))
             return ("table", scope_sig, tuple(sorted(x.table.items())))
         if isinstance(x, (tuple, list)):
             return tuple(sig(v) for v in x)

@@ -7,7 +7,8 @@ part's candidates (docs/solver.md, section 4):
   `idx_d = Σ i · x[d][i]`;
 - a figure of the problem (a transfer's bytes, an iteration count, a buffer's bytes, a
   FIFO's entries) that is a product of per-loop terms (`Quantity.factors`) is stated as
-  the product (`add_multiplication_equality`) of one small table per factor; any other
+  the product (`add_multiplication_equality`) of one small table per factor (a quotient
+  of such products, `Quantity.divisors`, adds one division); any other
   figure is one table over its own scope: a linear sum over the one-hot for one
   decision, an element constraint over the scope's row index for several;
 - a stage of transfers whose bytes are such products is stated arithmetically by the
@@ -237,6 +238,8 @@ class _Stater:
             for f in q.factors:
                 hi *= f.most()
                 value = self.product(value, self.quantity(f, what), hi, what)
+            if q.divisors:
+                value, hi = self._quotient(value, q.divisors, hi, what)
             if q.round_to > 1:
                 r = q.round_to
                 units = self.model.new_int_var(0, -(-hi // r), self.name(what + ".units"))
@@ -245,6 +248,27 @@ class _Stater:
             return value
         keys = self.candidates(q.scope)
         return self.table(q.scope, keys, [[q.table[k] for k in keys]], what)[0]
+
+    def _quotient(self, value: cp_model.LinearExprT, divisors: tuple[Quantity, ...],
+                  hi: int, what: str) -> tuple[cp_model.LinearExprT, int]:
+        """ceil(value / product of `divisors`) (each at least 1), and its most."""
+        by: cp_model.LinearExprT = 1
+        by_lo = by_hi = 1
+        for f in divisors:
+            by_lo, by_hi = by_lo * f.least(), by_hi * f.most()
+            term = self.quantity(f, what)
+            if isinstance(by, int) or isinstance(term, int):
+                by = by * term
+            else:
+                out = self.model.new_int_var(by_lo, by_hi, self.name(what + ".divisor"))
+                self.model.add_multiplication_equality(out, [by, term])
+                by = out
+        most = -(-hi // by_lo)
+        if isinstance(by, int):
+            return self.ceil_div(value, by, hi, what + ".mean"), most
+        out = self.model.new_int_var(0, most, self.name(what + ".mean"))
+        self.model.add_division_equality(out, value + by - 1, by)
+        return out, most
 
     def ceil_div(self, expr: cp_model.LinearExprT, by: int, hi: int,
                  what: str) -> cp_model.LinearExprT:
@@ -608,10 +632,16 @@ class _Stater:
         for mem, w in cost.skew_transfers(p).items():
             parts = own.get(mem, [])
             scope = w.bytes.scope
-            keys = self.candidates(scope)
-            column = [occupancy_cycles(w.bytes.at(dict(zip(scope, key))) * w.sharers,
-                                       w.shared_bandwidth) for key in keys]
-            spread = self.table(scope, keys, [column], "spread")[0] if scope else column[0]
+            if w.bytes.factors:  # (stated arithmetically, like the transfer's stage)
+                spread = self.ceil_div(self.quantity(w.bytes, "bytes") * w.sharers,
+                                       w.shared_bandwidth, w.bytes.most() * w.sharers,
+                                       "spread")
+            else:
+                keys = self.candidates(scope)
+                column = [occupancy_cycles(w.bytes.at(dict(zip(scope, key))) * w.sharers,
+                                           w.shared_bandwidth) for key in keys]
+                spread = self.table(scope, keys, [column], "spread")[0] if scope \
+                    else column[0]
             terms.append(sum(b for b, _ in parts) - spread)
             hi = max(hi, sum(h for _, h in parts))
         skew = self.maximum(terms, hi, "skew")
@@ -837,8 +867,23 @@ def least_product(quantities: list[Quantity]) -> int:
     (a tile count times a tile's bytes is the whole extent, whatever the tile). Rounding
     up (`round_to`) is left out, which keeps it a bound."""
     factors: list[Quantity] = []
+    quotients: list[Quantity] = []
     for q in quantities:
-        factors += list(q.factors) if q.factors else [q]
+        for f in (q.factors if q.factors else (q,)):
+            (quotients if f.divisors else factors).append(f)
+    for q in quotients:
+        # ceil(a / b) · b >= a: a quotient whose divisors are among the other factors (a
+        # tile loop's mean bytes times its trip counts) counts as its dividend
+        left = list(factors)
+        for d in q.divisors:
+            same = next((f for f in left if _same_table(f, d)), None)
+            if same is None:
+                break
+            left.remove(same)
+        else:
+            factors = left + list(q.factors)
+            continue
+        factors.append(q)
     # factors joined by the decisions they read (a tile loop's mean bytes read every cut
     # dim's tile: docs/solver.md, "Partial last tiles") take their least together
     groups: list[tuple[set[str], list[Quantity]]] = []
@@ -856,9 +901,8 @@ def least_product(quantities: list[Quantity]) -> int:
     for scope, members in groups:
         candidates: dict[str, set[int]] = {d: set() for d in scope}
         for f in members:
-            for key in f.table:
-                for d, i in zip(f.scope, key):
-                    candidates[d].add(i)
+            for d, i in _candidate_indices(f):
+                candidates[d].add(i)
         names = sorted(scope)
         if math.prod(len(candidates[d]) for d in names) > LEAST_PRODUCT_ROWS:
             value *= math.prod(f.least() for f in members)
@@ -871,6 +915,22 @@ def least_product(quantities: list[Quantity]) -> int:
                 least = math.prod(values) if least is None else min(least, math.prod(values))
         value *= least or 0
     return value
+
+
+def _same_table(a: Quantity, b: Quantity) -> bool:
+    if a is b:
+        return True
+    if a.factors or b.factors or a.scope != b.scope:
+        return False
+    return dict(a.table) == dict(b.table)
+
+
+def _candidate_indices(f: Quantity) -> list[tuple[str, int]]:
+    """(decision, candidate index) pairs `f`'s table reads, from its own small tables
+    when it is a product (never iterating the product)."""
+    if f.factors:
+        return [pair for g in (*f.factors, *f.divisors) for pair in _candidate_indices(g)]
+    return [(d, i) for key in f.table for d, i in zip(f.scope, key)]
 
 
 def state(model: cp_model.CpModel, problem: Problem, part: Program, scope: tuple[str, ...],
