@@ -315,6 +315,42 @@ def sigmoid_gate(s: Shape) -> str:
         "    linalg.yield %r : f16\n")
 
 
+def blend(s: Shape) -> str:
+    """Held out from calibration: a blend of two inputs by a broadcast weight row (Y = A *
+    W[j] + B * (1 - W[j]))."""
+    return _elementwise_held_out(
+        "blend", f"Y = A * W[j] + B * (1 - W[j]) on a {s.rows}x{s.cols} f16 tensor, W a "
+        "weight row broadcast over rows.", s,
+        [("A", "A", "a", False), ("B", "B", "b", False), ("W", "w", "ww", True)],
+        ["x", "y", "g"],
+        "    %p = arith.mulf %x, %g : f16\n"
+        "    %c = arith.subf %one, %g : f16\n"
+        "    %q = arith.mulf %y, %c : f16\n"
+        "    %r = arith.addf %p, %q : f16\n"
+        "    linalg.yield %r : f16\n",
+        prelude="  %one = arith.constant 1.0 : f16\n")
+
+
+def exp_shift(s: Shape) -> str:
+    """Held out from calibration: one input through spyreop.exp after a broadcast shift
+    (Y = exp(X - C[j]))."""
+    return _elementwise_held_out(
+        "exp_shift", f"Y = exp(X - C[j]) on a {s.rows}x{s.cols} f16 tensor, C a row "
+        "broadcast over rows.", s,
+        [("X", "X", "x", False), ("C", "c", "cc", True)], ["xe", "ce"],
+        "    %d = arith.subf %xe, %ce : f16\n"
+        "    %r = spyreop.exp %d : f16\n"
+        "    linalg.yield %r : f16\n")
+
+
+def row_l1(s: Shape) -> str:
+    """Held out from calibration: a sum of absolute values (S[i] = sum_j |X[i, j]|), in
+    f32."""
+    return _f32_row_reduction(
+        "row_l1", f"S[i] = sum_j |X[i, j]| over a {s.rows}x{s.cols} f16 tensor, in f32.",
+        "l1", "    %q = math.absf %w : f32\n    %a = arith.addf %q, %acc : f32\n", s)
+
+
 def _align(nbytes: int, to: int = 128) -> int:
     return -(-nbytes // to) * to
 
@@ -883,6 +919,11 @@ HELD_OUT = {
     "scale_shift_square": (scale_shift_square, Shape(1024, 1024), Shape(64, 768)),
     "row_absmax": (row_absmax, Shape(1024, 2048), Shape(160, 320)),
     "sigmoid_gate": (sigmoid_gate, Shape(512, 2048), Shape(128, 640)),
+    # added 2026-12-03 13:00 UTC, before the port's staggered steady state was written:
+    # the five above were read to find that error, so they no longer judge it alone
+    "blend": (blend, Shape(768, 1536), Shape(96, 896)),
+    "exp_shift": (exp_shift, Shape(256, 3072), Shape(64, 1152)),
+    "row_l1": (row_l1, Shape(1536, 512), Shape(192, 256)),
 }
 
 

@@ -20,7 +20,8 @@ from spyre_sched.roofline import roofline
 NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
-HELD_OUT = ["relu_residual", "row_absmax", "row_sqsum", "scale_shift_square", "sigmoid_gate"]
+HELD_OUT = ["blend", "exp_shift", "relu_residual", "row_absmax", "row_l1", "row_sqsum",
+            "scale_shift_square", "sigmoid_gate"]
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -124,6 +125,15 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     if name == "sigmoid_gate":
         g = _f16(1 / (1 + np.exp(-f["B"]))).astype(np.float64)
         return {"Y": _f16(f["A"] * g)}
+    if name == "blend":
+        w = f["W"][None, :]
+        p = _f16(f["A"] * w).astype(np.float64)
+        q = _f16(f["B"] * _f16(1 - w).astype(np.float64)).astype(np.float64)
+        return {"Y": _f16(p + q)}
+    if name == "exp_shift":
+        return {"Y": _f16(np.exp(_f16(f["X"] - f["C"][None, :]).astype(np.float64)))}
+    if name == "row_l1":
+        return {"S": np.abs(f["X"]).sum(axis=1)}
     raise AssertionError(name)
 
 
