@@ -20,7 +20,8 @@ issues its work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
     one iteration = occupancy + latency
-    steady        = max(occupancy, ceil((latency + occupancy) / m))
+    steady        = max(occupancy, ceil((latency + occupancy) / m)), or for a stage whose
+                    transfers reach one shared memory, its queue's (`port_steady`)
 
     transfer: occupancy = max(ceil(bytes / bandwidth), ceil(bytes * sharers / shared_bw)),
               latency = the hop's latency (occupancy + latency is the device's formula);
@@ -38,7 +39,9 @@ functions up per candidate combination, so its objective equals `kernel_cycles`.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -527,16 +530,139 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
 
 
 def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
-                memo: dict | None = None) -> tuple[int, int]:
+                memo: dict | None = None, port_bytes: dict[str, int] | None = None
+                ) -> tuple[int, int]:
     """(one iteration, steady state) of a stage. Its unit issues the stage's work back to
     back: busy for the sum of the occupancies, done the largest latency later. With m
     buffers, m iterations are in flight, which hides the latency up to that depth:
-    steady = max(occupancy, ceil((latency + occupancy) / m))."""
+    steady = max(occupancy, ceil((latency + occupancy) / m)); a stage that reaches a
+    shared memory, given its pipeline's bytes through it (`port_bytes`), waits in the
+    memory's queue instead of for every core's share (`port_steady`)."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
     one = occupancy + latency
     if modulo < 2:
         return one, one
+    port = stage_port(stage, choice) if port_bytes is not None else None
+    if port is not None:
+        return one, port_steady(port, port_bytes.get(port.memory, 0), modulo)
     return one, max(occupancy, _ceil_div(one, modulo))
+
+
+# ---- a shared memory's queue in the steady state (docs/solver.md, "The port's queue") -
+
+PORT_SCALE = 1024
+"""Queue lengths are tabulated in 1/1024ths of a customer."""
+
+
+@dataclass(frozen=True)
+class StagePort:
+    """A stage whose transfers reach one shared memory, as the steady state sees it."""
+
+    memory: str
+    bandwidth: int
+    sharers: int
+    alone: int
+    """The stage's occupancy with every transfer served at the memory's full speed."""
+    latency: int
+    nbytes: int
+    """Bytes per iteration (per core) the stage moves through the memory."""
+
+
+def port_memory(stage: Stage) -> tuple[str, int, int] | None:
+    """(memory, bandwidth, sharers) of the one shared memory the stage's transfers reach;
+    None when they reach none or several, or the stage runs a nested pipeline."""
+    if any(isinstance(w, Pipeline) for w in stage.work):
+        return None
+    memories = {(w.shared_memory, w.shared_bandwidth, w.sharers) for w in stage.work
+                if isinstance(w, Transfer) and w.shared_bandwidth is not None
+                and w.shared_memory}
+    return next(iter(memories)) if len(memories) == 1 else None
+
+
+def stage_port(stage: Stage, choice: Choice) -> StagePort | None:
+    """The stage's `StagePort` (None: `port_memory` is None)."""
+    found = port_memory(stage)
+    if found is None:
+        return None
+    memory, bandwidth, sharers = found
+    alone = latency = nbytes = 0
+    for w in stage.work:
+        if isinstance(w, Transfer):
+            one = transfer_alone(w, choice)
+            if one == 0:
+                continue
+            if w.shared_memory == memory:
+                nbytes += w.bytes.at(choice)
+            if w.awaited:
+                alone += one
+            else:
+                alone += one - w.latency
+                latency = max(latency, w.latency)
+        else:
+            alone += compute_steady(w, choice) + carried_chain(w, choice)
+            latency = max(latency, w.latency)
+    return StagePort(memory, bandwidth, sharers, alone, latency, nbytes)
+
+
+def pipeline_port_bytes(p: Pipeline, choice: Choice) -> dict[str, int]:
+    """Bytes per iteration (per core) the pipeline's own stages move through each shared
+    memory, loads and stores alike."""
+    out: dict[str, int] = {}
+    for st in p.stages:
+        for w in st.work:
+            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+                out[w.shared_memory] = out.get(w.shared_memory, 0) + w.bytes.at(choice)
+    return out
+
+
+def port_think(port: StagePort) -> int:
+    """The stage's round trip away from the memory's queue, times its bandwidth (its
+    transfers' service at the memory is the part of `alone` it leaves out)."""
+    return (port.alone + port.latency) * port.bandwidth - port.nbytes
+
+
+RHO_STEPS = (0, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+"""The think-to-service ratios the queue is read at: a ratio counts as the largest step
+at most it (the queue only shortens as the ratio grows, so this never reads it short)."""
+
+
+def port_step(port: StagePort, pipeline_bytes: int) -> int:
+    """Index in RHO_STEPS of floor(think x bandwidth / pipeline bytes) (`port_think`)."""
+    think, per = port_think(port), max(pipeline_bytes, 1)
+    return sum(1 for rho in RHO_STEPS[1:] if think >= rho * per)
+
+
+@functools.lru_cache(maxsize=None)
+def port_queue_table(customers: int) -> tuple[int, ...]:
+    """Mean-value analysis of a closed queue: `customers` customers each visiting a server
+    of service time 1 and spending `rho` away from it per round. Entry k (rho =
+    RHO_STEPS[k]) is the mean queue an arriving customer finds (the other customers', by
+    the arrival theorem), in 1/PORT_SCALE, rounded up."""
+    out = []
+    for rho in RHO_STEPS:
+        queue = 0.0
+        for k in range(1, customers):
+            response = 1.0 + queue
+            queue = k * response / (response + rho)
+        out.append(math.ceil(queue * PORT_SCALE))
+    return tuple(out)
+
+
+def port_steady(port: StagePort, pipeline_bytes: int, modulo: int) -> int:
+    """Steady state of a buffered stage that reaches a shared memory. The cores' m buffers
+    are the customers of the memory's queue: each round visits it for the pipeline's bytes
+    (loads and stores) and spends the stage's round trip away from it (`port_think`). A
+    transfer waits for the queue it finds:
+
+        k      = `port_step`: think x bandwidth / pipeline bytes, as a step of RHO_STEPS
+        wait   = ceil(stage bytes x queue(cores x m)[k] / (bandwidth x PORT_SCALE))
+        steady = max(alone, ceil((alone + latency + wait) / m))
+
+    The memory's throughput (every core's bytes) bounds the pace as its own engine. (No
+    bytes through the memory: no wait, whatever the bucket.)"""
+    queue = port_queue_table(port.sharers * modulo)[port_step(port, pipeline_bytes)]
+    wait = _ceil_div(port.nbytes * queue, port.bandwidth * PORT_SCALE)
+    return max(port.alone, _ceil_div(port.alone + port.latency + wait, modulo))
 
 
 def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
@@ -685,10 +811,11 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
     occupied: dict[str, int] = {}
     shared: dict[str, int] = {}
     unissued = unissued_overlap(problem, p, choice)
+    port_bytes = pipeline_port_bytes(p, choice)
     for st, stag, hidden, free, back in zip(p.stages, staggered_stages(p),
                                             overlapped_latency(p), _slack(problem, p, choice),
                                             unissued):
-        _, steady = stage_times(problem, st, choice, m, memo)
+        _, steady = stage_times(problem, st, choice, m, memo, port_bytes)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free) + back)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
@@ -1090,9 +1217,10 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice,
     stages: list[StageCost] = []
     engines: dict[str, int] = {}
     fill_drain = 0
+    port_bytes = pipeline_port_bytes(p, choice)
     for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
                                       _slack(problem, p, choice)):
-        _, steady = stage_times(problem, st, choice, m, memo)
+        _, steady = stage_times(problem, st, choice, m, memo, port_bytes)
         one = stage_fill(problem, st, choice, stag, memo, hidden, free)
         nested = [pipeline_breakdown(problem, w, choice, memo) for w in st.work
                   if isinstance(w, Pipeline)]

@@ -142,6 +142,8 @@ class _Stater:
         self.rows = 0
         self.counter = itertools.count()
         self.busy_least: dict[str, int] = {}
+        self.stated: dict[int, tuple[Quantity, cp_model.LinearExprT]] = {}
+        """Quantities stated so far, by identity (each is stated once)."""
 
     def name(self, what: str) -> str:
         return f"{self.prefix}.{what}{next(self.counter)}"
@@ -232,6 +234,14 @@ class _Stater:
         multiplication equalities and a division for the rounding, else one table."""
         if not q.scope:
             return q.table[()]
+        found = self.stated.get(id(q))
+        if found is not None and found[0] is q:
+            return found[1]
+        value = self._quantity(q, what)
+        self.stated[id(q)] = (q, value)
+        return value
+
+    def _quantity(self, q: Quantity, what: str) -> cp_model.LinearExprT:
         if q.factors:
             value: cp_model.LinearExprT = 1
             hi = 1
@@ -318,14 +328,83 @@ class _Stater:
 
     def stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
               modulos: list[tuple[int, cp_model.IntVar | None]],
-              shared: list[str], unbuffered: bool = False) -> _StageFigures:
-        """The stage's figures; with `unbuffered`, also its `cost.unbuffered_stage`."""
+              shared: list[str], unbuffered: bool = False,
+              port_bytes: tuple[dict[str, tuple], str | int] | None = None
+              ) -> _StageFigures:
+        """The stage's figures; with `unbuffered`, also its `cost.unbuffered_stage`;
+        `port_bytes`: per shared memory, the pipeline's bytes through it per iteration
+        (expression, least, most), and the pipeline's modulo, for `cost.port_steady`."""
         if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
             return self._nested_stage(st, st.work[0], slack, modulos, unbuffered)
+        port = cost.port_memory(st)
+        pipe_bytes = port_bytes[0].get(port[0]) if port is not None and port_bytes else None
+        modulo = port_bytes[1] if port_bytes else 1
         if st.work and all(isinstance(w, Transfer) and w.bytes.factors and w.bytes.least() > 0
                            for w in st.work):
-            return self._transfer_stage(st, staggered, hidden, slack, modulos, shared)
-        return self._tabulated_stage(st, staggered, hidden, slack, modulos, shared)
+            return self._transfer_stage(st, staggered, hidden, slack, modulos, shared,
+                                        port, pipe_bytes, modulo)
+        return self._tabulated_stage(st, staggered, hidden, slack, modulos, shared, port,
+                                     pipe_bytes, modulo)
+
+    def port_steady(self, port: tuple[str, int, int], pipe_bytes: tuple,
+                    alone: cp_model.LinearExprT, alone_hi: int,
+                    latency: cp_model.LinearExprT, latency_hi: int,
+                    nbytes: cp_model.LinearExprT, nbytes_hi: int,
+                    one: cp_model.LinearExprT, one_hi: int, modulos,
+                    modulo: str | int) -> tuple[list, int]:
+        """`cost.port_steady` per modulo candidate (one iteration, `one`, below 2 copies),
+        and the most of any of them. The queue is read once, for the chosen modulo: one
+        table over (modulo candidate, bucket)."""
+        _, bandwidth, sharers = port
+        if all(m < 2 for m, _ in modulos):
+            return [one for _ in modulos], one_hi
+        total, _, _ = pipe_bytes
+        think = (alone + latency) * bandwidth - nbytes
+        # one literal per step the ratio reaches (`cost.port_step`): think >= rho x bytes
+        reached: list = []
+        for rho in cost.RHO_STEPS[1:]:
+            if isinstance(think, int) and isinstance(total, int):
+                reached.append(int(think >= rho * max(total, 1)))
+                continue
+            lit = self.model.new_bool_var(self.name("port.step"))
+            per = total if not isinstance(total, int) else max(total, 1)
+            if isinstance(total, int) and total < 1:
+                per = 1
+            self.model.add(think >= rho * per).only_enforce_if(lit)
+            self.model.add(think < rho * per).only_enforce_if(lit.Not())
+            if reached and not isinstance(reached[-1], int):
+                self.model.add_implication(lit, reached[-1])
+            reached.append(lit)
+        rows = [cost.port_queue_table(sharers * m) if m >= 2 else (0,) * len(cost.RHO_STEPS)
+                for m, _ in modulos]
+        top = max(v for row in rows for v in row)
+
+        def read(row: tuple[int, ...]) -> cp_model.LinearExprT:
+            # the queue only shortens step by step: its first entry less each step's drop
+            return row[0] + sum((row[k + 1] - row[k]) * lit for k, lit in enumerate(reached))
+
+        if isinstance(modulo, int) or len(modulos) == 1:
+            queue: cp_model.LinearExprT = read(rows[0])
+        else:
+            queue = self.model.new_int_var(0, top, self.name("port.queue"))
+            for row, (_, lit) in zip(rows, modulos):
+                self.model.add(queue == read(row)).only_enforce_if(lit)
+        scale = bandwidth * cost.PORT_SCALE
+        waited = self.product(nbytes, queue, nbytes_hi * top, "port.waited")
+        wait = self.ceil_div(waited, scale, nbytes_hi * top, "port.wait")
+        wait_hi = -(-nbytes_hi * top // scale)
+        out, most = [], 0
+        for m, _ in modulos:
+            if m < 2:
+                out.append(one)
+                most = max(most, one_hi)
+                continue
+            round_hi = -(-(alone_hi + latency_hi + wait_hi) // m)
+            paced = self.ceil_div(alone + latency + wait, m, alone_hi + latency_hi + wait_hi,
+                                  "port.paced")
+            out.append(self.maximum([alone, paced], max(alone_hi, round_hi), "port.steady"))
+            most = max(most, alone_hi, round_hi)
+        return out, most
 
     def _nested_pace(self, run: _Run) -> cp_model.LinearExprT:
         """`cost.nested_pace`: the busiest inner unit's occupancy over the N iterations of
@@ -380,23 +459,33 @@ class _Stater:
                              pace, run.hi, held, held_hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
-                        modulos, shared: list[str]) -> _StageFigures:
+                        modulos, shared: list[str], port=None,
+                        pipe_bytes: tuple | None = None,
+                        modulo: str | int = 1) -> _StageFigures:
         """A stage of transfers whose bytes are products (`Quantity.factors`) and never 0,
         stated arithmetically: the cost model's formulas (`cost.py`: `transfer_one_shot`,
         `transfer_alone`, `stage_fill`, `leading_load`, `_add_shared`) with the bytes as a
         variable."""
         occupancy, hi_total, gain, gain_all = [], 0, [], []
+        alone_hi = 0
+        port_bytes, port_hi = [], 0
         busy: dict[str, list] = {m: [] for m in shared}
         busy_hi: dict[str, int] = {m: 0 for m in shared}
         for w in st.work:
             nbytes, hi = self.quantity(w.bytes, "bytes"), w.bytes.most()
+            if port is not None and w.shared_memory == port[0] and \
+                    w.shared_bandwidth is not None:
+                port_bytes.append(nbytes)
+                port_hi += hi
             own = self.ceil_div(nbytes, w.bandwidth, hi, "own")
             own_hi = -(-hi // w.bandwidth)
             wait = w.latency if w.awaited else 0  # (the unit waits for it to land)
             if w.shared_bandwidth is None:
                 occupancy.append(own + wait)
                 hi_total += own_hi + wait
+                alone_hi += own_hi + wait
                 continue
+            alone_hi += max(own_hi, -(-hi // w.shared_bandwidth)) + wait
             everyone = self.ceil_div(nbytes * w.sharers, w.shared_bandwidth, hi * w.sharers,
                                      "shared")
             every_hi = -(-hi * w.sharers // w.shared_bandwidth)
@@ -423,18 +512,25 @@ class _Stater:
         fill_lo = self._least_fill(st, staggered, hidden, slack)
         # (`cost.unbuffered_stage`: every shared memory at the stage's own speed)
         alone = total + latency - min(latency, hidden) - sum(gain_all)
-        return _StageFigures(fill, self.steady(total, latency, one_hi, modulos), out_busy,
-                             out_busy, fill, fill, fill_lo, one_hi, one_hi, total, hi_total,
+        steady, steady_hi = self.steady(total, latency, one_hi, modulos), one_hi
+        if port is not None and pipe_bytes is not None:
+            steady, steady_hi = self.port_steady(
+                port, pipe_bytes, total - sum(gain_all), alone_hi, latency, latency,
+                sum(port_bytes), port_hi, total + latency, one_hi, modulos, modulo)
+        return _StageFigures(fill, steady, out_busy, out_busy, fill, fill, fill_lo, one_hi,
+                             max(one_hi, steady_hi), total, hi_total,
                              (total, alone, alone), one_hi)
 
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
-                         modulos, shared: list[str]) -> _StageFigures:
+                         modulos, shared: list[str], port=None,
+                         pipe_bytes: tuple | None = None,
+                         modulo: str | int = 1) -> _StageFigures:
         """Any other stage, evaluated by the exact cost model once per row of its own
         scope: occupancy, latency, fill, streaming tail, and per shared memory its own
         transfers' busy time and the total with its nested pipelines' runs."""
         scope = stage_scope(st)
         keys = self.candidates(scope)
-        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared))]
+        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared) + 3)]
         memo: dict[tuple, tuple] = {}
         for key in keys:
             ch = dict(zip(scope, key))
@@ -448,10 +544,12 @@ class _Stater:
                 cost._add_shared(st, ch, own)
                 total = _busy_one_iteration(self.problem, st, ch)
                 _, alone, _ = cost.unbuffered_stage(self.problem, st, ch, hidden)
+                at = cost.stage_port(st, ch) if port is not None else None
                 found = memo[values] = (
                     occupancy, latency, fill, tail,
                     *(own.get(f"{m} (shared)", 0) for m in shared),
-                    *(total.get(m, 0) for m in shared), alone)
+                    *(total.get(m, 0) for m in shared), alone,
+                    *((at.alone, at.latency, at.nbytes) if at is not None else (0, 0, 0)))
             for col, v in zip(columns, found):
                 col.append(v)
         got = self.table(scope, keys, columns, "stage")
@@ -464,10 +562,16 @@ class _Stater:
         total_busy = {m: (got[4 + n + k], max(columns[4 + n + k]))
                       for k, m in enumerate(shared) if max(columns[4 + n + k]) > 0}
         alone = got[4 + 2 * n]
-        return _StageFigures(fill, self.steady(occupancy, latency, one_hi, modulos,
-                                               max(lats) == 0),
-                             own_busy, total_busy, fill, tail, min(columns[2]),
-                             max(columns[2]), one_hi, occupancy, max(occs),
+        steady = self.steady(occupancy, latency, one_hi, modulos, max(lats) == 0)
+        steady_hi = one_hi
+        if port is not None and pipe_bytes is not None:
+            k = 5 + 2 * n
+            steady, steady_hi = self.port_steady(
+                port, pipe_bytes, got[k], max(columns[k]), got[k + 1], max(columns[k + 1]),
+                got[k + 2], max(columns[k + 2]), occupancy + latency, one_hi, modulos,
+                modulo)
+        return _StageFigures(fill, steady, own_busy, total_busy, fill, tail, min(columns[2]),
+                             max(columns[2]), max(one_hi, steady_hi), occupancy, max(occs),
                              (occupancy, alone, alone), one_hi)
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
@@ -516,6 +620,18 @@ class _Stater:
         n = self.table(scope, keys, [counts], "iterations")[0] if scope else counts[0]
         return n, min(counts), max(counts)
 
+    def _port_bytes(self, p: Pipeline) -> dict[str, tuple]:
+        """`cost.pipeline_port_bytes` per shared memory: (expression, least, most)."""
+        out: dict[str, tuple] = {}
+        for st in p.stages:
+            for w in st.work:
+                if isinstance(w, Transfer) and w.shared_bandwidth is not None and \
+                        w.shared_memory:
+                    expr, lo, hi = out.get(w.shared_memory, (0, 0, 0))
+                    out[w.shared_memory] = (expr + self.quantity(w.bytes, "bytes"),
+                                            lo + w.bytes.least(), hi + w.bytes.most())
+        return out
+
     def pipeline(self, p: Pipeline, top: bool = False) -> _Run:
         """One run of `p` (`cost.pipeline_cycles`, `cost.shared_memory_busy`)."""
         n, n_lo, n_hi = self.iterations(p)
@@ -527,7 +643,8 @@ class _Stater:
                            for m in _shared_inside(w)})
         # an unbuffered candidate repeats at the pace its buffers are held
         unbuffered = n_hi > 1 and any(m < 2 for m, _ in modulos) and cost.holds_buffer(p)
-        figures = [self.stage(st, stag, hidden, free, modulos, shared, unbuffered)
+        port_bytes = (self._port_bytes(p), p.modulo)
+        figures = [self.stage(st, stag, hidden, free, modulos, shared, unbuffered, port_bytes)
                    for st, stag, hidden, free in zip(p.stages, cost.staggered_stages(p),
                                                      cost.overlapped_latency(p),
                                                      cost._slack(self.problem, p))]

@@ -234,12 +234,25 @@ def test_a_memory_bound_pipeline_costs_the_memory_and_its_last_landing():
 
 
 def test_more_iterations_than_copies_run_at_the_steady_state():
-    """Fewer copies than iterations: the steady state, m loads in flight per landing."""
+    """Fewer copies than iterations: the steady state, m loads in flight per landing, each
+    waiting in device memory's queue for the transfers it finds there (docs/solver.md,
+    "The port's queue"): the 32 cores' 2 buffers are 64 customers, each round visiting
+    the port for the load's and the store's 768 B and away for the rest of the load's
+    round trip."""
     problem, pipe = _load_compute_store(4, modulos=(2,))
     choice = {"p0.mod": 0}
-    occupancy = -(-512 * 32 // 150)
-    one = occupancy + 320
-    steady = -(-one // 2)
+    alone = -(-512 // 128)  # the core's own DMA path (128 B/cycle) is the slower one: 4
+    think = (alone + 320) * 150 - 512
+    rho = think // 768  # 62: the round trip is 62 services of the port
+    step = max(k for k, r in enumerate(cost.RHO_STEPS) if r <= rho)
+    assert cost.RHO_STEPS[step] == 48
+    queue = cost.port_queue_table(64)[step]
+    wait = -(-512 * queue // (150 * cost.PORT_SCALE))
+    steady = max(alone, -(-(alone + 320 + wait) // 2))
+    # between the cores arriving spread out (no queue) and all 32 in step (each waiting
+    # for every core's share: the lockstep rule this replaced)
+    lockstep = -(-(-(-512 * 32 // 150) + 320) // 2)
+    assert -(-(alone + 320) // 2) < steady < lockstep == 215
     fill = cost.pipeline_profile(problem, pipe, choice)[0]
     assert cost.pipeline_cycles(problem, pipe, choice) == fill + 3 * steady
 
@@ -277,3 +290,17 @@ def test_an_input_kept_resident_adds_no_memory_bound():
     assert cost.pipeline_breakdown(problem, pipe, kept).shared_bound == {}
     assert cost.pipeline_breakdown(problem, pipe, {"p0.keep": 0, "p0.mod": 1}).shared_bound
     assert solve(problem).cycles == cost.kernel_cycles(problem, kept)
+
+
+def test_the_port_queue_table_is_mean_value_analysis():
+    """With no time away every other customer is in the queue; the queue shortens as the
+    time away grows; one customer finds nobody; and the table is MVA's own recursion
+    (two customers at ratio 4: the other is at the port 1/(1 + 4) of its round)."""
+    for customers in (2, 64, 256):
+        table = cost.port_queue_table(customers)
+        assert table[0] == (customers - 1) * cost.PORT_SCALE
+        assert list(table) == sorted(table, reverse=True)
+        assert table[-1] < table[0]
+    assert set(cost.port_queue_table(1)) == {0}
+    assert cost.RHO_STEPS[1] == 4
+    assert cost.port_queue_table(2)[1] == -(-cost.PORT_SCALE // 5)
