@@ -353,8 +353,8 @@ class _Stater:
                     one: cp_model.LinearExprT, one_hi: int, modulos,
                     modulo: str | int) -> tuple[list, int]:
         """`cost.port_steady` per modulo candidate (one iteration, `one`, below 2 copies),
-        and the most of any of them. The queue is read once, for the chosen modulo: one
-        table over (modulo candidate, bucket)."""
+        and the most of any of them. The queue is read once, for the chosen modulo: linear
+        in one literal per ratio step, its row chosen by the modulo's literal."""
         _, bandwidth, sharers = port
         if all(m < 2 for m, _ in modulos):
             return [one for _ in modulos], one_hi
@@ -367,9 +367,9 @@ class _Stater:
                 reached.append(int(think >= rho * max(total, 1)))
                 continue
             lit = self.model.new_bool_var(self.name("port.step"))
-            per = total if not isinstance(total, int) else max(total, 1)
-            if isinstance(total, int) and total < 1:
-                per = 1
+            # (`cost.port_step` divides by at least 1 byte; when no byte moves the wait is
+            # 0 whatever step is read, so the variable form need not say so)
+            per = max(total, 1) if isinstance(total, int) else total
             self.model.add(think >= rho * per).only_enforce_if(lit)
             self.model.add(think < rho * per).only_enforce_if(lit.Not())
             if reached and not isinstance(reached[-1], int):
