@@ -56,6 +56,7 @@ from spyre_sched.solve.problem import (
     Transfer,
     pipeline_scope,
     stage_scope,
+    through_shared_memory,
 )
 from spyre_sched.device.model import occupancy_cycles, transfer_cycles
 from spyre_sched.solve import streaming
@@ -141,8 +142,7 @@ def shared_memories(stage: Stage) -> set[str]:
     for some choice (a re-read of an input the solver may keep resident) does not count:
     when it moves nothing it orders no cores, and the later stages pay all cores' share."""
     return {w.shared_memory for w in stage.work
-            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory
-            and w.bytes.least() > 0}
+            if through_shared_memory(w) and w.bytes.least() > 0}
 
 
 def staggered_stages(p: Pipeline) -> list[tuple[str, ...]]:
@@ -266,8 +266,7 @@ def _is_load(w: object) -> bool:
     (`Transfer.ready`: a shared input's gathered copy, which its share choice may leave
     moving nothing, read in place)."""
     return isinstance(w, Transfer) and (w.ready or (
-        w.shared_bandwidth is not None and bool(w.shared_memory)
-        and w.source == w.shared_memory))
+        through_shared_memory(w) and w.source == w.shared_memory))
 
 
 def load_prefix_engine(stage: Stage) -> str | None:
@@ -574,8 +573,7 @@ def port_memory(stage: Stage) -> tuple[str, int, int] | None:
     if any(isinstance(w, Pipeline) for w in stage.work):
         return None
     memories = {(w.shared_memory, w.shared_bandwidth, w.sharers) for w in stage.work
-                if isinstance(w, Transfer) and w.shared_bandwidth is not None
-                and w.shared_memory}
+                if through_shared_memory(w)}
     return next(iter(memories)) if len(memories) == 1 else None
 
 
@@ -610,7 +608,7 @@ def pipeline_port_bytes(p: Pipeline, choice: Choice) -> dict[str, int]:
     out: dict[str, int] = {}
     for st in p.stages:
         for w in st.work:
-            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+            if through_shared_memory(w):
                 out[w.shared_memory] = out.get(w.shared_memory, 0) + w.bytes.at(choice)
     return out
 
@@ -728,7 +726,7 @@ def _add_shared(stage: Stage, choice: Choice, engines: dict[str, int]) -> None:
     transfer through it, loads and stores alike, occupies it for bytes × sharers ÷ its
     bandwidth per iteration."""
     for w in stage.work:
-        if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+        if through_shared_memory(w):
             key = f"{w.shared_memory} (shared)"
             engines[key] = engines.get(key, 0) + occupancy_cycles(
                 w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
@@ -913,8 +911,7 @@ def skew_transfers(p: Pipeline) -> dict[str, Transfer]:
     first: dict[str, tuple[Stage, Transfer]] = {}
     for st in p.stages:
         for w in st.work:
-            if isinstance(w, Transfer) and w.shared_memory and \
-                    w.shared_bandwidth is not None and w.bytes.most() > 0:
+            if through_shared_memory(w) and w.bytes.most() > 0:
                 if w.shared_memory not in first or first[w.shared_memory][0] is st:
                     first[w.shared_memory] = (st, w)
     return {mem: w for mem, (_, w) in first.items()}
@@ -966,8 +963,7 @@ def shared_spans(p: Pipeline) -> dict[str, tuple[int, int, int]]:
     last one's transfers through it)."""
     out: dict[str, tuple[int, int, int]] = {}
     for k, st in enumerate(p.stages):
-        through = [w for w in st.work if isinstance(w, Transfer) and w.shared_memory
-                   and w.shared_bandwidth is not None and w.bytes.most() > 0]
+        through = [w for w in st.work if through_shared_memory(w) and w.bytes.most() > 0]
         for mem in sorted({w.shared_memory for w in through}):
             landing = max((0 if w.awaited else w.latency) for w in through
                           if w.shared_memory == mem)
@@ -1002,7 +998,7 @@ def shared_busy_per_iteration(problem: Problem, p: Pipeline, choice: Choice) -> 
     busy: dict[str, int] = {}
     for st in p.stages:
         for w in st.work:
-            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+            if through_shared_memory(w):
                 busy[w.shared_memory] = busy.get(w.shared_memory, 0) + occupancy_cycles(
                     w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
             elif isinstance(w, Pipeline):

@@ -72,6 +72,7 @@ from spyre_sched.solve.problem import (
     RegisterUse,
     Stage,
     Transfer,
+    through_shared_memory,
 )
 from spyre_sched.solve.running_tiles import running_tiles
 
@@ -1633,8 +1634,7 @@ def _surely_through(stage: Stage) -> set[str]:
     pipelines' included (`cost.shared_memories` looks at its own transfers only)."""
     out: set[str] = set()
     for w in stage.work:
-        if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory \
-                and w.bytes.least() > 0:
+        if through_shared_memory(w) and w.bytes.least() > 0:
             out.add(w.shared_memory)
         elif isinstance(w, Pipeline) and w.iterations.least() > 0:
             for st in w.stages:

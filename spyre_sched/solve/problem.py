@@ -285,6 +285,12 @@ class Transfer:
     its unit issues it as soon as it is free (`cost._is_load`)."""
 
 
+def through_shared_memory(w: object) -> bool:
+    """Is `w` a transfer through a memory whose bandwidth all cores share (named, so its
+    busy time can be added up per memory)?"""
+    return isinstance(w, Transfer) and w.shared_bandwidth is not None and bool(w.shared_memory)
+
+
 @dataclass(frozen=True)
 class Compute:
     """`elements` × `ops` lane-operations per iteration on a unit with `lanes` SIMD lanes,

@@ -52,6 +52,7 @@ from spyre_sched.solve.problem import (
     iterations_scope,
     pipeline_scope,
     stage_scope,
+    through_shared_memory,
 )
 
 
@@ -143,7 +144,8 @@ class _Stater:
         self.counter = itertools.count()
         self.busy_least: dict[str, int] = {}
         self.stated: dict[int, tuple[Quantity, cp_model.LinearExprT]] = {}
-        """Quantities stated so far, by identity (each is stated once)."""
+        """Quantities stated so far, by identity (each is stated once; the entry keeps the
+        quantity alive, so its id is not reused)."""
 
     def name(self, what: str) -> str:
         return f"{self.prefix}.{what}{next(self.counter)}"
@@ -235,7 +237,7 @@ class _Stater:
         if not q.scope:
             return q.table[()]
         found = self.stated.get(id(q))
-        if found is not None and found[0] is q:
+        if found is not None:
             return found[1]
         value = self._quantity(q, what)
         self.stated[id(q)] = (q, value)
@@ -625,8 +627,7 @@ class _Stater:
         out: dict[str, tuple] = {}
         for st in p.stages:
             for w in st.work:
-                if isinstance(w, Transfer) and w.shared_bandwidth is not None and \
-                        w.shared_memory:
+                if through_shared_memory(w):
                     expr, lo, hi = out.get(w.shared_memory, (0, 0, 0))
                     out[w.shared_memory] = (expr + self.quantity(w.bytes, "bytes"),
                                             lo + w.bytes.least(), hi + w.bytes.most())
@@ -637,8 +638,7 @@ class _Stater:
         n, n_lo, n_hi = self.iterations(p)
         modulos = self.modulo(p.modulo)
         shared = sorted({w.shared_memory for st in p.stages for w in st.work
-                         if isinstance(w, Transfer) and w.shared_bandwidth is not None
-                         and w.shared_memory}
+                         if through_shared_memory(w)}
                         | {m for st in p.stages for w in st.work if isinstance(w, Pipeline)
                            for m in _shared_inside(w)})
         # an unbuffered candidate repeats at the pace its buffers are held
@@ -950,7 +950,7 @@ def _shared_inside(p: Pipeline) -> set[str]:
     out: set[str] = set()
     for st in p.stages:
         for w in st.work:
-            if isinstance(w, Transfer) and w.shared_bandwidth is not None and w.shared_memory:
+            if through_shared_memory(w):
                 out.add(w.shared_memory)
             elif isinstance(w, Pipeline):
                 out |= _shared_inside(w)
