@@ -20,8 +20,8 @@ from spyre_sched.roofline import roofline
 NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
-HELD_OUT = ["blend", "exp_shift", "relu_residual", "row_absmax", "row_l1", "row_sqsum",
-            "scale_shift_square", "sigmoid_gate"]
+HELD_OUT = ["blend", "exp_shift", "gated_scale", "relu_residual", "row_absmax", "row_l1",
+            "row_relu_sum", "row_sqsum", "scale_shift_square", "sigmoid_gate", "sq_diff"]
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -134,6 +134,14 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {"Y": _f16(np.exp(_f16(f["X"] - f["C"][None, :]).astype(np.float64)))}
     if name == "row_l1":
         return {"S": np.abs(f["X"]).sum(axis=1)}
+    if name == "sq_diff":
+        d = _f16(f["A"] - f["B"]).astype(np.float64)
+        return {"Y": _f16(d * d)}
+    if name == "gated_scale":
+        p = _f16(f["A"] * f["B"]).astype(np.float64)
+        return {"Y": _f16(p * f["S"][None, :])}
+    if name == "row_relu_sum":
+        return {"S": np.maximum(f["X"], 0).sum(axis=1)}
     raise AssertionError(name)
 
 
