@@ -4,18 +4,19 @@ For one pipeline with N = ceil(iterations / instances) iterations per instance a
 modulo m:
 
     buffered (m >= 2):  cycles = max(fill_drain + (N - 1) * pace, each shared memory's bound)
-    unbuffered (m = 1): cycles = fill_drain + (N - 1) * period + skew
+    unbuffered (m = 1): cycles = max(fill_drain + (N - 1) * period + skew, the same bounds)
 
 where fill_drain = the sum over stages of one iteration's time through the stage (the
 fill and the drain of the pipeline together); pace = the largest occupancy per iteration
 of a unit when every iteration has a buffer copy (N <= m), else the largest steady-state
-time per iteration of a unit or a shared memory (stages that run on the same unit cannot
-overlap, so their times add); period = how long one copy of a buffer is held (a
-writer's start to its reader's reads landed), the busiest unit or a shared memory, at
-most fill_drain (`unbuffered_period`; skew: the last core's one-time wait,
-`unbuffered_skew`); a memory whose bandwidth all cores share, busy for every transfer
-through it (bytes × sharers ÷ its bandwidth), bounds it by its N iterations' busy time
-plus the stages before its first and after its last transfer (N >= 2). A stage's unit
+time per iteration of a unit (stages that run on the same unit cannot overlap, so their
+times add); period = how long one copy of a buffer is held (a writer's start to its
+reader's reads landed) or the busiest unit, at most fill_drain (`unbuffered_period`;
+skew: the last core's one-time wait, `unbuffered_skew`); a memory whose bandwidth all
+cores share, busy for every transfer through it (bytes × sharers ÷ its bandwidth),
+bounds it by its N iterations' busy time plus the stages before its first and after its
+last transfer (N >= 2): it serves the cores from the first core's first transfer on, so
+its busy time is not added to a pass that already waited for its fill. A stage's unit
 issues its work back to back:
 
     occupancy  = sum of its work's occupancies     latency = the largest of its latencies
@@ -764,13 +765,16 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     m = modulo_value(problem, p.modulo, choice)
     if n < 2:
         return fill_drain
+    gaps: dict[str, int] = {}
     if m < 2:
-        return fill_drain + (n - 1) * slowest + unbuffered_skew(p, choice, shared)
-    cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
+        cycles = fill_drain + (n - 1) * slowest + unbuffered_skew(p, choice, shared)
+        gaps = unbuffered_gaps(problem, p, choice, memo)
+    else:
+        cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
     spans = shared_spans(p)
     # (a memory this choice moves nothing through, a re-read kept resident, orders nothing)
     return max([cycles, *(shared_engine_cycles(n, shared[mem], fills, spans[mem])
-                          for mem in spans if shared.get(mem))])
+                          + gaps.get(mem, 0) for mem in spans if shared.get(mem))])
 
 
 def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
@@ -778,8 +782,8 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
     """(fill_drain, slowest) of a pipeline, independent of its iteration count N: its
     cycles are `fill_drain + (N - 1) * slowest` for N > m (unbuffered, m < 2, `slowest`
     is `unbuffered_period`, `fill_drain` when N < 2), the units' `issue` pace instead for
-    2 <= N <= m, and, buffered and N >= 2, a shared memory's `shared_engine_cycles` when
-    that is more (`_pipeline_cycles`). Both are monotone in everything below."""
+    2 <= N <= m, and, for N >= 2, a shared memory's `shared_engine_cycles` when that is
+    more (`_pipeline_cycles`). Both are monotone in everything below."""
     return _profile(problem, p, choice, memo)[:2]
 
 
@@ -819,9 +823,9 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
         occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
                                                                        memo)
         _add_shared(st, choice, shared)
-    # more iterations than copies: the shared memory is one of the engines of the steady
-    # state (its fill is only shared with later iterations while every one has a copy)
-    per_engine.update(shared)
+    # a shared memory is not one of the units' engines: it serves every core from the first
+    # core's first transfer on, so it bounds the whole run (`shared_engine_cycles`), not a
+    # pass that already waited for its fill
     shared = {key.removesuffix(" (shared)"): c for key, c in shared.items()}
     fill_drain = sum(fills)
     if streaming.overlaps(p):  # stages streaming through FIFOs overlap (solve/streaming.py)
@@ -833,7 +837,7 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
     issue = max(occupied.values(), default=0)
     if m < 2:
         period = fill_drain if pipeline_iterations(p, choice) < 2 else \
-            unbuffered_period(problem, p, choice, fill_drain, shared, memo)
+            unbuffered_period(problem, p, choice, fill_drain, memo)
         return fill_drain, period, fills, shared, issue
     return fill_drain, max(per_engine.values(), default=0), fills, shared, issue
 
@@ -881,22 +885,22 @@ def unbuffered_stage(problem: Problem, stage: Stage, choice: Choice, hidden: int
 
 
 def unbuffered_period(problem: Problem, p: Pipeline, choice: Choice, fill_drain: int,
-                      shared: dict[str, int], memo: dict | None = None) -> int:
+                      memo: dict | None = None) -> int:
     """Cycles between iterations of a pipeline with one copy of its buffers (m = 1).
 
     A buffer's writer waits for the token its reader sends once its reads have landed
     (docs/dataflowir.md, "Tokens"), so the buffer between two stages is held from the
     writer's start to the reader's end: the writer's tail and the reader's head (stages
     on one unit before the reader write in a run, their tails add). The other units run
-    on meanwhile, so the period is the longest such hold, the busiest unit's occupancy or
-    a shared memory's busy time per iteration, never more than one whole pass
-    (`fill_drain`, the period of the first design). One stage, or stages that stream:
-    one pass."""
+    on meanwhile, so the period is the longest such hold or the busiest unit's occupancy,
+    never more than one whole pass (`fill_drain`, the period of the first design); a
+    shared memory bounds the whole run instead (`shared_engine_cycles`). One stage, or
+    stages that stream: one pass."""
     if not holds_buffer(p):
         return fill_drain
     parts = [unbuffered_stage(problem, st, choice, hidden, memo)
              for st, hidden in zip(p.stages, overlapped_latency(p))]
-    terms = list(shared.values())
+    terms: list[int] = []
     units: dict[str, int] = {}
     for st, (occupancy, _, _) in zip(p.stages, parts):
         units[st.engine] = units.get(st.engine, 0) + occupancy
@@ -932,6 +936,35 @@ def unbuffered_skew(p: Pipeline, choice: Choice, shared: dict[str, int]) -> int:
         spread = occupancy_cycles(w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
         out = max(out, shared.get(mem, 0) - spread)
     return out
+
+
+def unbuffered_gaps(problem: Problem, p: Pipeline, choice: Choice,
+                    memo: dict | None = None) -> dict[str, int]:
+    """Per shared memory, the cycles it idles once in an unbuffered run that holds
+    buffers: it serves the first round (every core's share of the transfer that orders
+    them, `skew_transfers`) and cannot serve the second before the first core comes back
+    a hold later (the hold of the boundary after that transfer's stage); it waits the
+    difference. Added to the memory's bound (`shared_engine_cycles`)."""
+    if not holds_buffer(p):
+        return {}
+    parts = [unbuffered_stage(problem, st, choice, hidden, memo)
+             for st, hidden in zip(p.stages, overlapped_latency(p))]
+    holds = unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
+    spans = shared_spans(p)
+    out = {}
+    for mem, w in skew_transfers(p).items():
+        hold = hold_after(p, holds, spans[mem][0])
+        spread = occupancy_cycles(w.bytes.at(choice) * w.sharers, w.shared_bandwidth)
+        out[mem] = max(0, hold - spread)
+    return out
+
+
+def hold_after(p: Pipeline, holds: list, k: int):
+    """Of `unbuffered_holds`' holds (ints or CP-SAT expressions), the one of the first
+    boundary after stage `k` (0 when there is none)."""
+    boundaries = [j for j in range(len(p.stages) - 1)
+                  if p.stages[j + 1].engine != p.stages[j].engine]
+    return next((h for j, h in zip(boundaries, holds) if j >= k), 0)
 
 
 def unbuffered_holds(p: Pipeline, heads: list, tails: list) -> list:
@@ -973,9 +1006,9 @@ def shared_spans(p: Pipeline) -> dict[str, tuple[int, int, int]]:
 
 def shared_engine_cycles(n: int, busy: int, fills: Sequence[int],
                          span: tuple[int, int, int]) -> int:
-    """A buffered pipeline's cycles when a shared memory (device memory) is its
-    bottleneck: the memory serves every core's transfers back to back, a later
-    iteration's loads while an earlier one's land and compute, so it is busy `n x busy`
+    """A pipeline's cycles when a shared memory (device memory) is its bottleneck: the
+    memory serves every core's transfers back to back, a later iteration's (or, with one
+    copy, another core's) while an earlier one's land and compute, so it is busy `n x busy`
     with no fill of its own in between; before it, the first iteration's stages ahead
     of its first transfer, after it, the last transfer's landing and the stages that
     follow."""
@@ -1226,9 +1259,10 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice,
     bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
     fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
     bound = {}
-    if n >= 2 and m >= 2:
+    if n >= 2:
         spans = shared_spans(p)
+        gaps = unbuffered_gaps(problem, p, choice, memo) if m < 2 else {}
         bound = {mem: shared_engine_cycles(n, shared[mem], fills, spans[mem])
-                 for mem in spans if shared.get(mem)}
+                 + gaps.get(mem, 0) for mem in spans if shared.get(mem)}
     return PipelineCost(p.name, n, m, fill_drain, slowest, bottleneck,
                         pipeline_cycles(problem, p, choice, memo), engines, stages, issue, bound)

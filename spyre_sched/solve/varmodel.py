@@ -659,8 +659,8 @@ class _Stater:
         else:
             fill_drain = sum(f.fill for f in figures)
             fill_lo = sum(f.fill_lo for f in figures)
-        # the slowest engine per modulo candidate: its stages' steady times add up, and a
-        # shared memory is an engine busy for every transfer of this pipeline through it
+        # the slowest unit per modulo candidate: its stages' steady times add up (a shared
+        # memory bounds the whole run instead: `_shared_engines`)
         engines: dict[str, list] = {}
         for st, f in zip(p.stages, figures):
             engines.setdefault(st.engine, []).append(f.steady)
@@ -671,7 +671,7 @@ class _Stater:
         steady_hi = sum(f.steady_hi for f in figures) + sum(
             b_hi for parts in own.values() for _, b_hi in parts)
         upper_s = max(fill_hi, steady_hi, 0)
-        period = self._unbuffered_period(p, figures, own, fill_drain, fill_hi) \
+        period = self._unbuffered_period(p, figures, fill_drain, fill_hi) \
             if unbuffered else fill_drain
         per = None
         if any(m >= 2 for m, _ in modulos) and n_hi > 1:
@@ -682,7 +682,6 @@ class _Stater:
                     option = period
                 else:
                     terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
-                    terms += [sum(b for b, _ in parts) for parts in own.values()]
                     option = self.maximum(terms, upper_s, "engines")
                 options.append(option)
                 ct = self.model.add(per == option)
@@ -697,14 +696,16 @@ class _Stater:
         hi += skew_hi
         if n_hi <= 1:
             cycles: cp_model.LinearExprT = fill_drain
-        elif not any(m >= 2 for m, _ in modulos):
-            cycles = fill_drain + self.product(n - 1 if n_lo >= 1 else self._less_one(n, n_hi),
-                                               per, (n_hi - 1) * upper_s, "repeat") + skew
         else:
-            cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
-                                                upper_s) + skew
-            cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, modulos,
-                                              cycles, hi)
+            if not any(m >= 2 for m, _ in modulos):
+                left = n - 1 if n_lo >= 1 else self._less_one(n, n_hi)
+                cycles = fill_drain + self.product(left, per, (n_hi - 1) * upper_s,
+                                                   "repeat") + skew
+            else:
+                cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
+                                                    upper_s) + skew
+            gaps = self._unbuffered_gaps(p, figures, modulos) if unbuffered else {}
+            cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, cycles, hi, gaps)
         lo = fill_lo if n_lo >= 1 else 0
         if n_lo < 1:
             # a choice that runs it no time at all costs nothing (`cost._pipeline_cycles`)
@@ -741,6 +742,39 @@ class _Stater:
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
                     tuple(st.engine for st in p.stages))
 
+    def _spread(self, w: Transfer) -> cp_model.LinearExprT:
+        """Every core's share of `w` at its shared memory: bytes × sharers ÷ bandwidth."""
+        if w.bytes.factors:  # (stated arithmetically, like the transfer's stage)
+            return self.ceil_div(self.quantity(w.bytes, "bytes") * w.sharers,
+                                 w.shared_bandwidth, w.bytes.most() * w.sharers, "spread")
+        scope = w.bytes.scope
+        keys = self.candidates(scope)
+        column = [occupancy_cycles(w.bytes.at(dict(zip(scope, key))) * w.sharers,
+                                   w.shared_bandwidth) for key in keys]
+        return self.table(scope, keys, [column], "spread")[0] if scope else column[0]
+
+    def _unbuffered_gaps(self, p: Pipeline, figures: list[_StageFigures],
+                         modulos) -> dict[str, tuple[cp_model.LinearExprT, int]]:
+        """`cost.unbuffered_gaps` under the unbuffered candidates' literals, 0 under the
+        buffered ones; with each one's most."""
+        holds = cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
+                                      [f.unbuffered[2] for f in figures])
+        hi = sum(f.unbuffered_hi for f in figures)
+        spans = cost.shared_spans(p)
+        out = {}
+        for mem, w in cost.skew_transfers(p).items():
+            hold = cost.hold_after(p, holds, spans[mem][0])
+            gap = self.maximum([0, hold - self._spread(w)], hi, "gap")
+            if isinstance(gap, int) and gap == 0:
+                continue
+            if not all(m < 2 for m, _ in modulos):
+                gated = self.model.new_int_var(0, hi, self.name("gap"))
+                for m, lit in modulos:
+                    self.model.add(gated == (gap if m < 2 else 0)).only_enforce_if(lit)
+                gap = gated
+            out[mem] = (gap, hi)
+        return out
+
     def _unbuffered_skew(self, p: Pipeline, own: dict, n, n_lo: int,
                          modulos) -> tuple[cp_model.LinearExprT, int]:
         """`cost.unbuffered_skew` under the unbuffered candidates' literals (and N >= 2),
@@ -748,18 +782,7 @@ class _Stater:
         terms, hi = [0], 0
         for mem, w in cost.skew_transfers(p).items():
             parts = own.get(mem, [])
-            scope = w.bytes.scope
-            if w.bytes.factors:  # (stated arithmetically, like the transfer's stage)
-                spread = self.ceil_div(self.quantity(w.bytes, "bytes") * w.sharers,
-                                       w.shared_bandwidth, w.bytes.most() * w.sharers,
-                                       "spread")
-            else:
-                keys = self.candidates(scope)
-                column = [occupancy_cycles(w.bytes.at(dict(zip(scope, key))) * w.sharers,
-                                           w.shared_bandwidth) for key in keys]
-                spread = self.table(scope, keys, [column], "spread")[0] if scope \
-                    else column[0]
-            terms.append(sum(b for b, _ in parts) - spread)
+            terms.append(sum(b for b, _ in parts) - self._spread(w))
             hi = max(hi, sum(h for _, h in parts))
         skew = self.maximum(terms, hi, "skew")
         if isinstance(skew, int) and skew == 0:
@@ -788,19 +811,17 @@ class _Stater:
         self.model.add(out == 0).only_enforce_if(held.Not())
         return out, hi
 
-    def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures], own: dict,
+    def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures],
                            fill_drain, fill_hi: int) -> cp_model.LinearExprT:
-        """`cost.unbuffered_period`: the longest hold of a buffer, the busiest unit's
-        occupancy or a shared memory's busy time, at most one pass."""
+        """`cost.unbuffered_period`: the longest hold of a buffer or the busiest unit's
+        occupancy, at most one pass."""
         units: dict[str, list] = {}
         for st, f in zip(p.stages, figures):
             units.setdefault(st.engine, []).append(f.unbuffered[0])
         terms = [sum(v) for v in units.values()]
-        terms += [sum(b for b, _ in parts) for parts in own.values()]
         terms += cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
                                        [f.unbuffered[2] for f in figures])
-        hi = sum(f.unbuffered_hi for f in figures) + sum(
-            b_hi for parts in own.values() for _, b_hi in parts)
+        hi = sum(f.unbuffered_hi for f in figures)
         return self.minimum([fill_drain, self.maximum(terms, hi, "held")], fill_hi, "period")
 
     def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
@@ -836,11 +857,12 @@ class _Stater:
         return self.product(left, pace, (n_hi - 1) * max(upper_s, issue_hi), "repeat")
 
     def _shared_engines(self, p: Pipeline, figures: list[_StageFigures], own: dict,
-                        n, n_lo: int, n_hi: int, modulos, cycles, hi: int):
-        """(cycles, their most) with each shared memory's `cost.shared_engine_cycles`:
-        the larger of the two for a buffered candidate when N >= 2."""
+                        n, n_lo: int, n_hi: int, cycles, hi: int, gaps: dict):
+        """(cycles, their most) with each shared memory's `cost.shared_engine_cycles`
+        (plus its `gaps` entry, `cost.unbuffered_gaps`): the larger of the two when
+        N >= 2."""
         spans = cost.shared_spans(p)
-        if not spans or not any(m >= 2 for m, _ in modulos):
+        if not spans:
             return cycles, hi
         terms, terms_hi = [cycles], hi
         for mem, (first, last, landing) in spans.items():
@@ -853,7 +875,9 @@ class _Stater:
                 f.fill for f in figures[last + 1:])
             edges_hi = sum(f.fill_hi for f in figures[:first]) + landing + sum(
                 f.fill_hi for f in figures[last + 1:])
-            term = self.product(n, busy, n_hi * busy_hi, "engine") + edges
+            gap, gap_hi = gaps.get(mem, (0, 0))
+            term = self.product(n, busy, n_hi * busy_hi, "engine") + edges + gap
+            edges_hi += gap_hi
             terms_hi = max(terms_hi, n_hi * busy_hi + edges_hi)
             if not isinstance(busy, int) and any(
                     w.bytes.least() == 0 for st in p.stages for w in st.work
@@ -869,24 +893,16 @@ class _Stater:
                 term = gated
             terms.append(term)
         bound = self.maximum(terms, terms_hi, "bound")
-        if n_lo >= 2 and all(m >= 2 for m, _ in modulos):
+        if n_lo >= 2:
             return bound, terms_hi
+        # the memory bound holds only when the pipeline repeats
         out = self.model.new_int_var(0, terms_hi, self.name("cycles"))
-        # whichever literal holds, out is `cycles` or a max over it: stated unconditionally,
-        # so the bound does not wait for the modulo to be fixed
-        self.model.add(out >= cycles)
-        repeats = None
-        if n_lo < 2:  # the memory bound holds only when the pipeline repeats
-            repeats = self.model.new_bool_var(self.name("repeats"))
-            self.model.add(n >= 2).only_enforce_if(repeats)
-            self.model.add(n <= 1).only_enforce_if(repeats.Not())
-            self.model.add(out == cycles).only_enforce_if(repeats.Not())
-        for m, lit in modulos:
-            ct = self.model.add(out == (bound if m >= 2 else cycles))
-            if m >= 2:
-                ct.only_enforce_if([x for x in (lit, repeats) if x is not None])
-            elif lit is not None:
-                ct.only_enforce_if(lit)
+        self.model.add(out >= cycles)  # (stated unconditionally: a bound before N is fixed)
+        repeats = self.model.new_bool_var(self.name("repeats"))
+        self.model.add(n >= 2).only_enforce_if(repeats)
+        self.model.add(n <= 1).only_enforce_if(repeats.Not())
+        self.model.add(out == cycles).only_enforce_if(repeats.Not())
+        self.model.add(out == bound).only_enforce_if(repeats)
         return out, terms_hi
 
     def _at_least_one_of(self, var: cp_model.IntVar, options: list[cp_model.LinearExprT],

@@ -188,13 +188,13 @@ def test_a_program_never_takes_less_than_device_memory_needs_for_its_traffic():
     assert solution.cycles == busy and solution.stats.phases[-1].objective == busy
 
 
-def _load_compute_store(iterations: int, modulos=(2, 8)):
-    """32 cores each load 256 B through device memory (150 B/cycle shared, 320 cycles to
+def _load_compute_store(iterations: int, modulos=(2, 8), load_bytes=512, store_bytes=256):
+    """32 cores each load 512 B through device memory (150 B/cycle shared, 320 cycles to
     land), compute 33 cycles, store 256 B (20 to land): an elementwise tile loop."""
     mod = Decision("p0.mod", "modulo", 0, tuple(Candidate(m) for m in modulos))
-    load = Transfer("load", Quantity.const(512), 128, 320, 150, 32, source="ddr",
+    load = Transfer("load", Quantity.const(load_bytes), 128, 320, 150, 32, source="ddr",
                     target="lx", shared_memory="ddr")
-    store = Transfer("store", Quantity.const(256), 128, 20, 150, 32, source="lx",
+    store = Transfer("store", Quantity.const(store_bytes), 128, 20, 150, 32, source="lx",
                      target="ddr", shared_memory="ddr")
     work = Compute("add", Quantity.const(27 * 64), 1, 64, latency=6)
     pipe = Pipeline("p0.pipe", Quantity.const(iterations), (
@@ -255,6 +255,44 @@ def test_more_iterations_than_copies_run_at_the_steady_state():
     assert -(-(alone + 320) // 2) < steady < lockstep == 215
     fill = cost.pipeline_profile(problem, pipe, choice)[0]
     assert cost.pipeline_cycles(problem, pipe, choice) == fill + 3 * steady
+
+
+def test_an_unbuffered_pipeline_bound_by_device_memory_costs_the_memory():
+    """One copy of each buffer, tiles large next to the load's round trip: device memory,
+    busy for every core's load and store, is the bottleneck. It serves the second
+    iteration's transfers while the last core's first tile lands and computes, so the run
+    is the memory's busy time from the first load to the last store's landing; the units'
+    pass (the last core's first iteration, then a hold per iteration) is shorter."""
+    problem, pipe = _load_compute_store(3, modulos=(1,), load_bytes=4096, store_bytes=2048)
+    choice = {"p0.mod": 0}
+    loads, stores = -(-4096 * 32 // 150), -(-2048 * 32 // 150)  # 874, 437
+    fill = (loads + 320) + (27 + 6) + (16 + 20)
+    assert cost.pipeline_profile(problem, pipe, choice)[0] == fill
+    # the period: the load unit's occupancy (a transfer occupies it for every core's share)
+    assert cost.pipeline_profile(problem, pipe, choice)[1] == loads
+    units = fill + 2 * loads + (loads + stores - loads)  # the skew: the stores' share
+    memory = 3 * (loads + stores) + 20
+    assert units < memory
+    assert cost.pipeline_cycles(problem, pipe, choice) == memory == 3953
+    assert cost.pipeline_breakdown(problem, pipe, choice).shared_bound == {"ddr": memory}
+    # the rule this replaced, the memory's busy time as the period after the last core's
+    # fill, said 4322
+    assert fill + 2 * (loads + stores) + stores == 4322
+    # the stores heavier than the loads: the memory serves every core's first load (219)
+    # before the first core is back from its round trip (its own load, the landing, the
+    # compute: 361), and idles the difference once
+    problem, pipe = _load_compute_store(3, modulos=(1,), load_bytes=1024, store_bytes=2048)
+    loads, stores = -(-1024 * 32 // 150), -(-2048 * 32 // 150)  # 219, 437
+    hold = (8 + 320) + (27 + 6)
+    assert cost.unbuffered_gaps(problem, pipe, choice) == {"ddr": hold - loads}
+    memory = 3 * (loads + stores) + 20 + (hold - loads)
+    assert cost.pipeline_cycles(problem, pipe, choice) == memory == 2130
+    # small tiles: the hold is the period, device memory is not the bottleneck
+    problem, pipe = _load_compute_store(3, modulos=(1,))
+    fill, hold = cost.pipeline_profile(problem, pipe, choice)
+    loads, stores = -(-512 * 32 // 150), -(-256 * 32 // 150)
+    assert cost.pipeline_cycles(problem, pipe, choice) == fill + 2 * hold + stores
+    assert 3 * (loads + stores) + 20 < fill + 2 * hold
 
 
 def test_the_solver_agrees_with_the_cost_model_on_the_new_terms():
