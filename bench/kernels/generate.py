@@ -383,6 +383,39 @@ def row_relu_sum(s: Shape) -> str:
         "    %q = arith.maximumf %w, %zero : f32\n    %a = arith.addf %q, %acc : f32\n", s)
 
 
+def scaled_sub(s: Shape) -> str:
+    """Held out from calibration: a difference scaled by a broadcast row (Y = (A - B) *
+    S[j])."""
+    return _elementwise_held_out(
+        "scaled_sub", f"Y = (A - B) * S[j] on a {s.rows}x{s.cols} f16 tensor, S a scale row "
+        "broadcast over rows.", s,
+        [("A", "A", "a", False), ("B", "B", "b", False), ("S", "s", "sc", True)],
+        ["x", "w", "g"],
+        "    %d = arith.subf %x, %w : f16\n"
+        "    %r = arith.mulf %d, %g : f16\n"
+        "    linalg.yield %r : f16\n")
+
+
+def sigmoid_scale(s: Shape) -> str:
+    """Held out from calibration: spyreop.sigmoid scaled by a broadcast row (Y =
+    sigmoid(X) * G[j])."""
+    return _elementwise_held_out(
+        "sigmoid_scale", f"Y = sigmoid(X) * G[j] on a {s.rows}x{s.cols} f16 tensor, G a row "
+        "broadcast over rows.", s,
+        [("X", "X", "x", False), ("G", "g", "gg", True)], ["xe", "ge"],
+        "    %q = spyreop.sigmoid %xe : f16\n"
+        "    %r = arith.mulf %q, %ge : f16\n"
+        "    linalg.yield %r : f16\n")
+
+
+def row_sqmax(s: Shape) -> str:
+    """Held out from calibration: a max reduction of squares (S[i] = max_j X[i, j]^2), in
+    f32."""
+    return _f32_row_reduction(
+        "row_sqmax", f"S[i] = max_j X[i, j]^2 over a {s.rows}x{s.cols} f16 tensor, in f32.",
+        "sm", "    %q = arith.mulf %w, %w : f32\n    %a = arith.maximumf %q, %acc : f32\n", s)
+
+
 def _align(nbytes: int, to: int = 128) -> int:
     return -(-nbytes // to) * to
 
@@ -961,6 +994,11 @@ HELD_OUT = {
     "gated_scale": (gated_scale, Shape(640, 2560), Shape(64, 896)),
     "row_relu_sum": (row_relu_sum, Shape(2560, 384), Shape(224, 192)),
     "sq_diff": (sq_diff, Shape(1280, 1024), Shape(160, 448)),
+    # added 2026-12-03 16:00 UTC, before the port's one-time wait for a buffered
+    # pipeline's first copy was written: the three above showed the error it addresses
+    "row_sqmax": (row_sqmax, Shape(1792, 640), Shape(128, 320)),
+    "scaled_sub": (scaled_sub, Shape(896, 1280), Shape(96, 640)),
+    "sigmoid_scale": (sigmoid_scale, Shape(512, 2816), Shape(64, 704)),
 }
 
 

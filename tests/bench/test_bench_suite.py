@@ -21,7 +21,8 @@ NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
 HELD_OUT = ["blend", "exp_shift", "gated_scale", "relu_residual", "row_absmax", "row_l1",
-            "row_relu_sum", "row_sqsum", "scale_shift_square", "sigmoid_gate", "sq_diff"]
+            "row_relu_sum", "row_sqmax", "row_sqsum", "scale_shift_square", "scaled_sub",
+            "sigmoid_gate", "sigmoid_scale", "sq_diff"]
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -142,6 +143,14 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {"Y": _f16(p * f["S"][None, :])}
     if name == "row_relu_sum":
         return {"S": np.maximum(f["X"], 0).sum(axis=1)}
+    if name == "scaled_sub":
+        d = _f16(f["A"] - f["B"]).astype(np.float64)
+        return {"Y": _f16(d * f["S"][None, :])}
+    if name == "sigmoid_scale":
+        g = _f16(1 / (1 + np.exp(-f["X"]))).astype(np.float64)
+        return {"Y": _f16(g * f["G"][None, :])}
+    if name == "row_sqmax":
+        return {"S": (f["X"] ** 2).max(axis=1)}
     raise AssertionError(name)
 
 
