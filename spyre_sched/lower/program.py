@@ -13,6 +13,7 @@ from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
 from spyre_sched.lower import addresses, fifo_order, lifetimes, parallel_loops, runtime_shapes
+from spyre_sched.lower.loop_invariants import hoist_vector_invariants
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms, index_form
 from spyre_sched.lower.units import Units
@@ -32,6 +33,7 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
         emitter = EngineEmitter(pa, tables, engine, env)
         body = emitter.run()
         region = Region(Block(body))
+        hoist_vector_invariants(region)
         instances = units.instances(engine, pa.corelets.get(engine.name, 1))
         units_ops.append(df.ProgramUnitOp(f"p{index}_{engine.name}", engine.name, instances, region))
     fifo_order.check_send_order(pa.name, units_ops, in_send_order)
@@ -57,6 +59,7 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
     module.attributes["dataflow.device"] = StringAttr(device_name)
     module.attributes["dataflow.kernel"] = StringAttr(kernel_name)
     return module, pa, tables
+
 
 
 def _prod(shape) -> int:
