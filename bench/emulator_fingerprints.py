@@ -16,10 +16,12 @@ with another's (`PYTHONPATH=...`), on the same bundles, and `compare`: any diffe
 printed and the exit status is 1.
 
 Used for the emulator speed work of 2026-12-01 (docs/emulator.md, "Speed"): the bundles of
-this script gave the same fingerprints before and after. The baseline since same-cycle
-requests for shared bandwidth are served in a fixed order (docs/emulator.md, "Same-cycle
-arbitration") is bench/results/emulator-fingerprints-2026-12-02-arbitration.json, of
-bundles compiled into /tmp/emufast/fp (trace hashes include the bundles' paths).
+this script gave the same fingerprints before and after. The baseline since the lowering
+makes loop-invariant vector instructions once, before their loops (docs/dataflowir.md),
+is bench/results/emulator-fingerprints-2026-12-03-hoisted.json, of bundles compiled into
+/tmp/emufast/fp (trace hashes include the bundles' paths); the one before it, since
+same-cycle requests for shared bandwidth are served in a fixed order (docs/emulator.md,
+"Same-cycle arbitration"), is bench/results/emulator-fingerprints-2026-12-02-arbitration.json.
 """
 
 from __future__ import annotations
