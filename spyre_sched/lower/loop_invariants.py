@@ -17,6 +17,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Operation, Region
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.transforms.loop_invariant_code_motion import can_be_hoisted
 
 from spyre_sched.dialects import vectorchain
 
@@ -30,11 +31,11 @@ def hoist_vector_invariants(region: Region) -> None:
 
 
 def _movable(op: Operation, body: Region) -> bool:
-    if op.dialect_name() != vectorchain.VECTORCHAIN.name or op.regions:
-        return False
-    if not is_side_effect_free(op):
-        return False
-    return all(not body.is_ancestor(operand.owner) for operand in op.operands)
+    """The vector unit's instructions that have no side effect and read nothing the loop
+    defines (upstream's `can_be_hoisted`). None of them can fault, so running one that a
+    loop of no iterations would have skipped changes no result."""
+    return (op.dialect_name() == vectorchain.VECTORCHAIN.name and is_side_effect_free(op)
+            and bool(can_be_hoisted(op, body)))
 
 
 def _hoist(loop: scf.ForOp) -> None:

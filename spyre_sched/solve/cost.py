@@ -761,14 +761,12 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
     n = pipeline_iterations(p, choice)
     if n <= 0:
         return 0
-    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
+    fill_drain, slowest, fills, shared, issue, gaps = _profile(problem, p, choice, memo)
     m = modulo_value(problem, p.modulo, choice)
     if n < 2:
         return fill_drain
-    gaps: dict[str, int] = {}
     if m < 2:
         cycles = fill_drain + (n - 1) * slowest + unbuffered_skew(p, choice, shared)
-        gaps = unbuffered_gaps(problem, p, choice, memo)
     else:
         cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
     spans = shared_spans(p)
@@ -788,10 +786,11 @@ def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
 
 
 def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = None
-             ) -> tuple[int, int, list[int], dict[str, int], int]:
+             ) -> tuple[int, int, list[int], dict[str, int], int, dict[str, int]]:
     """`pipeline_profile`, the stages' fills, per shared memory its busy cycles per
-    iteration (the pipeline's own transfers through it) and the busiest unit's occupancy
-    per iteration (the pace at which iterations with a free buffer follow each other).
+    iteration (the pipeline's own transfers through it), the busiest unit's occupancy
+    per iteration (the pace at which iterations with a free buffer follow each other) and
+    an unbuffered repeating run's `unbuffered_gaps` (empty otherwise).
     Memoised like `pipeline_cycles` when `memo` is given (callers only read the result)."""
     if memo is None:
         return _profile_of(problem, p, choice, None)
@@ -806,7 +805,7 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
 
 
 def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
-                ) -> tuple[int, int, list[int], dict[str, int], int]:
+                ) -> tuple[int, int, list[int], dict[str, int], int, dict[str, int]]:
     m = modulo_value(problem, p.modulo, choice)
     fills: list[int] = []
     per_engine: dict[str, int] = {}
@@ -836,10 +835,12 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
     issue = max(occupied.values(), default=0)
     if m < 2:
-        period = fill_drain if pipeline_iterations(p, choice) < 2 else \
-            unbuffered_period(problem, p, choice, fill_drain, memo)
-        return fill_drain, period, fills, shared, issue
-    return fill_drain, max(per_engine.values(), default=0), fills, shared, issue
+        if pipeline_iterations(p, choice) < 2 or not holds_buffer(p):
+            return fill_drain, fill_drain, fills, shared, issue, {}
+        holding = unbuffered_holding(problem, p, choice, memo)
+        return (fill_drain, unbuffered_period(problem, p, choice, fill_drain, memo, holding),
+                fills, shared, issue, unbuffered_gaps(problem, p, choice, memo, holding[1]))
+    return fill_drain, max(per_engine.values(), default=0), fills, shared, issue, {}
 
 
 # ---- an unbuffered pipeline's period (docs/solver.md, "Unbuffered iterations") ---------
@@ -884,8 +885,16 @@ def unbuffered_stage(problem: Problem, stage: Stage, choice: Choice, hidden: int
     return stage_issue(problem, stage, choice, memo), alone, alone
 
 
+def unbuffered_holding(problem: Problem, p: Pipeline, choice: Choice,
+                       memo: dict | None = None) -> tuple[list, list]:
+    """(each stage's `unbuffered_stage`, the holds of `unbuffered_holds` from them)."""
+    parts = [unbuffered_stage(problem, st, choice, hidden, memo)
+             for st, hidden in zip(p.stages, overlapped_latency(p))]
+    return parts, unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
+
+
 def unbuffered_period(problem: Problem, p: Pipeline, choice: Choice, fill_drain: int,
-                      memo: dict | None = None) -> int:
+                      memo: dict | None = None, holding: tuple | None = None) -> int:
     """Cycles between iterations of a pipeline with one copy of its buffers (m = 1).
 
     A buffer's writer waits for the token its reader sends once its reads have landed
@@ -895,18 +904,14 @@ def unbuffered_period(problem: Problem, p: Pipeline, choice: Choice, fill_drain:
     on meanwhile, so the period is the longest such hold or the busiest unit's occupancy,
     never more than one whole pass (`fill_drain`, the period of the first design); a
     shared memory bounds the whole run instead (`shared_engine_cycles`). One stage, or
-    stages that stream: one pass."""
+    stages that stream: one pass. (`holding`: `unbuffered_holding`, when known.)"""
     if not holds_buffer(p):
         return fill_drain
-    parts = [unbuffered_stage(problem, st, choice, hidden, memo)
-             for st, hidden in zip(p.stages, overlapped_latency(p))]
-    terms: list[int] = []
+    parts, holds = holding or unbuffered_holding(problem, p, choice, memo)
     units: dict[str, int] = {}
     for st, (occupancy, _, _) in zip(p.stages, parts):
         units[st.engine] = units.get(st.engine, 0) + occupancy
-    terms += units.values()
-    terms += unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
-    return min(fill_drain, max(terms, default=0))
+    return min(fill_drain, max([*units.values(), *holds], default=0))
 
 
 def skew_transfers(p: Pipeline) -> dict[str, Transfer]:
@@ -939,17 +944,17 @@ def unbuffered_skew(p: Pipeline, choice: Choice, shared: dict[str, int]) -> int:
 
 
 def unbuffered_gaps(problem: Problem, p: Pipeline, choice: Choice,
-                    memo: dict | None = None) -> dict[str, int]:
+                    memo: dict | None = None, holds: list | None = None) -> dict[str, int]:
     """Per shared memory, the cycles it idles once in an unbuffered run that holds
     buffers: it serves the first round (every core's share of the transfer that orders
     them, `skew_transfers`) and cannot serve the second before the first core comes back
     a hold later (the hold of the boundary after that transfer's stage); it waits the
-    difference. Added to the memory's bound (`shared_engine_cycles`)."""
+    difference. Added to the memory's bound (`shared_engine_cycles`). (`holds`: those of
+    `unbuffered_holding`, when known.)"""
     if not holds_buffer(p):
         return {}
-    parts = [unbuffered_stage(problem, st, choice, hidden, memo)
-             for st, hidden in zip(p.stages, overlapped_latency(p))]
-    holds = unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
+    if holds is None:
+        holds = unbuffered_holding(problem, p, choice, memo)[1]
     spans = shared_spans(p)
     out = {}
     for mem, w in skew_transfers(p).items():
@@ -1257,11 +1262,10 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice,
         engines[st.engine] = engines.get(st.engine, 0) + steady
         fill_drain += one
     bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
-    fill_drain, slowest, fills, shared, issue = _profile(problem, p, choice, memo)
+    fill_drain, slowest, fills, shared, issue, gaps = _profile(problem, p, choice, memo)
     bound = {}
     if n >= 2:
         spans = shared_spans(p)
-        gaps = unbuffered_gaps(problem, p, choice, memo) if m < 2 else {}
         bound = {mem: shared_engine_cycles(n, shared[mem], fills, spans[mem])
                  + gaps.get(mem, 0) for mem in spans if shared.get(mem)}
     return PipelineCost(p.name, n, m, fill_drain, slowest, bottleneck,

@@ -671,7 +671,10 @@ class _Stater:
         steady_hi = sum(f.steady_hi for f in figures) + sum(
             b_hi for parts in own.values() for _, b_hi in parts)
         upper_s = max(fill_hi, steady_hi, 0)
-        period = self._unbuffered_period(p, figures, fill_drain, fill_hi) \
+        # (each boundary's hold of one copy, for the period and the memory's gap)
+        holds = cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
+                                      [f.unbuffered[2] for f in figures]) if unbuffered else []
+        period = self._unbuffered_period(p, figures, holds, fill_drain, fill_hi) \
             if unbuffered else fill_drain
         per = None
         if any(m >= 2 for m, _ in modulos) and n_hi > 1:
@@ -704,7 +707,7 @@ class _Stater:
             else:
                 cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
                                                     upper_s) + skew
-            gaps = self._unbuffered_gaps(p, figures, modulos) if unbuffered else {}
+            gaps = self._unbuffered_gaps(p, figures, holds, modulos) if unbuffered else {}
             cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, cycles, hi, gaps)
         lo = fill_lo if n_lo >= 1 else 0
         if n_lo < 1:
@@ -753,12 +756,10 @@ class _Stater:
                                    w.shared_bandwidth) for key in keys]
         return self.table(scope, keys, [column], "spread")[0] if scope else column[0]
 
-    def _unbuffered_gaps(self, p: Pipeline, figures: list[_StageFigures],
+    def _unbuffered_gaps(self, p: Pipeline, figures: list[_StageFigures], holds: list,
                          modulos) -> dict[str, tuple[cp_model.LinearExprT, int]]:
         """`cost.unbuffered_gaps` under the unbuffered candidates' literals, 0 under the
         buffered ones; with each one's most."""
-        holds = cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
-                                      [f.unbuffered[2] for f in figures])
         hi = sum(f.unbuffered_hi for f in figures)
         spans = cost.shared_spans(p)
         out = {}
@@ -811,16 +812,14 @@ class _Stater:
         self.model.add(out == 0).only_enforce_if(held.Not())
         return out, hi
 
-    def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures],
+    def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures], holds: list,
                            fill_drain, fill_hi: int) -> cp_model.LinearExprT:
         """`cost.unbuffered_period`: the longest hold of a buffer or the busiest unit's
         occupancy, at most one pass."""
         units: dict[str, list] = {}
         for st, f in zip(p.stages, figures):
             units.setdefault(st.engine, []).append(f.unbuffered[0])
-        terms = [sum(v) for v in units.values()]
-        terms += cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
-                                       [f.unbuffered[2] for f in figures])
+        terms = [sum(v) for v in units.values()] + holds
         hi = sum(f.unbuffered_hi for f in figures)
         return self.minimum([fill_drain, self.maximum(terms, hi, "held")], fill_hi, "period")
 
