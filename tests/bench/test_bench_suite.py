@@ -20,9 +20,9 @@ from spyre_sched.roofline import roofline
 NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
-HELD_OUT = ["blend", "exp_shift", "gated_scale", "relu_residual", "row_absmax", "row_l1",
-            "row_relu_sum", "row_sqmax", "row_sqsum", "scale_shift_square", "scaled_sub",
-            "sigmoid_gate", "sigmoid_scale", "sq_diff"]
+HELD_OUT = ["blend", "clamp_row", "exp_shift", "gated_scale", "relu_residual", "row_absmax",
+            "row_cubesum", "row_l1", "row_relu_sqsum", "row_relu_sum", "row_sqmax", "row_sqsum",
+            "scale_shift_square", "scaled_sub", "sigmoid_gate", "sigmoid_scale", "sq_diff"]
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -151,6 +151,12 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {"Y": _f16(g * f["G"][None, :])}
     if name == "row_sqmax":
         return {"S": (f["X"] ** 2).max(axis=1)}
+    if name == "row_cubesum":
+        return {"S": (f["X"] ** 3).sum(axis=1)}
+    if name == "row_relu_sqsum":
+        return {"S": (np.maximum(f["X"], 0) ** 2).sum(axis=1)}
+    if name == "clamp_row":
+        return {"Y": _f16(np.minimum(np.maximum(f["X"], 0), f["C"][None, :]))}
     raise AssertionError(name)
 
 
