@@ -17,8 +17,9 @@ Reads only the IR and the device it names (docs/scheduleir.md):
 Index values (loop bounds, sizes) are evaluated as functions of the decisions: constants,
 `reserve_size`, `derive_size` (a full tile: buffers and per-iteration costs are sized
 for the largest tile, except a tile loop's transfers, counted at their mean over the
-loop's iterations: `_tile_loop`), and `arith` integer ops; anything else is reported
-with the op.
+loop's iterations, `_tile_loop`, and the loops bounded by a tile, counted at their mean
+trip count, `_mean_trip`), and `arith` integer ops; anything else is reported with the
+op.
 """
 
 from __future__ import annotations
@@ -578,16 +579,12 @@ class _ProgramReader:
         parent = pipe.parent_op()
         while parent is not None and not isinstance(parent, ktdf.StageOp | FuncOp):
             if isinstance(parent, scf.ForOp):
-                trips.append(_trip(self.eval(parent.lb, parent), self.eval(parent.ub, parent),
-                                   self.eval(parent.step, parent)))
+                trips.append(self._mean_trip(parent, [(parent.lb, parent.ub, parent.step)],
+                                             _const(1)))
             elif isinstance(parent, ktdf.ParallelOp):
-                t = [_trip(self.eval(lo, parent), self.eval(hi, parent), self.eval(st, parent))
-                     for lo, hi, st in zip(parent.lower_bounds, parent.upper_bounds,
-                                           parent.steps)]
-                n = self._decision_or_value(parent)
-                scope = frozenset().union(*(x.scope for x in t)) | n.scope
-                trips.append(Expr(scope, lambda v, t=t, n=n: -(-prod(x(v) for x in t)
-                                                             // max(1, n(v)))))
+                trips.append(self._mean_trip(
+                    parent, list(zip(parent.lower_bounds, parent.upper_bounds, parent.steps)),
+                    self._decision_or_value(parent)))
             elif isinstance(parent, scf.IfOp | ktdf.PipelineOp):
                 pass
             else:
@@ -595,6 +592,56 @@ class _ProgramReader:
                                     "iterations of")
             parent = parent.parent_op()
         return trips
+
+    def _mean_trip(self, op: Operation, bounds: list, instances: Expr) -> Expr:
+        """Iterations one of `instances` runs of the loop nest `op` over `bounds` ((lower,
+        upper, step) per dim, split evenly), per iteration of the loops around it. A dim
+        whose upper bound is the tile of an enclosing tile loop (`_tile_loop`) is full in
+        all its tiles but the last, which holds the remainder: the count is the mean over
+        those tiles, rounded to the nearest whole iteration (every figure of the cost
+        model counts whole iterations), so that a partial tile's rows are not priced as
+        a full tile's (docs/solver.md, "Partial last tiles")."""
+        full, last, cuts = [], [], []
+        for lo, hi, step in bounds:
+            lo_e, hi_e, step_e = self.eval(lo, op), self.eval(hi, op), self.eval(step, op)
+            full.append(_trip(lo_e, hi_e, step_e))
+            loop = self._tile_loop(hi)
+            if loop is None:
+                last.append(None)
+                continue
+            extent, tiles = loop
+            size = self.eval(hi.owner.size, op)
+            rest = Expr(extent.scope | tiles.scope | size.scope,
+                        lambda v, e=extent, n=tiles, s=size: e(v) - (n(v) - 1) * s(v))
+            last.append(_trip(lo_e, rest, step_e))
+            cuts.append((hi.owner.offset, tiles))
+        scope = frozenset().union(*(x.scope for x in full), *(x.scope for x in last if x),
+                                  *(n.scope for _, n in cuts)) | instances.scope
+        # the distinct tile loops (one may cut several dims): each is in a full tile or
+        # in its last one, the full state weighing its tiles less one
+        loops: dict = {}
+        for index, tiles in cuts:
+            loops.setdefault(index, tiles)
+
+        def count(v, full=full, last=last, bounds=bounds, loops=loops, k=instances):
+            per = max(1, k(v))
+            if not loops:
+                return -(-prod(x(v) for x in full) // per)
+            order = list(loops)
+            weight_total, total = 1, 0
+            for n in loops.values():
+                weight_total *= max(1, n(v))
+            for state in itertools.product((False, True), repeat=len(order)):
+                in_last = dict(zip(order, state))
+                weight = prod(1 if in_last[i] else max(0, loops[i](v) - 1) for i in order)
+                if weight == 0:
+                    continue
+                trips = [lt(v) if lt is not None and in_last[hi.owner.offset] else ft(v)
+                         for ft, lt, (_, hi, _) in zip(full, last, bounds)]
+                total += weight * -(-prod(trips) // per)
+            return (2 * total + weight_total) // (2 * weight_total)
+
+        return Expr(scope, count)
 
     def pipeline(self, pipe: ktdf.PipelineOp, path: str) -> Pipeline:
         name = pipe.decision.data.rsplit(".modulo", 1)[0] if pipe.decision is not None \
@@ -871,17 +918,14 @@ class _ProgramReader:
                         continue
                     inner_carried = carried
                     if isinstance(op, scf.ForOp):
-                        trip = _trip(self.eval(op.lb, op), self.eval(op.ub, op),
-                                     self.eval(op.step, op))
+                        trip = self._mean_trip(op, [(op.lb, op.ub, op.step)], _const(1))
                         if op.iter_args:
                             self._accumulator(op)
                             inner_carried = True
                     else:
-                        t = [_trip(self.eval(lo, op), self.eval(hi, op), self.eval(s, op))
-                             for lo, hi, s in zip(op.lower_bounds, op.upper_bounds, op.steps)]
-                        n = self._decision_or_value(op)
-                        trip = Expr(frozenset().union(*(x.scope for x in t)) | n.scope,
-                                    lambda v, t=t, n=n: -(-prod(x(v) for x in t) // max(1, n(v))))
+                        trip = self._mean_trip(
+                            op, list(zip(op.lower_bounds, op.upper_bounds, op.steps)),
+                            self._decision_or_value(op))
                     yield from walk(_body_ops(op), Expr(count.scope | trip.scope,
                                                         lambda v, c=count, t=trip: c(v) * t(v)),
                                     inner_carried)
