@@ -447,6 +447,26 @@ def clamp_row(s: Shape) -> str:
         prelude="  %zh = arith.constant 0.0 : f16\n")
 
 
+def row_signed_sqsum(s: Shape) -> str:
+    """Held out from calibration: a sum of signed squares (S[i] = sum_j |X[i, j]| *
+    X[i, j]), in f32."""
+    return _f32_row_reduction(
+        "row_signed_sqsum", f"S[i] = sum_j |X[i, j]| * X[i, j] over a {s.rows}x{s.cols} f16 "
+        "tensor, in f32.", "ss",
+        "    %q = math.absf %w : f32\n    %p = arith.mulf %q, %w : f32\n"
+        "    %a = arith.addf %p, %acc : f32\n", s)
+
+
+def cube(s: Shape) -> str:
+    """Held out from calibration: one input cubed (Y = X * X * X)."""
+    return _elementwise_held_out(
+        "cube", f"Y = X^3 on a {s.rows}x{s.cols} f16 tensor.", s,
+        [("X", "X", "x", False)], ["xe"],
+        "    %q = arith.mulf %xe, %xe : f16\n"
+        "    %r = arith.mulf %q, %xe : f16\n"
+        "    linalg.yield %r : f16\n")
+
+
 def _align(nbytes: int, to: int = 128) -> int:
     return -(-nbytes // to) * to
 
@@ -1036,6 +1056,12 @@ HELD_OUT = {
     "row_cubesum": (row_cubesum, Shape(2304, 448), Shape(288, 256)),
     "row_relu_sqsum": (row_relu_sqsum, Shape(1408, 768), Shape(352, 192)),
     "clamp_row": (clamp_row, Shape(1152, 1792), Shape(160, 576)),
+    # added 2026-12-03 18:40 UTC, after that rule was written (not from them): none of
+    # the three above has a tile count whose partial tile it changes (the candidates
+    # keep each count's smallest tile); 13 and 16 rows per tile do (5 + 5 + 3, 4 + 4 +
+    # 4 + 1, 6 + 6 + 4)
+    "row_signed_sqsum": (row_signed_sqsum, Shape(3328, 512), Shape(416, 320)),
+    "cube": (cube, Shape(1024, 2304), Shape(512, 448)),
 }
 
 

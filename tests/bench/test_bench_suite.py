@@ -20,9 +20,10 @@ from spyre_sched.roofline import roofline
 NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
-HELD_OUT = ["blend", "clamp_row", "exp_shift", "gated_scale", "relu_residual", "row_absmax",
-            "row_cubesum", "row_l1", "row_relu_sqsum", "row_relu_sum", "row_sqmax", "row_sqsum",
-            "scale_shift_square", "scaled_sub", "sigmoid_gate", "sigmoid_scale", "sq_diff"]
+HELD_OUT = ["blend", "clamp_row", "cube", "exp_shift", "gated_scale", "relu_residual",
+            "row_absmax", "row_cubesum", "row_l1", "row_relu_sqsum", "row_relu_sum",
+            "row_signed_sqsum", "row_sqmax", "row_sqsum", "scale_shift_square",
+            "scaled_sub", "sigmoid_gate", "sigmoid_scale", "sq_diff"]
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -155,6 +156,11 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {"S": (f["X"] ** 3).sum(axis=1)}
     if name == "row_relu_sqsum":
         return {"S": (np.maximum(f["X"], 0) ** 2).sum(axis=1)}
+    if name == "row_signed_sqsum":
+        return {"S": (np.abs(f["X"]) * f["X"]).sum(axis=1)}
+    if name == "cube":
+        q = _f16(f["X"] * f["X"]).astype(np.float64)
+        return {"Y": _f16(q * f["X"])}
     if name == "clamp_row":
         return {"Y": _f16(np.minimum(np.maximum(f["X"], 0), f["C"][None, :]))}
     raise AssertionError(name)
