@@ -372,6 +372,7 @@ class Process:
 
 _RECEIVING = 0  # what a blocked unit waits for, spelled out only when shown (_describe)
 _SENDING = 1
+_TOKEN = 2
 
 
 def _request_rank(request: tuple) -> int:
@@ -381,6 +382,9 @@ def _request_rank(request: tuple) -> int:
 def _describe(blocked_on) -> str:
     if blocked_on.__class__ is not tuple:
         return blocked_on
+    if blocked_on[0] == _TOKEN:
+        token = blocked_on[1]
+        return f"for sync token {token.name} from {token.sender}"
     if blocked_on[0] == _RECEIVING:
         _, remaining, fifo, held = blocked_on
         return (f"to receive {remaining} more entr{'y' if remaining == 1 else 'ies'} from FIFO "
@@ -541,7 +545,9 @@ class Simulator:
             pop(times)
         live = [p for p in self.processes if not p.done]
         if live:
-            raise ExecutionError(self._deadlock_report(live), f"cycle {self.now}")
+            # (a unit that waits from its own time would have blocked at that time)
+            at = max([self.now, *(p.blocked_since for p in live if p.blocked_on is not None)])
+            raise ExecutionError(self._deadlock_report(live), f"cycle {at}")
         return max([self.now, *(p.stats.finished_at for p in self.processes)])
 
     def _deadlock_report(self, live: list[Process]) -> str:
@@ -598,6 +604,21 @@ class Simulator:
             # mostly runs in place, see `*_now` below) come first.
             if op == RECV:
                 if local > now:
+                    fifo = cmd[1]
+                    if trace is None and local <= limit and fifo.consumer == proc.name:
+                        chunks = fifo.chunks
+                        if not chunks or chunks[0][0] > local:
+                            # Nothing visible at the unit's own time: it would block then.
+                            # So it waits as the FIFO's receiver from that time on (no event
+                            # for the attempt); whatever the sender places wakes it no
+                            # earlier than that time (_fifo_wake_at).
+                            fifo.getter = [proc, cmd[2], []]
+                            proc.blocked_on = (_RECEIVING, cmd[2], fifo, fifo.held)  # (_block)
+                            proc.blocked_kind = "in"
+                            proc.blocked_since = local
+                            if chunks:
+                                self._fifo_wake_at(fifo, chunks[0][0])
+                            return
                     proc.pending = cmd
                     bucket = self._events.get(local)  # (_push, inlined: once per chunk)
                     if bucket is None:
@@ -720,6 +741,21 @@ class Simulator:
                 if op == SYNC_SEND and cmd[1].sender == proc.name:
                     self._deliver(cmd[1], max(local, proc.last_landing))
                     continue
+                if op == SYNC_RECV and trace is None and local <= limit:
+                    token = cmd[1]
+                    if token.receiver == proc.name and not token.count \
+                            and not (token.due and token.available(local)):
+                        # No signal there by the unit's own time: it would block then. So
+                        # it waits for the token from that time on (no event for the
+                        # attempt); a signal that lands earlier resumes it at that time
+                        # (_signal), when it would have found it.
+                        token.waiter = proc
+                        if token.due:  # (each later than the unit's time)
+                            self._push(token.due.popleft(), _SIGNAL, token, None)
+                        proc.blocked_on = (_TOKEN, token)  # (_block, at the unit's time)
+                        proc.blocked_kind = "in"
+                        proc.blocked_since = local
+                        return
                 proc.pending = cmd
                 self._push(local, _RESUME, proc, None)
                 return
@@ -747,7 +783,7 @@ class Simulator:
                 token.waiter = proc
                 if token.due:  # (each later than now) the first wakes the receiver
                     self._push(token.due.popleft(), _SIGNAL, token, None)
-                self._block(proc, "in", f"for sync token {token.name} from {token.sender}")
+                self._block(proc, "in", (_TOKEN, token))
                 return
             if op == SETTLE:  # (the global clock has reached the unit's own)
                 continue
@@ -1080,7 +1116,9 @@ class Simulator:
         waiter = token.waiter
         if waiter is not None:
             token.waiter = None
-            self._push(self.now, _RESUME, waiter, None)
+            # (a receiver that waits from its own time, still ahead, goes on at that time)
+            since = waiter.blocked_since
+            self._push(since if since > self.now else self.now, _RESUME, waiter, None)
         else:
             token.count += 1
 
@@ -1117,7 +1155,12 @@ class Simulator:
             self._push(first.frees[0][0], _FREED, first, None)
 
     def _fifo_wake_at(self, fifo: Fifo, time: int) -> None:
-        """Serve the FIFO's waiting receiver at `time` (one event, deduplicated)."""
+        """Serve the FIFO's waiting receiver at `time` (one event, deduplicated), and no
+        earlier than the time it waits from (a receiver may wait from its own time, ahead
+        of the simulation's: _step)."""
+        since = fifo.getter[0].blocked_since
+        if since > time:
+            time = since
         if fifo.wake_at is not None and fifo.wake_at <= time:
             return
         fifo.wake_at = time
