@@ -1123,12 +1123,17 @@ class UnitRun(_TopLevel):
         (Memory.defer) rather than through a closure that checks the box again; otherwise
         `composite`. The same bytes move, checked the same way, landing in the same order."""
         sa, da = plan.source_access, plan.target_access
-        if not (sa.contiguous and da.contiguous and sa.mask is None and da.mask is None
+        if not (sa.mask is None and da.mask is None and sa.count > 0
                 and sa.box_span == sa.span and da.box_span == da.span and sa.count == da.count
                 and sa.element_bytes == da.element_bytes):
             return lambda src_base, dst_base: self.composite(plan, src_base, dst_base)
         dtype = plan.et.storage_dtype
         eb, count, nbytes = sa.element_bytes, sa.count, sa.box_bytes
+        # A strided side (a tile's rows apart in memory) is a strided view of the checked
+        # box, as Memory.box takes it; its landing write is not checked again (the buffers
+        # do not change during a launch, so the check at issue stands).
+        s_flat, d_flat = sa.contiguous, da.contiguous
+        s_shape, s_strides, d_shape, d_strides = sa.shape, sa.strides, da.shape, da.strides
         s_off, (s_lo_off, s_hi_off) = sa.offset, sa.span
         d_off, (d_lo_off, d_hi_off) = da.offset, da.span
         found = None
@@ -1152,8 +1157,12 @@ class UnitRun(_TopLevel):
                     raise self.fault(err.message) from None
                 s_win = src_mem.window(lo)
                 s_seen = (src_mem.data, len(src_mem.data))
-            first = start // eb
-            data = src_mem.typed(dtype)[first:first + count].copy()
+            if s_flat:
+                first = start // eb
+                data = src_mem.typed(dtype)[first:first + count].copy()
+            else:
+                data = np.ndarray(s_shape, dtype=dtype, buffer=src_mem.data, offset=start,
+                                  strides=s_strides).copy()
             if dst_mem.pending:
                 dst_mem.flush_due()
             start = dst_base + d_off
@@ -1166,7 +1175,10 @@ class UnitRun(_TopLevel):
                     raise self.fault(err.message) from None
                 d_win = dst_mem.window(lo)
                 d_seen = (dst_mem.data, len(dst_mem.data))
-            land = (dtype, start // eb, count, data)  # (see Memory.defer)
+            if d_flat:
+                land = (dtype, start // eb, count, data)  # (see Memory.defer)
+            else:
+                land = _strided_landing(dst_mem, start, d_shape, d_strides, dtype, data)
             return (sim.TRANSFER, occupancy, latency, shared, nbytes, (dst_mem, land), datapaths)
 
         return composite
@@ -1322,6 +1334,17 @@ def _read(memory, base: int, access: Access, et) -> np.ndarray:
     if access.mask is not None:
         values = np.where(access.mask, values, np.zeros((), dtype=values.dtype))
     return values
+
+
+def _strided_landing(memory, start: int, shape, strides, dtype, data: np.ndarray):
+    """A landing write into a strided box checked at issue (the memory's array is looked
+    up when it lands, in case it grew in between)."""
+
+    def land():
+        np.ndarray(shape, dtype=dtype, buffer=memory.data, offset=start,
+                   strides=strides)[...] = data.reshape(shape)
+
+    return land
 
 
 def _write(memory, base: int, access: Access, et, values: np.ndarray) -> None:
