@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+import spyre_sched
+
 
 def launch_figures(result, trace: Path | None = None) -> dict:
     figures = {
@@ -20,3 +22,16 @@ def launch_figures(result, trace: Path | None = None) -> dict:
     if trace is not None:
         figures["trace"] = trace.read_bytes()
     return figures
+
+
+def assert_untraced_equals_traced(bundle: Path, tmp_path: Path, seen: dict) -> None:
+    """Launch `bundle` traced, then untraced: the shortcuts counted in `seen` (by the
+    caller's patches) must not run in the traced launch, and the untraced one must give
+    its figures. The caller then checks which shortcuts ran in the untraced one."""
+    traced = spyre_sched.run(bundle, seed=7, trace=tmp_path / "trace.json")
+    assert not any(seen.values()), f"a shortcut ran in the traced launch: {seen}"
+    plain = spyre_sched.run(bundle, seed=7, reference=traced.reference_run)
+    assert traced.matches and plain.matches
+    want, got = launch_figures(traced), launch_figures(plain)
+    for key in want:
+        assert got[key] == want[key], f"{key} differs between the traced and the untraced run"

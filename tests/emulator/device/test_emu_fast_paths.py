@@ -30,7 +30,7 @@ from emulator.bundle_files import seal
 from emulator.device import codegen, sim
 from spyre_sched.emulate import compile_bundle
 
-from emu_figures import launch_figures
+from emu_figures import assert_untraced_equals_traced, launch_figures
 from spyre_sched.errors import ExecutionError
 
 ROOT = Path(__file__).parents[3]
@@ -153,11 +153,5 @@ def test_units_ahead_give_the_traced_figures(kernel, strategy, expected, bundles
     monkeypatch.setattr(sim.Simulator, "_deliver", counting_deliver)
     monkeypatch.setattr(sim.Simulator, "recv_ahead", counting_recv_ahead)
     monkeypatch.setattr(sim.Simulator, "_wake_on_free", counting_wake)
-    traced = spyre_sched.run(bundle, seed=7, trace=tmp_path / "trace.json")
-    assert not any(seen.values()), f"a shortcut ran in the traced launch: {seen}"
-    plain = spyre_sched.run(bundle, seed=7, reference=traced.reference_run)
-    assert traced.matches and plain.matches
-    want, got = _figures(traced), _figures(plain)
-    for key in want:
-        assert got[key] == want[key], f"{key} differs between the traced and the untraced run"
+    assert_untraced_equals_traced(bundle, tmp_path, seen)
     assert expected <= {k for k, v in seen.items() if v}, f"shortcuts that ran: {seen}"

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import spyre_sched
 from emulator.device import sim
 from spyre_sched.emulate import compile_bundle
 
-from emu_figures import launch_figures
+from emu_figures import assert_untraced_equals_traced
 
 ROOT = Path(__file__).parents[3]
 
@@ -37,13 +36,7 @@ def test_waits_from_the_units_time_give_the_traced_figures(kernel, strategy, tmp
             seen["token" if proc.blocked_on[0] == sim._TOKEN else "receive"] += 1
 
     monkeypatch.setattr(sim.Simulator, "_step", counting_step)
-    traced = spyre_sched.run(bundle, seed=7, trace=tmp_path / "trace.json")
-    assert not any(seen.values()), f"the shortcut ran in the traced launch: {seen}"
-    plain = spyre_sched.run(bundle, seed=7, reference=traced.reference_run)
-    assert traced.matches and plain.matches
-    want, got = launch_figures(traced), launch_figures(plain)
-    for key in want:
-        assert got[key] == want[key], f"{key} differs between the traced and the untraced run"
+    assert_untraced_equals_traced(bundle, tmp_path, seen)
     assert all(seen.values()), f"waits from the unit's own time: {seen}"
 
 
