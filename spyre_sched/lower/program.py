@@ -61,7 +61,6 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
     return module, pa, tables
 
 
-
 def _prod(shape) -> int:
     n = 1
     for d in shape:

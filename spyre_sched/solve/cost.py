@@ -769,10 +769,17 @@ def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict |
         cycles = fill_drain + (n - 1) * slowest + unbuffered_skew(p, choice, shared)
     else:
         cycles = fill_drain + repeats_cycles(n, m, slowest, issue)
+    return max([cycles, *memory_bounds(p, n, shared, fills, gaps).values()])
+
+
+def memory_bounds(p: Pipeline, n: int, shared: dict[str, int], fills: list[int],
+                  gaps: dict[str, int]) -> dict[str, int]:
+    """Per shared memory, the bound of a run of N >= 2 iterations (`shared_engine_cycles`
+    plus an unbuffered run's `unbuffered_gaps`) from `_profile`'s figures. (A memory this
+    choice moves nothing through, a re-read kept resident, orders nothing.)"""
     spans = shared_spans(p)
-    # (a memory this choice moves nothing through, a re-read kept resident, orders nothing)
-    return max([cycles, *(shared_engine_cycles(n, shared[mem], fills, spans[mem])
-                          + gaps.get(mem, 0) for mem in spans if shared.get(mem))])
+    return {mem: shared_engine_cycles(n, shared[mem], fills, spans[mem]) + gaps.get(mem, 0)
+            for mem in spans if shared.get(mem)}
 
 
 def pipeline_profile(problem: Problem, p: Pipeline, choice: Choice,
@@ -837,9 +844,9 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
     if m < 2:
         if pipeline_iterations(p, choice) < 2 or not holds_buffer(p):
             return fill_drain, fill_drain, fills, shared, issue, {}
-        holding = unbuffered_holding(problem, p, choice, memo)
-        return (fill_drain, unbuffered_period(problem, p, choice, fill_drain, memo, holding),
-                fills, shared, issue, unbuffered_gaps(problem, p, choice, memo, holding[1]))
+        parts, holds = unbuffered_holding(problem, p, choice, memo)
+        return (fill_drain, unbuffered_period(p, parts, holds, fill_drain),
+                fills, shared, issue, unbuffered_gaps(problem, p, choice, memo, holds))
     return fill_drain, max(per_engine.values(), default=0), fills, shared, issue, {}
 
 
@@ -893,8 +900,7 @@ def unbuffered_holding(problem: Problem, p: Pipeline, choice: Choice,
     return parts, unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
 
 
-def unbuffered_period(problem: Problem, p: Pipeline, choice: Choice, fill_drain: int,
-                      memo: dict | None = None, holding: tuple | None = None) -> int:
+def unbuffered_period(p: Pipeline, parts: list, holds: list, fill_drain: int) -> int:
     """Cycles between iterations of a pipeline with one copy of its buffers (m = 1).
 
     A buffer's writer waits for the token its reader sends once its reads have landed
@@ -904,10 +910,8 @@ def unbuffered_period(problem: Problem, p: Pipeline, choice: Choice, fill_drain:
     on meanwhile, so the period is the longest such hold or the busiest unit's occupancy,
     never more than one whole pass (`fill_drain`, the period of the first design); a
     shared memory bounds the whole run instead (`shared_engine_cycles`). One stage, or
-    stages that stream: one pass. (`holding`: `unbuffered_holding`, when known.)"""
-    if not holds_buffer(p):
-        return fill_drain
-    parts, holds = holding or unbuffered_holding(problem, p, choice, memo)
+    stages that stream, hold no buffer: their period is one pass, which `_profile_of`
+    takes without asking here. `parts`, `holds`: those of `unbuffered_holding`."""
     units: dict[str, int] = {}
     for st, (occupancy, _, _) in zip(p.stages, parts):
         units[st.engine] = units.get(st.engine, 0) + occupancy
@@ -1263,10 +1267,6 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice,
         fill_drain += one
     bottleneck = max(engines, key=lambda e: (engines[e], e)) if engines else ""
     fill_drain, slowest, fills, shared, issue, gaps = _profile(problem, p, choice, memo)
-    bound = {}
-    if n >= 2:
-        spans = shared_spans(p)
-        bound = {mem: shared_engine_cycles(n, shared[mem], fills, spans[mem])
-                 + gaps.get(mem, 0) for mem in spans if shared.get(mem)}
+    bound = memory_bounds(p, n, shared, fills, gaps) if n >= 2 else {}
     return PipelineCost(p.name, n, m, fill_drain, slowest, bottleneck,
                         pipeline_cycles(problem, p, choice, memo), engines, stages, issue, bound)

@@ -601,7 +601,10 @@ class _ProgramReader:
         those tiles, rounded to the nearest whole iteration (every figure of the cost
         model counts whole iterations), so that a partial tile's rows are not priced as
         a full tile's (docs/solver.md, "Partial last tiles")."""
-        full, last, cuts = [], [], []
+        # per dim: its trips in a full tile, and (its tile loop's index, its trips in that
+        # loop's last tile) when a tile loop cuts it; per distinct tile loop (one may cut
+        # several dims), its trip count
+        full, last, loops = [], [], {}
         for lo, hi, step in bounds:
             lo_e, hi_e, step_e = self.eval(lo, op), self.eval(hi, op), self.eval(step, op)
             full.append(_trip(lo_e, hi_e, step_e))
@@ -613,32 +616,27 @@ class _ProgramReader:
             size = self.eval(hi.owner.size, op)
             rest = Expr(extent.scope | tiles.scope | size.scope,
                         lambda v, e=extent, n=tiles, s=size: e(v) - (n(v) - 1) * s(v))
-            last.append(_trip(lo_e, rest, step_e))
-            cuts.append((hi.owner.offset, tiles))
-        scope = frozenset().union(*(x.scope for x in full), *(x.scope for x in last if x),
-                                  *(n.scope for _, n in cuts)) | instances.scope
-        # the distinct tile loops (one may cut several dims): each is in a full tile or
-        # in its last one, the full state weighing its tiles less one
-        loops: dict = {}
-        for index, tiles in cuts:
-            loops.setdefault(index, tiles)
+            last.append((hi.owner.offset, _trip(lo_e, rest, step_e)))
+            loops.setdefault(hi.owner.offset, tiles)
+        scope = frozenset().union(*(x.scope for x in full),
+                                  *(x[1].scope for x in last if x),
+                                  *(n.scope for n in loops.values())) | instances.scope
 
-        def count(v, full=full, last=last, bounds=bounds, loops=loops, k=instances):
+        def count(v, full=full, last=last, loops=loops, k=instances):
             per = max(1, k(v))
             if not loops:
                 return -(-prod(x(v) for x in full) // per)
-            order = list(loops)
-            weight_total, total = 1, 0
-            for n in loops.values():
-                weight_total *= max(1, n(v))
-            for state in itertools.product((False, True), repeat=len(order)):
-                in_last = dict(zip(order, state))
-                weight = prod(1 if in_last[i] else max(0, loops[i](v) - 1) for i in order)
-                if weight == 0:
-                    continue
-                trips = [lt(v) if lt is not None and in_last[hi.owner.offset] else ft(v)
-                         for ft, lt, (_, hi, _) in zip(full, last, bounds)]
-                total += weight * -(-prod(trips) // per)
+            # each tile loop in a full tile (its trips less one of them) or in its last one
+            tiles = {i: max(1, n(v)) for i, n in loops.items()}
+            total = 0
+            for state in itertools.product((False, True), repeat=len(tiles)):
+                in_last = dict(zip(tiles, state))
+                weight = prod(1 if in_last[i] else n - 1 for i, n in tiles.items())
+                if weight:
+                    trips = [cut[1](v) if cut and in_last[cut[0]] else f(v)
+                             for f, cut in zip(full, last)]
+                    total += weight * -(-prod(trips) // per)
+            weight_total = prod(tiles.values())
             return (2 * total + weight_total) // (2 * weight_total)
 
         return Expr(scope, count)
