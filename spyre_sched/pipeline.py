@@ -76,6 +76,7 @@ from spyre_sched.schedule.open_decisions import OpenDecisions
 from spyre_sched.schedule.program_split import ProgramSplit
 from spyre_sched.schedule.reductions import ChunkReductions
 from spyre_sched.schedule.share_fetch import ShareFetch
+from spyre_sched.schedule.tile_intermediates import TileIntermediates
 from spyre_sched.schedule.verify import verify_schedule_ir
 
 
@@ -145,6 +146,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     HoistInvariantTransfers(),
     ChunkReductions(),
     FuseTileLoops(),
+    TileIntermediates(),
     OpenDecisions(),
     KeepResident(),
     KeepAcrossPrograms(),

@@ -17,7 +17,8 @@ becomes one loop nest whose tile pipeline runs both, in order, per tile:
                  pipeline P { dma in; compute 1 -> %s; compute 2 (%s) -> out; dma out } } }
 
 The intermediate %s stays whole in the run-once pipeline's private (its tiles are
-written and read in place, at the same positions as before); the two tile decisions of
+written and read in place, at the same positions as before; tile-intermediates then
+holds it one tile at a time); the two tile decisions of
 each dim become one (the larger minimum, the least common multiple of the
 divisibilities), so both computes' tiles are the same boxes. The tile pipeline's stages
 then overlap across tiles like any tile pipeline's (its modulo, opened later, lets the
@@ -64,7 +65,7 @@ NAME = "fuse-tile-loops"
 
 
 @dataclass
-class _Nest:
+class TileNest:
     """A stage's tile loop nest: the loops outermost first, the tile pipeline inside,
     the reserve_size op of each loop's step and the derive_size op of each loop's tile."""
 
@@ -74,7 +75,7 @@ class _Nest:
     derived: list[ktdf.DeriveSizeOp]
 
 
-def _tile_nest(first: Operation) -> _Nest | None:
+def _tile_nest(first: Operation) -> TileNest | None:
     """The tile loop nest starting at loop `first`: each loop's body is its tile's
     derive_size, then the next loop or the tile pipeline (nothing else)."""
     loops: list[scf.ForOp] = []
@@ -97,10 +98,10 @@ def _tile_nest(first: Operation) -> _Nest | None:
         op = body[1]
     if not loops or not isinstance(op, ktdf.PipelineOp) or op.private is None:
         return None
-    return _Nest(loops, op, sizes, derived)
+    return TileNest(loops, op, sizes, derived)
 
 
-def _stage_nest(stage: ktdf.StageOp, allow_hoisted: bool) -> _Nest | None:
+def stage_nest(stage: ktdf.StageOp, allow_hoisted: bool) -> TileNest | None:
     """The tile loop nest a compute's stage runs: the last op of its body (after
     constants and tile decisions), or, where `allow_hoisted`, the last op of the last
     stage of a run-once pipeline that fills hoisted inputs first."""
@@ -123,7 +124,7 @@ def _stage_nest(stage: ktdf.StageOp, allow_hoisted: bool) -> _Nest | None:
     return _tile_nest(last)
 
 
-def _same_loops(a: _Nest, b: _Nest) -> bool:
+def _same_loops(a: TileNest, b: TileNest) -> bool:
     if len(a.loops) != len(b.loops):
         return False
     for la, lb_, sa, sb in zip(a.loops, b.loops, a.sizes, b.sizes):
@@ -167,27 +168,34 @@ def _may_alias(a: SSAValue, b: SSAValue) -> bool:
     return bases[0] is bases[1]
 
 
-def _tile_local(offsets, nest: _Nest) -> bool:
-    """Each offset is `linearize_index(tile index of loop k, point)` for the loop at the
-    same depth as the buffer dim (the tile loops walk the buffer's dims in order)."""
-    ivs = [loop.body.block.args[0] for loop in nest.loops]
-    if len(offsets) != len(ivs):
-        return False
-    for offset, iv in zip(offsets, ivs):
+def tile_points(offsets, nest: TileNest) -> list[SSAValue] | None:
+    """The point `p` of each offset when offset `k` is `linearize_index(tile index of
+    loop k, p)` for the loop at the same depth as the buffer dim (the tile loops walk the
+    buffer's dims in order); None when any is not."""
+    if len(offsets) != len(nest.loops):
+        return None
+    points = []
+    for offset, loop in zip(offsets, nest.loops):
         if not isinstance(offset, SSAValue):
-            return False
+            return None
         owner = offset.owner
-        if not isinstance(owner, ktdf.LinearizeIndexOp) or owner.tile_index != iv:
-            return False
-    return True
+        if not isinstance(owner, ktdf.LinearizeIndexOp) \
+                or owner.tile_index != loop.body.block.args[0]:
+            return None
+        points.append(owner.point_index)
+    return points
 
 
-def _fusable(s1: ktdf.StageOp, s2: ktdf.StageOp, outer: ktdf.PipelineOp) -> tuple[_Nest, _Nest] | None:
+def _tile_local(offsets, nest: TileNest) -> bool:
+    return tile_points(offsets, nest) is not None
+
+
+def _fusable(s1: ktdf.StageOp, s2: ktdf.StageOp, outer: ktdf.PipelineOp) -> tuple[TileNest, TileNest] | None:
     # the second waits for the first alone, so what waited for it waits for the fused stage
     if not s2.depends_in or not set(s2.depends_in) <= set(s1.depends_out):
         return None
-    n1 = _stage_nest(s1, allow_hoisted=True)
-    n2 = _stage_nest(s2, allow_hoisted=False)
+    n1 = stage_nest(s1, allow_hoisted=True)
+    n2 = stage_nest(s2, allow_hoisted=False)
     if n1 is None or n2 is None or not _same_loops(n1, n2):
         return None
     if n1.pipe.modulo is not None or n2.pipe.modulo is not None:
@@ -233,7 +241,7 @@ def _rename_tile_dims(root: Operation, names: dict[str, str]) -> None:
             op.tile_dims = ArrayAttr(dims)
 
 
-def fuse(outer: ktdf.PipelineOp, s1: ktdf.StageOp, s2: ktdf.StageOp, n1: _Nest, n2: _Nest,
+def fuse(outer: ktdf.PipelineOp, s1: ktdf.StageOp, s2: ktdf.StageOp, n1: TileNest, n2: TileNest,
          fn: Operation) -> None:
     # one tile decision per dim, legal for both computes
     names = {}

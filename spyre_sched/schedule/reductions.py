@@ -11,7 +11,9 @@ This pass marks every reduction loop's vector step with the reduction it perform
 (`ktdf.reduction = "<combiner op>"`, for traces and device patterns), then, per program,
 adds up what its scratchpad buffers need at the smallest tiles of the other dims (plus
 the kernel's pinned bytes, each buffer aligned as the allocator aligns it). When that
-exceeds a core's memory of that kind, every tile pipeline of the program whose buffers
+exceeds a core's memory of that kind, and still would after fuse-tile-loops and
+tile-intermediates (tried on a copy: a matmul's whole f32 product held one tile at a
+time may be what makes it fit), every tile pipeline of the program whose buffers
 hold a whole reduction extent is **chunked** (row sum of 2M f16 per row on spyre):
 
     %K1 = ktdf.tiling.reserve_size {decision = "p0.tile.lx.d1", extent = 2097152,
@@ -70,6 +72,7 @@ from spyre_sched.schedule.common import (
     programs,
 )
 from spyre_sched.schedule.footprints import buffer_elements
+from spyre_sched.schedule.fuse_tile_loops import fuse_program
 from spyre_sched.schedule.ir_build import (
     enclosing_loops,
     for_loop,
@@ -80,6 +83,7 @@ from spyre_sched.schedule.ir_build import (
     refresh_units,
 )
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
+from spyre_sched.schedule.tile_intermediates import tile_program
 
 NAME = "chunk-reductions"
 REDUCTION_ATTR = "ktdf.reduction"
@@ -120,7 +124,7 @@ class ChunkReductions(ModulePass):
                 if generics:
                     loop.attributes[REDUCTION_ATTR] = StringAttr(combiner(generics[0]))
             over = _over_capacity(fn, device)
-            if not over:
+            if not over or _fits_once_tiled(fn, device):
                 continue
             chunked = False
             for level in _whole_reduction_pipelines(fn):
@@ -159,6 +163,17 @@ def _over_capacity(fn: FuncOp, device: Device) -> dict[str, tuple[int, int]]:
         if memories and total > memories[0].size:
             over[kind] = (total, memories[0].size)
     return over
+
+
+def _fits_once_tiled(fn: FuncOp, device: Device) -> bool:
+    """Whether the program fits once fuse-tile-loops and tile-intermediates (later
+    passes) have run: a compute's result that only its own tiles read is then held one
+    tile at a time (a 4096^3 matmul's 2 MiB f32 product), and chunking the reduction
+    would only cost the tile loops that make that possible. Tried on a copy."""
+    trial = fn.clone()
+    if not fuse_program(trial) or not tile_program(trial):
+        return False
+    return not _over_capacity(trial, device)
 
 
 def _buffers(pipe: ktdf.PipelineOp) -> list[ktdf.BufferOp]:
