@@ -62,6 +62,7 @@ from .error_bounds import (
     hardware_sum_error_bound,
     matches_hardware_order_sum,
     reduction_error_bound,
+    sum_error_bound,
 )
 from .reductions import (
     FLOAT_KINDS,
@@ -80,6 +81,6 @@ __all__ = [
     "df16_to_f32", "element_size", "element_type", "elementwise_error_bound", "erf", "erfc", "float64_sum_is_exact",
     "from_bits", "from_memory", "hardware_sum_error_bound",
     "matches_hardware_order_sum",
-    "op_spec", "reduce", "reduction_error_bound", "round_to", "storage_dtype", "to_bits", "to_memory", "value_dtype",
+    "op_spec", "reduce", "reduction_error_bound", "round_to", "storage_dtype", "sum_error_bound", "to_bits", "to_memory", "value_dtype",
     "wrap_int",
 ]

@@ -145,9 +145,35 @@ def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
             return None
         absolute = np.abs(x) if errors is None else np.abs(x) + errors
         total = absolute.sum(axis=axes)
-        may_be_nan = np.zeros(np.shape(total), dtype=bool)
         carried = 0.0 if errors is None else errors.sum(axis=axes)
-        e_sum = accumulation_error(total, n, accumulator_type, max_roundings) + carried
+        positive = negative = None
+        pos_inf = neg_inf = False
+        if overflow_threshold(element_type(accumulator_type).name) is not None:
+            low = x if errors is None else x - errors
+            high = x if errors is None else x + errors
+            finite = np.isfinite(x)
+            positive = np.where(finite & (high > 0), high, 0.0).sum(axis=axes)
+            negative = np.where(finite & (low < 0), -low, 0.0).sum(axis=axes)
+            pos_inf = (x == np.inf).any(axis=axes)
+            neg_inf = (x == -np.inf).any(axis=axes)
+        bound = sum_error_bound(total, n, accumulator_type, element_type_name, oracle,
+                                max_roundings, carried, positive, negative, pos_inf, neg_inf)
+        if errors is not None:
+            bound = np.where(np.isnan(errors).any(axis=axes), np.nan, bound)
+        return bound
+
+
+def sum_error_bound(abs_total, n: int, accumulator_type: str, element_type_name: str,
+                    oracle, max_roundings: int | None = None, carried=0.0, positive=None,
+                    negative=None, pos_inf=False, neg_inf=False) -> np.ndarray:
+    """`reduction_error_bound` of a float sum from what it reads of the terms, per output:
+    `abs_total` = sum of |term| (+ its bound), `carried` = sum of the terms' bounds, and
+    (for an accumulator that overflows) `positive` / `negative` = the magnitudes the terms
+    may reach on each side, `pos_inf` / `neg_inf` = whether a term is that infinity. A
+    caller that has these without the terms (a matmul: |A| @ |B|) gets the same bound."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        may_be_nan = np.zeros(np.shape(abs_total), dtype=bool)
+        e_sum = accumulation_error(abs_total, n, accumulator_type, max_roundings) + carried
         et = element_type(element_type_name).name
         u, tiny = UNIT_ROUNDOFF[et], SMALLEST_SPACING[et]
         y = np.abs(np.asarray(oracle, dtype=np.float64))
@@ -161,24 +187,16 @@ def reduction_error_bound(kind: str, terms, term_errors, accumulator_type: str,
         # One side alone may stand where the reference's sum is finite: no finite bound.
         threshold = overflow_threshold(element_type(accumulator_type).name)
         if threshold is not None:
-            low = x if errors is None else x - errors
-            high = x if errors is None else x + errors
-            finite = np.isfinite(x)
-
             def reaches(magnitudes):
                 grown = magnitudes + accumulation_error(magnitudes, n, accumulator_type,
                                                         max_roundings)
                 return grown >= threshold
 
-            positive = np.where(finite & (high > 0), high, 0.0).sum(axis=axes)
-            negative = np.where(finite & (low < 0), -low, 0.0).sum(axis=axes)
-            to_pos = (x == np.inf).any(axis=axes) | reaches(positive)
-            to_neg = (x == -np.inf).any(axis=axes) | reaches(negative)
+            to_pos = pos_inf | reaches(positive)
+            to_neg = neg_inf | reaches(negative)
             may_be_nan = to_pos & to_neg
             bound = np.where((to_pos | to_neg) & np.isfinite(y), np.inf, bound)
         bound = np.where(np.isnan(bound), np.inf, bound)
-        if errors is not None:
-            may_be_nan = may_be_nan | np.isnan(errors).any(axis=axes)
         return np.where(may_be_nan, np.nan, bound)
 
 

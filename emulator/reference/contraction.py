@@ -14,22 +14,30 @@ of 2**q and (K + 1) * max |term| <= 2**(53 + q): the bound `float64_sum_is_exact
 materialised terms, here taken from per-row and per-column exponents of the operands
 (|a * b| < 2**(ta + tb), a * b a multiple of 2**(qa + qb)), which only errs on the safe
 side. Then `A @ B + init` in float64, rounded once to f32, is the reference's result. The
-few outputs the bound does not cover (a row or column holding a tiny value), and exact
-zeros (whose sign the rule takes from the terms), get their K terms materialised and
-reduced by the rule itself (`numerics.reduce`), as the general path would.
+outputs the bound does not cover (a row or column holding a tiny value: with random data
+most of them) are summed exactly from integer pieces of the operands (`_sums_by_parts`:
+a few more matrix products, each exact in float64, then a few terms per output reduced
+by the rule), and exact zeros (whose sign the rule takes from the terms) get their K
+terms materialised and reduced by the rule itself (`numerics.reduce`), as the general
+path would.
 
-Anything else takes the general path: other bodies or types, a non-finite operand, and
-launches that track error bounds (the bound of a reordered sum is computed from the
-terms themselves).
+A launch that tracks error bounds takes this path too when the operands and the init carry
+none (loaded values): the bound of a reordered sum reads only sums over the terms of their
+magnitudes and of each sign's, which are matrix products as well (`sum_bound`); a 4096^3
+matmul's terms, materialised, would take 2**31 float64 values per 128-row tile. Anything
+else takes the general path: other bodies or types, a non-finite operand, operands that
+carry bounds (the bound of a reordered sum is computed from the terms themselves).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from xdsl.ir import Block, BlockArgument, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from emulator.numerics import reduce, round_to
+from emulator.numerics import reduce, round_to, sum_error_bound
 from emulator.numerics.reductions import term_exponents
 from emulator.reference.types import element_name
 
@@ -84,10 +92,13 @@ def _dims(amap: AffineMap) -> list[int] | None:
     return [e.position for e in amap.results]
 
 
-def contract(bound_in, maps, sizes: list[int], red: list[int], init) -> np.ndarray | None:
+def contract(bound_in, maps, sizes: list[int], red: list[int], init,
+             errors: SumBounds | None = None):
     """The f32 values of sum_k a * b + init over the reduction loop, in the parallel loops'
     order (`init` given in that order), or None when the bound does not cover every output
-    (see the module docstring). `bound_in`: the two f16 operands laid out over the domain."""
+    (see the module docstring). `bound_in`: the two f16 operands laid out over the domain.
+    With `errors` (a launch that tracks bounds, on exact operands and init), a pair:
+    the values and the bound of a reordered sum of each (`sum_bound`)."""
     if len(sizes) != 3 or len(red) != 1 or not all(sizes):
         return None
     r = red[0]
@@ -120,9 +131,14 @@ def contract(bound_in, maps, sizes: list[int], red: list[int], init) -> np.ndarr
     total = a64 @ b64
     total = (total if pa < pb else total.T) + init
     result = round_to("f32", total)
-    # Outputs the bound does not cover, and exact zeros (whose sign the rule takes from
-    # the terms): their terms materialised and reduced by the rule itself.
-    redo = ~exact | (total == 0)
+    # Outputs the bound does not cover: their sums taken exactly in integer pieces.
+    by_parts = ~exact & (total != 0)
+    if by_parts.any():
+        parts = _sums_by_parts(a, b, init if pa < pb else init.T, sizes[r])
+        result[by_parts] = (parts if pa < pb else parts.T)[by_parts]
+    # Exact zeros (whose sign the rule takes from the terms): their terms materialised
+    # and reduced by the rule itself.
+    redo = total == 0
     if redo.any():
         rows, cols = np.nonzero(redo)
         if pa > pb:
@@ -130,4 +146,66 @@ def contract(bound_in, maps, sizes: list[int], red: list[int], init) -> np.ndarr
         terms = a64[rows, :] * b64[:, cols].T  # the f32 products, exactly
         redone = reduce("add", terms, 1, "f32", init=init[redo])
         result[redo] = redone  # in np.nonzero order, as the terms
-    return result
+    if errors is None:
+        return result
+    if pa > pb:
+        a64, b64 = b64.T, a64.T  # so that a64 @ b64 is laid out like `result`
+    return result, sum_bound(a64, b64, init, result, errors)
+
+
+def _sums_by_parts(a: np.ndarray, b: np.ndarray, init: np.ndarray, k: int) -> np.ndarray:
+    """The exact sums a @ b + init (f16 a: M x K, b: K x N; init laid out M x N), rounded
+    once to f32, by the reference's rule, with no term materialised: every f16 value is
+    an integer below 2**40 times 2**-24, so split into pieces of `bits` bits each
+    (least significant first, sign on every piece) the products of two pieces are
+    integers below 2**(2 * bits), and K of them sum exactly in float64 whatever BLAS's
+    order when K * 2**(2 * bits) <= 2**53. The pieces' products (exact matrices,
+    scaled by exact powers of two) and the init are then the few terms of each output
+    that `reduce` sums exactly."""
+    bits = (53 - k.bit_length()) // 2
+    pieces = -(-40 // bits)
+    step = 2.0**bits
+
+    def split(x: np.ndarray) -> list[np.ndarray]:
+        sign = np.sign(x)
+        magnitude = np.abs(x.astype(np.float64)) * 2.0**24  # an exact integer
+        out = []
+        for _ in range(pieces):
+            low = np.mod(magnitude, step)
+            out.append(sign * low)
+            magnitude = (magnitude - low) / step
+        return out
+
+    a_parts, b_parts = split(a), split(b)
+    terms = [a_i @ b_j * 2.0 ** (bits * (i + j) - 48)
+             for i, a_i in enumerate(a_parts) for j, b_j in enumerate(b_parts)]
+    return reduce("add", np.stack(terms, axis=-1), 2, "f32", init=init)
+
+
+@dataclass(frozen=True)
+class SumBounds:
+    """How a launch bounds a reordered sum: the accumulator type, the most roundings a
+    term goes through (None: any order) and the output's element type."""
+
+    accumulator: str
+    max_roundings: int | None
+    element_type: str
+
+
+def sum_bound(a64: np.ndarray, b64: np.ndarray, init: np.ndarray, oracle: np.ndarray,
+              how: SumBounds) -> np.ndarray:
+    """`numerics.reduction_error_bound` of the sums of a64[i, k] * b64[k, j] and init[i, j]
+    (exact f16 values and products, no carried bounds) without materialising the terms:
+    what the rule reads of them are sums of products, so matrix products give them
+    (|a| @ |b| for the magnitudes; the positive and negative parts of a and b for what
+    each side may reach). float64 sums of K + 1 non-negative terms lie within
+    (K + 1) * 2**-53 relative of the exact ones (Higham 4.2); each is widened by that, so
+    the bound holds whatever order BLAS adds them in."""
+    n = a64.shape[1] + 1
+    widen = 1 + n * 2.0**-52
+    a_pos, a_neg = np.maximum(a64, 0.0), np.maximum(-a64, 0.0)
+    b_pos, b_neg = np.maximum(b64, 0.0), np.maximum(-b64, 0.0)
+    positive = (a_pos @ b_pos + a_neg @ b_neg + np.maximum(init, 0.0)) * widen
+    negative = (a_pos @ b_neg + a_neg @ b_pos + np.maximum(-init, 0.0)) * widen
+    return sum_error_bound(positive + negative, n, how.accumulator, how.element_type, oracle,
+                           how.max_roundings, positive=positive, negative=negative)

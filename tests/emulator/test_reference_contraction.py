@@ -3,7 +3,8 @@
 general path (every term materialised, the exact sum rounded once) gives, on data where
 float64 sums are exact, where they are not (tiny and huge values in one row), with exact
 zeros of either sign, non-finite values, a non-zero init, and operands or the result
-indexed transposed."""
+indexed transposed; in a launch that tracks error bounds, the same values and the same
+bounds (within float64's own summation error) as the general path."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import importlib
 import numpy as np
 import pytest
 
-from emulator.reference import run
+from emulator.reference import run, run_with_error_bounds
 
 contraction = importlib.import_module("emulator.reference.contraction")
 
@@ -139,6 +140,52 @@ def test_matmul_path_is_bit_identical_to_the_general_path(monkeypatch, maps, kin
     assert np.array_equal(fast.view(np.uint32), want.view(np.uint32))
     if kind == "zeros" and maps not in ("a_transposed", "b_transposed"):  # rows are M there
         assert np.signbit(want[want == 0]).any() and (~np.signbit(want[want == 0])).any()
+
+
+@pytest.mark.parametrize("maps", sorted(MAPS))
+@pytest.mark.parametrize("kind", ["uniform", "any_finite", "tiny_and_huge", "zeros", "init"])
+@pytest.mark.parametrize("depth", [None, 8])
+def test_tracked_matmul_path_bounds_match_the_general_path(monkeypatch, maps, kind, depth):
+    text, shapes = _kernel(MAPS[maps], accumulate=kind in ("init", "zeros"))
+    inputs = _data(kind, shapes, seed=len(maps) * 5 + len(kind))
+    calls = []
+    real = contraction.contract
+
+    def counting(*args):
+        result = real(*args)
+        calls.append(result is not None)
+        return result
+
+    monkeypatch.setattr(contraction, "contract", counting)
+    values, bounds = run_with_error_bounds(text, inputs, "f32", max_roundings=depth)
+    assert calls == [True]
+    monkeypatch.setattr(contraction, "contract", lambda *args: None)
+    want, want_bounds = run_with_error_bounds(text, inputs, "f32", max_roundings=depth)
+    assert np.array_equal(values["C"].view(np.uint32), want["C"].view(np.uint32))
+    fast, slow = bounds["C"], want_bounds["C"]
+    assert np.array_equal(np.isnan(fast), np.isnan(slow))
+    assert np.array_equal(np.isinf(fast), np.isinf(slow))
+    finite = np.isfinite(slow)
+    assert finite.any()
+    # never tighter than the general path's, and looser only by float64's summation error
+    assert np.all(fast[finite] >= slow[finite])
+    assert np.all(fast[finite] <= slow[finite] * (1 + 1e-12))
+
+
+@pytest.mark.parametrize("kind", ["any_finite", "tiny_and_huge"])
+def test_sums_beyond_float64_are_taken_in_integer_pieces(monkeypatch, kind):
+    # outputs float64 cannot sum exactly go through the pieces (no term materialised
+    # but for exact zeros), and give the general path's values bit for bit
+    text, shapes = _kernel(MAPS["plain"], accumulate=False)
+    inputs = _data(kind, shapes, seed=11)
+    pieces = []
+    real = contraction._sums_by_parts
+    monkeypatch.setattr(contraction, "_sums_by_parts",
+                        lambda *args: pieces.append(1) or real(*args))
+    fast = run(text, inputs)["C"]
+    assert pieces == [1]
+    want = _general(monkeypatch, text, inputs)
+    assert np.array_equal(fast.view(np.uint32), want.view(np.uint32))
 
 
 def test_the_matmul_path_is_the_exact_sum_rounded_once():
