@@ -19,6 +19,9 @@ def register(main: click.Group, reports_errors) -> None:
                   help="Write every figure as JSON to this file.")
     @click.option("--quick", is_flag=True,
                   help="Small shapes (bench/kernels/quick/): seconds instead of minutes.")
+    @click.option("--large", is_flag=True,
+                  help="LLM-sized shapes instead (bench/kernels/large/: the 4096^3 matmul): "
+                  "tens of minutes per schedule; use with --random 0 --no-split.")
     @click.option("--jobs", type=click.IntRange(1), default=None,
                   help="Kernels measured in parallel (default: the machine's cores).")
     @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
@@ -42,7 +45,7 @@ def register(main: click.Group, reports_errors) -> None:
                   "the cost model's calibration, which used the suite's kernels (the "
                   "whole suite brings bench/kernels/[quick/]heldout/ too).")
     @reports_errors
-    def bench(device: str, json_path: str | None, quick: bool, jobs: int | None,
+    def bench(device: str, json_path: str | None, quick: bool, large: bool, jobs: int | None,
               plot_path: str | None, only: tuple[str, ...], seed: int, split: bool,
               random_schedules: int, extra: tuple[str, ...]) -> None:
         """Measure the suite: solver, V1 heuristic and V1+keep schedules, emulated and
@@ -59,9 +62,11 @@ def register(main: click.Group, reports_errors) -> None:
 
         # Bad input or a missing pipeline stage fails here, before any worker starts.
         target = load_device(device)
-        files = suite_kernels(quick, only) if only or not extra else []
-        # the kernels held out from calibration come with the whole suite
-        held_out = [] if only or extra else held_out_kernels(quick)
+        if quick and large:
+            raise click.UsageError("--quick and --large choose different shapes: give one")
+        files = suite_kernels(quick, only, large) if only or not extra else []
+        # the kernels held out from calibration come with the whole (regular) suite
+        held_out = [] if only or extra or large else held_out_kernels(quick)
         pipeline_available()
         workers = jobs or default_jobs()
         jobs_list = [KernelJob(str(f), device, seed, split=split, random=random_schedules)

@@ -28,6 +28,7 @@ HELD_OUT = ["blend", "clamp_row", "cube", "exp_shift", "gated_scale", "relu_resi
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
 SHARDED = {"sharded_rmsnorm", "splitk_matmul"}
+LARGE = ["matmul"]
 
 
 def _generator():
@@ -40,12 +41,12 @@ def _generator():
 
 def test_generated_kernels_are_up_to_date():
     files = _generator().generated()
-    assert len(files) == 2 * (len(NAMES) + len(HELD_OUT))
+    assert len(files) == 2 * (len(NAMES) + len(HELD_OUT)) + len(LARGE)
     for path, text in files.items():
         assert path.exists(), f"{path} is missing: run python bench/kernels/generate.py"
         assert path.read_text() == text, f"{path} is stale: run python bench/kernels/generate.py"
     committed = {p for folder in (SUITE_DIR, SUITE_DIR / "quick", SUITE_DIR / "heldout",
-                                  SUITE_DIR / "quick" / "heldout")
+                                  SUITE_DIR / "quick" / "heldout", SUITE_DIR / "large")
                  for p in folder.glob("*.mlir")}
     assert committed == set(files), "a kernel file the generator does not write"
 
@@ -56,6 +57,7 @@ def test_suite_lists_every_kernel_in_name_order():
     assert [p.stem for p in suite_kernels(True, ("softmax", "add"))] == ["add", "softmax"]
     assert [p.stem for p in held_out_kernels()] == HELD_OUT
     assert [p.stem for p in held_out_kernels(quick=True)] == HELD_OUT
+    assert [p.stem for p in suite_kernels(large=True)] == LARGE
 
 
 def test_unknown_kernel_name_is_a_clear_error():
@@ -209,3 +211,13 @@ def test_the_ffn_quick_kernel_is_mac_bound_on_spyre():
     # 256 tokens x (64 x 128 x 2 + 128 x 64) MACs over 32 cores at 2 x 64 per cycle
     assert bound.terms["mac"] == 256 * (64 * 128 * 3) // 32 // 128 == 1536
     assert bound.binding == "mac"
+
+
+def test_quick_and_large_together_are_refused():
+    from click.testing import CliRunner
+
+    from spyre_sched.cli import main
+
+    result = CliRunner().invoke(main, ["bench", "--quick", "--large"])
+    assert result.exit_code == 1  # a usage error, as every command's
+    assert "--quick and --large choose different shapes" in result.output
