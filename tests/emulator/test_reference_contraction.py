@@ -119,13 +119,9 @@ def _general(monkeypatch, text: str, inputs: dict) -> np.ndarray:
         return run(text, inputs)["C"]
 
 
-@pytest.mark.parametrize("maps", sorted(MAPS))
-@pytest.mark.parametrize("kind", ["uniform", "any_finite", "tiny_and_huge", "zeros", "init",
-                                  "non_finite"])
-def test_matmul_path_is_bit_identical_to_the_general_path(monkeypatch, maps, kind):
-    text, shapes = _kernel(MAPS[maps], accumulate=kind in ("init", "zeros"))
-    inputs = _data(kind, shapes, seed=len(maps) * 7 + len(kind))
-    calls = []
+def _count_contractions(monkeypatch) -> list[bool]:
+    """Spy on `contraction.contract`: one entry per call, whether it took the call."""
+    calls: list[bool] = []
     real = contraction.contract
 
     def counting(*args):
@@ -134,6 +130,16 @@ def test_matmul_path_is_bit_identical_to_the_general_path(monkeypatch, maps, kin
         return result
 
     monkeypatch.setattr(contraction, "contract", counting)
+    return calls
+
+
+@pytest.mark.parametrize("maps", sorted(MAPS))
+@pytest.mark.parametrize("kind", ["uniform", "any_finite", "tiny_and_huge", "zeros", "init",
+                                  "non_finite"])
+def test_matmul_path_is_bit_identical_to_the_general_path(monkeypatch, maps, kind):
+    text, shapes = _kernel(MAPS[maps], accumulate=kind in ("init", "zeros"))
+    inputs = _data(kind, shapes, seed=len(maps) * 7 + len(kind))
+    calls = _count_contractions(monkeypatch)
     fast = run(text, inputs)["C"]
     assert calls == [kind != "non_finite"]  # taken whenever the operands are finite
     want = _general(monkeypatch, text, inputs)
@@ -148,15 +154,7 @@ def test_matmul_path_is_bit_identical_to_the_general_path(monkeypatch, maps, kin
 def test_tracked_matmul_path_bounds_match_the_general_path(monkeypatch, maps, kind, depth):
     text, shapes = _kernel(MAPS[maps], accumulate=kind in ("init", "zeros"))
     inputs = _data(kind, shapes, seed=len(maps) * 5 + len(kind))
-    calls = []
-    real = contraction.contract
-
-    def counting(*args):
-        result = real(*args)
-        calls.append(result is not None)
-        return result
-
-    monkeypatch.setattr(contraction, "contract", counting)
+    calls = _count_contractions(monkeypatch)
     values, bounds = run_with_error_bounds(text, inputs, "f32", max_roundings=depth)
     assert calls == [True]
     monkeypatch.setattr(contraction, "contract", lambda *args: None)
