@@ -40,7 +40,16 @@ from emulator.device.access import Access, clipped
 from emulator.device.codegen import compile_unit
 from emulator.device.machine import EmulatedDevice, Launch
 from emulator.device.timing import compute_cycles, matrix_cycles
-from emulator.numerics import apply_op, element_type, from_bits, from_memory, op_spec, reduce, to_memory
+from emulator.numerics import (
+    apply_op,
+    element_type,
+    exact_f16_product_sums,
+    from_bits,
+    from_memory,
+    op_spec,
+    reduce,
+    to_memory,
+)
 from emulator.numerics.arith_ops import native_cast, native_f16, native_loop
 from emulator.numerics.reductions import few_f32_sums
 
@@ -341,8 +350,17 @@ def _matmul_fn(op: vectorchain.MatmulOp) -> Callable:
     mul = _bound_op("arith.mulf", product, None, {})
     acc_et = _vector_etype(op.result.type)
     add = _bound_op("arith.addf", acc_et, None, {})
+    # f16 operands, f32 products and sums: the exact sums are matrix products in float64
+    # (`exact_f16_product_sums`), the same values without the R x C x K products
+    f16_sums = (product == "f32" and acc_et == "f32"
+                and all(_vector_etype(v.type) == "f16" for v in (op.lhs, op.rhs)))
 
     def run(lhs, rhs, acc):
+        if f16_sums:
+            sums = exact_f16_product_sums(np.asarray(lhs, dtype=np.float16),
+                                          np.asarray(rhs, dtype=np.float16))
+            if sums is not None:  # else a non-finite operand: the products' own way
+                return np.asarray(add(acc, sums)).reshape(sums.shape)
         if sides[0] is not None:
             lhs = np.asarray(sides[0](lhs))
         if sides[1] is not None:

@@ -53,6 +53,7 @@ from .element_types import (
     wrap_int,
 )
 from .erf import erf, erfc
+from .f16_products import exact_f16_product_sums
 from .op_table import OPS, OpSpec, apply_op, op_spec
 from .error_bounds import (
     accumulation_error,
@@ -78,7 +79,7 @@ __all__ = [
     "ELEMENT_TYPES", "ElementType", "FLOAT_KINDS", "INT_KINDS", "LAYERNORM_EPS", "OPS",
     "OpSpec", "REDUCTION_KIND_OF_OP", "STICK_BYTES",
     "apply_op", "compare_with_bound", "comparison_classes", "compute_dtype", "constant", "df16_from_f32", "df16_from_float", "df16_round",
-    "df16_to_f32", "element_size", "element_type", "elementwise_error_bound", "erf", "erfc", "float64_sum_is_exact",
+    "df16_to_f32", "element_size", "element_type", "elementwise_error_bound", "erf", "erfc", "exact_f16_product_sums", "float64_sum_is_exact",
     "from_bits", "from_memory", "hardware_sum_error_bound",
     "matches_hardware_order_sum",
     "op_spec", "reduce", "reduction_error_bound", "round_to", "storage_dtype", "sum_error_bound", "to_bits", "to_memory", "value_dtype",

@@ -7,19 +7,10 @@ materialises its terms slab by slab. For the body of a mixed-precision matmul,
     %x32 = arith.extf %x : f16 to f32 ; %y32 = arith.extf %y : f16 to f32
     %p = arith.mulf %x32, %y32 : f32 ; %s = arith.addf %out, %p : f32
 
-every term is an f16 x f16 product, exact in f32 (at most 22 significant bits, between
-2**-48 and 2**32) and in float64. Float64 then sums them exactly in any order (so BLAS may
-block, reorder or fuse as it likes) when, per output, every term and the init is a multiple
-of 2**q and (K + 1) * max |term| <= 2**(53 + q): the bound `float64_sum_is_exact` checks on
-materialised terms, here taken from per-row and per-column exponents of the operands
-(|a * b| < 2**(ta + tb), a * b a multiple of 2**(qa + qb)), which only errs on the safe
-side. Then `A @ B + init` in float64, rounded once to f32, is the reference's result. The
-outputs the bound does not cover (a row or column holding a tiny value: with random data
-most of them) are summed exactly from integer pieces of the operands (`_sums_by_parts`:
-a few more matrix products, each exact in float64, then a few terms per output reduced
-by the rule), and exact zeros (whose sign the rule takes from the terms) get their K
-terms materialised and reduced by the rule itself (`numerics.reduce`), as the general
-path would.
+every term is an f16 x f16 product, exact in f32, and their sums are matrix products:
+`numerics.exact_f16_product_sums` takes them exactly in float64 (where provably exact,
+else in integer pieces of the operands, exact zeros from their materialised terms) and
+rounds each once, the rule's value, whatever order BLAS sums in.
 
 A launch that tracks error bounds takes this path too when the operands and the init carry
 none (loaded values): the bound of a reordered sum reads only sums over the terms of their
@@ -37,8 +28,7 @@ import numpy as np
 from xdsl.ir import Block, BlockArgument, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from emulator.numerics import reduce, round_to, sum_error_bound
-from emulator.numerics.reductions import term_exponents
+from emulator.numerics import exact_f16_product_sums, sum_error_bound
 from emulator.reference.types import element_name
 
 
@@ -73,19 +63,6 @@ def matmul_body(block: Block, combiners) -> tuple[int, int] | None:
     return sides[0], sides[1]
 
 
-_F16_EXPONENTS: tuple[np.ndarray, np.ndarray] | None = None
-
-
-def _f16_exponents(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`term_exponents` of f16 values, looked up by bit pattern in a table of all 65536."""
-    global _F16_EXPONENTS
-    if _F16_EXPONENTS is None:
-        every = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
-        _F16_EXPONENTS = term_exponents(every.astype(np.float64))
-    bits = values.view(np.uint16)
-    return _F16_EXPONENTS[0][bits], _F16_EXPONENTS[1][bits]
-
-
 def _dims(amap: AffineMap) -> list[int] | None:
     if not all(isinstance(e, AffineDimExpr) for e in amap.results):
         return None
@@ -95,8 +72,8 @@ def _dims(amap: AffineMap) -> list[int] | None:
 def contract(bound_in, maps, sizes: list[int], red: list[int], init,
              errors: SumBounds | None = None):
     """The f32 values of sum_k a * b + init over the reduction loop, in the parallel loops'
-    order (`init` given in that order), or None when the bound does not cover every output
-    (see the module docstring). `bound_in`: the two f16 operands laid out over the domain.
+    order (`init` given in that order), or None when it is not an f16 matmul of that shape
+    or a value is not finite. `bound_in`: the two f16 operands laid out over the domain.
     With `errors` (a launch that tracks bounds, on exact operands and init), a pair:
     the values and the bound of a reordered sum of each (`sum_bound`)."""
     if len(sizes) != 3 or len(red) != 1 or not all(sizes):
@@ -114,72 +91,20 @@ def contract(bound_in, maps, sizes: list[int], red: list[int], init,
     a = a if pa < r else a.T  # (pa, r)
     b = b if r < pb else b.T  # (r, pb)
     init = np.asarray(init, dtype=np.float64)
-    if (a.dtype != np.float16 or b.dtype != np.float16 or not np.isfinite(a).all()
-            or not np.isfinite(b).all() or not np.isfinite(init).all()):
+    if a.dtype != np.float16 or b.dtype != np.float16:
         return None
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    top_a, low_a = _f16_exponents(a)
-    top_b, low_b = _f16_exponents(b)
-    top = top_a.max(axis=1)[:, None] + top_b.max(axis=0)[None, :]
-    low = low_a.min(axis=1)[:, None] + low_b.min(axis=0)[None, :]
-    if pa > pb:
-        top, low = top.T, low.T
-    init = np.broadcast_to(init, top.shape)
-    top_c, low_c = term_exponents(init)
-    log_n = max(sizes[r], 1).bit_length()  # 2**log_n >= K + 1 terms with the init
-    exact = np.maximum(top, top_c) + log_n <= 53 + np.minimum(low, low_c)
-    total = a64 @ b64
-    total = (total if pa < pb else total.T) + init
-    result = round_to("f32", total)
-    # Outputs the bound does not cover: their sums taken exactly in integer pieces.
-    by_parts = ~exact & (total != 0)
-    if by_parts.any():
-        parts = _sums_by_parts(a, b, init if pa < pb else init.T, sizes[r])
-        result[by_parts] = (parts if pa < pb else parts.T)[by_parts]
-    # Exact zeros (whose sign the rule takes from the terms): their terms materialised
-    # and reduced by the rule itself.
-    redo = total == 0
-    if redo.any():
-        rows, cols = np.nonzero(redo)
-        if pa > pb:
-            rows, cols = cols, rows
-        terms = a64[rows, :] * b64[:, cols].T  # the f32 products, exactly
-        redone = reduce("add", terms, 1, "f32", init=init[redo])
-        result[redo] = redone  # in np.nonzero order, as the terms
+    # laid out (pa, pb) for the product; the result comes in the parallel loops' order
+    init = np.broadcast_to(init, (a.shape[0], b.shape[1]) if pa < pb else (b.shape[1], a.shape[0]))
+    sums = exact_f16_product_sums(a, b, init if pa < pb else init.T)
+    if sums is None:
+        return None
+    result = sums if pa < pb else sums.T
     if errors is None:
         return result
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
     if pa > pb:
         a64, b64 = b64.T, a64.T  # so that a64 @ b64 is laid out like `result`
     return result, sum_bound(a64, b64, init, result, errors)
-
-
-def _sums_by_parts(a: np.ndarray, b: np.ndarray, init: np.ndarray, k: int) -> np.ndarray:
-    """The exact sums a @ b + init (f16 a: M x K, b: K x N; init laid out M x N), rounded
-    once to f32, by the reference's rule, with no term materialised: every f16 value is
-    an integer below 2**40 times 2**-24, so split into pieces of `bits` bits each
-    (least significant first, sign on every piece) the products of two pieces are
-    integers below 2**(2 * bits), and K of them sum exactly in float64 whatever BLAS's
-    order when K * 2**(2 * bits) <= 2**53. The pieces' products (exact matrices,
-    scaled by exact powers of two) and the init are then the few terms of each output
-    that `reduce` sums exactly."""
-    bits = (53 - k.bit_length()) // 2
-    pieces = -(-40 // bits)
-    step = 2.0**bits
-
-    def split(x: np.ndarray) -> list[np.ndarray]:
-        sign = np.sign(x)
-        magnitude = np.abs(x.astype(np.float64)) * 2.0**24  # an exact integer
-        out = []
-        for _ in range(pieces):
-            low = np.mod(magnitude, step)
-            out.append(sign * low)
-            magnitude = (magnitude - low) / step
-        return out
-
-    a_parts, b_parts = split(a), split(b)
-    terms = [a_i @ b_j * 2.0 ** (bits * (i + j) - 48)
-             for i, a_i in enumerate(a_parts) for j, b_j in enumerate(b_parts)]
-    return reduce("add", np.stack(terms, axis=-1), 2, "f32", init=init)
 
 
 @dataclass(frozen=True)
