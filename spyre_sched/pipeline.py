@@ -65,6 +65,7 @@ from spyre_sched.schedule.footprints import Footprints
 from spyre_sched.schedule.fuse_compute import FuseCompute
 from spyre_sched.schedule.fuse_tile_loops import FuseTileLoops
 from spyre_sched.schedule.hoist import HoistInvariantTransfers
+from spyre_sched.schedule.hoist_inner import HoistInnerInvariants
 from spyre_sched.schedule.indirect_addresses import IndirectAddresses
 from spyre_sched.schedule.indirect_views import IndirectViews
 from spyre_sched.schedule.keep_across import KeepAcrossPrograms
@@ -147,6 +148,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     ChunkReductions(),
     FuseTileLoops(),
     TileIntermediates(),
+    HoistInnerInvariants(),
     OpenDecisions(),
     KeepResident(),
     KeepAcrossPrograms(),

@@ -44,7 +44,7 @@ from spyre_sched.schedule.nest_levels import _extent_of, _loops_around
 NAME = "hoist-invariant-transfers"
 
 
-def _writer(pipe: ktdf.PipelineOp, buffer: SSAValue) -> tuple[ktdf.StageOp, ktdf.DataTransferOp] | None:
+def fill_of(pipe: ktdf.PipelineOp, buffer: SSAValue) -> tuple[ktdf.StageOp, ktdf.DataTransferOp] | None:
     """The stage and transfer filling `buffer` from outside (a DMA-in), if any."""
     for stage in pipe.stages:
         for t in stage.walk():
@@ -73,7 +73,7 @@ def hoistable(pipe: ktdf.PipelineOp) -> list[tuple[SSAValue, ktdf.BufferOp, ktdf
     for value, op in zip(private.res, made):
         if not isinstance(op, ktdf.BufferOp) or op.role.data != "input":
             continue
-        writer = _writer(pipe, value)
+        writer = fill_of(pipe, value)
         if writer is None:
             continue
         _, transfer = writer

@@ -5,7 +5,10 @@
   `modulo(size: ?, decision = "<prefix>.pipe.<level>.modulo")`: its buffers are written
   by one stage and read by another while the loop advances, so N copies let the filling
   stage run ahead. (Not a fixed 2: the solver weighs scratchpad against latency.) A
-  pipeline that runs once, or that holds only FIFOs, gets none.
+  pipeline that runs once, or that holds only FIFOs, gets none. A pipeline fetching an
+  outer tile's input around the inner loops' tile pipeline (hoist-inner-invariants) gets
+  its own, `<prefix>.pipe.<level>.d<dim>.modulo` (dim: the loop it runs in), so the next
+  outer tile's fetch may overlap the inner loops.
 - The parallel point loops directly around a compute pipeline become
   `ktdf.parallel ... distribute(num_instances = ?)`, one decision per loop
   (`<prefix>.distribute.d<k>`), bounded by how many identical instances of the group
@@ -30,6 +33,7 @@ from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import DIM_ATTR, device_of, programs
 from spyre_sched.schedule.copy_pipeline import COPY_ATTR
 from spyre_sched.schedule.expand_paths import compute_instance
+from spyre_sched.schedule.hoist_inner import OUTER_FETCH_ATTR
 from spyre_sched.schedule.ir_build import is_reduction_loop, loop_dim
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
 
@@ -79,8 +83,13 @@ def open_modulo(pipe: ktdf.PipelineOp) -> None:
     prefix = _compute_prefix(pipe)
     if prefix is None:
         return
+    level = buffers[0].memory.lower()
+    if OUTER_FETCH_ATTR in pipe.attributes:
+        # an outer tile's fetch around the inner loops' tile pipeline: its own depth,
+        # named by the loop it runs in (the tile pipeline inside keeps the plain name)
+        level += f".d{loop_dim(_loop_chain(pipe)[0])}"
     pipe.modulo = ktdf.OpenAttr()
-    pipe.decision = StringAttr(f"{prefix}.pipe.{buffers[0].memory.lower()}.modulo")
+    pipe.decision = StringAttr(f"{prefix}.pipe.{level}.modulo")
 
 
 def _loop_chain(op: Operation) -> list[scf.ForOp]:

@@ -15,6 +15,7 @@ import pytest
 import spyre_sched
 from spyre_sched.emulate import compile_bundle
 from spyre_sched.lower import fifo_order
+from spyre_sched.schedule import hoist_inner
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "tests/lower/kernels"
@@ -34,6 +35,10 @@ def test_a_queue_shared_in_send_order_is_proven_and_matches(tmp_path, monkeypatc
         proven.extend(groups)
 
     monkeypatch.setattr(fifo_order, "check_send_order", recording)
+    # found before hoist-inner-invariants fetched shared_queue_unrolled's row vector once
+    # per row tile: with that, the solver's schedule no longer shares a queue; the proof
+    # is tested on the schedules the kernels were found with
+    monkeypatch.setattr(hoist_inner, "hoist_program", lambda fn: 0)
     device_path = str(ROOT / f"tests/lower/devices/{device}.mlir")
     bundle = tmp_path / "bundle"
     compile_bundle(KERNELS / f"{name}.mlir", bundle, device_path, "latency", "solver")
