@@ -140,7 +140,7 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         ops: list[Operation] = []
         # An offset computed inside the nest (a constant or sum the stage made) is cloned
         # too: the transfer now runs before the nest, where those ops are not in scope.
-        offsets = [rebuild(v, dict(zero), ops, lambda x: _inside(x, outer))
+        offsets = [rebuild(v, dict(zero), ops, lambda x: defined_inside(x, outer))
                    if isinstance(v, SSAValue) else v
                    for v in transfer.mixed_source_offsets()]
         transfers += ops
@@ -174,7 +174,7 @@ def hoist(pipe: ktdf.PipelineOp, fn: Operation, device) -> None:
         Rewriter.insert_op(wrapper, InsertPoint.at_end(block))
 
 
-def _inside(value: SSAValue, loop: Operation) -> bool:
+def defined_inside(value: SSAValue, loop: Operation) -> bool:
     """Is `value` the result of an op nested in `loop`?"""
     owner = value.owner
     if not isinstance(owner, Operation):

@@ -45,7 +45,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import programs
-from spyre_sched.schedule.hoist import fill_of
+from spyre_sched.schedule.hoist import defined_inside, fill_of
 from spyre_sched.schedule.ir_build import (
     depends_on,
     drop_resources,
@@ -78,11 +78,6 @@ def _tile_loops_around(pipe: ktdf.PipelineOp) -> list[scf.ForOp]:
         loops.insert(0, parent)
         child, parent = parent, parent.parent_op()
     return loops
-
-
-def _inside(value: SSAValue, root: Operation) -> bool:
-    owner = value.owner
-    return isinstance(owner, Operation) and root.is_ancestor(owner)
 
 
 def _first_loop_left(transfer: ktdf.DataTransferOp, loops: list[scf.ForOp]) -> int | None:
@@ -127,7 +122,7 @@ def hoist_inner(pipe: ktdf.PipelineOp) -> int:
         left = loops[j]
         new = buffer.clone()
         ops: list[Operation] = []
-        keep = lambda v: _inside(v, left)  # noqa: E731 (made inside the loops left: cloned)
+        keep = lambda v: defined_inside(v, left)  # noqa: E731 (made inside the loops left: cloned)
         mixed = [[rebuild(v, {}, ops, keep) if isinstance(v, SSAValue) else v for v in side]
                  for side in (transfer.mixed_source_offsets(), transfer.mixed_source_sizes(),
                               transfer.mixed_dest_offsets(), transfer.mixed_dest_sizes())]

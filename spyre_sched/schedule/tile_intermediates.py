@@ -47,15 +47,6 @@ from spyre_sched.schedule.ir_build import add_resource, drop_resources, loop_dim
 
 NAME = "tile-intermediates"
 
-def _inside(op: Operation, root: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent is root:
-            return True
-        parent = parent.parent_op()
-    return False
-
-
 def _stage_of(op: Operation, pipe: ktdf.PipelineOp) -> int:
     stages = list(pipe.stages)
     parent: Operation | None = op
@@ -78,7 +69,7 @@ def _tileable(value: SSAValue, buffer: ktdf.BufferOp,
     uses: list[tuple[ktdf.DataTransferOp, bool]] = []
     for use in value.uses:
         t = use.operation
-        if not isinstance(t, ktdf.DataTransferOp) or not _inside(t, nest.pipe):
+        if not isinstance(t, ktdf.DataTransferOp) or not nest.pipe.is_ancestor(t):
             return None
         writes = t.dest == value
         if writes == (t.source == value):
