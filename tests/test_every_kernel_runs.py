@@ -46,7 +46,9 @@ UNSUPPORTED = {
         "not supported yet: stores through a distributed view into another core's scratchpad",
         "not supported yet: reads through a distributed view from a part in another core's "
         "scratchpad that differs per tile",
-        "not supported yet: an access through a distributed view that spans several of its parts"),
+        "not supported yet: an access through a distributed view that spans several of its parts",
+        "not supported yet: a distributed view whose tiles reach different parts that do not "
+        "form one view"),
     "ktdp.inter_tile_": (
         "not supported yet: inter-tile communication whose producer and consumer run",
         "not supported yet: a produce body that uses its group id"),

@@ -16,8 +16,11 @@ A copy whose one tile straddles parts (rows 32..95 of a tensor whose rows 0..63 
 64..127 are two arrays, loaded and only stored) is split likewise, along the one dim whose
 part ranges are disjoint: the load becomes one load per part over its rows of the tile,
 and each store of it one store of each piece at the same rows of its own tile. The tile
-must be a box at a constant position along that dim; a straddling tile that compute reads
-stays refused (the pieces would have to be joined into one tensor).
+must be a box that every tile and loop iteration where it straddles cuts at the same
+place of the tile (its position may depend on both: a copy loop over tiles that each
+straddle two arrays at their middle is cut there, then split where the pieces change
+array); a straddling tile that compute reads stays refused (the pieces would have to be
+joined into one tensor).
 """
 
 from __future__ import annotations

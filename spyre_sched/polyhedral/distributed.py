@@ -37,7 +37,9 @@ from xdsl.ir.affine import AffineMap
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.ktdp import ConstructDistributedMemoryViewOp
+from spyre_sched.errors import UnsupportedError
 from spyre_sched.polyhedral.accesses import AccessModel
+from spyre_sched.polyhedral.iterations import iterations
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.placement import pieces
 from spyre_sched.polyhedral.point_sets import box_bounds
@@ -135,8 +137,10 @@ def part_edges(model: KernelModel, access: AccessModel):
 
 def copy_pieces(model: KernelModel, access: AccessModel):
     """(dim, [(first, last) tile-local range per part, in order]) when `access` is a load
-    of a box tile, only stored, whose parts split it along one dim at the same place on
-    every tile and iteration; else None."""
+    of a box tile, only stored, whose parts split it along one dim at the same tile-local
+    place on every tile and loop iteration where it straddles parts (and leave each range
+    in one part where it does not); else None. The tile's position may depend on the tile
+    and the loops (a copy loop's one iteration over a tile that straddles two halves)."""
     op = access.tile_op
     if access.kind != "load" or not isinstance(op, ktdp.ConstructAccessTileOp) \
             or op.tile_symbols or not access.op.result.uses:
@@ -149,22 +153,44 @@ def copy_pieces(model: KernelModel, access: AccessModel):
     if box is None or any(lo != 0 for lo, _ in box) \
             or order != AffineMap.identity(len(box)):
         return None
-    ranges: dict[int, tuple[int, int]] = {}
+    # each instance (tile, loop iteration): its base and its pieces' boxes
+    instances = []
     for tile in range(model.tile_count):
-        for piece in pieces(model, access, tile):
-            lo, hi = ranges.get(piece.part, (piece.lo, piece.hi))
-            ranges[piece.part] = (tuple(map(min, lo, piece.lo)), tuple(map(max, hi, piece.hi)))
-    runs = sorted(ranges.values())
+        try:
+            bindings = list(iterations(model.values, access.loops, model.default_env(tile)))
+        except UnsupportedError:
+            return None
+        if len(instances) + len(bindings) > MAX_ITERATIONS:
+            return None
+        for env in bindings:
+            found = pieces(model, access, tile, env)
+            instances.append((access._eval(access.base, env), [(p.lo, p.hi) for p in found]))
     for dim in range(len(box)):
-        base = model.values.of_expr(access.base[dim]).constant
-        spans = sorted((lo[dim], hi[dim]) for lo, hi in runs)
-        if base is None or any(a[1] >= b[0] for a, b in zip(spans, spans[1:])):
-            continue
-        local = [(lo - base, hi - base) for lo, hi in spans]
-        if local[0][0] == 0 and local[-1][1] == box[dim][1] and all(
-                a[1] + 1 == b[0] for a, b in zip(local, local[1:])):
-            return dim, local
+        split = _split_along(instances, dim, box[dim][1])
+        if split is not None:
+            return dim, split
     return None
+
+
+def _split_along(instances, dim: int, last: int) -> list[tuple[int, int]] | None:
+    """The tile-local ranges along `dim` that every straddling instance's parts cut the
+    tile into (the same for all, adjacent, covering 0..last); None otherwise."""
+    split = None
+    for base, boxes in instances:
+        if len(boxes) < 2:
+            continue
+        local = sorted((lo[dim] - base[dim], hi[dim] - base[dim]) for lo, hi in boxes)
+        if any(a[1] >= b[0] for a, b in zip(local, local[1:])):
+            return None  # the parts overlap along this dim: they split another
+        if local[0][0] != 0 or local[-1][1] != last \
+                or any(a[1] + 1 != b[0] for a, b in zip(local, local[1:])):
+            return None
+        if split is None:
+            split = local
+        elif local != split:
+            return None
+    # an instance in one part is in one part in every range of the split
+    return split
 
 
 def _part_per_tile(model: KernelModel, access: AccessModel) -> dict[int, int]:
