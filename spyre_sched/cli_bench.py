@@ -20,8 +20,9 @@ def register(main: click.Group, reports_errors) -> None:
     @click.option("--quick", is_flag=True,
                   help="Small shapes (bench/kernels/quick/): seconds instead of minutes.")
     @click.option("--large", is_flag=True,
-                  help="LLM-sized shapes instead (bench/kernels/large/: the 4096^3 matmul): "
-                  "tens of minutes per schedule; use with --random 0 --no-split.")
+                  help="LLM-sized shapes instead (bench/kernels/large/: the 4096^3 matmul and "
+                  "an FFN over 2048 tokens): minutes to tens of minutes per schedule; use with "
+                  "--random 0 --no-split.")
     @click.option("--jobs", type=click.IntRange(1), default=None,
                   help="Kernels measured in parallel (default: the machine's cores).")
     @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,

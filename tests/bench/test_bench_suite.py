@@ -28,7 +28,7 @@ HELD_OUT = ["blend", "clamp_row", "cube", "exp_shift", "gated_scale", "relu_resi
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
 SHARDED = {"sharded_rmsnorm", "splitk_matmul"}
-LARGE = ["matmul"]
+LARGE = ["ffn", "matmul"]
 
 
 def _generator():
