@@ -180,8 +180,7 @@ def _split_along(instances, dim: int, last: int) -> list[tuple[int, int]] | None
         if len(boxes) < 2:
             continue
         local = sorted((lo[dim] - base[dim], hi[dim] - base[dim]) for lo, hi in boxes)
-        if any(a[1] >= b[0] for a, b in zip(local, local[1:])):
-            return None  # the parts overlap along this dim: they split another
+        # (parts that overlap along this dim split the tile along another)
         if local[0][0] != 0 or local[-1][1] != last \
                 or any(a[1] + 1 != b[0] for a, b in zip(local, local[1:])):
             return None
