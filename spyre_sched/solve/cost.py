@@ -334,12 +334,12 @@ def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dic
                     and not w.awaited and w.bytes.at(choice) > 0), default=0)
     pipes = [w for w in stage.work if isinstance(w, Pipeline)]
     if len(pipes) != 1 or len(stage.work) != 1:
-        return stage_one_iteration(problem, stage, choice)
+        return stage_one_iteration(problem, stage, choice, memo)
     inner = pipes[0]
     last = max((k for k, st in enumerate(inner.stages) if _uses(st, engine)), default=None)
     if last is None:
-        return stage_one_iteration(problem, stage, choice)
-    after = sum(stage_one_iteration(problem, st, choice) for st in inner.stages[last + 1:])
+        return stage_one_iteration(problem, stage, choice, memo)
+    after = sum(stage_one_iteration(problem, st, choice, memo) for st in inner.stages[last + 1:])
     tail = _tail(problem, inner.stages[last], engine, choice, memo) + after
     # Every iteration has a buffer copy of its own (N <= m): the unit issues all N
     # transfers back to back from the start, waiting for no compute, and sits idle for
@@ -349,20 +349,9 @@ def _tail(problem: Problem, stage: Stage, engine: str, choice: Choice, memo: dic
     if 2 <= n <= modulo_value(problem, inner.modulo, choice) and issuing.engine == engine \
             and issuing.work and all(isinstance(w, Transfer) for w in issuing.work):
         fills = _profile(problem, inner, choice, memo)[2]
-        issued = sum(fills[:last]) + n * stage_issue(problem, issuing, choice)
-        tail = max(tail, pipeline_cycles(problem, inner, choice) - issued)
+        issued = sum(fills[:last]) + n * stage_issue(problem, issuing, choice, memo)
+        tail = max(tail, pipeline_cycles(problem, inner, choice, memo) - issued)
     return tail
-
-
-def _least(problem: Problem, stage: Stage, fn) -> int:
-    """The smallest value of `fn(choice)` over the candidate combinations of the stage's
-    own decisions (a bound that holds whatever the solver picks)."""
-    scope = stage_scope(stage)
-    best = None
-    for key in itertools.product(*(range(len(problem.decision(d).candidates)) for d in scope)):
-        value = fn(dict(zip(scope, key)))
-        best = value if best is None else min(best, value)
-    return best or 0
 
 
 PrefetchLink = tuple[Stage, str, bool]
@@ -399,23 +388,37 @@ def prefetch_chain(p: Pipeline) -> list[tuple[PrefetchLink, ...]]:
     return out
 
 
-def link_cycles(problem: Problem, link: PrefetchLink, engine: str, choice: Choice) -> int:
+def link_cycles(problem: Problem, link: PrefetchLink, engine: str, choice: Choice,
+                memo: dict | None = None) -> int:
     """The idle time one link of a prefetch chain gives the unit `engine`."""
     stage, mode, landing = link
     if mode == "whole":
-        return stage_one_iteration(problem, stage, choice)
-    return _tail(problem, stage, engine, choice, {}, landing)
+        return stage_one_iteration(problem, stage, choice, memo)
+    return _tail(problem, stage, engine, choice, {} if memo is None else memo, landing)
+
+
+def link_values(problem: Problem, link: PrefetchLink, engine: str
+                ) -> dict[tuple[int, ...], int]:
+    """`link_cycles` for every combination of the candidates of the link's stage's own
+    decisions (`stage_scope`, in order), computed once per problem. The sub-results (a
+    nested pipeline's stages, its inner pipelines) depend on fewer decisions and are
+    shared across combinations, so the table costs little more than its size."""
+    memo = problem.__dict__.setdefault("_link_values", {})
+    key = (id(link[0]), link[1], link[2], engine)
+    if key not in memo:
+        scope = stage_scope(link[0])
+        shared: dict = {}
+        values = {k: link_cycles(problem, link, engine, dict(zip(scope, k)), shared)
+                  for k in itertools.product(*(range(len(problem.decision(d).candidates))
+                                               for d in scope))}
+        memo[key] = (link[0], values)
+    return memo[key][1]  # (holding the stage keeps its id from being reused)
 
 
 def link_least(problem: Problem, link: PrefetchLink, engine: str) -> int:
     """`link_cycles` at its least over the stage's own decisions (a bound that holds
     whatever the solver picks)."""
-    memo = problem.__dict__.setdefault("_link_least", {})
-    key = (id(link[0]), link[1], link[2], engine)
-    if key not in memo:
-        memo[key] = (link[0], _least(problem, link[0],
-                                     lambda ch: link_cycles(problem, link, engine, ch)))
-    return memo[key][1]  # (holding the stage keeps its id from being reused)
+    return min(link_values(problem, link, engine).values(), default=0)
 
 
 def prefetch_slack(problem: Problem | None, p: Pipeline,
@@ -667,15 +670,16 @@ def port_steady(port: StagePort, pipeline_bytes: int, modulo: int) -> int:
 def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
                  memo: dict | None) -> tuple[int, int]:
     """(occupancy, latency) of a stage; memoised per stage and the candidates of the
-    decisions it depends on when `memo` is given (they do not depend on the modulo)."""
-    if memo is not None:
-        scope = memo.get(id(stage))
-        if scope is None:
-            scope = memo[id(stage)] = stage_scope(stage)
-        key = (id(stage), tuple(choice[d] for d in scope))
-        found = memo.get(key)
-        if found is not None:
-            return found
+    decisions it depends on (they do not depend on the modulo), in `memo` when given."""
+    if memo is None:
+        memo = {}  # (its nested pipelines are reached again from each stage's fill and pace)
+    scope = memo.get(id(stage))
+    if scope is None:
+        scope = memo[id(stage)] = stage_scope(stage)
+    key = (id(stage), tuple(choice[d] for d in scope))
+    found = memo.get(key)
+    if found is not None:
+        return found
     occupancy = latency = 0
     if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline):
         # its units run on into the next iteration: busy at the busiest one's pace, the
@@ -688,8 +692,7 @@ def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
             occ, lat = work_parts(problem, w, choice, memo)
             occupancy += occ
             latency = max(latency, lat)
-    if memo is not None:
-        memo[key] = (occupancy, latency)
+    memo[key] = (occupancy, latency)
     return occupancy, latency
 
 
@@ -714,9 +717,10 @@ def stage_issue(problem: Problem, stage: Stage, choice: Choice,
     return _stage_parts(problem, stage, choice, memo)[0]
 
 
-def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice) -> int:
+def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice,
+                        memo: dict | None = None) -> int:
     """One iteration through the stage (does not depend on the modulo)."""
-    return stage_times(problem, stage, choice, 1)[0]
+    return stage_times(problem, stage, choice, 1, memo)[0]
 
 
 # ---- pipelines, programs, the kernel ------------------------------------------------
@@ -744,17 +748,18 @@ def pipeline_iterations(p: Pipeline, choice: Choice) -> int:
 
 def pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice,
                     memo: dict | None = None) -> int:
-    """Cycles of one run of the pipeline. `memo` (optional) caches results per pipeline
-    and the candidates of the decisions it depends on, for callers that enumerate."""
-    if memo is not None:
-        scope = memo.get(id(p))
-        if scope is None:
-            scope = memo[id(p)] = pipeline_scope(p)
-        key = (id(p), tuple(choice[d] for d in scope))
-        if key not in memo:
-            memo[key] = _pipeline_cycles(problem, p, choice, memo)
-        return memo[key]
-    return _pipeline_cycles(problem, p, choice, None)
+    """Cycles of one run of the pipeline. Results are cached per pipeline and the
+    candidates of the decisions it depends on, in `memo` when given (callers that
+    enumerate choices share one), else for this call."""
+    if memo is None:
+        memo = {}
+    scope = memo.get(id(p))
+    if scope is None:
+        scope = memo[id(p)] = pipeline_scope(p)
+    key = (id(p), tuple(choice[d] for d in scope))
+    if key not in memo:
+        memo[key] = _pipeline_cycles(problem, p, choice, memo)
+    return memo[key]
 
 
 def _pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None) -> int:
@@ -798,9 +803,9 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
     iteration (the pipeline's own transfers through it), the busiest unit's occupancy
     per iteration (the pace at which iterations with a free buffer follow each other) and
     an unbuffered repeating run's `unbuffered_gaps` (empty otherwise).
-    Memoised like `pipeline_cycles` when `memo` is given (callers only read the result)."""
+    Memoised like `pipeline_cycles` (callers only read the result)."""
     if memo is None:
-        return _profile_of(problem, p, choice, None)
+        memo = {}
     scope = memo.get(id(p))
     if scope is None:
         scope = memo[id(p)] = pipeline_scope(p)
@@ -1053,6 +1058,8 @@ def program_parts(problem: Problem, program: Program, choice: Choice,
                   memo: dict | None = None) -> tuple[int, dict[str, int]]:
     """(the program's pipelines' cycles, per shared memory the cycles it is busy), both
     times the program's calls: the two sums `program_cycles` takes the larger of."""
+    if memo is None:
+        memo = {}
     # Top-level pipelines differ in every combination: only nested ones are memoised.
     cycles = sum(_pipeline_cycles(problem, p, choice, memo) for p in program.pipelines)
     busy: dict[str, int] = {}
@@ -1074,7 +1081,8 @@ def program_cycles(problem: Problem, program: Program, choice: Choice,
 
 
 def kernel_cycles(problem: Problem, choice: Choice) -> int:
-    return sum(program_cycles(problem, p, choice) for p in problem.programs)
+    memo: dict = {}  # (a nested pipeline is reached from many stages' fills and paces)
+    return sum(program_cycles(problem, p, choice, memo) for p in problem.programs)
 
 
 def program_buffer_bytes(problem: Problem, program: Program, choice: Choice,
@@ -1250,6 +1258,8 @@ class PipelineCost:
 
 def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice,
                        memo: dict | None = None) -> PipelineCost:
+    if memo is None:
+        memo = {}
     n = pipeline_iterations(p, choice)
     m = modulo_value(problem, p.modulo, choice)
     stages: list[StageCost] = []

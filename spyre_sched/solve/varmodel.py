@@ -1169,8 +1169,8 @@ def state_phase_overlap(model: cp_model.CpModel, problem: Problem, program: Prog
             for link, sc in zip(chain, scopes):
                 floor = cost.link_least(problem, link, engine)
                 ks = s.candidates(sc)
-                column = [cost.link_cycles(problem, link, engine, dict(zip(sc, key))) - floor
-                          for key in ks]
+                values = cost.link_values(problem, link, engine)
+                column = [values[key] - floor for key in ks]
                 if max(column) > 0:
                     total.append(s.table(sc, ks, [column], "phase.gain")[0])
                     hi += max(column)
