@@ -13,6 +13,7 @@ place (2432 + 1792 = 4224 > 4200); the solver now picks one that fits."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -90,8 +91,6 @@ def _cases():
     heavy = {"layernorm", "rmsnorm", "ffn", "matmul", "sharded_rmsnorm", "splitk_matmul"}
     for device in DEVICES:
         for path in [*EXAMPLES, *SUITE]:
-            if device != "spyre" and path.stem in ("sharded_rmsnorm_4core", "splitk_matmul"):
-                continue  # they read the scratchpads of cores 1..3: spyre only
             for strategy in ("solver", "heuristic"):
                 fast = strategy == "solver" and (
                     (path in EXAMPLES and in_default_run(path.stem, device))
@@ -111,9 +110,11 @@ def test_allocated_never_exceeds_the_solvers_figure(path: Path, device: str, str
         pytest.fail(f"allocation failed after the solver accepted the schedule: {err}")
     except SpyreSchedError as err:
         # A located refusal elsewhere (the three-level device's enumeration guard on the
-        # full-size add, its nine FIFOs on one datapath for layernorm) is not an
+        # full-size add, its nine FIFOs on one datapath for layernorm; a read of another
+        # core's scratchpad on a device without that core or a route to it) is not an
         # allocation failure; the bound is about schedules that lower.
-        assert "scratchpad" not in err.message, err.message
+        cross_core = re.search(r"a read of core \d+'s scratchpad", err.message)
+        assert cross_core or "scratchpad" not in err.message, err.message
         pytest.skip(f"refused before allocation: {err.message[:120]}")
     for index, figures in enumerate(programs):
         for kind, (allocated, modelled, capacity) in figures.items():
