@@ -676,7 +676,8 @@ def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
     scope = memo.get(id(stage))
     if scope is None:
         scope = memo[id(stage)] = stage_scope(stage)
-    key = (id(stage), tuple(choice[d] for d in scope))
+    # (.get: a caller may give only the decisions the figures it asks for read)
+    key = (id(stage), tuple(choice.get(d) for d in scope))
     found = memo.get(key)
     if found is not None:
         return found
@@ -756,7 +757,7 @@ def pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice,
     scope = memo.get(id(p))
     if scope is None:
         scope = memo[id(p)] = pipeline_scope(p)
-    key = (id(p), tuple(choice[d] for d in scope))
+    key = (id(p), tuple(choice.get(d) for d in scope))
     if key not in memo:
         memo[key] = _pipeline_cycles(problem, p, choice, memo)
     return memo[key]
@@ -809,7 +810,7 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
     scope = memo.get(id(p))
     if scope is None:
         scope = memo[id(p)] = pipeline_scope(p)
-    key = ("profile", id(p), tuple(choice[d] for d in scope))
+    key = ("profile", id(p), tuple(choice.get(d) for d in scope))
     found = memo.get(key)
     if found is None:
         found = memo[key] = _profile_of(problem, p, choice, memo)
