@@ -459,8 +459,16 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             for arg in prepared.arguments:
                 name = arg["name"]
                 if arg.get("kind") != "pointer":
-                    if name not in rt_args and name in given:
-                        rt_args[name] = int(np.asarray(given[name]))
+                    value = np.asarray(given[name]) if name in given else None
+                    if name in rt_args or value is None:
+                        continue
+                    if value.ndim == 0:
+                        rt_args[name] = int(value)
+                    else:
+                        # memory the reference reads at an argument the schedule never
+                        # reads as memory (its one view shadowed by another part of a
+                        # distributed view): placed all the same, the argument its offset
+                        rt_args[name] = runtime.allocate_tensor(value)
                     continue
                 element = arg["element_type"]
                 if isinstance(given.get(name), WindowedInput):
