@@ -123,7 +123,7 @@ class MutantCampaign:
                 # re-hashed, as a deliberate edit would be: without it every mutant of a
                 # file stops at the manifest check and the file's reader is never tested
                 seal(bundle)
-            commands = [["run", str(bundle)]]
+            commands = [["run", str(bundle), *self._emulation_budget()]]
             self._judge(i, commands, source, {target.name: text}, bundle)
             shutil.rmtree(bundle, ignore_errors=True)
             return
@@ -135,15 +135,25 @@ class MutantCampaign:
             code = self._judge(i, [["check", str(path)]], source, {path.name: text}, None)
             if code == 0:
                 self._judge(i, [["run", str(path), "--strategy", "heuristic",
-                                 *_runtime_args(text)]], source, {path.name: text}, None)
+                                 *_runtime_args(text), *self._emulation_budget()]],
+                            source, {path.name: text}, None)
         else:
             ends = [ROUTE_ENDPOINTS[(i + k) % len(ROUTE_ENDPOINTS)] for k in (0, 3)]
             small = str(work / "small.mlir")
             self._judge(i, [["device", "show", str(path)],
                             ["device", "route", str(path), *ends],
-                            ["run", small, "--device", str(path), "--strategy", "heuristic"]],
+                            ["run", small, "--device", str(path), "--strategy", "heuristic",
+                             *self._emulation_budget()]],
                         source, {path.name: text}, None)
         path.unlink(missing_ok=True)
+
+    def _emulation_budget(self) -> list[str]:
+        """`run`'s own wall-clock budget, a third of the command's timeout: a long
+        emulation then ends in its clean exit 1 ("passed its time budget") before the
+        campaign would call it a hang (compile and the reference run take the rest)."""
+        if not self.timeout:
+            return []
+        return ["--max-seconds", f"{max(1.0, self.timeout / 3):g}"]
 
     def _invoke(self, args: list[str]) -> tuple[int, str]:
         self.commands += 1

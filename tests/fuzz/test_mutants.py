@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from spyre_sched.fuzz.commands import invoke as commands_invoke
 from spyre_sched.fuzz.mutants import MutantCampaign, shipped_devices, shipped_kernels
 
 
@@ -80,3 +81,28 @@ def test_bundle_mutants_reach_the_mutated_files_reader(tmp_path, monkeypatch):
                         lambda: [("simple", mutants.small_kernel_text())])
     MutantCampaign("bundle", 4, seed=0, out=tmp_path).run(progress=False)
     assert hash_checks_passed == [True, True, True, False]
+
+
+@pytest.mark.parametrize("kind", ["kernel", "device", "bundle"])
+def test_runs_stop_on_their_own_budget_before_the_campaign_calls_them_hangs(tmp_path, kind,
+                                                                            monkeypatch):
+    """Every `run` a mutant campaign issues carries `--max-seconds` under the command's
+    timeout: a long emulation ends in run's clean exit 1, not in a reported hang."""
+    from spyre_sched.fuzz import mutants
+
+    runs = []
+
+    def recorded(args, timeout):
+        if args[0] == "run":
+            runs.append((args, timeout))
+        return (0 if args[0] == "check" else 1), ""
+
+    monkeypatch.setattr(mutants, "invoke", recorded)
+    if kind == "bundle":  # (the bundles are compiled for real first)
+        monkeypatch.setattr(mutants, "invoke", lambda args, timeout: (
+            commands_invoke(args, timeout) if args[0] == "compile" else recorded(args, timeout)))
+    summary = MutantCampaign(kind, 2, seed=3, out=tmp_path, timeout=45.0).run(progress=False)
+    assert summary["failures"] == [] and runs
+    for args, timeout in runs:
+        budget = float(args[args.index("--max-seconds") + 1])
+        assert 0 < budget < timeout == 45.0
