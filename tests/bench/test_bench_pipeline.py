@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import spyre_sched
 from spyre_sched.bench.measure import pipeline_available
-from spyre_sched.bench.suite import suite_kernels
+from spyre_sched.bench.suite import held_out_kernels, suite_kernels
 from spyre_sched.bench.summary import DERIVED_FIELDS, KERNEL_FIELDS, SUMMARY_FIELDS
 from spyre_sched.cli import main
 from spyre_sched.device import load_device
@@ -36,6 +36,8 @@ needs_pipeline = pytest.mark.skipif(MISSING is not None, reason=f"{MISSING}")
 
 
 QUICK = [p.stem for p in suite_kernels(quick=True)]
+#: `bench` without --kernel runs the held-out kernels after the suite's
+HELD_OUT = [p.stem for p in held_out_kernels(quick=True)]
 #: The default run benches one kernel of each kind (streaming, several programs with
 #: reductions, the matrix unit); the slow run benches the whole quick suite.
 DEFAULT_KERNELS = [n for n in QUICK if n in ("add", "softmax", "matmul")]
@@ -75,8 +77,8 @@ def test_bench_quick_writes_json_with_every_field(quick_bench):
 @pytest.mark.slow
 def test_the_whole_quick_suite_runs_matches_and_stays_above_its_bounds(tmp_path):
     result, out = _bench(tmp_path / "bench.json", None)
-    _writes_json_with_every_field(result, out, QUICK)
-    for name in QUICK:
+    _writes_json_with_every_field(result, out, QUICK + HELD_OUT)
+    for name in QUICK + HELD_OUT:
         k = _entry((result, out), name)
         _runs_and_matches(k)
         _never_below_the_bound(k, name)

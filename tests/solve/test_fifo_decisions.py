@@ -254,10 +254,13 @@ def test_both_choices_match_under_the_emulator(tmp_path: Path):
     from spyre_sched.lower.bundle import write_bundle
 
     device = _device(tmp_path, 8)
-    for pinned, chunk in (((), "2 in send order [2/2/2/2/2/8]"), (("chunk", "fifo"), "1")):
+    for pinned in ((), ("chunk", "fifo")):
         schedule = api.compile(str(KERNEL), device=device, pinned=pinned)
         decided = schedule.decisions[0]
-        assert decided["chunks"] == {"p0.chunk": chunk}
+        chunk = decided["chunks"]["p0.chunk"]
+        # (the solver's chunk size moves with the cost model; its sharing does not)
+        assert chunk.endswith("/8]") and " in send order [" in chunk if not pinned \
+            else chunk == "1", chunk
         out = tmp_path / f"bundle{len(pinned)}"
         write_bundle(schedule, out, kernel_path=str(KERNEL))
         program = (out / "local_schedule_0.mlir").read_text()
