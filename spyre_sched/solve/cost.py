@@ -667,17 +667,24 @@ def port_steady(port: StagePort, pipeline_bytes: int, modulo: int) -> int:
     return max(port.alone, _ceil_div(port.alone + port.latency + wait, modulo))
 
 
+def _memo_key(memo: dict, kind: str, obj: Stage | Pipeline, scope_of, choice: Choice
+              ) -> tuple:
+    """The key of `obj`'s figure `kind` in a cost memo: the values `choice` gives the
+    decisions of its scope (looked up once per object). `.get`: a caller may give only
+    the decisions the figures it asks for read."""
+    scope = memo.get(id(obj))
+    if scope is None:
+        scope = memo[id(obj)] = scope_of(obj)
+    return kind, id(obj), tuple(choice.get(d) for d in scope)
+
+
 def _stage_parts(problem: Problem, stage: Stage, choice: Choice,
                  memo: dict | None) -> tuple[int, int]:
     """(occupancy, latency) of a stage; memoised per stage and the candidates of the
     decisions it depends on (they do not depend on the modulo), in `memo` when given."""
     if memo is None:
         memo = {}  # (its nested pipelines are reached again from each stage's fill and pace)
-    scope = memo.get(id(stage))
-    if scope is None:
-        scope = memo[id(stage)] = stage_scope(stage)
-    # (.get: a caller may give only the decisions the figures it asks for read)
-    key = (id(stage), tuple(choice.get(d) for d in scope))
+    key = _memo_key(memo, "parts", stage, stage_scope, choice)
     found = memo.get(key)
     if found is not None:
         return found
@@ -754,10 +761,7 @@ def pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice,
     enumerate choices share one), else for this call."""
     if memo is None:
         memo = {}
-    scope = memo.get(id(p))
-    if scope is None:
-        scope = memo[id(p)] = pipeline_scope(p)
-    key = (id(p), tuple(choice.get(d) for d in scope))
+    key = _memo_key(memo, "cycles", p, pipeline_scope, choice)
     if key not in memo:
         memo[key] = _pipeline_cycles(problem, p, choice, memo)
     return memo[key]
@@ -807,10 +811,7 @@ def _profile(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None = 
     Memoised like `pipeline_cycles` (callers only read the result)."""
     if memo is None:
         memo = {}
-    scope = memo.get(id(p))
-    if scope is None:
-        scope = memo[id(p)] = pipeline_scope(p)
-    key = ("profile", id(p), tuple(choice.get(d) for d in scope))
+    key = _memo_key(memo, "profile", p, pipeline_scope, choice)
     found = memo.get(key)
     if found is None:
         found = memo[key] = _profile_of(problem, p, choice, memo)
