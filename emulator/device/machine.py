@@ -45,6 +45,7 @@ class EmulatedDevice:
         self.memories = {name: Memory(name, m.size, self.host)
                          for name, m in device.memories.items()}
         self._paths: dict[tuple[str, str, str], Path] = {}
+        self._scratchpads: frozenset[str] | None = None
         self.fifo_specs: dict[tuple[str, str], int] = {
             (dp.source, dp.target): dp.queue_depth
             for dp in device.datapaths
@@ -88,7 +89,9 @@ class EmulatedDevice:
         except DeviceError as err:
             raise ExecutionError(err.message) from None
         hops = [h for h in route.hops if h.unit == unit]
-        scratchpads = {self.device.scratchpad(c).name for c in self.device.cores}
+        if self._scratchpads is None:
+            self._scratchpads = frozenset(self.device.scratchpad(c).name for c in self.device.cores)
+        scratchpads = self._scratchpads
         if source in scratchpads and target in scratchpads \
                 and self.device.units[unit].kind == "dma" \
                 and self.device.core_of(unit) == self.device.core_of(target):

@@ -190,6 +190,12 @@ class Device:
 
     def __post_init__(self) -> None:
         self._node_names: list[str] | None = None
+        # Lookups asked again and again (the emulator resolves every unit's paths per
+        # launch; the cost model routes every transfer): computed once, since the model is
+        # not changed after loading.
+        self._within_names: dict[str | None, tuple[str, ...]] = {}
+        self._cores: tuple[GroupInstance, ...] | None = None
+        self.route_cache: dict[tuple, object] = {}
         self._out: dict[str, list[Datapath]] = {}
         self._edge: dict[tuple[str, str], Datapath] = {}
         for dp in self.datapaths:
@@ -202,7 +208,9 @@ class Device:
 
     @property
     def cores(self) -> list[GroupInstance]:
-        return [g for g in self.groups.values() if g.kind == "core"]
+        if self._cores is None:
+            self._cores = tuple(g for g in self.groups.values() if g.kind == "core")
+        return list(self._cores)
 
     @property
     def num_cores(self) -> int:
@@ -260,15 +268,22 @@ class Device:
             group = self.groups.get(group.parent)
         return group
 
-    def _within(self, group: GroupInstance | str | None) -> list[str]:
-        """Every node name inside a group instance (recursively); all nodes if None."""
-        if group is None:
-            return self.node_names()
-        g = self.groups[group] if isinstance(group, str) else group
-        names = [*g.memories, *g.units]
-        for child in g.children:
-            names += self._within(child)
-        return sorted(names, key=natural_key)
+    def _within(self, group: GroupInstance | str | None) -> tuple[str, ...]:
+        """Every node name inside a group instance (recursively), in natural order; all
+        nodes if None."""
+        key = group if group is None or isinstance(group, str) else group.name
+        found = self._within_names.get(key)
+        if found is None:
+            if key is None:
+                found = tuple(self.node_names())
+            else:
+                g = self.groups[key]
+                names = [*g.memories, *g.units]
+                for child in g.children:
+                    names += self._within(child)
+                found = tuple(sorted(names, key=natural_key))
+            self._within_names[key] = found
+        return found
 
     # ---- memory spaces -------------------------------------------------------------
 

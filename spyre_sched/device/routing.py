@@ -108,7 +108,23 @@ def reachable_from(device: Device, source: str) -> set[str]:
 def find_route(device: Device, source: str, target: str,
                nbytes: int = DEFAULT_ROUTE_BYTES, switches_only: bool = False) -> Route:
     """The legal route whose `transfer_cycles(nbytes)` is least (`switches_only`: every
-    node strictly inside it is a switch stop, the interconnect)."""
+    node strictly inside it is a switch stop, the interconnect). Found once per device
+    and question (the search is a Dijkstra over the whole device graph)."""
+    key = (source, target, nbytes, switches_only)
+    found = device.route_cache.get(key)
+    if found is None:
+        try:
+            found = _search(device, source, target, nbytes, switches_only)
+        except DeviceError as err:
+            found = err
+        device.route_cache[key] = found
+    if isinstance(found, DeviceError):
+        raise DeviceError(found.message, found.location)
+    return found
+
+
+def _search(device: Device, source: str, target: str, nbytes: int,
+            switches_only: bool) -> Route:
     _check_node(device, source)
     _check_node(device, target)
     if source == target:

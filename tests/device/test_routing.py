@@ -92,6 +92,27 @@ def test_routes_are_deterministic():
     assert find_route(dev, "core0.lx", "core16.lx", nbytes=64).nodes[2] == "ring.stop1"
 
 
+def test_a_route_is_searched_once_per_device_and_question(monkeypatch):
+    # The emulator asks for every unit's paths at every launch and the cost model for
+    # every transfer's: one Dijkstra over the whole device per question, not per ask.
+    import spyre_sched.device.routing as routing
+
+    dev = load_device("spyre")
+    searches = []
+    search = routing._search
+    monkeypatch.setattr(routing, "_search", lambda *a: searches.append(a) or search(*a))
+    first = find_route(dev, "core3.lx", "core9.lx", nbytes=777)
+    assert find_route(dev, "core3.lx", "core9.lx", nbytes=777) is first
+    assert len(searches) == 1
+    assert find_route(dev, "core3.lx", "core9.lx", nbytes=778) == first  # its own question
+    assert len(searches) == 2
+    # a question with no answer is refused the same way every time, searched once
+    for _ in range(2):
+        with pytest.raises(DeviceError, match="no route from ddr to core3.lx"):
+            find_route(dev, "ddr", "core3.lx", nbytes=777, switches_only=True)
+    assert len(searches) == 3
+
+
 def _dma(name: str, latency: int) -> str:
     return (f'    %{name} = ktdf_arch.exec_unit @{name} {{kind = "dma", latency = {latency}, '
             'features = [#ktdf_arch.feature.load<word_size = 64, access_granularity = 64>]}\n'
