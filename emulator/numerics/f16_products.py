@@ -10,6 +10,11 @@ in two ways:
   output every term and the init is a multiple of 2**q and (K + 1) * max |term| <=
   2**(53 + q): checked from per-row and per-column exponents of the operands (|a * b| <
   2**(ta + tb), a * b a multiple of 2**(qa + qb)), which only errs on the safe side;
+- else, where float64's own sum decides the rounding: a float64 sum of K + 1 terms in
+  any order is within (K + 1) * 2**-52 * sum |term| of the exact one (twice the textbook
+  bound, which also covers the rounding of that figure and of the interval's ends); when
+  that interval excludes 0 and both its ends round to one f32, so does the exact sum
+  (rounding is monotone). Most outputs of a real matmul are settled here;
 - else in integer pieces: every f16 value is an integer below 2**40 times 2**-24; split
   into pieces of `bits` bits (least significant first, the sign on every piece), the
   products of two pieces are integers below 2**(2 * bits) and K of them sum exactly in
@@ -72,7 +77,16 @@ def exact_f16_product_sums(a: np.ndarray, b: np.ndarray,
     result = round_to("f32", total)
     by_parts = ~exact & (total != 0)
     if by_parts.any():
-        result[by_parts] = _sums_by_parts(a, b, init, k)[by_parts]
+        magnitude = np.abs(a64) @ np.abs(b64)
+        if init is not None:
+            magnitude = magnitude + np.abs(init)
+        error = magnitude * ((k + 1) * 2.0**-52)
+        with np.errstate(over="ignore"):
+            settled = (np.abs(total) > error) \
+                & (round_to("f32", total - error) == round_to("f32", total + error))
+        by_parts &= ~settled
+        if by_parts.any():
+            result[by_parts] = _sums_by_parts(a, b, init, k)[by_parts]
     zero = total == 0
     if zero.any():
         rows, cols = np.nonzero(zero)

@@ -1,5 +1,6 @@
 """`numerics.exact_f16_product_sums`: the sums of f16 x f16 products as matrix products
-(float64 where provably exact, integer pieces elsewhere, exact zeros from their terms) give
+(float64 where provably exact or where its error interval rounds to one f32, integer
+pieces elsewhere, exact zeros from their terms) give
 bit for bit what the rule gives on the materialised products (`reduce`), with and without
 an init; and the emulator's matrix instruction that uses it gives the outputs its general
 path gives."""
@@ -59,14 +60,55 @@ def test_the_same_sums_as_the_rule_on_the_products(kind, k, with_init):
         assert np.signbit(got[0]).all() and not np.signbit(got[1]).any()
 
 
-def test_the_pieces_are_taken_where_float64_is_not_exact(monkeypatch):
-    a, b = _data("any_finite", 8, 64, 8, seed=1)
+def _cancelling_beside_huge(seed: int):
+    """Huge terms beside ordinary ones (float64 is not exact), an init spanning float32's
+    range, and in output (0, 0) huge terms that cancel, leaving tiny ones."""
+    rng = np.random.default_rng(seed)
+    a, b = _data("normal", 6, 16, 5, seed)
+    a[:, 0], b[0, :] = np.float16(3e4), np.float16(2e3)
+    a[0, :3] = [3e4, -3e4, 6e-8]
+    b[:3, 0] = [2e3, 2e3, 6e-8]
+    init = rng.uniform(-1, 1, (6, 5)) * 2.0 ** rng.integers(-60, 20, (6, 5))
+    return a, b, init.astype(np.float32).astype(np.float64)
+
+
+def test_the_pieces_are_taken_where_float64_cannot_decide(monkeypatch):
+    # float64's sum settles an output when its error interval rounds to one f32; where it
+    # does not (the huge terms that cancel in output (0, 0)), the integer pieces do.
+    a, b, init = _cancelling_beside_huge(seed=1)
     calls = []
     real = f16_products._sums_by_parts
     monkeypatch.setattr(f16_products, "_sums_by_parts",
                         lambda *args: calls.append(1) or real(*args))
-    got = np.asarray(exact_f16_product_sums(a, b), dtype=np.float32)
+    got = np.asarray(exact_f16_product_sums(a, b, init), dtype=np.float32)
     assert calls == [1]
+    assert np.array_equal(got.view(np.uint32), _rule(a, b, init).view(np.uint32))
+
+
+def test_float64_settles_the_outputs_it_can(monkeypatch):
+    # With the pieces made to give NaN, the outputs they would have given show which
+    # ones float64 settled: all but the cancelling one, none of them provably exact in
+    # float64 (huge terms beside an init down to 2**-83), each the rule's value.
+    a, b, init = _cancelling_beside_huge(seed=1)
+    pieces = f16_products._sums_by_parts
+    monkeypatch.setattr(f16_products, "_sums_by_parts", lambda a_, b_, i_, k_: np.full(
+        (a_.shape[0], b_.shape[1]), np.nan))
+    got = np.asarray(exact_f16_product_sums(a, b, init), dtype=np.float32)
+    unsettled = np.isnan(got)
+    assert unsettled[0, 0] and unsettled.sum() <= 3
+    want = _rule(a, b, init)
+    assert np.array_equal(got[~unsettled].view(np.uint32), want[~unsettled].view(np.uint32))
+    # and the pieces alone give the same values for every output
+    assert np.array_equal(np.asarray(pieces(a, b, init, a.shape[1]), np.float32).view(np.uint32),
+                          want.view(np.uint32))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_any_finite_operands_either_way(seed):
+    # every exponent, large K: what float64 settles and what the pieces give together
+    # equal the rule on the products
+    a, b = _data("any_finite", 8, 256, 8, seed)
+    got = np.asarray(exact_f16_product_sums(a, b), dtype=np.float32)
     assert np.array_equal(got.view(np.uint32), _rule(a, b).view(np.uint32))
 
 

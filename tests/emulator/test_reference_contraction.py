@@ -172,9 +172,10 @@ def test_tracked_matmul_path_bounds_match_the_general_path(monkeypatch, maps, ki
 
 
 @pytest.mark.parametrize("kind", ["any_finite", "tiny_and_huge"])
-def test_sums_beyond_float64_are_taken_in_integer_pieces(monkeypatch, kind):
-    # outputs float64 cannot sum exactly go through the pieces (no term materialised
-    # but for exact zeros), and give the general path's values bit for bit
+def test_sums_beyond_float64_are_settled_or_taken_in_integer_pieces(monkeypatch, kind):
+    # outputs float64 cannot sum exactly are settled by float64's error interval or go
+    # through the pieces (no term materialised but for exact zeros), and give the
+    # general path's values bit for bit
     text, shapes = _kernel(MAPS["plain"], accumulate=False)
     inputs = _data(kind, shapes, seed=11)
     pieces = []
@@ -182,7 +183,7 @@ def test_sums_beyond_float64_are_taken_in_integer_pieces(monkeypatch, kind):
     monkeypatch.setattr(f16_products, "_sums_by_parts",
                         lambda *args: pieces.append(1) or real(*args))
     fast = run(text, inputs)["C"]
-    assert pieces == [1]
+    assert len(pieces) <= 1
     want = _general(monkeypatch, text, inputs)
     assert np.array_equal(fast.view(np.uint32), want.view(np.uint32))
 
