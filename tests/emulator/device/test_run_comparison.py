@@ -76,7 +76,7 @@ def test_elementwise_kernel_one_ulp_off_fails(scale_rows, tmp_path):
     assert good.exit_code == 0, good.output
     doc = json.loads(good.output)
     assert doc["bound_ratio"] == {"Y": None} and doc["tolerance"] == {"Y": "bit-exact"}
-    assert set(doc["timings"]) == {"emulate", "reference"}
+    assert set(doc["timings"]) == {"emulate", "launch", "reference"}
     # 0.75 (0x3a00) -> the next f16 up (0x3a01) in the bundle's constant
     bundle = edited(scale_rows, tmp_path, lambda text: text.replace(
         'constant_bitstream "3a00"', 'constant_bitstream "3a01"'))
@@ -91,6 +91,11 @@ def test_timings_and_a_reused_reference(scale_rows):
     for stage in ("emulate", "reference"):
         assert first.timings[stage]["wall_s"] > 0 and first.timings[stage]["cpu_s"] >= 0
     assert first.emulate_s == first.timings["emulate"]["wall_s"] and first.compile_s is None
+    # the launch alone (what a runtime that prepared the bundle pays per launch) is a
+    # part of "emulate", which also prepares the bundle
+    launch = first.timings["launch"]
+    assert 0 < launch["wall_s"] < first.timings["emulate"]["wall_s"]
+    assert 0 <= launch["cpu_s"] <= first.timings["emulate"]["cpu_s"]
     again = spyre_sched.run(scale_rows, reference=first.reference_run)
     assert again.timings["reference"]["reused"] is True
     assert again.matches and np.array_equal(again.outputs["Y"], first.outputs["Y"])
