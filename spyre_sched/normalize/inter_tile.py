@@ -11,6 +11,11 @@ own) and, for a reduce, combines them with the kernel's combiner in ascending pr
 order starting from the identity, the order the reference interpreter uses, so the result
 is the same number. The reads depend on the stores of other tiles, so the scheduler puts
 a program boundary between them: every partial is written before any is read.
+
+Consumers of different producers (an all-reduce per group) read through views naming
+the core per tile (`ktdf.owner_by_tile`) when every tile is a consumer of as many
+producers: one program for all groups. Otherwise each set of consumers reads under a
+guard on the tile id, and the orchestrator runs one program per set.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from spyre_sched.dialects import ktdp
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.normalize.common import kernel_of, note_origin
-from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
+from spyre_sched.polyhedral.exchanges import ExchangeRefused, Route, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.views import element_bytes
 from spyre_sched.normalize.scratchpad_slots import (
@@ -132,7 +137,6 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
             raise fail(err.op, NAME, err.message) from None
         except UnsupportedError as err:
             raise fail(user, NAME, err.message) from None
-    producers = sorted({p for plan in plans for route in plan.routes for p in route.sources})
 
     def reserve(ttype: ShapedType) -> int:
         nonlocal offset
@@ -147,11 +151,18 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
     group = index_constant(plans[0].groups[0] if plans else 0)
     Rewriter.insert_op(group, at)
     partials = _inline(produce.body.block, [group.result], at, produce)
+    # consumers needing different producers read by owner tables where they can; the
+    # others through one view per producer
+    tables = {id(plan): None if plan.uniform else _owner_tables(plan, model.tile_count)
+              for plan in plans}
+    every_table = tuple(dict.fromkeys(t for found in tables.values() if found for t in found))
+    producers = sorted({p for plan in plans if tables[id(plan)] is None
+                        for route in plan.routes for p in route.sources})
     slots = []
     for value in partials:
         ttype = value.type
         assert isinstance(ttype, ShapedType)
-        slots.append(scratchpad_slot(fn, reserve(ttype), ttype, tuple(producers)))
+        slots.append(scratchpad_slot(fn, reserve(ttype), ttype, tuple(producers), every_table))
     stores = [ktdp.StoreOp.build(operands=[value, slot.own])
               for value, slot in zip(partials, slots)]
     Rewriter.insert_op(stores, at)
@@ -159,14 +170,15 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
     for plan, user in zip(plans, users):
         here = InsertPoint.before(user)
 
-        def read(core: int, at: InsertPoint) -> list[SSAValue]:
-            loads = [ktdp.LoadOp.build(operands=[slot.tiles[core]], result_types=[slot.type])
-                     for slot in slots]
+        def read(core: int | tuple[int, ...], at: InsertPoint) -> list[SSAValue]:
+            loads = [ktdp.LoadOp.build(
+                operands=[slot.by_tile[core] if isinstance(core, tuple) else slot.tiles[core]],
+                result_types=[slot.type]) for slot in slots]
             Rewriter.insert_op(loads, at)
             note_origin(loads, user)
             return [load.result for load in loads]
 
-        def gather(sources: tuple[int, ...], at: InsertPoint) -> list[SSAValue]:
+        def gather(sources: tuple[int | tuple[int, ...], ...], at: InsertPoint) -> list[SSAValue]:
             if isinstance(user, ktdp.InterTileConsumeOp):
                 return read(sources[0], at)
             values = list(user.identity)
@@ -177,8 +189,12 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
         reshaped = any(r.type != s.type for r, s in zip(user.results, slots))
         if plan.uniform and not reshaped:
             values = gather(plan.routes[0].sources, here)
+        elif tables[id(plan)] is not None and not reshaped:
+            # the k-th producer of each tile's route, read through one view per k
+            values = gather(tables[id(plan)], here)
         else:
-            values = _through_own_slots(fn, user, plan, slots, reserve, gather, model, here)
+            values = _through_own_slots(fn, user, plan, slots, reserve, gather, model, here,
+                                        tables[id(plan)])
         for result, value in zip(user.results, values):
             result.replace_all_uses_with(value)
         Rewriter.erase_op(user)
@@ -187,12 +203,27 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
     return offset
 
 
+def _owner_tables(plan, tiles: int) -> tuple[tuple[int, ...], ...] | None:
+    """When every tile of the grid is a consumer and every route has as many producers:
+    per position k, the k-th (ascending) producer of each tile's route. The consumers
+    then all read the same way, each from the cores its table entries name, in one
+    program (a guard per route would make one program per route, run one after another).
+    None otherwise."""
+    route_of = {t: r for r in plan.routes for t in r.consumers}
+    widths = {len(r.sources) for r in plan.routes}
+    if sorted(route_of) != list(range(tiles)) or len(widths) != 1:
+        return None
+    return tuple(tuple(route_of[t].sources[k] for t in range(tiles)) for k in range(widths.pop()))
+
+
 def _through_own_slots(fn, user: Operation, plan, slots: list[Slot], reserve, gather,
-                       model: KernelModel, here: InsertPoint) -> list[SSAValue]:
+                       model: KernelModel, here: InsertPoint,
+                       tables: tuple[tuple[int, ...], ...] | None) -> list[SSAValue]:
     """Consumers that need different producers, or a result shaped unlike its partials:
-    each route's consumer tiles (under a guard on the tile id) gather their partials and
-    store the outcome in a slot of their own scratchpad; every tile then loads that slot
-    as the result's type (the same bytes in row-major order)."""
+    each route's consumer tiles (under a guard on the tile id; every tile at once when
+    the owner `tables` say whom each reads) gather their partials and store the outcome
+    in a slot of their own scratchpad; every tile then loads that slot as the result's
+    type (the same bytes in row-major order)."""
     outs: list[tuple[Slot, Slot]] = []
     for result, slot in zip(user.results, slots):
         rtype = result.type
@@ -203,11 +234,14 @@ def _through_own_slots(fn, user: Operation, plan, slots: list[Slot], reserve, ga
         at_bytes = reserve(slot.type)
         outs.append((scratchpad_slot(fn, at_bytes, slot.type, ()), scratchpad_slot(fn, at_bytes, rtype, ())))
     tile = None
-    if not plan.uniform:
+    routes = plan.routes
+    if tables is not None:
+        routes = (Route(tuple(range(model.tile_count)), tables),)
+    elif not plan.uniform:
         tile_op = ktdp.GetComputeTileIdOp()
         Rewriter.insert_op(tile_op, here)
         tile = tile_op.ids[0]
-    for route in plan.routes:
+    for route in routes:
         cond = None if tile is None else _member(tile, route.consumers, model.tile_count, here)
         if cond is None:
             values = gather(route.sources, here)

@@ -27,7 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from spyre_sched.dialects import ktdp
+from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.normalize.common import box_set
 from spyre_sched.polyhedral.views import element_bytes
 
@@ -66,14 +66,21 @@ def pinned_end(fn) -> int:
 @dataclass
 class Slot:
     """One partial's slot in every producer's scratchpad: per producer, its view's access
-    tile (views are built once, at the top of the kernel)."""
+    tile (views are built once, at the top of the kernel); per owner table, the access
+    tile of a view whose core is the table's entry for the executing tile."""
 
     tiles: dict[int, SSAValue]
     own: SSAValue
     type: ShapedType
+    by_tile: dict[tuple[int, ...], SSAValue]
 
 
-def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, ...]) -> Slot:
+def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, ...],
+                    owner_tables: tuple[tuple[int, ...], ...] = ()) -> Slot:
+    """The slot at `at_bytes` of every core's scratchpad: the executing tile's own, each
+    producer's, and for each owner table the one of core `table[tile]` (the view names
+    table[0] as its core and carries the table as `ktdf.owner_by_tile`: the lowering
+    reads another core's scratchpad per tile)."""
     shape = list(ttype.get_shape())
     elt = ttype.element_type
     rank = len(shape)
@@ -83,8 +90,9 @@ def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, 
     zero = index_constant(0)
     offset = index_constant(at_bytes // element_bytes(elt))
     ops += [zero, offset]
-    tiles: dict[int, SSAValue] = {}
-    for core in [None, *producers]:
+    tiles: dict[int | tuple[int, ...] | None, SSAValue] = {}
+    for core in [None, *producers, *owner_tables]:
+        named = core if core is None or isinstance(core, int) else core[0]
         view = ktdp.ConstructMemoryViewOp.build(
             operands=[offset.result, [], []],
             properties={
@@ -92,10 +100,12 @@ def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, 
                 "static_strides": DenseArrayBase.from_list(i64, strides),
                 "coordinate_set": AffineSetAttr(box_set(box)),
                 "memory_space": ktdp.MemorySpaceAttr(
-                    StringAttr("ct_local"), NoneAttr() if core is None else IntAttr(core)),
+                    StringAttr("ct_local"), NoneAttr() if named is None else IntAttr(named)),
             },
             result_types=[MemRefType(elt, shape)],
         )
+        if isinstance(core, tuple):
+            view.attributes[ktdf.OWNER_BY_TILE_ATTR] = DenseArrayBase.from_list(i64, core)
         access = ktdp.ConstructAccessTileOp.build(
             operands=[view.result, [zero.result] * rank, []],
             properties={
@@ -108,12 +118,16 @@ def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, 
             result_types=[ktdp.AccessTileType(shape)],
         )
         ops += [view, access]
-        view.result.name_hint = "slot" if core is None else f"slot_c{core}"
-        access.result.name_hint = "slot_t" if core is None else f"slot_t{core}"
+        if isinstance(core, tuple):
+            view.result.name_hint, access.result.name_hint = "slot_by_tile", "slot_t_by_tile"
+        else:
+            view.result.name_hint = "slot" if core is None else f"slot_c{core}"
+            access.result.name_hint = "slot_t" if core is None else f"slot_t{core}"
         tiles[core] = access.result
     Rewriter.insert_op(ops, InsertPoint.at_start(fn.body.block))
     own = tiles.pop(None)
-    return Slot(tiles, own, ttype)
+    by_tile = {t: tiles.pop(t) for t in owner_tables}
+    return Slot(tiles, own, ttype, by_tile)  # type: ignore[arg-type]
 
 
 def aligned(nbytes: int) -> int:

@@ -84,9 +84,10 @@ def test_a_write_after_the_read_in_stage_order_is_an_error():
 
 
 def test_own_and_named_scratchpad_views_whose_bytes_lie_apart_need_no_order(tmp_path):
-    """Split-K's read-back program reads the partials' slots of named cores (bytes 0-2047
-    of core 8's scratchpad, ...) and writes its own slot (bytes 2048-4095 of the executing
-    core's): on core 8 they are one scratchpad, but never the same bytes. With row tiles
+    """Split-K's read-back program reads the partials' slots of other cores (bytes 0-2047
+    of core 8's scratchpad, ..., through views naming the core per tile) and writes
+    buffers of its own scratchpad past the slots: on core 8 they are one scratchpad, but
+    never the same bytes. With row tiles
     of 3 (not dividing the 8 rows, so the transfers' regions are not worked out) the views'
     byte ranges alone must say so; the lowering used to refuse the schedule."""
     import spyre_sched.solve.random_schedule as random_schedule
@@ -97,7 +98,7 @@ def test_own_and_named_scratchpad_views_whose_bytes_lie_apart_need_no_order(tmp_
 
     def rows_of_three(problem, seed):
         choice = v1_choice(problem)
-        decision = next(d for d in problem.decisions if d.name == "p3.tile.lx.d0")
+        decision = next(d for d in problem.decisions if d.name == "p1.tile.lx.d0")
         choice[decision.name] = next(i for i, c in enumerate(decision.candidates)
                                      if c.value == 3)
         return choice

@@ -1,23 +1,23 @@
 // PASS: lower-inter-tile
 // Two groups ({0, 1} and {2, 3}) all-reduce, and the result is a vector of the 1x64
-// partials' elements: each group's consumers, under a guard on the tile id, read their
-// producers' slots and store the sum in a slot of their own scratchpad; every tile then
-// loads that slot as the result's type.
+// partials' elements. Every tile is a consumer and every group has two producers, so
+// all tiles read the same way, with no guard: the first partial of each tile's group
+// through a view naming core 0 for tiles 0 and 1 and core 2 for tiles 2 and 3
+// (`ktdf.owner_by_tile`), the second likewise; they store the sum in a slot of their
+// own scratchpad and load that slot as the result's type. (One guarded read per group
+// would make one program per group, run one after another.)
 // CHECK: %slot = ktdp.construct_memory_view %{{.+}}, sizes: [64], strides: [1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
 // CHECK: %slot_1 = ktdp.construct_memory_view %{{.+}}, sizes: [1, 64], strides: [64, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
 // CHECK: %slot_2 = ktdp.construct_memory_view
-// CHECK: %slot_c0 = ktdp.construct_memory_view {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 0>}
+// CHECK-NOT: %slot_c
+// CHECK: %slot_by_tile = ktdp.construct_memory_view {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 0>, ktdf.owner_by_tile = array<i64: 0, 0, 2, 2>}
+// CHECK: %slot_by_tile_1 = ktdp.construct_memory_view {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 1>, ktdf.owner_by_tile = array<i64: 1, 1, 3, 3>}
 // CHECK: ktdp.store %x, %slot_t_2 :
-// CHECK: ktdp.get_compute_tile_id : index
-// CHECK: arith.cmpi sle, %{{.+}}, %{{.+}} : index
-// CHECK-NEXT: scf.if
-// CHECK: ktdp.load %slot_t0
-// CHECK: ktdp.load %slot_t1
-// CHECK: ktdp.store %{{.+}}, %slot_t_1 :
-// CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : index
-// CHECK-NEXT: scf.if
-// CHECK: ktdp.load %slot_t2
-// CHECK: ktdp.load %slot_t3
+// CHECK-NOT: scf.if
+// CHECK: ktdp.load %slot_t_by_tile :
+// CHECK: linalg.add
+// CHECK: ktdp.load %slot_t_by_tile_1 :
+// CHECK: linalg.add
 // CHECK: ktdp.store %{{.+}}, %slot_t_1 :
 // CHECK: %sum = ktdp.load %slot_t : {{.*}} -> tensor<64xf16>
 // CHECK-NEXT: ktdp.store %sum, %Yt
