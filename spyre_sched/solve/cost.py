@@ -714,7 +714,12 @@ def nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
     n = pipeline_iterations(inner, choice)
     if n <= 0:
         return 0
-    issue = _profile(problem, inner, choice, memo)[4]
+    _, slowest, _, _, issue, _ = _profile(problem, inner, choice, memo)
+    if modulo_value(problem, inner.modulo, choice) >= 2:
+        # a unit waiting for one of the inner copies to come free (a load behind device
+        # memory's latency) waits just as long in the next outer iteration: the outer
+        # copies do not add inner ones, so the inner pipeline's own pace holds
+        issue = max(issue, slowest)
     return min(pipeline_cycles(problem, inner, choice, memo), n * issue)
 
 

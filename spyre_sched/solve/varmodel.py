@@ -128,6 +128,10 @@ class _Run:
     engines: tuple = ()
     """the stages' units, in order (with `figures`: `cost.unbuffered_stage` of a stage
     that runs this pipeline)"""
+    buffered_pace: cp_model.LinearExprT = 0
+    buffered_pace_hi: int = 0
+    """the slowest unit's steady time when the pipeline has two copies or more, else 0
+    (`cost.nested_pace`)"""
 
 
 class _Stater:
@@ -409,8 +413,9 @@ class _Stater:
         return out, most
 
     def _nested_pace(self, run: _Run) -> cp_model.LinearExprT:
-        """`cost.nested_pace`: the busiest inner unit's occupancy over the N iterations of
-        the pipeline of `run`, at most the run."""
+        """`cost.nested_pace`: the busiest inner unit's occupancy (with two copies or more,
+        at least the slowest unit's steady time) over the N iterations of the pipeline of
+        `run`, at most the run."""
         if not run.figures:
             return 0
         occupied: dict[str, list] = {}
@@ -420,6 +425,9 @@ class _Stater:
             occupied_hi[engine] = occupied_hi.get(engine, 0) + f.occupancy_hi
         issue_hi = max(occupied_hi.values(), default=0)
         issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "inner.issue")
+        if run.buffered_pace_hi:  # (with copies: the inner pipeline's own pace holds)
+            issue_hi = max(issue_hi, run.buffered_pace_hi)
+            issue = self.maximum([issue, run.buffered_pace], issue_hi, "inner.buffered")
         paced = self.product(run.n, issue, run.n_hi * issue_hi, "inner.pace")
         return self.minimum([run.cycles, paced], run.hi, "inner.occupancy")
 
@@ -677,15 +685,16 @@ class _Stater:
         period = self._unbuffered_period(p, figures, holds, fill_drain, fill_hi) \
             if unbuffered else fill_drain
         per = None
-        if any(m >= 2 for m, _ in modulos) and n_hi > 1:
+        # the slowest unit per candidate of two copies or more
+        # (a nested pipeline's is also its pace in the stage that runs it: `_nested_pace`)
+        slowest = {k: self.maximum([sum(s[k] for s in steadies) for steadies in engines.values()],
+                                   upper_s, "engines")
+                   for k, (m, _) in enumerate(modulos) if m >= 2 and (n_hi > 1 or not top)}
+        if slowest and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
             options = []
             for k, (m, lit) in enumerate(modulos):
-                if m < 2:
-                    option = period
-                else:
-                    terms = [sum(s[k] for s in steadies) for steadies in engines.values()]
-                    option = self.maximum(terms, upper_s, "engines")
+                option = period if m < 2 else slowest[k]
                 options.append(option)
                 ct = self.model.add(per == option)
                 if lit is not None:
@@ -693,6 +702,13 @@ class _Stater:
             self._at_least_one_of(per, options, upper_s)
         elif n_hi > 1:
             per = period
+        buffered: cp_model.LinearExprT = 0
+        if slowest and not top:
+            buffered = self.model.new_int_var(0, upper_s, self.name("buffered"))
+            for k, (m, lit) in enumerate(modulos):
+                ct = self.model.add(buffered == (slowest[k] if m >= 2 else 0))
+                if lit is not None:
+                    ct.only_enforce_if(lit)
         hi = fill_hi + (n_hi - 1) * upper_s
         skew, skew_hi = self._unbuffered_skew(p, own, n, n_lo, modulos) if unbuffered \
             else (0, 0)
@@ -743,7 +759,8 @@ class _Stater:
             if top:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
-                    tuple(st.engine for st in p.stages))
+                    tuple(st.engine for st in p.stages), buffered,
+                    upper_s if slowest and not top else 0)
 
     def _spread(self, w: Transfer) -> cp_model.LinearExprT:
         """Every core's share of `w` at its shared memory: bytes × sharers ÷ bandwidth."""
