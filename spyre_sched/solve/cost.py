@@ -158,16 +158,17 @@ def staggered_stages(p: Pipeline) -> list[tuple[str, ...]]:
 
 
 def leading_transfer(stage: Stage) -> tuple[str, int] | None:
-    """(engine, latency) of the transfer a stage starts with (looking into a nested
-    pipeline's first stage), or None when it starts with compute."""
-    if not stage.work:
-        return None
+    """(engine, latency) of the longest transfer the stage's unit issues before it waits
+    for anything (`leading_transfer_work`), or None when it starts with compute."""
+    work = leading_transfer_work(stage)
+    return None if work is None else (_leading_engine(stage), work.latency)
+
+
+def _leading_engine(stage: Stage) -> str:
     first = stage.work[0]
-    if isinstance(first, Transfer):
-        return stage.engine, first.latency
     if isinstance(first, Pipeline) and first.stages:
-        return leading_transfer(first.stages[0])
-    return None
+        return _leading_engine(first.stages[0])
+    return stage.engine
 
 
 def overlapped_latency(p: Pipeline) -> list[int]:
@@ -190,14 +191,30 @@ def overlapped_latency(p: Pipeline) -> list[int]:
 
 
 def leading_transfer_work(stage: Stage) -> Transfer | None:
-    """The transfer a stage starts with (looking into a nested pipeline's first stage)."""
+    """Of the transfers a stage's unit issues back to back before it waits for anything,
+    the one with the longest latency (looking into a nested pipeline's first stage; a
+    first stage of transfers only is followed by the next stage's, on the same unit: the
+    nested pipeline's copies start free). None when the stage starts with compute."""
     if not stage.work:
         return None
     first = stage.work[0]
     if isinstance(first, Transfer):
-        return first
+        run = []
+        for w in stage.work:
+            if not isinstance(w, Transfer):
+                break
+            run.append(w)
+        return max(run, key=lambda w: w.latency)
     if isinstance(first, Pipeline) and first.stages:
-        return leading_transfer_work(first.stages[0])
+        lead = leading_transfer_work(first.stages[0])
+        head = first.stages[0]
+        if lead is not None and len(first.stages) > 1 and head.work \
+                and all(isinstance(w, Transfer) for w in head.work):
+            after = leading_transfer_work(first.stages[1])
+            if after is not None and after.latency > lead.latency \
+                    and _leading_engine(first.stages[1]) == _leading_engine(head):
+                lead = after
+        return lead
     return None
 
 
