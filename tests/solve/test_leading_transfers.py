@@ -19,7 +19,7 @@ KERNEL = Path(__file__).parents[2] / "bench" / "kernels" / "quick" / "sharded_rm
 
 def test_a_hoisted_load_hides_behind_the_longest_leading_transfer():
     schedule = spyre_sched.compile(str(KERNEL), strategy="random", seed=7)
-    problem, choice = schedule.solution.problem, schedule.solution.choice
+    problem = schedule.solution.problem
     (pipe,) = problem.programs[1].pipelines
     hoisted, rest = pipe.stages
     assert all(isinstance(w, Transfer) for w in hoisted.work)
