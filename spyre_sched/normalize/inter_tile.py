@@ -153,10 +153,9 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
     partials = _inline(produce.body.block, [group.result], at, produce)
     # consumers needing different producers read by owner tables where they can; the
     # others through one view per producer
-    tables = {id(plan): None if plan.uniform else _owner_tables(plan, model.tile_count)
-              for plan in plans}
-    every_table = tuple(dict.fromkeys(t for found in tables.values() if found for t in found))
-    producers = sorted({p for plan in plans if tables[id(plan)] is None
+    tables = [None if plan.uniform else _owner_tables(plan, model.tile_count) for plan in plans]
+    every_table = tuple(dict.fromkeys(t for found in tables if found for t in found))
+    producers = sorted({p for plan, found in zip(plans, tables) if found is None
                         for route in plan.routes for p in route.sources})
     slots = []
     for value in partials:
@@ -167,7 +166,7 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
               for value, slot in zip(partials, slots)]
     Rewriter.insert_op(stores, at)
     note_origin(stores, produce)
-    for plan, user in zip(plans, users):
+    for plan, user, table in zip(plans, users, tables):
         here = InsertPoint.before(user)
 
         def read(core: int | tuple[int, ...], at: InsertPoint) -> list[SSAValue]:
@@ -189,12 +188,12 @@ def _lower(fn, produce: ktdp.InterTileProduceOp, model: KernelModel, offset: int
         reshaped = any(r.type != s.type for r, s in zip(user.results, slots))
         if plan.uniform and not reshaped:
             values = gather(plan.routes[0].sources, here)
-        elif tables[id(plan)] is not None and not reshaped:
+        elif table is not None and not reshaped:
             # the k-th producer of each tile's route, read through one view per k
-            values = gather(tables[id(plan)], here)
+            values = gather(table, here)
         else:
             values = _through_own_slots(fn, user, plan, slots, reserve, gather, model, here,
-                                        tables[id(plan)])
+                                        table)
         for result, value in zip(user.results, values):
             result.replace_all_uses_with(value)
         Rewriter.erase_op(user)

@@ -90,9 +90,9 @@ def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, 
     zero = index_constant(0)
     offset = index_constant(at_bytes // element_bytes(elt))
     ops += [zero, offset]
-    tiles: dict[int | tuple[int, ...] | None, SSAValue] = {}
-    for core in [None, *producers, *owner_tables]:
-        named = core if core is None or isinstance(core, int) else core[0]
+
+    def access(core: int | None, owners: tuple[int, ...] | None, view_hint: str,
+               tile_hint: str) -> SSAValue:
         view = ktdp.ConstructMemoryViewOp.build(
             operands=[offset.result, [], []],
             properties={
@@ -100,13 +100,13 @@ def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, 
                 "static_strides": DenseArrayBase.from_list(i64, strides),
                 "coordinate_set": AffineSetAttr(box_set(box)),
                 "memory_space": ktdp.MemorySpaceAttr(
-                    StringAttr("ct_local"), NoneAttr() if named is None else IntAttr(named)),
+                    StringAttr("ct_local"), NoneAttr() if core is None else IntAttr(core)),
             },
             result_types=[MemRefType(elt, shape)],
         )
-        if isinstance(core, tuple):
-            view.attributes[ktdf.OWNER_BY_TILE_ATTR] = DenseArrayBase.from_list(i64, core)
-        access = ktdp.ConstructAccessTileOp.build(
+        if owners is not None:
+            view.attributes[ktdf.OWNER_BY_TILE_ATTR] = DenseArrayBase.from_list(i64, owners)
+        tile = ktdp.ConstructAccessTileOp.build(
             operands=[view.result, [zero.result] * rank, []],
             properties={
                 # the dialect's form: no dims, one symbol per subscript operand
@@ -117,17 +117,15 @@ def scratchpad_slot(fn, at_bytes: int, ttype: ShapedType, producers: tuple[int, 
             },
             result_types=[ktdp.AccessTileType(shape)],
         )
-        ops += [view, access]
-        if isinstance(core, tuple):
-            view.result.name_hint, access.result.name_hint = "slot_by_tile", "slot_t_by_tile"
-        else:
-            view.result.name_hint = "slot" if core is None else f"slot_c{core}"
-            access.result.name_hint = "slot_t" if core is None else f"slot_t{core}"
-        tiles[core] = access.result
+        ops.extend([view, tile])
+        view.result.name_hint, tile.result.name_hint = view_hint, tile_hint
+        return tile.result
+
+    own = access(None, None, "slot", "slot_t")
+    tiles = {core: access(core, None, f"slot_c{core}", f"slot_t{core}") for core in producers}
+    by_tile = {t: access(t[0], t, "slot_by_tile", "slot_t_by_tile") for t in owner_tables}
     Rewriter.insert_op(ops, InsertPoint.at_start(fn.body.block))
-    own = tiles.pop(None)
-    by_tile = {t: tiles.pop(t) for t in owner_tables}
-    return Slot(tiles, own, ttype, by_tile)  # type: ignore[arg-type]
+    return Slot(tiles, own, ttype, by_tile)
 
 
 def aligned(nbytes: int) -> int:

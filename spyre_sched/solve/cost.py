@@ -199,11 +199,7 @@ def leading_transfer_work(stage: Stage) -> Transfer | None:
         return None
     first = stage.work[0]
     if isinstance(first, Transfer):
-        run = []
-        for w in stage.work:
-            if not isinstance(w, Transfer):
-                break
-            run.append(w)
+        run = itertools.takewhile(lambda w: isinstance(w, Transfer), stage.work)
         return max(run, key=lambda w: w.latency)
     if isinstance(first, Pipeline) and first.stages:
         lead = leading_transfer_work(first.stages[0])
