@@ -1,5 +1,6 @@
-"""Pass share-fetch: offer the solver to fetch an input every core reads whole once, and
-share it between the cores' scratchpads over the interconnect.
+"""Pass share-fetch: offer the solver to fetch an input every core (or every core of a
+group) reads whole once, and share it between the cores' scratchpads over the
+interconnect.
 
 A matmul whose tiles each compute a band of rows reads all of B on every tile: with 32
 tiles, B crosses the shared device-memory port 32 times, where the union of what the
@@ -18,9 +19,21 @@ queued behind each other. A reader must not read a slice before its neighbour ha
 the fill and each relay step are programs of their own, called before the reader's
 program in order, and the program boundaries order them.
 
+The subscripts may depend on the tile id (`index_at`): tiles that read one box each per
+group, the groups strided (tile t in group t mod G, a split-K matmul's K slices) or
+consecutive (t div P), with evenly spaced boxes (`groups_of`), share their group's box
+among the group's P members in the same way, a member's rank standing for the tile id
+and the next and previous members for its ring neighbours; members that are not ring
+neighbours read over several links (the cost model prices the chain the device's
+in-order grants make of them, `extract._Hardware.per_core_ring_shared`). Where the
+groups' boxes lie one after another, their union is one box, and all tiles gather it
+instead as one group of ring neighbours (`_as_union`), each copying its own box out at
+its subscripts less the union's origin: more bytes over the ring, but no read waits for
+another's links.
+
 For such a transfer (a whole-box copy into an `input` buffer in the scratchpad, its
 input never written by the kernel, the reading program called once by the orchestrator,
-outside any branch or loop, on a 1-D grid of 2 to `num_cores` tiles whose count divides
+outside any branch or loop, on a grid of 2 to `num_cores` tiles, a group's size dividing
 the box's rows, a slice's rows whole sticks of the scratchpad, the box fitting next to
 the pinned bytes) this pass writes both forms and leaves the choice to the solver:
 
@@ -105,34 +118,112 @@ neighbour's region), `gathered` or `in_place` (the reader's read of its region).
 OWNERS_ATTR = ktdf.OWNER_BY_TILE_ATTR
 
 
-def static_index(value: SSAValue | int) -> int | None:
-    """The integer an index value always has (constants, sums and products of them)."""
+_TILE_ARITH = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b,
+               arith.MuliOp: lambda a, b: a * b,
+               arith.DivUIOp: lambda a, b: a // b if a >= 0 and b > 0 else None,
+               arith.RemUIOp: lambda a, b: a % b if a >= 0 and b > 0 else None}
+
+
+def index_at(value: SSAValue | int, tile: int | None) -> int | None:
+    """The integer an index value has on tile `tile` (constants, the tile id, and sums,
+    differences, products, quotients and remainders of them); with `tile` None, the value
+    it has on every tile, or None when it depends on the tile."""
     if isinstance(value, int):
         return value
     owner = value.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
-    if isinstance(owner, arith.AddiOp | arith.MuliOp | arith.SubiOp):
-        a, b = static_index(owner.lhs), static_index(owner.rhs)
-        if a is None or b is None:
-            return None
-        return a + b if isinstance(owner, arith.AddiOp) else \
-            a * b if isinstance(owner, arith.MuliOp) else a - b
+    if isinstance(owner, ktdp.GetComputeTileIdOp) and len(owner.results) == 1:
+        return tile
+    combine = _TILE_ARITH.get(type(owner))
+    if combine is not None:
+        a, b = index_at(owner.lhs, tile), index_at(owner.rhs, tile)  # type: ignore[attr-defined]
+        return None if a is None or b is None else combine(a, b)
+    return None
+
+
+def static_index(value: SSAValue | int) -> int | None:
+    """The integer an index value always has (constants, sums and products of them)."""
+    return index_at(value, None)
+
+
+@dataclass(frozen=True)
+class Groups:
+    """The tiles that read one box: `count` groups of `parts` tiles each, tile t in group
+    t mod count at rank t div count (`strided`: the members `count` tiles apart, a split-K
+    matmul's tiles of one K slice) or in group t div parts at rank t mod parts (one after
+    another); group g reads the box at `first` + g * `step`."""
+
+    count: int
+    parts: int
+    strided: bool
+    first: tuple[int, ...]
+    step: tuple[int, ...]
+
+    def group(self, tile: int) -> int:
+        return tile % self.count if self.strided else tile // self.parts
+
+    def rank(self, tile: int) -> int:
+        return tile // self.count if self.strided else tile % self.parts
+
+    def tile(self, group: int, rank: int) -> int:
+        return rank * self.count + group if self.strided else group * self.parts + rank
+
+
+def groups_of(bases: list[tuple[int, ...]]) -> Groups | None:
+    """How the tiles (reading at `bases`, one per tile) fall into groups reading the same
+    box, when they do in one of the two regular ways, with at least two tiles per group
+    and the groups' boxes evenly spaced; None otherwise."""
+    tiles = len(bases)
+    distinct = list(dict.fromkeys(bases))
+    count = len(distinct)
+    if tiles % count or tiles // count < 2:
+        return None
+    parts = tiles // count
+    for strided in (True, False):
+        layout = Groups(count, parts, strided, (), ())
+        first = [bases[layout.tile(g, 0)] for g in range(count)]
+        step = tuple(b - a for a, b in zip(*first[:2])) if count > 1 else (0,) * len(first[0])
+        found = Groups(count, parts, strided, first[0], step)
+        if all(bases[t] == tuple(f + found.group(t) * d for f, d in zip(first[0], step))
+               for t in range(tiles)):
+            return found
     return None
 
 
 @dataclass
 class SharedRead:
-    """A transfer every tile runs once per call, reading the same box of an input."""
+    """A transfer every tile runs once per call, reading a box of an input, and one way
+    of sharing it: `groups` of tiles gather the box of `sizes` at the groups' origins
+    (every tile the same box: one group). With `within` (the shared box's origin), the
+    shared box is the union of several groups' boxes, gathered on every tile, and each
+    tile reads its own box (`own`) from it at its transfer's subscripts less `within`."""
 
     index: int
     fn: func.FuncOp
     transfer: ktdf.DataTransferOp
     view: ktdp.ConstructMemoryViewOp
     argument: int
-    base: list[int]
+    groups: Groups
     sizes: list[int]
     buffer: ktdf.BufferOp
+    within: tuple[int, ...] | None = None
+    own: list[int] | None = None
+
+
+def _as_union(read: SharedRead, tiles: int) -> SharedRead | None:
+    """The groups' boxes stacked one after another along the first dim (group g's right
+    after group g - 1's): their union is one box, which all tiles can gather as one group
+    of ring neighbours, where the groups' own members may be cores apart (a split-K
+    matmul's tiles of one K slice, whose reads over several links would each wait for
+    the next tile's)."""
+    groups = read.groups
+    if groups.count == 1 or groups.step[0] != read.sizes[0] or any(groups.step[1:]):
+        return None
+    union = Groups(1, tiles, True, groups.first, (0,) * len(read.sizes))
+    return SharedRead(read.index, read.fn, read.transfer, read.view, read.argument, union,
+                      [read.sizes[0] * groups.count, *read.sizes[1:]], read.buffer,
+                      groups.first, read.sizes)
 
 
 def _runs_once(t: Operation, fn: func.FuncOp) -> bool:
@@ -161,7 +252,11 @@ def _argument_view(value: SSAValue, fn: func.FuncOp) -> tuple[ktdp.ConstructMemo
     return view, offset.index
 
 
-def _shared_reads(index: int, fn: func.FuncOp, scratch: str) -> list[SharedRead]:
+def _shared_reads(index: int, fn: func.FuncOp, scratch: str,
+                  tiles: int) -> list[list[SharedRead]]:
+    """Per transfer that groups of tiles make alike, the ways of sharing it, the first
+    preferred: the union of the groups' boxes gathered by all tiles, then each group's
+    box by its members."""
     found = []
     for t in fn.walk():
         if not isinstance(t, ktdf.DataTransferOp) or t.mode != "copy" \
@@ -172,12 +267,19 @@ def _shared_reads(index: int, fn: func.FuncOp, scratch: str) -> list[SharedRead]
         if source is None or not isinstance(buffer, ktdf.BufferOp) \
                 or buffer.role.data != "input" or buffer.memory != scratch:
             continue
-        base = [static_index(v) for v in t.mixed_source_offsets()]
         sizes = [static_index(v) for v in t.mixed_source_sizes()]
         dest = [static_index(v) for v in t.mixed_dest_offsets()]
-        if any(v is None for v in base + sizes + dest) or not _runs_once(t, fn):
+        if any(v is None for v in sizes + dest) or not _runs_once(t, fn):
             continue
-        found.append(SharedRead(index, fn, t, source[0], source[1], base, sizes, buffer))  # type: ignore[arg-type]
+        bases = [tuple(index_at(v, tile) for v in t.mixed_source_offsets()) for tile in range(tiles)]
+        if any(v is None for base in bases for v in base):
+            continue
+        groups = groups_of(bases)  # type: ignore[arg-type]
+        if groups is None:
+            continue
+        read = SharedRead(index, fn, t, source[0], source[1], groups, sizes, buffer)  # type: ignore[arg-type]
+        union = _as_union(read, tiles)
+        found.append([read] if union is None else [union, read])
     return found
 
 
@@ -328,29 +430,69 @@ class Gather:
     prefix: str
 
 
-def _fill_text(g: Gather, parts: int, argument: str) -> tuple[str, str]:
-    """Values and transfer of the fill: tile p (< parts) copies rows [p*r, (p+1)*r) of
-    the box into the same rows of its region (the whole box's shape, at byte `start`)."""
+def _position_text(p: str, groups: Groups, with_group: bool) -> tuple[str, str, str | None]:
+    """Values placing the executing tile in its group: (their text, the name of its rank,
+    the name of its group's index, `with_group` and several groups, or None)."""
+    if groups.count == 1:
+        return "", "%share_t", None
+    if groups.strided:
+        count, rank, group = f"%{p}_count", "divui", "remui"
+        size = groups.count
+    else:
+        count, rank, group = f"%{p}_members", "remui", "divui"
+        size = groups.parts
+    text = (f"      {count} = arith.constant {size} : index\n"
+            f"      %{p}_rank = arith.{rank} %share_t, {count} : index\n")
+    if not with_group:
+        return text, f"%{p}_rank", None
+    return (text + f"      %{p}_group = arith.{group} %share_t, {count} : index\n",
+            f"%{p}_rank", f"%{p}_group")
+
+
+def _group_base(p: str, k: int, first: int, step: int, group: str | None) -> tuple[str, str]:
+    """(values, name) of dimension k of the tile's group's box origin."""
+    if group is None or step == 0:
+        return f"      %{p}_o{k} = arith.constant {first} : index\n", f"%{p}_o{k}"
+    return (f"      %{p}_o{k}_first = arith.constant {first} : index\n"
+            f"      %{p}_o{k}_step = arith.constant {step} : index\n"
+            f"      %{p}_o{k}_off = arith.muli {group}, %{p}_o{k}_step : index\n"
+            f"      %{p}_o{k} = arith.addi %{p}_o{k}_first, %{p}_o{k}_off : index\n", f"%{p}_o{k}")
+
+
+def _fill_text(g: Gather, argument: str) -> tuple[str, str]:
+    """Values and transfer of the fill: the tile of rank r in its group copies rows
+    [r*R, (r+1)*R) of its group's box into the same rows of its region (the box's shape,
+    at byte `start`)."""
     read, p = g.read, g.prefix
+    groups = read.groups
     view = read.view
     mtype = view.result.type
     assert isinstance(mtype, MemRefType)
     element = mtype.element_type
-    rows = read.sizes[0] // parts
+    rows = read.sizes[0] // groups.parts
     slice_shape = [rows, *read.sizes[1:]]
     sizes = ", ".join(str(s) for s in view.static_sizes.get_values())
     strides = ", ".join(str(s) for s in view.static_strides.get_values())
     size = ", ".join(map(str, slice_shape))
-    bases = ", ".join(f"%{p}_b{k}" for k in range(len(read.base)))
-    base_ops = "\n".join(f"      %{p}_b{k} = arith.constant {b} : index" for k, b in
-                         enumerate(read.base) if k)
+    bases = ", ".join(f"%{p}_b{k}" for k in range(len(read.sizes)))
+    position, rank, group = _position_text(p, groups, True)
+    if group is None or groups.step[0] == 0:
+        first_rows = f"      %{p}_first = arith.constant {groups.first[0]} : index\n"
+        first = f"%{p}_first"
+    else:
+        first_rows, first = _group_base(p, 0, groups.first[0], groups.step[0], group)
+    base_ops = ""
+    for k in range(1, len(read.sizes)):
+        if group is None or groups.step[k] == 0:
+            base_ops += f"      %{p}_b{k} = arith.constant {groups.first[k]} : index\n"
+        else:
+            text, name = _group_base(p, k, groups.first[k], groups.step[k], group)
+            base_ops += text.replace(f"%{p}_o{k} =", f"%{p}_b{k} =")
     rest = "".join(", 0" for _ in slice_shape[1:])
     values = f"""      %{p}_rows = arith.constant {rows} : index
-      %{p}_first = arith.constant {read.base[0]} : index
-      %{p}_start = arith.muli %share_t, %{p}_rows : index
-      %{p}_b0 = arith.addi %{p}_first, %{p}_start : index
-{base_ops}
-      %{p}_whole = ktdp.construct_memory_view %{argument}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
+{position}      %{p}_start = arith.muli {rank}, %{p}_rows : index
+{first_rows}      %{p}_b0 = arith.addi {first}, %{p}_start : index
+{base_ops}      %{p}_whole = ktdp.construct_memory_view %{argument}, sizes: [{sizes}], strides: [{strides}] {{coordinate_set = {view.coordinate_set}, memory_space = {view.memory_space}}} : {mtype}
 {_region_view(f"%{p}_region", read.sizes, element, g.start)}"""
     transfer = (f"          ktdf.data_transfer from %{p}_whole[{bases}] size [{size}] to "
                 f"%{p}_region[%{p}_start{rest}] size [{size}] {{{SHARE_ATTR} = \"{g.name}\", "
@@ -365,13 +507,16 @@ def relay_steps(parts: int) -> tuple[int, int]:
     return right, parts - 1 - right
 
 
-def _relay_text(g: Gather, parts: int, step: int) -> tuple[str, str]:
-    """Values and transfers of step `step` (from 1) of the all-gather: tile t copies
-    slice (t + step) mod P from its right neighbour's region, which holds it since the
-    step before (its own slice at step 1), into the same rows of its own, and, while the
-    left side has slices to bring, slice (t - step) mod P from its left neighbour's.
-    Each ring link then carries one transfer per direction per step."""
+def _relay_text(g: Gather, step: int) -> tuple[str, str]:
+    """Values and transfers of step `step` (from 1) of the all-gather within each group of
+    P tiles: the tile of rank r copies slice (r + step) mod P from the next member's
+    region, which holds it since the step before (its own slice at step 1), into the same
+    rows of its own, and, while the other side has slices to bring, slice (r - step) mod P
+    from the member before it. Each ring link between neighbouring members then carries
+    one transfer per direction per step."""
     read, p = g.read, g.prefix
+    groups = read.groups
+    parts = groups.parts
     mtype = read.view.result.type
     assert isinstance(mtype, MemRefType)
     element = mtype.element_type
@@ -381,18 +526,24 @@ def _relay_text(g: Gather, parts: int, step: int) -> tuple[str, str]:
     rest = "".join(", 0" for _ in slice_shape[1:])
     box = _box_type(read.sizes, element)
     right, left = relay_steps(parts)
+    tiles = groups.count * parts
+
+    def member(t: int, by: int) -> int:
+        return groups.tile(groups.group(t), (groups.rank(t) + by) % parts)
+
     sides = []
     if step <= right:
-        sides.append(("right", step, [(t + 1) % parts for t in range(parts)]))
+        sides.append(("right", step, [member(t, 1) for t in range(tiles)]))
     if step <= left:
-        sides.append(("left", parts - step, [(t - 1) % parts for t in range(parts)]))
+        sides.append(("left", parts - step, [member(t, -1) for t in range(tiles)]))
+    position, rank, _ = _position_text(p, groups, False)
     values = [f"""      %{p}_rows = arith.constant {rows} : index
       %{p}_parts = arith.constant {parts} : index
-{_region_view(f"%{p}_region", read.sizes, element, g.start)}"""]
+{position}{_region_view(f"%{p}_region", read.sizes, element, g.start)}"""]
     transfers = []
     for side, ahead, owners in sides:
         values.append(f"""      %{p}_{side}_ahead = arith.constant {ahead} : index
-      %{p}_{side}_sum = arith.addi %share_t, %{p}_{side}_ahead : index
+      %{p}_{side}_sum = arith.addi {rank}, %{p}_{side}_ahead : index
       %{p}_{side}_slice = arith.remui %{p}_{side}_sum, %{p}_parts : index
       %{p}_{side}_row = arith.muli %{p}_{side}_slice, %{p}_rows : index
 {_region_view(f"%{p}_{side}", read.sizes, element, g.start, owners)}""")
@@ -403,19 +554,24 @@ def _relay_text(g: Gather, parts: int, step: int) -> tuple[str, str]:
     return "\n".join(values), "\n".join(transfers)
 
 
-def _gathering_programs(fn: func.FuncOp, gathers: list[Gather], parts: int, first: int,
+def _steps(g: Gather) -> int:
+    return max(relay_steps(g.read.groups.parts))
+
+
+def _gathering_programs(fn: func.FuncOp, gathers: list[Gather], first: int,
                         grid: Attribute) -> list[ModuleOp] | None:
     """Program `first`, the fill of every input in `gathers`, and programs first+1 ..
-    first+S, the relay steps, each moving every input's slices: one program boundary
-    (every core waiting for the slowest) per step for all of them, and the fills' device
-    memory latency paid once."""
+    first+S, the relay steps, each moving every input's slices (while it has any): one
+    program boundary (every core waiting for the slowest) per step for all of them, and
+    the fills' device memory latency paid once."""
     names = _argument_names(fn)
     if names is None:
         return None
-    fill = [_fill_text(g, parts, names[g.read.argument]) for g in gathers]
+    fill = [_fill_text(g, names[g.read.argument]) for g in gathers]
     texts = [fill]
-    steps = sum(relay_steps(parts)) and max(relay_steps(parts))
-    texts += [[_relay_text(g, parts, step) for g in gathers] for step in range(1, steps + 1)]
+    steps = max(_steps(g) for g in gathers)
+    texts += [[_relay_text(g, step) for g in gathers if step <= _steps(g)]
+              for step in range(1, steps + 1)]
     made = []
     for k, parts_text in enumerate(texts):
         program = _program_text(fn, first + k, grid, "\n".join(v for v, _ in parts_text),
@@ -448,7 +604,8 @@ def _read_in_place(read: SharedRead) -> bool:
     other use of it is a transfer reading it."""
     t = read.transfer
     mtype = read.buffer.result.type
-    if not isinstance(mtype, MemRefType) or list(mtype.get_shape()) != list(read.sizes):
+    if read.within is not None or not isinstance(mtype, MemRefType) \
+            or list(mtype.get_shape()) != list(read.sizes):
         return False
     if any(static_index(v) != 0 for v in t.mixed_dest_offsets()):
         return False
@@ -472,8 +629,23 @@ def _gathered_read(read: SharedRead, start: int, name: str) -> None:
     Rewriter.insert_op([offset, view], InsertPoint.at_start(read.fn.body.blocks[0]))
     in_place = _read_in_place(read)
     dest = [static_index(v) for v in t.mixed_dest_offsets()]
-    local = ktdf.DataTransferOp(view.result, [0] * len(read.sizes), list(read.sizes), t.dest,
-                                dest, list(read.sizes))  # type: ignore[arg-type]
+    own = list(read.sizes) if read.own is None else list(read.own)
+    source: list[SSAValue | int] = [0] * len(own)
+    if read.within is not None:
+        # the tile's own box inside the union: its subscripts less the union's origin
+        source = []
+        for value, origin in zip(t.mixed_source_offsets(), read.within):
+            if not origin:
+                source.append(value)
+                continue
+            less = arith.ConstantOp(IntegerAttr(origin, IndexType()))
+            moved = arith.SubiOp(value, less.result) if isinstance(value, SSAValue) else None
+            if moved is None:
+                source.append(value - origin)  # type: ignore[operator]
+                continue
+            Rewriter.insert_op([less, moved], InsertPoint.before(t))
+            source.append(moved.result)
+    local = ktdf.DataTransferOp(view.result, source, own, t.dest, dest, own)  # type: ignore[arg-type]
     local.attributes[SHARE_ATTR] = StringAttr(name)
     local.attributes[SHARE_ROLE_ATTR] = StringAttr("in_place" if in_place else "gathered")
     if in_place:
@@ -485,16 +657,19 @@ def _gathered_read(read: SharedRead, start: int, name: str) -> None:
 
 
 def offer_sharing(module: ModuleOp, device) -> int:
-    """Add a fetch-once choice for every transfer all tiles make of one box; returns how
-    many were added."""
+    """Add a fetch-once choice for every transfer whose tiles read one box per group of
+    them; returns how many were added."""
     kernels = kernel_funcs(module)
     if len(kernels) != 1:
         return 0
     orchestrator = kernels[0]
     grid = orchestrator.attributes.get("grid")
-    if grid is None or len(grid.data) != 1:  # type: ignore[attr-defined]
-        return 0  # the fetch program names the owner by the (linear) tile id of a 1-D grid
-    tiles = grid.data[0].value.data  # type: ignore[attr-defined]
+    if grid is None or not grid.data:  # type: ignore[attr-defined]
+        return 0
+    # the generated programs place a tile and name its neighbours by the linear tile id
+    # (`ktdp.get_compute_tile_id` with one result), as the reading program's boxes are
+    # evaluated
+    tiles = prod(d.value.data for d in grid.data)  # type: ignore[attr-defined]
     if not 2 <= tiles <= device.num_cores:
         return 0
     progs = dict(programs(module))
@@ -512,30 +687,36 @@ def offer_sharing(module: ModuleOp, device) -> int:
         if call is None:
             continue
         eligible = []
-        for read in _shared_reads(index, fn, scratch):
-            if read.argument in written or read.sizes[0] % tiles:
-                continue
-            mtype = read.view.result.type
-            assert isinstance(mtype, MemRefType)
-            elt = element_bytes(mtype.element_type)
-            slice_sizes = [read.sizes[0] // tiles, *read.sizes[1:]]
-            if slice_sizes[-1] * elt % granularity:
-                continue  # a slice's rows would not fill whole sticks of the scratchpad
-            eligible.append((read, elt))
+        for forms in _shared_reads(index, fn, scratch, tiles):
+            usable = []
+            for read in forms:
+                parts = read.groups.parts
+                if read.argument in written or read.sizes[0] % parts:
+                    continue
+                mtype = read.view.result.type
+                assert isinstance(mtype, MemRefType)
+                elt = element_bytes(mtype.element_type)
+                slice_sizes = [read.sizes[0] // parts, *read.sizes[1:]]
+                if slice_sizes[-1] * elt % granularity:
+                    continue  # a slice's rows would not fill whole sticks of the scratchpad
+                usable.append((read, elt))
+            if usable:
+                eligible.append(usable)
         # (the names are looked at only for a program that shares: they are as many as
         # the kernel's arguments, which grow with its programs)
         if not eligible or _argument_names(fn) is None:
             continue
         gathers: list[Gather] = []
-        for read, elt in eligible:
-            # the region holds the whole box on every core: each tile's slice, then
-            # every other tile's, relayed from neighbour to neighbour; the regions of a
-            # program's shared inputs one above the other
-            nbytes = prod(read.sizes) * elt
+        for usable in eligible:
+            # the region holds its group's whole box on every core: each tile's slice,
+            # then every other member's, relayed from member to member; the regions of a
+            # program's shared inputs one above the other; the first form that fits
             start = -(-max(_pinned(fn), _region_end(fn)) // granularity) * granularity
-            end = start + nbytes
-            if end > capacity:
+            fits = [(read, start + prod(read.sizes) * elt) for read, elt in usable
+                    if start + prod(read.sizes) * elt <= capacity]
+            if not fits:
                 continue
+            read, end = fits[0]
             name = fresh_name(f"p{index}.share.{read.buffer.operand.data}", taken)
             _add_region(fn, name, start, end)
             prefix = "share" if not gathers else f"share{len(gathers)}"
@@ -543,7 +724,7 @@ def offer_sharing(module: ModuleOp, device) -> int:
         if not gathers:
             continue
         # one fill program and one set of relay steps for all of them
-        made = _gathering_programs(fn, gathers, tiles, next_index, grid)
+        made = _gathering_programs(fn, gathers, next_index, grid)
         assert made is not None  # the argument names were checked above
         for k, program in enumerate(made):
             Rewriter.insert_op(program, InsertPoint.at_end(module.body.block))
@@ -556,8 +737,8 @@ def offer_sharing(module: ModuleOp, device) -> int:
         for g in gathers:
             _gathered_read(g.read, g.start, g.name)
             anchor = next(op for op in body.ops if op.is_ancestor(g.read.transfer))
-            Rewriter.insert_op(ktdf.ShareFetchOp(g.name, g.read.buffer.operand.data, tiles,
-                                                 next_index),
+            Rewriter.insert_op(ktdf.ShareFetchOp(g.name, g.read.buffer.operand.data,
+                                                 g.read.groups.parts, next_index),
                                InsertPoint.before(anchor))
             added += 1
         next_index += len(made)

@@ -330,25 +330,50 @@ class _Hardware:
         hops = self._reader_hops(owners)
         return max(hops, key=lambda h: (h.latency, -h.bandwidth))
 
-    def per_core_ring_shared(self, owners: list[int]) -> tuple[int, int, str] | None:
-        """For a read of a per-tile owner: (bandwidth, sharers, name) of the ring link the
-        most tiles' reads cross at once (each read holds every link on its way), None
-        when no read crosses a link."""
-        load: dict[tuple[str, str], int] = {}
-        bandwidth: dict[tuple[str, str], int] = {}
-        for hop in self._reader_hops(owners):
-            for dp in hop.datapaths:
-                if self.device.units.get(dp.source) is not None \
-                        and self.device.units[dp.source].is_switch \
-                        and self.device.units.get(dp.target) is not None \
-                        and self.device.units[dp.target].is_switch:
-                    link = (dp.source, dp.target)
-                    load[link] = load.get(link, 0) + 1
-                    bandwidth[link] = dp.bandwidth
-        if not load:
+    def _ring_links(self, owners: list[int]) -> list[list]:
+        """Per running tile (in their order), the ring links its read of its owner holds."""
+        units = self.device.units
+        return [[dp for dp in hop.datapaths
+                 if dp.source in units and units[dp.source].is_switch
+                 and dp.target in units and units[dp.target].is_switch]
+                for hop in self._reader_hops(owners)]
+
+    def per_core_ring_shared(self, owners: list[int],
+                             before: tuple[tuple[int, ...], ...] = ()) -> tuple[int, int, str] | None:
+        """For a read of a per-tile owner, every tile's at once: (bandwidth, sharers, name)
+        of the ring links as the device serves them, None when no read crosses a link.
+        Each read holds every link on its way, and the reads are granted in the order they
+        are asked for, a cycle's in the tiles' order, each from the cycle the last of its
+        links is free (emulator.device.sim, `SharedResource`): reads whose paths overlap
+        one after another form a chain. `before` are the owner tables of the reads each
+        tile's unit issues before this one in the same stage (each asked for as the one
+        before it ends; all of one size). The reads are replayed in read-times, and
+        `sharers` is what this read adds to the slowest tile's finish: the longest chain
+        for a stage's only read (the busiest link's reads where no two paths overlap but
+        on one link; the whole ring where each path overlaps the next tile's), one for a
+        read in the other direction after such a chain, which runs beside it."""
+        sequence = [self._ring_links(list(o)) for o in before] + [self._ring_links(owners)]
+        if not any(sequence[-1]):
             return None
-        busiest = max(load, key=lambda k: (load[k], k))
-        return bandwidth[busiest], load[busiest], "ring links"
+        tiles = len(sequence[-1])
+        free: dict[tuple[str, str], int] = {}
+        finish = [[0] * tiles for _ in sequence]
+        pending = [(0, tile, 0) for tile in range(tiles)]  # (asked at, tile, read)
+        while pending:
+            pending.sort()
+            at, tile, k = pending.pop(0)
+            links = sequence[k][tile]
+            start = max([at, *(free.get((dp.source, dp.target), 0) for dp in links)])
+            end = start + 1 if links else at
+            for dp in links:
+                free[(dp.source, dp.target)] = end
+            finish[k][tile] = end
+            if k + 1 < len(sequence):
+                pending.append((end, tile, k + 1))
+        last = max(finish[-1])
+        earlier = max(finish[-2]) if len(sequence) > 1 else 0
+        narrowest = min(dp.bandwidth for links in sequence[-1] for dp in links)
+        return narrowest, max(1, last - earlier), "ring links"
 
     def ring_shared(self, hop) -> tuple[int, int, str] | None:
         """For a read over the interconnect: (bandwidth, sharers, name) of the links
@@ -469,8 +494,8 @@ def _decisions(func: FuncOp, index: int) -> tuple[list[Decision], dict[str, Oper
                 source=(f"ktdf.share_fetch: {op.operand.data} read whole from device memory "
                         f"by every core (0) or fetched once, one slice per core of "
                         f"{op.parts.value.data} in program {fetch}, and relayed between "
-                        f"ring neighbours into every core's scratchpad in the programs "
-                        f"after it (1)"),
+                        f"the ring neighbours of each group of {op.parts.value.data} into "
+                        f"every core's scratchpad in the programs after it (1)"),
                 rule=f"0 or 1; the region gathering it counts in the scratchpad of "
                      f"program {fetch} (the fill), the relay steps after it and program "
                      f"{index}"))
@@ -543,6 +568,7 @@ class _ProgramReader:
         self.decisions = {d.name: d for d in decisions}
         self.hw = hw
         self.eval = _Evaluator()
+        self._ring_reads: list[tuple[int, ...]] = []  # (see `stage`)
         self.buffers: list[Buffer] = []
         self.fifos: list[FifoUse] = []
         self.registers: list[RegisterUse] = []
@@ -884,6 +910,10 @@ class _ProgramReader:
         kinds = [a.data for a in st.applicable_units.data] if st.applicable_units else []
         work: list[Transfer | Compute | Pipeline] = []
         engines: list[str] = []
+        outer_reads = self._ring_reads
+        # the reads of other cores' scratchpads this stage's unit has issued so far
+        # (`per_core_ring_shared` replays them with the next one)
+        self._ring_reads = []
         for op, count, carried in self._stage_ops(st):
             if isinstance(op, ktdf.PipelineOp):
                 work.append(self.pipeline(op, f"{name}.inner"))
@@ -896,6 +926,7 @@ class _ProgramReader:
                 work.append(self.compute(op, kinds, count, f"{name}.c{len(work)}", carried))
                 engines.append(self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)
                                .split(".")[-1])
+        self._ring_reads = outer_reads
         engine = "+".join(sorted(set(engines))) or "+".join(kinds) or name
         return Stage(name, engine, tuple(work))
 
@@ -1020,8 +1051,11 @@ class _ProgramReader:
         shared_bw, shared_name = self.hw.shared(hop)
         sharers = self.hw.sharers
         owners = view_owners(op.source)
-        ring = self.hw.per_core_ring_shared(owners) if owners is not None \
-            else self.hw.ring_shared(hop)
+        if owners is not None:
+            ring = self.hw.per_core_ring_shared(owners, tuple(self._ring_reads))
+            self._ring_reads.append(tuple(owners))
+        else:
+            ring = self.hw.ring_shared(hop)
         if ring is not None:
             shared_bw, sharers, shared_name = ring
         return (Transfer(name, quantity, hop.bandwidth,
