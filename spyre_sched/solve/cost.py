@@ -5,6 +5,8 @@ modulo m:
 
     buffered (m >= 2):  cycles = max(fill_drain + (N - 1) * pace, each shared memory's bound)
     unbuffered (m = 1): cycles = max(fill_drain + (N - 1) * period + skew, the same bounds)
+    one stage of transfers, any m: fill_drain + (N - 1) * its occupancy, the same bounds
+                        (nothing waits for them to land: `issues_back_to_back`)
 
 where fill_drain = the sum over stages of one iteration's time through the stage (the
 fill and the drain of the pipeline together); pace = the largest occupancy per iteration
@@ -866,6 +868,8 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
                              for st, f in zip(p.stages, fills)))
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
     issue = max(occupied.values(), default=0)
+    if issues_back_to_back(p):
+        return fill_drain, issue, fills, shared, issue, {}
     if m < 2:
         if pipeline_iterations(p, choice) < 2 or not holds_buffer(p):
             return fill_drain, fill_drain, fills, shared, issue, {}
@@ -876,6 +880,17 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
 
 
 # ---- an unbuffered pipeline's period (docs/solver.md, "Unbuffered iterations") ---------
+
+
+def issues_back_to_back(p: Pipeline) -> bool:
+    """One stage of transfers and nothing else: nothing of the pipeline reads what they
+    write, so no token makes its unit wait for them to land, and it issues the next
+    iteration's as soon as it has issued this one's, whatever the copies: iterations
+    follow each other at the stage's occupancy, the latency paid once (in the last one's
+    pass). An awaited transfer (an address fetch) is not: its unit waits for it."""
+    if len(p.stages) != 1 or not p.stages[0].work:
+        return False
+    return all(isinstance(w, Transfer) and not w.awaited for w in p.stages[0].work)
 
 
 def holds_buffer(p: Pipeline) -> bool:

@@ -690,6 +690,10 @@ class _Stater:
         slowest = {k: self.maximum([sum(s[k] for s in steadies) for steadies in engines.values()],
                                    upper_s, "engines")
                    for k, (m, _) in enumerate(modulos) if m >= 2 and (n_hi > 1 or not top)}
+        if cost.issues_back_to_back(p):
+            # transfers alone: one after another at their occupancy, whatever the copies
+            period = figures[0].occupancy
+            slowest = {k: figures[0].occupancy for k in slowest}
         if slowest and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
             options = []
