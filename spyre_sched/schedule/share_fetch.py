@@ -449,14 +449,16 @@ def _position_text(p: str, groups: Groups, with_group: bool) -> tuple[str, str, 
             f"%{p}_rank", f"%{p}_group")
 
 
-def _group_base(p: str, k: int, first: int, step: int, group: str | None) -> tuple[str, str]:
-    """(values, name) of dimension k of the tile's group's box origin."""
+def _group_origin(p: str, k: int, first: int, step: int, group: str | None,
+                  name: str) -> str:
+    """Values defining `name`, dimension k of the origin of the executing tile's group's
+    box: `first` + its group's index (the value `group`) x `step`."""
     if group is None or step == 0:
-        return f"      %{p}_o{k} = arith.constant {first} : index\n", f"%{p}_o{k}"
+        return f"      {name} = arith.constant {first} : index\n"
     return (f"      %{p}_o{k}_first = arith.constant {first} : index\n"
             f"      %{p}_o{k}_step = arith.constant {step} : index\n"
             f"      %{p}_o{k}_off = arith.muli {group}, %{p}_o{k}_step : index\n"
-            f"      %{p}_o{k} = arith.addi %{p}_o{k}_first, %{p}_o{k}_off : index\n", f"%{p}_o{k}")
+            f"      {name} = arith.addi %{p}_o{k}_first, %{p}_o{k}_off : index\n")
 
 
 def _fill_text(g: Gather, argument: str) -> tuple[str, str]:
@@ -476,18 +478,10 @@ def _fill_text(g: Gather, argument: str) -> tuple[str, str]:
     size = ", ".join(map(str, slice_shape))
     bases = ", ".join(f"%{p}_b{k}" for k in range(len(read.sizes)))
     position, rank, group = _position_text(p, groups, True)
-    if group is None or groups.step[0] == 0:
-        first_rows = f"      %{p}_first = arith.constant {groups.first[0]} : index\n"
-        first = f"%{p}_first"
-    else:
-        first_rows, first = _group_base(p, 0, groups.first[0], groups.step[0], group)
-    base_ops = ""
-    for k in range(1, len(read.sizes)):
-        if group is None or groups.step[k] == 0:
-            base_ops += f"      %{p}_b{k} = arith.constant {groups.first[k]} : index\n"
-        else:
-            text, name = _group_base(p, k, groups.first[k], groups.step[k], group)
-            base_ops += text.replace(f"%{p}_o{k} =", f"%{p}_b{k} =")
+    first = f"%{p}_first" if group is None or groups.step[0] == 0 else f"%{p}_o0"
+    first_rows = _group_origin(p, 0, groups.first[0], groups.step[0], group, first)
+    base_ops = "".join(_group_origin(p, k, groups.first[k], groups.step[k], group, f"%{p}_b{k}")
+                       for k in range(1, len(read.sizes)))
     rest = "".join(", 0" for _ in slice_shape[1:])
     values = f"""      %{p}_rows = arith.constant {rows} : index
 {position}      %{p}_start = arith.muli {rank}, %{p}_rows : index
