@@ -347,11 +347,11 @@ class _Hardware:
         links is free (emulator.device.sim, `SharedResource`): reads whose paths overlap
         one after another form a chain. `before` are the owner tables of the reads each
         tile's unit issues before this one in the same stage (each asked for as the one
-        before it ends; all of one size). The reads are replayed in read-times, and
-        `sharers` is what this read adds to the slowest tile's finish: the longest chain
-        for a stage's only read (the busiest link's reads where no two paths overlap but
-        on one link; the whole ring where each path overlaps the next tile's), one for a
-        read in the other direction after such a chain, which runs beside it."""
+        before it ends; all of one size). The reads are replayed in units of one read's
+        time, and `sharers` is what this read adds to the slowest tile's finish: the
+        longest chain for a stage's only read (the busiest link's reads where no two paths
+        overlap but on one link; the whole ring where each path overlaps the next tile's),
+        one for a read in the other direction after such a chain, which runs beside it."""
         sequence = [self._ring_links(list(o)) for o in before] + [self._ring_links(owners)]
         if not any(sequence[-1]):
             return None
