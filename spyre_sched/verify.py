@@ -117,6 +117,7 @@ def verify_module(module: Operation, locations: Locations | None = None,
                        f"{first_line(str(err))})", op) from None
     _verify_loop_steps(ops, fail)
     _verify_slice_ranks(ops, fail)
+    _verify_expand_shapes(ops, fail)
     _verify_linalg_index(ops, fail)
     warnings: list = []
     _verify_tile_shapes(ops, fail, warnings)
@@ -159,6 +160,30 @@ def _verify_slice_ranks(ops: list[Operation], fail: Fail) -> None:
             given = len(op.properties[f"static_{what}s"].get_values())
             if given != rank:
                 raise fail(f"'{op.name}' op expected {rank} {what} values, got {given}", op)
+
+
+def _verify_expand_shapes(ops: list[Operation], fail: Fail) -> None:
+    """`tensor.expand_shape`'s `output_shape` is the result's shape: a number where the
+    result's dim is static (the same number), a size operand per dynamic entry (MLIR's
+    verifier checks this; xDSL's checks only the count of entries)."""
+    for op in ops:
+        if op.name != "tensor.expand_shape":
+            continue
+        static = list(op.properties["static_output_shape"].get_values())
+        result = getattr(op.results[0].type, "get_shape", None)
+        dynamic = len(op.operands) - 1
+        if result is None:
+            continue
+        shape = list(result())  # (as many entries: xDSL's verifier checks that)
+        marked = sum(1 for v in static if v == DYNAMIC_INDEX)
+        if marked != dynamic:
+            raise fail(f"'tensor.expand_shape' op has {marked} dynamic output_shape entries "
+                       f"but {dynamic} size operands (an entry out of i64's range reads as "
+                       "dynamic)", op)
+        for k, (given, dim) in enumerate(zip(static, shape)):
+            if given != DYNAMIC_INDEX and dim != DYNAMIC_INDEX and given != dim:
+                raise fail(f"'tensor.expand_shape' op output_shape[{k}] is {given} but the "
+                           f"result's dim {k} is {dim}", op)
 
 
 class _VerifiedShapes:

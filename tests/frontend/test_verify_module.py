@@ -98,3 +98,22 @@ def test_a_linalg_index_of_a_loop_its_op_has_not_is_a_located_error(dim):
                                           r"lower than the number of loops \(2\)") as info:
         parse_kernel(bad, "k.mlir")
     assert info.value.location.line == text[:text.index("linalg.index 1 :")].count("\n") + 1
+
+
+@pytest.mark.parametrize("shape, message", [
+    ("[2, 9223372036854775808, 64]", "has 1 dynamic output_shape entries but 0 size operands"),
+    ("[2, 5, 64]", r"output_shape\[1\] is 5 but the result's dim 1 is 4"),
+    ("[2, 4]", "expected number of static shape dims to be equal to the output rank"),
+])
+def test_an_expand_shape_whose_output_shape_is_not_its_result_is_a_located_error(shape, message):
+    """A kernel mutant (seed 3853) wrote `output_shape [2, 9223372036854775808, 64]`: the
+    entry out of i64's range reads as the dynamic marker with no size operand for it;
+    xDSL's verifier takes it, the compiler reads the result type, and the reference
+    interpreter failed internally (exit 2)."""
+    text = (Path(__file__).parents[1] / "normalize" / "kernels"
+            / "reshape_strided_runs.mlir").read_text()
+    bad = text.replace("output_shape [2, 4, 64]", f"output_shape {shape}", 1)
+    assert bad != text
+    with pytest.raises(VerifyError, match=message) as info:
+        parse_kernel(bad, "k.mlir")
+    assert info.value.location.line == text[:text.index("output_shape [2, 4, 64]")].count("\n") + 1
