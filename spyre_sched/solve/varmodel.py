@@ -685,15 +685,16 @@ class _Stater:
         period = self._unbuffered_period(p, figures, holds, fill_drain, fill_hi) \
             if unbuffered else fill_drain
         per = None
+        # transfers alone: one after another at their occupancy, whatever the copies
+        back_to_back = cost.issues_back_to_back(p)
+        if back_to_back:
+            period = figures[0].occupancy
         # the slowest unit per candidate of two copies or more
         # (a nested pipeline's is also its pace in the stage that runs it: `_nested_pace`)
-        slowest = {k: self.maximum([sum(s[k] for s in steadies) for steadies in engines.values()],
-                                   upper_s, "engines")
+        slowest = {k: figures[0].occupancy if back_to_back else
+                   self.maximum([sum(s[k] for s in steadies) for steadies in engines.values()],
+                                upper_s, "engines")
                    for k, (m, _) in enumerate(modulos) if m >= 2 and (n_hi > 1 or not top)}
-        if cost.issues_back_to_back(p):
-            # transfers alone: one after another at their occupancy, whatever the copies
-            period = figures[0].occupancy
-            slowest = {k: figures[0].occupancy for k in slowest}
         if slowest and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
             options = []
