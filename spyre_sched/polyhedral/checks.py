@@ -21,6 +21,7 @@ from spyre_sched.polyhedral.races import (
     find_write_races,
     store_coverage,
 )
+from spyre_sched.polyhedral.tile_invariance import TileInvariance
 from spyre_sched.polyhedral.unmodelled import unmodelled
 from spyre_sched.polyhedral.replay import Instance, Unreplayable, written_addresses
 from spyre_sched.polyhedral.views import DistributedViewModel
@@ -29,7 +30,7 @@ from spyre_sched.polyhedral.views import DistributedViewModel
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" | "warning" | "not checked"
-    #: "masked-access" | "write-race" | "read-write-race" | "unsynchronised-scratchpad" |
+    #: "masked-access" | "write-race" | "redundant-store" | "read-write-race" | "unsynchronised-scratchpad" |
     #: "uncovered-output" |
     #: "overlapping-parts" | "not-checked"
     code: str
@@ -87,7 +88,8 @@ def race_diagnostics(model: KernelModel) -> list[Diagnostic]:
     """Write races, then read/write races, between tiles: an error where the witness
     replays concretely (a proven race), else a warning saying why not."""
     pointers = {n for view in model.views.values() for part in view.parts for n in part.root_key}
-    return ([_race(model, race, pointers) for race in find_write_races(model)]
+    invariance = TileInvariance(model.accesses)
+    return ([_race(model, race, pointers, invariance) for race in find_write_races(model)]
             + [_read_write_race(model, rw, pointers) for rw in find_read_write_races(model)])
 
 
@@ -116,13 +118,23 @@ def _masked(access, oob) -> Diagnostic:
     )
 
 
-def _race(model: KernelModel, race, pointers: set[str]) -> Diagnostic:
+def _race(model: KernelModel, race, pointers: set[str],
+          invariance: TileInvariance) -> Diagnostic:
     """A write race is an error only if its witness replays concretely at fixed
-    arguments; otherwise a warning saying why."""
+    arguments; otherwise a warning saying why. Tiles that write one element through
+    stores doing the same in every tile write the same values: a warning that the work
+    is repeated, not a race."""
     w = race.witness
     other = "" if race.first is race.second else f" and {_name(race.second.tile_op)}"
-    text = f"write race: stores through {_name(race.first.tile_op)}{other}: {race}"
     data = {"tile": w.tile1, "tile2": w.tile2, "coordinate": w.coordinate, **w.loops1}
+    if invariance.store_is_invariant(race.first) and invariance.store_is_invariant(race.second):
+        return Diagnostic(
+            "warning", "redundant-store",
+            f"redundant store: stores through {_name(race.first.tile_op)}{other}: {race}, "
+            "the same values (the store, its subscripts and everything it reads are the "
+            "same in every tile), so the result does not depend on their order; each tile "
+            "repeats the work", race.first.op, data, race.second.op)
+    text = f"write race: stores through {_name(race.first.tile_op)}{other}: {race}"
     severity, note = _confirmed(model, race.first, race.second, w, pointers)
     return Diagnostic(severity, "write-race", text + note, race.first.op, data,
                       race.second.op)
