@@ -6,7 +6,8 @@ known: `strides: [%s0, 1]` with `%s0 = arith.index_cast %s0_in` and `--arg s0_in
 write it), or `strides: [%c64, %c1]` spelled with constants. The scheduler and the
 polyhedral model read static strides; a stride that stays a run-time value is refused by the
 legality check. So each dynamic stride whose value folds (integer constants through
-`index_cast`, extensions, truncations, `addi`, `subi`, `muli`) is written into the view's
+`index_cast`, extensions, truncations, `addi`, `subi`, `muli`, and the divisions and
+remainders where they are defined) is written into the view's
 static strides and dropped from its operands. Sizes stay as written: a coordinate set's
 symbols bind to the dynamic sizes.
 """
@@ -22,8 +23,26 @@ from spyre_sched.frontend.kernel import Kernel
 
 _PASS_THROUGH = (arith.IndexCastOp, arith.ExtSIOp, arith.ExtUIOp,
                  arith.TruncIOp)
-_COMBINE = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b,
-            arith.MuliOp: lambda a, b: a * b}
+
+
+def _truncating(a: int, b: int) -> int:
+    quotient = abs(a) // abs(b)
+    return quotient if (a < 0) == (b < 0) else -quotient
+
+
+#: op -> its value on two folded operands (None: not a value, e.g. a division by zero or
+#: an unsigned op on a negative operand)
+_COMBINE = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.DivUIOp: lambda a, b: a // b if a >= 0 and b > 0 else None,
+    arith.RemUIOp: lambda a, b: a % b if a >= 0 and b > 0 else None,
+    arith.DivSIOp: lambda a, b: _truncating(a, b) if b else None,
+    arith.RemSIOp: lambda a, b: a - b * _truncating(a, b) if b else None,
+    arith.FloorDivSIOp: lambda a, b: a // b if b else None,
+    arith.CeilDivSIOp: lambda a, b: -(-a // b) if b else None,
+}
 
 
 def folded_index(value: SSAValue, depth: int = 0) -> int | None:

@@ -70,3 +70,26 @@ def test_without_the_argument_the_run_time_stride_is_refused(tmp_path):
     path.write_text(KERNEL)
     with pytest.raises(SpyreSchedError, match="run-time strides"):
         spyre_sched.compile(str(path))
+
+
+@pytest.mark.parametrize("spelling, stride", [
+    ("arith.divui %c96, %c4", 24), ("arith.divsi %c96, %c4", 24),
+    ("arith.floordivsi %c98, %c4", 24), ("arith.ceildivsi %c94, %c4", 24),
+    ("arith.remui %c98, %c26", 20), ("arith.remsi %c98, %c26", 20),
+])
+def test_a_stride_divided_from_constants_becomes_static(spelling, stride):
+    text = KERNEL.replace("%s = arith.index_cast %n : i32 to index",
+                          "%c96 = arith.constant 96 : index\n  %c94 = arith.constant 94 : index\n"
+                          "  %c98 = arith.constant 98 : index\n  %c26 = arith.constant 26 : index\n"
+                          f"  %s = {spelling} : index")
+    kernel = parse_kernel(text, "rows.mlir")
+    assert fold_constant_strides(kernel) == 2
+    assert _view_strides(kernel)[0] == ([stride, 1], 0)
+
+
+def test_a_division_by_zero_is_not_folded():
+    text = KERNEL.replace("%s = arith.index_cast %n : i32 to index",
+                          "%c96 = arith.constant 96 : index\n  %s = arith.divui %c96, %c0 : index")
+    kernel = parse_kernel(text, "rows.mlir")
+    assert fold_constant_strides(kernel) == 0  # the view keeps its run-time strides
+    assert _view_strides(kernel)[0][1] == 2
