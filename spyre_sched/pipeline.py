@@ -38,6 +38,7 @@ from spyre_sched.normalize.extract_to_broadcast import ExtractToBroadcast
 from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.batch_matmul import BatchMatmulToMatmuls
 from spyre_sched.normalize.fold_scalar_casts import FoldScalarCasts
+from spyre_sched.normalize.identity_access_order import IdentityAccessOrder
 from spyre_sched.normalize.inter_tile import LowerInterTile
 from spyre_sched.normalize.linear_tile_id import LinearTileId
 from spyre_sched.normalize.masked_views import MarkMaskedViews
@@ -100,6 +101,7 @@ class DevicePatterns(ModulePass):
 #: The normal form (spyre_sched/normalize): every spelling of a kernel's compute brought
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
+    IdentityAccessOrder(),
     MarkMaskedViews(),
     LowerInterTile(),
     ReshapeToAccess(),

@@ -19,8 +19,13 @@ and each store of it one store of each piece at the same rows of its own tile. T
 must be a box that every tile and loop iteration where it straddles cuts at the same
 place of the tile (its position may depend on both: a copy loop over tiles that each
 straddle two arrays at their middle is cut there, then split where the pieces change
-array); a straddling tile that compute reads stays refused (the pieces would have to be
-joined into one tensor).
+array). The straddling tile may be the copy's load or its store.
+
+A straddling box tile that compute reads, or that a computed value is stored through,
+would need its pieces joined into one tensor (or split out of one); instead it goes
+through a slot of the executing tile's own scratchpad, in the tile's shape: the loaded
+tile is stored into the slot as it is and the compute reads the slot, or the value is
+stored into the slot and copied from there to the tile. The copy is then cut as above.
 """
 
 from __future__ import annotations
@@ -36,8 +41,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.normalize.scratchpad_slots import aligned, pinned_end, scratchpad_slot
 from spyre_sched.polyhedral.accesses import AccessModel
-from spyre_sched.polyhedral.distributed import copy_pieces, part_edges, spans_parts
+from spyre_sched.polyhedral.distributed import (
+    copy_pieces,
+    part_edges,
+    spans_parts,
+    staged_cut,
+)
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import index_constant
@@ -126,6 +137,32 @@ def _split_copy(access: AccessModel, dim: int, ranges: list[tuple[int, int]]) ->
         Rewriter.erase_op(tile)
 
 
+def _stage(fn, access: AccessModel) -> None:
+    """Route the tile through a slot of the executing tile's own scratchpad: a loaded
+    tile is stored there as it is and compute reads the slot; a computed value is stored
+    there and copied from it to the tile. The copy is then cut at the parts' edges."""
+    op = access.op
+    if access.kind == "load":
+        value = op.result
+        slot = scratchpad_slot(fn, aligned(pinned_end(fn)), value.type, ())
+        readers = [u for u in value.uses]
+        into = ktdp.StoreOp.build(operands=[value, slot.own])
+        staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[value.type])
+        staged.result.name_hint = value.name_hint
+        note_origin([into, staged], op)
+        Rewriter.insert_op([into, staged], InsertPoint.after(op))
+        for use in readers:
+            use.operation.operands[use.index] = staged.result
+    else:
+        value = op.operands[0]
+        slot = scratchpad_slot(fn, aligned(pinned_end(fn)), value.type, ())
+        into = ktdp.StoreOp.build(operands=[value, slot.own])
+        staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[value.type])
+        note_origin([into, staged], op)
+        Rewriter.insert_op([into, staged], InsertPoint.before(op))
+        op.operands[0] = staged.result
+
+
 @dataclass(frozen=True)
 class SplitAtPartEdges(ModulePass):
     """Split loops at the iterations where an access through a distributed view moves from
@@ -149,7 +186,10 @@ class SplitAtPartEdges(ModulePass):
                         break
                     cut = copy_pieces(model, access)
                     if cut is not None:
-                        found = (_split_copy, (access, *cut))
+                        found = (_split_copy, cut)
+                        break
+                    if staged_cut(model, access) is not None:
+                        found = (_stage, (fn, access))
                         break
                 if found is None:
                     break

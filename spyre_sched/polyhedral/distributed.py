@@ -136,23 +136,46 @@ def part_edges(model: KernelModel, access: AccessModel):
 
 
 def copy_pieces(model: KernelModel, access: AccessModel):
-    """(dim, [(first, last) tile-local range per part, in order]) when `access` is a load
-    of a box tile, only stored, whose parts split it along one dim at the same tile-local
-    place on every tile and loop iteration where it straddles parts (and leave each range
-    in one part where it does not); else None. The tile's position may depend on the tile
-    and the loops (a copy loop's one iteration over a tile that straddles two halves)."""
-    op = access.tile_op
-    if access.kind != "load" or not isinstance(op, ktdp.ConstructAccessTileOp) \
-            or op.tile_symbols or not access.op.result.uses:
+    """(the copy's load, dim, ranges) when `access` belongs to a copy (a load of a box
+    tile, only stored, or such a store) whose tile straddles parts in a way
+    `straddle_cut` cuts; else None."""
+    load = access
+    if access.kind == "store":
+        source = access.op.operands[0].owner
+        load = next((a for a in model.accesses if a.op is source), None)
+        if load is None:
+            return None
+    if load.kind != "load" or not box_at_origin(load.tile_op) or not load.op.result.uses:
         return None
     if any(not isinstance(use.operation, ktdp.StoreOp) or use.index != 0
-           for use in access.op.result.uses):
+           for use in load.op.result.uses):
         return None
-    box = box_bounds(op.access_tile_set.data, [])
-    order = op.access_tile_order.data
-    if box is None or any(lo != 0 for lo, _ in box) \
-            or order != AffineMap.identity(len(box)):
+    cut = straddle_cut(model, access)
+    return None if cut is None else (load, *cut)
+
+
+def staged_cut(model: KernelModel, access: AccessModel):
+    """`straddle_cut` of a box tile that compute reads (a load with a use other than a
+    store) or that a computed value is stored through: staged through the executing
+    tile's own scratchpad, it becomes a copy that is cut so (`split-at-part-edges`)."""
+    if access.kind == "load":
+        if all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0
+               for u in access.op.result.uses):
+            return None
+    elif isinstance(access.op.operands[0].owner, ktdp.LoadOp):
         return None
+    return straddle_cut(model, access)
+
+
+def straddle_cut(model: KernelModel, access: AccessModel):
+    """(dim, [(first, last) tile-local range per part, in order]) when the parts split the
+    access's box tile along one dim at the same tile-local place on every tile and loop
+    iteration where it straddles parts (and leave each range in one part where it does
+    not); else None. The tile's position may depend on the tile and the loops (a copy
+    loop's one iteration over a tile that straddles two halves)."""
+    if not box_at_origin(access.tile_op):
+        return None
+    box = box_bounds(access.tile_op.access_tile_set.data, [])
     # each instance (tile, loop iteration): its base and its pieces' boxes
     instances = []
     for tile in range(model.tile_count):
@@ -170,6 +193,15 @@ def copy_pieces(model: KernelModel, access: AccessModel):
         if split is not None:
             return dim, split
     return None
+
+
+def box_at_origin(op) -> bool:
+    """A plain access tile whose set is a box from 0 in every dim, in identity order."""
+    if not isinstance(op, ktdp.ConstructAccessTileOp) or op.tile_symbols:
+        return False
+    box = box_bounds(op.access_tile_set.data, [])
+    return (box is not None and all(lo == 0 for lo, _ in box)
+            and op.access_tile_order.data == AffineMap.identity(len(box)))
 
 
 def _split_along(instances, dim: int, last: int) -> list[tuple[int, int]] | None:
@@ -305,7 +337,8 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
                          "views built in this kernel", op)
     accesses = accesses_through(model, op)
     if any(spans_parts(model, a) and (part_edges(model, a) is not None
-                                      or copy_pieces(model, a) is not None) for a in accesses):
+                                      or copy_pieces(model, a) is not None
+                                      or staged_cut(model, a) is not None) for a in accesses):
         # the normal form splits the loop first (`split-at-part-edges`), then resolves
         return Resolution("split")
     per_access = [_part_per_tile(model, a) for a in accesses]

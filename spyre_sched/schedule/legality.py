@@ -203,10 +203,6 @@ def _check_tile(op: ktdp.ConstructAccessTileOp) -> None:
     if box_bounds(op.access_tile_set.data, []) is None:
         raise fail(op, NAME, "not supported yet: non-rectangular access tiles (strided, "
                    "skewed or triangular sets)")
-    order = op.access_tile_order.data
-    if [r.position for r in order.results] != list(range(order.num_dims)):  # type: ignore[attr-defined]
-        raise fail(op, NAME, "not supported yet: access tiles in an order other than the "
-                   "identity (transposed traversal)")
 
 
 def _check_tensor_types(op: Operation) -> None:

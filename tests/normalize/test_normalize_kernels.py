@@ -54,6 +54,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - causal_mask_positions: a causal mask whose body computes rows and columns from
   `linalg.index` and index values from outside (tile id, loop counter), compared by
   `arith.cmpi` (brought to float arithmetic on positions by the normal form);
+- transposed_access: access tiles traversed column-major (`(d0, d1) -> (d1, d0)`), loaded
+  and stored, and a 3-D box read in `(d2, d0, d1)` order (explicit transposes in the
+  normal form);
 - reshape_strided_runs: a [2, 4, 64] tile (2 tokens x 4 heads) collapsed to [8, 64] rows
   and expanded back for its store, its rows two strided runs (staged through the tile's
   scratchpad);
@@ -288,7 +291,14 @@ def _mapped_axpy(rng):
     return {"X": x, "B": b}, {"Y": np.abs(xd * b.astype(np.float64) + xd)}
 
 
+def _transposed_access(rng):
+    x, z = _f16(rng, 8, 64), _f16(rng, 4, 4, 8)
+    w = np.concatenate([np.transpose(z[2 * t:2 * t + 2], (2, 0, 1)) for t in range(2)])
+    return {"X": x, "Z": z}, {"Y": x.astype(np.float64) * 2, "W": w.astype(np.float64)}
+
+
 CASES = {
+    "transposed_access": _transposed_access,
     "reshape_rows": _reshape_rows,
     "reshape_total": _reshape_total,
     "reshape_scalar": _reshape_scalar,

@@ -1,0 +1,116 @@
+"""Normal-form pass `identity-access-order`: every access tile traverses its box in the
+view's own dim order; a transposed traversal becomes an explicit transpose.
+
+An access tile whose `access_tile_order` is a permutation `p` other than the identity
+(a column-major read of a row-major box, `(d0, d1) -> (d1, d0)`) gives its data tile the
+box's extents in that order: element `idx` of the tile is the box's point whose dim
+`p[k]` is `idx[k]` (offset by the box's corner). So
+
+- a load through it is a load through the same box in identity order followed by
+  `linalg.transpose` with `permutation = p` (output dim k reads input dim p[k]);
+- a store of a value through it is a store, through the identity-ordered box, of the
+  value transposed by the inverse permutation.
+
+The scheduler then reads only identity-ordered tiles, and the transposes are compute
+like any other (`matmul-to-generic` makes them generics with a permuted input map). The
+old tile is dropped once nothing uses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
+from xdsl.dialects.linalg.ops import TransposeOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.normalize.common import kernel_of, note_origin
+from spyre_sched.schedule.common import fail
+
+NAME = "identity-access-order"
+
+
+def _permutation(op: ktdp.ConstructAccessTileOp) -> list[int]:
+    return [r.position for r in op.access_tile_order.data.results]  # type: ignore[attr-defined]
+
+
+def _transpose(value: SSAValue, perm: list[int], origin: Operation,
+               at: InsertPoint) -> SSAValue:
+    """`value` transposed so that output dim k is its dim perm[k], inserted at `at`."""
+    vtype = value.type
+    assert isinstance(vtype, TensorType)
+    shape = list(vtype.get_shape())
+    rtype = TensorType(vtype.element_type, [shape[d] for d in perm])
+    init = tensor.EmptyOp([], rtype)
+    op = TransposeOp(value, init.tensor, DenseArrayBase.from_list(i64, perm), rtype)
+    note_origin([init, op], origin)
+    Rewriter.insert_op([init, op], at)
+    return op.results[0]
+
+
+def _identity_tile(op: ktdp.ConstructAccessTileOp, perm: list[int]) -> ktdp.ConstructAccessTileOp:
+    """`op` with the identity order: the same box, its type's extents in view order."""
+    old = op.result.type
+    shape = list(old.get_shape())
+    extents = [0] * len(perm)
+    for k, d in enumerate(perm):
+        extents[d] = shape[k]
+    new = ktdp.ConstructAccessTileOp.build(
+        operands=[op.view, list(op.indices), list(op.tile_symbols)],
+        properties={**op.properties,
+                    "access_tile_order": AffineMapAttr(AffineMap.identity(len(perm)))},
+        attributes=dict(op.attributes),
+        result_types=[ktdp.AccessTileType(extents, old.element_type)],
+    )
+    new.result.name_hint = op.result.name_hint
+    note_origin([new], op)
+    return new
+
+
+def _reorder(op: ktdp.ConstructAccessTileOp) -> None:
+    perm = _permutation(op)
+    identity = _identity_tile(op, perm)
+    Rewriter.insert_op(identity, InsertPoint.after(op))
+    inverse = [perm.index(d) for d in range(len(perm))]
+    for use in list(op.result.uses):
+        user = use.operation
+        if isinstance(user, ktdp.LoadOp):
+            old_type = user.result.type
+            assert isinstance(old_type, TensorType)
+            load = ktdp.LoadOp.build(
+                operands=[identity.result],
+                result_types=[TensorType(old_type.element_type, list(identity.result.type.get_shape()))],
+                attributes=dict(user.attributes))
+            note_origin([load], user)
+            Rewriter.insert_op(load, InsertPoint.before(user))
+            transposed = _transpose(load.result, perm, user, InsertPoint.before(user))
+            name = user.result.name_hint
+            user.result.replace_all_uses_with(transposed)
+            transposed.name_hint = name
+            Rewriter.erase_op(user)
+        elif isinstance(user, ktdp.StoreOp):
+            value = _transpose(user.value, inverse, user, InsertPoint.before(user))
+            user.operands = [value, identity.result]
+        else:
+            raise fail(user, NAME, "not supported yet: an access tile in a non-identity order "
+                       f"used by {user.name} (only loads and stores)")
+    Rewriter.erase_op(op)
+
+
+@dataclass(frozen=True)
+class IdentityAccessOrder(ModulePass):
+    """Access tiles in a non-identity order -> identity-ordered tiles + `linalg.transpose`."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in kernel_of(op):
+            for tile in [t for t in fn.walk() if isinstance(t, ktdp.ConstructAccessTileOp)]:
+                if _permutation(tile) != list(range(len(_permutation(tile)))):
+                    _reorder(tile)
