@@ -154,11 +154,15 @@ class Runtime:
         constant addresses own it."""
         self._next_byte = max(self._next_byte, end_byte)
 
-    def write_tensor(self, offset: int, values, element: str) -> None:
+    def write_tensor(self, offset: int, values, element: str, core: int | None = None) -> None:
+        """Write a row-major tensor at element `offset` of device memory, or of core
+        `core`'s scratchpad."""
         et = element_type(element)
         raw = to_memory(et, np.asarray(values))
-        self.global_memory.write(offset * et.size, raw.shape, contiguous_strides(raw.shape, et.size),
-                                 raw, what=f"tensor write at element {offset}")
+        memory = (self.global_memory if core is None
+                  else self.emu.memory(self.device.scratchpad(core).name))
+        memory.write(offset * et.size, raw.shape, contiguous_strides(raw.shape, et.size),
+                     raw, what=f"tensor write at element {offset}")
 
     def read_tensor(self, offset: int, shape, element: str) -> np.ndarray:
         et = element_type(element)

@@ -9,10 +9,11 @@ It depends only on the front end, dialects and polyhedral layer of spyre_sched a
 from emulator.reference.run import (
     as_kernel,
     constant_address_end,
+    loaded_address_ranges,
     make_inputs,
     run,
     run_with_error_bounds,
     stored_address_ranges,
 )
 
-__all__ = ["as_kernel", "constant_address_end", "make_inputs", "run", "run_with_error_bounds", "stored_address_ranges"]
+__all__ = ["as_kernel", "constant_address_end", "loaded_address_ranges", "make_inputs", "run", "run_with_error_bounds", "stored_address_ranges"]

@@ -80,6 +80,7 @@ class KernelSetup:
     bounded: dict[tuple, list[ArgumentInfo]] = dataclasses.field(default_factory=dict)
     constant_end: int | None = None
     address_outputs: list | None = None  # stored_address_ranges
+    address_inputs: list | None = None  # loaded_address_ranges
     layouts: dict[int, ArgumentLayout | None] = dataclasses.field(default_factory=dict)
     model: KernelModel | None = None
     index_ranges: dict[int, tuple[int, int]] | None = None
@@ -275,29 +276,33 @@ def _check_dtype(arg: ArgumentInfo, given: np.ndarray, kernel: Kernel) -> np.nda
 
 @dataclass(frozen=True)
 class AddressOutput:
-    """A range of global memory a kernel stores to through views at constant addresses
-    (no pointer argument): an output like an argument's, keyed `name` (`global@0x...`,
-    its first byte), `count` elements of `element_type` from element offset `offset`."""
+    """A range of memory a kernel reaches through views at constant addresses (no pointer
+    argument): an output (or input) like an argument's, keyed `name` (`global@0x...` or
+    `ct_local(core 3)@0x...`, its first byte), `count` elements of `element_type` from
+    element offset `offset` of `memory` ("global", or a core's scratchpad by its id)."""
 
     name: str
     offset: int
     count: int
     element_type: str
+    memory: object = "global"
 
     @property
     def first_byte(self) -> int:
         return self.offset * element_type(self.element_type).size
 
 
-def _constant_views(kernel: Kernel):
+def _constant_views(kernel: Kernel, scratchpads: bool = False):
     """(view op, first element, last element) of every global view at a constant address
-    whose extent is known: the elements its coordinate set can reach."""
+    whose extent is known (with `scratchpads`: of every view at a constant address in a
+    scratchpad its `ct_id` names): the elements its coordinate set can reach."""
     from spyre_sched.polyhedral.affine_values import AffineValues
     from spyre_sched.polyhedral.point_sets import bounding_box
 
     values = AffineValues(kernel.func)
     for op in kernel.func.walk():
-        if not isinstance(op, ConstructMemoryViewOp) or op.memory_space.space != "global":
+        if not isinstance(op, ConstructMemoryViewOp) or _memory_of(op) is None \
+                or (_memory_of(op) != "global") != scratchpads:
             continue
         offset = values.form(op.offset).constant
         sizes = [values.form(v).constant for v in op.sizes]
@@ -315,6 +320,13 @@ def _constant_views(kernel: Kernel):
         first = offset + sum(min(span, 0) for span in spans)
         last = offset + sum(max(span, 0) for span in spans)
         yield op, max(first, 0), last
+
+
+def _memory_of(view: ConstructMemoryViewOp):
+    """"global", the core whose scratchpad the view names, or None (the executing tile's
+    own scratchpad: another memory in each tile)."""
+    space = view.memory_space
+    return "global" if space.space == "global" else space.tile
 
 
 def constant_address_end(kernel: Kernel) -> int:
@@ -336,28 +348,83 @@ def stored_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
     stored = set()
     for op in kernel.func.walk():
         if isinstance(op, ktdp_ops.StoreOp):
-            tile = op.tile.owner
-            view = getattr(tile, "view", None)
-            owner = view.owner if view is not None else None
-            parts = ([v.owner for v in owner.views]
-                     if isinstance(owner, ConstructDistributedMemoryViewOp) else [owner])
-            stored.update(p for p in parts if isinstance(p, ConstructMemoryViewOp))
-    ranges: dict[str, list[list[int]]] = {}
-    for op, first, last in _constant_views(kernel):
-        if op in stored:
-            ranges.setdefault(element_name(op.result.type), []).append([first, last])
+            stored.update(_parts_of(op.tile.owner))
+    return [a for a, _ in _address_ranges(kernel, stored) if a.memory == "global"]
+
+
+def loaded_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
+    """The inputs a kernel has besides its arguments: for every global view at a constant
+    address that a `ktdp.load` reads through (its tile's view, a part of it, or an index
+    tensor of an indirect tile), and every such view in a scratchpad its `ct_id` names,
+    the elements it can reach, merged like
+    `stored_address_ranges`. A range that overlaps one of another element type is left out
+    (its bytes are read as two things; nothing says which values they hold). `make_inputs`
+    makes values for them and both executors place them before the run, so a kernel
+    that copies from such memory is compared on data, not on the poison memory starts
+    with."""
+    return [a for a, _ in _address_inputs(as_kernel(kernel))]
+
+
+def _address_inputs(kernel: Kernel) -> list[tuple[AddressOutput, list]]:
+    loaded, everything = set(), set()
+    for op in kernel.func.walk():
+        tiles = []
+        if isinstance(op, ktdp_ops.LoadOp):
+            tiles.append(op.tile.owner)
+        if isinstance(op, ConstructIndirectAccessTileOp):
+            loaded.update(v.owner for v in op.index_views
+                          if isinstance(v.owner, ConstructMemoryViewOp))
+        for tile in tiles:
+            loaded.update(_parts_of(tile))
+        if isinstance(op, ConstructMemoryViewOp):
+            everything.add(op)
+    found = _address_ranges(kernel, loaded)
+    others = _address_ranges(kernel, everything)
+    keep = []
+    for a, views in found:
+        first, last = a.first_byte, a.first_byte + a.count * element_type(a.element_type).size
+        clash = any(b.element_type != a.element_type and b.memory == a.memory
+                    and b.first_byte < last
+                    and first < b.first_byte + b.count * element_type(b.element_type).size
+                    for b, _ in others)
+        if not clash:
+            keep.append((a, views))
+    return keep
+
+
+def _parts_of(tile) -> set:
+    """The memory views an access tile reaches: its view, or a distributed view's parts."""
+    view = getattr(tile, "view", None)
+    owner = view.owner if view is not None else None
+    parts = ([v.owner for v in owner.views]
+             if isinstance(owner, ConstructDistributedMemoryViewOp) else [owner])
+    return {p for p in parts if isinstance(p, ConstructMemoryViewOp)}
+
+
+def _address_ranges(kernel: Kernel, views: set) -> list[tuple[AddressOutput, list]]:
+    """The elements the global views at constant addresses among `views` can reach, with
+    overlapping or adjacent ranges of one element type merged, in address order; each
+    with the views it covers."""
+    ranges: dict[tuple, list[tuple[int, int, object]]] = {}
+    for op, first, last in [*_constant_views(kernel), *_constant_views(kernel, True)]:
+        if op in views:
+            key = (_memory_of(op), element_name(op.result.type))
+            ranges.setdefault(key, []).append((first, last, op))
     found = []
-    for et, spans in ranges.items():
-        merged: list[list[int]] = []
-        for first, last in sorted(spans):
+    for (memory, et), spans in ranges.items():
+        merged: list[list] = []
+        for first, last, op in sorted(spans, key=lambda span: span[:2]):
             if merged and first <= merged[-1][1] + 1:
                 merged[-1][1] = max(merged[-1][1], last)
+                merged[-1][2].append(op)
             else:
-                merged.append([first, last])
+                merged.append([first, last, [op]])
         size = element_type(et).size
-        found += [AddressOutput(f"global@{first * size:#x}", first, last - first + 1, et)
-                  for first, last in merged]
-    return sorted(found, key=lambda a: (a.first_byte, a.name))
+        where = "global" if memory == "global" else f"ct_local(core {memory})"
+        found += [(AddressOutput(f"{where}@{first * size:#x}", first, last - first + 1, et,
+                                 memory), ops)
+                  for first, last, ops in merged]
+    return sorted(found, key=lambda a: (str(a[0].memory), a[0].first_byte, a[0].name))
 
 
 def _bounded_arguments(kernel: Kernel, runtime_args: dict) -> list[ArgumentInfo]:
@@ -483,6 +550,10 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
     args = _bounded_arguments(kernel, runtime_args)
     block = kernel.func.body.block
     names = {a.name for a in args}
+    setup = kernel_setup(kernel)
+    if setup.address_inputs is None:
+        setup.address_inputs = loaded_address_ranges(kernel)
+    names |= {a.name for a in setup.address_inputs}
     for key in list(inputs) + list(runtime_args):
         if key not in names:
             raise ExecutionError(
@@ -589,6 +660,14 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
     machine = Machine(kernel, memory, kernel.grid, Exchange(num_tiles),
                       errors=None if accumulator is None
                       else ErrorTracking(accumulator, memory, max_roundings))
+    for a in setup.address_inputs:  # memory read through constant addresses
+        if a.name in inputs:
+            et = element_type(a.element_type)
+            raw = to_memory(et, np.asarray(inputs[a.name])).reshape(-1)
+            if raw.size != a.count:
+                raise ExecutionError(f"input {a.name} has {raw.size} elements; the kernel's "
+                                     f"views at that address reach {a.count}", _where(kernel))
+            memory.adopt(a.memory, a.first_byte, raw)
     for p in placements:
         et = element_type(p.arg.element_type)
         given = inputs.get(p.arg.name)
@@ -742,6 +821,16 @@ def make_inputs(
                 out[arg.name] = picked.reshape(shape).astype(et.value_dtype)
                 continue
             out[arg.name] = rng.integers(lo, hi + 1, size=shape).astype(et.value_dtype)
+    # memory read through views at constant addresses (after the arguments: their values
+    # do not change); index tensors within the coordinates they select
+    for address, views in _address_inputs(kernel):
+        et = element_type(address.element_type)
+        if et.is_float:
+            out[address.name] = round_to(et, rng.uniform(-2.0, 2.0, size=address.count))
+        else:
+            lo, hi = _address_index_range(kernel, views) or (0, 7)
+            out[address.name] = rng.integers(lo, hi + 1, size=address.count).astype(
+                et.value_dtype)
     return out
 
 
@@ -763,6 +852,27 @@ def _index_ranges(kernel: Kernel) -> dict[int, tuple[int, int]]:
     """Argument position -> (lo, hi) of the coordinates an index tensor selects."""
     block = kernel.func.body.block
     ranges: dict[int, tuple[int, int]] = {}
+    for source, lo, hi in _index_selections(kernel):
+        if source.offset.owner is not block:
+            continue
+        pos = source.offset.index
+        old = ranges.get(pos)
+        ranges[pos] = (lo, hi) if old is None else (max(lo, old[0]), min(hi, old[1]))
+    return ranges
+
+
+def _address_index_range(kernel: Kernel, views: list) -> tuple[int, int] | None:
+    """(lo, hi) the index tensors among `views` (at constant addresses) all select."""
+    found = None
+    for source, lo, hi in _index_selections(kernel):
+        if source in views:
+            found = (lo, hi) if found is None else (max(lo, found[0]), min(hi, found[1]))
+    return found
+
+
+def _index_selections(kernel: Kernel):
+    """(index tensor's view, lo, hi) for every index subscript of an indirect tile: the
+    coordinates it selects along its dim of the gathered view (every part's bounds)."""
     for op in kernel.func.walk():
         if not isinstance(op, ConstructIndirectAccessTileOp):
             continue
@@ -775,7 +885,7 @@ def _index_ranges(kernel: Kernel) -> dict[int, tuple[int, int]]:
             if j < 0:
                 continue
             source = op.index_views[j].owner
-            if not isinstance(source, ConstructMemoryViewOp) or source.offset.owner is not block:
+            if not isinstance(source, ConstructMemoryViewOp):
                 continue
             bounds = []
             for part in parts:
@@ -788,10 +898,5 @@ def _index_ranges(kernel: Kernel) -> dict[int, tuple[int, int]]:
                     bounds = None
                     break
                 bounds.append(b[k])
-            if not bounds:
-                continue
-            lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
-            pos = source.offset.index
-            old = ranges.get(pos)
-            ranges[pos] = (lo, hi) if old is None else (max(lo, old[0]), min(hi, old[1]))
-    return ranges
+            if bounds:
+                yield source, min(b[0] for b in bounds), max(b[1] for b in bounds)

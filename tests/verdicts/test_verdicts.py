@@ -287,3 +287,35 @@ def test_a_written_out_sigmoid_keeps_its_denominator_positive():
     assert np.isfinite(bounds["Y"]).all() and bounds["Y"].max() < 4
     result = spyre_sched.run(kernel, strategy="heuristic")
     assert result.verdict == "MATCH", result.mismatches
+
+
+def test_loads_through_constant_addresses_are_inputs(tmp_path):
+    """Memory a kernel reads at hard-coded addresses (device memory, a named core's
+    scratchpad) gets made values in both executors: the output is computed from them,
+    so an output left as the poison memory starts with cannot pass as a copy of it."""
+    kernel = KERNELS / "address_loads.mlir"
+    found = reference.loaded_address_ranges(kernel)
+    assert [(a.name, a.offset, a.count, a.memory) for a in found] == [
+        ("ct_local(core 1)@0x0", 0, 4096, 1), ("global@0x0", 0, 4096, "global")]
+    inputs = reference.make_inputs(reference.as_kernel(kernel), 0)
+    assert set(inputs) == {"ct_local(core 1)@0x0", "global@0x0"}
+    x = np.concatenate([inputs["global@0x0"], inputs["ct_local(core 1)@0x0"]])
+    assert np.isfinite(x).all()
+    result = spyre_sched.run(str(kernel), {}, strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
+    assert result.checks["global@0x8000"].exact == 8192
+    assert np.array_equal(result.outputs["global@0x8000"], (x + x).astype(np.float16))
+    # a caller's values for that memory are used as given
+    given = {"global@0x0": np.ones(4096, np.float16),
+             "ct_local(core 1)@0x0": np.full(4096, 3, np.float16)}
+    result = spyre_sched.run(str(kernel), given, strategy="heuristic")
+    assert result.verdict == "MATCH"
+    assert set(np.unique(result.outputs["global@0x8000"])) == {2.0, 6.0}
+
+
+def test_outputs_that_are_all_poison_are_unchecked_not_a_match():
+    kernel = KERNELS / "address_copy_of_poison.mlir"
+    assert reference.loaded_address_ranges(kernel) == []  # the f16 and i32 views overlap
+    result = spyre_sched.run(str(kernel), {})
+    assert result.verdict == "UNCHECKED" and not result.mismatches
+    assert "poison pattern" in result.unchecked[0]
