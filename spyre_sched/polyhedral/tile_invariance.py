@@ -4,9 +4,10 @@ A store is tile-invariant when nothing it depends on can differ between tiles: i
 stored value, its access tile's subscripts, the bounds of the loops and the conditions
 of the `scf.if`s around it, and everything those are computed from, reach neither the
 tile id (`ktdp.get_compute_tile_id`) nor an inter-tile op, and read memory only through
-views every tile sees alike (device memory, or a scratchpad named by its core). A load
-of the executing core's own scratchpad (`ct_local` without `ct_id`) reads a different
-memory in each tile, so it makes the store tile-dependent.
+views every tile sees alike (device memory, or a scratchpad named by its core). A view
+of the executing core's own scratchpad (`ct_local` without `ct_id`) names a different
+memory in each tile, so reading through it (data or an indirect tile's indices) makes
+the store tile-dependent.
 
 Every tile then runs the same sequence of such stores with the same values (what they
 read is the same memory, and a store of another tile into it that is not ordered before
@@ -23,17 +24,19 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
-from spyre_sched.dialects.ktdp import GetComputeTileIdOp, LoadOp
+from spyre_sched.dialects.ktdp import ConstructMemoryViewOp, GetComputeTileIdOp, LoadOp
 from spyre_sched.polyhedral.accesses import AccessModel
 
 
 def _differs_by_tile(op: Operation, loads: dict[int, AccessModel]) -> bool:
+    """The tile id, an inter-tile op, a view of the executing core's own scratchpad (a
+    load's data or an indirect tile's index tensor read there), or a load the model
+    does not know."""
     if isinstance(op, GetComputeTileIdOp) or op.name.startswith("ktdp.inter_tile"):
         return True
-    if isinstance(op, LoadOp):
-        access = loads.get(id(op))
-        return access is None or any(part.memory.own for part in access.view.parts)
-    return False
+    if isinstance(op, ConstructMemoryViewOp):
+        return op.memory_space.space == "ct_local" and op.memory_space.tile is None
+    return isinstance(op, LoadOp) and id(op) not in loads
 
 
 class TileInvariance:
