@@ -794,12 +794,14 @@ def make_inputs(
             touched = touched_address_range(setup.kernel_model(kernel.func), arg.position)
             if touched is not None:
                 windows[name] = touched
+    addresses = _address_inputs(kernel)
     # float64 draws before rounding: 8 bytes per element while an input is made
     _refuse_above_cap(
         "making the random inputs",
         [(f"%{name}", 8 * (windows[name][1] - windows[name][0] + 1 if name in windows
                            else math.prod(shape)))
-         for name, (_, shape) in shapes.items()], memory_cap, kernel)
+         for name, (_, shape) in shapes.items()]
+        + [(address.name, 8 * address.count) for address, _ in addresses], memory_cap, kernel)
     for arg, shape in shapes.values():
         et = element_type(arg.element_type)
         if arg.name in windows:
@@ -823,7 +825,7 @@ def make_inputs(
             out[arg.name] = rng.integers(lo, hi + 1, size=shape).astype(et.value_dtype)
     # memory read through views at constant addresses (after the arguments: their values
     # do not change); index tensors within the coordinates they select
-    for address, views in _address_inputs(kernel):
+    for address, views in addresses:
         et = element_type(address.element_type)
         if et.is_float:
             out[address.name] = round_to(et, rng.uniform(-2.0, 2.0, size=address.count))

@@ -33,7 +33,7 @@ from emulator.reference.memory import DeviceMemory
 from emulator.runtime import Runtime
 from spyre_sched.cli import main
 from spyre_sched.emulate import ReferenceRun, compare, report
-from spyre_sched.errors import AnalysisError
+from spyre_sched.errors import AnalysisError, ExecutionError
 
 ROOT = Path(__file__).parents[2]
 KERNELS = Path(__file__).parent / "kernels"
@@ -319,3 +319,10 @@ def test_outputs_that_are_all_poison_are_unchecked_not_a_match():
     result = spyre_sched.run(str(kernel), {})
     assert result.verdict == "UNCHECKED" and not result.mismatches
     assert "poison pattern" in result.unchecked[0]
+
+
+def test_inputs_at_constant_addresses_count_against_the_memory_cap():
+    kernel = reference.as_kernel(KERNELS / "address_loads.mlir")
+    with pytest.raises(ExecutionError, match=r"making the random inputs needs 65536 bytes "
+                       r"\(ct_local\(core 1\)@0x0 32768 bytes, global@0x0 32768 bytes\)"):
+        reference.make_inputs(kernel, 0, memory_cap=60000)
