@@ -142,23 +142,19 @@ def _stage(fn, access: AccessModel) -> None:
     tile is stored there as it is and compute reads the slot; a computed value is stored
     there and copied from it to the tile. The copy is then cut at the parts' edges."""
     op = access.op
-    if access.kind == "load":
-        value = op.result
-        slot = scratchpad_slot(fn, aligned(pinned_end(fn)), value.type, ())
-        readers = [u for u in value.uses]
-        into = ktdp.StoreOp.build(operands=[value, slot.own])
-        staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[value.type])
+    loading = access.kind == "load"
+    value = op.result if loading else op.operands[0]
+    readers = list(value.uses)
+    slot = scratchpad_slot(fn, aligned(pinned_end(fn)), value.type, ())
+    into = ktdp.StoreOp.build(operands=[value, slot.own])
+    staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[value.type])
+    note_origin([into, staged], op)
+    if loading:
         staged.result.name_hint = value.name_hint
-        note_origin([into, staged], op)
         Rewriter.insert_op([into, staged], InsertPoint.after(op))
         for use in readers:
             use.operation.operands[use.index] = staged.result
     else:
-        value = op.operands[0]
-        slot = scratchpad_slot(fn, aligned(pinned_end(fn)), value.type, ())
-        into = ktdp.StoreOp.build(operands=[value, slot.own])
-        staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[value.type])
-        note_origin([into, staged], op)
         Rewriter.insert_op([into, staged], InsertPoint.before(op))
         op.operands[0] = staged.result
 
