@@ -83,10 +83,10 @@ def _reorder(op: ktdp.ConstructAccessTileOp) -> None:
         if isinstance(user, ktdp.LoadOp):
             old_type = user.result.type
             assert isinstance(old_type, TensorType)
-            load = ktdp.LoadOp.build(
-                operands=[identity.result],
-                result_types=[TensorType(old_type.element_type, list(identity.result.type.get_shape()))],
-                attributes=dict(user.attributes))
+            in_view_order = TensorType(old_type.element_type,
+                                       list(identity.result.type.get_shape()))
+            load = ktdp.LoadOp.build(operands=[identity.result], result_types=[in_view_order],
+                                     attributes=dict(user.attributes))
             note_origin([load], user)
             Rewriter.insert_op(load, InsertPoint.before(user))
             transposed = _transpose(load.result, perm, user, InsertPoint.before(user))
@@ -112,5 +112,6 @@ class IdentityAccessOrder(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in kernel_of(op):
             for tile in [t for t in fn.walk() if isinstance(t, ktdp.ConstructAccessTileOp)]:
-                if _permutation(tile) != list(range(len(_permutation(tile)))):
+                perm = _permutation(tile)
+                if perm != list(range(len(perm))):
                     _reorder(tile)

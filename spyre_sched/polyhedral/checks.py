@@ -30,9 +30,8 @@ from spyre_sched.polyhedral.views import DistributedViewModel
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" | "warning" | "not checked"
-    #: "masked-access" | "write-race" | "redundant-store" | "read-write-race" | "unsynchronised-scratchpad" |
-    #: "uncovered-output" |
-    #: "overlapping-parts" | "not-checked"
+    #: "masked-access" | "write-race" | "redundant-store" | "read-write-race" |
+    #: "unsynchronised-scratchpad" | "uncovered-output" | "overlapping-parts" | "not-checked"
     code: str
     message: str
     op: Operation
