@@ -156,14 +156,13 @@ def copy_pieces(model: KernelModel, access: AccessModel):
 
 def staged_cut(model: KernelModel, access: AccessModel):
     """`straddle_cut` of a box tile that compute reads (a load with a use other than a
-    store) or that a computed value is stored through: staged through the executing
-    tile's own scratchpad, it becomes a copy that is cut so (`split-at-part-edges`)."""
-    if access.kind == "load":
-        if all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0
-               for u in access.op.result.uses):
-            return None
-    elif isinstance(access.op.operands[0].owner, ktdp.LoadOp):
-        return None
+    store) or that a value other than a plain copy's is stored through: staged through
+    the executing tile's own scratchpad, it becomes a copy that is cut so
+    (`split-at-part-edges`)."""
+    source = access.op if access.kind == "load" else access.op.operands[0].owner
+    if isinstance(source, ktdp.LoadOp) and all(
+            isinstance(u.operation, ktdp.StoreOp) and u.index == 0 for u in source.result.uses):
+        return None  # a copy: cut as it is (`copy_pieces`)
     return straddle_cut(model, access)
 
 
