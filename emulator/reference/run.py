@@ -825,12 +825,18 @@ def make_inputs(
             out[arg.name] = rng.integers(lo, hi + 1, size=shape).astype(et.value_dtype)
     # memory read through views at constant addresses (after the arguments: their values
     # do not change); index tensors within the coordinates they select
+    scattered_views = _scattered_index_views(kernel)
     for address, views in addresses:
         et = element_type(address.element_type)
         if et.is_float:
             out[address.name] = round_to(et, rng.uniform(-2.0, 2.0, size=address.count))
+            continue
+        lo, hi = _address_index_range(kernel, views) or (0, 7)
+        if scattered_views.intersection(views) and address.count <= hi - lo + 1:
+            # a scatter's indices must be distinct, as for an argument
+            picked = rng.permutation(hi - lo + 1)[:address.count] + lo
+            out[address.name] = picked.astype(et.value_dtype)
         else:
-            lo, hi = _address_index_range(kernel, views) or (0, 7)
             out[address.name] = rng.integers(lo, hi + 1, size=address.count).astype(
                 et.value_dtype)
     return out
@@ -839,14 +845,18 @@ def make_inputs(
 def _scattered_indexes(kernel: Kernel) -> set[int]:
     """Argument positions of the index tensors of indirect tiles that a store writes."""
     block = kernel.func.body.block
-    found: set[int] = set()
+    return {view.offset.index for view in _scattered_index_views(kernel)
+            if view.offset.owner is block}
+
+
+def _scattered_index_views(kernel: Kernel) -> set:
+    """The views of the index tensors of indirect tiles that a store writes."""
+    found = set()
     for op in kernel.func.walk():
         if isinstance(op, ConstructIndirectAccessTileOp) and any(
                 isinstance(u.operation, StoreOp) for u in op.result.uses):
-            for view in op.index_views:
-                source = view.owner
-                if isinstance(source, ConstructMemoryViewOp) and source.offset.owner is block:
-                    found.add(source.offset.index)
+            found.update(v.owner for v in op.index_views
+                         if isinstance(v.owner, ConstructMemoryViewOp))
     return found
 
 

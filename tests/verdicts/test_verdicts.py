@@ -326,3 +326,16 @@ def test_inputs_at_constant_addresses_count_against_the_memory_cap():
     with pytest.raises(ExecutionError, match=r"making the random inputs needs 65536 bytes "
                        r"\(ct_local\(core 1\)@0x0 32768 bytes, global@0x0 32768 bytes\)"):
         reference.make_inputs(kernel, 0, memory_cap=60000)
+
+
+def test_scattered_indices_at_a_constant_address_are_made_distinct():
+    kernel = KERNELS / "address_scatter_add.mlir"
+    inputs = reference.make_inputs(reference.as_kernel(kernel), 0)
+    idx = inputs["global@0x0"]
+    assert idx.dtype == np.int32 and len(set(idx.tolist())) == 64 and 0 <= idx.min() \
+        and idx.max() <= 127
+    result = spyre_sched.run(str(kernel), {}, strategy="heuristic")
+    assert result.verdict == "MATCH", result.mismatches
+    want = inputs["Y"].astype(np.float64)
+    want[idx] += inputs["U"].astype(np.float64)
+    assert np.array_equal(result.outputs["Y"], want.astype(np.float16))
