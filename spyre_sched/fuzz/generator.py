@@ -35,7 +35,7 @@ FEATURES = (
     "ct_local", "global_intermediate", "broadcast", "bias", "padded", "colmajor", "offset",
     "shared_pointer", "extra_view", "scalar", "runtime", "math", "spyreop", "named_ops",
     "tensor_arith", "divide", "scalar_math", "matmul", "gather",
-    "distributed",
+    "distributed", "transposed",
 )
 
 ROWS = [2, 1, 3, 4, 5, 8, 7]
@@ -403,12 +403,17 @@ class _Kernel:
             f"{', '.join([part_type] * len(parts))}) : {_memref(self.shape, dtype)}")
         return name
 
-    def tile(self, view: str, view_shape, view_dtype, origin: list[str], block) -> str:
+    def tile(self, view: str, view_shape, view_dtype, origin: list[str], block,
+             transposed: bool = False) -> str:
+        """An access tile of `block` at `origin`; `transposed`: a 2-D block traversed
+        column-major (its data tile is the block's shape reversed)."""
         name = self.b.fresh("T")
+        order = "affine_map<(d0, d1) -> (d1, d0)>" if transposed else _identity(len(block))
+        shape = block[::-1] if transposed else block
         self.b.emit(f"{name} = ktdp.construct_access_tile {view}[{', '.join(origin)}] "
                     f"{{access_tile_set = {_set_text(list(block))}, access_tile_order = "
-                    f"{_identity(len(block))}}} : {_memref(view_shape, view_dtype)} -> "
-                    f"{_tile_type(block)}")
+                    f"{order}}} : {_memref(view_shape, view_dtype)} -> "
+                    f"{_tile_type(shape)}")
         return name
 
     # ---- programs -----------------------------------------------------------------------
@@ -466,8 +471,23 @@ class _Kernel:
             origin, block = [self.row0], (self.br,)
         else:
             origin, block = [self.col0], (self.bc,)
+        if kind == "full" and self.rank == 2 and ch.flag(8, "transposed"):
+            # read column-major, transposed back: the same block, another spelling
+            tile = self.tile(view, array.shape, array.dtype, origin, block, transposed=True)
+            read = self._load(tile, block[::-1], array.dtype, kind)
+            return self._transpose(read, block[::-1])
         tile = self.tile(view, array.shape, array.dtype, origin, block)
         return self._load(tile, block, array.dtype, kind)
+
+    def _transpose(self, value: Value, shape) -> Value:
+        """`value` (a 2-D tensor of `shape`) transposed by `linalg.transpose`."""
+        b = self.b
+        out = _tensor(shape[::-1], value.dtype)
+        e, name = b.fresh("e"), b.fresh("tr")
+        b.emit(f"{e} = tensor.empty() : {out}")
+        b.emit(f"{name} = linalg.transpose ins({value.ssa} : {_tensor(shape, value.dtype)}) "
+               f"outs({e} : {out}) permutation = [1, 0]")
+        return Value(name, value.kind, value.dtype)
 
     def _gather(self) -> Value:
         """The block's rows gathered from a table through an index tensor (an embedding
@@ -741,6 +761,13 @@ class _Kernel:
             origin = self.origin(value.kind)
             value.home = ("global", view, list(shape), origin)  # type: ignore[attr-defined]
         _, view, vshape, origin = value.home  # type: ignore[attr-defined]
+        if last and value.kind == "full" and self.rank == 2 and ch.flag(8, "transposed"):
+            # transposed, then stored column-major: the same elements in place
+            flipped = self._transpose(value, block)
+            tile = self.tile(view, vshape, value.dtype, origin, block, transposed=True)
+            self.b.emit(f"ktdp.store {flipped.ssa}, {tile} : "
+                        f"{_tensor(block[::-1], value.dtype)}, {_tile_type(block[::-1])}")
+            return
         tile = self.tile(view, vshape, value.dtype, origin, block)
         self.b.emit(f"ktdp.store {value.ssa}, {tile} : {_tensor(block, value.dtype)}, "
                     f"{_tile_type(block)}")
