@@ -6,7 +6,10 @@ coordinate an access reaches exactly where the part holding it does, so producer
 into a distributed scratchpad view and consumers loading from it stay in scratchpads.
 
 For an own-scratchpad view each access tile's base is shifted by its tile's part corner
-(`base_k - (a_k * tile + b_k)`), so the coordinates it reaches are local to the part.
+(`base_k - (a_k * tile + b_k)`), so the coordinates it reaches are local to the part. A
+load whose tiles each reach one part in another core's scratchpad (parts of one layout)
+reads through a view whose core is given per tile (`ktdf.owner_by_tile`), its base shifted
+the same way, or, where the parts are blocks of one extent, by `(base - k0) mod B`.
 The parts the distributed view was built from are left for `drop-dead-values`.
 """
 
@@ -21,6 +24,7 @@ from xdsl.dialects.builtin import (
     AffineSetAttr,
     DenseArrayBase,
     IndexType,
+    IntAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -33,7 +37,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.lower_affine import affine_expr_ops
 
-from spyre_sched.dialects import ktdp
+from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.normalize.common import box_set, kernel_of, note_origin
 from spyre_sched.polyhedral.distributed import Resolution, Unresolved, resolve
 from spyre_sched.polyhedral.kernel_model import KernelModel
@@ -68,24 +72,31 @@ def _constant(value: int) -> arith.ConstantOp:
 
 
 def _shift_bases(tile_op: ktdp.ConstructAccessTileOp, view: SSAValue, tile_id: SSAValue,
-                 corner: tuple[tuple[int, int], ...]
+                 corner: tuple[tuple, ...]
                  ) -> tuple[list[Operation], ktdp.ConstructAccessTileOp]:
-    """The index arithmetic for base_k - (a_k * tile + b_k), and the access tile on `view`
-    at those bases (one plain index per dimension, as the kernel's own access tiles)."""
+    """The index arithmetic for each base less its tile's part corner, and the access tile
+    on `view` at those bases (one plain index per dimension, as the kernel's own access
+    tiles). A corner is ("linear", a, b): a * tile + b, or ("blocks", k0, B): the block of
+    extent B from k0 that holds the base, so the local base is (base - k0) mod B."""
     old = tile_op.base_map.data
     ops: list[Operation] = []
     bases: list[SSAValue] = []
-    for result, (a, b) in zip(old.results, corner):
+    for result, (kind, a, b) in zip(old.results, corner):
         made, value = affine_expr_ops(result, [], list(tile_op.indices))
         ops += made
-        if a == 0 and b == 0:
+        if kind == "linear" and a == 0 and b == 0:
             bases.append(value)
             continue
-        step, first = _constant(a), _constant(b)
-        times = arith.MuliOp(tile_id, step.result)
-        at = arith.AddiOp(times.result, first.result)
-        local = arith.SubiOp(value, at.result)
-        ops += [step, first, times, at, local]
+        first, second = _constant(a), _constant(b)
+        if kind == "linear":
+            times = arith.MuliOp(tile_id, first.result)
+            at = arith.AddiOp(times.result, second.result)
+            local = arith.SubiOp(value, at.result)
+            ops += [first, second, times, at, local]
+        else:
+            above = arith.SubiOp(value, first.result)
+            local = arith.RemSIOp(above.result, second.result)  # above >= 0 in the part
+            ops += [first, second, above, local]
         bases.append(local.result)
     rank = len(bases)
     base = AffineMap(0, rank, tuple(AffineExpr.symbol(k) for k in range(rank)))
@@ -132,6 +143,9 @@ def _rewrite(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution) -> 
         raise fail(next(iter(op.result.uses)).operation, NAME,
                    "not supported yet: a distributed view used other than by access tiles")
     first = parts[0]
+    if how.kind == "owners":
+        _read_owners(fn, op, how, first)
+        return
     if how.kind == "coalesce":
         offset = first.offset
         if how.offset_shift:
@@ -156,12 +170,38 @@ def _rewrite(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution) -> 
             if not isinstance(tile_op, ktdp.ConstructAccessTileOp):
                 raise fail(tile_op, NAME, "not supported yet: a distributed view used by "
                            f"{tile_op.name}")
-            index_ops, shifted = _shift_bases(tile_op, view.result, tile_id, how.corner)
+            index_ops, shifted = _shift_bases(tile_op, view.result, tile_id,
+                                              tuple(("linear", a, b) for a, b in how.corner))
             note_origin([*index_ops, shifted], tile_op)
             Rewriter.insert_op(index_ops, InsertPoint.before(tile_op))
             Rewriter.replace_op(tile_op, shifted)
             shifted.result.name_hint = tile_op.result.name_hint
     op.result.replace_all_uses_with(view.result)
+    Rewriter.erase_op(op)
+
+
+def _read_owners(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution,
+                 first: ktdp.ConstructMemoryViewOp) -> None:
+    """Each access tile reads through a view of one part's layout whose core is its
+    tile's (`ktdf.owner_by_tile`; `ct_id` is tile 0's), at its base less its part's
+    corner."""
+    tile_id = _tile_id(fn)
+    for tile_op, table, corner in how.owners:
+        assert isinstance(tile_op, ktdp.ConstructAccessTileOp)
+        zero = _constant(how.offset)
+        space = type(first.memory_space)(first.memory_space.kind, IntAttr(table[0]))
+        view = _view(first, zero.result, how.box, space)
+        view.attributes[ktdf.OWNER_BY_TILE_ATTR] = DenseArrayBase.from_list(i64, list(table))
+        view.result.name_hint = op.result.name_hint
+        index_ops, shifted = _shift_bases(tile_op, view.result, tile_id, corner)
+        made = [zero, view, *index_ops]
+        note_origin([*made, shifted], tile_op)
+        Rewriter.insert_op(made, InsertPoint.before(tile_op))
+        Rewriter.replace_op(tile_op, shifted)
+        shifted.result.name_hint = tile_op.result.name_hint
+    if op.result.uses:
+        raise fail(next(iter(op.result.uses)).operation, NAME,
+                   "not supported yet: a distributed view used other than by access tiles")
     Rewriter.erase_op(op)
 
 

@@ -31,6 +31,7 @@ from spyre_sched.dialects.ktdp import (
 )
 from spyre_sched.polyhedral.affine_values import AffineValues, Variable, rename_text
 from spyre_sched.polyhedral.point_sets import enumerate_points, eval_affine_exprs
+from spyre_sched.polyhedral.replay import with_derived
 from spyre_sched.polyhedral.isl_text import conj, expr_text, make_set, set_text
 from spyre_sched.polyhedral.views import AnyViewModel
 
@@ -109,6 +110,7 @@ class AccessModel:
     # ---- concrete evaluation -----------------------------------------------------
 
     def _eval(self, exprs: Sequence[AffineExpr], env: dict[str, int]) -> list[int]:
+        env = with_derived(self.values, env)
         values = [env.get(v.name, 0) for v in self.values.variables]
         return [int(x) for x in eval_affine_exprs(list(exprs), np.zeros((1, 0), np.int64), values)[0]]
 

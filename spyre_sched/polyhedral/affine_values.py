@@ -241,6 +241,11 @@ class AffineValues:
         expr = self.expr(value)
         return AffineForm(expr, tuple(self.variables))
 
+    @property
+    def derived(self) -> list[Variable]:
+        """The variables defined by constraints from an SSA value (a min, a max, ...)."""
+        return [v for v in self.variables if v.kind is VariableKind.DERIVED and v.value is not None]
+
     def of_expr(self, expr: AffineExpr) -> AffineForm:
         return AffineForm(expr, tuple(self.variables))
 

@@ -18,6 +18,11 @@ without moving any data, by:
 - `access`: every tile of each access tile stays in one part, which differs between
   access tiles (a copy loop split at a part's edge): each access tile reads its part's
   view;
+- `owners`: parts of one layout in named cores' scratchpads, each load reaching one part
+  per tile, another core's for some (a consumer dividing the work otherwise than the
+  producer): each access tile reads through a view whose core is given per tile
+  (`ktdf.owner_by_tile`), its base shifted by its tile's part corner (`a * tile + b`, or,
+  for blocks of one extent B from k0, `(base - k0) mod B`);
 - `split`: an access reaches one part per iteration of a loop around it, but several over
   the loop (`part_edges`), or a copied tile straddles parts (`copy_pieces`): the normal
   form splits the loop or the copy at the parts' edges first (`split-at-part-edges`), and
@@ -48,7 +53,7 @@ from spyre_sched.polyhedral.views import DistributedViewModel, ViewModel
 
 @dataclass(frozen=True)
 class Resolution:
-    kind: str  # "coalesce" | "own" | "part" | "access" | "split"
+    kind: str  # "coalesce" | "own" | "part" | "access" | "owners" | "split"
     part: int = 0  # for "part"
     #: "access": (access tile op, the part it reads) for every access tile on the view
     tile_parts: tuple[tuple[object, int], ...] = ()
@@ -58,8 +63,12 @@ class Resolution:
     offset_shift: int = 0
     #: "own": per dim (a, b): the corner of tile t's part is a * t + b
     corner: tuple[tuple[int, int], ...] = ()
-    #: "own": the parts' (common, constant) element offset in their scratchpads
+    #: "own", "owners": the parts' (common, constant) element offset in their scratchpads
     offset: int = 0
+    #: "owners": per access tile (the op, the core each tile reads, per dim its corner:
+    #: ("linear", a, b) for a * tile + b, or ("blocks", k0, B) for the block of extent B
+    #: from k0 holding the access's base)
+    owners: tuple[tuple[object, tuple[int, ...], tuple[tuple, ...]], ...] = ()
 
 
 class Unresolved(Exception):
@@ -287,19 +296,10 @@ def _coalesced(view: DistributedViewModel, boxes) -> Resolution | None:
 def _own(view: DistributedViewModel, boxes, per_access: list[dict[int, int]],
          grid_rank: int) -> Resolution | None:
     parts = view.parts
-    if grid_rank != 1 or any(p.memory.space != "ct_local" or p.memory.core is None for p in parts):
+    layout = _one_layout(view, boxes)
+    if grid_rank != 1 or layout is None:
         return None
-    first = parts[0]
-    strides = _static(first)
-    offset = first.values.of_expr(first.offset).constant
-    extents = [hi - lo for lo, hi in boxes[0]]
-    for part, box in zip(parts, boxes):
-        if (_static(part) != strides or part.element_type != first.element_type
-                or part.values.of_expr(part.offset).constant != offset
-                or [hi - lo for lo, hi in box] != extents):
-            return None
-    if strides is None or offset is None:
-        return None
+    _, offset, extents = layout
     corners: dict[int, tuple[int, ...]] = {}
     for owners in per_access:
         for tile, k in owners.items():
@@ -326,6 +326,86 @@ def _own(view: DistributedViewModel, boxes, per_access: list[dict[int, int]],
         fit.append((a, b))
     return Resolution("own", box=tuple((0, e) for e in extents), corner=tuple(fit),
                       offset=offset)
+
+
+def _one_layout(view: DistributedViewModel, boxes) -> tuple | None:
+    """(strides, offset, extents) when every part is in a named core's scratchpad with the
+    same element type, strides, constant offset and box extents; else None."""
+    parts = view.parts
+    if any(p.memory.space != "ct_local" or p.memory.core is None for p in parts):
+        return None
+    first = parts[0]
+    strides = _static(first)
+    offset = first.values.of_expr(first.offset).constant
+    extents = [hi - lo for lo, hi in boxes[0]]
+    for part, box in zip(parts, boxes):
+        if (_static(part) != strides or part.element_type != first.element_type
+                or part.values.of_expr(part.offset).constant != offset
+                or [hi - lo for lo, hi in box] != extents):
+            return None
+    if strides is None or offset is None:
+        return None
+    return strides, offset, extents
+
+
+def _owners(model: KernelModel, view: DistributedViewModel, boxes, accesses,
+            per_access: list[dict[int, int]]) -> Resolution | None:
+    """`owners`: parts of one layout in named cores' scratchpads, each load reaching one
+    part per tile, which differs between tiles (a consumer dividing the work otherwise
+    than the producer): each access tile reads through a view whose core is given per
+    tile (`ktdf.owner_by_tile`), its base shifted by its tile's part corner, a * tile + b,
+    or, where the parts are blocks of one extent along a dim, the block holding the base
+    (the base then the same on every iteration of a tile)."""
+    layout = _one_layout(view, boxes)
+    if layout is None or len(model.grid) != 1:
+        return None
+    _, offset, extents = layout
+    plans = []
+    for access, owners in zip(accesses, per_access):
+        if access.kind != "load" or not owners:
+            return None
+        fallback = view.parts[min(owners.values())].memory.core
+        table = tuple(view.parts[owners[t]].memory.core if t in owners else fallback
+                      for t in range(model.tile_count))
+        corner = _corner(model, access, {t: boxes[k] for t, k in owners.items()}, extents)
+        if corner is None:
+            return None
+        plans.append((access.tile_op, table, corner))
+    return Resolution("owners", box=tuple((0, e) for e in extents), offset=offset,
+                      owners=tuple(plans))
+
+
+def _corner(model: KernelModel, access: AccessModel, part_box: dict[int, list],
+            extents: list[int]) -> tuple[tuple, ...] | None:
+    """Per dim, how the corner of tile t's part follows from t (see `_owners`)."""
+    tiles = sorted(part_box)
+    bases: dict[int, tuple[int, ...]] = {}
+    specs = []
+    for d in range(len(extents)):
+        corners = {t: part_box[t][d][0] for t in tiles}
+        t0 = tiles[0]
+        a = 0
+        if len(tiles) > 1:
+            step = corners[tiles[1]] - corners[t0]
+            a = step // (tiles[1] - t0) if step % (tiles[1] - t0) == 0 else None
+        if a is not None and all(corners[t] == a * t + corners[t0] - a * t0 for t in tiles):
+            specs.append(("linear", a, corners[t0] - a * t0))
+            continue
+        if not bases:
+            for t in tiles:
+                try:
+                    seen = {tuple(access._eval(access.base, env)) for env in
+                            iterations(model.values, access.loops, model.default_env(t))}
+                except UnsupportedError:
+                    return None
+                if len(seen) != 1:
+                    return None  # the base moves with the loops: no per-tile block
+                bases[t] = seen.pop()
+        size, k0 = extents[d] + 1, min(corners.values())
+        if any(corners[t] != k0 + (bases[t][d] - k0) // size * size for t in tiles):
+            return None
+        specs.append(("blocks", k0, size))
+    return tuple(specs)
 
 
 def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolution:
@@ -367,6 +447,10 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
     found = _part_per_access(accesses, per_access)
     if found is not None:
         return found
+    if boxes is not None:
+        found = _owners(model, view, boxes, accesses, per_access)
+        if found is not None:
+            return found
     for access, owners in zip(accesses, per_access):
         for tile, k in sorted(owners.items()):
             memory = view.parts[k].memory

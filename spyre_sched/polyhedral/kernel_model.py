@@ -20,6 +20,7 @@ from spyre_sched.dialects.ktdp import (
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.polyhedral.accesses import AccessModel, build_access
 from spyre_sched.polyhedral.affine_values import AffineValues, Variable
+from spyre_sched.polyhedral.replay import with_derived
 from spyre_sched.polyhedral.views import AnyViewModel, DistributedViewModel, ViewModel
 
 
@@ -97,14 +98,17 @@ class KernelModel:
 
     def default_env(self, tile: int = 0) -> dict[str, int]:
         """Values for every variable but loop variables: run-time sizes at their upper
-        bound, pointers and opaque values at 0 (addresses come out pointer-relative)."""
+        bound, pointers and opaque values at 0 (addresses come out pointer-relative),
+        derived ones (a min, a max, a select) computed from those."""
         env = {}
         for v in self.values.variables:
-            if v.kind.value == "loop":
-                continue  # unbound: footprints take the union over iterations
+            if v.kind.value in ("loop", "derived"):
+                continue  # loops unbound: footprints take the union over iterations
             if v.upper is not None and v.kind.value == "runtime":
                 env[v.name] = v.upper
             else:
                 env[v.name] = 0
         env[self.values.tile.name] = tile
-        return env
+        # a min, max or select of these, at this tile (one that depends on a loop is
+        # computed per iteration, by `AccessModel._eval`)
+        return with_derived(self.values, env)

@@ -222,3 +222,22 @@ def written_addresses(access, inst: Instance) -> dict[tuple, set[int]]:
         key = (space.space, core, part.root_key)  # type: ignore[attr-defined]
         result.setdefault(key, set()).update(int(a) for a in addresses)
     return result
+
+
+def with_derived(values: AffineValues, env: dict[str, int]) -> dict[str, int]:
+    """`env` (an instance: the tile id and values by variable name) with each derived
+    variable it leaves out (a min, max, select or remainder the model defines by
+    constraints rather than as an expression) computed from its definition at that
+    instance. One the instance does not determine (a loop it does not bind, a value read
+    from memory) stays out, and reads as 0 where a caller defaults it."""
+    missing = [v for v in values.derived if v.name not in env]
+    if not missing:
+        return env
+    instance = Instance(values, env.get(values.tile.name, 0), env)
+    found = dict(env)
+    for var in missing:
+        try:
+            found[var.name] = instance.eval(var.value)
+        except Unreplayable:
+            pass
+    return found

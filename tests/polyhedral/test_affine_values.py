@@ -50,3 +50,24 @@ def test_affine_forms():
         assert other.is_empty()
     assert {v.name for v in form("g").used} == {"tile", "q"}
     assert values.tile.upper == 7
+
+
+def test_derived_values_are_computed_at_an_instance():
+    # a max and a product with an argument are derived variables: an instance computes
+    # them from their definitions (they were read as 0, so a distributed view's parts
+    # were found at the wrong rows for a subscript written with arith.minsi)
+    from spyre_sched.polyhedral.replay import with_derived
+
+    func = parse_kernel(KERNEL, "k.mlir").func
+    values = AffineValues(func)
+    for op in func.walk():  # variables are made as values are read
+        for r in op.results:
+            if r.name_hint in ("h", "m"):
+                values.form(r)
+    got = with_derived(values, {"tile": 6, "q": 5})
+    derived = {v.value.name_hint: got[v.name] for v in values.derived}
+    assert derived == {"h": 35, "m": 7}
+    # a value the instance does not determine (h needs q) stays out
+    names = {v.value.name_hint: v.name for v in values.derived}
+    partial = with_derived(values, {"tile": 6})
+    assert names["h"] not in partial and partial[names["m"]] == 7
