@@ -353,30 +353,27 @@ def stored_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
 
 
 def loaded_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
-    """The inputs a kernel has besides its arguments: for every global view at a constant
-    address that a `ktdp.load` reads through (its tile's view, a part of it, or an index
-    tensor of an indirect tile), and every such view in a scratchpad its `ct_id` names,
-    the elements it can reach, merged like
-    `stored_address_ranges`. A range that overlaps one of another element type is left out
-    (its bytes are read as two things; nothing says which values they hold). `make_inputs`
-    makes values for them and both executors place them before the run, so a kernel
-    that copies from such memory is compared on data, not on the poison memory starts
-    with."""
+    """The inputs a kernel has besides its arguments: for every view at a constant
+    address, in device memory or in a scratchpad its `ct_id` names, that a `ktdp.load`
+    reads through (its tile's view, a part of it, or an index tensor of an indirect
+    tile), the elements it can reach, merged like `stored_address_ranges`. A range that
+    overlaps one of another element type is left out (its bytes are read as two things;
+    nothing says which values they hold). `make_inputs` makes values for them and both
+    executors place them before the run, so a kernel that copies from such memory is
+    compared on data, not on the poison memory starts with."""
     return [a for a, _ in _address_inputs(as_kernel(kernel))]
 
 
 def _address_inputs(kernel: Kernel) -> list[tuple[AddressOutput, list]]:
+    """`loaded_address_ranges`, each with the views it covers."""
     loaded, everything = set(), set()
     for op in kernel.func.walk():
-        tiles = []
         if isinstance(op, ktdp_ops.LoadOp):
-            tiles.append(op.tile.owner)
-        if isinstance(op, ConstructIndirectAccessTileOp):
+            loaded.update(_parts_of(op.tile.owner))
+        elif isinstance(op, ConstructIndirectAccessTileOp):
             loaded.update(v.owner for v in op.index_views
                           if isinstance(v.owner, ConstructMemoryViewOp))
-        for tile in tiles:
-            loaded.update(_parts_of(tile))
-        if isinstance(op, ConstructMemoryViewOp):
+        elif isinstance(op, ConstructMemoryViewOp):
             everything.add(op)
     found = _address_ranges(kernel, loaded)
     others = _address_ranges(kernel, everything)
@@ -402,9 +399,9 @@ def _parts_of(tile) -> set:
 
 
 def _address_ranges(kernel: Kernel, views: set) -> list[tuple[AddressOutput, list]]:
-    """The elements the global views at constant addresses among `views` can reach, with
-    overlapping or adjacent ranges of one element type merged, in address order; each
-    with the views it covers."""
+    """The elements the views at constant addresses among `views` (in device memory or a
+    named core's scratchpad) can reach, overlapping or adjacent ranges of one memory and
+    element type merged, by memory and address; each with the views it covers."""
     ranges: dict[tuple, list[tuple[int, int, object]]] = {}
     for op, first, last in [*_constant_views(kernel), *_constant_views(kernel, True)]:
         if op in views:
