@@ -461,7 +461,18 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
                     f"{tile} reaches part {k}, in core {memory.core}'s scratchpad)", access.op)
     raise Unresolved("not supported yet: a distributed view whose tiles reach different "
                      "parts that do not form one view (parts "
-                     f"{', '.join(map(str, sorted(used)))})", op)
+                     f"{', '.join(map(str, sorted(used)))}{_layout_hint(view)})", op)
+
+
+def _layout_hint(view: DistributedViewModel) -> str:
+    """Why scratchpad parts do not read as one layout, when that is the reason."""
+    parts = view.parts
+    if not all(p.memory.space == "ct_local" and p.memory.core is not None for p in parts):
+        return ""
+    if any(p.values.of_expr(p.offset).constant is None for p in parts):
+        return ("; its parts lie in cores' scratchpads at an offset that is not a constant, "
+                "which a view per tile needs")
+    return ""
 
 
 def _part_per_access(accesses: list[AccessModel], per_access: list[dict[int, int]]

@@ -176,3 +176,10 @@ def test_a_scratchpad_view_with_a_run_time_size_is_refused() -> None:
     err = refused(text)
     assert "ct_local) views with run-time sizes" in err.message
     assert err.location.line == line_of(text, "%Xv = ktdp.construct_memory_view")  # type: ignore[union-attr]
+
+
+def test_scratchpad_parts_at_an_argument_offset_say_why_they_are_refused() -> None:
+    text = (ROOT / "tests" / "emulator" / "kernels" / "distributed_argument.mlir").read_text()
+    err = refused(text)
+    assert "do not form one view (parts 0, 1, 2, 3; its parts lie in cores' scratchpads " \
+           "at an offset that is not a constant" in err.message
