@@ -410,8 +410,12 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
             p, ws, rs = ordered
             pairs[(pa.pipeline_index(p), r, w, rs, ws)] = (rs, ws)
             return
+        reads = "it"
+        if read is not None and read is not resource:
+            reads = (f"{read.name_hint or 'a buffer'}, whose memory may overlap it (views "
+                     "at addresses whose ranges can meet, for some run-time size too)")
         raise UnsupportedError(
-            f"lowering: {w} writes {what} and {r} reads it, but no pipeline stage "
+            f"lowering: {w} writes {what} and {r} reads {reads}, but no pipeline stage "
             "orders the two", where(r_op))
     p, ws, rs = ordered
     pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)

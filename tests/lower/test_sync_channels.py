@@ -79,8 +79,10 @@ def test_a_write_after_the_read_in_stage_order_is_an_error():
                         f"      {m32}", 1)
     assert S_WRITE in text
     text = text.replace(S_WRITE, S_WRITE.replace("%Sv[", "%Mf32["))
-    with pytest.raises(UnsupportedError, match="no pipeline stage orders the two"):
+    with pytest.raises(UnsupportedError, match="no pipeline stage orders the two") as err:
         _channels(text)
+    # the message names the view read and says why it meets the one written
+    assert "reads Mv, whose memory may overlap it" in str(err.value)
 
 
 def test_own_and_named_scratchpad_views_whose_bytes_lie_apart_need_no_order(tmp_path):
