@@ -1,7 +1,8 @@
 """Normal-form pass `identity-access-order`: every access tile traverses its box in the
 view's own dim order; a transposed traversal becomes an explicit transpose.
 
-An access tile whose `access_tile_order` is a permutation `p` other than the identity
+An access tile whose `access_tile_order` (an indirect one's `variables_space_order`) is a
+permutation `p` other than the identity
 (a column-major read of a row-major box, `(d0, d1) -> (d1, d0)`) gives its data tile the
 box's extents in that order: element `idx` of the tile is the box's point whose dim
 `p[k]` is `idx[k]` (offset by the box's corner). So
@@ -36,8 +37,18 @@ from spyre_sched.schedule.common import fail
 NAME = "identity-access-order"
 
 
-def _permutation(op: ktdp.ConstructAccessTileOp) -> list[int]:
-    return [r.position for r in op.access_tile_order.data.results]  # type: ignore[attr-defined]
+#: the property holding each kind of access tile's traversal order
+_ORDER = {ktdp.ConstructAccessTileOp: "access_tile_order",
+          ktdp.ConstructIndirectAccessTileOp: "variables_space_order"}
+
+
+def _permutation(op: Operation) -> list[int] | None:
+    """The order's permutation of the box dims (None: not a permutation)."""
+    order = op.properties[_ORDER[type(op)]].data
+    positions = [getattr(r, "position", None) for r in order.results]
+    if None in positions or sorted(positions) != list(range(len(positions))):
+        return None
+    return positions
 
 
 def _transpose(value: SSAValue, perm: list[int], origin: Operation,
@@ -54,38 +65,43 @@ def _transpose(value: SSAValue, perm: list[int], origin: Operation,
     return op.results[0]
 
 
-def _identity_tile(op: ktdp.ConstructAccessTileOp, perm: list[int]) -> ktdp.ConstructAccessTileOp:
-    """`op` with the identity order: the same box, its type's extents in view order."""
-    old = op.result.type
+def _identity_tile(op: Operation, perm: list[int]) -> Operation:
+    """`op` with the identity order: the same box, its type's extents in view order (an
+    indirect tile's: in its variables' order)."""
+    old = op.results[0].type
     shape = list(old.get_shape())
     extents = [0] * len(perm)
     for k, d in enumerate(perm):
         extents[d] = shape[k]
-    new = ktdp.ConstructAccessTileOp.build(
-        operands=[op.view, list(op.indices), list(op.tile_symbols)],
+    if isinstance(op, ktdp.ConstructAccessTileOp):
+        operands = [op.view, list(op.indices), list(op.tile_symbols)]
+    else:
+        assert isinstance(op, ktdp.ConstructIndirectAccessTileOp)
+        operands = [op.view, list(op.index_views), list(op.outer), list(op.tile_symbols)]
+    new = type(op).build(
+        operands=operands,
         properties={**op.properties,
-                    "access_tile_order": AffineMapAttr(AffineMap.identity(len(perm)))},
+                    _ORDER[type(op)]: AffineMapAttr(AffineMap.identity(len(perm)))},
         attributes=dict(op.attributes),
         result_types=[ktdp.AccessTileType(extents, old.element_type)],
     )
-    new.result.name_hint = op.result.name_hint
+    new.results[0].name_hint = op.results[0].name_hint
     note_origin([new], op)
     return new
 
 
-def _reorder(op: ktdp.ConstructAccessTileOp) -> None:
-    perm = _permutation(op)
+def _reorder(op: Operation, perm: list[int]) -> None:
     identity = _identity_tile(op, perm)
     Rewriter.insert_op(identity, InsertPoint.after(op))
     inverse = [perm.index(d) for d in range(len(perm))]
-    for use in list(op.result.uses):
+    for use in list(op.results[0].uses):
         user = use.operation
         if isinstance(user, ktdp.LoadOp):
             old_type = user.result.type
             assert isinstance(old_type, TensorType)
             in_view_order = TensorType(old_type.element_type,
-                                       list(identity.result.type.get_shape()))
-            load = ktdp.LoadOp.build(operands=[identity.result], result_types=[in_view_order],
+                                       list(identity.results[0].type.get_shape()))
+            load = ktdp.LoadOp.build(operands=[identity.results[0]], result_types=[in_view_order],
                                      attributes=dict(user.attributes))
             note_origin([load], user)
             Rewriter.insert_op(load, InsertPoint.before(user))
@@ -96,7 +112,7 @@ def _reorder(op: ktdp.ConstructAccessTileOp) -> None:
             Rewriter.erase_op(user)
         elif isinstance(user, ktdp.StoreOp):
             value = _transpose(user.value, inverse, user, InsertPoint.before(user))
-            user.operands = [value, identity.result]
+            user.operands = [value, identity.results[0]]
         else:
             raise fail(user, NAME, "not supported yet: an access tile in a non-identity order "
                        f"used by {user.name} (only loads and stores)")
@@ -111,7 +127,7 @@ class IdentityAccessOrder(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in kernel_of(op):
-            for tile in [t for t in fn.walk() if isinstance(t, ktdp.ConstructAccessTileOp)]:
+            for tile in [t for t in fn.walk() if type(t) in _ORDER]:
                 perm = _permutation(tile)
-                if perm != list(range(len(perm))):
-                    _reorder(tile)
+                if perm is not None and perm != list(range(len(perm))):
+                    _reorder(tile, perm)

@@ -58,9 +58,11 @@ def check_indirect_tile(op: ktdp.ConstructIndirectAccessTileOp, pass_name: str) 
         raise fail(op, pass_name, "not supported yet: an indirect access tile whose "
                    "variables_space_set is not a box")
     order = op.variables_space_order.data
-    if [getattr(r, "position", None) for r in order.results] != list(range(order.num_dims)):
-        raise fail(op, pass_name, "not supported yet: an indirect access tile in an order "
-                   "other than the identity")
+    positions = [getattr(r, "position", None) for r in order.results]
+    if None in positions or sorted(positions) != list(range(order.num_dims)):
+        # (a permutation is made the identity plus a transpose: identity-access-order)
+        raise fail(op, pass_name, "not supported yet: an indirect access tile whose "
+                   "variables_space_order is not a permutation of its variables")
     view_op = op.view.owner
     if not isinstance(view_op, ktdp.ConstructMemoryViewOp) or \
             view_op.memory_space.space == "ct_local":

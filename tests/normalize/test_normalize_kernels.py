@@ -54,6 +54,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - causal_mask_positions: a causal mask whose body computes rows and columns from
   `linalg.index` and index values from outside (tile id, loop counter), compared by
   `arith.cmpi` (brought to float arithmetic on positions by the normal form);
+- transposed_gather_scatter: indirect access tiles traversed column-major
+  (`variables_space_order = (d1, d0)`), a gather and a scatter;
 - transposed_access: access tiles traversed column-major (`(d0, d1) -> (d1, d0)`), loaded
   and stored, and a 3-D box read in `(d2, d0, d1)` order (explicit transposes in the
   normal form);
@@ -297,7 +299,20 @@ def _transposed_access(rng):
     return {"X": x, "Z": z}, {"Y": x.astype(np.float64) * 2, "W": w.astype(np.float64)}
 
 
+def _transposed_gather_scatter(rng):
+    e, u = _f16(rng, 64, 64), _f16(rng, 8, 64)
+    idx = rng.permutation(64)[:8].astype(np.int32)  # a scatter's indices are distinct
+    y = np.concatenate([e[idx[2 * t:2 * t + 2]].T for t in range(4)], axis=1)
+    f = np.full((64, 64), np.nan)
+    f[idx] = u
+    where = np.zeros((64, 64), dtype=bool)
+    where[idx] = True
+    return ({"E": e, "I": idx, "U": u},
+            {"Y": y.astype(np.float64), "F": (where, f[where])})
+
+
 CASES = {
+    "transposed_gather_scatter": _transposed_gather_scatter,
     "transposed_access": _transposed_access,
     "reshape_rows": _reshape_rows,
     "reshape_total": _reshape_total,
