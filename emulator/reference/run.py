@@ -319,6 +319,8 @@ def _constant_views(kernel: Kernel, scratchpads: bool = False):
         spans = [(h - l) * st for l, h, st in zip(lo.tolist(), hi.tolist(), strides)]
         first = offset + sum(min(span, 0) for span in spans)
         last = offset + sum(max(span, 0) for span in spans)
+        if last < 0:
+            continue  # it reaches nothing of the memory (an offset far below 0)
         yield op, max(first, 0), last
 
 

@@ -33,6 +33,7 @@ from emulator.reference.memory import DeviceMemory
 from emulator.runtime import Runtime
 from spyre_sched.cli import main
 from spyre_sched.emulate import ReferenceRun, compare, report
+from spyre_sched.frontend import parse_kernel
 from spyre_sched.errors import AnalysisError, ExecutionError
 
 ROOT = Path(__file__).parents[2]
@@ -339,3 +340,16 @@ def test_scattered_indices_at_a_constant_address_are_made_distinct():
     want = inputs["Y"].astype(np.float64)
     want[idx] += inputs["U"].astype(np.float64)
     assert np.array_equal(result.outputs["Y"], want.astype(np.float16))
+
+
+def test_a_view_that_reaches_no_memory_makes_no_input():
+    """A view at an offset far below 0 (a mutant: `arith.constant -9223372036854775808`)
+    reaches no element of device memory: no input range for it (a negative count crashed
+    `make_inputs`)."""
+    text = (KERNELS / "address_loads.mlir").read_text().replace(
+        "%c0 = arith.constant 0 : index",
+        "%c0 = arith.constant 0 : index\n  %far = arith.constant -9223372036854775808 : index"
+    ).replace("%Xg = ktdp.construct_memory_view %c0,", "%Xg = ktdp.construct_memory_view %far,")
+    kernel = reference.as_kernel(parse_kernel(text, "far.mlir"))
+    assert [a.name for a in reference.loaded_address_ranges(kernel)] == ["ct_local(core 1)@0x0"]
+    assert set(reference.make_inputs(kernel, 0)) == {"ct_local(core 1)@0x0"}
