@@ -666,7 +666,10 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
             if raw.size != a.count:
                 raise ExecutionError(f"input {a.name} has {raw.size} elements; the kernel's "
                                      f"views at that address reach {a.count}", _where(kernel))
-            memory.adopt(a.memory, a.first_byte, raw)
+            try:
+                memory.adopt(a.memory, a.first_byte, raw)
+            except ValueError as err:  # past the end of a scratchpad
+                raise ExecutionError(f"input {a.name}: {err}", _where(kernel)) from None
     for p in placements:
         et = element_type(p.arg.element_type)
         given = inputs.get(p.arg.name)

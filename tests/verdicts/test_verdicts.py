@@ -353,3 +353,15 @@ def test_a_view_that_reaches_no_memory_makes_no_input():
     kernel = reference.as_kernel(parse_kernel(text, "far.mlir"))
     assert [a.name for a in reference.loaded_address_ranges(kernel)] == ["ct_local(core 1)@0x0"]
     assert set(reference.make_inputs(kernel, 0)) == {"ct_local(core 1)@0x0"}
+
+
+def test_an_input_past_the_end_of_a_scratchpad_is_a_located_error():
+    """A view at a constant address whose rows run past its core's scratchpad (a mutant's
+    stride) gets an input that cannot be placed: an error at the kernel, not a crash."""
+    text = (KERNELS / "address_loads.mlir").read_text().replace(
+        "sizes: [32, 128], strides: [128, 1] {\n      coordinate_set = #bottom",
+        "sizes: [32, 128], strides: [131072, 1] {\n      coordinate_set = #bottom")
+    kernel = reference.as_kernel(parse_kernel(text, "past.mlir"))
+    with pytest.raises(ExecutionError, match=r"input ct_local\(core 1\)@0x0: bytes .* are "
+                       "outside the scratchpad of tile 1"):
+        reference.run(kernel, reference.make_inputs(kernel, 0))
