@@ -176,8 +176,13 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str,
         # Found (rare): the witness is picked from the set over every variable of the
         # kernel, as it always was, so it does not depend on what the test above skipped.
         everything = conj(values.context(r1), values.context(r2), tile_rel, order_rel)
-        point = witness(make_set(_every_variable(values, r1, r2), c1,
-                                 conj(everything, t1, overlap)))
+        full = make_set(_every_variable(values, r1, r2), c1, conj(everything, t1, overlap))
+        if full.is_empty():
+            # the test above keeps only the variables the pieces reach; with every
+            # variable's definition the set can still be empty (a mutant's subscripts
+            # whose derived values no instance takes): no witness, no overlap
+            continue
+        point = witness(full)
         loops1 = {v.name: point[r1[v.name]] for v in a.loops}
         loops2 = {v.name: point[r2[v.name]] for v in b.loops}
         coordinate = tuple(point[c] for c in c1)

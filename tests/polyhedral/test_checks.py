@@ -254,3 +254,19 @@ def test_indirect_tiles_are_placed_over_the_whole_view_they_can_index(kernel):
     notes = [d for d in check_kernel(k.func) if d.code == "not-checked"]
     assert [d.op.name for d in notes] == ["ktdp.load"]
     assert "placement takes every coordinate of the view" in notes[0].message
+
+
+def test_an_overlap_no_instance_reaches_has_no_witness_and_no_crash():
+    # a mutant of a test kernel (a loop bound -1, a row of tile + 2): the pieces' test
+    # saw an overlap that the set over every variable does not hold; isl's sample of the
+    # empty set has no coordinates, which crashed `check`
+    from pathlib import Path
+
+    from spyre_sched.frontend import parse_kernel
+    from spyre_sched.polyhedral.checks import check_kernel
+
+    path = Path(__file__).resolve().parents[1] / "normalize" / "kernels" / "carried_recurrence.mlir"
+    text = path.read_text().replace("%c512 = arith.constant 512 : index",
+                                    "%c512 = arith.constant -1 : index")
+    text = text.replace("%row = arith.muli %t, %c2 : index", "%row = arith.addi %t, %c2 : index")
+    assert not [d for d in check_kernel(parse_kernel(text, "m.mlir").func) if d.severity == "error"]
