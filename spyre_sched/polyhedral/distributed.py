@@ -308,22 +308,12 @@ def _own(view: DistributedViewModel, boxes, per_access: list[dict[int, int]],
             corners[tile] = tuple(lo for lo, _ in boxes[k])
     if not corners:
         return None
-    tiles = sorted(corners)
     fit = []
     for d in range(view.rank):
-        t0 = tiles[0]
-        if len(tiles) == 1:
-            a = 0
-        else:
-            t1 = tiles[1]
-            step = corners[t1][d] - corners[t0][d]
-            if step % (t1 - t0):
-                return None
-            a = step // (t1 - t0)
-        b = corners[t0][d] - a * t0
-        if any(corners[t][d] != a * t + b for t in tiles):
+        line = _linear_in_tile({t: c[d] for t, c in corners.items()})
+        if line is None:
             return None
-        fit.append((a, b))
+        fit.append(line)
     return Resolution("own", box=tuple((0, e) for e in extents), corner=tuple(fit),
                       offset=offset)
 
@@ -375,6 +365,20 @@ def _owners(model: KernelModel, view: DistributedViewModel, boxes, accesses,
                       owners=tuple(plans))
 
 
+def _linear_in_tile(values: dict[int, int]) -> tuple[int, int] | None:
+    """(a, b) with values[t] = a * t + b for every tile t given, or None."""
+    tiles = sorted(values)
+    t0 = tiles[0]
+    a = 0
+    if len(tiles) > 1:
+        step = values[tiles[1]] - values[t0]
+        if step % (tiles[1] - t0):
+            return None
+        a = step // (tiles[1] - t0)
+    b = values[t0] - a * t0
+    return (a, b) if all(values[t] == a * t + b for t in tiles) else None
+
+
 def _corner(model: KernelModel, access: AccessModel, part_box: dict[int, list],
             extents: list[int]) -> tuple[tuple, ...] | None:
     """Per dim, how the corner of tile t's part follows from t (see `_owners`)."""
@@ -383,13 +387,9 @@ def _corner(model: KernelModel, access: AccessModel, part_box: dict[int, list],
     specs = []
     for d in range(len(extents)):
         corners = {t: part_box[t][d][0] for t in tiles}
-        t0 = tiles[0]
-        a = 0
-        if len(tiles) > 1:
-            step = corners[tiles[1]] - corners[t0]
-            a = step // (tiles[1] - t0) if step % (tiles[1] - t0) == 0 else None
-        if a is not None and all(corners[t] == a * t + corners[t0] - a * t0 for t in tiles):
-            specs.append(("linear", a, corners[t0] - a * t0))
+        line = _linear_in_tile(corners)
+        if line is not None:
+            specs.append(("linear", *line))
             continue
         if not bases:
             for t in tiles:

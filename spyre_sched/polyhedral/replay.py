@@ -239,5 +239,5 @@ def with_derived(values: AffineValues, env: dict[str, int]) -> dict[str, int]:
         try:
             found[var.name] = instance.eval(var.value)
         except Unreplayable:
-            pass
+            continue  # not determined at this instance: left out
     return found
