@@ -5,8 +5,10 @@ optionally, to parse an affine expression with caller-defined identifiers, to le
 name a printer gave a value, to swap the lexer, to move the parser to a position of its
 text (an op read without xDSL's parser, see fast_op_parser.py), to register a value
 under a name, to learn the dialect stack that names are resolved in, or to tell whether
-an op class's verifier checks its IRDL definition and nothing else. Each is wrapped here under a name that
-says what it does; the rest of spyre-sched calls these.
+an op class's verifier checks its IRDL definition and nothing else; and its `arith.remui`
+and `arith.extsi` lack the `Pure` trait their siblings have (`is_side_effect_free` says
+no). Each is wrapped here under a name that says what it does; the rest of spyre-sched
+calls these.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import io
 import re
 from collections.abc import Callable
 
+from xdsl.dialects import arith
 from xdsl.interfaces import _HasFolderInterfaceTrait  # pyright: ignore[reportPrivateUsage]
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import IRDLOperation
@@ -23,16 +26,26 @@ from xdsl.parser import Parser
 from xdsl.parser.affine_parser import AffineParser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
-from xdsl.traits import OpTrait
+from xdsl.traits import OpTrait, is_side_effect_free
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 __all__ = [
-    "MLIRTokenKind", "current_token", "dialect_stack", "install_linear_time_lexer",
+    "MLIRTokenKind", "current_token", "dialect_stack", "has_no_side_effects",
+    "install_linear_time_lexer",
     "parse_affine_expr_with", "parse_optional_token", "printer_ssa_name",
     "register_ssa_definition", "resume_at", "token_after", "verifies_only_its_definition",
 ]
+
+
+#: arith ops without side effects whose xDSL definition lacks the `Pure` trait
+_PURE_WITHOUT_TRAIT = (arith.RemUIOp, arith.ExtSIOp)
+
+
+def has_no_side_effects(op: Operation) -> bool:
+    """`is_side_effect_free`, right for the arith ops xDSL leaves unmarked."""
+    return isinstance(op, _PURE_WITHOUT_TRAIT) or is_side_effect_free(op)
 
 
 def current_token(parser: Parser) -> Token:

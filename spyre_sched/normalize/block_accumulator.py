@@ -52,8 +52,8 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import is_side_effect_free
 
+from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.dialects import ktdp
 from spyre_sched.normalize.common import PARALLEL, REDUCTION, box_set, kernel_of, note_origin
 from spyre_sched.normalize.untile_loops import BlockLoop, Refuse
@@ -144,7 +144,7 @@ class _Stack:
                     self.reduce_at[op] = self.moving[others[0]]
                     continue
                 self._generic(op)
-            elif op.regions or not is_side_effect_free(op) \
+            elif op.regions or not has_no_side_effects(op) \
                     or any(isinstance(r.type, TensorType) for r in op.results):
                 raise Refuse(f"its body holds {op.name}")
             else:

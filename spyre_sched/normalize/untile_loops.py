@@ -41,8 +41,8 @@ from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import is_side_effect_free
 
+from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.normalize.carried_in_scratchpad import carry_in_scratchpad
@@ -236,7 +236,7 @@ class BlockLoop:
                 self._generic(op)
             elif isinstance(op, tensor.EmptyOp | FillOp):
                 pass
-            elif op.regions or not is_side_effect_free(op):
+            elif op.regions or not has_no_side_effects(op):
                 raise Refuse(f"its body holds {op.name} (only scalar arithmetic, access "
                               "tiles, loads, stores and linalg compute can be folded)")
             elif not any(isinstance(r.type, TensorType) for r in op.results):

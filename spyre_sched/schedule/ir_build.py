@@ -15,8 +15,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
-from xdsl.traits import is_side_effect_free
 
+from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import DIM_ATTR, LOOP_TYPE_ATTR, int_attr
 
@@ -219,7 +219,7 @@ def erase_dead(values: list[SSAValue]) -> None:
             continue
         if isinstance(owner, ktdf.PrivateOp) or any(r.uses for r in owner.results):
             continue
-        if not is_side_effect_free(owner):
+        if not has_no_side_effects(owner):
             continue
         work += list(owner.operands)
         Rewriter.erase_op(owner)

@@ -34,8 +34,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.traits import is_side_effect_free
 
+from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.dialects import ktdp
 from spyre_sched.polyhedral.memory_overlap import MemoryIndex, tiles_may_overlap
 from spyre_sched.schedule.common import (
@@ -173,7 +173,7 @@ def _slice(group: list[Operation], kernel: func.FuncOp,
         if owner in needed:
             continue
         if isinstance(value, BlockArgument) or not isinstance(owner, Operation) \
-                or owner.regions or not is_side_effect_free(owner):
+                or owner.regions or not has_no_side_effects(owner):
             external.append(value)
             continue
         if owner not in needed:
@@ -236,7 +236,7 @@ def _remove_dead(kernel: func.FuncOp) -> None:
                 continue
             if op.regions and not _tensor_linalg(op):
                 continue  # loops and branches are kept
-            if all(not r.uses for r in op.results) and (is_side_effect_free(op)
+            if all(not r.uses for r in op.results) and (has_no_side_effects(op)
                                                         or _tensor_linalg(op)):
                 Rewriter.erase_op(op)
                 changed = True
