@@ -113,11 +113,19 @@ def _parse_schedule_ir(text: str, filename: str) -> ModuleOp:
 
 
 def _is_schedule_ir(text: str) -> bool:
-    """ScheduleIR names its device and holds `ktdf` ops; a kernel printed by a normal-form
-    pass (`--stop-after`) names the device (and the pass) too but is still KTIR, compiled
-    again."""
-    return DEVICE_ATTR in text and re.search(r"\bktdf\.(?!device\b|stopped_after\b)",
-                                             text) is not None
+    """ScheduleIR names its device and holds `ktdf` ops or attributes. A module printed by
+    `--stop-after` names the pass it stopped after, which settles it: after a normal-form
+    pass it is still KTIR (compiled again), though it may carry `ktdf` attributes
+    (`ktdf.owner_by_tile = ...`). Comments say nothing."""
+    from spyre_sched.pipeline import KTIR_ONLY
+
+    code = re.sub(r"//[^\n]*", "", text)
+    if DEVICE_ATTR not in code:
+        return False
+    stopped = re.search(r'\bktdf\.stopped_after\s*=\s*"([^"]*)"', code)
+    if stopped is not None:
+        return stopped.group(1) not in KTIR_ONLY
+    return re.search(r"\bktdf\.(?!device\b|stopped_after\b)", code) is not None
 
 
 def refuse_races(kernel: Kernel) -> None:

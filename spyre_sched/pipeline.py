@@ -55,6 +55,7 @@ from spyre_sched.normalize.splat_to_fill import SplatToFill
 from spyre_sched.normalize.split_at_part_edges import SplitAtPartEdges
 from spyre_sched.normalize.stored_fill_to_generic import StoredFillToGeneric
 from spyre_sched.normalize.stores_after_reads import StoresAfterReads
+from spyre_sched.normalize.remote_stores import MarkRemoteStores
 from spyre_sched.normalize.tile_loop_bounds import TileLoopBounds
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
 from spyre_sched.normalize.untile_loops import UntileLoops
@@ -131,6 +132,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     SinkIntoBranches(),
     StoredFillToGeneric(),
     StoresAfterReads(),
+    MarkRemoteStores(),
 )
 
 #: The scheduler, in order. Each entry is a pass instance; `step_name` names it for

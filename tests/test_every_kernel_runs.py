@@ -43,8 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 UNSUPPORTED = {
     "ktdp.construct_indirect_access_tile": ("not supported yet: indirect",),
     "ktdp.construct_distributed_memory_view": (
-        "not supported yet: stores through a distributed view into another core's scratchpad",
-        "not supported yet: reads through a distributed view from a part in another core's "
+        "not supported yet: reads from a part of a distributed view in another core's "
+        "scratchpad that differs per tile",
+        "not supported yet: stores into a part of a distributed view in another core's "
         "scratchpad that differs per tile",
         "not supported yet: an access through a distributed view that spans several of its parts",
         "not supported yet: a distributed view whose tiles reach different parts that do not "

@@ -94,11 +94,13 @@ class EmulatedDevice:
         scratchpads = self._scratchpads
         if source in scratchpads and target in scratchpads \
                 and self.device.units[unit].kind == "dma" \
-                and self.device.core_of(unit) == self.device.core_of(target):
+                and self.device.core_of(unit) in (self.device.core_of(target),
+                                                  self.device.core_of(source)):
             # a core's DMA engine reading a scratchpad (another core's over the
-            # interconnect, or its own): one hop holding every link it crosses, even where
-            # the fastest route is a detour through device memory (its first hop would be
-            # the owner's DMA engine, not this one: `interconnect_hop`)
+            # interconnect, or its own) or writing its own into another core's: one hop
+            # holding every link it crosses, even where the fastest route is a detour
+            # through device memory (its first hop would be another core's DMA engine,
+            # not this one: `interconnect_hop`)
             try:
                 hop = interconnect_hop(self.device, source, target, unit)
             except DeviceError as err:

@@ -47,7 +47,16 @@ def _view_static(op):
             [int(s) for s in op.static_sizes.get_values()],
             [int(s) for s in op.static_strides.get_values()],
             space_attr.space, space_attr.tile, element_name(op.result.type),
-            tuple(op.sizes), tuple(op.strides), op.offset)
+            tuple(op.sizes), tuple(op.strides), op.offset, _owner_table(op))
+
+
+def _owner_table(op) -> tuple[int, ...] | None:
+    """The core per tile of a view printed after spyre-sched's normal form
+    (`ktdf.owner_by_tile`: tile t reaches core table[t]'s scratchpad), else None."""
+    owners = op.attributes.get("ktdf.owner_by_tile")
+    if owners is None or op.memory_space.tile is None:
+        return None
+    return tuple(int(c) for c in owners.get_values())
 
 
 def _merge_values(static: list[int], dynamic) -> list[int]:
@@ -59,7 +68,11 @@ def _merge_values(static: list[int], dynamic) -> list[int]:
 def _memory_view(ex, op, vals):
     env = ex.env
     (cset, num_symbols, static_sizes, static_strides, kind, core, etype, size_values,
-     stride_values, offset_value) = op_static(op, _view_static)
+     stride_values, offset_value, table) = op_static(op, _view_static)
+    if table is not None:
+        if ex.tile >= len(table):
+            raise ex.error(op, f"ktdf.owner_by_tile names cores for tiles 0..{len(table) - 1}")
+        core = table[ex.tile]
     dyn_sizes = [int(env[v]) for v in size_values]
     # The set's symbols bind to the dynamic sizes, left to right (there may be fewer).
     symbols = dyn_sizes[:num_symbols]

@@ -301,8 +301,8 @@ def _constant_views(kernel: Kernel, scratchpads: bool = False):
 
     values = AffineValues(kernel.func)
     for op in kernel.func.walk():
-        if not isinstance(op, ConstructMemoryViewOp) or _memory_of(op) is None \
-                or (_memory_of(op) != "global") != scratchpads:
+        if not isinstance(op, ConstructMemoryViewOp) or not _memories_of(op) \
+                or (_memories_of(op) != ["global"]) != scratchpads:
             continue
         offset = values.form(op.offset).constant
         sizes = [values.form(v).constant for v in op.sizes]
@@ -324,11 +324,17 @@ def _constant_views(kernel: Kernel, scratchpads: bool = False):
         yield op, max(first, 0), last
 
 
-def _memory_of(view: ConstructMemoryViewOp):
-    """"global", the core whose scratchpad the view names, or None (the executing tile's
-    own scratchpad: another memory in each tile)."""
+def _memories_of(view: ConstructMemoryViewOp) -> list:
+    """["global"], [the core whose scratchpad the view names], the cores a view printed
+    after spyre-sched's normal form names per tile (`ktdf.owner_by_tile`), or [] (the
+    executing tile's own scratchpad: another memory in each tile)."""
     space = view.memory_space
-    return "global" if space.space == "global" else space.tile
+    if space.space == "global":
+        return ["global"]
+    owners = view.attributes.get("ktdf.owner_by_tile")
+    if owners is not None and space.tile is not None:
+        return sorted({int(c) for c in owners.get_values()})
+    return [] if space.tile is None else [space.tile]
 
 
 def constant_address_end(kernel: Kernel) -> int:
@@ -407,8 +413,9 @@ def _address_ranges(kernel: Kernel, views: set) -> list[tuple[AddressOutput, lis
     ranges: dict[tuple, list[tuple[int, int, object]]] = {}
     for op, first, last in [*_constant_views(kernel), *_constant_views(kernel, True)]:
         if op in views:
-            key = (_memory_of(op), element_name(op.result.type))
-            ranges.setdefault(key, []).append((first, last, op))
+            for memory in _memories_of(op):
+                key = (memory, element_name(op.result.type))
+                ranges.setdefault(key, []).append((first, last, op))
     found = []
     for (memory, et), spans in ranges.items():
         merged: list[list] = []

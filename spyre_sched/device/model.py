@@ -249,6 +249,9 @@ class Device:
     def outgoing(self, name: str) -> list[Datapath]:
         return self._out.get(name, [])
 
+    def has_datapath(self, source: str, target: str) -> bool:
+        return (source, target) in self._edge
+
     def datapath(self, source: str, target: str) -> Datapath:
         if (source, target) not in self._edge:
             raise DeviceError(f"device {self.name} has no datapath {source} -> {target}")

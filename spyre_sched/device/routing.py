@@ -197,8 +197,8 @@ def interconnect_hop(device: Device, source: str, target: str, unit: str,
     on the way are links the transfer holds, not units running programs of their own.
     One hop: the slowest link's bandwidth, the sum of every link's latency.
 
-    Between a memory and itself (the owning core reading its own part) the move is a copy
-    through the unit's own datapath into that memory."""
+    Between a memory and itself (the owning core reading, or storing into, its own part)
+    the move is a copy through the unit's own datapath into (or out of) that memory."""
     # The interconnect even where a detour through device memory would be quicker: this is
     # the move a scratchpad-to-scratchpad read makes.
     try:
@@ -206,10 +206,15 @@ def interconnect_hop(device: Device, source: str, target: str, unit: str,
     except DeviceError:
         route = find_route(device, source, target, nbytes)
     if not route.hops:
-        into = [dp for dp in device.outgoing(unit) if dp.target == target]
-        if not into:
-            raise DeviceError(f"unit {unit} of device {device.name} cannot write {target}")
-        dp = into[0]
+        # the unit's own datapath into the memory (a reading engine), or out of it (a
+        # storing engine, `interconnect_pusher`)
+        if device.has_datapath(unit, target):
+            dp = device.datapath(unit, target)
+        elif device.has_datapath(source, unit):
+            dp = device.datapath(source, unit)
+        else:
+            raise DeviceError(f"unit {unit} of device {device.name} cannot move {source} -> "
+                              f"{target}")
         return Hop(unit=unit, source=source, lands_in=target, datapaths=(dp,),
                    bandwidth=dp.bandwidth, latency=dp.latency,
                    transfer_granularity=dp.transfer_granularity, queue_depth=None)
@@ -255,6 +260,19 @@ def interconnect_issuer(device: Device, core: int) -> str:
     if not found:
         raise DeviceError(f"core {core} of device {device.name} has no DMA unit writing its "
                           "scratchpad, to read other cores' scratchpads with")
+    return found[0]
+
+
+def interconnect_pusher(device: Device, core: int) -> str:
+    """The unit of `core` that issues its stores into other cores' scratchpads: its DMA
+    engine that reads its scratchpad (the first by name, should there be several)."""
+    scratchpad = device.scratchpad(core).name
+    found = sorted(u.name for u in device.units.values()
+                   if u.kind == "dma" and device.core_of(u.name) == device.core(core)
+                   and device.has_datapath(scratchpad, u.name))
+    if not found:
+        raise DeviceError(f"core {core} of device {device.name} has no DMA unit reading its "
+                          "scratchpad, to store into other cores' scratchpads with")
     return found[0]
 
 

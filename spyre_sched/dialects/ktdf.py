@@ -1281,6 +1281,10 @@ OWNER_BY_TILE_ATTR = "ktdf.owner_by_tile"
 core whose scratchpad it names, per reading tile (tile t reads core `owners[t]`'s;
 `ct_id` is tile 0's). The ring reads of a shared input (`share-fetch`) name their owners
 so, each tile reading a different owner at each step."""
+STORED_FROM_OTHER_CORES_ATTR = "ktdf.stored_from_other_cores"
+"""On a `ktdp.construct_memory_view` of a named core's scratchpad: some tile of another
+core stores through it (`mark-remote-stores`), so its stores cross the interconnect from
+the storing core's own scratchpad."""
 FIFO_DEPTH_ATTR = "ktdf.depth"
 """On a `ktdf.fifo`: the entries of its datapath's queue the solver gave it (without it,
 the lowering splits the queue evenly among the FIFOs of one phase)."""

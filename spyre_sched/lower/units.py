@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spyre_sched.device.model import Device, GroupInstance
-from spyre_sched.device.routing import find_route, interconnect_issuer, resolve_per_core
+from spyre_sched.device.routing import (find_route, interconnect_issuer, interconnect_pusher,
+                                         resolve_per_core)
 from spyre_sched.errors import DeviceError, UnsupportedError
 
 
@@ -96,12 +97,16 @@ class Units:
 
     def engine_for_route(self, source: str, target: str, what: str) -> EngineInfo:
         """The engine performing a memory-to-memory move (a single hop on the route)."""
-        # a per-core source: core 0's owner stands for all (every one is a scratchpad)
+        # a per-core side: core 0's owner stands for all (every one is a scratchpad)
         src = self.memory_instance(resolve_per_core(self.device, source, 0))
-        dst = self.memory_instance(target)
-        scratchpad = self.device.scratchpad(self.core0).name
-        if dst == scratchpad and src in (m.name for m in map(self.device.scratchpad,
-                                                           self.device.cores)):
+        dst = self.memory_instance(resolve_per_core(self.device, target, 0))
+        scratchpads = {m.name for m in map(self.device.scratchpad, self.device.cores)}
+        if src in scratchpads and dst in scratchpads:
+            if "." in target and "." not in source:
+                # a store from the executing core's scratchpad into a named core's (another
+                # core's, or the storing core's own part): issued by the storing core's DMA
+                # engine that reads its scratchpad
+                return self.engine_info(local_name(interconnect_pusher(self.device, 0)))
             # a read of a core's scratchpad (another's, or the owner's own part) crosses
             # the interconnect, issued by the reading core's DMA engine
             return self.engine_info(local_name(interconnect_issuer(self.device, 0)))

@@ -7,9 +7,9 @@ into a distributed scratchpad view and consumers loading from it stay in scratch
 
 For an own-scratchpad view each access tile's base is shifted by its tile's part corner
 (`base_k - (a_k * tile + b_k)`), so the coordinates it reaches are local to the part. A
-load whose tiles each reach one part in another core's scratchpad (parts of one layout)
-reads through a view whose core is given per tile (`ktdf.owner_by_tile`), its base shifted
-the same way, or, where the parts are blocks of one extent, by `(base - k0) mod B`.
+load or store whose tiles each reach one part in another core's scratchpad (parts of one
+layout) goes through a view whose core is given per tile (`ktdf.owner_by_tile`), its base
+shifted the same way, or, where the parts are blocks of one extent, by `(base - k0) mod B`.
 The parts the distributed view was built from are left for `drop-dead-values`.
 """
 
@@ -144,7 +144,7 @@ def _rewrite(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution) -> 
                    "not supported yet: a distributed view used other than by access tiles")
     first = parts[0]
     if how.kind == "owners":
-        _read_owners(fn, op, how, first)
+        _through_owners(fn, op, how, first)
         return
     if how.kind == "coalesce":
         offset = first.offset
@@ -180,11 +180,11 @@ def _rewrite(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution) -> 
     Rewriter.erase_op(op)
 
 
-def _read_owners(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution,
-                 first: ktdp.ConstructMemoryViewOp) -> None:
-    """Each access tile reads through a view of one part's layout whose core is its
-    tile's (`ktdf.owner_by_tile`; `ct_id` is tile 0's), at its base less its part's
-    corner."""
+def _through_owners(fn, op: ktdp.ConstructDistributedMemoryViewOp, how: Resolution,
+                    first: ktdp.ConstructMemoryViewOp) -> None:
+    """Each access tile reads or stores through a view of one part's layout whose core
+    is its tile's (`ktdf.owner_by_tile`; `ct_id` is tile 0's), at its base less its
+    part's corner."""
     tile_id = _tile_id(fn)
     for tile_op, table, corner in how.owners:
         assert isinstance(tile_op, ktdp.ConstructAccessTileOp)

@@ -28,15 +28,15 @@ without moving any data, by:
   form splits the loop or the copy at the parts' edges first (`split-at-part-edges`), and
   each copy then resolves.
 
-Anything else (a store into another core's scratchpad, a part that differs per tile in
-a way none of these covers) is refused with the tile, the part and the memory.
+A part in a named core's scratchpad that a tile of another core stores into (`part`,
+`access`) is a store over the interconnect, issued by the storing core. Anything else (a
+part that differs per tile in a way none of these covers, a store among them) is refused
+with the tile, the part and the memory.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import islpy as isl
 
 from xdsl.ir.affine import AffineMap
 
@@ -340,19 +340,20 @@ def _one_layout(view: DistributedViewModel, boxes) -> tuple | None:
 
 def _owners(model: KernelModel, view: DistributedViewModel, boxes, accesses,
             per_access: list[dict[int, int]]) -> Resolution | None:
-    """`owners`: parts of one layout in named cores' scratchpads, each load reaching one
-    part per tile, which differs between tiles (a consumer dividing the work otherwise
-    than the producer): each access tile reads through a view whose core is given per
-    tile (`ktdf.owner_by_tile`), its base shifted by its tile's part corner, a * tile + b,
-    or, where the parts are blocks of one extent along a dim, the block holding the base
-    (the base then the same on every iteration of a tile)."""
+    """`owners`: parts of one layout in named cores' scratchpads, each load or store
+    reaching one part per tile, which differs between tiles (a consumer dividing the work
+    otherwise than the producer, a tile storing into its neighbour's part): each access
+    tile reads or stores through a view whose core is given per tile
+    (`ktdf.owner_by_tile`), its base shifted by its tile's part corner, a * tile + b, or,
+    where the parts are blocks of one extent along a dim, the block holding the base (the
+    base then the same on every iteration of a tile)."""
     layout = _one_layout(view, boxes)
     if layout is None or len(model.grid) != 1:
         return None
     _, offset, extents = layout
-    plans = []
+    plans: dict[object, tuple] = {}
     for access, owners in zip(accesses, per_access):
-        if access.kind != "load" or not owners:
+        if access.kind not in ("load", "store") or not owners:
             return None
         fallback = view.parts[min(owners.values())].memory.core
         table = tuple(view.parts[owners[t]].memory.core if t in owners else fallback
@@ -360,9 +361,11 @@ def _owners(model: KernelModel, view: DistributedViewModel, boxes, accesses,
         corner = _corner(model, access, {t: boxes[k] for t, k in owners.items()}, extents)
         if corner is None:
             return None
-        plans.append((access.tile_op, table, corner))
+        # a load and a store through one access tile share its plan
+        if plans.setdefault(access.tile_op, (table, corner)) != (table, corner):
+            return None
     return Resolution("owners", box=tuple((0, e) for e in extents), offset=offset,
-                      owners=tuple(plans))
+                      owners=tuple((op, *plan) for op, plan in plans.items()))
 
 
 def _linear_in_tile(values: dict[int, int]) -> tuple[int, int] | None:
@@ -430,19 +433,9 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
         if found is not None:
             return found
     used = {k for owners in per_access for k in owners.values()}
-    for access, owners in zip(accesses, per_access):
-        for tile, k in sorted(owners.items()):
-            memory = view.parts[k].memory
-            if access.kind == "store" and memory.space == "ct_local" \
-                    and memory.core is not None and memory.core != tile \
-                    and tile in _tiles_running(model, access):
-                raise Unresolved(
-                    "not supported yet: stores through a distributed view into another "
-                    f"core's scratchpad (tile {tile} reaches part {k}, in core "
-                    f"{memory.core}'s scratchpad)", access.op)
     if len(used) <= 1:
         # every tile reaches one part: that part's view (in another core's scratchpad, a
-        # read over the interconnect)
+        # read or a store over the interconnect)
         return Resolution("part", part=min(used, default=0))
     found = _part_per_access(accesses, per_access)
     if found is not None:
@@ -455,8 +448,9 @@ def resolve(model: KernelModel, op: ConstructDistributedMemoryViewOp) -> Resolut
         for tile, k in sorted(owners.items()):
             memory = view.parts[k].memory
             if memory.space == "ct_local" and memory.core is not None and memory.core != tile:
+                verb = "stores into" if access.kind == "store" else "reads from"
                 raise Unresolved(
-                    "not supported yet: reads through a distributed view from a part in "
+                    f"not supported yet: {verb} a part of a distributed view in "
                     "another core's scratchpad that differs per tile (tile "
                     f"{tile} reaches part {k}, in core {memory.core}'s scratchpad)", access.op)
     raise Unresolved("not supported yet: a distributed view whose tiles reach different "
@@ -489,28 +483,3 @@ def _part_per_access(accesses: list[AccessModel], per_access: list[dict[int, int
             return None
         chosen.setdefault(access.tile_op, 0)  # reaches nothing: any part will do
     return Resolution("access", tile_parts=tuple(chosen.items()))
-
-
-def remote_stores(model: KernelModel):
-    """(access, tile, core) of the first store through a plain view in a named core's
-    scratchpad by a tile other than that core, or None."""
-    for access in model.accesses:
-        view = access.view
-        if access.kind != "store" or isinstance(view, DistributedViewModel):
-            continue
-        core = view.memory.core
-        if view.memory.space != "ct_local" or core is None:
-            continue
-        for tile in _tiles_running(model, access):
-            if tile != core:
-                return access, tile, core
-    return None
-
-
-def _tiles_running(model: KernelModel, access: AccessModel) -> list[int]:
-    """The tiles that run `access`, its enclosing conditions included (a store under
-    `scf.if` on the tile id runs on those tiles only; a condition the model cannot read
-    counts as taken)."""
-    domain = access.instance_map().domain()
-    tiles = domain.project_out(isl.dim_type.set, 1, domain.dim(isl.dim_type.set) - 1)
-    return [t for t in range(model.tile_count) if not tiles.fix_dim_si(0, t).is_empty()]

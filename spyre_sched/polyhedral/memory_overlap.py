@@ -23,6 +23,7 @@ from typing import Generic, TypeVar
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from spyre_sched.dialects import ktdp
+from spyre_sched.dialects.ktdf import OWNER_BY_TILE_ATTR
 from spyre_sched.polyhedral.point_sets import bounding_box
 from spyre_sched.polyhedral.views import element_bytes
 
@@ -100,7 +101,10 @@ def tiles_may_overlap(a: SSAValue, b: SSAValue) -> bool:
     if sa.space != sb.space:
         return False
     if sa.space == "ct_local":
-        if sa.tile is not None and sb.tile is not None and sa.tile != sb.tile:
+        # a core given per tile (`ktdf.owner_by_tile`) may be any core
+        if sa.tile is not None and sb.tile is not None and sa.tile != sb.tile \
+                and OWNER_BY_TILE_ATTR not in va.attributes \
+                and OWNER_BY_TILE_ATTR not in vb.attributes:
             return False
         span_a, span_b = _scratchpad_bytes(va), _scratchpad_bytes(vb)
         if span_a is None or span_b is None:

@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 from spyre_sched.polyhedral.accesses import AccessModel
 from spyre_sched.polyhedral.affine_values import ISL_NAME, AffineValues
 from spyre_sched.polyhedral.isl_text import conj, make_set, witness
-from spyre_sched.polyhedral.views import ViewModel
+from spyre_sched.polyhedral.views import ViewModel, same_core_text
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,13 @@ def _every_variable(values: AffineValues, r1: dict[str, str], r2: dict[str, str]
 
 
 def _piece_text(access: AccessModel, part: ViewModel, coords: list[str],
-                rename: dict[str, str], by_address: bool) -> tuple[str, str | None, str]:
-    """(membership text, address text or None, core text) of one part of an access."""
+                rename: dict[str, str], by_address: bool) -> tuple[str, str | None]:
+    """(membership text, address text or None) of one part of an access."""
     # Positions outside the view's coordinate set are masked: a store there writes
     # nothing, a load reads zero; only coordinates of the part count.
     text = conj(access.contains_text(coords, rename), part.contains_text(coords, rename))
     address = part.address_text(coords, rename) if by_address else None
-    return text, address, part.core_text(rename)
+    return text, address
 
 
 def memory_keys(access: AccessModel) -> frozenset:
@@ -163,12 +163,13 @@ def find_overlap(a: AccessModel, b: AccessModel, relation: str,
         by_address = p1.has_address() and p2.has_address()
         if not by_address and p1 is not p2:
             continue  # dynamic strides on different views: no comparison possible
-        t1, addr1, core1 = _piece_text(a, p1, c1, r1, by_address)
-        t2, addr2, core2 = _piece_text(b, p2, c2, r2, by_address)
+        t1, addr1 = _piece_text(a, p1, c1, r1, by_address)
+        t2, addr2 = _piece_text(b, p2, c2, r2, by_address)
+        core = same_core_text(p1.memory, p1.tile_text(r1), p2.memory, p2.tile_text(r2))
         if by_address:
-            same = f"{core1} = {core2} and {addr1} = {addr2}"
+            same = conj(core, f"{addr1} = {addr2}")
         else:
-            same = conj(f"{core1} = {core2}", *(f"{x} = {y}" for x, y in zip(c1, c2)))
+            same = conj(core, *(f"{x} = {y}" for x, y in zip(c1, c2)))
         overlap = f"exists ({', '.join(c2)} : {conj(t2, same)})"
         params, context = _reached(values, r1, r2, conj(relations, t1, overlap), seeds)
         if make_set(params, c1, conj(context, relations, t1, overlap)).is_empty():

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineExpr
 
+from spyre_sched.dialects.ktdf import OWNER_BY_TILE_ATTR
 from spyre_sched.dialects.ktdp import (
     ConstructDistributedMemoryViewOp,
     ConstructMemoryViewOp,
@@ -33,10 +34,13 @@ from spyre_sched.polyhedral.isl_text import make_set, pw_affine_text, set_text
 
 @dataclass(frozen=True)
 class MemoryRef:
-    """Where a view lives: device memory, a given core's scratchpad, or the own one."""
+    """Where a view lives: device memory, a given core's scratchpad, the own one, or a
+    core given per tile (`table`: a view the normal form made with `ktdf.owner_by_tile`,
+    tile t reaching core table[t]'s scratchpad)."""
 
     space: str  # "global" | "ct_local"
     core: int | None = None  # ct_id; None for global and for the executing tile's own
+    table: tuple[int, ...] | None = None
 
     @property
     def own(self) -> bool:
@@ -44,18 +48,43 @@ class MemoryRef:
 
     def resolve(self, tile: int) -> MemoryRef:
         """The concrete memory for the executing tile `tile`."""
+        if self.table is not None:
+            return MemoryRef("ct_local", self.table[min(tile, len(self.table) - 1)])
         return MemoryRef("ct_local", tile) if self.own else self
 
-    def core_text(self, tile_name: str) -> str:
-        """isl text of the memory's index: -1 for global, else the core id."""
+    def core_cases(self, tile_name: str) -> list[tuple[str, str]]:
+        """isl text of the memory's index as (condition on the tile, index) cases: -1 for
+        global, else the core id."""
         if self.space == "global":
-            return "-1"
-        return tile_name if self.core is None else str(self.core)
+            return [("true", "-1")]
+        if self.table is not None:
+            return [(f"{tile_name} = {t}", str(c)) for t, c in enumerate(self.table)]
+        return [("true", tile_name if self.core is None else str(self.core))]
 
     def __str__(self) -> str:
         if self.space == "global":
             return "global"
+        if self.table is not None:
+            return f"ct_local(core per tile: {', '.join(map(str, self.table))})"
         return "ct_local(own)" if self.core is None else f"ct_local(core {self.core})"
+
+
+def same_core_text(a: MemoryRef, a_tile: str, b: MemoryRef, b_tile: str) -> str:
+    """isl text: the memory `a` is for tile `a_tile` is the one `b` is for `b_tile`
+    (their spaces are the same)."""
+    cases = []
+    for cond_a, core_a in a.core_cases(a_tile):
+        for cond_b, core_b in b.core_cases(b_tile):
+            if core_a.lstrip("-").isdigit() and core_b.lstrip("-").isdigit() \
+                    and core_a != core_b:
+                continue
+            terms = [c for c in (cond_a, cond_b) if c != "true"]
+            if core_a != core_b:
+                terms.append(f"{core_a} = {core_b}")
+            cases.append(" and ".join(terms) or "true")
+    if not cases:
+        return "false"
+    return " or ".join(f"({c})" for c in cases) if len(cases) > 1 else cases[0]
 
 
 def element_bytes(elt: Attribute) -> int:
@@ -90,7 +119,12 @@ class ViewModel:
         self.op = op
         self.values = values
         space = op.memory_space
-        self.memory = MemoryRef(space.space, space.tile)  # type: ignore[attr-defined]
+        core = space.tile  # type: ignore[attr-defined]
+        owners = op.attributes.get(OWNER_BY_TILE_ATTR)
+        table = None
+        if owners is not None and core is not None:
+            table = tuple(int(c) for c in owners.get_values())  # type: ignore[attr-defined]
+        self.memory = MemoryRef(space.space, core, table)  # type: ignore[attr-defined]
         mtype = op.result.type
         assert isinstance(mtype, MemRefType)
         self.element_type = mtype.element_type
@@ -174,9 +208,10 @@ class ViewModel:
                 terms.append(f"{s} * (({c}) - ({rename_text(m, rename or {})}))")
         return " + ".join(terms)
 
-    def core_text(self, rename: dict[str, str] | None = None) -> str:
+    def tile_text(self, rename: dict[str, str] | None = None) -> str:
+        """isl name of the executing tile's id (in the instance `rename` names)."""
         tile = self.values.tile.name
-        return self.memory.core_text((rename or {}).get(tile, tile))
+        return (rename or {}).get(tile, tile)
 
     # ---- concrete evaluation -----------------------------------------------------
 

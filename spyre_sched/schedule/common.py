@@ -23,7 +23,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from spyre_sched.device import Device, Hop, load_device
-from spyre_sched.device.routing import interconnect_hop, interconnect_issuer
+from spyre_sched.device.routing import (interconnect_hop, interconnect_issuer,
+                                         interconnect_pusher)
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.errors import DeviceError, UnsupportedError
 
@@ -153,6 +154,17 @@ def remote_core(value: SSAValue) -> int | None:
     return None
 
 
+def stored_core(value: SSAValue) -> int | None:
+    """The core whose scratchpad a view stored through lies in when some tile of another
+    core stores through it (`ktdf.stored_from_other_cores`: the store crosses the
+    interconnect), else None (the executing core's own, or its owner's alone)."""
+    owner = value.owner
+    if isinstance(owner, ktdp.ConstructMemoryViewOp) \
+            and ktdf.STORED_FROM_OTHER_CORES_ATTR in owner.attributes:
+        return remote_core(value)
+    return None
+
+
 def hop_from_core(device: Device, owner: int, op: Operation, pass_name: str) -> Hop:
     """The move of a read of core `owner`'s scratchpad over the interconnect into the
     reading core's scratchpad, issued by the reading core's DMA engine."""
@@ -164,6 +176,20 @@ def hop_from_core(device: Device, owner: int, op: Operation, pass_name: str) -> 
                                 device.scratchpad(0).name, interconnect_issuer(device, 0))
     except DeviceError as err:
         raise fail(op, pass_name, f"not supported yet: a read of core {owner}'s "
+                   f"scratchpad on device {device.name}: {err.message}") from None
+
+
+def hop_to_core(device: Device, owner: int, op: Operation, pass_name: str) -> Hop:
+    """The move of a store into core `owner`'s scratchpad from the storing core's own
+    scratchpad over the interconnect, issued by the storing core's DMA engine."""
+    if owner >= device.num_cores:
+        raise fail(op, pass_name, f"a store into core {owner}'s scratchpad, but device "
+                   f"{device.name} has cores 0..{device.num_cores - 1}")
+    try:
+        return interconnect_hop(device, device.scratchpad(0).name,
+                                device.scratchpad(owner).name, interconnect_pusher(device, 0))
+    except DeviceError as err:
+        raise fail(op, pass_name, f"not supported yet: a store into core {owner}'s "
                    f"scratchpad on device {device.name}: {err.message}") from None
 
 

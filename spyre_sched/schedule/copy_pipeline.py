@@ -52,9 +52,11 @@ from spyre_sched.schedule.common import (
     element_bytes,
     fail,
     hop_from_core,
+    hop_to_core,
     index_constant,
     memory_instance,
     remote_core,
+    stored_core,
 )
 from spyre_sched.schedule.ir_build import for_loop, pipeline
 
@@ -75,29 +77,36 @@ class CopyEnd:
 
 
 def copy_route(device: Device, store: ktdp.StoreOp, source_view: SSAValue, source_kind: str,
-               dest_kind: str, pass_name: str) -> tuple[Hop, ...]:
+               dest_view: SSAValue, dest_kind: str, pass_name: str) -> tuple[Hop, ...]:
     """The hops from the source's memory to the destination's, through the scratchpad
     when both are the same device memory; from another core's scratchpad, first over
-    the interconnect into this core's."""
-    dest = memory_instance(device, dest_kind, pass_name)
+    the interconnect into this core's; into another core's that other cores store into
+    (`stored_core`), last over the interconnect from this core's."""
+    scratch = device.scratchpad(0).name
     owner = remote_core(source_view)
+    into = stored_core(dest_view)
     if owner is not None:
-        across = hop_from_core(device, owner, store, pass_name)
-        scratch = device.scratchpad(0).name
-        hops = (across, *(find_route(device, scratch, dest).hops if dest != scratch else ()))
-        _memory_to_memory(store, hops, device, pass_name)
-        return hops
-    source = memory_instance(device, source_kind, pass_name)
-    if source != dest:
-        hops = find_route(device, source, dest).hops
+        first: tuple[Hop, ...] = (hop_from_core(device, owner, store, pass_name),)
+        source = scratch
     else:
-        scratch = device.scratchpad(0).name
+        first, source = (), memory_instance(device, source_kind, pass_name)
+    if into is not None:
+        last: tuple[Hop, ...] = (hop_to_core(device, into, store, pass_name),)
+        dest = scratch
+    else:
+        last, dest = (), memory_instance(device, dest_kind, pass_name)
+    if source != dest:
+        middle = find_route(device, source, dest).hops
+    elif first or last:
+        middle = ()
+    else:
         if scratch == source:
             raise fail(store, pass_name, "not supported yet: a plain copy from the "
                        "scratchpad into the scratchpad (no unit of the device moves data "
                        "from a memory into the same memory without a compute unit)")
-        hops = (*find_route(device, source, scratch).hops,
-                *find_route(device, scratch, dest).hops)
+        middle = (*find_route(device, source, scratch).hops,
+                  *find_route(device, scratch, dest).hops)
+    hops = (*first, *middle, *last)
     _memory_to_memory(store, hops, device, pass_name)
     return hops
 
@@ -119,8 +128,8 @@ def build_copy(prefix: str, store: ktdp.StoreOp, source: CopyEnd, dest: CopyEnd,
     shape = list(ttype.get_shape())
     element: Attribute = ttype.element_type
     rank = len(shape)
-    hops = copy_route(device, store, source.memref, source.memory_kind, dest.memory_kind,
-                      pass_name)
+    hops = copy_route(device, store, source.memref, source.memory_kind, dest.memref,
+                      dest.memory_kind, pass_name)
     if not hops:
         raise fail(store, pass_name, "not supported yet: a plain copy whose source and "
                    "destination are the same memory")

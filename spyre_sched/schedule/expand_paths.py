@@ -10,7 +10,9 @@ the two adjacent units (`"load" -> "sfu"`, `"sfu" -> "store"`). An operand alrea
 the scratchpad (a `ct_local` view, an intermediate) starts there: no DMA stage for it. One
 in another core's scratchpad (a `ct_local` view with a `ct_id`) first crosses the
 interconnect into this core's scratchpad: a DMA stage whose transfer the reading core's
-DMA engine issues (`interconnect_hop`).
+DMA engine issues (`interconnect_hop`); a result stored into another core's scratchpad
+lands in this core's first and then crosses, issued by its DMA engine that reads the
+scratchpad.
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.traits import is_side_effect_free
 
+from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.device import Device, Hop, find_route
 from spyre_sched.dialects import ktdf
-from spyre_sched.schedule.common import (device_of, fail, hop_from_core, memory_instance,
-                                         programs, remote_core)
+from spyre_sched.schedule.common import (device_of, fail, hop_from_core, hop_to_core,
+                                         memory_instance, programs, remote_core,
+                                         stored_core)
 from spyre_sched.schedule.ir_build import enclosing_loops, loop_dim, pipeline, refresh_units
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
 
@@ -142,7 +145,7 @@ def _strip(body: list[Operation]) -> list[Operation]:
                     isinstance(o, scf.YieldOp) for o in op.body.block.ops):
                 Rewriter.erase_op(op)
                 changed = True
-            elif op.results and not op.regions and is_side_effect_free(op) and all(
+            elif op.results and not op.regions and has_no_side_effects(op) and all(
                     not r.uses for r in op.results):
                 Rewriter.erase_op(op)
                 changed = True
@@ -181,8 +184,14 @@ def expand(pipe: ktdf.PipelineOp, device: Device) -> ktdf.PipelineOp:
         paths[naive.dest] = _Path(naive.dest, hops, True, bufs, fifo)
     for naive in stores:
         slot = naive.source.type
-        route = find_route(device, unit, memory_instance(device, slot.dest.data, NAME))
-        hops = route.hops
+        owner = stored_core(naive.dest)
+        if owner is None:
+            hops = find_route(device, unit, memory_instance(device, slot.dest.data, NAME)).hops
+        else:
+            # Another core's scratchpad: this core's own route into its scratchpad, then a
+            # move over the interconnect into the owner's.
+            hops = (*find_route(device, unit, device.scratchpad(0).name).hops,
+                    hop_to_core(device, owner, naive, NAME))
         if len(hops) < 2:
             raise fail(naive, NAME, f"not supported yet: {unit} writes memory without a store unit")
         bufs = [_staging_buffer(device, h, naive, False, generic_rank, width, stick)

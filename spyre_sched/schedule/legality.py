@@ -39,7 +39,7 @@ from xdsl.passes import ModulePass
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import BatchMatmulOp, MapOp, inside_linalg_body
 from spyre_sched.errors import DeviceError, UnsupportedError
-from spyre_sched.polyhedral.distributed import Unresolved, remote_stores, resolve
+from spyre_sched.polyhedral.distributed import Unresolved, resolve
 from spyre_sched.polyhedral.exchanges import ExchangeRefused, plan_exchange
 from spyre_sched.polyhedral.kernel_model import KernelModel
 from spyre_sched.polyhedral.point_sets import box_bounds
@@ -127,8 +127,7 @@ def _check_view(op: ktdp.ConstructMemoryViewOp, device) -> None:
 
 def _check_distributed(kernel: func.FuncOp) -> None:
     """A distributed view is scheduled when it reads as one plain view (the normal form's
-    `resolve-distributed-views` makes it one); reaching another core's scratchpad is not
-    supported yet."""
+    `resolve-distributed-views` makes it one); one that does not is refused here."""
     views = [op for op in kernel.walk() if isinstance(op, ktdp.ConstructDistributedMemoryViewOp)]
     if not views:
         return
@@ -170,23 +169,6 @@ def _check_exchanges(kernel: func.FuncOp) -> None:
             raise fail(err.op, NAME, err.message) from None
         except UnsupportedError as err:
             raise fail(op, NAME, err.message) from None
-
-
-def _check_remote_stores(kernel: func.FuncOp) -> None:
-    """Reads from another core's scratchpad are scheduled (a transfer over the
-    interconnect); stores into it are not yet."""
-    if not any(isinstance(op, ktdp.ConstructMemoryViewOp) and op.memory_space.space == "ct_local"
-               and op.memory_space.tile is not None for op in kernel.walk()):
-        return
-    try:
-        model = KernelModel(kernel)
-    except UnsupportedError as err:
-        raise fail(getattr(err, "op", None) or kernel, NAME, err.message) from None
-    found = remote_stores(model)
-    if found is not None:
-        access, tile, core = found
-        raise fail(access.op, NAME, f"not supported yet: stores into another core's scratchpad "
-                   f"(tile {tile} stores into core {core}'s)")
 
 
 def _only_indexes(op: ktdp.ConstructMemoryViewOp) -> bool:
@@ -264,4 +246,3 @@ class LegalityCheck(ModulePass):
                 check_op(inner, device)
         _check_distributed(kernel)
         _check_exchanges(kernel)
-        _check_remote_stores(kernel)

@@ -50,6 +50,7 @@ from spyre_sched.device.routing import (
     farthest_reader,
     find_route,
     interconnect_hop,
+    interconnect_pusher,
     interconnect_issuer,
 )
 from spyre_sched.dialects import ktdf
@@ -195,7 +196,7 @@ class _Hardware:
         self.device = device
         self.sharers = sharers
         self.tiles = tiles
-        self._owner_hops: dict[tuple[int, ...], list] = {}
+        self._owner_hops: dict[tuple[tuple[int, ...], bool], list] = {}
         # the cores that run the program (a call guarded on the tile id runs on fewer)
         self.running = tuple(t for t in (range(tiles) if running is None else running)
                              if t < device.num_cores)
@@ -278,6 +279,9 @@ class _Hardware:
             owners = view_owners(op.source)
             if owners is not None:
                 return [self._per_core_interconnect(owners)]
+            owners = view_owners(op.dest)
+            if owners is not None:
+                return [self._per_core_interconnect(owners, push=True)]
             src, _ = self.endpoint(op.source, op)
             dst, _ = self.endpoint(op.dest, op)
             performer = None
@@ -285,6 +289,8 @@ class _Hardware:
             own = self.device.scratchpad(self.core).name
             if src == dst == own and _names_a_core(op.source):
                 return [self._interconnect(src)]
+            if _names_a_core(op.dest) and not _names_a_core(op.source) and src == own:
+                return [self._push(dst)]
             if src == dst == own:
                 # a copy within the executing core's own scratchpad: through its DMA
                 # engine's datapath, no ring link (as `interconnect_hop` and the emulator
@@ -311,35 +317,52 @@ class _Hardware:
         return interconnect_hop(self.device, source, self.device.scratchpad(reader).name,
                                 interconnect_issuer(self.device, reader))
 
-    def _reader_hops(self, owners: list[int]) -> list:
-        """Each reading tile's move over the interconnect from its owner's scratchpad
-        (a view naming its owner per tile, `ktdf.owner_by_tile`)."""
-        key = tuple(owners)
+    def _push(self, target: str):
+        """A store into core scratchpad `target` from the storing tile's own, priced for
+        the tile farthest from it (the ring is the same both ways): one hop over the
+        interconnect."""
+        owner = self.device.cores.index(self.device.core_of(target))
+        writer = farthest_reader(self.device, owner, self.running or (0,))
+        return interconnect_hop(self.device, self.device.scratchpad(writer).name, target,
+                                interconnect_pusher(self.device, writer))
+
+    def _owner_hops_of(self, owners: list[int], push: bool = False) -> list:
+        """Each tile's move over the interconnect from its owner's scratchpad (a view
+        naming its owner per tile, `ktdf.owner_by_tile`), or into it (`push`: a store,
+        issued by the storing tile)."""
+        key = (tuple(owners), push)
         found = self._owner_hops.get(key)
         if found is None:
             found = []
             for tile in (t for t in self.running if t < len(owners)):
-                found.append(interconnect_hop(
-                    self.device, self.device.scratchpad(owners[tile]).name,
-                    self.device.scratchpad(tile).name, interconnect_issuer(self.device, tile)))
+                own, theirs = (self.device.scratchpad(tile).name,
+                               self.device.scratchpad(owners[tile]).name)
+                found.append(interconnect_hop(self.device, own, theirs,
+                                              interconnect_pusher(self.device, tile))
+                             if push else
+                             interconnect_hop(self.device, theirs, own,
+                                              interconnect_issuer(self.device, tile)))
             self._owner_hops[key] = found
         return found
 
-    def _per_core_interconnect(self, owners: list[int]):
-        """The slowest of the tiles' reads of their owners (all the same size)."""
-        hops = self._reader_hops(owners)
+    def _per_core_interconnect(self, owners: list[int], push: bool = False):
+        """The slowest of the tiles' reads of (stores into) their owners (all the same
+        size)."""
+        hops = self._owner_hops_of(owners, push)
         return max(hops, key=lambda h: (h.latency, -h.bandwidth))
 
-    def _ring_links(self, owners: list[int]) -> list[list]:
-        """Per running tile (in their order), the ring links its read of its owner holds."""
+    def _ring_links(self, owners: list[int], push: bool = False) -> list[list]:
+        """Per running tile (in their order), the ring links its read of (store into) its
+        owner holds."""
         units = self.device.units
         return [[dp for dp in hop.datapaths
                  if dp.source in units and units[dp.source].is_switch
                  and dp.target in units and units[dp.target].is_switch]
-                for hop in self._reader_hops(owners)]
+                for hop in self._owner_hops_of(owners, push)]
 
     def per_core_ring_shared(self, owners: list[int],
-                             before: tuple[tuple[int, ...], ...] = ()) -> tuple[int, int, str] | None:
+                             before: tuple[tuple[int, ...], ...] = (),
+                             push: bool = False) -> tuple[int, int, str] | None:
         """For a read of a per-tile owner, every tile's at once: (bandwidth, sharers, name)
         of the ring links as the device serves them, None when no read crosses a link.
         Each read holds every link on its way, and the reads are granted in the order they
@@ -352,7 +375,8 @@ class _Hardware:
         longest chain for a stage's only read (the busiest link's reads where no two paths
         overlap but on one link; the whole ring where each path overlaps the next tile's),
         one for a read in the other direction after such a chain, which runs beside it."""
-        sequence = [self._ring_links(list(o)) for o in before] + [self._ring_links(owners)]
+        sequence = [self._ring_links(list(o), push) for o in before] \
+            + [self._ring_links(owners, push)]
         if not any(sequence[-1]):
             return None
         tiles = len(sequence[-1])
@@ -568,7 +592,7 @@ class _ProgramReader:
         self.decisions = {d.name: d for d in decisions}
         self.hw = hw
         self.eval = _Evaluator()
-        self._ring_reads: list[tuple[int, ...]] = []  # (see `stage`)
+        self._ring_reads: list[tuple[tuple[int, ...], bool]] = []  # (see `stage`)
         self.buffers: list[Buffer] = []
         self.fifos: list[FifoUse] = []
         self.registers: list[RegisterUse] = []
@@ -1050,10 +1074,14 @@ class _ProgramReader:
                                           self._depth(slot, op)))
         shared_bw, shared_name = self.hw.shared(hop)
         sharers = self.hw.sharers
-        owners = view_owners(op.source)
+        owners, push = view_owners(op.source), False
+        if owners is None:
+            owners, push = view_owners(op.dest), True
         if owners is not None:
-            ring = self.hw.per_core_ring_shared(owners, tuple(self._ring_reads))
-            self._ring_reads.append(tuple(owners))
+            # the moves the same unit issued before this one in the stage, of one direction
+            before = tuple(o for o, p in self._ring_reads if p == push)
+            ring = self.hw.per_core_ring_shared(owners, before, push)
+            self._ring_reads.append((tuple(owners), push))
         else:
             ring = self.hw.ring_shared(hop)
         if ring is not None:

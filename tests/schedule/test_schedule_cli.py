@@ -247,3 +247,26 @@ def test_an_analysis_error_naming_an_op_is_given_the_op_s_line() -> None:
 class _NoValues:
     """AffineValues with no variables: bounds evaluate with no symbols."""
     variables: list = []
+
+
+def test_what_a_stop_after_prints_is_read_back_as_what_it_is() -> None:
+    """After a normal-form pass the module is KTIR still (its `ktdf` attributes, such as
+    `ktdf.owner_by_tile`, notwithstanding) and is compiled again; after a scheduling pass
+    it is ScheduleIR; comments decide nothing."""
+    import io
+
+    from xdsl.printer import Printer
+
+    from spyre_sched.api import _is_schedule_ir
+    from spyre_sched.frontend import load_kernel
+    from spyre_sched.pipeline import schedule
+
+    kernel = str(Path(__file__).parents[1] / "crosscore" / "kernels" / "neighbour_stores.mlir")
+    for name, scheduled in (("resolve-distributed-views", False), ("stores-after-reads", False),
+                            ("program-split", True), ("naive-pipeline", True)):
+        out = io.StringIO()
+        Printer(out).print_op(schedule(load_kernel(kernel), "spyre", stop_after=name))
+        assert _is_schedule_ir(out.getvalue()) is scheduled, name
+    text = Path(kernel).read_text()
+    assert not _is_schedule_ir('builtin.module attributes {ktdf.device = "spyre"} {\n'
+                               "// %v = ktdf.buffer ...\n" + text + "}\n")

@@ -52,12 +52,6 @@ DF16 = """func.func @ex(%A: index, %C: index) attributes {grid = [1]} {
 """
 
 EDITS = {
-    "another core's scratchpad": (
-        "%Cv = ktdp.construct_memory_view %C, sizes: [4, 96], strides: [96, 1] {\n"
-        "      coordinate_set = #whole, memory_space = #ktdp.memory_space<global>}",
-        "%Cv = ktdp.construct_memory_view %C, sizes: [4, 96], strides: [96, 1] {\n"
-        "      coordinate_set = #whole, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>}",
-        "stores into another core's scratchpad (tile 0 stores into core 1's)", "ktdp.store %c, %Ct"),
     "triangular tile": ("#rows2 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 95 >= 0)>",
                         "#rows2 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 95 >= 0, d1 - d0 >= 0)>",
                         "non-rectangular access tiles", "%At = ktdp.construct_access_tile"),

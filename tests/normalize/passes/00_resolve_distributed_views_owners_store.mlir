@@ -1,5 +1,16 @@
 // PASS: resolve-distributed-views
-// ERROR: not supported yet: stores through a distributed view into another core's scratchpad (tile 0 reaches part 1, in core 1's scratchpad)
+// Two tiles, each storing its squares into the other core's part of S (tile t writes
+// rows 32(1 - t) .. of the distributed view: core 1 - t's scratchpad) and loading them
+// back through the same access tile: one view whose core is given per tile (1, 0), the
+// tile's row less its part's corner (-32t + 32), shared by the store and the load.
+// CHECK: %S = ktdp.construct_memory_view %{{.*}}, sizes: [32, 64], strides: [64, 1] {{.*}} memory_space = #ktdp.memory_space<ct_local, ct_id = 1>, ktdf.owner_by_tile = array<i64: 1, 0>} : memref<32x64xf16>
+// CHECK: %[[A:.*]] = arith.muli %t, %{{.*}} : index
+// CHECK-NEXT: %[[CORNER:.*]] = arith.addi %[[A]], %{{.*}} : index
+// CHECK-NEXT: %[[LOCAL:.*]] = arith.subi %other, %[[CORNER]] : index
+// CHECK-NEXT: %St = ktdp.construct_access_tile %S[%[[LOCAL]], %c0]
+// CHECK: ktdp.store %sq, %St
+// CHECK-NEXT: %s = ktdp.load %St
+// CHECK-NOT: construct_distributed_memory_view
 #half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #whole = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>

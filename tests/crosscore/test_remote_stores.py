@@ -1,0 +1,117 @@
+"""Stores into another core's scratchpad: the result lands in the storing core's own
+scratchpad, then crosses the ring, a transfer issued by the storing core's DMA engine that
+reads its scratchpad (`interconnect_pusher`), routed by the device model, timed and
+contended in the emulator and priced in the cost model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.parser import Parser
+
+import spyre_sched
+from emulator.device.machine import EmulatedDevice
+from spyre_sched import api
+from spyre_sched.device import find_route, load_device
+from spyre_sched.device.routing import interconnect_pusher
+from spyre_sched.dialects.registry import make_context
+from spyre_sched.errors import ExecutionError
+from spyre_sched.solve.extract import extract
+from spyre_sched.solve.problem import Transfer, all_pipelines
+
+ROOT = Path(__file__).resolve().parents[2]
+NEIGHBOURS = ROOT / "tests" / "crosscore" / "kernels" / "neighbour_stores.mlir"
+TWO_SCRATCHPADS = ROOT / "tests" / "emulator" / "kernels" / "distributed_two_scratchpads.mlir"
+
+
+def test_the_storing_cores_engine_that_reads_its_scratchpad_pushes():
+    device = load_device("spyre")
+    assert interconnect_pusher(device, 2) == "core2.dma_store"
+    emu = EmulatedDevice(device)
+    path = emu.path("core1.dma_store", "core1.lx", "core0.lx")
+    assert path.hop.unit == "core1.dma_store"
+    assert path.hop.latency == find_route(device, "core1.lx", "core0.lx").latency
+    assert [s for s in path.shared if s.startswith("ring")] == ["ring.stop1->ring.stop0"]
+    # the owner storing into its own part is a copy in its scratchpad, over no link
+    own = emu.path("core0.dma_store", "core0.lx", "core0.lx")
+    assert not [s for s in own.shared if s.startswith("ring")]
+    # a third core's engine moves neither's data
+    with pytest.raises(ExecutionError, match="cannot move data core0.lx -> core1.lx"):
+        emu.path("core2.dma_store", "core0.lx", "core1.lx")
+
+
+@pytest.mark.parametrize("strategy", ["solver", "heuristic"])
+def test_tiles_store_into_the_next_cores_part_and_read_it_back(strategy):
+    """Tile t squares its rows into core t+1's part (tile 3 into core 0's), reads them
+    back from there and adds its rows: a wrong place for either move changes Y."""
+    x = np.random.default_rng(5).uniform(-2, 2, (128, 64)).astype(np.float16)
+    result = spyre_sched.run(str(NEIGHBOURS), {"X": x}, strategy=strategy)
+    assert result.verdict == "MATCH", result.mismatches
+    np.testing.assert_array_equal(result.outputs["Y"], x * x + x)
+    moved = result.datapath_bytes
+    # 32 x 64 f16 = 4096 bytes each way per tile: tile 0 pushes to core 1 and tile 3 reads
+    # core 0 back over stop0 -> stop1 (core 3 is three stops from core 0, the short way)
+    assert moved.get("ring.stop0->ring.stop1") == 2 * 4096
+    assert moved.get("ring.stop1->ring.stop0") == 2 * 4096
+    assert "ring.stop0->ring.stop31" not in moved
+
+
+def test_cost_model_prices_the_push_over_the_ring():
+    module, _, _ = api.load_schedule_input(str(NEIGHBOURS), "spyre")
+    module = Parser(make_context(), api.print_ir(module)).parse_module()
+    problem = extract(module).problem
+    pushes = [w for prog in problem.programs for p in all_pipelines(prog) for st in p.stages
+              for w in st.work if isinstance(w, Transfer) and w.shared_memory.startswith("ring")
+              and w.source.endswith(".lx") and w.target.endswith(".lx")]
+    device = load_device("spyre")
+    # the slowest tile's push: tile 3 into core 0, three links
+    slowest = max(pushes, key=lambda t: t.latency)
+    assert slowest.latency == find_route(device, "core3.lx", "core0.lx").latency
+    assert {(t.source, t.target) for t in pushes} >= {("core3.lx", "core0.lx")}
+
+
+@pytest.mark.parametrize("strategy", ["solver", "heuristic"])
+def test_every_tile_copies_into_both_scratchpads(strategy):
+    """Both tiles copy X into a view split over the two cores' scratchpads (the same
+    values: a redundant store), then read it back whole and a column-major middle."""
+    x = np.random.default_rng(6).uniform(-2, 2, (8, 64)).astype(np.float16)
+    result = spyre_sched.run(str(TWO_SCRATCHPADS), {"X": x}, strategy=strategy)
+    assert result.verdict == "MATCH", result.mismatches
+    np.testing.assert_array_equal(result.outputs["Y"], x)
+    np.testing.assert_array_equal(result.outputs["Yt"], x[2:6].T)
+
+
+def _after_normal_form(kernel: Path) -> str:
+    module, _, _ = api.load_schedule_input(str(kernel), "spyre",
+                                           stop_after="resolve-distributed-views")
+    return api.print_ir(module)
+
+
+def test_a_kernel_printed_after_the_normal_form_runs_again(tmp_path):
+    """The printed kernel names each tile's core in `ktdf.owner_by_tile`: it is KTIR still
+    (not ScheduleIR), the race check and the reference read the core per tile, and it
+    compiles and matches as the kernel did."""
+    text = _after_normal_form(NEIGHBOURS)
+    assert "ktdf.owner_by_tile = array<i64: 1, 2, 3, 0>" in text
+    assert not api._is_schedule_ir(text)
+    x = np.random.default_rng(7).uniform(-2, 2, (128, 64)).astype(np.float16)
+    printed = tmp_path / "after.mlir"
+    printed.write_text(text)
+    result = spyre_sched.run(str(printed), {"X": x})
+    assert result.verdict == "MATCH", result.mismatches
+    np.testing.assert_array_equal(result.outputs["Y"], x * x + x)
+
+
+def test_owner_tables_that_send_two_tiles_to_one_core_race():
+    from spyre_sched.frontend.kernel import parse_kernel
+    from spyre_sched.polyhedral.checks import proven_races
+
+    text = _after_normal_form(NEIGHBOURS)
+    assert not proven_races(parse_kernel(text, "after.mlir").func)
+    clash = text.replace("array<i64: 1, 2, 3, 0>", "array<i64: 1, 1, 3, 0>")
+    races = proven_races(parse_kernel(clash, "clash.mlir").func)
+    assert races and "tiles 0 and 1 both write" in races[0].message \
+        and "ct_local(core 1)" in races[0].message
+
