@@ -11,14 +11,16 @@ by a square weight every tile reads. Inputs may be gathered row by row through a
 tensor (an indirect access tile). A program's result goes to the output argument, or,
 when a later program reads it, to an intermediate in device memory (a pointer argument),
 in the tile's own scratchpad (`ct_local`) or in a tensor distributed over the tiles'
-scratchpads (each tile touching its own part). Views on
+scratchpads (each tile touching its own part, or storing into the next core's part over
+the ring and reading it back from there). Views on
 device memory may be padded, column-major, at `pointer + offset`, or share one pointer
 with another view; element types are f16, f32 and (rarely, out of scope today) bf16;
 float scalar arguments enter bodies; a run-time row count (`!ktdp.runtime_arg`) drives a
 loop over row blocks.
 
-Every kernel is race-free by construction: each tile writes only its own block, and reads
-of another tile's data are of inputs nobody writes. Rare choices deliberately step outside
+Every kernel is race-free by construction: each tile writes only its own block (or, for
+a remote store, the neighbour's part of a tensor only it reads back), and reads of
+another tile's data are of inputs nobody writes. Rare choices deliberately step outside
 today's supported scope (masked tails, bf16) so the fuzzer counts refusals too.
 Each choice is gated by a feature name (`FEATURES`); `without` switches features off.
 """
@@ -35,7 +37,7 @@ FEATURES = (
     "ct_local", "global_intermediate", "broadcast", "bias", "padded", "colmajor", "offset",
     "shared_pointer", "extra_view", "scalar", "runtime", "math", "spyreop", "named_ops",
     "tensor_arith", "divide", "scalar_math", "matmul", "gather",
-    "distributed", "transposed",
+    "distributed", "transposed", "remote_store",
 )
 
 ROWS = [2, 1, 3, 4, 5, 8, 7]
@@ -288,6 +290,15 @@ class _Kernel:
             R = self.br * self.row_blocks
             return [self._sum_index(self.cb, R, self.rb, self.br)]
         return [self._sum_index(self.rb, C, self.cb, self.bc)]  # col: rb * C + cb * bc
+
+    def _neighbour_row(self) -> str:
+        """The first row of the next tile's block, the last tile's neighbour being tile 0:
+        ((x + 1) mod grid) * rows per block."""
+        b = self.b
+        after, nb = b.fresh("i"), b.fresh("i")
+        self._index_line(after, f"arith.addi %x, {b.const(1)} : index", ["%x"])
+        self._index_line(nb, f"arith.remui {after}, {b.const(self.grid[0])} : index", [after])
+        return self._apply({nb: self.br}, 0)
 
     def _scaled(self, name: str, k: int) -> str:
         if name.startswith("%c"):
@@ -742,7 +753,12 @@ class _Kernel:
         if (not last and value.kind == "full" and self.rank == 2 and len(self.grid) == 1
                 and not self.runtime and ch.flag(25, "distributed")):
             view = self.distributed_view(value.dtype)
-            home = ("distributed", view, list(self.shape), self.origin("full"))
+            origin = self.origin("full")
+            if self.grid[0] > 1 and ch.flag(40, "remote_store"):
+                # into the next core's part (the last tile into core 0's), read back from
+                # there by the same tile: a store and a load over the ring
+                origin = [self._neighbour_row(), origin[1]]
+            home = ("distributed", view, list(self.shape), origin)
             value.home = home  # type: ignore[attr-defined]
         elif not last and ch.flag(50, "ct_local"):
             view, origin = self.scratch_view(value.kind, value.dtype)

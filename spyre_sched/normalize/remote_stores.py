@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import islpy as isl
 from xdsl.context import Context
 from xdsl.dialects.builtin import BoolAttr, ModuleOp
 from xdsl.passes import ModulePass
@@ -28,15 +27,6 @@ from spyre_sched.polyhedral.views import ViewModel
 NAME = "mark-remote-stores"
 
 
-def tiles_running(model: KernelModel, access: AccessModel) -> list[int]:
-    """The tiles that run `access`, its enclosing conditions included (a store under
-    `scf.if` on the tile id runs on those tiles only; a condition the model cannot read
-    counts as taken)."""
-    domain = access.instance_map().domain()
-    tiles = domain.project_out(isl.dim_type.set, 1, domain.dim(isl.dim_type.set) - 1)
-    return [t for t in range(model.tile_count) if not tiles.fix_dim_si(0, t).is_empty()]
-
-
 def _stored_from_other_cores(model: KernelModel, access: AccessModel) -> bool:
     view = access.view
     if access.kind != "store" or not isinstance(view, ViewModel):
@@ -44,7 +34,7 @@ def _stored_from_other_cores(model: KernelModel, access: AccessModel) -> bool:
     memory = view.memory
     if memory.space != "ct_local" or memory.core is None:
         return False
-    return any(memory.resolve(t).core != t for t in tiles_running(model, access))
+    return any(memory.resolve(t).core != t for t in model.tiles_running(access))
 
 
 @dataclass(frozen=True)

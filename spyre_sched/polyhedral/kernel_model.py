@@ -8,6 +8,7 @@ afterwards all share the same parameter list). The question modules (`footprint`
 
 from __future__ import annotations
 
+import islpy as isl
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 
@@ -85,6 +86,14 @@ class KernelModel:
     @property
     def stores(self) -> list[AccessModel]:
         return [a for a in self.accesses if a.kind == "store"]
+
+    def tiles_running(self, access: AccessModel) -> list[int]:
+        """The tiles that run `access`, its enclosing conditions included (a store under
+        `scf.if` on the tile id runs on those tiles only; a condition the model cannot
+        read counts as taken)."""
+        domain = access.instance_map().domain()
+        tiles = domain.project_out(isl.dim_type.set, 1, domain.dim(isl.dim_type.set) - 1)
+        return [t for t in range(self.tile_count) if not tiles.fix_dim_si(0, t).is_empty()]
 
     def access_of(self, op: Operation) -> AccessModel:
         for a in self.accesses:
