@@ -164,11 +164,15 @@ class Runtime:
         memory.write(offset * et.size, raw.shape, contiguous_strides(raw.shape, et.size),
                      raw, what=f"tensor write at element {offset}")
 
-    def read_tensor(self, offset: int, shape, element: str) -> np.ndarray:
+    def read_tensor(self, offset: int, shape, element: str, core: int | None = None) -> np.ndarray:
+        """Read a row-major tensor at element `offset` of device memory, or of core
+        `core`'s scratchpad."""
         et = element_type(element)
         shape = tuple(int(d) for d in shape)
-        raw = self.global_memory.read(offset * et.size, shape, contiguous_strides(shape, et.size),
-                                      et.storage_dtype, what=f"tensor read at element {offset}")
+        memory = (self.global_memory if core is None
+                  else self.emu.memory(self.device.scratchpad(core).name))
+        raw = memory.read(offset * et.size, shape, contiguous_strides(shape, et.size),
+                          et.storage_dtype, what=f"tensor read at element {offset}")
         return from_memory(et, raw)
 
     def allocate_tensor(self, values, element: str | None = None) -> int:

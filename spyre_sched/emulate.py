@@ -462,7 +462,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         # what a runtime that prepared the bundle once pays per launch
         with _Stopwatch(timings, "emulate"), _Stopwatch(timings, "launch"):
             args: dict[str, int] = {}
-            outputs_at: dict[str, tuple[int, tuple[int, ...], str]] = {}
+            # name -> (element offset, shape, element type, scratchpad core or None)
+            outputs_at: dict[str, tuple[int, tuple[int, ...], str, int | None]] = {}
             # views at constant addresses own device memory up to where they reach: the
             # arguments are placed after it; the ranges stored through them are outputs
             runtime.reserve(reference_interpreter.constant_address_end(kernel))
@@ -472,7 +473,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                                          a.element_type,
                                          core=None if a.memory == "global" else a.memory)
             for a in reference_interpreter.stored_address_ranges(kernel):
-                outputs_at[a.name] = (a.offset, (a.count,), a.element_type)
+                outputs_at[a.name] = (a.offset, (a.count,), a.element_type,
+                                      None if a.memory == "global" else a.memory)
             for arg in prepared.arguments:
                 name = arg["name"]
                 if arg.get("kind") != "pointer":
@@ -512,12 +514,12 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                             f"run: the shape of %{name} is not known for this launch")
                     args[name] = runtime.allocate(shape, element)
                 if arg.get("role") in ("out", "inout"):
-                    outputs_at[name] = (args[name], tuple(shape), element)
+                    outputs_at[name] = (args[name], tuple(shape), element, None)
             recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
             launched = runtime.launch(prepared, args, rt_args, trace=recorder,
                                       max_cycles=max_cycles, max_seconds=max_seconds)
-            outputs = {name: runtime.read_tensor(off, shape, el)
-                       for name, (off, shape, el) in outputs_at.items()}
+            outputs = {name: runtime.read_tensor(off, shape, el, core=core)
+                       for name, (off, shape, el, core) in outputs_at.items()}
         trace_path = None
         if recorder is not None:
             trace_path = str(recorder.write(trace, {"kernel": prepared.kernel, "device": runtime.device.name,

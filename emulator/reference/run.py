@@ -348,16 +348,18 @@ def constant_address_end(kernel: Kernel) -> int:
 
 
 def stored_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
-    """The outputs a kernel has besides its arguments: for every global view at a constant
-    address that a `ktdp.store` goes through, the elements it can reach (overlapping or
-    adjacent ranges of one element type merged), in address order. Both executors read
-    them after a run and `spyre_sched.run` compares them like outputs."""
+    """The outputs a kernel has besides its arguments: for every view at a constant
+    address, in device memory or in a scratchpad its `ct_id` names (a tensor the kernel
+    leaves pinned there), that a `ktdp.store` goes through, the elements it can reach
+    (overlapping or adjacent ranges of one memory and element type merged), by memory and
+    address. Both executors read them after a run and `spyre_sched.run` compares them
+    like outputs."""
     kernel = as_kernel(kernel)
     stored = set()
     for op in kernel.func.walk():
         if isinstance(op, ktdp_ops.StoreOp):
             stored.update(_parts_of(op.tile.owner))
-    return [a for a, _ in _address_ranges(kernel, stored) if a.memory == "global"]
+    return [a for a, _ in _address_ranges(kernel, stored)]
 
 
 def loaded_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
@@ -708,10 +710,10 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
         setup.address_outputs = stored_address_ranges(kernel)
     for a in setup.address_outputs:  # ranges stored through constant addresses
         et = element_type(a.element_type)
-        raw = memory.elements("global", np.dtype(et.storage_dtype))[a.offset:a.offset + a.count]
+        raw = memory.elements(a.memory, np.dtype(et.storage_dtype))[a.offset:a.offset + a.count]
         outputs[a.name] = from_memory(et, raw.copy())
         if machine.errors is not None:
-            shadow = machine.errors.view(et.size, create=False).elements("global")
+            shadow = machine.errors.view(et.size, create=False).elements(a.memory)
             bounds[a.name] = (np.zeros(a.count) if shadow is None
                               else shadow[a.offset:a.offset + a.count].copy())
     for p in placements:

@@ -50,6 +50,11 @@ def test_tiles_store_into_the_next_cores_part_and_read_it_back(strategy):
     result = spyre_sched.run(str(NEIGHBOURS), {"X": x}, strategy=strategy)
     assert result.verdict == "MATCH", result.mismatches
     np.testing.assert_array_equal(result.outputs["Y"], x * x + x)
+    # what each part holds after the kernel is an output too: core k's, tile k-1's squares
+    for k in range(4):
+        rows = x[32 * ((k - 1) % 4):][:32]
+        np.testing.assert_array_equal(result.outputs[f"ct_local(core {k})@0x0"],
+                                      (rows * rows).reshape(-1))
     moved = result.datapath_bytes
     # 32 x 64 f16 = 4096 bytes each way per tile: tile 0 pushes to core 1 and tile 3 reads
     # core 0 back over stop0 -> stop1 (core 3 is three stops from core 0, the short way)

@@ -203,6 +203,37 @@ def test_stores_through_a_constant_address_are_outputs(tmp_path):
         assert np.array_equal(data["global@0x20000"], want["global@0x20000"])
 
 
+def test_a_tensor_left_pinned_in_a_scratchpad_is_an_output():
+    """The only output of pinned_output.mlir lies in core 2's scratchpad, stored by tile
+    1 (over the ring): both executors read it back and it is compared; a store that lost
+    it (the bytes left as the memory started) fails."""
+    kernel = KERNELS / "pinned_output.mlir"
+    (found,) = reference.stored_address_ranges(kernel)
+    assert (found.name, found.offset, found.count, found.memory) == \
+        ("ct_local(core 2)@0x0", 0, 2048, 2)
+    x = np.random.default_rng(8).uniform(-2, 2, (128, 64)).astype(np.float16)
+    for strategy in ("solver", "heuristic"):
+        result = spyre_sched.run(kernel, {"X": x}, strategy=strategy)
+        assert result.verdict == "MATCH", result.mismatches
+        assert result.checks["ct_local(core 2)@0x0"].exact == 2048
+        np.testing.assert_array_equal(result.outputs["ct_local(core 2)@0x0"],
+                                      (x[32:64] + x[32:64]).reshape(-1))
+
+
+def test_a_lost_store_into_a_scratchpad_fails(monkeypatch):
+    launch = Runtime.launch
+
+    def lossy(self, prepared, args, *rest, **options):
+        result = launch(self, prepared, args, *rest, **options)
+        self.write_tensor(0, np.full(64, np.nan, np.float16), "f16", core=2)
+        return result
+
+    monkeypatch.setattr(Runtime, "launch", lossy)
+    result = spyre_sched.run(KERNELS / "pinned_output.mlir", strategy="heuristic")
+    assert result.verdict == "MISMATCH"
+    assert result.checks["ct_local(core 2)@0x0"].failed == 64
+
+
 def test_nothing_compared_is_never_a_match(tmp_path):
     bundle = tmp_path / "bundle"
     assert cli("compile", KERNELS / "zero_rows.mlir", "-o", bundle,
