@@ -62,6 +62,9 @@ class Schedule:
     folded_arguments: dict[str, int | float] = field(default_factory=dict)
     """Scalar arguments whose value was folded into the kernel before scheduling (`--arg`):
     the schedule holds only for these values; the bundle records them (jobplan.json)."""
+    device_file: str | None = None
+    """The device description file the schedule was compiled for, when `device` named
+    one (not a shipped device): `run` emulates that file."""
     _trace: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -281,4 +284,5 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
         scratchpad_bytes=summary["scratchpad_bytes"], summary=summary,
         schedule_ir=print_ir(module), kernel_path=path, kernel_text=text,
         solver_log=solution.log, module=module, solution=solution,
-        argument_shapes=shapes, folded_arguments=folded)
+        argument_shapes=shapes, folded_arguments=folded,
+        device_file=str(Path(device).resolve()) if Path(device).is_file() else None)

@@ -413,7 +413,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                             else text.encode() if isinstance(text, str) else None)
             with _Stopwatch(timings, "compile"):  # the lowering into a bundle
                 write_bundle(source, bundle, kernel_text=kernel_bytes)
-            device = device or getattr(source, "device", None)
+            device = device or getattr(source, "device_file", None) \
+                or getattr(source, "device", None)
         elif isinstance(source, (str, Path)) and Path(source).is_file():
             kernel_file = Path(source)  # errors point at the user's file, not the copy
             bundle = Path(tmp) / "bundle"

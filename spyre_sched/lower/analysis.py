@@ -382,14 +382,22 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
     w, r = pa.engine_of[w_op].name, pa.engine_of[r_op].name
     what = resource.name_hint or "a buffer"
     if w == r:
-        # One instance runs its ops in program order; several instances of one engine
-        # (corelets splitting a loop) are not ordered by anything the lowering emits, so
-        # one instance could read what another writes before it lands.
+        # Several instances of one engine (corelets splitting a loop) are not ordered by
+        # anything the lowering emits, so one instance could read what another writes
+        # before it lands.
         if pa.engine_of[w_op].level == "corelet" and pa.corelets.get(w, 1) > 1:
             raise UnsupportedError(
                 f"lowering: {w} writes {what} and {w} reads it on {pa.corelets[w]} corelets; "
                 "no sync orders one instance's write before another's read", where(r_op))
-        return
+        # One instance issues its ops in program order, but a transfer's data lands its
+        # route's latency after the issue, and the next transfer reads its source when
+        # issued: an engine that moves data into a buffer and then out of it (a device
+        # with one DMA engine each way) is ordered by a token between its own stages
+        # (a sync is delivered once the sender's earlier transfers have landed). A view
+        # naming a core (another core's buffer, read over the ring) is ordered by the
+        # program boundary or the exchange that made it, not here.
+        if _names_a_core(pa, resource) or (read is not None and _names_a_core(pa, read)):
+            return
     w_stages = dict(_pipelines_above(w_op))
     ordered = None
     for p, r_stage in _pipelines_above(r_op):
@@ -419,6 +427,12 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
             "orders the two", where(r_op))
     p, ws, rs = ordered
     pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
+
+
+def _names_a_core(pa: ProgramAnalysis, value: SSAValue) -> bool:
+    """A kernel view of a named core's memory (`core5.lx`, or per core: `cores[...]`)."""
+    view = pa.views.get(value)
+    return view is not None and "." in view.memory
 
 
 def _by_regions(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
