@@ -9,16 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.parser import Parser
 
 import spyre_sched
+from ring_transfers import ring_transfers
 from emulator.device.machine import EmulatedDevice
-from spyre_sched import api
 from spyre_sched.device import find_route, load_device
-from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import ExecutionError
-from spyre_sched.solve.extract import extract
-from spyre_sched.solve.problem import Transfer, all_pipelines
 
 ROOT = Path(__file__).resolve().parents[2]
 BROADCAST = ROOT / "examples" / "scratchpad_broadcast.mlir"
@@ -68,11 +64,7 @@ def test_broadcast_bytes_cross_the_ring_links_on_the_way(broadcast):
 
 
 def test_cost_model_prices_the_farthest_reader_and_the_owners_links():
-    module, _, _ = api.load_schedule_input(str(BROADCAST), "spyre")
-    module = Parser(make_context(), api.print_ir(module)).parse_module()
-    problem = extract(module).problem
-    ring = [w for prog in problem.programs for p in all_pipelines(prog) for st in p.stages
-            for w in st.work if isinstance(w, Transfer) and w.shared_memory.startswith("ring")]
+    ring = ring_transfers(BROADCAST)
     assert len(ring) == 1
     t = ring[0]
     device = load_device("spyre")

@@ -9,17 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.parser import Parser
 
 import spyre_sched
+from ring_transfers import ring_transfers
 from emulator.device.machine import EmulatedDevice
 from spyre_sched import api
 from spyre_sched.device import find_route, load_device
 from spyre_sched.device.routing import interconnect_pusher
-from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import ExecutionError
-from spyre_sched.solve.extract import extract
-from spyre_sched.solve.problem import Transfer, all_pipelines
 
 ROOT = Path(__file__).resolve().parents[2]
 NEIGHBOURS = ROOT / "tests" / "crosscore" / "kernels" / "neighbour_stores.mlir"
@@ -64,12 +61,8 @@ def test_tiles_store_into_the_next_cores_part_and_read_it_back(strategy):
 
 
 def test_cost_model_prices_the_push_over_the_ring():
-    module, _, _ = api.load_schedule_input(str(NEIGHBOURS), "spyre")
-    module = Parser(make_context(), api.print_ir(module)).parse_module()
-    problem = extract(module).problem
-    pushes = [w for prog in problem.programs for p in all_pipelines(prog) for st in p.stages
-              for w in st.work if isinstance(w, Transfer) and w.shared_memory.startswith("ring")
-              and w.source.endswith(".lx") and w.target.endswith(".lx")]
+    pushes = [w for w in ring_transfers(NEIGHBOURS)
+              if w.source.endswith(".lx") and w.target.endswith(".lx")]
     device = load_device("spyre")
     # the slowest tile's push: tile 3 into core 0, three links
     slowest = max(pushes, key=lambda t: t.latency)
