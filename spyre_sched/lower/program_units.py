@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    ShapedType,
     TensorType,
     VectorType,
 )
@@ -87,6 +88,35 @@ def _fold(op: Operation, x: int, y: int) -> int | None:
     return None
 
 
+#: arith.cmpi predicate number -> its test on two integers
+_CMPI = (lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y, lambda x, y: x <= y,
+         lambda x, y: x > y, lambda x, y: x >= y, lambda x, y: x < y, lambda x, y: x <= y,
+         lambda x, y: x > y, lambda x, y: x >= y)
+
+
+def _per_core_choice(op: Operation, env: dict[SSAValue, Form], num_tiles: int) -> Form | None:
+    """A comparison of index values, or a choice between them, that are constants on each
+    core (the tile id and what is computed from it: `select(t == 1, 2, t)`), folded core by
+    core; None (not index arithmetic the lowering folds) otherwise."""
+    if not all(o in env for o in op.operands):
+        return None
+    forms = [env[o] for o in op.operands]
+    if len(op.results) != 1 or isinstance(op.results[0].type, ShapedType) \
+            or any(f.terms for f in forms):
+        return None
+    cores = range(1 if all(f.is_constant for f in forms) else num_tiles)
+    if op.name == "arith.cmpi":
+        predicate = op.properties["predicate"].value.data  # type: ignore[attr-defined]
+        test = _CMPI[predicate]
+        if predicate >= 6 and any(f.const_at(c) < 0 for f in forms for c in cores):
+            return None  # an unsigned comparison of a negative value
+        per_core = [int(test(forms[0].const_at(c), forms[1].const_at(c))) for c in cores]
+    else:
+        cond, a, b = forms
+        per_core = [a.const_at(c) if cond.const_at(c) else b.const_at(c) for c in cores]
+    return Form.constant(per_core[0] if len(per_core) == 1 else tuple(per_core))
+
+
 def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
                emit: Callable[[Operation, list[Form]], Form] | None = None,
                ranges: dict[SSAValue, tuple[int, int]] | None = None) -> Form | None:
@@ -123,6 +153,8 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         if span is not None and size.is_constant and ub.is_constant and span[1] + size.value <= ub.value:
             return Form.constant(size.value)  # every tile this op sees is a full one
         raise UnsupportedError("lowering: a tile extent that varies at run time is not supported", where(op))
+    if op.name in ("arith.cmpi", "arith.select"):  # xDSL's or KTIR's (shaped) classes
+        return _per_core_choice(op, env, num_tiles)
     if not isinstance(op, INDEX_OPS) or not op.results or not isinstance(op.results[0].type, IndexType):
         return None
     a, b = env[op.operands[0]], env[op.operands[1]]

@@ -20,6 +20,7 @@ from spyre_sched.errors import ExecutionError
 
 ROOT = Path(__file__).resolve().parents[2]
 NEIGHBOURS = ROOT / "tests" / "crosscore" / "kernels" / "neighbour_stores.mlir"
+SWAPPED = ROOT / "tests" / "crosscore" / "kernels" / "swapped_stores.mlir"
 TWO_SCRATCHPADS = ROOT / "tests" / "emulator" / "kernels" / "distributed_two_scratchpads.mlir"
 
 
@@ -58,6 +59,21 @@ def test_tiles_store_into_the_next_cores_part_and_read_it_back(strategy):
     assert moved.get("ring.stop0->ring.stop1") == 2 * 4096
     assert moved.get("ring.stop1->ring.stop0") == 2 * 4096
     assert "ring.stop0->ring.stop31" not in moved
+
+
+@pytest.mark.parametrize("strategy", ["solver", "heuristic"])
+def test_tiles_choose_their_partner_by_a_select_on_the_tile_id(strategy):
+    """The partner (0, 2, 1, 3)[t] is an `arith.select` chain on the tile id, folded per
+    core by the lowering; tiles 0 and 3 store into their own part through the same view
+    (a copy within the scratchpad), tiles 1 and 2 over the ring."""
+    x = np.random.default_rng(10).uniform(-2, 2, (128, 64)).astype(np.float16)
+    result = spyre_sched.run(str(SWAPPED), {"X": x}, strategy=strategy)
+    assert result.verdict == "MATCH", result.mismatches
+    np.testing.assert_array_equal(result.outputs["Y"], x * x + x)
+    for k, tile in enumerate((0, 2, 1, 3)):
+        rows = x[32 * tile:][:32]
+        np.testing.assert_array_equal(result.outputs[f"ct_local(core {k})@0x0"],
+                                      (rows * rows).reshape(-1))
 
 
 def test_cost_model_prices_the_push_over_the_ring():
