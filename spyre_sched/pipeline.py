@@ -45,7 +45,7 @@ from spyre_sched.normalize.masked_views import MarkMaskedViews
 from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
-from spyre_sched.normalize.reshape_through_elementwise import ReshapeThroughElementwise
+from spyre_sched.normalize.layout_through_elementwise import LayoutThroughElementwise
 from spyre_sched.normalize.reshape_to_access import ReshapeToAccess
 from spyre_sched.normalize.select_combiner import SelectCombiner
 from spyre_sched.normalize.select_compare import SelectCompareToGeneric
@@ -121,7 +121,7 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     TensorElementwiseToGeneric(),
     LinalgNamedToGeneric(),
     MatmulToGeneric(),
-    ReshapeThroughElementwise(),
+    LayoutThroughElementwise(),
     BodyIndexToFloat(),
     SelectCombiner(),
     CompareToMask(),

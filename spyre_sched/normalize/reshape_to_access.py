@@ -30,7 +30,7 @@ indirect tile with those variables gone: each dropped variable is its one value 
 subscripts, a new one ranges over {0}. Other reshapes of gathered tiles are refused.
 
 Reshapes of other computed values (used by compute) are left to
-`reshape-through-elementwise`, which runs once every compute is a `linalg.generic`."""
+`layout-through-elementwise`, which runs once every compute is a `linalg.generic`."""
 
 from __future__ import annotations
 
@@ -393,7 +393,7 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         op.detach()
         op.erase()
         return
-    # used by compute: `reshape-through-elementwise` moves it to the compute's inputs once
+    # used by compute: `layout-through-elementwise` moves it to the compute's inputs once
     # every compute is a linalg.generic
 
 

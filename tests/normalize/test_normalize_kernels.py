@@ -11,6 +11,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - plain_copy: a load stored as it is, no compute;
 - constant_store: a `linalg.fill` stored as it is, no input and no compute;
 - half_sum: the two halves of a loaded tile, taken by `tensor.extract_slice`, added;
+- slice_of_sum: a row of a computed sum taken by `tensor.extract_slice` and stored, the
+  sum stored whole too (the slice moves to the add's inputs);
 - sum_onto_loaded: a `linalg.reduce` whose initial value is a loaded tensor;
 - dead_value: sums computed but never stored (dropped by the normal form);
 - guarded_store: computed before an `scf.if`, stored under it (only the rows the
@@ -233,6 +235,12 @@ def _reshape_chain(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _slice_of_sum(rng):
+    a, b = _f16(rng, 12, 64), _f16(rng, 12, 64)
+    s = a.astype(np.float64) + b.astype(np.float64)
+    return {"A": a, "B": b}, {"D": s, "C": s[1::3]}
+
+
 def _reshape_between_computes(rng):
     a, b, x = _f16(rng, 1024), _f16(rng, 1024), _f16(rng, 4, 256)
     ab = (a.astype(np.float64) + b.astype(np.float64)).reshape(4, 256)
@@ -319,6 +327,7 @@ CASES = {
     "reshape_scalar": _reshape_scalar,
     "reshape_chain": _reshape_chain,
     "reshape_between_computes": _reshape_between_computes,
+    "slice_of_sum": _slice_of_sum,
     "carried_recurrence": _carried_recurrence,
     "gathered_page_reshape": _gathered_page_reshape,
     "max_from_bit_pattern": _max_from_bit_pattern,

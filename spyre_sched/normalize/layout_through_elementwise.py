@@ -1,24 +1,30 @@
-"""Normal-form pass `reshape-through-elementwise`: a reshape of a computed value moves to
-the computation's inputs, until it reaches memory.
+"""Normal-form pass `layout-through-elementwise`: a reshape or a slice of a computed value
+moves to the computation's inputs, until it reaches memory.
 
 `reshape-to-access` brings a reshape of a loaded tile, or of a value only stored, to the
-memory side. A reshape of a value that is computed and then computed with again (an
-all-reduced `tensor<1024xf16>` expanded to `4x256` for a residual add) is left to this
-pass, which runs once every compute is a `linalg.generic`. An elementwise generic
-(identity maps, all-parallel) computes each element from the same position of each
-input, so it commutes with any reshape, which keeps row-major order:
-`reshape(f(a, b)) = f(reshape(a), reshape(b))`. The pass rewrites the generic over the
-reshaped shape, reshaping each tensor input in its place, and repeats on those reshapes:
+memory side, and `slice-to-subtile` a slice of a loaded tile. A reshape of a value that
+is computed and then computed with again (an all-reduced `tensor<1024xf16>` expanded to
+`4x256` for a residual add), or a `tensor.extract_slice` of a computed tile (the first
+row of a sum, stored), is left to this pass, which runs once every compute is a
+`linalg.generic`. An elementwise generic (identity maps, all-parallel) computes each
+element from the same position of each input, so it commutes with any reshape, which
+keeps row-major order, and with any box of positions:
+`reshape(f(a, b)) = f(reshape(a), reshape(b))`, `slice(f(a, b)) = f(slice(a), slice(b))`.
+The pass rewrites the generic over the new shape, reshaping (slicing) each tensor input
+in its place, and repeats on those:
 
 - a reshape of a loaded tile becomes a load through a reshaped access
-  (`reshape-to-access`'s rule);
-- a reshape of a `linalg.fill` or of a `tensor.empty` is a fill or an empty tensor of the
-  new shape;
+  (`reshape-to-access`'s rule), a slice of one a load of the sub-tile
+  (`slice-to-subtile`'s rule);
+- a reshape or slice of a `linalg.fill` or of a `tensor.empty` is a fill or an empty
+  tensor of the new shape;
 - a reshape of a reshape reshapes the first one's source.
 
-A generic that is not elementwise (a reduction, a broadcast, a matmul), a value with
-other uses than the reshape (it would be computed twice), or a value crossing a loop or
-condition boundary is refused with a located "not supported yet"."""
+A sliced value that other ops use too is computed again over the slice (only the slice's
+elements); a reshaped one is refused (it would be computed twice whole). A generic that
+is not elementwise (a reduction, a broadcast, a matmul), a value crossing a loop or
+condition boundary, and a slice with run-time offsets, strides or a rank change are
+refused with a located "not supported yet"."""
 
 from __future__ import annotations
 
@@ -43,11 +49,13 @@ from spyre_sched.normalize.common import (
     origin_of,
 )
 from spyre_sched.normalize.reshape_to_access import reshape_load
+from spyre_sched.normalize.slice_to_subtile import slice_load
 from spyre_sched.schedule.common import fail
 
-NAME = "reshape-through-elementwise"
+NAME = "layout-through-elementwise"
 
 Reshape = tensor.CollapseShapeOp | tensor.ExpandShapeOp
+Layout = Reshape | tensor.ExtractSliceOp
 
 
 def _shape(value: SSAValue) -> list[int]:
@@ -69,8 +77,18 @@ def _is_elementwise(generic: GenericOp) -> bool:
 
 def _refuse(op: Operation, why: str):
     return fail(op, NAME, f"not supported yet: {op.name} of a computed value {why} "
-                "(reshapes of loaded tiles, of stored values and of elementwise computes "
-                "on them are)")
+                "(reshapes and slices of loaded tiles, of stored values and of elementwise "
+                "computes on them are)")
+
+
+def _check_slice(op: tensor.ExtractSliceOp) -> None:
+    if op.offsets or op.sizes or op.strides:
+        raise fail(op, NAME, "not supported yet: a tensor.extract_slice with run-time "
+                   "offsets, sizes or strides")
+    if any(s != 1 for s in op.static_strides.get_values()):
+        raise fail(op, NAME, "not supported yet: a strided tensor.extract_slice")
+    if _shape(op.result) != list(op.static_sizes.get_values()):
+        raise fail(op, NAME, "not supported yet: a rank-reducing tensor.extract_slice")
 
 
 def _new_reshape(like: Operation, source: SSAValue, shape: list[int],
@@ -86,22 +104,28 @@ def _new_reshape(like: Operation, source: SSAValue, shape: list[int],
 
 
 def _push(reshape: Operation) -> list[Operation]:
-    """Rewrite one reshape; returns the reshapes it made (to push in turn)."""
+    """Rewrite one reshape or slice; returns the ones it made (to push in turn)."""
     source, result = reshape.operands[0], reshape.results[0]
     shape = _shape(result)
     producer = source.owner
+    sliced = isinstance(reshape, tensor.ExtractSliceOp)
+    if sliced:
+        _check_slice(reshape)
     if not isinstance(producer, Operation):
         raise _refuse(reshape, "defined by a loop or a block (an iteration argument)")
-    if isinstance(producer, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
+    if isinstance(producer, tensor.CollapseShapeOp | tensor.ExpandShapeOp) and not sliced:
         reshape.operands[0] = producer.operands[0]
         if not producer.results[0].uses:
             producer.detach()
             producer.erase()
         return [reshape]
     if isinstance(producer, ktdp.LoadOp):
-        reshape_load(reshape, enclosing_func(reshape))
+        if sliced:
+            slice_load(reshape)
+        else:
+            reshape_load(reshape, enclosing_func(reshape))
         return []
-    if len(list(source.uses)) != 1:
+    if len(list(source.uses)) != 1 and not sliced:
         raise _refuse(reshape, "that is also used elsewhere (it would be computed twice)")
     if producer.parent_block() is not reshape.parent_block():
         raise _refuse(reshape, "made in another block (a loop or condition boundary)")
@@ -110,8 +134,7 @@ def _push(reshape: Operation) -> list[Operation]:
         note_origin([made], producer)
         Rewriter.insert_op(made, InsertPoint.before(producer))
         _replace(reshape, made.results[0])
-        producer.detach()
-        producer.erase()
+        _erase_if_unused(producer)
         return []
     if isinstance(producer, FillOp):
         init = _new_reshape(reshape, producer.outputs[0], shape, producer)
@@ -146,14 +169,22 @@ def _replace_producer(reshape: Operation, producer: Operation, made: Operation,
     note_origin([made], producer)
     Rewriter.insert_op(made, InsertPoint.before(producer))
     _replace(reshape, made.results[0])
-    producer.detach()
-    producer.erase()
+    _erase_if_unused(producer)
     return pushed
 
 
+def _erase_if_unused(producer: Operation) -> None:
+    """The producer goes once the reshape or slice was its only use (a sliced value
+    used elsewhere too stays: the slice is computed again over its own box)."""
+    if not any(r.uses for r in producer.results):
+        producer.detach()
+        producer.erase()
+
+
 @dataclass(frozen=True)
-class ReshapeThroughElementwise(ModulePass):
-    """Reshapes of computed values -> the same computes over reshaped inputs."""
+class LayoutThroughElementwise(ModulePass):
+    """Reshapes and slices of computed values -> the same computes over reshaped (sliced)
+    inputs."""
 
     name = NAME
 
@@ -161,7 +192,7 @@ class ReshapeThroughElementwise(ModulePass):
         del ctx
         for fn in kernel_of(op):
             assert isinstance(fn, FuncOp)
-            work = [o for o in fn.walk() if isinstance(o, Reshape)]
+            work = [o for o in fn.walk() if isinstance(o, Layout)]
             while work:
                 reshape = work.pop(0)
                 if reshape.parent is None:

@@ -1,4 +1,4 @@
-// PASS: reshape-through-elementwise
+// PASS: layout-through-elementwise
 // A 1024-element sum of two loaded rows plus a fill, expanded to 4x256 for a compute,
 // becomes the same generic over 4x256: the two loads are made through 4x256 views of
 // the same memory (reshape-to-access's rule), the fill and its empty tensor are made in
