@@ -61,6 +61,22 @@ def test_tiles_store_into_the_next_cores_part_and_read_it_back(strategy):
     assert "ring.stop0->ring.stop31" not in moved
 
 
+def test_a_plain_copy_into_the_next_cores_part(tmp_path):
+    """The same with X's rows copied as they are (no compute): the copy pipeline's route
+    ends with the push, the destination's core given per tile."""
+    text = NEIGHBOURS.read_text().replace(
+        "ktdp.store %sq, %Sn", "ktdp.store %x, %Sn")
+    kernel = tmp_path / "neighbour_copy.mlir"
+    kernel.write_text(text)
+    x = np.random.default_rng(11).uniform(-2, 2, (128, 64)).astype(np.float16)
+    result = spyre_sched.run(str(kernel), {"X": x})
+    assert result.verdict == "MATCH", result.mismatches
+    np.testing.assert_array_equal(result.outputs["Y"], x + x)
+    for k in range(4):
+        np.testing.assert_array_equal(result.outputs[f"ct_local(core {k})@0x0"],
+                                      x[32 * ((k - 1) % 4):][:32].reshape(-1))
+
+
 @pytest.mark.parametrize("strategy", ["solver", "heuristic"])
 def test_tiles_choose_their_partner_by_a_select_on_the_tile_id(strategy):
     """The partner (0, 2, 1, 3)[t] is an `arith.select` chain on the tile id, folded per
