@@ -11,7 +11,9 @@ element from the same position of each input, so it commutes with any reshape, w
 keeps row-major order, and with any box of positions:
 `reshape(f(a, b)) = f(reshape(a), reshape(b))`, `slice(f(a, b)) = f(slice(a), slice(b))`.
 The pass rewrites the generic over the new shape, reshaping (slicing) each tensor input
-in its place, and repeats on those:
+in its place, and repeats on those. A slice also moves through a generic whose inputs are
+read at a projection of the position (a broadcast row, `(d0, d1) -> (d1)`): each input
+is sliced along the dims its map keeps, and read whole where the box covers them.
 
 - a reshape of a loaded tile becomes a load through a reshaped access
   (`reshape-to-access`'s rule), a slice of one a load of the sub-tile
@@ -36,7 +38,7 @@ from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -154,7 +156,59 @@ def _push(reshape: Operation) -> list[Operation]:
                          doc=producer.doc, library_call=producer.library_call)
         made.attributes.update(producer.attributes)
         return _replace_producer(reshape, producer, made, pushed)
+    if sliced and isinstance(producer, GenericOp) and _is_projection(producer) \
+            and len(producer.results) == 1:
+        return _slice_projection(reshape, producer)
     raise _refuse(reshape, f"made by {origin_of(producer).name}, which is not elementwise")
+
+
+def _is_projection(generic: GenericOp) -> bool:
+    """All-parallel, an identity output map, and inputs read at a projection of the
+    position (a broadcast row or column: `(d0, d1) -> (d1)`, each result a distinct
+    dim, in order)."""
+    if any(it != PARALLEL for it in generic.iterator_types):
+        return False
+    rank = len(generic.iterator_types)
+    maps = [m.data for m in generic.indexing_maps]
+    if maps[-1] != AffineMap.identity(rank):
+        return False
+    for m in maps[:-1]:
+        dims = [getattr(r, "position", None) for r in m.results]
+        if any(not isinstance(r, AffineDimExpr) for r in m.results) or dims != sorted(set(dims)):
+            return False
+    return True
+
+
+def _slice_projection(sliced: tensor.ExtractSliceOp, producer: GenericOp) -> list[Operation]:
+    """A slice of an all-parallel generic whose inputs are projections of the position:
+    the generic over the slice's box, each tensor input sliced along the dims its map
+    keeps (an input the box covers whole is read as it is)."""
+    offsets = list(sliced.static_offsets.get_values())
+    sizes = list(sliced.static_sizes.get_values())
+    pushed: list[Operation] = []
+    inputs: list[SSAValue] = []
+    for value, m in zip(producer.inputs, producer.indexing_maps):
+        if not isinstance(value.type, TensorType):
+            inputs.append(value)  # a scalar operand
+            continue
+        dims = [r.position for r in m.data.results]  # type: ignore[attr-defined]
+        offs, extents = [offsets[d] for d in dims], [sizes[d] for d in dims]
+        if not any(offs) and extents == _shape(value):
+            inputs.append(value)
+            continue
+        cut = tensor.ExtractSliceOp.from_static_parameters(value, offs, extents)
+        note_origin([cut], sliced)
+        Rewriter.insert_op(cut, InsertPoint.before(producer))
+        pushed.append(cut)
+        inputs.append(cut.results[0])
+    init = _new_reshape(sliced, producer.outputs[0], sizes, producer)
+    pushed.append(init)
+    made = GenericOp(inputs, [init.results[0]], producer.body.clone(),
+                     list(producer.indexing_maps), list(producer.iterator_types),
+                     [_reshaped(producer.results[0], sizes)],
+                     doc=producer.doc, library_call=producer.library_call)
+    made.attributes.update(producer.attributes)
+    return _replace_producer(sliced, producer, made, pushed)
 
 
 def _replace(reshape: Operation, value: SSAValue) -> None:

@@ -11,8 +11,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - plain_copy: a load stored as it is, no compute;
 - constant_store: a `linalg.fill` stored as it is, no input and no compute;
 - half_sum: the two halves of a loaded tile, taken by `tensor.extract_slice`, added;
-- slice_of_sum: a row of a computed sum taken by `tensor.extract_slice` and stored, the
-  sum stored whole too (the slice moves to the add's inputs);
+- slice_of_sum: a row of a computed sum plus a broadcast bias taken by
+  `tensor.extract_slice` and stored, the sum stored whole too (the slice moves to the
+  computes' inputs);
 - sum_onto_loaded: a `linalg.reduce` whose initial value is a loaded tensor;
 - dead_value: sums computed but never stored (dropped by the normal form);
 - guarded_store: computed before an `scf.if`, stored under it (only the rows the
@@ -236,9 +237,9 @@ def _reshape_chain(rng):
 
 
 def _slice_of_sum(rng):
-    a, b = _f16(rng, 12, 64), _f16(rng, 12, 64)
-    s = a.astype(np.float64) + b.astype(np.float64)
-    return {"A": a, "B": b}, {"D": s, "C": s[1::3]}
+    a, b, bias = _f16(rng, 12, 64), _f16(rng, 12, 64), _f16(rng, 64)
+    s = (a + b).astype(np.float64)
+    return {"A": a, "B": b, "Bias": bias}, {"D": s, "C": s[1::3] + bias}
 
 
 def _reshape_between_computes(rng):
