@@ -142,11 +142,22 @@ def _imm(attr, default: int = 0) -> int:
 # ---- scf, affine ------------------------------------------------------------------------
 
 
+#: the most iterations one `scf.for` may run in the reference interpreter: it steps
+#: through each, and a loop past this could not finish in any run (a bound of 2^62, as a
+#: mutated constant gives, would otherwise run forever without an error)
+MAX_LOOP_ITERATIONS = 1 << 31
+
+
 @handles("scf.for", generator=True)
 def _for(ex, op, vals):
     lb, ub, step = (int(v) for v in vals[:3])
     if step <= 0:
         raise ExecutionError(f"loop step must be positive, got {step}")
+    trips = max(0, -(-(ub - lb) // step))
+    if trips > MAX_LOOP_ITERATIONS:
+        raise ExecutionError(f"the loop runs {trips} iterations ({lb} to {ub} step {step}): "
+                             f"more than the reference interpreter steps through "
+                             f"({MAX_LOOP_ITERATIONS})")
     carried = vals[3:]
     block = op.body.block
     ex.loop_entries[block] += 1

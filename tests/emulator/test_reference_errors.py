@@ -295,3 +295,16 @@ def test_a_view_as_an_argument_is_a_located_error(tmp_path):
         run(_write(tmp_path, text), {"a": 1000, "b": 1000})
     assert "argument %a is a memref<32x64xf16>" in err.value.message
     assert err.value.location.line == 1
+
+
+def test_a_loop_too_long_to_interpret_is_a_located_error(tmp_path):
+    """A mutated bound (2^62 iterations of a loop whose accesses all fall outside the view,
+    so no iteration fails) ran forever; the interpreter refuses it up front, at the loop."""
+    text = (ROOT / "tests" / "normalize" / "kernels" / "reshape_rows.mlir").read_text()
+    long = text.replace("%c2 = arith.constant 2 : index",
+                        "%c2 = arith.constant 4611686018427387904 : index")
+    assert long != text
+    path = _write(tmp_path, long)
+    with pytest.raises(ExecutionError, match=r"k.mlir:\d+:\d+: error: tile 0: scf.for: the "
+                       r"loop runs 4611686018427387904 iterations"):
+        run(path, make_inputs(path, 0))
