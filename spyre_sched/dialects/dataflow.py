@@ -216,7 +216,11 @@ def _engine(op: Operation) -> str:
     unit = enclosing_program_unit(op)
     if unit is None:
         raise VerifyException(f"{op.name}: must be inside a dataflow.program_unit")
-    return unit.engine.data
+    # the ops inside are verified before the unit itself, which would say it lacks one
+    engine = unit.properties.get("engine")
+    if not isinstance(engine, StringAttr):
+        raise VerifyException(f"{op.name}: its dataflow.program_unit names no engine")
+    return engine.data
 
 
 @irdl_op_definition

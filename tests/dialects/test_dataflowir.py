@@ -112,6 +112,11 @@ NEGATIVE = {
                           'units = ["core0.corelet0.sfu", "core0.corelet0.sfu"]'), "listed twice"),
     "no units": (program().replace('units = ["core0.corelet0.sfu"]', "units = []"),
                  "lists no unit instances"),
+    # a bundle mutant: the ops inside are verified before the unit (was a KeyError)
+    "unit without an engine": (
+        program(sfu='%i = dataflow.instance_index "core" : index').replace(
+            'engine = "sfu", units', 'engile = "sfu", units'),
+        "its dataflow.program_unit names no engine"),
     "send by the fifo's target": (program(sfu="%v = dataflow.receive @x : vector<1x64xf16>\n"
                                               "dataflow.send %v to @x : vector<1x64xf16>"),
                                   "the fifo's source is 'lx_load'"),
