@@ -250,30 +250,31 @@ def farthest_reader(device: Device, owner: int, readers: range) -> int:
     return best
 
 
-def interconnect_issuer(device: Device, core: int) -> str:
-    """The unit of `core` that issues its reads from other cores' scratchpads: its DMA
-    engine that writes its scratchpad (the first by name, should there be several)."""
+def _scratchpad_dma(device: Device, core: int, writes: bool) -> str:
+    """The first DMA unit of `core` (by name) with a datapath into its scratchpad
+    (`writes`) or out of it."""
     scratchpad = device.scratchpad(core).name
     found = sorted(u.name for u in device.units.values()
                    if u.kind == "dma" and device.core_of(u.name) == device.core(core)
-                   and any(dp.target == scratchpad for dp in device.outgoing(u.name)))
+                   and (device.has_datapath(u.name, scratchpad) if writes
+                        else device.has_datapath(scratchpad, u.name)))
     if not found:
-        raise DeviceError(f"core {core} of device {device.name} has no DMA unit writing its "
-                          "scratchpad, to read other cores' scratchpads with")
+        what = ("writing its scratchpad, to read other cores' scratchpads with" if writes
+                else "reading its scratchpad, to store into other cores' scratchpads with")
+        raise DeviceError(f"core {core} of device {device.name} has no DMA unit {what}")
     return found[0]
+
+
+def interconnect_issuer(device: Device, core: int) -> str:
+    """The unit of `core` that issues its reads from other cores' scratchpads: its DMA
+    engine that writes its scratchpad (the first by name, should there be several)."""
+    return _scratchpad_dma(device, core, writes=True)
 
 
 def interconnect_pusher(device: Device, core: int) -> str:
     """The unit of `core` that issues its stores into other cores' scratchpads: its DMA
     engine that reads its scratchpad (the first by name, should there be several)."""
-    scratchpad = device.scratchpad(core).name
-    found = sorted(u.name for u in device.units.values()
-                   if u.kind == "dma" and device.core_of(u.name) == device.core(core)
-                   and device.has_datapath(scratchpad, u.name))
-    if not found:
-        raise DeviceError(f"core {core} of device {device.name} has no DMA unit reading its "
-                          "scratchpad, to store into other cores' scratchpads with")
-    return found[0]
+    return _scratchpad_dma(device, core, writes=False)
 
 
 def per_core_memory(owners: list[int], local: str) -> str:

@@ -51,7 +51,7 @@ from spyre_sched.normalize.common import (
     origin_of,
 )
 from spyre_sched.normalize.reshape_to_access import reshape_load
-from spyre_sched.normalize.slice_to_subtile import slice_load
+from spyre_sched.normalize.slice_to_subtile import check_static_slice, slice_load
 from spyre_sched.schedule.common import fail
 
 NAME = "layout-through-elementwise"
@@ -83,16 +83,6 @@ def _refuse(op: Operation, why: str):
                 "computes on them are)")
 
 
-def _check_slice(op: tensor.ExtractSliceOp) -> None:
-    if op.offsets or op.sizes or op.strides:
-        raise fail(op, NAME, "not supported yet: a tensor.extract_slice with run-time "
-                   "offsets, sizes or strides")
-    if any(s != 1 for s in op.static_strides.get_values()):
-        raise fail(op, NAME, "not supported yet: a strided tensor.extract_slice")
-    if _shape(op.result) != list(op.static_sizes.get_values()):
-        raise fail(op, NAME, "not supported yet: a rank-reducing tensor.extract_slice")
-
-
 def _new_reshape(like: Operation, source: SSAValue, shape: list[int],
                  before: Operation) -> Operation:
     """A reshape of `source` to `shape` of the same kind as `like`, put before `before`
@@ -112,7 +102,7 @@ def _push(reshape: Operation) -> list[Operation]:
     producer = source.owner
     sliced = isinstance(reshape, tensor.ExtractSliceOp)
     if sliced:
-        _check_slice(reshape)
+        check_static_slice(reshape, NAME)
     if not isinstance(producer, Operation):
         raise _refuse(reshape, "defined by a loop or a block (an iteration argument)")
     if isinstance(producer, tensor.CollapseShapeOp | tensor.ExpandShapeOp) and not sliced:

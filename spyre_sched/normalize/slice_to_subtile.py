@@ -36,21 +36,29 @@ from spyre_sched.schedule.common import fail
 NAME = "slice-to-subtile"
 
 
+def check_static_slice(op: tensor.ExtractSliceOp, pass_name: str) -> None:
+    """The slices the normal form reads: static offsets and sizes, unit strides, the
+    source's rank; the others are refused at `op`, naming `pass_name`."""
+    if op.offsets or op.sizes or op.strides:
+        raise fail(op, pass_name, "not supported yet: a tensor.extract_slice with run-time "
+                   "offsets, sizes or strides")
+    if any(s != 1 for s in op.static_strides.get_values()):
+        raise fail(op, pass_name, "not supported yet: a strided tensor.extract_slice")
+    rtype = op.result.type
+    assert isinstance(rtype, TensorType)
+    if list(rtype.get_shape()) != list(op.static_sizes.get_values()):
+        raise fail(op, pass_name, "not supported yet: a rank-reducing tensor.extract_slice")
+
+
 def slice_load(op: tensor.ExtractSliceOp) -> None:
     """Rewrite slice `op` of a loaded tile as a load of the sub-tile it selects."""
     load = op.source.owner
     assert isinstance(load, ktdp.LoadOp)
-    if op.offsets or op.sizes or op.strides:
-        raise fail(op, NAME, "not supported yet: a tensor.extract_slice with run-time "
-                   "offsets, sizes or strides")
+    check_static_slice(op, NAME)
     offsets = op.static_offsets.get_values()
     sizes = op.static_sizes.get_values()
-    if any(s != 1 for s in op.static_strides.get_values()):
-        raise fail(op, NAME, "not supported yet: a strided tensor.extract_slice")
     rtype = op.result.type
     assert isinstance(rtype, TensorType)
-    if list(rtype.get_shape()) != list(sizes):
-        raise fail(op, NAME, "not supported yet: a rank-reducing tensor.extract_slice")
     tile = load.tile.owner
     assert isinstance(tile, ktdp.ConstructAccessTileOp)  # legality-check
     bounds = box_bounds(tile.access_tile_set.data, [])
