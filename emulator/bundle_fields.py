@@ -80,6 +80,8 @@ def check_plan(plan: dict, where: str) -> None:
             for k, extent in enumerate(shape or []):
                 if extent is not None:
                     check_expression(extent, where, f"{at}.shape[{k}]")
+            if "scratchpad" in arg:
+                _check_scratchpad_placement(arg["scratchpad"], shape, where, f"{at}.scratchpad")
         if "folded" in arg:  # the value compiled into the programs: a launch must agree
             folded = arg["folded"]
             _need(kind == "scalar", where, f"{at}.folded", "no folded value (only a scalar "
@@ -110,6 +112,38 @@ def check_plan(plan: dict, where: str) -> None:
         programs.add(program)
         _field(step, "file", where, f"{at}.")  # a file of the bundle: BundleFiles.read checks
     check_steps(_field(plan, "execute", where), programs, where)
+
+
+def _check_scratchpad_placement(placement, shape, where: str, at: str) -> None:
+    """A pointer argument pinned in scratchpads: its element offset, and the one core
+    (null: every core's own scratchpad) or the parts (core, box lo..hi, strides) that
+    hold it."""
+    _need(isinstance(placement, dict), where, at, "an object", placement)
+    offset = _field(placement, "offset", where, f"{at}.")
+    _need(_is_int(offset) and offset >= 0, where, f"{at}.offset", "an element offset", offset)
+    _need(isinstance(shape, list) and all(_is_int(d) for d in shape), where, f"{at}",
+          "a static shape beside it", shape)
+    parts = placement.get("parts")
+    if not parts:
+        core = placement.get("core")
+        _need(core is None or (_is_int(core) and core >= 0), where, f"{at}.core",
+              "a core index or null", core)
+        return
+    rank = len(shape)
+    origin = _field(placement, "origin", where, f"{at}.")
+    _need(isinstance(origin, list) and len(origin) == rank and all(map(_is_int, origin)),
+          where, f"{at}.origin", f"{rank} integers", origin)
+    for k, part in enumerate(parts):
+        pat = f"{at}.parts[{k}]"
+        _need(isinstance(part, dict), where, pat, "an object", part)
+        core = _field(part, "core", where, f"{pat}.")
+        _need(_is_int(core) and core >= 0, where, f"{pat}.core", "a core index", core)
+        for key in ("lo", "hi", "strides"):
+            value = _field(part, key, where, f"{pat}.")
+            _need(isinstance(value, list) and len(value) == rank and all(map(_is_int, value)),
+                  where, f"{pat}.{key}", f"{rank} integers", value)
+        _need(all(a <= b for a, b in zip(part["lo"], part["hi"])), where, f"{pat}.hi",
+              "no bound below lo", part["hi"])
 
 
 def _is_float_name(name) -> bool:

@@ -175,6 +175,62 @@ class Runtime:
                           et.storage_dtype, what=f"tensor read at element {offset}")
         return from_memory(et, raw)
 
+    def place_in_scratchpads(self, placement: dict, values, element: str, tiles: int) -> None:
+        """Place a tensor the kernel views in scratchpads where the compiler put it (a job
+        plan argument's `scratchpad`): whole and row-major at its offset in one core's
+        scratchpad, or in each of the `tiles` cores' own; or each part's box of it in its
+        core's scratchpad, strided as the part's view reads it."""
+        et = element_type(element)
+        raw = to_memory(et, np.asarray(values))
+        for core, box, start, strides in self._scratchpad_pieces(placement, raw.shape, tiles):
+            piece = raw[box] if box is not None else raw
+            memory = self.emu.memory(self.device.scratchpad(core).name)
+            memory.write(start * et.size, piece.shape,
+                         tuple(d * et.size for d in strides) if strides is not None
+                         else contiguous_strides(piece.shape, et.size),
+                         piece, what=f"argument placed at element {start} of core {core}")
+
+    def read_from_scratchpads(self, placement: dict, shape, element: str) -> np.ndarray:
+        """The tensor `place_in_scratchpads` placed, as the scratchpads hold it now (a
+        tensor in every core's own scratchpad has no one value: refused)."""
+        et = element_type(element)
+        shape = tuple(int(d) for d in shape)
+        if placement.get("core") is None and not placement.get("parts"):
+            raise ExecutionError("a tensor in every core's own scratchpad has no single value "
+                                 "to read back")
+        out = np.zeros(shape, dtype=np.dtype(et.storage_dtype))
+        for core, box, start, strides in self._scratchpad_pieces(placement, shape, 1):
+            piece = out[box] if box is not None else out
+            memory = self.emu.memory(self.device.scratchpad(core).name)
+            piece[...] = memory.read(
+                start * et.size, piece.shape,
+                tuple(d * et.size for d in strides) if strides is not None
+                else contiguous_strides(piece.shape, et.size),
+                et.storage_dtype, what=f"argument read at element {start} of core {core}")
+        return from_memory(et, out)
+
+    @staticmethod
+    def _scratchpad_pieces(placement: dict, shape: tuple[int, ...], tiles: int):
+        """(core, the tensor's box or None for all of it, first element, element strides
+        or None for row-major) of every piece of a scratchpad placement."""
+        offset = int(placement["offset"])
+        parts = placement.get("parts") or []
+        if not parts:
+            core = placement.get("core")
+            for c in ([int(core)] if core is not None else range(tiles)):
+                yield c, None, offset, None
+            return
+        origin = [int(v) for v in placement["origin"]]
+        for part in parts:
+            lo = [max(int(a), o) for a, o in zip(part["lo"], origin)]
+            hi = [min(int(b), o + n - 1) for b, o, n in zip(part["hi"], origin, shape)]
+            if any(h < low for low, h in zip(lo, hi)):
+                continue
+            box = tuple(slice(low - o, h - o + 1) for low, h, o in zip(lo, hi, origin))
+            start = offset + sum((low - int(a)) * int(d)
+                                 for low, a, d in zip(lo, part["lo"], part["strides"]))
+            yield int(part["core"]), box, start, [int(d) for d in part["strides"]]
+
     def allocate_tensor(self, values, element: str | None = None) -> int:
         values = np.asarray(values)
         element = element or {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
@@ -297,9 +353,15 @@ class Runtime:
         limit)."""
         args = dict(args)
         kinds = {a["name"]: a for a in prepared.arguments}
+        tiles = int(np.prod(prepared.grid))
         for name, value in list(args.items()):
             if isinstance(value, np.ndarray) and name in kinds and kinds[name].get("kind") == "pointer":
-                args[name] = self.allocate_tensor(value, kinds[name]["element_type"])
+                placement = kinds[name].get("scratchpad")
+                if placement is not None:  # where the compiler placed it
+                    self.place_in_scratchpads(placement, value, kinds[name]["element_type"], tiles)
+                    args[name] = int(placement["offset"])
+                else:
+                    args[name] = self.allocate_tensor(value, kinds[name]["element_type"])
         env = self._argument_env(prepared, args, runtime_args or {})
         predicted = self._predict(prepared, env)
         total: Measurements | None = None
@@ -327,7 +389,10 @@ class Runtime:
         for a in prepared.arguments:
             if a.get("kind") == "pointer" and a.get("role") in ("out", "inout") and a.get("shape"):
                 shape = argument_shape(a, env)
-                if shape is not None:
+                if shape is not None and a.get("scratchpad") is not None:
+                    outputs[a["name"]] = self.read_from_scratchpads(a["scratchpad"], shape,
+                                                                    a["element_type"])
+                elif shape is not None:
                     outputs[a["name"]] = self.read_tensor(env[a["name"]], shape, a["element_type"])
         return LaunchResult(total.cycles, total, per_program, trace, outputs, predicted)
 

@@ -465,6 +465,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             args: dict[str, int] = {}
             # name -> (element offset, shape, element type, scratchpad core or None)
             outputs_at: dict[str, tuple[int, tuple[int, ...], str, int | None]] = {}
+            # name -> (placement, shape, element type): outputs pinned in scratchpads
+            from_scratchpads: dict[str, tuple[dict, tuple[int, ...], str]] = {}
             # views at constant addresses own device memory up to where they reach: the
             # arguments are placed after it; the ranges stored through them are outputs
             runtime.reserve(reference_interpreter.constant_address_end(kernel))
@@ -491,6 +493,20 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                         rt_args[name] = runtime.allocate_tensor(value)
                     continue
                 element = arg["element_type"]
+                placement = arg.get("scratchpad")
+                if placement is not None:
+                    # pinned in scratchpads where the compiler placed it
+                    args[name] = int(placement["offset"])
+                    if name in given:
+                        values = np.asarray(given[name])
+                        runtime.place_in_scratchpads(placement, values, element,
+                                                     int(np.prod(prepared.grid)))
+                        shape = values.shape
+                    else:
+                        shape = want[name].shape if name in want else tuple(arg["shape"])
+                    if arg.get("role") in ("out", "inout"):
+                        from_scratchpads[name] = (placement, tuple(shape), element)
+                    continue
                 if isinstance(given.get(name), WindowedInput):
                     # an input too large to make whole: the memory at the pointer is
                     # placed whole (or refused as too large), the window the kernel
@@ -521,6 +537,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                                       max_cycles=max_cycles, max_seconds=max_seconds)
             outputs = {name: runtime.read_tensor(off, shape, el, core=core)
                        for name, (off, shape, el, core) in outputs_at.items()}
+            outputs.update({name: runtime.read_from_scratchpads(placement, shape, el)
+                            for name, (placement, shape, el) in from_scratchpads.items()})
         trace_path = None
         if recorder is not None:
             trace_path = str(recorder.write(trace, {"kernel": prepared.kernel, "device": runtime.device.name,

@@ -47,6 +47,7 @@ from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
 from spyre_sched.normalize.layout_through_elementwise import LayoutThroughElementwise
 from spyre_sched.normalize.reshape_to_access import ReshapeToAccess
+from spyre_sched.normalize.scratchpad_arguments import PlaceScratchpadArguments
 from spyre_sched.normalize.select_combiner import SelectCombiner
 from spyre_sched.normalize.select_compare import SelectCompareToGeneric
 from spyre_sched.normalize.sink_into_branches import SinkIntoBranches
@@ -139,6 +140,9 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
 #: --stop-after and --print-ir-after-all.
 SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     DevicePatterns("pre_mapping"),
+    # the compiler's choice of where the caller pins scratchpad arguments, so that every
+    # later pass (the checks first) sees the kernel's scratchpad bytes as constants
+    PlaceScratchpadArguments(),
     LegalityCheck(),
     *NORMALIZE_STEPS,
     ProgramSplit(),
@@ -170,7 +174,7 @@ POST_SOLVE_STEPS: tuple[ModulePass, ...] = (
 )
 
 #: Passes run on KTIR input before any ScheduleIR exists (skipped for ScheduleIR input).
-KTIR_ONLY = ("device-patterns-pre_mapping", "legality-check",
+KTIR_ONLY = ("device-patterns-pre_mapping", "place-scratchpad-arguments", "legality-check",
              *(step.name for step in NORMALIZE_STEPS))
 
 

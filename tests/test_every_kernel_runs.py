@@ -62,8 +62,6 @@ KNOWN_GAPS = {
     "tests/compat/kernels/argmax_rows.mlir": "not supported yet: element type i32",
     "tests/emulator/kernels/layernorm_fused.mlir":
         "not supported yet: a linalg.generic with several outputs",
-    "tests/emulator/kernels/pinned_input.mlir":
-        "not supported yet: a ct_local view at an offset that is not a constant",
 }
 
 #: larger kernels: the slow run only (each takes several seconds to compile and emulate)

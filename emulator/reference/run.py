@@ -79,6 +79,7 @@ class KernelSetup:
     #: run-time bindings (sorted (name, value) pairs) -> the arguments bounded by them
     bounded: dict[tuple, list[ArgumentInfo]] = dataclasses.field(default_factory=dict)
     constant_end: int | None = None
+    scratchpad_constant_end: int | None = None
     address_outputs: list | None = None  # stored_address_ranges
     address_inputs: list | None = None  # loaded_address_ranges
     layouts: dict[int, ArgumentLayout | None] = dataclasses.field(default_factory=dict)
@@ -347,6 +348,32 @@ def constant_address_end(kernel: Kernel) -> int:
     return end
 
 
+def scratchpad_constant_end(kernel: Kernel) -> int:
+    """Bytes of a scratchpad that the kernel's own views at constant offsets reach, in
+    any scratchpad (a named core's or the executing tile's own): a tensor the caller pins
+    in a scratchpad is placed past them (KTIR: that region is the kernel's)."""
+    from spyre_sched.polyhedral.affine_values import AffineValues
+
+    values = AffineValues(kernel.func)
+    end = 0
+    for op in kernel.func.walk():
+        if not isinstance(op, ConstructMemoryViewOp) or op.memory_space.space != "ct_local":
+            continue
+        offset = values.form(op.offset).constant
+        sizes = [values.form(v).constant for v in op.sizes]
+        dyn_strides = iter([values.form(v).constant for v in op.strides])
+        strides = [next(dyn_strides) if st == DYNAMIC_INDEX else st
+                   for st in op.static_strides.get_values()]
+        extents = iter(sizes)
+        sizes = [next(extents) if sz == DYNAMIC_INDEX else sz
+                 for sz in op.static_sizes.get_values()]
+        if offset is None or None in sizes or None in strides:
+            continue
+        last = offset + sum((sz - 1) * abs(st) for sz, st in zip(sizes, strides))
+        end = max(end, (last + 1) * element_type(element_name(op.result.type)).size)
+    return end
+
+
 def stored_address_ranges(kernel: Kernel | str | Path) -> list[AddressOutput]:
     """The outputs a kernel has besides its arguments: for every view at a constant
     address, in device memory or in a scratchpad its `ct_id` names (a tensor the kernel
@@ -590,6 +617,10 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
     if fixed_end:
         cursors["global"] = align_up(fixed_end)
     num_tiles = kernel.num_tiles
+    if setup.scratchpad_constant_end is None:
+        setup.scratchpad_constant_end = scratchpad_constant_end(kernel)
+    # arguments pinned in scratchpads go past the kernel's own regions there
+    scratch_start = align_up(setup.scratchpad_constant_end)
     for arg in args:
         type_ = block.args[arg.position].type
         if isinstance(type_, RuntimeArgType):
@@ -648,7 +679,7 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
                 count = placement.window[1] - placement.window[0] + 1
         needs.append((f"%{arg.name}", max(count, 1) * size * len(placement.keys(num_tiles))))
         keys = placement.keys(num_tiles)
-        start = max(cursors.get(k, 0) for k in keys)
+        start = max(cursors.get(k, 0 if k == "global" else scratch_start) for k in keys)
         for k in keys:
             cursors[k] = align_up(start + max(count, 1) * size)
         placement.offset = start // size - (placement.window[0] if placement.window else 0)

@@ -1285,6 +1285,11 @@ STORED_FROM_OTHER_CORES_ATTR = "ktdf.stored_from_other_cores"
 """On a `ktdp.construct_memory_view` of a named core's scratchpad: some tile of another
 core stores through it (`mark-remote-stores`), so its stores cross the interconnect from
 the storing core's own scratchpad."""
+SCRATCHPAD_ARGUMENTS_ATTR = "ktdf.scratchpad_arguments"
+"""On the kernel function: the pointer arguments it views only in scratchpads, each with
+the element offset the compiler placed it at (the same in every scratchpad it uses), its
+element type, shape and role (`place-scratchpad-arguments`); the job plan passes them on
+and the runtime places the tensors there."""
 FIFO_DEPTH_ATTR = "ktdf.depth"
 """On a `ktdf.fifo`: the entries of its datapath's queue the solver gave it (without it,
 the lowering splits the queue evenly among the FIFOs of one phase)."""

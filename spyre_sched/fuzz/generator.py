@@ -37,7 +37,7 @@ FEATURES = (
     "ct_local", "global_intermediate", "broadcast", "bias", "padded", "colmajor", "offset",
     "shared_pointer", "extra_view", "scalar", "runtime", "math", "spyreop", "named_ops",
     "tensor_arith", "divide", "scalar_math", "matmul", "gather",
-    "distributed", "transposed", "remote_store",
+    "distributed", "transposed", "remote_store", "scratchpad_argument",
 )
 
 ROWS = [2, 1, 3, 4, 5, 8, 7]
@@ -394,16 +394,24 @@ class _Kernel:
         b = self.b
         rows, cols = self.shape
         br = self.br
-        eb = 4 if dtype == "f32" else 2
-        offset = -(-b.scratch_cursor // eb)
-        b.scratch_cursor = -(-((offset + br * cols) * eb) // 128) * 128
+        if self.ch.flag(35, "scratchpad_argument"):
+            # the parts at a pointer argument (a tensor the caller pins in the cores'
+            # scratchpads): the compiler chooses the offset, the runtime places it there
+            start = f"%Q{len(self.arrays)}"
+            b.args.append(f"{start}: index")
+            self.arrays.append(Array(start, tuple(self.shape), dtype, blocked=False))
+        else:
+            eb = 4 if dtype == "f32" else 2
+            offset = -(-b.scratch_cursor // eb)
+            b.scratch_cursor = -(-((offset + br * cols) * eb) // 128) * 128
+            start = b.const(offset)
         parts = []
         for k in range(self.grid[0]):
             part = b.fresh("P")
             box = (f"affine_set<(d0, d1) : (d0 - {k * br} >= 0, -d0 + {k * br + br - 1} >= 0, "
                    f"d1 >= 0, -d1 + {cols - 1} >= 0)>")
             self.view_lines.append(
-                f"{part} = ktdp.construct_memory_view {b.const(offset)}, sizes: [{br}, {cols}], "
+                f"{part} = ktdp.construct_memory_view {start}, sizes: [{br}, {cols}], "
                 f"strides: [{cols}, 1] {{coordinate_set = {box}, memory_space = "
                 f"#ktdp.memory_space<ct_local, ct_id = {k}>}} : {_memref((br, cols), dtype)}")
             parts.append(part)

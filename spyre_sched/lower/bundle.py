@@ -98,6 +98,7 @@ def arguments_from_schedule_ir(module: ModuleOp,
     from xdsl.dialects.builtin import MemRefType
 
     from spyre_sched.dialects import ktdf
+    from spyre_sched.normalize.scratchpad_arguments import scratchpad_arguments
 
     kernel = next(op for op in module.body.block.ops
                   if isinstance(op, func.FuncOp) and not op.is_declaration)
@@ -128,6 +129,16 @@ def arguments_from_schedule_ir(module: ModuleOp,
                             entry["reads"] = True
                         if user.dest is value:
                             entry["writes"] = True
+    for placed in scratchpad_arguments(kernel):
+        # pinned in scratchpads at the offset the compiler chose: no view is built on
+        # the pointer any more, the placement says what the runtime puts where
+        info[placed.name] = {"name": placed.name, "kind": "pointer",
+                             "element_type": placed.element_type,
+                             "shape": list(shapes[placed.name]) if shapes and placed.name in shapes
+                             else list(placed.shape),
+                             "reads": placed.role in ("in", "inout"),
+                             "writes": placed.role in ("out", "inout"),
+                             "scratchpad": _placement_row(placed)}
     rows = []
     for arg in kernel.body.block.args:
         entry = info.get(arg.name_hint)
@@ -143,6 +154,16 @@ def arguments_from_schedule_ir(module: ModuleOp,
         entry["role"] = role
         rows.append(entry)
     return rows
+
+
+def _placement_row(placed) -> dict:
+    """A scratchpad argument's placement as the job plan states it (docs/bundle.md)."""
+    row: dict = {"offset": placed.offset, "core": placed.core}
+    if placed.parts:
+        row["origin"] = list(placed.origin)
+        row["parts"] = [{"core": p.core, "lo": list(p.lo), "hi": list(p.hi),
+                         "strides": list(p.strides)} for p in placed.parts]
+    return row
 
 
 def _pointer_of(offset: SSAValue) -> BlockArgument | None:
