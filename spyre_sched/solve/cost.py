@@ -173,16 +173,72 @@ def _leading_engine(stage: Stage) -> str:
     return stage.engine
 
 
+def _transfers_only(stage: Stage) -> bool:
+    return bool(stage.work) and all(isinstance(w, Transfer) for w in stage.work)
+
+
+def unit_waits(p: Pipeline) -> list[tuple[int, int, int]]:
+    """(k, j, landing) for a stage k of transfers whose unit runs a later stage j of
+    transfers that needs what k wrote (a device whose one DMA engine fills the scratchpad
+    and drains it): j the next stage on that unit, reading k's target itself (j = k + 1)
+    or fed by the stages between. The unit runs its stages in program order, so every
+    iteration it sits idle from k's issue until j's input is there: k's landing (the
+    lowering's token from the unit to itself, delivered once the transfers have landed,
+    docs/dataflowir.md "Tokens") plus one iteration of each stage between. No copy of a
+    buffer lets it run ahead."""
+    out: list[tuple[int, int, int]] = []
+    for k, st in enumerate(p.stages):
+        if not _transfers_only(st):
+            continue
+        j = next((i for i in range(k + 1, len(p.stages))
+                  if p.stages[i].engine == st.engine), None)
+        if j is None or not _transfers_only(p.stages[j]):
+            continue
+        written = {w.target for w in st.work}
+        if j == k + 1 and not any(w.source in written for w in p.stages[j].work):
+            continue
+        out.append((k, j, max(0 if w.awaited else w.latency for w in st.work)))
+    return out
+
+
+def landing_waits(p: Pipeline) -> list[int]:
+    """Per stage, the landing its unit waits for before the very next stage
+    (`unit_waits` with j = k + 1), else 0."""
+    out = [0] * len(p.stages)
+    for k, j, landing in unit_waits(p):
+        if j == k + 1:
+            out[k] = landing
+    return out
+
+
+def serial_units(p: Pipeline, occupancies: list, fills: list) -> dict[str, object]:
+    """Per unit that waits for its own work (`unit_waits`): its busy and idle time per
+    iteration, its stages' occupancies plus each wait (the landing and the fills of the
+    stages between). Works on ints and on CP-SAT expressions alike."""
+    waits = unit_waits(p)
+    engines = {p.stages[k].engine for k, _, _ in waits}
+    out: dict[str, object] = {}
+    for engine in sorted(engines):
+        total = sum(o for st, o in zip(p.stages, occupancies) if st.engine == engine)
+        for k, j, landing in waits:
+            if p.stages[k].engine == engine:
+                total = total + landing + sum(fills[k + 1:j])
+        out[engine] = total
+    return out
+
+
 def overlapped_latency(p: Pipeline) -> list[int]:
     """Per stage, the cycles of its latency that the next stage hides. A stage made only of
     transfers (a hoisted load) whose next stage starts with a transfer on the same unit:
     the unit issues the next transfer as soon as it is no longer busy, and only the unit
     that reads the hoisted data waits for it (docs/dataflowir.md, "Tokens"), so the two
-    latencies run side by side; the hoisted one adds only what exceeds the next one."""
+    latencies run side by side; the hoisted one adds only what exceeds the next one. Not
+    when the next stage reads what this one wrote: its unit waits for the landing
+    (`landing_waits`)."""
     out: list[int] = []
-    for k, st in enumerate(p.stages):
+    for k, (st, wait) in enumerate(zip(p.stages, landing_waits(p))):
         hidden = st.overlapped
-        if (k + 1 < len(p.stages) and st.work
+        if (k + 1 < len(p.stages) and st.work and not wait
                 and all(isinstance(w, Transfer) for w in st.work)):
             nxt = leading_transfer(p.stages[k + 1])
             if nxt is not None and nxt[0] == st.engine:
@@ -847,15 +903,22 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
     shared: dict[str, int] = {}
     unissued = unissued_overlap(problem, p, choice)
     port_bytes = pipeline_port_bytes(p, choice)
+    issues: list[int] = []
     for st, stag, hidden, free, back in zip(p.stages, staggered_stages(p),
                                             overlapped_latency(p), _slack(problem, p, choice),
                                             unissued):
         _, steady = stage_times(problem, st, choice, m, memo, port_bytes)
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free) + back)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
-        occupied[st.engine] = occupied.get(st.engine, 0) + stage_issue(problem, st, choice,
-                                                                       memo)
+        issues.append(stage_issue(problem, st, choice, memo))
+        occupied[st.engine] = occupied.get(st.engine, 0) + issues[-1]
         _add_shared(st, choice, shared)
+    # a unit that waits for its own work runs one iteration after the other whatever the
+    # copies: its busy and idle time per iteration bounds the pace too
+    serial = serial_units(p, issues, fills)
+    for engine, total in serial.items():
+        per_engine[engine] = max(per_engine[engine], total)
+        occupied[engine] = max(occupied[engine], total)
     # a shared memory is not one of the units' engines: it serves every core from the first
     # core's first transfer on, so it bounds the whole run (`shared_engine_cycles`), not a
     # pass that already waited for its fill
@@ -874,7 +937,8 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
         if pipeline_iterations(p, choice) < 2 or not holds_buffer(p):
             return fill_drain, fill_drain, fills, shared, issue, {}
         parts, holds = unbuffered_holding(problem, p, choice, memo)
-        return (fill_drain, unbuffered_period(p, parts, holds, fill_drain),
+        return (fill_drain, unbuffered_period(p, parts, holds, fill_drain,
+                                              list(serial.values())),
                 fills, shared, issue, unbuffered_gaps(problem, p, choice, memo, holds))
     return fill_drain, max(per_engine.values(), default=0), fills, shared, issue, {}
 
@@ -940,7 +1004,8 @@ def unbuffered_holding(problem: Problem, p: Pipeline, choice: Choice,
     return parts, unbuffered_holds(p, [h for _, h, _ in parts], [t for _, _, t in parts])
 
 
-def unbuffered_period(p: Pipeline, parts: list, holds: list, fill_drain: int) -> int:
+def unbuffered_period(p: Pipeline, parts: list, holds: list, fill_drain: int,
+                      serial: Sequence[int] = ()) -> int:
     """Cycles between iterations of a pipeline with one copy of its buffers (m = 1).
 
     A buffer's writer waits for the token its reader sends once its reads have landed
@@ -951,11 +1016,12 @@ def unbuffered_period(p: Pipeline, parts: list, holds: list, fill_drain: int) ->
     never more than one whole pass (`fill_drain`, the period of the first design); a
     shared memory bounds the whole run instead (`shared_engine_cycles`). One stage, or
     stages that stream, hold no buffer: their period is one pass, which `_profile_of`
-    takes without asking here. `parts`, `holds`: those of `unbuffered_holding`."""
+    takes without asking here. `parts`, `holds`: those of `unbuffered_holding`; `serial`:
+    the per-iteration times of units that wait for their own work (`serial_units`)."""
     units: dict[str, int] = {}
     for st, (occupancy, _, _) in zip(p.stages, parts):
         units[st.engine] = units.get(st.engine, 0) + occupancy
-    return min(fill_drain, max([*units.values(), *holds], default=0))
+    return min(fill_drain, max([*units.values(), *holds, *serial], default=0))
 
 
 def skew_transfers(p: Pipeline) -> dict[str, Transfer]:
@@ -1011,21 +1077,30 @@ def unbuffered_gaps(problem: Problem, p: Pipeline, choice: Choice,
 def hold_after(p: Pipeline, holds: list, k: int):
     """Of `unbuffered_holds`' holds (ints or CP-SAT expressions), the one of the first
     boundary after stage `k` (0 when there is none)."""
-    boundaries = [j for j in range(len(p.stages) - 1)
-                  if p.stages[j + 1].engine != p.stages[j].engine]
+    boundaries = holding_boundaries(p)
     return next((h for j, h in zip(boundaries, holds) if j >= k), 0)
 
 
+def holding_boundaries(p: Pipeline) -> list[int]:
+    """The stages k whose buffer to stage k + 1 is held across the boundary: the next
+    stage runs on another unit, or on the same unit after waiting for the landing
+    (`landing_waits`)."""
+    waits = landing_waits(p)
+    return [k for k in range(len(p.stages) - 1)
+            if p.stages[k + 1].engine != p.stages[k].engine or waits[k]]
+
+
 def unbuffered_holds(p: Pipeline, heads: list, tails: list) -> list:
-    """Per boundary between stages on different units: the writers' tails (the run of
-    stages on the writer's unit that ends there) plus the reader's head. Works on ints
-    and on CP-SAT expressions alike."""
+    """Per holding boundary (`holding_boundaries`): the writers' tails (the run of stages
+    on the writer's unit that ends there) plus the reader's head. Works on ints and on
+    CP-SAT expressions alike."""
     out = []
     write = 0
+    held = set(holding_boundaries(p))
     for k in range(len(p.stages) - 1):
-        same = k > 0 and p.stages[k - 1].engine == p.stages[k].engine
+        same = k > 0 and p.stages[k - 1].engine == p.stages[k].engine and k - 1 not in held
         write = (write + tails[k]) if same else tails[k]
-        if p.stages[k + 1].engine != p.stages[k].engine:
+        if k in held:
             out.append(write + heads[k + 1])
     return out
 

@@ -672,18 +672,23 @@ class _Stater:
         engines: dict[str, list] = {}
         for st, f in zip(p.stages, figures):
             engines.setdefault(st.engine, []).append(f.steady)
+        # units that wait for their own work: busy and idle per iteration (`cost.serial_units`)
+        serial = list(cost.serial_units(p, [f.occupancy for f in figures],
+                                        [f.fill for f in figures]).values())
+        serial_hi = list(cost.serial_units(p, [f.occupancy_hi for f in figures],
+                                           [f.fill_hi for f in figures]).values())
         own: dict[str, list] = {}
         for f in figures:
             for m, (b, b_hi) in f.engine_busy.items():
                 own.setdefault(m, []).append((b, b_hi))
         steady_hi = sum(f.steady_hi for f in figures) + sum(
             b_hi for parts in own.values() for _, b_hi in parts)
-        upper_s = max(fill_hi, steady_hi, 0)
+        upper_s = max(fill_hi, steady_hi, *serial_hi, 0)
         # (each boundary's hold of one copy, for the period and the memory's gap)
         holds = cost.unbuffered_holds(p, [f.unbuffered[1] for f in figures],
                                       [f.unbuffered[2] for f in figures]) if unbuffered else []
-        period = self._unbuffered_period(p, figures, holds, fill_drain, fill_hi) \
-            if unbuffered else fill_drain
+        period = self._unbuffered_period(p, figures, holds, fill_drain, fill_hi, serial,
+                                         serial_hi) if unbuffered else fill_drain
         per = None
         # transfers alone: one after another at their occupancy, whatever the copies
         back_to_back = cost.issues_back_to_back(p)
@@ -692,8 +697,8 @@ class _Stater:
         # the slowest unit per candidate of two copies or more
         # (a nested pipeline's is also its pace in the stage that runs it: `_nested_pace`)
         slowest = {k: figures[0].occupancy if back_to_back else
-                   self.maximum([sum(s[k] for s in steadies) for steadies in engines.values()],
-                                upper_s, "engines")
+                   self.maximum([sum(s[k] for s in steadies) for steadies in engines.values()]
+                                + serial, upper_s, "engines")
                    for k, (m, _) in enumerate(modulos) if m >= 2 and (n_hi > 1 or not top)}
         if slowest and n_hi > 1:
             per = self.model.new_int_var(0, upper_s, self.name("slowest"))
@@ -727,7 +732,7 @@ class _Stater:
                                                    "repeat") + skew
             else:
                 cycles = fill_drain + self._repeats(p, figures, n, n_lo, n_hi, modulos, per,
-                                                    upper_s) + skew
+                                                    upper_s, serial, serial_hi) + skew
             gaps = self._unbuffered_gaps(p, figures, holds, modulos) if unbuffered else {}
             cycles, hi = self._shared_engines(p, figures, own, n, n_lo, n_hi, cycles, hi, gaps)
         lo = fill_lo if n_lo >= 1 else 0
@@ -835,18 +840,20 @@ class _Stater:
         return out, hi
 
     def _unbuffered_period(self, p: Pipeline, figures: list[_StageFigures], holds: list,
-                           fill_drain, fill_hi: int) -> cp_model.LinearExprT:
-        """`cost.unbuffered_period`: the longest hold of a buffer or the busiest unit's
-        occupancy, at most one pass."""
+                           fill_drain, fill_hi: int, serial: list = (),
+                           serial_hi: list = ()) -> cp_model.LinearExprT:
+        """`cost.unbuffered_period`: the longest hold of a buffer, the busiest unit's
+        occupancy or a unit's time waiting for its own work, at most one pass."""
         units: dict[str, list] = {}
         for st, f in zip(p.stages, figures):
             units.setdefault(st.engine, []).append(f.unbuffered[0])
-        terms = [sum(v) for v in units.values()] + holds
-        hi = sum(f.unbuffered_hi for f in figures)
+        terms = [sum(v) for v in units.values()] + holds + list(serial)
+        hi = max(sum(f.unbuffered_hi for f in figures), *serial_hi, 0)
         return self.minimum([fill_drain, self.maximum(terms, hi, "held")], fill_hi, "period")
 
     def _repeats(self, p: Pipeline, figures: list[_StageFigures], n, n_lo: int, n_hi: int,
-                 modulos, per, upper_s: int) -> cp_model.LinearExprT:
+                 modulos, per, upper_s: int, serial: list = (),
+                 serial_hi: list = ()) -> cp_model.LinearExprT:
         """Iterations 2..N after the first (`cost.repeats_cycles`): (N − 1) × the busiest
         unit's occupancy when N <= m, else (N − 1) × `per` (and always for m < 2)."""
         occupied: dict[str, list] = {}
@@ -854,8 +861,9 @@ class _Stater:
         for st, f in zip(p.stages, figures):
             occupied.setdefault(st.engine, []).append(f.occupancy)
             occupied_hi[st.engine] = occupied_hi.get(st.engine, 0) + f.occupancy_hi
-        issue_hi = max(occupied_hi.values(), default=0)
-        issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "issue")
+        issue_hi = max([*occupied_hi.values(), *serial_hi], default=0)
+        issue = self.maximum([sum(v) for v in occupied.values()] + list(serial), issue_hi,
+                             "issue")
         pace = self.model.new_int_var(0, max(upper_s, issue_hi), self.name("pace"))
         self._at_least_one_of(pace, [per, issue], max(upper_s, issue_hi))
         for m, lit in modulos:

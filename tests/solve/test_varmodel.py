@@ -24,6 +24,7 @@ from spyre_sched.solve.solver import solve
 ROOT = Path(__file__).resolve().parents[2]
 THREE = str(ROOT / "tests" / "schedule" / "devices" / "three_level.mlir")
 SMALL_LX = str(ROOT / "tests" / "reductions" / "devices" / "small_lx.mlir")
+ONE_DMA = str(ROOT / "tests" / "lower" / "devices" / "sample_one_dma.mlir")
 
 
 @pytest.mark.parametrize("rows,vecs,objective,capacity", [
@@ -69,13 +70,15 @@ def _problem(name: str):
         "add": ("bench/kernels/quick/add.mlir", "spyre"),   # shared device memory
         "bias_add_three_level": ("examples/bias_add.mlir", THREE),  # nested pipelines
         "softmax": ("examples/softmax_rows.mlir", "spyre"),  # several programs
+        # one DMA engine fills and drains: it waits for its own landings (`unit_waits`)
+        "one_dma_engine": ("tests/lower/kernels/copy_one_dma_engine.mlir", ONE_DMA),
     }[name]
     module, _, _ = api.load_schedule_input(str(ROOT / kernel), device)
     return extract(module).problem
 
 
 @pytest.mark.parametrize("name", [
-    "layernorm", "add", "row_sum_chunked",
+    "layernorm", "add", "row_sum_chunked", "one_dma_engine",
     *(pytest.param(n, marks=pytest.mark.slow)
       for n in ("rmsnorm", "bias_add_three_level", "softmax")),
 ])
