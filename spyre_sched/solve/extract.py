@@ -1138,7 +1138,12 @@ class _ProgramReader:
         elements = Expr(count.scope, lambda v: points * count(v))
         steps = self.quantity(count) if carried else Quantity.const(1)
         if carried:
-            period = Quantity.const(0)
+            # a reduction done in one step per iteration sends its result every
+            # iteration: the unit waits for the whole chain (reduce, shuffle, combine) as
+            # for an elementwise body; over several steps `cost.carried_chain` prices it
+            one_step = vector_period(op, points, lanes, latency)
+            period = self.quantity(Expr(count.scope,
+                                        lambda v: one_step if count(v) == 1 else 0))
         else:
             chunk = self._chunk(op, unit)
             cache: dict[int, int] = {}
@@ -1540,15 +1545,22 @@ def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
     maps = [m.data for m in op.indexing_maps]
     out = op.outputs[0].type if op.outputs else None
     shape = tuple(out.get_shape()) if isinstance(out, TensorType) else ()
+    # a reduction within the vector: its inputs span the iteration space (no shuffle), and
+    # the op combining into the output is preceded by a lane `reduce` and a `shuffle` into
+    # the output's shape, each waiting for the one before (docs/dataflowir.md)
+    reducing = any("reduction" in str(getattr(t, "data", t)) for t in op.iterator_types)
+    domain = AffineMap.identity(maps[0].num_dims) if reducing and maps else None
     for arg, operand, amap in zip(block.args, op.inputs, maps):
         t_in = operand.type
         if not isinstance(t_in, TensorType):
             ready[arg] = splat()
-        elif tuple(t_in.get_shape()) != shape or amap != AffineMap.identity(len(shape)):
+        elif (amap != domain if reducing else
+              tuple(t_in.get_shape()) != shape or amap != AffineMap.identity(len(shape))):
             ready[arg] = issue([])
         else:
             ready[arg] = 0
-    for arg in block.args[len(op.inputs):]:
+    accumulators = set(block.args[len(op.inputs):])
+    for arg in accumulators:
         ready[arg] = 0
     final = 0
     for inner in block.ops:
@@ -1561,6 +1573,9 @@ def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
         for v in inner.operands:
             if v not in ready:
                 ready[v] = splat()
+        if reducing and accumulators & set(inner.operands):
+            lanes_done = issue([ready[v] for v in inner.operands if v not in accumulators])
+            ready[next(iter(accumulators))] = issue([lanes_done], 1)  # reduce, then shuffle
         done = issue([ready[v] for v in inner.operands])
         for r in inner.results:
             ready[r] = done

@@ -126,6 +126,30 @@ def test_vector_period_follows_the_op_chain() -> None:
     assert vector_period(generic, 128, 32, 6) == 31
 
 
+def test_vector_period_of_a_reduction_within_the_vector() -> None:
+    # a row's max in one step: the lowering issues reduce, shuffle, then the combine with
+    # the accumulator, each waiting for the one before, and sends the result: the inputs
+    # span the iteration space (no broadcast shuffle)
+    text = """
+    func.func @f(%a: tensor<1x32xf16>, %i: tensor<1xf16>) -> tensor<1xf16> {
+      %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                            affine_map<(d0, d1) -> (d0)>],
+                           iterator_types = ["parallel", "reduction"]}
+          ins(%a : tensor<1x32xf16>) outs(%i : tensor<1xf16>) {
+      ^bb0(%x: f16, %acc: f16):
+        %m = arith.maximumf %x, %acc : f16
+        linalg.yield %m : f16
+      } -> tensor<1xf16>
+      func.return %r : tensor<1xf16>
+    }
+    """
+    module = Parser(make_context(), text).parse_module()
+    (generic,) = [op for op in module.walk() if op.name == "linalg.generic"]
+    # reduce 0..1 (ready 7); shuffle 7..8 (14); maximumf 14..15 (21); send at 21: 22, as
+    # the emulator runs it (sdpa_2d's row max: 22 cycles a row)
+    assert vector_period(generic, 32, 64, 6) == 22
+
+
 def test_layernorm_normalisation_costs_its_chain() -> None:
     problem = _problem(_open_ir(LAYERNORM))
     periods = []
