@@ -293,17 +293,21 @@ class AddressOutput:
         return self.offset * element_type(self.element_type).size
 
 
-def _constant_views(kernel: Kernel, scratchpads: bool = False):
+def _constant_views(kernel: Kernel, scratchpads: bool = False, own: bool = False):
     """(view op, first element, last element) of every global view at a constant address
     whose extent is known (with `scratchpads`: of every view at a constant address in a
-    scratchpad its `ct_id` names): the elements its coordinate set can reach."""
+    scratchpad its `ct_id` names; with `own` too, in the executing tile's own): the
+    elements its coordinate set can reach."""
     from spyre_sched.polyhedral.affine_values import AffineValues
     from spyre_sched.polyhedral.point_sets import bounding_box
 
     values = AffineValues(kernel.func)
     for op in kernel.func.walk():
-        if not isinstance(op, ConstructMemoryViewOp) or not _memories_of(op) \
-                or (_memories_of(op) != ["global"]) != scratchpads:
+        if not isinstance(op, ConstructMemoryViewOp):
+            continue
+        memories = _memories_of(op)
+        if not (memories == [] and own) and (not memories
+                                              or (memories != ["global"]) != scratchpads):
             continue
         offset = values.form(op.offset).constant
         sizes = [values.form(v).constant for v in op.sizes]
@@ -352,24 +356,8 @@ def scratchpad_constant_end(kernel: Kernel) -> int:
     """Bytes of a scratchpad that the kernel's own views at constant offsets reach, in
     any scratchpad (a named core's or the executing tile's own): a tensor the caller pins
     in a scratchpad is placed past them (KTIR: that region is the kernel's)."""
-    from spyre_sched.polyhedral.affine_values import AffineValues
-
-    values = AffineValues(kernel.func)
     end = 0
-    for op in kernel.func.walk():
-        if not isinstance(op, ConstructMemoryViewOp) or op.memory_space.space != "ct_local":
-            continue
-        offset = values.form(op.offset).constant
-        sizes = [values.form(v).constant for v in op.sizes]
-        dyn_strides = iter([values.form(v).constant for v in op.strides])
-        strides = [next(dyn_strides) if st == DYNAMIC_INDEX else st
-                   for st in op.static_strides.get_values()]
-        extents = iter(sizes)
-        sizes = [next(extents) if sz == DYNAMIC_INDEX else sz
-                 for sz in op.static_sizes.get_values()]
-        if offset is None or None in sizes or None in strides:
-            continue
-        last = offset + sum((sz - 1) * abs(st) for sz, st in zip(sizes, strides))
+    for op, _, last in _constant_views(kernel, scratchpads=True, own=True):
         end = max(end, (last + 1) * element_type(element_name(op.result.type)).size)
     return end
 
