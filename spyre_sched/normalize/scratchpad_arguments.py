@@ -1,6 +1,8 @@
-"""Normal-form pass `place-scratchpad-arguments`: a pointer argument whose every view lies
-in a scratchpad (`ct_local`: a named core's, the executing tile's own, or the parts of a
-distributed view) gets its place chosen here, and its views that place as a constant.
+"""Pass `place-scratchpad-arguments` (on KTIR, before the legality check and the normal
+form, so that every later pass sees the kernel's scratchpad bytes as constants): a pointer
+argument whose every view lies in a scratchpad (`ct_local`: a named core's, the executing
+tile's own, or the parts of a distributed view) gets its place chosen here, and its views
+that place as a constant.
 
 Such an argument is a tensor the caller pins in scratchpads before the launch. The
 scheduler plans every scratchpad byte at compile time (its staging buffers must never
@@ -8,8 +10,9 @@ overlap a region the kernel pins), so the compiler chooses the address: past eve
 the kernel pins at constant offsets, aligned like the scratchpad slots, the arguments one
 after another, at the same offset in every scratchpad they use. The function records the
 choice (`ktdf.scratchpad_arguments`: per argument its element offset, element type,
-shape and role); the job plan passes it on, and the runtime places the tensor there
-(element by element as its views lay it out) and reads an output back from there.
+shape, role, and the core or the parts holding it); the job plan passes it on, and the
+runtime places the tensor there as its views lay it out and reads an output back from
+there.
 
 An argument used any other way (an offset computed from it, a view in device memory too)
 keeps its pointer, and the scheduler's refusal of a scratchpad view at an offset that is
@@ -42,8 +45,8 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.normalize.common import kernel_of
 from spyre_sched.normalize.scratchpad_slots import aligned, pinned_end
 from spyre_sched.polyhedral.point_sets import box_bounds
-from spyre_sched.schedule.common import DEVICE_ATTR, device_of, fail
 from spyre_sched.polyhedral.views import element_bytes
+from spyre_sched.schedule.common import DEVICE_ATTR, device_of, fail
 
 NAME = "place-scratchpad-arguments"
 
@@ -91,8 +94,8 @@ def _scratchpad_views(arg: BlockArgument, order: dict) -> list[ktdp.ConstructMem
     if not views:
         return None
     views.sort(key=order.__getitem__)
-    types = {v.result.type.element_type for v in views if isinstance(v.result.type, MemRefType)}
-    if len(types) != 1 or len(views) != sum(isinstance(v.result.type, MemRefType) for v in views):
+    if not all(isinstance(v.result.type, MemRefType) for v in views) \
+            or len({v.result.type.element_type for v in views}) != 1:
         return None
     return views
 
