@@ -143,9 +143,11 @@ def _imm(attr, default: int = 0) -> int:
 
 
 #: the most iterations one `scf.for` may run in the reference interpreter: it steps
-#: through each, and a loop past this could not finish in any run (a bound of 2^62, as a
-#: mutated constant gives, would otherwise run forever without an error)
-MAX_LOOP_ITERATIONS = 1 << 31
+#: through each (microseconds apiece even when every access is masked), so a loop past
+#: this could not finish in a run anyone waits for (a mutated bound of 2^31 or 2^62 would
+#: otherwise run for hours or forever without an error); the longest loop of a shipped
+#: kernel runs a few thousand
+MAX_LOOP_ITERATIONS = 1 << 24
 
 
 @handles("scf.for", generator=True)

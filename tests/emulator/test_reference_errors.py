@@ -308,3 +308,9 @@ def test_a_loop_too_long_to_interpret_is_a_located_error(tmp_path):
     with pytest.raises(ExecutionError, match=r"k.mlir:\d+:\d+: error: tile 0: scf.for: the "
                        r"loop runs 4611686018427387904 iterations"):
         run(path, make_inputs(path, 0))
+    # 2^31 (a mutant the robustness tests made) would run for hours: refused too
+    hours = text.replace("%c2 = arith.constant 2 : index",
+                         "%c2 = arith.constant 2147483648 : index")
+    path = _write(tmp_path, hours)
+    with pytest.raises(ExecutionError, match=r"loop runs 2147483648 iterations"):
+        run(path, make_inputs(path, 0))
