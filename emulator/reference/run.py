@@ -352,6 +352,16 @@ def constant_address_end(kernel: Kernel) -> int:
     return end
 
 
+def _scratchpad_placements(kernel: Kernel) -> dict[str, int]:
+    """Argument -> element offset, for the pointer arguments a kernel printed after
+    spyre-sched's `place-scratchpad-arguments` records as placed in scratchpads (their
+    views read that place at a constant offset; the argument itself is unused)."""
+    attr = kernel.func.attributes.get("ktdf.scratchpad_arguments")
+    if attr is None:
+        return {}
+    return {name: entry.data["offset"].value.data for name, entry in attr.data.items()}
+
+
 def scratchpad_constant_end(kernel: Kernel) -> int:
     """Bytes of a scratchpad that the kernel's own views at constant offsets reach, in
     any scratchpad (a named core's or the executing tile's own): a tensor the caller pins
@@ -605,6 +615,7 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
     if fixed_end:
         cursors["global"] = align_up(fixed_end)
     num_tiles = kernel.num_tiles
+    placed = _scratchpad_placements(kernel)
     if setup.scratchpad_constant_end is None:
         setup.scratchpad_constant_end = scratchpad_constant_end(kernel)
     # arguments pinned in scratchpads go past the kernel's own regions there
@@ -623,6 +634,11 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
                     "arguments are pointers (index) or scalars, and builds views from them "
                     "with ktdp.construct_memory_view", _where(kernel))
             source = runtime_args if arg.name in runtime_args else inputs
+            if arg.name not in source and arg.name in placed:
+                # a pointer spyre-sched placed in scratchpads (a kernel printed after
+                # that pass): its views read the place, its value is the offset
+                bound[arg.position] = placed[arg.name]
+                continue
             if arg.name not in source:
                 raise ExecutionError(f"missing scalar argument %{arg.name}", _where(kernel))
             value = source[arg.name]

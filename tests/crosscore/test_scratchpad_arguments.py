@@ -16,6 +16,7 @@ import pytest
 import spyre_sched
 from emulator.bundle_fields import check_plan
 from emulator.runtime import Runtime
+from spyre_sched import api
 from spyre_sched.errors import ParseError, SpyreSchedError
 from spyre_sched.lower.bundle import write_bundle
 
@@ -133,3 +134,23 @@ def test_a_placement_without_its_offset_is_a_bundle_error(tmp_path):
     del plan["arguments"][0]["scratchpad"]["offset"]
     with pytest.raises(ParseError, match=r"arguments\[0\]\.scratchpad\.offset"):
         check_plan(plan, "jobplan.json")
+
+
+@pytest.mark.parametrize("stop_after", ["place-scratchpad-arguments", "mark-remote-stores"])
+def test_a_kernel_printed_after_the_placement_runs_again(tmp_path, stop_after):
+    """Printed after the placement, the views read the chosen offsets as constants and the
+    function records the placement: still KTIR, the reference binds the unused pointer to
+    its offset and reads the scratchpad regions as inputs at constant addresses, and it
+    compiles and matches as the kernel did."""
+    module, _, _ = api.load_schedule_input(str(DISTRIBUTED), "spyre", stop_after=stop_after)
+    text = api.print_ir(module)
+    assert "ktdf.scratchpad_arguments" in text and not api._is_schedule_ir(text)
+    printed = tmp_path / "after.mlir"
+    printed.write_text(text)
+    x = _f16(9, (128, 64))
+    parts = {f"ct_local(core {k})@0x0": x[32 * k:32 * k + 32] for k in range(4)}
+    result = spyre_sched.run(str(printed), parts)
+    assert result.verdict == "MATCH", result.mismatches
+    rows = [(32 * t + 16) % 112 for t in range(4)]
+    np.testing.assert_array_equal(
+        result.outputs["O"], np.concatenate([x[r:r + 32] for r in rows]))
