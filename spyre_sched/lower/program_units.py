@@ -709,7 +709,7 @@ class EngineEmitter:
         pipe = pipes[0]
         fifos = [f for v, f in self.pa.fifos.items() if v.owner.parent_op() is pipe
                  or (pipe.private is not None and v in pipe.private.res)]
-        if not fifos or any(f.shape[-1] != step for f in fifos):
+        if not fifos or any(not f.shape or f.shape[-1] != step for f in fifos):
             return 1
         for inner in pipe.walk():
             if isinstance(inner, scf.ForOp | ktdf.ParallelOp | ktdf.PipelineOp) and inner is not pipe:

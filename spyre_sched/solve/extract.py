@@ -1217,8 +1217,9 @@ class _ProgramReader:
         fifos = [o for o in (pipe.private.walk() if pipe.private else [])
                  if isinstance(o, ktdf.FifoOp)]
         width = step({})
-        if not fifos or any(f.results[0].type.get_shape()[-1] != width for f in fifos):
-            return None
+        shapes = [tuple(f.results[0].type.get_shape()) for f in fifos]
+        if not fifos or any(not s or s[-1] != width for s in shapes):
+            return None  # (a FIFO of single values, a broadcast scalar's: no vectors)
         return par, fifos, generics
 
     def _chunk(self, op: GenericOp, unit) -> Expr:

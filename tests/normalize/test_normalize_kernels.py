@@ -41,6 +41,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - reshape_total: a reduction's `tensor<4xf32>` expanded to 4x1 for its store, and a
   4x64 tile collapsed to 256 and expanded to 2x128 (two rows merged);
 - reshape_scalar: a 1x1 tile collapsed to a rank-0 tensor and broadcast;
+- scalar_into_a_column: the same scalar added to a 4x1 column (vectors one element wide,
+  the scalar's FIFO of single values);
 - reshape_chain: a computed tile collapsed and expanded back before its store.
 - reshape_between_computes: a computed 1024-element sum expanded to 4x256 and added to a
   loaded 4x256 tile (the reshape moves to the sum's inputs);
@@ -231,6 +233,11 @@ def _reshape_scalar(rng):
     return {"B": b, "X": x}, {"Y": x.astype(np.float64) + float(b[2, 2])}
 
 
+def _scalar_into_a_column(rng):
+    b, x = _f16(rng, 4, 4), _f16(rng, 4, 1)
+    return {"B": b, "X": x}, {"Y": x.astype(np.float64) + float(b[2, 2])}
+
+
 def _reshape_chain(rng):
     x = _f16(rng, 16, 16)
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
@@ -326,6 +333,7 @@ CASES = {
     "reshape_rows": _reshape_rows,
     "reshape_total": _reshape_total,
     "reshape_scalar": _reshape_scalar,
+    "scalar_into_a_column": _scalar_into_a_column,
     "reshape_chain": _reshape_chain,
     "reshape_between_computes": _reshape_between_computes,
     "slice_of_sum": _slice_of_sum,
