@@ -182,13 +182,11 @@ class Runtime:
         core's scratchpad, strided as the part's view reads it."""
         et = element_type(element)
         raw = to_memory(et, np.asarray(values))
-        for core, box, start, strides in self._scratchpad_pieces(placement, raw.shape, tiles):
-            piece = raw[box] if box is not None else raw
-            memory = self.emu.memory(self.device.scratchpad(core).name)
-            memory.write(start * et.size, piece.shape,
-                         tuple(d * et.size for d in strides) if strides is not None
-                         else contiguous_strides(piece.shape, et.size),
-                         piece, what=f"argument placed at element {start} of core {core}")
+        for memory, box, start, strides, what in self._scratchpad_pieces(
+                placement, raw.shape, tiles, et.size):
+            piece = raw[box]
+            memory.write(start, piece.shape, strides or contiguous_strides(piece.shape, et.size),
+                         piece, what=f"argument placed at {what}")
 
     def read_from_scratchpads(self, placement: dict, shape, element: str) -> np.ndarray:
         """The tensor `place_in_scratchpads` placed, as the scratchpads hold it now (a
@@ -199,26 +197,26 @@ class Runtime:
             raise ExecutionError("a tensor in every core's own scratchpad has no single value "
                                  "to read back")
         out = np.zeros(shape, dtype=np.dtype(et.storage_dtype))
-        for core, box, start, strides in self._scratchpad_pieces(placement, shape, 1):
-            piece = out[box] if box is not None else out
-            memory = self.emu.memory(self.device.scratchpad(core).name)
-            piece[...] = memory.read(
-                start * et.size, piece.shape,
-                tuple(d * et.size for d in strides) if strides is not None
-                else contiguous_strides(piece.shape, et.size),
-                et.storage_dtype, what=f"argument read at element {start} of core {core}")
+        for memory, box, start, strides, what in self._scratchpad_pieces(
+                placement, shape, 1, et.size):
+            piece = out[box]
+            piece[...] = memory.read(start, piece.shape,
+                                     strides or contiguous_strides(piece.shape, et.size),
+                                     et.storage_dtype, what=f"argument read at {what}")
         return from_memory(et, out)
 
-    @staticmethod
-    def _scratchpad_pieces(placement: dict, shape: tuple[int, ...], tiles: int):
-        """(core, the tensor's box or None for all of it, first element, element strides
-        or None for row-major) of every piece of a scratchpad placement."""
+    def _scratchpad_pieces(self, placement: dict, shape: tuple[int, ...], tiles: int,
+                           size: int):
+        """(scratchpad memory, the tensor's box, first byte, byte strides or None for
+        row-major, where it is for messages) of every piece of a scratchpad placement, for
+        elements of `size` bytes."""
         offset = int(placement["offset"])
         parts = placement.get("parts") or []
         if not parts:
             core = placement.get("core")
             for c in ([int(core)] if core is not None else range(tiles)):
-                yield c, None, offset, None
+                yield (self.emu.memory(self.device.scratchpad(c).name), (), offset * size,
+                       None, f"element {offset} of core {c}")
             return
         origin = [int(v) for v in placement["origin"]]
         for part in parts:
@@ -229,7 +227,10 @@ class Runtime:
             box = tuple(slice(low - o, h - o + 1) for low, h, o in zip(lo, hi, origin))
             start = offset + sum((low - int(a)) * int(d)
                                  for low, a, d in zip(lo, part["lo"], part["strides"]))
-            yield int(part["core"]), box, start, [int(d) for d in part["strides"]]
+            core = int(part["core"])
+            yield (self.emu.memory(self.device.scratchpad(core).name), box, start * size,
+                   tuple(int(d) * size for d in part["strides"]),
+                   f"element {start} of core {core}")
 
     def allocate_tensor(self, values, element: str | None = None) -> int:
         values = np.asarray(values)

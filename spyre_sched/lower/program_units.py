@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -88,10 +89,9 @@ def _fold(op: Operation, x: int, y: int) -> int | None:
     return None
 
 
-#: arith.cmpi predicate number -> its test on two integers
-_CMPI = (lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y, lambda x, y: x <= y,
-         lambda x, y: x > y, lambda x, y: x >= y, lambda x, y: x < y, lambda x, y: x <= y,
-         lambda x, y: x > y, lambda x, y: x >= y)
+#: arith.cmpi predicate number -> its test on two integers (eq ne slt sle sgt sge, then
+#: the unsigned ones, asked only of values that are not negative)
+_CMPI = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge) * 2
 
 
 def _per_core_choice(op: Operation, env: dict[SSAValue, Form], num_tiles: int) -> Form | None:

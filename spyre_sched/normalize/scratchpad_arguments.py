@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.normalize.common import kernel_of
-from spyre_sched.normalize.scratchpad_slots import aligned, pinned_end
+from spyre_sched.normalize.scratchpad_slots import aligned, pinned_end, view_reach
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.polyhedral.views import element_bytes
 from spyre_sched.schedule.common import DEVICE_ATTR, device_of, fail
@@ -98,12 +98,6 @@ def _scratchpad_views(arg: BlockArgument, order: dict) -> list[ktdp.ConstructMem
             or len({v.result.type.element_type for v in views}) != 1:
         return None
     return views
-
-
-def _span_elements(view: ktdp.ConstructMemoryViewOp) -> int:
-    """Elements from the view's offset to one past the last it addresses."""
-    return 1 + sum((s - 1) * abs(d) for s, d in zip(view.static_sizes.get_values(),
-                                                    view.static_strides.get_values()))
 
 
 def _role(views: list[ktdp.ConstructMemoryViewOp]) -> str:
@@ -239,7 +233,7 @@ class PlaceScratchpadArguments(ModulePass):
                 shape = _shape(views)
                 # a tensor placed whole is the memory at the pointer: all of it, however
                 # much of it the views reach
-                span = max(max(_span_elements(v) for v in views),
+                span = max(max(view_reach(v) for v in views),
                            1 if parts else prod(shape)) * width
                 if capacity is not None and cursor + span > capacity:
                     raise fail(views[0], NAME, (

@@ -40,6 +40,12 @@ def index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
+def view_reach(view: ktdp.ConstructMemoryViewOp) -> int:
+    """Elements from a static view's offset to one past the last it addresses."""
+    return 1 + sum((s - 1) * abs(d) for s, d in zip(view.static_sizes.get_values(),
+                                                    view.static_strides.get_values()))
+
+
 def scratchpad_span(view: ktdp.ConstructMemoryViewOp) -> tuple[int, int] | None:
     """Bytes [start, end) of its scratchpad a `ct_local` view spans, when its start is a
     constant and its sizes static (else None: the legality check refuses such a pinned
@@ -51,9 +57,7 @@ def scratchpad_span(view: ktdp.ConstructMemoryViewOp) -> tuple[int, int] | None:
         return None
     width = element_bytes(mtype.element_type)
     first = offset.value.value.data
-    last = first + sum((s - 1) * abs(d) for s, d in zip(view.static_sizes.get_values(),
-                                                       view.static_strides.get_values()))
-    return first * width, (last + 1) * width
+    return first * width, (first + view_reach(view)) * width
 
 
 def pinned_end(fn) -> int:

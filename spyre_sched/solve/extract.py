@@ -1560,7 +1560,7 @@ def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
             ready[arg] = issue([])
         else:
             ready[arg] = 0
-    accumulators = set(block.args[len(op.inputs):])
+    accumulators = list(block.args[len(op.inputs):])
     for arg in accumulators:
         ready[arg] = 0
     final = 0
@@ -1574,9 +1574,12 @@ def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
         for v in inner.operands:
             if v not in ready:
                 ready[v] = splat()
-        if reducing and accumulators & set(inner.operands):
+        combined = [v for v in inner.operands if v in accumulators] if reducing else []
+        if combined:
             lanes_done = issue([ready[v] for v in inner.operands if v not in accumulators])
-            ready[next(iter(accumulators))] = issue([lanes_done], 1)  # reduce, then shuffle
+            shuffled = issue([lanes_done], 1)  # the lane reduce, then the shuffle
+            for v in combined:
+                ready[v] = shuffled
         done = issue([ready[v] for v in inner.operands])
         for r in inner.results:
             ready[r] = done
