@@ -8,11 +8,13 @@ from collections.abc import Callable
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, StringAttr, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.transforms.common_subexpression_elimination import cse
 
 from spyre_sched.dialects import dataflow as df
 from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
 from spyre_sched.lower import addresses, fifo_order, lifetimes, parallel_loops, runtime_shapes
+from spyre_sched.lower.loads_first import issue_loads_first
 from spyre_sched.lower.loop_invariants import hoist_vector_invariants
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms, index_form
@@ -33,7 +35,9 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
         emitter = EngineEmitter(pa, tables, engine, env)
         body = emitter.run()
         region = Region(Block(body))
+        cse(region)  # (the emitter writes each access's address arithmetic anew)
         hoist_vector_invariants(region)
+        issue_loads_first(region)
         instances = units.instances(engine, pa.corelets.get(engine.name, 1))
         units_ops.append(df.ProgramUnitOp(f"p{index}_{engine.name}", engine.name, instances, region))
     fifo_order.check_send_order(pa.name, units_ops, in_send_order)

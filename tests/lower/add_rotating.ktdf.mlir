@@ -1,6 +1,7 @@
 // The 96x64 add with three LX tiles of one row, modulo 2, one corelet: the scratchpad
 // slot rotates in the loops of the two engines that address the buffers, sync channels
-// pair each DMA with its scratchpad unit. tests/lower/test_lower_filecheck.py lowers
+// pair each DMA with its scratchpad unit; the load unit issues both loads of an iteration
+// before it sends them on. tests/lower/test_lower_filecheck.py lowers
 // this solved ScheduleIR and runs `filecheck` on program 0.
 // CHECK-LABEL: func.func @local_schedule_0(%A: index, %B: index, %C: index) {
 // CHECK:         %s0 = arith.muli %A, %{{.*}} : index
@@ -31,8 +32,11 @@
 // CHECK-LABEL: dataflow.program_unit @p0_lx_load
 // CHECK:         scf.for {{.*}} iter_args
 // CHECK-NEXT:      dataflow.sync_recv @[[LF]]_full{{$}}
-// CHECK:           agen.vector_load "lx"[%{{.*}}] #agen.access<{{.*}}> : vector<1x64xf16>
-// CHECK-NEXT:      dataflow.send %{{.*}} to @[[FA]] : vector<1x64xf16>
+// CHECK:           %[[VA:.*]] = agen.vector_load "lx"[%{{.*}}] #agen.access<{{.*}}> : vector<1x64xf16>
+// CHECK-NOT:       dataflow.send
+// CHECK:           %[[VB:.*]] = agen.vector_load "lx"[%{{.*}}] #agen.access<{{.*}}> : vector<1x64xf16>
+// CHECK-NEXT:      dataflow.send %[[VA]] to @[[FA]] : vector<1x64xf16>
+// CHECK-NEXT:      dataflow.send %[[VB]] to @[[FB]] : vector<1x64xf16>
 // CHECK:           dataflow.sync_send @[[LF]]_free{{$}}
 // CHECK-LABEL: dataflow.program_unit @p0_sfu
 // CHECK-NOT:     iter_args

@@ -11,13 +11,13 @@
 // CHECK:         symbol.create_id %[[S]] {symbol_id = [[ID:[0-9]+]] : i64}
 // CHECK:         %[[SYM:.*]] = symbol.create_symbol {SymbolId = [[ID]] : i64} : index
 // CHECK-LABEL: dataflow.program_unit @p0_sfu
-// (the argument's splats read nothing the tile loops define: made once, before them)
+// (the argument's splat, made once for its two uses, and what is computed from it read
+// nothing the tile loops define: made once, before them)
 // CHECK:         %[[A:.*]] = vectorchain.splat_bits %[[SYM]] : vector<1xf16>
 // CHECK-NEXT:    %[[TWO:.*]] = vectorchain.constant_bitstream "4000" : vector<1xf16>
 // CHECK-NEXT:    %[[K:.*]] = vectorchain.mul %[[A]], %[[TWO]] : vector<1xf16>
 // CHECK-NEXT:    %[[KS:.*]] = vectorchain.shuffle %[[K]] {pattern = array<i64: 0>} : vector<1xf16> -> vector<1x64xf16>
-// CHECK-NEXT:    %[[A2:.*]] = vectorchain.splat_bits %[[SYM]] : vector<1xf16>
-// CHECK-NEXT:    %[[AS:.*]] = vectorchain.shuffle %[[A2]] {pattern = array<i64: 0>} : vector<1xf16> -> vector<1x64xf16>
+// CHECK-NEXT:    %[[AS:.*]] = vectorchain.shuffle %[[A]] {pattern = array<i64: 0>} : vector<1xf16> -> vector<1x64xf16>
 // CHECK:         scf.for
 // CHECK:         %[[X:.*]] = dataflow.receive
 // CHECK-NEXT:    %[[P:.*]] = vectorchain.mul %[[X]], %[[KS]] : vector<1x64xf16>

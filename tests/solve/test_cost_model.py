@@ -245,7 +245,7 @@ def test_more_iterations_than_copies_run_at_the_steady_state():
     think = (alone + 320) * 150 - 512
     rho = think // 768  # 62: the round trip is 62 services of the port
     step = max(k for k, r in enumerate(cost.RHO_STEPS) if r <= rho)
-    assert cost.RHO_STEPS[step] == 48
+    assert cost.RHO_STEPS[step] == 60
     queue = cost.port_queue_table(64)[step]
     wait = -(-512 * queue // (150 * cost.PORT_SCALE))
     steady = max(alone, -(-(alone + 320 + wait) // 2))
