@@ -697,10 +697,11 @@ def port_think(port: StagePort) -> int:
 RHO_STEPS = (0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 20, 23, 26, 29, 33, 37, 42, 47, 53, 60,
              67, 76, 85, 96, 108, 121, 136, 154, 173, 195, 219, 246, 277, 312, 351, 395, 444, 500)
 """The think-to-service ratios the queue is read at: 0, then 4 to 500, each step 1/8 more
-than the one before (rounded down). A ratio counts as the largest step at most it (the queue only
-shortens as the ratio grows, so this never reads it short). Near a saturated port the
-queue falls about one customer per unit of ratio, so a coarser grid reads it long: at 47
-services away, 64 customers and steps of 16, it read 31 customers for MVA's 16."""
+than the one before (rounded down). A ratio counts as the largest step at most it (the
+queue only shortens as the ratio grows, so this never reads it short). Near a saturated
+port the queue falls about one customer per unit of ratio, so a coarser grid reads it
+long: at 47 services away, 64 customers and steps of 16, it read 31 customers for MVA's
+16."""
 
 
 def port_step(port: StagePort, pipeline_bytes: int) -> int:
