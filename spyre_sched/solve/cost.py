@@ -310,20 +310,37 @@ def unissued_overlap_terms(p: Pipeline) -> list[tuple[int, Transfer | None]]:
     return out
 
 
+def stagger_spread(stage: Stage, choice: Choice) -> dict[str, int]:
+    """Per shared memory in `Stage.stagger_spread`, the cycles by which the earlier traffic
+    spread the cores: the largest of its groups' time at every core's share less at
+    their own speed (one iteration of an earlier stage)."""
+    return {memory: max(sum(transfer_one_shot(w, choice) - transfer_alone(w, choice)
+                            for w in group) for group in groups)
+            for memory, groups in stage.stagger_spread}
+
+
 def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[str, ...],
-               memo: dict | None = None, overlapped: int = 0, prefetch_slack: int = 0) -> int:
+               memo: dict | None = None, overlapped: int = 0, prefetch_slack: int = 0,
+               spread: bool = True) -> int:
     """One iteration through the stage during the fill and drain. A transfer through a
     shared memory that an earlier stage already used is not slowed to all cores' share:
     the first shared stage orders the cores (they are served one after another), so
-    later stages of different cores overlap instead of waiting for each other. A leading
-    load that earlier stages of a run-once pipeline leave room for (`prefetch_slack`)
-    hides up to that much behind them."""
+    later stages of different cores overlap instead of waiting for each other, by at most
+    the spread that earlier traffic made where an earlier pipeline marked the stage
+    (`Stage.stagger_spread`; `spread=False`: no such bound, as in a repeating run). A
+    leading load that earlier stages of a run-once pipeline leave room for
+    (`prefetch_slack`) hides up to that much behind them."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
     latency -= min(latency, overlapped)
     if staggered:
+        gains: dict[str, int] = {}
         for w in stage.work:
             if isinstance(w, Transfer) and w.shared_memory in staggered:
-                occupancy -= transfer_one_shot(w, choice) - transfer_alone(w, choice)
+                gains[w.shared_memory] = gains.get(w.shared_memory, 0) + \
+                    transfer_one_shot(w, choice) - transfer_alone(w, choice)
+        caps = stagger_spread(stage, choice) if spread else {}
+        for memory, gain in gains.items():
+            occupancy -= min(gain, caps[memory]) if memory in caps else gain
     hidden = min(prefetch_slack, leading_load(problem, stage, choice, memo)) \
         if prefetch_slack else 0
     return occupancy + latency - hidden
@@ -997,7 +1014,7 @@ def unbuffered_stage(problem: Problem, stage: Stage, choice: Choice, hidden: int
         return nested_pace(problem, inner, choice, memo), head, tail
     staggered = tuple(sorted({w.shared_memory for w in stage.work
                               if isinstance(w, Transfer) and w.shared_memory}))
-    alone = stage_fill(problem, stage, choice, staggered, memo, hidden)
+    alone = stage_fill(problem, stage, choice, staggered, memo, hidden, spread=False)
     return stage_issue(problem, stage, choice, memo), alone, alone
 
 

@@ -1729,7 +1729,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
             pipes.append(reader.pipeline(op, f"pipe{k}"))
-        pipes = [_stores_staggered(q, frozenset()) for q in pipes]
+        pipes = [_stores_staggered(q, ()) for q in pipes]
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
                                 *calls.get(func.sym_name.data, (1, ())),
@@ -1766,7 +1766,7 @@ def _surely_through(stage: Stage) -> set[str]:
     return out
 
 
-def _stores_staggered(p: Pipeline, outer: frozenset[str]) -> Pipeline:
+def _stores_staggered(p: Pipeline, outer: tuple[tuple[str, tuple], ...]) -> Pipeline:
     """`p` with every store stage of a nested pipeline (transfers into a shared memory
     only) marked with the shared memories an earlier stage of the program surely moved
     data through (`Stage.staggered`). The first transfer through device memory serves the
@@ -1775,20 +1775,45 @@ def _stores_staggered(p: Pipeline, outer: frozenset[str]) -> Pipeline:
     as soon as the DMA is free, together, and do contend: they stay unmarked). The cost
     model marks the stages of one pipeline itself (`cost.staggered_stages`); this carries
     the order into nested pipelines, e.g. the normalisation's store after the statistics'
-    loads."""
-    seen = set(outer)
+    loads. It spreads them only as far as one iteration of that earlier traffic does:
+    the store carries those transfers (`Stage.stagger_spread`, `_spreading`), and a store
+    larger than their spread still waits for the other cores' share beyond it."""
+    seen: dict[str, tuple] = dict(outer)
     stages: list[Stage] = []
     for st in p.stages:
-        work = tuple(_stores_staggered(w, frozenset(seen)) if isinstance(w, Pipeline) else w
-                     for w in st.work)
+        work = tuple(_stores_staggered(w, tuple(sorted(seen.items(), key=lambda kv: kv[0])))
+                     if isinstance(w, Pipeline) else w for w in st.work)
         stores = bool(st.work) and all(isinstance(w, Transfer) and w.shared_memory
                                        and w.target == w.shared_memory for w in st.work)
-        marked = tuple(sorted(set(st.staggered) | (outer if stores else set())))
-        if work != st.work or marked != st.staggered:
-            st = replace(st, work=work, staggered=marked)
+        # (the earlier stages of this pipeline spread the cores too: their groups count)
+        added = {m: seen[m] for m, _ in outer if m not in st.staggered} if stores else {}
+        marked = tuple(sorted(set(st.staggered) | set(added)))
+        spread = tuple(sorted({**dict(st.stagger_spread), **added}.items(),
+                              key=lambda kv: kv[0]))
+        if work != st.work or marked != st.staggered or spread != st.stagger_spread:
+            st = replace(st, work=work, staggered=marked, stagger_spread=spread)
         stages.append(st)
-        seen |= _surely_through(st)
+        for m, groups in _spreading(st).items():
+            seen[m] = seen.get(m, ()) + groups
     return replace(p, stages=tuple(stages))
+
+
+def _spreading(stage: Stage) -> dict[str, tuple[tuple[Transfer, ...], ...]]:
+    """Per shared memory the stage surely moves data through (its nested pipelines'
+    included, `_surely_through`), the groups of transfers one iteration of it issues
+    there: its own, and each stage's of its nested pipelines."""
+    out: dict[str, list] = {}
+    own: dict[str, list[Transfer]] = {}
+    for w in stage.work:
+        if through_shared_memory(w) and w.bytes.least() > 0:
+            own.setdefault(w.shared_memory, []).append(w)
+        elif isinstance(w, Pipeline) and w.iterations.least() > 0:
+            for inner in w.stages:
+                for m, groups in _spreading(inner).items():
+                    out.setdefault(m, []).extend(groups)
+    for m, ws in own.items():
+        out.setdefault(m, []).append(tuple(ws))
+    return {m: tuple(g) for m, g in out.items()}
 
 
 def _spanning_keeps(funcs: list[tuple[int, FuncOp]]) -> set[str]:

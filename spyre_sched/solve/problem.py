@@ -339,6 +339,14 @@ class Stage:
     """The earlier stages whose time the unit of this stage's leading loads spends idle
     (`cost.prefetch_chain`: (stage, `whole` or `tail`, landing) each), set when split off a
     run-once pipeline: its slack for a choice is theirs, not only the least."""
+    stagger_spread: tuple[tuple[str, tuple[tuple[Transfer, ...], ...]], ...] = ()
+    """Per shared memory an earlier pipeline of the program marked this stage staggered
+    with (`extract._stores_staggered`), the earlier traffic that spread the cores: one
+    group of transfers per earlier stage through the memory (one iteration of it). The
+    spread is the largest group's time at every core's share less at its own speed
+    (`cost.stagger_spread`), and the stage's transfers through that memory gain at most
+    that much from the stagger: a store of a whole row block after a pass of small loads
+    finds the cores nearly together (docs/solver.md, "fill")."""
 
 
 @dataclass(frozen=True)
@@ -642,6 +650,10 @@ def modulo_scope(modulo: str | int) -> tuple[str, ...]:
 def stage_scope(stage: Stage) -> tuple[str, ...]:
     """Decisions a stage's times depend on (without its pipeline's modulo)."""
     seen: dict[str, None] = {}
+    for _, groups in stage.stagger_spread:  # (the spread its fill is capped by)
+        for group in groups:
+            for w in group:
+                seen.update(dict.fromkeys(w.bytes.scope))
     for w in stage.work:
         if isinstance(w, Transfer):
             names = w.bytes.scope

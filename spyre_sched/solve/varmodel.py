@@ -476,7 +476,9 @@ class _Stater:
         stated arithmetically: the cost model's formulas (`cost.py`: `transfer_one_shot`,
         `transfer_alone`, `stage_fill`, `leading_load`, `_add_shared`) with the bytes as a
         variable."""
-        occupancy, hi_total, gain, gain_all = [], 0, [], []
+        occupancy, hi_total, gain_all = [], 0, []
+        gain: dict[str, list] = {}
+        gain_hi: dict[str, list[int]] = {}
         alone_hi = 0
         port_bytes, port_hi = [], 0
         busy: dict[str, list] = {m: [] for m in shared}
@@ -510,10 +512,16 @@ class _Stater:
                                                          "alone")], hi_total, "alone")
                 gain_all.append(occ - alone)
                 if w.shared_memory in staggered:
-                    gain.append(occ - alone)
+                    gain.setdefault(w.shared_memory, []).append(occ - alone)
+                    gain_hi.setdefault(w.shared_memory, []).append(max(own_hi, every_hi))
         latency = max((0 if w.awaited else w.latency) for w in st.work)
         total = sum(occupancy)
-        fill = total + latency - min(latency, hidden) - sum(gain)
+        # (`cost.stage_fill`: a memory's gain at most the spread an earlier pipeline made)
+        caps = dict(st.stagger_spread)
+        gained = [self.minimum([sum(g), self.spread(caps[m])], sum(hi for hi in gain_hi[m]),
+                               "stagger") if m in caps else sum(g)
+                  for m, g in gain.items()]
+        fill = total + latency - min(latency, hidden) - sum(gained)
         if slack and all(cost._is_load(w) for w in st.work):
             # its loads start as soon as the unit is free: up to `slack` of them hide
             fill = fill - self.minimum([slack, total + latency], slack, "prefetched")
@@ -530,6 +538,29 @@ class _Stater:
         return _StageFigures(fill, steady, out_busy, out_busy, fill, fill, fill_lo, one_hi,
                              max(one_hi, steady_hi), total, hi_total,
                              (total, alone, alone), one_hi)
+
+    def spread(self, groups: tuple[tuple[Transfer, ...], ...]) -> cp_model.LinearExprT:
+        """`cost.stagger_spread` of one memory: the largest group's time at every core's
+        share less at its own speed, stated from the transfers' bytes."""
+        sums, his = [], []
+        for group in groups:
+            terms, hi_sum = [], 0
+            for w in group:
+                nbytes, hi = self.quantity(w.bytes, "bytes"), w.bytes.most()
+                own = self.ceil_div(nbytes, w.bandwidth, hi, "own")
+                own_hi = -(-hi // w.bandwidth)
+                every_hi = -(-hi * w.sharers // w.shared_bandwidth)
+                everyone = self.ceil_div(nbytes * w.sharers, w.shared_bandwidth,
+                                         hi * w.sharers, "shared")
+                occ = self.maximum([own, everyone], max(own_hi, every_hi), "occupancy")
+                alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi,
+                                                         "alone")], max(own_hi, every_hi),
+                                     "alone")
+                terms.append(occ - alone)
+                hi_sum += max(own_hi, every_hi)
+            sums.append(sum(terms))
+            his.append(hi_sum)
+        return self.maximum(sums, max(his), "spread")
 
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                          modulos, shared: list[str], port=None,
@@ -601,13 +632,19 @@ class _Stater:
 
     def _least_fill(self, st: Stage, staggered: tuple[str, ...], hidden: int,
                     slack: int) -> int:
-        """The stage's fill at its factors' least values (it only grows with the bytes)."""
-        least = {w.name: w.bytes.least() for w in st.work}
-        fake = Stage(st.name, st.engine, tuple(
-            Transfer(w.name, Quantity.const(least[w.name]), w.bandwidth, w.latency,
-                     w.shared_bandwidth, w.sharers, w.source, w.target, w.shared_memory,
-                     w.awaited)
-            for w in st.work), st.staggered, st.overlapped, st.prefetch_slack)
+        """The stage's fill at its factors' least values (it only grows with the bytes),
+        the earlier traffic that caps its stagger at its most (the fill falls as that
+        spread grows)."""
+        def fixed(w: Transfer, nbytes: int) -> Transfer:
+            return Transfer(w.name, Quantity.const(nbytes), w.bandwidth, w.latency,
+                            w.shared_bandwidth, w.sharers, w.source, w.target,
+                            w.shared_memory, w.awaited)
+
+        spread = tuple((m, tuple(tuple(fixed(w, w.bytes.most()) for w in group)
+                                 for group in groups))
+                       for m, groups in st.stagger_spread)
+        fake = Stage(st.name, st.engine, tuple(fixed(w, w.bytes.least()) for w in st.work),
+                     st.staggered, st.overlapped, st.prefetch_slack, stagger_spread=spread)
         return cost.stage_fill(self.problem, fake, {}, staggered, None, hidden, slack)
 
     # ---- a pipeline --------------------------------------------------------------------
