@@ -310,12 +310,18 @@ def unissued_overlap_terms(p: Pipeline) -> list[tuple[int, Transfer | None]]:
     return out
 
 
+def share_excess(t: Transfer, choice: Choice) -> int:
+    """What every core's share of a shared memory adds to one transfer over its own
+    speed: what a staggered arrival saves, and how far one such transfer spreads the
+    cores."""
+    return transfer_one_shot(t, choice) - transfer_alone(t, choice)
+
+
 def stagger_spread(stage: Stage, choice: Choice) -> dict[str, int]:
     """Per shared memory in `Stage.stagger_spread`, the cycles by which the earlier traffic
-    spread the cores: the largest of its groups' time at every core's share less at
-    their own speed (one iteration of an earlier stage)."""
-    return {memory: max(sum(transfer_one_shot(w, choice) - transfer_alone(w, choice)
-                            for w in group) for group in groups)
+    spread the cores: the largest of its groups' `share_excess` (one iteration of an
+    earlier stage)."""
+    return {memory: max(sum(share_excess(w, choice) for w in group) for group in groups)
             for memory, groups in stage.stagger_spread}
 
 
@@ -337,7 +343,7 @@ def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[
         for w in stage.work:
             if isinstance(w, Transfer) and w.shared_memory in staggered:
                 gains[w.shared_memory] = gains.get(w.shared_memory, 0) + \
-                    transfer_one_shot(w, choice) - transfer_alone(w, choice)
+                    share_excess(w, choice)
         caps = stagger_spread(stage, choice) if spread else {}
         for memory, gain in gains.items():
             occupancy -= min(gain, caps[memory]) if memory in caps else gain

@@ -1729,7 +1729,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
         for k, op in enumerate(o for o in func.walk() if isinstance(o, ktdf.PipelineOp)
                                and _outermost(o)):
             pipes.append(reader.pipeline(op, f"pipe{k}"))
-        pipes = [_stores_staggered(q, ()) for q in pipes]
+        pipes = [_stores_staggered(q, {}) for q in pipes]
         programs.append(Program(index, func.sym_name.data, tuple(pipes), tuple(reader.buffers),
                                 tuple(reader.fifos), tuple(reader.registers), tuple(limits),
                                 *calls.get(func.sym_name.data, (1, ())),
@@ -1753,20 +1753,7 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
     return Extraction(problem, module, device, ops)
 
 
-def _surely_through(stage: Stage) -> set[str]:
-    """Shared memories the stage moves data through whatever the decisions, its nested
-    pipelines' included (`cost.shared_memories` looks at its own transfers only)."""
-    out: set[str] = set()
-    for w in stage.work:
-        if through_shared_memory(w) and w.bytes.least() > 0:
-            out.add(w.shared_memory)
-        elif isinstance(w, Pipeline) and w.iterations.least() > 0:
-            for st in w.stages:
-                out |= _surely_through(st)
-    return out
-
-
-def _stores_staggered(p: Pipeline, outer: tuple[tuple[str, tuple], ...]) -> Pipeline:
+def _stores_staggered(p: Pipeline, outer: dict[str, tuple]) -> Pipeline:
     """`p` with every store stage of a nested pipeline (transfers into a shared memory
     only) marked with the shared memories an earlier stage of the program surely moved
     data through (`Stage.staggered`). The first transfer through device memory serves the
@@ -1781,12 +1768,12 @@ def _stores_staggered(p: Pipeline, outer: tuple[tuple[str, tuple], ...]) -> Pipe
     seen: dict[str, tuple] = dict(outer)
     stages: list[Stage] = []
     for st in p.stages:
-        work = tuple(_stores_staggered(w, tuple(sorted(seen.items(), key=lambda kv: kv[0])))
-                     if isinstance(w, Pipeline) else w for w in st.work)
+        work = tuple(_stores_staggered(w, dict(seen)) if isinstance(w, Pipeline) else w
+                     for w in st.work)
         stores = bool(st.work) and all(isinstance(w, Transfer) and w.shared_memory
                                        and w.target == w.shared_memory for w in st.work)
         # (the earlier stages of this pipeline spread the cores too: their groups count)
-        added = {m: seen[m] for m, _ in outer if m not in st.staggered} if stores else {}
+        added = {m: seen[m] for m in outer if m not in st.staggered} if stores else {}
         marked = tuple(sorted(set(st.staggered) | set(added)))
         spread = tuple(sorted({**dict(st.stagger_spread), **added}.items(),
                               key=lambda kv: kv[0]))
@@ -1799,9 +1786,10 @@ def _stores_staggered(p: Pipeline, outer: tuple[tuple[str, tuple], ...]) -> Pipe
 
 
 def _spreading(stage: Stage) -> dict[str, tuple[tuple[Transfer, ...], ...]]:
-    """Per shared memory the stage surely moves data through (its nested pipelines'
-    included, `_surely_through`), the groups of transfers one iteration of it issues
-    there: its own, and each stage's of its nested pipelines."""
+    """Per shared memory the stage moves data through whatever the decisions (its nested
+    pipelines' included; `cost.shared_memories` looks at its own transfers only), the
+    groups of transfers one iteration of it issues there: its own, and each stage's of
+    its nested pipelines."""
     out: dict[str, list] = {}
     own: dict[str, list[Transfer]] = {}
     for w in stage.work:

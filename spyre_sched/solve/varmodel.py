@@ -498,10 +498,7 @@ class _Stater:
                 alone_hi += own_hi + wait
                 continue
             alone_hi += max(own_hi, -(-hi // w.shared_bandwidth)) + wait
-            everyone = self.ceil_div(nbytes * w.sharers, w.shared_bandwidth, hi * w.sharers,
-                                     "shared")
-            every_hi = -(-hi * w.sharers // w.shared_bandwidth)
-            occ = self.maximum([own, everyone], max(own_hi, every_hi), "occupancy")
+            everyone, every_hi, occ = self.shared_occupancy(w, nbytes, hi, own, own_hi)
             occupancy.append(occ + wait)
             hi_total += max(own_hi, every_hi) + wait
             if w.shared_memory:
@@ -539,6 +536,16 @@ class _Stater:
                              max(one_hi, steady_hi), total, hi_total,
                              (total, alone, alone), one_hi)
 
+    def shared_occupancy(self, w: Transfer, nbytes: cp_model.LinearExprT, hi: int,
+                         own: cp_model.LinearExprT, own_hi: int) -> tuple:
+        """(every core's share of `w`'s shared memory, its most, `w`'s occupancy: the larger
+        of that share and its own speed `own`): `cost.transfer_one_shot` less latency."""
+        everyone = self.ceil_div(nbytes * w.sharers, w.shared_bandwidth, hi * w.sharers,
+                                 "shared")
+        every_hi = -(-hi * w.sharers // w.shared_bandwidth)
+        return everyone, every_hi, self.maximum([own, everyone], max(own_hi, every_hi),
+                                                "occupancy")
+
     def spread(self, groups: tuple[tuple[Transfer, ...], ...]) -> cp_model.LinearExprT:
         """`cost.stagger_spread` of one memory: the largest group's time at every core's
         share less at its own speed, stated from the transfers' bytes."""
@@ -549,10 +556,7 @@ class _Stater:
                 nbytes, hi = self.quantity(w.bytes, "bytes"), w.bytes.most()
                 own = self.ceil_div(nbytes, w.bandwidth, hi, "own")
                 own_hi = -(-hi // w.bandwidth)
-                every_hi = -(-hi * w.sharers // w.shared_bandwidth)
-                everyone = self.ceil_div(nbytes * w.sharers, w.shared_bandwidth,
-                                         hi * w.sharers, "shared")
-                occ = self.maximum([own, everyone], max(own_hi, every_hi), "occupancy")
+                _, every_hi, occ = self.shared_occupancy(w, nbytes, hi, own, own_hi)
                 alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi,
                                                          "alone")], max(own_hi, every_hi),
                                      "alone")
