@@ -627,14 +627,16 @@ def work_parts(problem: Problem, w: Transfer | Compute | Pipeline, choice: Choic
 
 
 def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
-                memo: dict | None = None, port_bytes: dict[str, int] | None = None
-                ) -> tuple[int, int]:
+                memo: dict | None = None, port_bytes: dict[str, int] | None = None,
+                sides: tuple[bool, bool] = (False, False)) -> tuple[int, int]:
     """(one iteration, steady state) of a stage. Its unit issues the stage's work back to
     back: busy for the sum of the occupancies, done the largest latency later. With m
     buffers, m iterations are in flight, which hides the latency up to that depth:
     steady = max(occupancy, ceil((latency + occupancy) / m)); a stage that reaches a
     shared memory, given its pipeline's bytes through it (`port_bytes`), waits in the
-    memory's queue instead of for every core's share (`port_steady`)."""
+    memory's queue instead of for every core's share (`port_steady`). A stage that runs a
+    nested pipeline holds a copy of its neighbours' buffers only part of its run
+    (`nested_hold`; `sides`: whether a stage comes before it, and after it)."""
     occupancy, latency = _stage_parts(problem, stage, choice, memo)
     one = occupancy + latency
     if modulo < 2:
@@ -642,7 +644,41 @@ def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
     port = stage_port(stage, choice) if port_bytes is not None else None
     if port is not None:
         return one, port_steady(port, port_bytes.get(port.memory, 0), modulo)
-    return one, max(occupancy, _ceil_div(one, modulo))
+    held = nested_hold(problem, stage, choice, memo, sides) if any(sides) else one
+    return one, max(occupancy, _ceil_div(min(one, held), modulo))
+
+
+def nested_ends(problem: Problem, inner: Pipeline, choice: Choice,
+                memo: dict | None = None) -> tuple[int, int]:
+    """(head, tail) of one run of the nested pipeline `inner`: from its start until its
+    first stage has done its reads (the pipeline less the fills after that stage), and
+    from the start of its last stage's part until its end (the pipeline less the fills
+    before it). Its first stage reads the buffer before the stage that runs it, its last
+    writes the buffer after."""
+    cycles = pipeline_cycles(problem, inner, choice, memo)
+    fills = _profile(problem, inner, choice, memo)[2]
+    total = sum(fills)
+    head = min(cycles, max(fills[0], cycles - total + fills[0]))
+    tail = min(cycles, max(fills[-1], cycles - total + fills[-1]))
+    return head, tail
+
+
+def nested_hold(problem: Problem, stage: Stage, choice: Choice, memo: dict | None,
+                sides: tuple[bool, bool]) -> int:
+    """How long a stage that runs a nested pipeline holds a copy of the buffers it shares
+    with the stages around it: the buffer before until its head has read it, the buffer
+    after from its tail on (`nested_ends`), the longer of the two it has. The units between
+    run on meanwhile, so the copies pace the stage by this, not by the whole run (the
+    stage's other work). Any other stage: its one iteration."""
+    occupancy, latency = _stage_parts(problem, stage, choice, memo)
+    if not (len(stage.work) == 1 and isinstance(stage.work[0], Pipeline)):
+        return occupancy + latency
+    inner = stage.work[0]
+    if pipeline_iterations(inner, choice) <= 0:
+        return 0
+    head, tail = nested_ends(problem, inner, choice, memo)
+    before, after = sides
+    return max(head if before else 0, tail if after else 0)
 
 
 # ---- a shared memory's queue in the steady state (docs/solver.md, "The port's queue") -
@@ -932,10 +968,11 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
     unissued = unissued_overlap(problem, p, choice)
     port_bytes = pipeline_port_bytes(p, choice)
     issues: list[int] = []
-    for st, stag, hidden, free, back in zip(p.stages, staggered_stages(p),
-                                            overlapped_latency(p), _slack(problem, p, choice),
-                                            unissued):
-        _, steady = stage_times(problem, st, choice, m, memo, port_bytes)
+    last = len(p.stages) - 1
+    for i, (st, stag, hidden, free, back) in enumerate(zip(
+            p.stages, staggered_stages(p), overlapped_latency(p), _slack(problem, p, choice),
+            unissued)):
+        _, steady = stage_times(problem, st, choice, m, memo, port_bytes, (i > 0, i < last))
         fills.append(stage_fill(problem, st, choice, stag, memo, hidden, free) + back)
         per_engine[st.engine] = per_engine.get(st.engine, 0) + steady
         issues.append(stage_issue(problem, st, choice, memo))
@@ -1009,14 +1046,9 @@ def unbuffered_stage(problem: Problem, stage: Stage, choice: Choice, hidden: int
     pipeline less the fills before its last."""
     if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline):
         inner = stage.work[0]
-        n = pipeline_iterations(inner, choice)
-        if n <= 0:
+        if pipeline_iterations(inner, choice) <= 0:
             return 0, 0, 0
-        cycles = pipeline_cycles(problem, inner, choice, memo)
-        fills = _profile(problem, inner, choice, memo)[2]
-        total = sum(fills)
-        head = min(cycles, max(fills[0], cycles - total + fills[0]))
-        tail = min(cycles, max(fills[-1], cycles - total + fills[-1]))
+        head, tail = nested_ends(problem, inner, choice, memo)
         return nested_pace(problem, inner, choice, memo), head, tail
     staggered = tuple(sorted({w.shared_memory for w in stage.work
                               if isinstance(w, Transfer) and w.shared_memory}))
@@ -1404,9 +1436,10 @@ def pipeline_breakdown(problem: Problem, p: Pipeline, choice: Choice,
     engines: dict[str, int] = {}
     fill_drain = 0
     port_bytes = pipeline_port_bytes(p, choice)
-    for st, stag, hidden, free in zip(p.stages, staggered_stages(p), overlapped_latency(p),
-                                      _slack(problem, p, choice)):
-        _, steady = stage_times(problem, st, choice, m, memo, port_bytes)
+    last = len(p.stages) - 1
+    for i, (st, stag, hidden, free) in enumerate(zip(
+            p.stages, staggered_stages(p), overlapped_latency(p), _slack(problem, p, choice))):
+        _, steady = stage_times(problem, st, choice, m, memo, port_bytes, (i > 0, i < last))
         one = stage_fill(problem, st, choice, stag, memo, hidden, free)
         nested = [pipeline_breakdown(problem, w, choice, memo) for w in st.work
                   if isinstance(w, Pipeline)]

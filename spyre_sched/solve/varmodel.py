@@ -335,13 +335,14 @@ class _Stater:
     def stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
               modulos: list[tuple[int, cp_model.IntVar | None]],
               shared: list[str], unbuffered: bool = False,
-              port_bytes: tuple[dict[str, tuple], str | int] | None = None
-              ) -> _StageFigures:
+              port_bytes: tuple[dict[str, tuple], str | int] | None = None,
+              sides: tuple[bool, bool] = (False, False)) -> _StageFigures:
         """The stage's figures; with `unbuffered`, also its `cost.unbuffered_stage`;
         `port_bytes`: per shared memory, the pipeline's bytes through it per iteration
-        (expression, least, most), and the pipeline's modulo, for `cost.port_steady`."""
+        (expression, least, most), and the pipeline's modulo, for `cost.port_steady`;
+        `sides`: whether a stage comes before it and after it (`cost.nested_hold`)."""
         if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
-            return self._nested_stage(st, st.work[0], slack, modulos, unbuffered)
+            return self._nested_stage(st, st.work[0], slack, modulos, unbuffered, sides)
         port = cost.port_memory(st)
         pipe_bytes = port_bytes[0].get(port[0]) if port is not None and port_bytes else None
         modulo = port_bytes[1] if port_bytes else 1
@@ -444,7 +445,8 @@ class _Stater:
         return (pace, end(figures[0]), end(figures[-1])), run.hi
 
     def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
-                      unbuffered: bool = False) -> _StageFigures:
+                      unbuffered: bool = False,
+                      sides: tuple[bool, bool] = (False, False)) -> _StageFigures:
         """A stage that runs a nested pipeline: its occupancy is that pipeline's cycles
         (latency 0, so every steady state is the same), less the part of its leading
         loads an earlier phase leaves room for (`cost.stage_fill`)."""
@@ -464,9 +466,20 @@ class _Stater:
         pace = self._nested_pace(run)
         held, held_hi = self._unbuffered_nested(run, pace) if unbuffered and run.figures \
             else ((0, 0, 0), 0)
-        return _StageFigures(fill, self.steady(pace, run.cycles - pace, run.hi, modulos), {},
-                             run.busy, first, first, fill_lo, run.hi, run.hi,
-                             pace, run.hi, held, held_hi)
+        if any(sides) and run.figures and any(m >= 2 for m, _ in modulos):
+            # the copies pace it by how long it holds its neighbours' buffers, not by the
+            # whole run (`cost.nested_hold`)
+            _, head, tail = held if held_hi else self._unbuffered_nested(run, pace)[0]
+            ends = [e for e, side in zip((head, tail), sides) if side]
+            hold = ends[0] if len(ends) == 1 else self.maximum(ends, run.hi, "inner.hold")
+            steady = [run.cycles if m < 2 else
+                      self.maximum([pace, self.ceil_div(hold, m, run.hi, "inflight")],
+                                   run.hi, "steady")
+                      for m, _ in modulos]
+        else:
+            steady = self.steady(pace, run.cycles - pace, run.hi, modulos)
+        return _StageFigures(fill, steady, {}, run.busy, first, first, fill_lo, run.hi,
+                             run.hi, pace, run.hi, held, held_hi)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str], port=None,
@@ -693,10 +706,12 @@ class _Stater:
         # an unbuffered candidate repeats at the pace its buffers are held
         unbuffered = n_hi > 1 and any(m < 2 for m, _ in modulos) and cost.holds_buffer(p)
         port_bytes = (self._port_bytes(p), p.modulo)
-        figures = [self.stage(st, stag, hidden, free, modulos, shared, unbuffered, port_bytes)
-                   for st, stag, hidden, free in zip(p.stages, cost.staggered_stages(p),
-                                                     cost.overlapped_latency(p),
-                                                     cost._slack(self.problem, p))]
+        last = len(p.stages) - 1
+        figures = [self.stage(st, stag, hidden, free, modulos, shared, unbuffered, port_bytes,
+                              (i > 0, i < last))
+                   for i, (st, stag, hidden, free) in enumerate(zip(
+                       p.stages, cost.staggered_stages(p), cost.overlapped_latency(p),
+                       cost._slack(self.problem, p)))]
         fill_hi = sum(f.fill_hi for f in figures)
         if streaming.overlaps(p):
             # stages streaming through FIFOs overlap: the slowest stage with the heads of

@@ -70,6 +70,8 @@ def _problem(name: str):
         "add": ("bench/kernels/quick/add.mlir", "spyre"),   # shared device memory
         "bias_add_three_level": ("examples/bias_add.mlir", THREE),  # nested pipelines
         "softmax": ("examples/softmax_rows.mlir", "spyre"),  # several programs
+        # a nested row-tile stage after the ring read it holds a copy of
+        "sharded_rmsnorm": ("bench/kernels/quick/sharded_rmsnorm.mlir", "spyre"),
         # one DMA engine fills and drains: it waits for its own landings (`unit_waits`)
         "one_dma_engine": ("tests/lower/kernels/copy_one_dma_engine.mlir", ONE_DMA),
     }[name]
@@ -78,7 +80,7 @@ def _problem(name: str):
 
 
 @pytest.mark.parametrize("name", [
-    "layernorm", "add", "row_sum_chunked", "one_dma_engine",
+    "layernorm", "add", "row_sum_chunked", "one_dma_engine", "sharded_rmsnorm",
     *(pytest.param(n, marks=pytest.mark.slow)
       for n in ("rmsnorm", "bias_add_three_level", "softmax")),
 ])
