@@ -47,6 +47,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from spyre_sched.solve.problem import (
     Candidate,
@@ -702,13 +703,20 @@ class StagePort:
 
 
 def port_memory(stage: Stage) -> tuple[str, int, int] | None:
-    """(memory, bandwidth, sharers) of the one shared memory the stage's transfers reach;
-    None when they reach none or several, or the stage runs a nested pipeline."""
+    """(memory, bandwidth, sharers) of the shared memory whose queue the stage's transfers
+    wait in: the one they keep busiest (every core's bytes at their most, over its
+    bandwidth; a row tile's X from device memory beside its sums read over the ring). The
+    transfers through any other count at their own speed, like the stage's private work
+    (`stage_port`). None when they reach none, or the stage runs a nested pipeline."""
     if any(isinstance(w, Pipeline) for w in stage.work):
         return None
-    memories = {(w.shared_memory, w.shared_bandwidth, w.sharers) for w in stage.work
-                if through_shared_memory(w)}
-    return next(iter(memories)) if len(memories) == 1 else None
+    service: dict[tuple[str, int, int], Fraction] = {}
+    for w in stage.work:
+        if through_shared_memory(w):
+            key = (w.shared_memory, w.shared_bandwidth, w.sharers)
+            service[key] = service.get(key, 0) + Fraction(w.bytes.most() * w.sharers,
+                                                           w.shared_bandwidth)
+    return max(service, key=lambda k: (service[k], k)) if service else None
 
 
 def stage_port(stage: Stage, choice: Choice) -> StagePort | None:
