@@ -1786,14 +1786,16 @@ def _stores_staggered(p: Pipeline, outer: dict[str, tuple]) -> Pipeline:
 
 
 def _spreading(stage: Stage) -> dict[str, tuple[tuple[Transfer, ...], ...]]:
-    """Per shared memory the stage moves data through whatever the decisions (its nested
-    pipelines' included; `cost.shared_memories` looks at its own transfers only), the
-    groups of transfers one iteration of it issues there: its own, and each stage's of
-    its nested pipelines."""
+    """Per shared memory the stage moves data through (its nested pipelines' included;
+    `cost.shared_memories` looks at its own transfers only), the groups of transfers one
+    iteration of it issues there: its own, and each stage's of its nested pipelines. A
+    transfer a choice may empty (an input kept resident) is in its group: the spread is
+    read at the choice (`cost.stagger_spread`), where it moves nothing and spreads
+    nothing."""
     out: dict[str, list] = {}
     own: dict[str, list[Transfer]] = {}
     for w in stage.work:
-        if through_shared_memory(w) and w.bytes.least() > 0:
+        if through_shared_memory(w):
             own.setdefault(w.shared_memory, []).append(w)
         elif isinstance(w, Pipeline) and w.iterations.least() > 0:
             for inner in w.stages:
