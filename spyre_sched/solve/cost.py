@@ -348,8 +348,10 @@ def stage_fill(problem: Problem, stage: Stage, choice: Choice, staggered: tuple[
         caps = stagger_spread(stage, choice) if spread else {}
         for memory, gain in gains.items():
             occupancy -= min(gain, caps[memory]) if memory in caps else gain
-    hidden = min(prefetch_slack, leading_load(problem, stage, choice, memo)) \
-        if prefetch_slack else 0
+    # (at most what is left of the fill: a load whose latency the next stage's leading
+    # transfer already hides, or whose cores are spread, has less to hide)
+    hidden = min(prefetch_slack, leading_load(problem, stage, choice, memo),
+                 occupancy + latency) if prefetch_slack else 0
     return occupancy + latency - hidden
 
 
@@ -462,10 +464,13 @@ def prefetch_chain(p: Pipeline) -> list[tuple[PrefetchLink, ...]]:
     end (a unit issues its next transfer as soon as it is free and a load of a kernel
     input waits for nothing else, docs/dataflowir.md "Tokens": the DMA of a later phase
     runs while an earlier phase computes). Empty for other stages and for pipelines that
-    run more than once (their stages repeat; the steady state covers them). A stage split
-    off its pipeline carries its chain (`Stage.prefetch_chain`, like `staggered`)."""
+    always run more than once (their stages repeat; the steady state covers them). A
+    pipeline whose count the decisions set has its chains, which count only where the
+    choice runs it once (`prefetch_slack`; not when its stages stream). A stage split off
+    its pipeline carries its chain (`Stage.prefetch_chain`, like `staggered`)."""
     out: list[tuple[PrefetchLink, ...]] = [st.prefetch_chain for st in p.stages]
-    if p.iterations.scope or p.instances.scope or pipeline_iterations(p, {}) != 1:
+    if _ceil_div(p.iterations.least(), max(1, p.instances.most())) > 1 or \
+            runs_vary(p) and streaming.overlaps(p):
         return out
     for k, st in enumerate(p.stages):
         engine = load_prefix_engine(st)
@@ -520,19 +525,24 @@ def prefetch_slack(problem: Problem | None, p: Pipeline,
                    choice: Choice | None = None) -> list[int]:
     """Per stage, the cycles the earlier stages of a run-once pipeline leave the unit of
     its leading loads idle (`prefetch_chain`). For `choice` when given and `p` is one of
-    a program's own pipelines: the phases of a program join as the emulator runs them.
-    Otherwise at least, whatever the decisions (each link at its least): a nested
-    pipeline's phases, and a stage split off a program's pipeline (a CP-SAT part, its
-    least carried in `Stage.prefetch_slack`), to whose program `model.build` adds what a
-    choice gives beyond the least (`varmodel.state_phase_overlap`)."""
+    a program's own pipelines of a fixed count: the phases of a program join as the
+    emulator runs them. Otherwise at least, whatever the decisions (each link at its
+    least): a nested pipeline's phases, a pipeline whose count the decisions set (none
+    where `choice` runs it more than once; `varmodel` gates them the same way), and a
+    stage split off a program's pipeline (a CP-SAT part, its least carried in
+    `Stage.prefetch_slack`), to whose program `model.build` adds what a choice gives
+    beyond the least (`varmodel.state_phase_overlap`)."""
     if problem is None:
         return [st.prefetch_slack for st in p.stages]
+    if choice is not None and runs_vary(p) and pipeline_iterations(p, choice) > 1:
+        return [0] * len(p.stages)  # (repeated, its stages' idle time is the steady state's)
     top = problem.__dict__.get("_top_pipelines")
     if top is None:
         top = problem.__dict__["_top_pipelines"] = {
             id(q): q for prog in problem.programs for q in prog.pipelines}
     # (stages streaming into each other overlap: their cost is not a sum of fills)
-    exact = choice is not None and id(p) in top and not streaming.overlaps(p)
+    exact = choice is not None and id(p) in top and not streaming.overlaps(p) \
+        and not runs_vary(p)
     out = [0] * len(p.stages)
     for k, (st, chain) in enumerate(zip(p.stages, prefetch_chain(p))):
         engine = load_prefix_engine(st)
@@ -548,6 +558,11 @@ def prefetch_slack(problem: Problem | None, p: Pipeline,
         else:
             out[k] = sum(link_least(problem, link, engine) for link in chain)
     return out
+
+
+def runs_vary(p: Pipeline) -> bool:
+    """Do the decisions set how many times the pipeline runs?"""
+    return bool(p.iterations.scope or p.instances.scope)
 
 
 def issues_freely(problem: Problem, stage: Stage, engine: str, choice: Choice) -> bool:

@@ -336,22 +336,37 @@ class _Stater:
               modulos: list[tuple[int, cp_model.IntVar | None]],
               shared: list[str], unbuffered: bool = False,
               port_bytes: tuple[dict[str, tuple], str | int] | None = None,
-              sides: tuple[bool, bool] = (False, False)) -> _StageFigures:
+              sides: tuple[bool, bool] = (False, False),
+              once: cp_model.IntVar | None = None) -> _StageFigures:
         """The stage's figures; with `unbuffered`, also its `cost.unbuffered_stage`;
         `port_bytes`: per shared memory, the pipeline's bytes through it per iteration
         (expression, least, most), and the pipeline's modulo, for `cost.port_steady`;
-        `sides`: whether a stage comes before it and after it (`cost.nested_hold`)."""
+        `sides`: whether a stage comes before it and after it (`cost.nested_hold`);
+        `once`: the literal under which its `slack` counts (`cost.prefetch_slack`: only
+        where the pipeline runs once), None when it always does."""
         if len(st.work) == 1 and isinstance(st.work[0], Pipeline):
-            return self._nested_stage(st, st.work[0], slack, modulos, unbuffered, sides)
+            return self._nested_stage(st, st.work[0], slack, modulos, unbuffered, sides,
+                                      once)
         port = cost.port_memory(st)
         pipe_bytes = port_bytes[0].get(port[0]) if port is not None and port_bytes else None
         modulo = port_bytes[1] if port_bytes else 1
         if st.work and all(isinstance(w, Transfer) and w.bytes.factors and w.bytes.least() > 0
                            for w in st.work):
             return self._transfer_stage(st, staggered, hidden, slack, modulos, shared,
-                                        port, pipe_bytes, modulo)
+                                        port, pipe_bytes, modulo, once)
         return self._tabulated_stage(st, staggered, hidden, slack, modulos, shared, port,
-                                     pipe_bytes, modulo)
+                                     pipe_bytes, modulo, once)
+
+    def gated(self, expr: cp_model.LinearExprT, hi: int, once: cp_model.IntVar | None,
+              what: str) -> cp_model.LinearExprT:
+        """`expr` (at least 0, at most `hi`) where `once` holds, else 0; `expr` itself when
+        `once` is None."""
+        if once is None:
+            return expr
+        out = self.model.new_int_var(0, hi, self.name(what))
+        self.model.add(out == expr).only_enforce_if(once)
+        self.model.add(out == 0).only_enforce_if(once.Not())
+        return out
 
     def port_steady(self, port: tuple[str, int, int], pipe_bytes: tuple,
                     alone: cp_model.LinearExprT, alone_hi: int,
@@ -446,7 +461,8 @@ class _Stater:
 
     def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
                       unbuffered: bool = False,
-                      sides: tuple[bool, bool] = (False, False)) -> _StageFigures:
+                      sides: tuple[bool, bool] = (False, False),
+                      once: cp_model.IntVar | None = None) -> _StageFigures:
         """A stage that runs a nested pipeline: its occupancy is that pipeline's cycles
         (latency 0, so every steady state is the same), less the part of its leading
         loads an earlier phase leaves room for (`cost.stage_fill`)."""
@@ -458,7 +474,9 @@ class _Stater:
             keys = self.candidates(scope)
             loads = [cost.leading_load(self.problem, st, dict(zip(scope, k))) for k in keys]
             lead = self.table(scope, keys, [loads], "leading")[0] if scope else loads[0]
-            fill = run.cycles - self.minimum([slack, lead], slack, "prefetched")
+            fill = run.cycles - self.gated(self.minimum([slack, lead, run.cycles], slack,
+                                                        "prefetched"),
+                                           slack, once, "prefetched")
             fill_lo = max(0, run.lo - slack)
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
         # its units run on into the next iteration (`cost.nested_pace`): busy at the
@@ -484,7 +502,8 @@ class _Stater:
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str], port=None,
                         pipe_bytes: tuple | None = None,
-                        modulo: str | int = 1) -> _StageFigures:
+                        modulo: str | int = 1,
+                        once: cp_model.IntVar | None = None) -> _StageFigures:
         """A stage of transfers whose bytes are products (`Quantity.factors`) and never 0,
         stated arithmetically: the cost model's formulas (`cost.py`: `transfer_one_shot`,
         `transfer_alone`, `stage_fill`, `leading_load`, `_add_shared`) with the bytes as a
@@ -534,7 +553,8 @@ class _Stater:
         fill = total + latency - min(latency, hidden) - sum(gained)
         if slack and all(cost._is_load(w) for w in st.work):
             # its loads start as soon as the unit is free: up to `slack` of them hide
-            fill = fill - self.minimum([slack, total + latency], slack, "prefetched")
+            fill = fill - self.gated(self.minimum([slack, total + latency, fill], slack,
+                                                  "prefetched"), slack, once, "prefetched")
         one_hi = hi_total + latency
         out_busy = {m: (sum(busy[m]), busy_hi[m]) for m in shared if busy[m]}
         fill_lo = self._least_fill(st, staggered, hidden, slack)
@@ -582,13 +602,15 @@ class _Stater:
     def _tabulated_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                          modulos, shared: list[str], port=None,
                          pipe_bytes: tuple | None = None,
-                         modulo: str | int = 1) -> _StageFigures:
+                         modulo: str | int = 1,
+                         once: cp_model.IntVar | None = None) -> _StageFigures:
         """Any other stage, evaluated by the exact cost model once per row of its own
         scope: occupancy, latency, fill, streaming tail, and per shared memory its own
-        transfers' busy time and the total with its nested pipelines' runs."""
+        transfers' busy time and the total with its nested pipelines' runs (with `once`,
+        also the fill without the slack, the fill chosen by it)."""
         scope = stage_scope(st)
         keys = self.candidates(scope)
-        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared) + 3)]
+        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared) + 4)]
         memo: dict[tuple, tuple] = {}
         for key in keys:
             ch = dict(zip(scope, key))
@@ -607,7 +629,9 @@ class _Stater:
                     occupancy, latency, fill, tail,
                     *(own.get(f"{m} (shared)", 0) for m in shared),
                     *(total.get(m, 0) for m in shared), alone,
-                    *((at.alone, at.latency, at.nbytes) if at is not None else (0, 0, 0)))
+                    *((at.alone, at.latency, at.nbytes) if at is not None else (0, 0, 0)),
+                    cost.stage_fill(self.problem, st, ch, staggered, None, hidden)
+                    if once is not None else fill)
             for col, v in zip(columns, found):
                 col.append(v)
         got = self.table(scope, keys, columns, "stage")
@@ -628,8 +652,14 @@ class _Stater:
                 port, pipe_bytes, got[k], max(columns[k]), got[k + 1], max(columns[k + 1]),
                 got[k + 2], max(columns[k + 2]), occupancy + latency, one_hi, modulos,
                 modulo)
+        fill_hi = max(columns[2])
+        if once is not None:  # (the slack counts only where the pipeline runs once)
+            whole = got[8 + 2 * n]
+            gain_hi = max(w - f for w, f in zip(columns[8 + 2 * n], columns[2]))
+            fill = whole - self.gated(whole - fill, gain_hi, once, "prefetched")
+            fill_hi = max(columns[8 + 2 * n])
         return _StageFigures(fill, steady, own_busy, total_busy, fill, tail, min(columns[2]),
-                             max(columns[2]), max(one_hi, steady_hi), occupancy, max(occs),
+                             fill_hi, max(one_hi, steady_hi), occupancy, max(occs),
                              (occupancy, alone, alone), one_hi)
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
@@ -706,12 +736,13 @@ class _Stater:
         # an unbuffered candidate repeats at the pace its buffers are held
         unbuffered = n_hi > 1 and any(m < 2 for m, _ in modulos) and cost.holds_buffer(p)
         port_bytes = (self._port_bytes(p), p.modulo)
+        slacks, once = self._slacks(p, n, n_lo, n_hi)
         last = len(p.stages) - 1
         figures = [self.stage(st, stag, hidden, free, modulos, shared, unbuffered, port_bytes,
-                              (i > 0, i < last))
+                              (i > 0, i < last), once)
                    for i, (st, stag, hidden, free) in enumerate(zip(
                        p.stages, cost.staggered_stages(p), cost.overlapped_latency(p),
-                       cost._slack(self.problem, p)))]
+                       slacks))]
         fill_hi = sum(f.fill_hi for f in figures)
         if streaming.overlaps(p):
             # stages streaming through FIFOs overlap: the slowest stage with the heads of
@@ -827,6 +858,21 @@ class _Stater:
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
                     tuple(st.engine for st in p.stages), buffered,
                     upper_s if slowest and not top else 0)
+
+    def _slacks(self, p: Pipeline, n: cp_model.LinearExprT, n_lo: int, n_hi: int
+                ) -> tuple[list[int], cp_model.IntVar | None]:
+        """`cost.prefetch_slack` at least, and the literal under which it counts: a
+        pipeline whose count the decisions set has its stages' slack only where it runs
+        once (None: always, or never, and then no slack)."""
+        slacks = cost._slack(self.problem, p)
+        if not cost.runs_vary(p) or not any(slacks) or n_hi <= 1:
+            return slacks, None
+        if n_lo > 1:
+            return [0] * len(slacks), None
+        once = self.model.new_bool_var(self.name("once"))
+        self.model.add(n <= 1).only_enforce_if(once)
+        self.model.add(n >= 2).only_enforce_if(once.Not())
+        return slacks, once
 
     def _spread(self, w: Transfer) -> cp_model.LinearExprT:
         """Every core's share of `w` at its shared memory: bytes × sharers ÷ bandwidth."""

@@ -72,6 +72,8 @@ def _problem(name: str):
         "softmax": ("examples/softmax_rows.mlir", "spyre"),  # several programs
         # a nested row-tile stage after the ring read it holds a copy of
         "sharded_rmsnorm": ("bench/kernels/quick/sharded_rmsnorm.mlir", "spyre"),
+        # a load after a compute in a pipeline that runs once or twice, by the tiles
+        "copy_and_double": ("tests/schedule/kernels/copy_and_double.mlir", "spyre"),
         # one DMA engine fills and drains: it waits for its own landings (`unit_waits`)
         "one_dma_engine": ("tests/lower/kernels/copy_one_dma_engine.mlir", ONE_DMA),
     }[name]
@@ -81,6 +83,7 @@ def _problem(name: str):
 
 @pytest.mark.parametrize("name", [
     "layernorm", "add", "row_sum_chunked", "one_dma_engine", "sharded_rmsnorm",
+    "copy_and_double",
     *(pytest.param(n, marks=pytest.mark.slow)
       for n in ("rmsnorm", "bias_add_three_level", "softmax")),
 ])
