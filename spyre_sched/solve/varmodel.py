@@ -610,7 +610,8 @@ class _Stater:
         also the fill without the slack, the fill chosen by it)."""
         scope = stage_scope(st)
         keys = self.candidates(scope)
-        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared) + 4)]
+        columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared) + 3
+                                                     + (once is not None))]
         memo: dict[tuple, tuple] = {}
         for key in keys:
             ch = dict(zip(scope, key))
@@ -630,8 +631,8 @@ class _Stater:
                     *(own.get(f"{m} (shared)", 0) for m in shared),
                     *(total.get(m, 0) for m in shared), alone,
                     *((at.alone, at.latency, at.nbytes) if at is not None else (0, 0, 0)),
-                    cost.stage_fill(self.problem, st, ch, staggered, None, hidden)
-                    if once is not None else fill)
+                    *((cost.stage_fill(self.problem, st, ch, staggered, None, hidden),)
+                      if once is not None else ()))
             for col, v in zip(columns, found):
                 col.append(v)
         got = self.table(scope, keys, columns, "stage")
