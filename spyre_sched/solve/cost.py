@@ -661,7 +661,7 @@ def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
     if port is not None:
         return one, port_steady(port, port_bytes.get(port.memory, 0), modulo)
     held = nested_hold(problem, stage, choice, memo, sides) if any(sides) else one
-    return one, max(occupancy, _ceil_div(min(one, held), modulo))
+    return one, max(occupancy, _ceil_div(held, modulo))
 
 
 def nested_ends(problem: Problem, inner: Pipeline, choice: Choice,
@@ -686,9 +686,8 @@ def nested_hold(problem: Problem, stage: Stage, choice: Choice, memo: dict | Non
     after from its tail on (`nested_ends`), the longer of the two it has. The units between
     run on meanwhile, so the copies pace the stage by this, not by the whole run (the
     stage's other work). Any other stage: its one iteration."""
-    occupancy, latency = _stage_parts(problem, stage, choice, memo)
     if not (len(stage.work) == 1 and isinstance(stage.work[0], Pipeline)):
-        return occupancy + latency
+        return sum(_stage_parts(problem, stage, choice, memo))
     inner = stage.work[0]
     if pipeline_iterations(inner, choice) <= 0:
         return 0

@@ -1755,8 +1755,8 @@ def extract(module: ModuleOp, device: Device | None = None) -> Extraction:
 
 def _stores_staggered(p: Pipeline, outer: dict[str, tuple]) -> Pipeline:
     """`p` with every store stage of a nested pipeline (transfers into a shared memory
-    only) marked with the shared memories an earlier stage of the program surely moved
-    data through (`Stage.staggered`). The first transfer through device memory serves the
+    only) marked with the shared memories an earlier stage of the program moves data
+    through (`Stage.staggered`; one a choice may leave unused spreads nothing there). The first transfer through device memory serves the
     cores one after another; a store waits for its phase's compute, so the cores reach it
     in that order, long after the loads that contended (a later phase's loads are issued
     as soon as the DMA is free, together, and do contend: they stay unmarked). The cost

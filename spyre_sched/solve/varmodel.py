@@ -482,14 +482,17 @@ class _Stater:
         # its units run on into the next iteration (`cost.nested_pace`): busy at the
         # busiest one's pace, the rest of a run is latency the copies hide
         pace = self._nested_pace(run)
-        held, held_hi = self._unbuffered_nested(run, pace) if unbuffered and run.figures \
-            else ((0, 0, 0), 0)
-        if any(sides) and run.figures and any(m >= 2 for m, _ in modulos):
+        copied = any(sides) and any(m >= 2 for m, _ in modulos)
+        ends = self._unbuffered_nested(run, pace) if run.figures and (unbuffered or copied) \
+            else None
+        held, held_hi = ends if unbuffered and ends else ((0, 0, 0), 0)
+        if copied and ends:
             # the copies pace it by how long it holds its neighbours' buffers, not by the
             # whole run (`cost.nested_hold`)
-            _, head, tail = held if held_hi else self._unbuffered_nested(run, pace)[0]
-            ends = [e for e, side in zip((head, tail), sides) if side]
-            hold = ends[0] if len(ends) == 1 else self.maximum(ends, run.hi, "inner.hold")
+            _, head, tail = ends[0]
+            held_by = [e for e, side in zip((head, tail), sides) if side]
+            hold = held_by[0] if len(held_by) == 1 else self.maximum(held_by, run.hi,
+                                                                      "inner.hold")
             steady = [run.cycles if m < 2 else
                       self.maximum([pace, self.ceil_div(hold, m, run.hi, "inflight")],
                                    run.hi, "steady")
@@ -536,18 +539,16 @@ class _Stater:
             if w.shared_memory:
                 busy[w.shared_memory].append(everyone)
                 busy_hi[w.shared_memory] += every_hi
-            if w.shared_memory:
-                alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi,
-                                                         "alone")], hi_total, "alone")
-                gain_all.append(occ - alone)
+                excess = self.share_excess(w, nbytes, hi, own, occ, hi_total)
+                gain_all.append(excess)
                 if w.shared_memory in staggered:
-                    gain.setdefault(w.shared_memory, []).append(occ - alone)
+                    gain.setdefault(w.shared_memory, []).append(excess)
                     gain_hi.setdefault(w.shared_memory, []).append(max(own_hi, every_hi))
         latency = max((0 if w.awaited else w.latency) for w in st.work)
         total = sum(occupancy)
         # (`cost.stage_fill`: a memory's gain at most the spread an earlier pipeline made)
         caps = dict(st.stagger_spread)
-        gained = [self.minimum([sum(g), self.spread(caps[m])], sum(hi for hi in gain_hi[m]),
+        gained = [self.minimum([sum(g), self.stagger_spread(caps[m])], sum(gain_hi[m]),
                                "stagger") if m in caps else sum(g)
                   for m, g in gain.items()]
         fill = total + latency - min(latency, hidden) - sum(gained)
@@ -579,7 +580,18 @@ class _Stater:
         return everyone, every_hi, self.maximum([own, everyone], max(own_hi, every_hi),
                                                 "occupancy")
 
-    def spread(self, groups: tuple[tuple[Transfer, ...], ...]) -> cp_model.LinearExprT:
+    def share_excess(self, w: Transfer, nbytes: cp_model.LinearExprT, hi: int,
+                     own: cp_model.LinearExprT, occ: cp_model.LinearExprT,
+                     alone_hi: int) -> cp_model.LinearExprT:
+        """`cost.share_excess`: `w`'s occupancy `occ` less its time at the memory's full
+        speed or its own, whichever is longer (`cost.transfer_alone`, at most
+        `alone_hi`)."""
+        alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi, "alone")],
+                             alone_hi, "alone")
+        return occ - alone
+
+    def stagger_spread(self, groups: tuple[tuple[Transfer, ...], ...]
+                       ) -> cp_model.LinearExprT:
         """`cost.stagger_spread` of one memory: the largest group's time at every core's
         share less at its own speed, stated from the transfers' bytes."""
         sums, his = [], []
@@ -590,10 +602,8 @@ class _Stater:
                 own = self.ceil_div(nbytes, w.bandwidth, hi, "own")
                 own_hi = -(-hi // w.bandwidth)
                 _, every_hi, occ = self.shared_occupancy(w, nbytes, hi, own, own_hi)
-                alone = self.maximum([own, self.ceil_div(nbytes, w.shared_bandwidth, hi,
-                                                         "alone")], max(own_hi, every_hi),
-                                     "alone")
-                terms.append(occ - alone)
+                terms.append(self.share_excess(w, nbytes, hi, own, occ,
+                                               max(own_hi, every_hi)))
                 hi_sum += max(own_hi, every_hi)
             sums.append(sum(terms))
             his.append(hi_sum)
