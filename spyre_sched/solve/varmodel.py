@@ -132,6 +132,10 @@ class _Run:
     buffered_pace_hi: int = 0
     """the slowest unit's steady time when the pipeline has two copies or more, else 0
     (`cost.nested_pace`)"""
+    serial: tuple = ()
+    serial_hi: tuple = ()
+    """per unit that waits for its own work, its busy and idle time per iteration, and its
+    most (`cost.serial_units`)"""
 
 
 class _Stater:
@@ -439,8 +443,10 @@ class _Stater:
         for engine, f in zip(run.engines, run.figures):
             occupied.setdefault(engine, []).append(f.occupancy)
             occupied_hi[engine] = occupied_hi.get(engine, 0) + f.occupancy_hi
-        issue_hi = max(occupied_hi.values(), default=0)
-        issue = self.maximum([sum(v) for v in occupied.values()], issue_hi, "inner.issue")
+        # (a unit that waits for its own work is busy or idle for its stages and waits)
+        issue_hi = max([*occupied_hi.values(), *run.serial_hi], default=0)
+        issue = self.maximum([sum(v) for v in occupied.values()] + list(run.serial), issue_hi,
+                             "inner.issue")
         if run.buffered_pace_hi:  # (with copies: the inner pipeline's own pace holds)
             issue_hi = max(issue_hi, run.buffered_pace_hi)
             issue = self.maximum([issue, run.buffered_pace], issue_hi, "inner.buffered")
@@ -868,7 +874,7 @@ class _Stater:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
                     tuple(st.engine for st in p.stages), buffered,
-                    upper_s if slowest and not top else 0)
+                    upper_s if slowest and not top else 0, tuple(serial), tuple(serial_hi))
 
     def _slacks(self, p: Pipeline, n: cp_model.LinearExprT, n_lo: int, n_hi: int
                 ) -> tuple[list[int], cp_model.IntVar | None]:

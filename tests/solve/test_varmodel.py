@@ -76,6 +76,11 @@ def _problem(name: str):
         "copy_and_double": ("tests/schedule/kernels/copy_and_double.mlir", "spyre"),
         # one DMA engine fills and drains: it waits for its own landings (`unit_waits`)
         "one_dma_engine": ("tests/lower/kernels/copy_one_dma_engine.mlir", ONE_DMA),
+        # a row tile's fetch around a column tile pipeline whose DMA unit waits for its
+        # own loads (a nested pipeline's pace counts that unit's idle time)
+        "ffn_hidden_in_memory": ("tests/solve/kernels/ffn_hidden_in_memory.mlir",
+                                 str(ROOT / "tests" / "solve" / "devices" / "spyre_128k_lx.mlir")),
+        "matmul": ("bench/kernels/quick/matmul.mlir", "spyre"),  # the matrix unit
     }[name]
     module, _, _ = api.load_schedule_input(str(ROOT / kernel), device)
     return extract(module).problem
@@ -83,7 +88,7 @@ def _problem(name: str):
 
 @pytest.mark.parametrize("name", [
     "layernorm", "add", "row_sum_chunked", "one_dma_engine", "sharded_rmsnorm",
-    "copy_and_double",
+    "copy_and_double", "ffn_hidden_in_memory", "matmul",
     *(pytest.param(n, marks=pytest.mark.slow)
       for n in ("rmsnorm", "bias_add_three_level", "softmax")),
 ])
