@@ -103,12 +103,20 @@ def tile_program(fn: Operation) -> int:
     """Move every tile-local intermediate of `fn`'s run-once pipelines into the tile
     pipeline that uses it, one tile large; returns how many moved."""
     moved = 0
+    # each move rebuilds the run-once pipeline's private (its results are new values),
+    # so the search starts again after every move
+    while _move_one(fn):
+        moved += 1
+    return moved
+
+
+def _move_one(fn: Operation) -> bool:
     for outer in [p for p in fn.walk() if isinstance(p, ktdf.PipelineOp)]:
         if outer.modulo is not None or outer.private is None:
             continue
         nests = [n for n in (stage_nest(s, allow_hoisted=True) for s in outer.stages) if n]
         makers = [o for o in outer.private.body.block.ops if not isinstance(o, ktdf.PrivateYieldOp)]
-        for old, buffer in list(zip(outer.private.res, makers)):
+        for old, buffer in zip(outer.private.res, makers):
             if not isinstance(buffer, ktdf.BufferOp) or buffer.role.data != "intermediate":
                 continue
             for nest in nests:
@@ -125,9 +133,8 @@ def tile_program(fn: Operation) -> int:
                 for t, writes in uses:
                     _retarget(t, writes, value, nest)
                 drop_resources(outer, {old})
-                moved += 1
-                break
-    return moved
+                return True
+    return False
 
 
 @dataclass(frozen=True)
