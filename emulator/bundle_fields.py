@@ -21,7 +21,7 @@ from spyre_sched.errors import ParseError
 from emulator.job_plan import check_expression, check_steps
 
 ARGUMENT_KINDS = ("pointer", "runtime", "scalar")
-ROLES = ("in", "out", "inout", "unused")
+ROLES = ("in", "out", "inout", "unused", "workspace")
 SYMBOL_KINDS = ("address", "shape", "index", "bits")
 
 

@@ -363,6 +363,14 @@ class Runtime:
                     args[name] = int(placement["offset"])
                 else:
                     args[name] = self.allocate_tensor(value, kinds[name]["element_type"])
+        for a in prepared.arguments:
+            # memory the compiler added for an intermediate, unless the caller gave some
+            if a.get("role") == "workspace" and a["name"] not in args:
+                shape = argument_shape(a, {**(runtime_args or {}), **args})
+                if shape is None:
+                    raise ExecutionError(f"launch: the shape of workspace %{a['name']} is not "
+                                         "known for this launch", "jobplan.json")
+                args[a["name"]] = self.allocate(shape, a["element_type"])
         env = self._argument_env(prepared, args, runtime_args or {})
         predicted = self._predict(prepared, env)
         total: Measurements | None = None

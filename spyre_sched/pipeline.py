@@ -18,12 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
 from spyre_sched.device import apply_device_patterns, load_device
+from spyre_sched.dialects import ktdf
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
@@ -71,6 +72,11 @@ from spyre_sched.schedule.hoist import HoistInvariantTransfers
 from spyre_sched.schedule.hoist_inner import HoistInnerInvariants
 from spyre_sched.schedule.indirect_addresses import IndirectAddresses
 from spyre_sched.schedule.indirect_views import IndirectViews
+from spyre_sched.schedule.intermediates_in_memory import (
+    REQUEST_ATTR,
+    SUFFIX as IN_MEMORY_SUFFIX,
+    IntermediatesInMemory,
+)
 from spyre_sched.schedule.keep_across import KeepAcrossPrograms
 from spyre_sched.schedule.keep_resident import KeepResident
 from spyre_sched.schedule.legality import LegalityCheck
@@ -145,6 +151,8 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     PlaceScratchpadArguments(),
     LegalityCheck(),
     *NORMALIZE_STEPS,
+    # (only in a kernel that footprints refused as written: see `schedule`)
+    IntermediatesInMemory(),
     ProgramSplit(),
     DevicePatterns("pre_scheduling"),
     FuseCompute(),
@@ -234,7 +242,9 @@ def _located(err: SpyreSchedError, kernel: Kernel | None) -> SpyreSchedError:
     op = origin_of(op) if op is not None else None
     if kernel is not None and op is not None and op in kernel.op_locations:
         if isinstance(err, ScheduleError):
-            return UnsupportedError(err.message, kernel.location_of(op))
+            located = UnsupportedError(err.message, kernel.location_of(op))
+            located.pass_name = err.pass_name  # type: ignore[attr-defined]
+            return located
         if err.location is None:
             err.location = kernel.location_of(op)
     return err
@@ -263,7 +273,11 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
              verify_each: bool | None = None) -> ModuleOp:
     """KTIR kernel -> ScheduleIR (open decisions) for `device` (a name or a path).
 
-    The kernel's module is rewritten in place and returned."""
+    The kernel's module is rewritten in place and returned. A kernel that footprints
+    refuses (a program cannot fit its scratchpad at any tiles) is scheduled once more
+    from a copy taken before the first pass, with the compute results that a later compute
+    reads along its reduction sent through device memory (`intermediates-in-memory`); when
+    that fails too, the first refusal is raised."""
     load_device(device)  # a bad device is reported before anything runs
     module = kernel.module
     for other in [op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks
@@ -272,8 +286,29 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
         other.erase()
     module.attributes[DEVICE_ATTR] = StringAttr(device)
     module.attributes.pop(STOPPED_AFTER_ATTR, None)  # a kernel saved by --stop-after, redone
-    return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
-                     kernel=kernel, verify_each=verify_each)
+    spare = module.clone() if any(isinstance(s, IntermediatesInMemory) for s in steps) else None
+    try:
+        return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
+                         kernel=kernel, verify_each=verify_each)
+    except SpyreSchedError as err:
+        if spare is None or getattr(err, "pass_name", None) != Footprints.name:
+            raise
+        refusal = err
+    spare.attributes[REQUEST_ATTR] = UnitAttr()
+    try:
+        return run_steps(spare, steps, stop_after=stop_after, print_after_all=print_after_all,
+                         verify_each=verify_each)
+    except SpyreSchedError as again:
+        if getattr(again, "pass_name", None) != IntermediatesInMemory.name:
+            # (it had something to move: say what that gave)
+            refusal.message += f"; with {_moved(spare)} in device memory: {again.message}"
+        raise refusal from None
+
+
+def _moved(module: ModuleOp) -> str:
+    """The workspaces `intermediates-in-memory` added to the kernel, for a message."""
+    names = [n for f in module.ops if isinstance(f, FuncOp) for n in ktdf.workspaces(f)]
+    return ", ".join("%" + n.removesuffix(IN_MEMORY_SUFFIX) for n in names) or "nothing"
 
 
 def reschedule(module: ModuleOp, *, print_after_all: PrintHook | None = None,

@@ -1290,6 +1290,18 @@ SCRATCHPAD_ARGUMENTS_ATTR = "ktdf.scratchpad_arguments"
 the element offset the compiler placed it at (the same in every scratchpad it uses), its
 element type, shape and role (`place-scratchpad-arguments`); the job plan passes them on
 and the runtime places the tensors there."""
+WORKSPACES_ATTR = "ktdf.workspaces"
+"""On the kernel function: the pointer arguments the compiler added as device memory for
+intermediates it sends there (`intermediates-in-memory`); the job plan gives them role
+`workspace` and the runtime allocates them."""
+
+
+def workspaces(kernel: Operation) -> list[str]:
+    """The names of the kernel's workspace arguments (`WORKSPACES_ATTR`)."""
+    attr = kernel.attributes.get(WORKSPACES_ATTR)
+    return [a.data for a in attr.data] if isinstance(attr, ArrayAttr) else []  # type: ignore[attr-defined]
+
+
 FIFO_DEPTH_ATTR = "ktdf.depth"
 """On a `ktdf.fifo`: the entries of its datapath's queue the solver gave it (without it,
 the lowering splits the queue evenly among the FIFOs of one phase)."""

@@ -103,6 +103,7 @@ def arguments_from_schedule_ir(module: ModuleOp,
     kernel = next(op for op in module.body.block.ops
                   if isinstance(op, func.FuncOp) and not op.is_declaration)
     names = [a.name_hint for a in kernel.body.block.args]
+    spare_memory = set(ktdf.workspaces(kernel))
     info: dict[str, dict] = {}
     for op in module.walk():
         if isinstance(op, ktdp.ConstructMemoryViewOp):
@@ -151,7 +152,8 @@ def arguments_from_schedule_ir(module: ModuleOp,
             continue
         role = {(True, False): "in", (False, True): "out", (True, True): "inout"}.get(
             (entry.pop("reads"), entry.pop("writes")), "unused")
-        entry["role"] = role
+        # memory the compiler added for an intermediate: the runtime allocates it
+        entry["role"] = "workspace" if arg.name_hint in spare_memory else role
         rows.append(entry)
     return rows
 

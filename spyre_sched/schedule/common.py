@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
 
 from spyre_sched.device import Device, Hop, load_device
 from spyre_sched.device.routing import (interconnect_hop, interconnect_issuer,
@@ -202,3 +203,15 @@ def fresh_name(base: str, taken: set[str]) -> str:
         name = f"{base}{n}"
     taken.add(name)
     return name
+
+
+def whole_box(shape: list[int]) -> AffineSet:
+    """The index space of a tensor of `shape`: {0 <= d_k < shape[k]}."""
+    dims = [AffineExpr.dimension(k) for k in range(len(shape))]
+    constraints = []
+    for d, s in zip(dims, shape):
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
+                                                AffineExpr.constant(s - 1) - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(shape), 0, tuple(constraints))

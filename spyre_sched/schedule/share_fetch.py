@@ -88,7 +88,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -104,6 +103,7 @@ from spyre_sched.schedule.common import (
     fresh_name,
     kernel_funcs,
     programs,
+    whole_box,
 )
 from spyre_sched.schedule.keep_across import REGIONS_ATTR
 from spyre_sched.schedule.keep_resident import KEEP_ATTR, maker_of
@@ -330,17 +330,6 @@ def _add_region(fn: Operation, name: str, start: int, end: int) -> None:
     fn.attributes[REGIONS_ATTR] = DictionaryAttr(entries)
 
 
-def _box(shape: list[int]) -> AffineSet:
-    dims = [AffineExpr.dimension(k) for k in range(len(shape))]
-    constraints = []
-    for d, s in zip(dims, shape):
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
-                                                AffineExpr.constant(s - 1) - d,
-                                                AffineExpr.constant(0)))
-    return AffineSet(len(shape), 0, tuple(constraints))
-
-
 def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
               owner: int | None) -> tuple[arith.ConstantOp, ktdp.ConstructMemoryViewOp]:
     """A row-major view of a slice's region: in the executing tile's scratchpad
@@ -351,7 +340,7 @@ def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
         operands=[offset.result, [], []],
         properties={"static_sizes": DenseArrayBase.from_list(i64, list(shape)),
                     "static_strides": DenseArrayBase.from_list(i64, strides),
-                    "coordinate_set": AffineSetAttr(_box(shape)),
+                    "coordinate_set": AffineSetAttr(whole_box(shape)),
                     "memory_space": ktdp.MemorySpaceAttr(StringAttr("ct_local"),
                                                          IntAttr(owner) if owner is not None
                                                          else NoneAttr())},
@@ -414,7 +403,7 @@ def _region_view(result: str, shape: list[int], element: Attribute, start: int,
     return (f"      {result}_at = arith.constant {start // element_bytes(element)} : index\n"
             f"      {result} = ktdp.construct_memory_view {result}_at, "
             f"sizes: [{', '.join(map(str, shape))}], strides: [{', '.join(map(str, _strides(shape)))}] "
-            f"{{coordinate_set = {AffineSetAttr(_box(shape))}, memory_space = {space}{extra}}} "
+            f"{{coordinate_set = {AffineSetAttr(whole_box(shape))}, memory_space = {space}{extra}}} "
             f": {_box_type(shape, element)}")
 
 

@@ -1,0 +1,83 @@
+"""A kernel whose program cannot hold an intermediate that a later compute reads along its
+reduction is scheduled again with that intermediate in device memory (a workspace the
+runtime allocates): compiled, emulated, equal to the reference and to numpy; refused with
+both reasons when that does not fit either, and nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from spyre_sched.errors import SpyreSchedError
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL = ROOT / "tests" / "schedule" / "kernels" / "ffn_hidden_too_wide.mlir"
+SMALL = str(ROOT / "tests" / "solve" / "devices" / "spyre_128k_lx.mlir")
+TINY = str(ROOT / "tests" / "reductions" / "devices" / "small_lx.mlir")
+
+
+def _ffn(x: np.ndarray, wg: np.ndarray, wu: np.ndarray, wd: np.ndarray) -> np.ndarray:
+    f32 = np.float32
+    gate = x.astype(f32) @ wg.astype(f32)
+    up = x.astype(f32) @ wu.astype(f32)
+    h = (gate / (1 + np.exp(-gate)) * up).astype(np.float16)
+    return (h.astype(f32) @ wd.astype(f32)).astype(np.float16)
+
+
+def test_the_hidden_activations_go_through_a_workspace(tmp_path: Path) -> None:
+    import spyre_sched
+    from emulator.runtime import Runtime
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.frontend.kernel import load_kernel
+    from spyre_sched.lower.bundle import write_bundle
+    from spyre_sched.pipeline import SCHEDULE_STEPS, schedule
+    from spyre_sched.schedule.intermediates_in_memory import IntermediatesInMemory
+
+    # as written it does not fit: the first attempt alone is refused
+    with pytest.raises(SpyreSchedError, match="needs .* bytes of LX"):
+        schedule(load_kernel(KERNEL), SMALL,
+                 steps=[s for s in SCHEDULE_STEPS if not isinstance(s, IntermediatesInMemory)])
+    bundle = write_bundle(compile_kernel(str(KERNEL), device=SMALL), tmp_path / "b")
+    plan = json.loads((bundle / "jobplan.json").read_text())
+    assert plan["arguments"][-1] == {"name": "h_in_memory", "kind": "pointer",
+                                     "element_type": "f16", "shape": [256, 256],
+                                     "role": "workspace"}
+    launched = [s["program"] for s in plan["execute"] if s["step"] == "launch"]
+    assert launched == ["local_schedule_0", "local_schedule_1"]
+
+    rng = np.random.default_rng(5)
+    inputs = {"X": rng.uniform(-1, 1, (256, 128)), "Wg": rng.uniform(-0.2, 0.2, (128, 256)),
+              "Wu": rng.uniform(-0.2, 0.2, (128, 256)), "Wd": rng.uniform(-0.2, 0.2, (256, 128))}
+    inputs = {k: v.astype(np.float16) for k, v in inputs.items()}
+    result = spyre_sched.run(str(bundle), inputs)
+    assert result.matches, result.mismatches
+    assert set(result.outputs) == {"Y"}  # the workspace is not read back
+    want = _ffn(inputs["X"], inputs["Wg"], inputs["Wu"], inputs["Wd"])
+    close = np.isclose(result.outputs["Y"].astype(np.float32), want.astype(np.float32),
+                       rtol=2e-2, atol=2e-2)
+    assert close.mean() > 0.99
+
+    # a runtime launched without the workspace allocates it itself
+    runtime = Runtime(SMALL)
+    prepared = runtime.prepare(bundle)
+    y = runtime.allocate((256, 128), "f16")
+    launch = runtime.launch(prepared, {**inputs, "Y": y})
+    assert launch.cycles == result.cycles
+    assert np.array_equal(launch.outputs["Y"], result.outputs["Y"])
+
+
+def test_refused_with_both_reasons_when_device_memory_does_not_help(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from spyre_sched.cli import main
+
+    out = tmp_path / "out"
+    done = CliRunner().invoke(main, ["compile", str(KERNEL), "--device", TINY, "-o", str(out)])
+    assert done.exit_code == 1
+    assert "in pass footprints" in done.output and "with %h in device memory: program 0 needs" \
+        in done.output, done.output
+    assert "Traceback" not in done.output
+    assert not out.exists()
