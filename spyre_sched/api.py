@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 from xdsl.printer import Printer
 
 from spyre_sched.errors import ParseError, SpyreSchedError, UsageError
@@ -154,7 +155,7 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
                         argument_shapes: dict | None = None, allow_races: bool = False,
                         func: str | None = None, arguments: dict | None = None,
                         folded_arguments: dict | None = None,
-                        verify_each: bool | None = None,
+                        verify_each: bool | None = None, in_memory: bool = False,
                         ) -> tuple[ModuleOp, str | None, str | None]:
     """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
     the kernel's path and text when known. `argument_shapes`, when given, is filled with
@@ -163,7 +164,9 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     kernel function's name, for a file that defines several. `arguments`: values of plain
     scalar arguments, folded into the kernel before it is scheduled (`bind_arguments`);
     `folded_arguments`, when given, is filled with the values actually folded.
-    `verify_each`: verify the IR after every pass, not only after the last."""
+    `verify_each`: verify the IR after every pass, not only after the last. `in_memory`:
+    send the compute results a later compute reads along its reduction through device
+    memory (`intermediates-in-memory`) even where the kernel fits as written."""
     from spyre_sched.frontend.bind_arguments import bind_scalar_arguments
     from spyre_sched.frontend.constant_strides import fold_constant_strides
     from spyre_sched.frontend.kernel import parse_kernel
@@ -197,8 +200,17 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     if not allow_races:
         refuse_races(parsed)
     module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after,
-                      verify_each=verify_each)
+                      verify_each=verify_each, in_memory=in_memory)
     return module, source, text
+
+
+def _kernel_copy(kernel: Kernel) -> Kernel:
+    """An independent copy of a parsed kernel (its ops' source locations are the
+    original's, so an error in the copy is named by pass and op)."""
+    module = kernel.module.clone()
+    name = kernel.func.sym_name.data
+    fn = next(op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == name)
+    return Kernel(module, fn, kernel.filename)
 
 
 def memory_shapes(kernel: Kernel) -> dict[str, tuple[int, ...]]:
@@ -248,12 +260,18 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
             seed: int = 0, solver_log: bool = False, print_after_all=None,
             allow_races: bool = False, func: str | None = None,
             arguments: dict | None = None, pinned: tuple[str, ...] = (),
-            verify_each: bool | None = None) -> Schedule:
+            verify_each: bool | None = None, in_memory: bool | None = None) -> Schedule:
     """Schedule `kernel` for `device` and solve its decisions: the solved `Schedule`.
     A KTIR kernel with a proven race between tiles is refused (`AnalysisError`, with the
     witness `check` gives) unless `allow_races`. `pinned` decision kinds (tile, modulo,
-    distribute, keep) stay at the V1 heuristic's values while the solver picks the rest."""
+    distribute, keep) stay at the V1 heuristic's values while the solver picks the rest.
+    `in_memory`: the compute results a later compute reads along its reduction
+    (`intermediates-in-memory`) held in the scratchpad (False; through device memory only
+    when the kernel does not fit so), through device memory (True), or, None, the solver
+    strategy's choice of the two by the objective (the other strategies hold them)."""
     from spyre_sched.pipeline import POST_SOLVE_STEPS, run_steps
+    from spyre_sched.schedule.intermediates_in_memory import CANDIDATES_ATTR, moved_results
+    from spyre_sched.solve import cost
     from spyre_sched.solve.explain import trace_summary
     from spyre_sched.solve.solve_pass import SolveDecisions
 
@@ -263,17 +281,52 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
                          f"got {time_limit!r}")
     shapes: dict[str, tuple[int, ...]] = {}
     folded: dict[str, int | float] = {}
+    # (a parsed kernel is rewritten in place: a copy for the second form)
+    spare = _kernel_copy(kernel) if isinstance(kernel, Kernel) else kernel
     module, path, text = load_schedule_input(kernel, device, print_after_all=print_after_all,
                                              argument_shapes=shapes,
                                              allow_races=allow_races, func=func,
                                              arguments=arguments, folded_arguments=folded,
-                                             verify_each=verify_each)
-    step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
-                          workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned))
-    run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all,
-              verify_each=verify_each)
-    solution = step.result.solution
-    assert solution is not None
+                                             verify_each=verify_each,
+                                             in_memory=bool(in_memory))
+
+    def solved(module: ModuleOp):
+        step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
+                              workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned))
+        run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all,
+                  verify_each=verify_each)
+        assert step.result.solution is not None
+        return step.result.solution
+
+    solution = solved(module)
+    if in_memory is None and strategy == "solver" and CANDIDATES_ATTR in module.attributes:
+        # results a later compute reads along its reduction: held whole in the program's
+        # scratchpad, or through device memory (`intermediates-in-memory`); the better
+        # schedule by the objective is kept
+        try:
+            other, _, _ = load_schedule_input(
+                spare if isinstance(spare, Kernel) else text if path is None else path,
+                device, allow_races=allow_races, func=func,
+                arguments=arguments, verify_each=verify_each, in_memory=True)
+            other_solution = solved(other)
+        except SpyreSchedError as err:
+            solution.notes.append(f"results read along a reduction held in the scratchpad: "
+                                  f"through device memory the kernel is refused ({err.message})")
+        else:
+            held = cost.objective_key(solution.problem, solution.choice, objective)
+            moved = cost.objective_key(other_solution.problem, other_solution.choice,
+                                       objective)
+            note = (f"{moved_results(other)}: held in the scratchpad {solution.cycles} "
+                    f"cycles (peak {cost.peak_scratchpad(solution.problem, solution.choice)} "
+                    f"bytes), through device memory {other_solution.cycles} cycles (peak "
+                    f"{cost.peak_scratchpad(other_solution.problem, other_solution.choice)} "
+                    f"bytes)")
+            if moved < held:
+                module, solution = other, other_solution
+                note += ": through device memory"
+            else:
+                note += ": held"
+            solution.notes.append(note)
     summary = trace_summary(solution)
     if text is None and path is not None:
         text = Path(path).read_text()

@@ -24,7 +24,6 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
 from spyre_sched.device import apply_device_patterns, load_device
-from spyre_sched.dialects import ktdf
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import Kernel
@@ -74,8 +73,8 @@ from spyre_sched.schedule.indirect_addresses import IndirectAddresses
 from spyre_sched.schedule.indirect_views import IndirectViews
 from spyre_sched.schedule.intermediates_in_memory import (
     REQUEST_ATTR,
-    SUFFIX as IN_MEMORY_SUFFIX,
     IntermediatesInMemory,
+    moved_results,
 )
 from spyre_sched.schedule.keep_across import KeepAcrossPrograms
 from spyre_sched.schedule.keep_resident import KeepResident
@@ -270,14 +269,15 @@ def _verify(module: ModuleOp, name: str) -> None:
 def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
              print_after_all: PrintHook | None = None,
              steps: Sequence[ModulePass] = SCHEDULE_STEPS,
-             verify_each: bool | None = None) -> ModuleOp:
+             verify_each: bool | None = None, in_memory: bool = False) -> ModuleOp:
     """KTIR kernel -> ScheduleIR (open decisions) for `device` (a name or a path).
 
     The kernel's module is rewritten in place and returned. A kernel that footprints
     refuses (a program cannot fit its scratchpad at any tiles) is scheduled once more
     from a copy taken before the first pass, with the compute results that a later compute
     reads along its reduction sent through device memory (`intermediates-in-memory`); when
-    that fails too, the first refusal is raised."""
+    that fails too, the first refusal is raised. `in_memory`: send them through device
+    memory from the start."""
     load_device(device)  # a bad device is reported before anything runs
     module = kernel.module
     for other in [op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks
@@ -286,6 +286,10 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
         other.erase()
     module.attributes[DEVICE_ATTR] = StringAttr(device)
     module.attributes.pop(STOPPED_AFTER_ATTR, None)  # a kernel saved by --stop-after, redone
+    if in_memory:
+        module.attributes[REQUEST_ATTR] = UnitAttr()
+        return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
+                         kernel=kernel, verify_each=verify_each)
     spare = module.clone() if any(isinstance(s, IntermediatesInMemory) for s in steps) else None
     try:
         return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
@@ -301,14 +305,9 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
     except SpyreSchedError as again:
         if getattr(again, "pass_name", None) != IntermediatesInMemory.name:
             # (it had something to move: say what that gave)
-            refusal.message += f"; with {_moved(spare)} in device memory: {again.message}"
+            refusal.message += (f"; with {moved_results(spare)} in device memory: "
+                                f"{again.message}")
         raise refusal from None
-
-
-def _moved(module: ModuleOp) -> str:
-    """The workspaces `intermediates-in-memory` added to the kernel, for a message."""
-    names = [n for f in module.ops if isinstance(f, FuncOp) for n in ktdf.workspaces(f)]
-    return ", ".join("%" + n.removesuffix(IN_MEMORY_SUFFIX) for n in names) or "nothing"
 
 
 def reschedule(module: ModuleOp, *, print_after_all: PrintHook | None = None,

@@ -81,3 +81,29 @@ def test_refused_with_both_reasons_when_device_memory_does_not_help(tmp_path: Pa
         in done.output, done.output
     assert "Traceback" not in done.output
     assert not out.exists()
+
+
+def test_the_solver_keeps_the_faster_of_the_two_forms(tmp_path: Path) -> None:
+    """A kernel that fits both ways: the solver strategy solves both and keeps H in device
+    memory, predicted and emulated faster than the schedule that holds it; both MATCH."""
+    import spyre_sched
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.lower.bundle import write_bundle
+
+    kernel = str(ROOT / "tests" / "schedule" / "kernels" / "ffn_hidden_faster_in_memory.mlir")
+    chosen = compile_kernel(kernel, device=SMALL)
+    held = compile_kernel(kernel, device=SMALL, in_memory=False)
+    assert [n for n in chosen.solution.notes if n.startswith("%h: held in the scratchpad")
+            and n.endswith(": through device memory")]
+    assert chosen.solution.cycles < held.solution.cycles
+    runs = {}
+    for name, schedule in (("chosen", chosen), ("held", held)):
+        bundle = write_bundle(schedule, tmp_path / name)
+        roles = [a["role"] for a in json.loads((bundle / "jobplan.json").read_text())["arguments"]]
+        assert ("workspace" in roles) == (name == "chosen")
+        runs[name] = spyre_sched.run(str(bundle))
+        assert runs[name].matches, runs[name].mismatches
+    assert runs["chosen"].cycles < runs["held"].cycles
+    # the heuristic (V1) has no such choice: it holds H
+    v1 = compile_kernel(kernel, device=SMALL, strategy="heuristic")
+    assert not v1.solution.notes and "h_in_memory" not in v1.schedule_ir

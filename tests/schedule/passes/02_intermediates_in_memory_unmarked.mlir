@@ -1,5 +1,7 @@
 // PASS: intermediates-in-memory
-// The same kernel unmarked (as every kernel is scheduled first): nothing changes.
+// The same kernel unmarked (as every kernel is scheduled first): nothing moves; the module
+// counts the one result that could (the solver then schedules the kernel both ways).
+// CHECK: builtin.module attributes {ktdf.device = "spyre", ktdf.results_read_along_reduction = 1 : i64}
 // CHECK: func.func @ffn(%X: index, %Wg: index, %Wu: index, %Wd: index, %Y: index) attributes {grid = [4 : i64]}
 // CHECK-NOT: in_memory
 // CHECK: %ys = linalg.generic {{.*}} ins(%h, %wd

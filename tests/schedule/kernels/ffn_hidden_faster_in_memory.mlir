@@ -1,0 +1,92 @@
+// A SwiGLU feed-forward block that a 128 KiB scratchpad holds, but slowly: 256 tokens x
+// 128 -> 128 -> 128, f16, 4 tiles of 64 rows. Holding H = silu(X @ Wg) * (X @ Wu) whole
+// beside the f32 gate and up products leaves room for small tiles only; the solver schedules
+// it both ways and keeps H in device memory (a workspace), its two programs tiled freely.
+// DEVICE: tests/solve/devices/spyre_128k_lx.mlir
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+func.func @ffn(%X: index, %Wg: index, %Wu: index, %Wd: index, %Y: index) attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %crows = arith.constant 64 : index
+  %t = ktdp.get_compute_tile_id : index
+  %row = arith.muli %t, %crows : index
+  %zero = arith.constant 0.0 : f32
+  %Xv = ktdp.construct_memory_view %X, sizes: [256, 128], strides: [128, 1] {
+      coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<256x128xf16>
+  %Xt = ktdp.construct_access_tile %Xv[%row, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>, access_tile_order = #id2}
+      : memref<256x128xf16> -> !ktdp.access_tile<64x128xindex>
+  %Wgv = ktdp.construct_memory_view %Wg, sizes: [128, 128], strides: [128, 1] {
+      coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<128x128xf16>
+  %Wgt = ktdp.construct_access_tile %Wgv[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, access_tile_order = #id2}
+      : memref<128x128xf16> -> !ktdp.access_tile<128x128xindex>
+  %Wuv = ktdp.construct_memory_view %Wu, sizes: [128, 128], strides: [128, 1] {
+      coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<128x128xf16>
+  %Wut = ktdp.construct_access_tile %Wuv[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, access_tile_order = #id2}
+      : memref<128x128xf16> -> !ktdp.access_tile<128x128xindex>
+  %Wdv = ktdp.construct_memory_view %Wd, sizes: [128, 128], strides: [128, 1] {
+      coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<128x128xf16>
+  %Wdt = ktdp.construct_access_tile %Wdv[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, access_tile_order = #id2}
+      : memref<128x128xf16> -> !ktdp.access_tile<128x128xindex>
+  %Yv = ktdp.construct_memory_view %Y, sizes: [256, 128], strides: [128, 1] {
+      coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<256x128xf16>
+  %Yt = ktdp.construct_access_tile %Yv[%row, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>, access_tile_order = #id2}
+      : memref<256x128xf16> -> !ktdp.access_tile<64x128xindex>
+  %x = ktdp.load %Xt : !ktdp.access_tile<64x128xindex> -> tensor<64x128xf16>
+  %wg = ktdp.load %Wgt : !ktdp.access_tile<128x128xindex> -> tensor<128x128xf16>
+  %wu = ktdp.load %Wut : !ktdp.access_tile<128x128xindex> -> tensor<128x128xf16>
+  %wd = ktdp.load %Wdt : !ktdp.access_tile<128x128xindex> -> tensor<128x128xf16>
+  %gate_acc0 = tensor.empty() : tensor<64x128xf32>
+  %gate_acc = linalg.fill ins(%zero : f32) outs(%gate_acc0 : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %gate = linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wg : tensor<64x128xf16>, tensor<128x128xf16>) outs(%gate_acc : tensor<64x128xf32>) {
+  ^bb0(%ae: f16, %be: f16, %acc: f32):
+    %af = arith.extf %ae : f16 to f32
+    %bf = arith.extf %be : f16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  %up_acc0 = tensor.empty() : tensor<64x128xf32>
+  %up_acc = linalg.fill ins(%zero : f32) outs(%up_acc0 : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %up = linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wu : tensor<64x128xf16>, tensor<128x128xf16>) outs(%up_acc : tensor<64x128xf32>) {
+  ^bb0(%ae: f16, %be: f16, %acc: f32):
+    %af = arith.extf %ae : f16 to f32
+    %bf = arith.extf %be : f16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  %h0 = tensor.empty() : tensor<64x128xf16>
+  %h = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%gate, %up : tensor<64x128xf32>, tensor<64x128xf32>) outs(%h0 : tensor<64x128xf16>) {
+  ^bb0(%g: f32, %u: f32, %o: f16):
+    %sg = spyreop.silu %g : f32
+    %m = arith.mulf %sg, %u : f32
+    %r = arith.truncf %m : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x128xf16>
+  %ys_acc0 = tensor.empty() : tensor<64x128xf32>
+  %ys_acc = linalg.fill ins(%zero : f32) outs(%ys_acc0 : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %ys = linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%h, %wd : tensor<64x128xf16>, tensor<128x128xf16>) outs(%ys_acc : tensor<64x128xf32>) {
+  ^bb0(%ae: f16, %be: f16, %acc: f32):
+    %af = arith.extf %ae : f16 to f32
+    %bf = arith.extf %be : f16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  %y0 = tensor.empty() : tensor<64x128xf16>
+  %y = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ys : tensor<64x128xf32>) outs(%y0 : tensor<64x128xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %r = arith.truncf %v : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x128xf16>
+  ktdp.store %y, %Yt : tensor<64x128xf16>, !ktdp.access_tile<64x128xindex>
+  return
+}
