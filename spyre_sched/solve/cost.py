@@ -887,6 +887,15 @@ def stage_issue(problem: Problem, stage: Stage, choice: Choice,
     return _stage_parts(problem, stage, choice, memo)[0]
 
 
+def stage_own_issue(problem: Problem, stage: Stage, choice: Choice,
+                    memo: dict | None = None) -> int:
+    """`stage_issue` with every shared memory serving the stage at its own speed (the
+    cores staggered: `transfer_alone`); the shared memory's share of every core bounds the
+    whole run instead (`shared_engine_cycles`)."""
+    return stage_issue(problem, stage, choice, memo) - sum(
+        share_excess(w, choice) for w in stage.work if isinstance(w, Transfer))
+
+
 def stage_one_iteration(problem: Problem, stage: Stage, choice: Choice,
                         memo: dict | None = None) -> int:
     """One iteration through the stage (does not depend on the modulo)."""
@@ -1002,7 +1011,8 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
         _add_shared(st, choice, shared)
     # a unit that waits for its own work runs one iteration after the other whatever the
     # copies: its busy and idle time per iteration bounds the pace too
-    serial = serial_units(p, issues, fills)
+    serial = serial_units(p, [stage_own_issue(problem, st, choice, memo) for st in p.stages],
+                          fills)
     for engine, total in serial.items():
         per_engine[engine] = max(per_engine[engine], total)
         occupied[engine] = max(occupied[engine], total)

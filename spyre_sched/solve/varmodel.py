@@ -109,6 +109,10 @@ class _StageFigures:
     """(occupancy, head, tail) in an unbuffered pipeline (`cost.unbuffered_stage`), when
     the pipeline around it asked for them"""
     unbuffered_hi: int = 0
+    own: cp_model.LinearExprT | None = None
+    """the occupancy with every shared memory at the stage's own speed
+    (`cost.stage_own_issue`); None: the occupancy"""
+    own_hi: int = 0
 
 
 @dataclass
@@ -574,7 +578,7 @@ class _Stater:
                 sum(port_bytes), port_hi, total + latency, one_hi, modulos, modulo)
         return _StageFigures(fill, steady, out_busy, out_busy, fill, fill, fill_lo, one_hi,
                              max(one_hi, steady_hi), total, hi_total,
-                             (total, alone, alone), one_hi)
+                             (total, alone, alone), one_hi, total - sum(gain_all), hi_total)
 
     def shared_occupancy(self, w: Transfer, nbytes: cp_model.LinearExprT, hi: int,
                          own: cp_model.LinearExprT, own_hi: int) -> tuple:
@@ -627,7 +631,7 @@ class _Stater:
         scope = stage_scope(st)
         keys = self.candidates(scope)
         columns: list[list[int]] = [[] for _ in range(5 + 2 * len(shared) + 3
-                                                     + (once is not None))]
+                                                     + (once is not None) + 1)]
         memo: dict[tuple, tuple] = {}
         for key in keys:
             ch = dict(zip(scope, key))
@@ -648,7 +652,8 @@ class _Stater:
                     *(total.get(m, 0) for m in shared), alone,
                     *((at.alone, at.latency, at.nbytes) if at is not None else (0, 0, 0)),
                     *((cost.stage_fill(self.problem, st, ch, staggered, None, hidden),)
-                      if once is not None else ()))
+                      if once is not None else ()),
+                    cost.stage_own_issue(self.problem, st, ch))
             for col, v in zip(columns, found):
                 col.append(v)
         got = self.table(scope, keys, columns, "stage")
@@ -677,7 +682,7 @@ class _Stater:
             fill_hi = max(columns[8 + 2 * n])
         return _StageFigures(fill, steady, own_busy, total_busy, fill, tail, min(columns[2]),
                              fill_hi, max(one_hi, steady_hi), occupancy, max(occs),
-                             (occupancy, alone, alone), one_hi)
+                             (occupancy, alone, alone), one_hi, got[-1], max(columns[-1]))
 
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
@@ -777,10 +782,13 @@ class _Stater:
         for st, f in zip(p.stages, figures):
             engines.setdefault(st.engine, []).append(f.steady)
         # units that wait for their own work: busy and idle per iteration (`cost.serial_units`)
-        serial = list(cost.serial_units(p, [f.occupancy for f in figures],
-                                        [f.fill for f in figures]).values())
-        serial_hi = list(cost.serial_units(p, [f.occupancy_hi for f in figures],
-                                           [f.fill_hi for f in figures]).values())
+        # (at their own speed: `cost.stage_own_issue`)
+        serial = list(cost.serial_units(
+            p, [f.occupancy if f.own is None else f.own for f in figures],
+            [f.fill for f in figures]).values())
+        serial_hi = list(cost.serial_units(
+            p, [f.occupancy_hi if f.own is None else f.own_hi for f in figures],
+            [f.fill_hi for f in figures]).values())
         own: dict[str, list] = {}
         for f in figures:
             for m, (b, b_hi) in f.engine_busy.items():
