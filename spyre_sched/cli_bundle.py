@@ -95,9 +95,14 @@ def write_output(source: str, device: str, output: str, options: dict) -> str:
     schedule_doc = json.loads((Path(out) / "schedule.json").read_text())
     assumed = schedule_doc.get("predicted_assumes") or []
     note = f" ({'; '.join(assumed)}; `run` predicts each launch)" if assumed else ""
+    # device memory the compiler added (an intermediate it sends there): the caller pays it
+    plan = json.loads((Path(out) / "jobplan.json").read_text())
+    spare = [a for a in plan.get("arguments", []) if a.get("role") == "workspace"]
+    extra = "".join(f"; workspace %{a['name']} {list(a['shape'])} {a['element_type']} in device "
+                    "memory" for a in spare)
     return (f"wrote bundle {out}/ ({', '.join(files)}): predicted {schedule.predicted_cycles} "
             f"cycles{note}, peak scratchpad {allocated} bytes per core (solver's model: "
-            f"{schedule.scratchpad_bytes})")
+            f"{schedule.scratchpad_bytes}){extra}")
 
 
 def folded_in_schedule_ir(text: str, kernel, options: dict, source: str) -> dict:

@@ -107,3 +107,14 @@ def test_the_solver_keeps_the_faster_of_the_two_forms(tmp_path: Path) -> None:
     # the heuristic (V1) has no such choice: it holds H
     v1 = compile_kernel(kernel, device=SMALL, strategy="heuristic")
     assert not v1.solution.notes and "h_in_memory" not in v1.schedule_ir
+
+
+def test_compile_says_what_device_memory_the_workspace_takes(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from spyre_sched.cli import main
+
+    out = tmp_path / "out"
+    done = CliRunner().invoke(main, ["compile", str(KERNEL), "--device", SMALL, "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "; workspace %h_in_memory [256, 256] f16 in device memory" in done.output
