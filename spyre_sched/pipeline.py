@@ -150,7 +150,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     PlaceScratchpadArguments(),
     LegalityCheck(),
     *NORMALIZE_STEPS,
-    # (only in a kernel that footprints refused as written: see `schedule`)
+    # (moves results only in a kernel marked for it: `schedule`, `api.compile`)
     IntermediatesInMemory(),
     ProgramSplit(),
     DevicePatterns("pre_scheduling"),
