@@ -299,10 +299,11 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
         return step.result.solution
 
     solution = solved(module)
-    if in_memory is None and strategy == "solver" and CANDIDATES_ATTR in module.attributes:
+    if in_memory is None and strategy == "solver" and CANDIDATES_ATTR in module.attributes \
+            and not (text is not None and _is_schedule_ir(text)):
         # results a later compute reads along its reduction: held whole in the program's
         # scratchpad, or through device memory (`intermediates-in-memory`); the better
-        # schedule by the objective is kept
+        # schedule by the objective is kept (saved ScheduleIR has one form only)
         try:
             other, _, _ = load_schedule_input(
                 spare if isinstance(spare, Kernel) else text if path is None else path,

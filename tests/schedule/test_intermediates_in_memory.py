@@ -118,3 +118,18 @@ def test_compile_says_what_device_memory_the_workspace_takes(tmp_path: Path) -> 
     done = CliRunner().invoke(main, ["compile", str(KERNEL), "--device", SMALL, "-o", str(out)])
     assert done.exit_code == 0, done.output
     assert "; workspace %h_in_memory [256, 256] f16 in device memory" in done.output
+
+
+def test_saved_schedule_ir_is_solved_in_the_form_it_was_saved_in(tmp_path: Path) -> None:
+    """ScheduleIR saved by `compile --emit ktdf` holds one form (the KTIR it came from is not
+    there to schedule the other): it is solved as it is, with no comparison in the trace."""
+    from spyre_sched.api import compile as compile_kernel, print_ir
+    from spyre_sched.api import load_schedule_input
+
+    kernel = str(ROOT / "tests" / "schedule" / "kernels" / "ffn_hidden_faster_in_memory.mlir")
+    module, _, _ = load_schedule_input(kernel, SMALL)
+    saved = tmp_path / "ffn.ktdf.mlir"
+    saved.write_text(print_ir(module))
+    schedule = compile_kernel(str(saved), device=SMALL)
+    assert not [n for n in schedule.solution.notes if "through device memory" in n]
+    assert "h_in_memory" not in schedule.schedule_ir
