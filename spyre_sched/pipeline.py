@@ -288,9 +288,8 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
     module.attributes.pop(STOPPED_AFTER_ATTR, None)  # a kernel saved by --stop-after, redone
     if in_memory:
         module.attributes[REQUEST_ATTR] = UnitAttr()
-        return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
-                         kernel=kernel, verify_each=verify_each)
-    spare = module.clone() if any(isinstance(s, IntermediatesInMemory) for s in steps) else None
+    spare = module.clone() if not in_memory and any(
+        isinstance(s, IntermediatesInMemory) for s in steps) else None
     try:
         return run_steps(module, steps, stop_after=stop_after, print_after_all=print_after_all,
                          kernel=kernel, verify_each=verify_each)

@@ -215,3 +215,11 @@ def whole_box(shape: list[int]) -> AffineSet:
                                                 AffineExpr.constant(s - 1) - d,
                                                 AffineExpr.constant(0)))
     return AffineSet(len(shape), 0, tuple(constraints))
+
+
+def row_major_strides(shape: list[int]) -> list[int]:
+    """The element strides of a row-major tensor of `shape`."""
+    strides = [1] * len(shape)
+    for k in range(len(shape) - 2, -1, -1):
+        strides[k] = strides[k + 1] * shape[k + 1]
+    return strides

@@ -1,4 +1,4 @@
-"""Pass 1b, intermediates-in-memory: a compute's result that a later compute reads along
+"""Pass 1m, intermediates-in-memory: a compute's result that a later compute reads along
 its reduction goes through device memory.
 
 The down projection of an FFN, Y = H @ Wd, reads H = silu(X @ Wg) * (X @ Wu) along its
@@ -30,8 +30,8 @@ and schedules it again when footprints refuses it as written (`pipeline.schedule
 the solver strategy solves a kernel that fits both as written and with the results in
 device memory, and keeps the better schedule by its objective (`api.compile`). Holding a
 result costs no device-memory traffic, but holding it whole can crowd out the tiles that
-keep the matmuls fed: an FFN 2048 tokens x 512 -> 1024 -> 512 is predicted 18% faster
-with H in device memory. Left as written: a
+keep the matmuls fed: an FFN 2048 tokens x 768 -> 2048 -> 768 runs in 1.23x of its MAC
+bound with H held and 1.11x with H in device memory. Left as written: a
 result made or read inside a loop or a branch of the kernel, and one whose store and load
 program-split would put in one program (a load both sides read); when nothing is left to
 move the pass refuses, and the scheduler reports the first refusal.
@@ -39,6 +39,7 @@ move the pass refuses, and the scheduler reports the first refusal.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -67,7 +68,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.ktdf import WORKSPACES_ATTR, workspaces
 from spyre_sched.polyhedral.affine_values import grid_of
-from spyre_sched.schedule.common import fail, kernel_funcs, whole_box
+from spyre_sched.schedule.common import fail, kernel_funcs, row_major_strides, whole_box
 from spyre_sched.schedule.program_split import compute_groups
 
 NAME = "intermediates-in-memory"
@@ -137,13 +138,10 @@ def _through_memory(kernel: func.FuncOp, value: SSAValue, tiles: int,
     name = _unique_name(kernel, (value.name_hint or "intermediate") + SUFFIX)
     pointer = _add_argument(kernel, name)
     sizes = [tiles * shape[0], *shape[1:]]
-    strides = [1] * len(sizes)
-    for k in range(len(sizes) - 2, -1, -1):
-        strides[k] = strides[k + 1] * sizes[k + 1]
     view = ktdp.ConstructMemoryViewOp.build(
         operands=[pointer, [], []],
         properties={"static_sizes": DenseArrayBase.from_list(i64, sizes),
-                    "static_strides": DenseArrayBase.from_list(i64, strides),
+                    "static_strides": DenseArrayBase.from_list(i64, row_major_strides(sizes)),
                     "coordinate_set": AffineSetAttr(whole_box(sizes)),
                     "memory_space": ktdp.MemorySpaceAttr(StringAttr("global"), NoneAttr())},
         result_types=[MemRefType(element, sizes)])
@@ -160,7 +158,7 @@ def _through_memory(kernel: func.FuncOp, value: SSAValue, tiles: int,
     tile.result.name_hint = name + "_tile"
     producer = value.owner
     assert isinstance(producer, Operation)
-    readers = [use for use in value.uses]
+    readers = list(value.uses)
     store = ktdp.StoreOp.build(operands=[value, tile.result])
     load = ktdp.LoadOp.build(operands=[tile.result], result_types=[value.type])
     load.result.name_hint = (value.name_hint or "intermediate") + "_loaded"
@@ -173,8 +171,7 @@ def _through_memory(kernel: func.FuncOp, value: SSAValue, tiles: int,
 @dataclass(frozen=True)
 class IntermediatesInMemory(ModulePass):
     """Send every result a later compute reads along its reduction through device memory,
-    in a module marked `ktdf.intermediates_in_memory` (a kernel that does not fit as
-    written)."""
+    in a module marked `ktdf.intermediates_in_memory`; count them in any other."""
 
     name = NAME
 
@@ -191,10 +188,7 @@ class IntermediatesInMemory(ModulePass):
             if not values:
                 raise fail(kernel, NAME, "no compute result that a later compute reads "
                            "along its reduction can go through device memory")
-            tiles = 1
-            for n in grid_of(kernel):
-                tiles *= n
-            tile_id = _tile_id(kernel)
+            tiles, tile_id = math.prod(grid_of(kernel)), _tile_id(kernel)
             moved = [_through_memory(kernel, v, tiles, tile_id) for v in values]
             groups = compute_groups(kernel)
             for store, load, name in moved:

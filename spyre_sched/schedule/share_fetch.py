@@ -103,6 +103,7 @@ from spyre_sched.schedule.common import (
     fresh_name,
     kernel_funcs,
     programs,
+    row_major_strides,
     whole_box,
 )
 from spyre_sched.schedule.keep_across import REGIONS_ATTR
@@ -334,7 +335,7 @@ def slot_view(shape: list[int], element: Attribute, offset_bytes: int,
               owner: int | None) -> tuple[arith.ConstantOp, ktdp.ConstructMemoryViewOp]:
     """A row-major view of a slice's region: in the executing tile's scratchpad
     (`owner` None) or in core `owner`'s."""
-    strides = _strides(shape)
+    strides = row_major_strides(shape)
     offset = arith.ConstantOp(IntegerAttr(offset_bytes // element_bytes(element), IndexType()))
     view = ktdp.ConstructMemoryViewOp.build(
         operands=[offset.result, [], []],
@@ -402,7 +403,7 @@ def _region_view(result: str, shape: list[int], element: Attribute, start: int,
         extra = f", {OWNERS_ATTR} = array<i64: {', '.join(map(str, owners))}>"
     return (f"      {result}_at = arith.constant {start // element_bytes(element)} : index\n"
             f"      {result} = ktdp.construct_memory_view {result}_at, "
-            f"sizes: [{', '.join(map(str, shape))}], strides: [{', '.join(map(str, _strides(shape)))}] "
+            f"sizes: [{', '.join(map(str, shape))}], strides: [{', '.join(map(str, row_major_strides(shape)))}] "
             f"{{coordinate_set = {AffineSetAttr(whole_box(shape))}, memory_space = {space}{extra}}} "
             f": {_box_type(shape, element)}")
 
@@ -572,13 +573,6 @@ def _place_region(program: ModuleOp, reader: func.FuncOp, name: str, start: int,
     inner = next(op for op in program.ops if isinstance(op, func.FuncOp))
     inner.attributes[PINNED_ATTR] = IntegerAttr(_pinned(reader), i64)
     _add_region(inner, name, start, end)
-
-
-def _strides(shape: list[int]) -> list[int]:
-    strides = [1] * len(shape)
-    for k in range(len(shape) - 2, -1, -1):
-        strides[k] = strides[k + 1] * shape[k + 1]
-    return strides
 
 
 def _read_in_place(read: SharedRead) -> bool:
