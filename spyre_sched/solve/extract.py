@@ -1180,7 +1180,7 @@ class _ProgramReader:
         latency = int(unit.compute.get("latency", 0)) if unit.compute else 0
         elements = Expr(count.scope, lambda v: padded * count(v))
         return Compute(name, self.quantity(elements), 1, macs, latency=latency,
-                       points=padded)
+                       points=padded, instructions=self.quantity(count))
 
     def _chunk_shape(self, pipe: ktdf.PipelineOp) -> tuple[ktdf.ParallelOp, list[ktdf.FifoOp],
                                                            list[GenericOp]] | None:

@@ -312,6 +312,11 @@ class Compute:
     unit issues the vector ops in order, each waiting for its operands' results, and
     sends the result when it is ready (`extract.vector_period`); per vector, when the
     lowering runs several vectors per instruction (a chunk)."""
+    instructions: Quantity = field(default_factory=lambda: Quantity.const(1))
+    """Instructions per iteration that wait only for their own operands (a matrix unit's
+    steps: the array keeps the partial sums, so a step never waits for the previous
+    step's result). A stage streaming them needs one instruction after its last input
+    (`streaming.ends`)."""
 
 
 @dataclass(frozen=True)
@@ -658,7 +663,8 @@ def stage_scope(stage: Stage) -> tuple[str, ...]:
         if isinstance(w, Transfer):
             names = w.bytes.scope
         elif isinstance(w, Compute):
-            names = (*w.elements.scope, *w.instances.scope, *w.steps.scope, *w.period.scope)
+            names = (*w.elements.scope, *w.instances.scope, *w.steps.scope, *w.period.scope,
+                     *w.instructions.scope)
         else:
             names = pipeline_scope(w)
         for d in names:

@@ -20,7 +20,10 @@ of a carried reduction (docs/scheduleir.md, section 9):
 - a stage running one nested pipeline hands on its first result after one pass of that
   pipeline (the first chunk is in the FIFO), and needs one pass after its last input;
 - a stage running one carried compute of s dependent steps needs one step after its last
-  input (the last vector's step and the result's send); its result comes at the end.
+  input (the last vector's step and the result's send); its result comes at the end;
+- a stage running n matrix instructions (each output block's K steps, chunk by chunk:
+  the array keeps the partial sums, so an instruction waits only for its operands) needs
+  the last instruction and the unit's latency after its last input.
 
 Before this, the 1 x 16384 row sums on tests/reductions' small_lx device were predicted
 ~25% high (the chunks' DMA counted after the sfu's sum instead of under it).
@@ -54,9 +57,14 @@ def ends(stage: Stage, whole: int, choice: Choice,
         first = min(whole, one_pass(nested))
         return first, first
     if len(stage.work) == 1 and isinstance(stage.work[0], Compute):
-        steps = stage.work[0].steps.at(choice)
+        compute = stage.work[0]
+        steps = compute.steps.at(choice)
         if steps > 1:
             return whole, -(-whole // steps)
+        instructions = compute.instructions.at(choice)
+        if instructions > 1:
+            latency = min(compute.latency, whole)
+            return whole, -(-(whole - latency) // instructions) + latency
     return whole, whole
 
 

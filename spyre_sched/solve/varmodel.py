@@ -1140,7 +1140,8 @@ def _values(w, ch) -> tuple:
     if isinstance(w, Transfer):
         return (w.bytes.at(ch),)
     if isinstance(w, Compute):
-        return (w.elements.at(ch), w.instances.at(ch), w.steps.at(ch), w.period.at(ch))
+        return (w.elements.at(ch), w.instances.at(ch), w.steps.at(ch), w.period.at(ch),
+                w.instructions.at(ch))
     return tuple(ch[d] for d in pipeline_scope(w))
 
 
