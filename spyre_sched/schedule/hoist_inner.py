@@ -92,58 +92,109 @@ def _first_loop_left(transfer: ktdf.DataTransferOp, loops: list[scf.ForOp]) -> i
     return None
 
 
+def _invariant_fills(pipe: ktdf.PipelineOp, loops: list[scf.ForOp]) -> list[tuple]:
+    """(buffer value, buffer op, stage, fill, j) for each input buffer of `pipe` filled only
+    by a DMA-in that depends on no index of loops[j:]."""
+    assert pipe.private is not None
+    made = [o for o in pipe.private.body.block.ops if not isinstance(o, ktdf.PrivateYieldOp)]
+    found = []
+    for value, op in zip(pipe.private.res, made):
+        if not isinstance(op, ktdf.BufferOp) or op.role.data != "input":
+            continue
+        fill = fill_of(pipe, value)
+        if fill is None:
+            continue
+        writers = [u.operation for u in value.uses
+                   if isinstance(u.operation, ktdf.DataTransferOp) and u.operation.dest == value]
+        if writers != [fill[1]]:
+            continue
+        j = _first_loop_left(fill[1], loops)
+        if j is not None:
+            found.append((value, op, *fill, j))
+    return found
+
+
+def _value_key(value: SSAValue, inside: Operation) -> tuple:
+    """`value` up to renaming: what computes it when made inside `inside` (op, properties,
+    attributes, operands), the value itself otherwise."""
+    owner = value.owner
+    if not isinstance(owner, Operation) or not defined_inside(value, inside):
+        return ("value", id(value))
+    return (owner.name, str(owner.properties), str(owner.attributes),
+            tuple(_value_key(v, inside) for v in owner.operands),
+            tuple(owner.results).index(value))
+
+
+def _fill_key(buffer: ktdf.BufferOp, transfer: ktdf.DataTransferOp, inside: Operation) -> tuple:
+    """Two fills with the same key put the same data into buffers of the same kind."""
+    sides = [tuple(_value_key(v, inside) if isinstance(v, SSAValue) else ("const", v)
+                   for v in side)
+             for side in (transfer.mixed_source_offsets(), transfer.mixed_source_sizes(),
+                          transfer.mixed_dest_offsets(), transfer.mixed_dest_sizes())]
+    return (str(buffer.results[0].type), str(buffer.properties), str(buffer.attributes),
+            id(transfer.source), transfer.mode, str(transfer.attributes), *sides)
+
+
 def hoist_inner(pipe: ktdf.PipelineOp) -> int:
     """Move each input fill of tile pipeline `pipe` that the inner tile loops do not
-    change out of them; returns how many moved."""
+    change out of them; returns how many moved. The fills that leave the same loops move
+    together, into one run-once pipeline around that loop; fills that put the same data
+    into the same kind of buffer (two computes reading one operand's tile) become one
+    buffer filled once."""
     moved = 0
     while True:
         loops = _tile_loops_around(pipe)
         if len(loops) < 2 or pipe.private is None:
             return moved
-        made = [o for o in pipe.private.body.block.ops if not isinstance(o, ktdf.PrivateYieldOp)]
-        found = None
-        for value, op in zip(pipe.private.res, made):
-            if not isinstance(op, ktdf.BufferOp) or op.role.data != "input":
-                continue
-            fill = fill_of(pipe, value)
-            if fill is None:
-                continue
-            writers = [u.operation for u in value.uses
-                       if isinstance(u.operation, ktdf.DataTransferOp) and u.operation.dest == value]
-            if writers != [fill[1]]:
-                continue
-            j = _first_loop_left(fill[1], loops)
-            if j is not None:
-                found = (value, op, *fill, j)
-                break
-        if found is None:
+        found = _invariant_fills(pipe, loops)
+        if not found:
             return moved
-        value, buffer, stage, transfer, j = found
+        j = found[0][4]
         left = loops[j]
-        new = buffer.clone()
-        ops: list[Operation] = []
         keep = lambda v: defined_inside(v, left)  # noqa: E731 (made inside the loops left: cloned)
-        mixed = [[rebuild(v, {}, ops, keep) if isinstance(v, SSAValue) else v for v in side]
-                 for side in (transfer.mixed_source_offsets(), transfer.mixed_source_sizes(),
-                              transfer.mixed_dest_offsets(), transfer.mixed_dest_sizes())]
-        fetch = ktdf.DataTransferOp(transfer.source, mixed[0], mixed[1], new.result, mixed[2],
-                                    mixed[3], transfer.mode if transfer.mode != "copy" else None)
-        fetch.attributes.update(transfer.attributes)
-        units = [u.data for u in stage.applicable_units.data] if stage.applicable_units else []
-        feeding = [v for v in transfer.operands if isinstance(v.owner, Operation)]
-        Rewriter.erase_op(transfer)
-        erase_dead(feeding)
-        value.replace_all_uses_with(new.result)
-        drop_resources(pipe, {value})
-        if not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
-            drop_stage(pipe, stage)
+        hoisted: dict[tuple, ktdf.BufferOp] = {}
+        units: list[str] = []
+        ops: list[Operation] = []
+        doomed: set[SSAValue] = set()
+        fetching: list[ktdf.StageOp] = []
+        for value, buffer, stage, transfer, at in found:
+            if at != j:
+                continue
+            key = _fill_key(buffer, transfer, left)
+            new = hoisted.get(key)
+            if new is None:
+                new = hoisted[key] = buffer.clone()
+                mixed = [[rebuild(v, {}, ops, keep) if isinstance(v, SSAValue) else v
+                          for v in side]
+                         for side in (transfer.mixed_source_offsets(),
+                                      transfer.mixed_source_sizes(),
+                                      transfer.mixed_dest_offsets(), transfer.mixed_dest_sizes())]
+                fetch = ktdf.DataTransferOp(transfer.source, mixed[0], mixed[1], new.result,
+                                            mixed[2], mixed[3],
+                                            transfer.mode if transfer.mode != "copy" else None)
+                fetch.attributes.update(transfer.attributes)
+                ops.append(fetch)
+            units += [u.data for u in stage.applicable_units.data
+                      if u.data not in units] if stage.applicable_units else []
+            feeding = [v for v in transfer.operands if isinstance(v.owner, Operation)]
+            Rewriter.erase_op(transfer)
+            erase_dead(feeding)
+            value.replace_all_uses_with(new.result)
+            doomed.add(value)
+            if stage not in fetching:
+                fetching.append(stage)
+            moved += 1
+        # (both rebuild the private: the values above are stale after them)
+        drop_resources(pipe, doomed)
+        for stage in fetching:
+            if not any(isinstance(o, ktdf.DataTransferOp) for o in stage.walk()):
+                drop_stage(pipe, stage)
         block, after = left.parent_block(), left.next_op
         assert block is not None and after is not None  # the loop body's yield
         left.detach()
-        Rewriter.insert_op(pipeline([new], [(units, [*ops, fetch]), ([], [left])],
+        Rewriter.insert_op(pipeline(list(hoisted.values()), [(units, ops), ([], [left])],
                                     {OUTER_FETCH_ATTR: UnitAttr()}),
                            InsertPoint.before(after))
-        moved += 1
 
 
 def hoist_program(fn: Operation) -> int:

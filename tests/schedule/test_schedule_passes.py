@@ -16,6 +16,7 @@ from spyre_sched.errors import SpyreSchedError
 from spyre_sched.pipeline import POST_SOLVE_STEPS, SCHEDULE_STEPS, run_steps, step_name
 
 HERE = Path(__file__).parent / "passes"
+ROOT = Path(__file__).parents[2]
 NORMALIZE = Path(__file__).parents[1] / "normalize" / "passes"
 FILES = sorted([*HERE.glob("*.mlir"), *NORMALIZE.glob("*.mlir")], key=lambda p: p.name)
 
@@ -33,7 +34,8 @@ def test_every_pass_has_an_ir_test() -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_pass(path: Path) -> None:
+def test_pass(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # a test device named by its path is found from the repository
     text = path.read_text()
     name = _header(text, "PASS")
     step = next(s for s in (*SCHEDULE_STEPS, *POST_SOLVE_STEPS) if step_name(s) == name)
