@@ -666,15 +666,24 @@ def stage_times(problem: Problem, stage: Stage, choice: Choice, modulo: int,
 
 def nested_ends(problem: Problem, inner: Pipeline, choice: Choice,
                 memo: dict | None = None) -> tuple[int, int]:
-    """(head, tail) of one run of the nested pipeline `inner`: from its start until its
-    first stage has done its reads (the pipeline less the fills after that stage), and
-    from the start of its last stage's part until its end (the pipeline less the fills
-    before it). Its first stage reads the buffer before the stage that runs it, its last
-    writes the buffer after."""
+    """(head, tail) of one run of the nested pipeline `inner`: from its start until the
+    last of its stages that reads the buffer before the stage that runs it has done so
+    (`Pipeline.outer_reads`, the first stage unless a later one reads it: the pipeline
+    less the fills after that stage; a later stage that runs a pipeline of its own reads
+    by that one's head), and from the start of its last stage's part until
+    its end (the pipeline less the fills before it). Its last stage writes the buffer
+    after."""
     cycles = pipeline_cycles(problem, inner, choice, memo)
     fills = _profile(problem, inner, choice, memo)[2]
     total = sum(fills)
-    head = min(cycles, max(fills[0], cycles - total + fills[0]))
+    k = inner.outer_reads
+    part = fills[k]
+    reader = inner.stages[k]
+    if k > 0 and len(reader.work) == 1 and isinstance(reader.work[0], Pipeline):
+        # a nested stage reads at its own head (its loads go first)
+        part = min(part, nested_ends(problem, reader.work[0], choice, memo)[0])
+    read = sum(fills[:k]) + part
+    head = min(cycles, max(read, cycles - total + read))
     tail = min(cycles, max(fills[-1], cycles - total + fills[-1]))
     return head, tail
 

@@ -579,6 +579,36 @@ def _buffers(pipe: ktdf.PipelineOp) -> list[ktdf.BufferOp]:
     return [op for op in private.walk() if isinstance(op, ktdf.BufferOp)]
 
 
+def _outer_reads(pipe: ktdf.PipelineOp) -> int:
+    """The last stage of `pipe` whose reads of a buffer of the pipeline around it are
+    spread over it: made in a reduction loop (a matmul's operand read along K), not
+    once per point as the stage starts (a row's statistic). 0 when no later stage
+    does: the first stage stands for the reads (`Pipeline.outer_reads`)."""
+    outer = pipe.parent_op()
+    while outer is not None and not isinstance(outer, ktdf.PipelineOp):
+        outer = outer.parent_op()
+    if outer is None or outer.private is None:
+        return 0
+    held = set(outer.private.res)
+    last = 0
+    for k, stage in enumerate(pipe.stages):
+        if any(isinstance(t, ktdf.DataTransferOp) and t.source in held
+               and _in_reduction_loop(t, stage) for t in stage.walk()):
+            last = k
+    return last
+
+
+def _in_reduction_loop(op: Operation, stage: ktdf.StageOp) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not stage:
+        attr = parent.attributes.get("loop_type")
+        if isinstance(parent, scf.ForOp) and isinstance(attr, ktdf.LoopTypeAttr) \
+                and attr.loop_type is ktdf.LoopType.REDUCTION:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 # ---- pipelines -------------------------------------------------------------------------
 
 
@@ -712,7 +742,7 @@ class _ProgramReader:
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
         streams = not has_buffers and bool(fifo_depths) and pipe.modulo is None
         return Pipeline(name, self.iterations(pipe), stages, modulo,
-                        streams=streams)
+                        streams=streams, outer_reads=_outer_reads(pipe))
 
     def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
         private = pipe.private

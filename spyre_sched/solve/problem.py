@@ -369,6 +369,10 @@ class Pipeline:
     """The stages are joined only by FIFOs (no buffers, no modulo clause): each starts on
     the first entries of the one before, so one pass through them overlaps
     (`solve/streaming.py`)."""
+    outer_reads: int = 0
+    """The last of its stages that reads a buffer of the pipeline around it (the one whose
+    stage runs it): a run holds that buffer until this stage is done (`cost.nested_ends`).
+    A tile pipeline's computes read an operand hoisted around it after its own fills."""
 
 
 @dataclass(frozen=True)

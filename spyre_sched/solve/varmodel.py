@@ -113,6 +113,8 @@ class _StageFigures:
     """the occupancy with every shared memory at the stage's own speed
     (`cost.stage_own_issue`); None: the occupancy"""
     own_hi: int = 0
+    run: "_Run | None" = None
+    """the run of the pipeline a nested stage runs"""
 
 
 @dataclass
@@ -140,6 +142,8 @@ class _Run:
     serial_hi: tuple = ()
     """per unit that waits for its own work, its busy and idle time per iteration, and its
     most (`cost.serial_units`)"""
+    outer_reads: int = 0
+    """`Pipeline.outer_reads` of the pipeline run"""
 
 
 class _Stater:
@@ -460,14 +464,24 @@ class _Stater:
     def _unbuffered_nested(self, run: _Run, pace) -> tuple[tuple, int]:
         """`cost.unbuffered_stage` of a stage that runs the pipeline of `run`: its pace,
         head and tail."""
+        return (pace, self._read_end(run), self._end(run, run.figures[-1].fill)), run.hi
+
+    def _end(self, run: _Run, part) -> cp_model.LinearExprT:
+        """The run less the fills after a part of it (`cost.nested_ends`)."""
+        total = sum(f.fill for f in run.figures)
+        longer = self.maximum([part, run.cycles - total + part], run.hi, "inner.end")
+        return self.minimum([run.cycles, longer], run.hi, "inner.end")
+
+    def _read_end(self, run: _Run) -> cp_model.LinearExprT:
+        """`cost.nested_ends`' head: the run until its stage that reads the buffer around
+        it has read it (a nested stage: its own run's head)."""
+        k = run.outer_reads
         figures = run.figures
-        total = sum(f.fill for f in figures)
-
-        def end(f: _StageFigures) -> cp_model.LinearExprT:
-            longer = self.maximum([f.fill, run.cycles - total + f.fill], run.hi, "inner.end")
-            return self.minimum([run.cycles, longer], run.hi, "inner.end")
-
-        return (pace, end(figures[0]), end(figures[-1])), run.hi
+        part = figures[k].fill
+        inner = figures[k].run
+        if k > 0 and inner is not None and inner.figures:
+            part = self.minimum([part, self._read_end(inner)], run.hi, "inner.read")
+        return self._end(run, sum(f.fill for f in figures[:k]) + part)
 
     def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
                       unbuffered: bool = False,
@@ -510,7 +524,7 @@ class _Stater:
         else:
             steady = self.steady(pace, run.cycles - pace, run.hi, modulos)
         return _StageFigures(fill, steady, {}, run.busy, first, first, fill_lo, run.hi,
-                             run.hi, pace, run.hi, held, held_hi)
+                             run.hi, pace, run.hi, held, held_hi, run=run)
 
     def _transfer_stage(self, st: Stage, staggered: tuple[str, ...], hidden: int, slack: int,
                         modulos, shared: list[str], port=None,
@@ -882,7 +896,8 @@ class _Stater:
                 self.busy_least[m] = self.busy_least.get(m, 0) + least
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
                     tuple(st.engine for st in p.stages), buffered,
-                    upper_s if slowest and not top else 0, tuple(serial), tuple(serial_hi))
+                    upper_s if slowest and not top else 0, tuple(serial), tuple(serial_hi),
+                    p.outer_reads)
 
     def _slacks(self, p: Pipeline, n: cp_model.LinearExprT, n_lo: int, n_hi: int
                 ) -> tuple[list[int], cp_model.IntVar | None]:
