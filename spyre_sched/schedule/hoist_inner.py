@@ -29,10 +29,10 @@ it uses); it leaves the tile pipeline's slots (one copy instead of one per stage
 flight). All fills that leave the same loops move into one such pipeline, and fills that
 put the same data into the same kind of buffer become one buffer, filled once: an FFN's
 gate = X @ Wg and up = X @ Wu, fused in one tile pipeline, each fetch X's row tile into
-a buffer of their own until here. Done only when exact: the fill is a DMA-in from outside the pipeline whose
-offsets and sizes depend on no index of the loops it leaves, nothing else in the
-pipeline writes the buffer, and the loops form a perfect tile nest (each body its
-tile's derive_size and the next loop or the pipeline).
+a buffer of their own until here. Done only when exact: the fill is a DMA-in from
+outside the pipeline whose offsets and sizes depend on no index of the loops it leaves,
+nothing else in the pipeline writes the buffer, and the loops form a perfect tile nest
+(each body its tile's derive_size and the next loop or the pipeline).
 """
 
 from __future__ import annotations

@@ -371,8 +371,9 @@ class Pipeline:
     (`solve/streaming.py`)."""
     outer_reads: int = 0
     """The last of its stages that reads a buffer of the pipeline around it (the one whose
-    stage runs it): a run holds that buffer until this stage is done (`cost.nested_ends`).
-    A tile pipeline's computes read an operand hoisted around it after its own fills."""
+    stage runs it) along a reduction, 0 when none after the first does: a run holds that
+    buffer until this stage is done (`cost.nested_ends`). A tile pipeline's matrix loads
+    read an operand hoisted around it after the tile's own fetches."""
 
 
 @dataclass(frozen=True)
