@@ -86,8 +86,9 @@ def allocated_and_modelled(kernel: Path, device: str, strategy: str):
 def _cases():
     # The default run: the examples `in_default_run` picks, and the suite on spyre but
     # its largest solves (the examples cover matmul, FFN, the sharded RMSNorm and split-K),
-    # with the solver's schedule; the heuristic's schedules and the rest of the suite
-    # (~3 min, the three-level device's solves dominate) are opt-in (-m slow).
+    # with the solver's schedule; the heuristic's schedules and the rest of the suite are
+    # opt-in (-m slow): the three-level device's solves dominate them (its softmax alone
+    # compiles in ~23 min of CPU, ~7 of them in CP-SAT's phases).
     heavy = {"layernorm", "rmsnorm", "ffn", "matmul", "sharded_rmsnorm", "splitk_matmul"}
     for device in DEVICES:
         for path in [*EXAMPLES, *SUITE]:
