@@ -2,8 +2,8 @@
 // tokens x 128 -> 256 -> 128, f16, 4 tiles of 64 rows. gate = X @ Wg and up = X @ Wu (f32
 // sums), H = silu(gate) * up rounded to f16 and stored; each tile loads its rows of H back
 // for Y = H @ Wd. On a 128 KiB scratchpad the first program runs gate, up and H in one tile
-// pipeline whose DMA unit loads X and Wg, then X and Wu (it waits for its own loads), inside
-// a row tile loop that fetches X once per row tile.
+// pipeline whose DMA unit loads Wg, then Wu (it waits for its own loads), inside a row tile
+// loop that fetches X, which both matmuls read, once per row tile.
 // DEVICE: tests/solve/devices/spyre_128k_lx.mlir
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #mA = affine_map<(m, n, k) -> (m, k)>
