@@ -178,6 +178,16 @@ class LoopTypeAttr(ParametrizedAttribute):
             raise VerifyException(f"#ktdf.loop_type: unknown kind '{self.kind.data}'")
 
 
+#: the attribute a scheduler loop carries its `LoopTypeAttr` in
+LOOP_TYPE_ATTR = "loop_type"
+
+
+def is_reduction_loop(op: Operation) -> bool:
+    """Is `op` a loop tagged `reduction_loop` (its iterations carry a value)?"""
+    attr = op.attributes.get(LOOP_TYPE_ATTR)
+    return isinstance(attr, LoopTypeAttr) and attr.loop_type is LoopType.REDUCTION
+
+
 @irdl_attr_definition
 class OpenAttr(ParametrizedAttribute):
     """`#ktdf.open`: a decision not taken yet (printed `?` in the ops that hold one)."""

@@ -9,7 +9,7 @@ op came from the kernel text.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
 
 from spyre_sched.device import Device, Hop, load_device
@@ -35,7 +35,7 @@ PROGRAM_PREFIX = "program_"
 SCHEDULE_PREFIX = "local_schedule_"
 #: which iteration dim of the program's compute a scheduler loop walks
 DIM_ATTR = "ktdf.dim"
-LOOP_TYPE_ATTR = "loop_type"
+LOOP_TYPE_ATTR = ktdf.LOOP_TYPE_ATTR
 
 
 class ScheduleError(UnsupportedError):
@@ -223,3 +223,30 @@ def row_major_strides(shape: list[int]) -> list[int]:
     for k in range(len(shape) - 2, -1, -1):
         strides[k] = strides[k + 1] * shape[k + 1]
     return strides
+
+
+_PURE_PREFIXES = ("arith.",)
+_PURE_OPS = ("ktdp.get_compute_tile_id", "ktdp.construct_memory_view")
+
+
+def structural_key(value: SSAValue, leaf: Callable[[SSAValue], object | None],
+                   memo: dict[SSAValue, object]) -> object | None:
+    """`value` as a tree comparable up to renaming: `leaf(value)` where it gives a key,
+    else pure index/view ops (arith, the tile id, memory views) by name, result, properties
+    and attributes (`ktdf.*` left out) and their operands' keys. None when it depends on
+    anything else (a block argument `leaf` does not name, another op)."""
+    if value in memo:
+        return memo[value]
+    out = leaf(value)
+    if out is None and not isinstance(value, BlockArgument):
+        op = value.owner
+        assert isinstance(op, Operation)
+        if not op.regions and (op.name.startswith(_PURE_PREFIXES) or op.name in _PURE_OPS):
+            parts = [structural_key(v, leaf, memo) for v in op.operands]
+            if all(p is not None for p in parts):
+                attrs = {**op.properties, **{k: a for k, a in op.attributes.items()
+                                             if not k.startswith("ktdf.")}}
+                out = (op.name, value.index,  # type: ignore[attr-defined]
+                       tuple(sorted((k, str(a)) for k, a in attrs.items())), tuple(parts))
+    memo[value] = out
+    return out

@@ -47,7 +47,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf
-from spyre_sched.schedule.common import programs
+from spyre_sched.schedule.common import programs, structural_key
 from spyre_sched.schedule.hoist import defined_inside, fill_of
 from spyre_sched.schedule.ir_build import (
     depends_on,
@@ -117,23 +117,19 @@ def _invariant_fills(pipe: ktdf.PipelineOp, loops: list[scf.ForOp]) -> list[tupl
     return found
 
 
-def _value_key(value: SSAValue, inside: Operation) -> tuple:
-    """`value` up to renaming: what computes it when made inside `inside` (op, properties,
-    attributes, operands), the value itself otherwise."""
-    owner = value.owner
-    if not isinstance(owner, Operation) or not defined_inside(value, inside):
-        return ("value", id(value))
-    return (owner.name, str(owner.properties), str(owner.attributes),
-            tuple(_value_key(v, inside) for v in owner.operands),
-            tuple(owner.results).index(value))
-
-
-def _fill_key(buffer: ktdf.BufferOp, transfer: ktdf.DataTransferOp, inside: Operation) -> tuple:
-    """Two fills with the same key put the same data into buffers of the same kind."""
-    sides = [tuple(_value_key(v, inside) if isinstance(v, SSAValue) else ("const", v)
+def _fill_key(buffer: ktdf.BufferOp, transfer: ktdf.DataTransferOp, inside: Operation,
+              memo: dict[SSAValue, object]) -> tuple:
+    """Two fills with the same key put the same data into buffers of the same kind: their
+    subscripts computed alike inside `inside` from the same values outside it
+    (`structural_key`); a fill whose subscripts cannot be compared is only itself."""
+    def outside(v: SSAValue) -> object | None:
+        return ("value", id(v)) if not defined_inside(v, inside) else None
+    sides = [tuple(structural_key(v, outside, memo) if isinstance(v, SSAValue) else ("const", v)
                    for v in side)
              for side in (transfer.mixed_source_offsets(), transfer.mixed_source_sizes(),
                           transfer.mixed_dest_offsets(), transfer.mixed_dest_sizes())]
+    if any(k is None for side in sides for k in side):
+        return ("fill", id(transfer))
     return (str(buffer.results[0].type), str(buffer.properties), str(buffer.attributes),
             id(transfer.source), transfer.mode, str(transfer.attributes), *sides)
 
@@ -155,15 +151,16 @@ def hoist_inner(pipe: ktdf.PipelineOp) -> int:
         j = found[0][4]
         left = loops[j]
         keep = lambda v: defined_inside(v, left)  # noqa: E731 (made inside the loops left: cloned)
+        memo: dict[SSAValue, object] = {}
+        # (keyed before any is erased: a key names values outside the loops by identity)
+        group = [(fill, _fill_key(fill[1], fill[3], left, memo)) for fill in found
+                 if fill[4] == j]
         hoisted: dict[tuple, ktdf.BufferOp] = {}
         units: list[str] = []
         ops: list[Operation] = []
         doomed: set[SSAValue] = set()
         fetching: list[ktdf.StageOp] = []
-        for value, buffer, stage, transfer, at in found:
-            if at != j:
-                continue
-            key = _fill_key(buffer, transfer, left)
+        for (value, buffer, stage, transfer, _), key in group:
             new = hoisted.get(key)
             if new is None:
                 new = hoisted[key] = buffer.clone()

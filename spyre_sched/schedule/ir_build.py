@@ -43,9 +43,7 @@ def loop_dim(op: Operation) -> int | None:
     return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
-def is_reduction_loop(op: Operation) -> bool:
-    attr = op.attributes.get(LOOP_TYPE_ATTR)
-    return isinstance(attr, ktdf.LoopTypeAttr) and attr.loop_type is ktdf.LoopType.REDUCTION
+is_reduction_loop = ktdf.is_reduction_loop
 
 
 def pipeline(resources: Sequence[Operation], stage_bodies: Sequence[tuple[list[str], list[Operation]]],

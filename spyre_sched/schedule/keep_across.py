@@ -50,7 +50,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i64,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -63,6 +63,7 @@ from spyre_sched.schedule.common import (
     element_bytes,
     kernel_funcs,
     programs,
+    structural_key,
 )
 from spyre_sched.schedule.keep_resident import (
     KEEP_ATTR,
@@ -79,37 +80,17 @@ REGIONS_ATTR = "ktdf.resident_regions"
 """On every program a cross-program keep spans: decision name -> `array<i64: START, END>`,
 the bytes of the tile's scratchpad the region occupies when the input is kept."""
 
-_PURE_PREFIXES = ("arith.",)
-_PURE_OPS = ("ktdp.get_compute_tile_id", "ktdp.construct_memory_view")
-
-
 def canonical(value: SSAValue, fn: func.FuncOp, kernel_args: int,
               memo: dict[SSAValue, object]) -> object | None:
-    """`value` as a tree comparable between programs: kernel arguments by position,
-    constants, the tile id and pure index/view ops by name, properties and operands.
-    None when it depends on anything else (an orchestrator value, a loop index)."""
-    if value in memo:
-        return memo[value]
-    out: object | None
-    if isinstance(value, BlockArgument):
-        inside = value.owner is fn.body.blocks[0] and value.index < kernel_args
-        out = ("arg", value.index) if inside else None
-    else:
-        op = value.owner
-        assert isinstance(op, Operation)
-        if op.regions or not (op.name.startswith(_PURE_PREFIXES) or op.name in _PURE_OPS):
-            out = None
-        else:
-            parts = [canonical(v, fn, kernel_args, memo) for v in op.operands]
-            if any(p is None for p in parts):
-                out = None
-            else:
-                attrs = {**op.properties, **{k: a for k, a in op.attributes.items()
-                                             if not k.startswith("ktdf.")}}
-                out = (op.name, value.index, tuple(sorted((k, str(a)) for k, a in attrs.items())),
-                       tuple(parts))
-    memo[value] = out
-    return out
+    """`value` as a tree comparable between programs (`structural_key`): kernel
+    arguments by position. None when it depends on anything else (an orchestrator value,
+    a loop index)."""
+    def argument(v: SSAValue) -> object | None:
+        if isinstance(v, BlockArgument) and v.owner is fn.body.blocks[0] \
+                and v.index < kernel_args:
+            return ("arg", v.index)
+        return None
+    return structural_key(value, argument, memo)
 
 
 @dataclass

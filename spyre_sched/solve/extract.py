@@ -601,9 +601,7 @@ def _outer_reads(pipe: ktdf.PipelineOp) -> int:
 def _in_reduction_loop(op: Operation, stage: ktdf.StageOp) -> bool:
     parent = op.parent_op()
     while parent is not None and parent is not stage:
-        attr = parent.attributes.get("loop_type")
-        if isinstance(parent, scf.ForOp) and isinstance(attr, ktdf.LoopTypeAttr) \
-                and attr.loop_type is ktdf.LoopType.REDUCTION:
+        if ktdf.is_reduction_loop(parent):
             return True
         parent = parent.parent_op()
     return False
