@@ -119,7 +119,7 @@ def run_job(job: SweepJob) -> dict:
         alarm = _Alarm(job.timeout)
         try:
             with alarm:
-                _measure(job, str(kernel_path), str(device_path), row)
+                measured = _measure(job, str(kernel_path), str(device_path), row)
         except _Timeout:
             row.update(status="timeout", reason=f"the job passed its time limit of "
                        f"{job.timeout:g} s")
@@ -146,15 +146,21 @@ def run_job(job: SweepJob) -> dict:
             else:  # a bug: the row says so, the other jobs go on
                 row.update(status="crash", reason=own_words(f"{type(err).__name__}: {err}"))
         else:
-            if alarm.fired:  # the alarm landed where its exception was dropped (a gc hook)
+            if alarm.fired:  # the alarm landed where its exception was dropped (a gc hook):
+                # what was measured after the limit is not the row's (a timeout row never
+                # has cycles, wherever the alarm landed)
                 row.update(status="timeout", reason=f"the job passed its time limit of "
                            f"{job.timeout:g} s")
+            else:
+                row.update(measured)
     row["job_s"] = time.perf_counter() - started
     return row
 
 
-def _measure(job: SweepJob, kernel_path: str, device_path: str, row: dict) -> None:
-    """Fill `row` as the figures come (a job that fails half-way keeps what it found)."""
+def _measure(job: SweepJob, kernel_path: str, device_path: str, row: dict) -> dict:
+    """Fill `row` with the figures found before the schedule is measured (a job that fails
+    half-way keeps them); return the measurement's own figures and verdict, which the
+    caller records only if the job ended inside its time limit."""
     import emulator.reference as reference
     from spyre_sched.bench.measure import KernelJob, largest_tensor_elements, measure_strategy
     from spyre_sched.device import load_device
@@ -171,16 +177,17 @@ def _measure(job: SweepJob, kernel_path: str, device_path: str, row: dict) -> No
     figures, _ = measure_strategy(KernelJob(kernel_path, device_path, job.seed, job.objective),
                                   job.strategy, inputs, device)
     figures.pop("strategy", None)
-    row.update(figures)
-    cycles = row["cycles"]
-    row["ratio_to_bound"] = cycles / bound.bound_cycles if bound.bound_cycles else None
-    predicted = row.get("predicted_cycles")
-    row["model_error"] = (predicted - cycles) / cycles if predicted is not None and cycles \
-        else None
-    emulate_s = row.get("emulate_s")
-    row["elements_per_s"] = row["elements"] / emulate_s if emulate_s else None
-    if row["correct"]:
-        row.update(status="ok", reason=None)
+    measured = dict(figures)
+    cycles = measured["cycles"]
+    measured["ratio_to_bound"] = cycles / bound.bound_cycles if bound.bound_cycles else None
+    predicted = measured.get("predicted_cycles")
+    measured["model_error"] = (predicted - cycles) / cycles if predicted is not None and \
+        cycles else None
+    emulate_s = measured.get("emulate_s")
+    measured["elements_per_s"] = row["elements"] / emulate_s if emulate_s else None
+    if measured["correct"]:
+        measured.update(status="ok", reason=None)
     else:
-        shown = "; ".join(str(m) for m in row.get("mismatches", [])[:3])
-        row.update(status="mismatch", reason=f"verdict {row['verdict']}: {shown}")
+        shown = "; ".join(str(m) for m in measured.get("mismatches", [])[:3])
+        measured.update(status="mismatch", reason=f"verdict {measured['verdict']}: {shown}")
+    return measured

@@ -155,6 +155,40 @@ def test_a_time_limit_that_a_library_callback_turns_into_its_own_error_is_a_time
     assert row["reason"] == "the job passed its time limit of 0.05 s"
 
 
+def test_a_time_limit_whose_alarm_a_callback_drops_is_a_timeout_row_without_figures(
+        tmp_path, monkeypatch):
+    # a garbage-collector hook (hypothesis installs one) can drop the alarm's exception and
+    # the job then finishes: the row is a timeout, and what was measured after the limit
+    # is not in it
+    import time
+
+    from spyre_sched.sweep.job import run_job
+
+    import dataclasses
+
+    job = _one_job(tmp_path)
+    assert run_job(job)["status"] == "ok"  # warm: the imports are done before the limit
+    job = dataclasses.replace(job, timeout=0.5)
+    dropped = []
+
+    def dropping_then_measuring(*args, **kwargs):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not dropped:
+            try:
+                time.sleep(0.01)
+            except BaseException:
+                dropped.append(True)  # dropped, as a gc callback would
+        return {"cycles": 123, "correct": True, "verdict": "MATCH"}, None
+
+    monkeypatch.setattr("spyre_sched.bench.measure.measure_strategy", dropping_then_measuring)
+    row = run_job(job)
+    assert dropped, "the alarm landed before the measurement: the test tested nothing"
+    assert row["status"] == "timeout"
+    assert row["reason"] == "the job passed its time limit of 0.5 s"
+    assert row["cycles"] is None and row["correct"] is None and row["lx.size"] == 2048
+    assert row["bound_cycles"] is not None  # found before the limit: kept
+
+
 def test_a_bug_in_a_job_is_a_crash_row_not_a_lost_sweep(tmp_path, monkeypatch):
     from spyre_sched.sweep.job import run_job
 
