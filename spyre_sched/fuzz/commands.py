@@ -9,7 +9,8 @@ commands without the command line and the fuzzer importing each other.
 from __future__ import annotations
 
 import importlib
-import signal
+
+from spyre_sched.deadline import Deadline, DeadlineExceeded
 
 #: the console script's entry point (pyproject.toml [project.scripts])
 ENTRY_POINT = "spyre_sched.cli:main"
@@ -17,42 +18,6 @@ ENTRY_POINT = "spyre_sched.cli:main"
 DEBUG_ENV = "SPYRE_SCHED_DEBUG"
 #: exit status reported for a command stopped by the time limit
 HANG = -1
-
-
-class Hang(BaseException):
-    """Raised by the alarm: a BaseException, so no `except Exception` swallows it."""
-
-
-class Deadline:
-    """`with Deadline(seconds):` raises `Hang` in this (main) thread when time runs out;
-    None or 0: no limit. `fired` tells afterwards whether it ran out.
-
-    A signal handler's exception lands in whatever Python code runs at that moment; if
-    that is a callback whose exceptions are dropped (a garbage-collector hook), the Hang
-    is lost, so the alarm repeats every `REPEAT` seconds until the block ends, and a caller
-    checks `fired` rather than trusting the exception alone."""
-
-    REPEAT = 0.5
-
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self.fired = False
-
-    def __enter__(self):
-        if self.seconds:
-            self.previous = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds, self.REPEAT)
-        return self
-
-    def _fire(self, signum, frame):
-        self.fired = True
-        raise Hang()
-
-    def __exit__(self, *exc):
-        if self.seconds:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-        return False
 
 
 def _main():
@@ -69,8 +34,8 @@ def invoke(args: list[str], timeout: float | None) -> tuple[int, str]:
     try:
         with deadline:
             result = CliRunner().invoke(_main(), args, env={DEBUG_ENV: ""})
-    except Hang:
+    except DeadlineExceeded:
         return HANG, f"no answer within {timeout} s"
-    if deadline.fired:  # the Hang was raised where it was dropped, and the command went on
+    if deadline.fired:  # the alarm was raised where it was dropped, and the command went on
         return HANG, f"no answer within {timeout} s"
     return result.exit_code, result.output or ""

@@ -42,7 +42,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from spyre_sched.errors import SpyreSchedError, UnsupportedError
-from spyre_sched.fuzz.commands import HANG, Deadline, Hang, invoke
+from spyre_sched.deadline import Deadline, DeadlineExceeded
+from spyre_sched.fuzz.commands import HANG, invoke
 
 DEVICES = ("spyre", "sample_device")
 STRATEGIES = ("solver", "heuristic")
@@ -174,26 +175,34 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
             stage = "emulate"
             result = run(str(bundle), None, device=config.device, runtime_args=runtime_args,
                          seed=seed, reference=reference)
-    except Hang:
+    except DeadlineExceeded:
         return _hang(stage, config, timeout), reference
-    except SpyreSchedError as err:
-        text = str(err)
-        supported = not isinstance(err, UnsupportedError) and "not supported" not in text
-        if stage == "compile" and supported and "in pass lower" in text:
-            return Outcome("refused", str(config), f"lower: {normalise(text)}", text), reference
-        if stage == "compile" or not supported:
-            return Outcome("out-of-scope", str(config), normalise(text), text), reference
-        return Outcome("mismatch", str(config), f"emulate: {normalise(text)}", text), reference
     except Exception as err:  # noqa: BLE001 - anything else is the bug we are hunting
-        text = f"{type(err).__name__}: {err}"
-        return Outcome("crash", str(config), f"{stage}: {type(err).__name__}: "
-                       f"{normalise(str(err))}", text), reference
-    if deadline.fired:  # the Hang was raised where it was dropped (`Deadline`)
+        if deadline.fired:  # the alarm landed in a callback that dropped it and then
+            # failed its own way (islpy does): the time limit is the cause, not a bug
+            return _hang(stage, config, timeout), reference
+        return _failed(stage, config, err), reference
+    if deadline.fired:  # the alarm was raised where it was dropped (`Deadline`)
         return _hang(stage, config, timeout), reference
     outcome = _judged(config, result, bound)
     if key is not None:
         emulated[key] = outcome
     return outcome, result.reference_run
+
+
+def _failed(stage: str, config: Config, err: Exception) -> Outcome:
+    """The outcome of a configuration whose compile or emulation raised `err`."""
+    if isinstance(err, SpyreSchedError):
+        text = str(err)
+        supported = not isinstance(err, UnsupportedError) and "not supported" not in text
+        if stage == "compile" and supported and "in pass lower" in text:
+            return Outcome("refused", str(config), f"lower: {normalise(text)}", text)
+        if stage == "compile" or not supported:
+            return Outcome("out-of-scope", str(config), normalise(text), text)
+        return Outcome("mismatch", str(config), f"emulate: {normalise(text)}", text)
+    text = f"{type(err).__name__}: {err}"  # anything else is the bug we are hunting
+    return Outcome("crash", str(config), f"{stage}: {type(err).__name__}: "
+                   f"{normalise(str(err))}", text)
 
 
 def _judged(config: Config, result, bound: int | None) -> Outcome:

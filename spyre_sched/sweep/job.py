@@ -18,13 +18,12 @@ happened (`status`) and why (`reason`):
 
 from __future__ import annotations
 
-import signal
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from spyre_sched.deadline import Deadline, DeadlineExceeded
 from spyre_sched.errors import SpyreSchedError
 
 STATUSES = ("ok", "mismatch", "infeasible", "timeout", "error", "crash")
@@ -63,38 +62,6 @@ def job_key(kernel: str, device: str, strategy: str, objective: str) -> str:
     return f"{kernel}/{device}/{strategy}/{objective}"
 
 
-class _Timeout(BaseException):
-    """Raised by the job's alarm: a BaseException, so no `except Exception` on the way
-    swallows it."""
-
-
-class _Alarm:
-    """`with _Alarm(seconds):` raises `_Timeout` in this thread when time runs out (only in
-    a process's main thread, where signals are delivered; elsewhere the emulator's own
-    time budget is the only limit). It repeats, in case the first lands in code that drops
-    exceptions (a garbage-collector callback); `fired` tells afterwards."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds if threading.current_thread() is threading.main_thread() else 0
-        self.fired = False
-
-    def __enter__(self):
-        if self.seconds:
-            self.previous = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds, 0.5)
-        return self
-
-    def _fire(self, signum, frame):
-        self.fired = True
-        raise _Timeout()
-
-    def __exit__(self, *exc):
-        if self.seconds:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-        return False
-
-
 def _base_row(job: SweepJob) -> dict:
     row = {"kernel": job.kernel, "file": job.kernel_file, "device": job.device,
            **dict(job.parameters), "strategy": job.strategy, "objective": job.objective,
@@ -116,11 +83,11 @@ def run_job(job: SweepJob) -> dict:
         def own_words(text: str) -> str:
             return (text.replace(str(kernel_path), job.kernel_file)
                     .replace(str(device_path), f"devices/{job.device}.mlir").replace(tmp, "."))
-        alarm = _Alarm(job.timeout)
+        alarm = Deadline(job.timeout)
         try:
             with alarm:
                 measured = _measure(job, str(kernel_path), str(device_path), row)
-        except _Timeout:
+        except DeadlineExceeded:
             row.update(status="timeout", reason=f"the job passed its time limit of "
                        f"{job.timeout:g} s")
         except SpyreSchedError as err:

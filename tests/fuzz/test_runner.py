@@ -143,6 +143,21 @@ def test_no_answer_in_time_is_a_hang(monkeypatch):
     assert outcome.status == "hang"
 
 
+def test_a_time_limit_a_callback_drops_and_turns_into_its_own_error_is_a_hang(monkeypatch):
+    # islpy's callbacks drop the alarm's exception and then fail their own way: that is
+    # the time limit, not a crash to report
+    def swallowing(result):
+        while True:
+            try:
+                time.sleep(0.01)
+            except BaseException:
+                raise RuntimeError("the callback failed") from None
+
+    _staged(monkeypatch, swallowing)
+    [outcome] = run_kernel(SIMPLE, {}, 1, only=ONE, timeout=1.0).outcomes
+    assert outcome.status == "hang", outcome
+
+
 @pytest.mark.parametrize("index", range(5))
 def test_generated_kernels_match_or_are_refused(index):
     """A few generated kernels through one configuration each (the campaign runs all of
