@@ -34,7 +34,11 @@ dim's tile (`linearize_index` of the tile loop's index), the first writing it th
 way; the second stage reading no other memory the first writes and writing none the
 first reads or writes (kernel views on two different pointer arguments are apart;
 views on scratchpad addresses are assumed to meet), so no order through memory is
-lost across tiles; the tile decisions compatible. Anything else is left as it is.
+lost across tiles; the tile decisions compatible, and not such that the merged one
+leaves a single tile of everything where the first compute had several (a row sum's
+rounding tiles its rows, its stick dim, in whole vectors: fused, the sum would lose the
+tiles its DMA overlaps with and gain no overlap, having no next tile). Anything else is
+left as it is.
 """
 
 from __future__ import annotations
@@ -218,10 +222,16 @@ def _fusable(s1: ktdf.StageOp, s2: ktdf.StageOp, outer: ktdf.PipelineOp) -> tupl
         if t.dest in intermediates and any(t.dest == r.source for r in _transfers(s2)):
             if not _tile_local(list(t.mixed_dest_offsets()), n1):
                 return None
-    for a, b in zip(n1.sizes, n2.sizes):
-        low, div = _merged(a, b)
-        if low > a.extent.value.data:
-            return None
+    merged = [_merged(a, b)[0] for a, b in zip(n1.sizes, n2.sizes)]
+    extents = [a.extent.value.data for a in n1.sizes]
+    if any(low > extent for low, extent in zip(merged, extents)):
+        return None
+    if all(low >= extent for low, extent in zip(merged, extents)) and any(
+            a.min_value.value.data < a.extent.value.data for a in n1.sizes):
+        # the second's tiles would force one tile of everything on the first: fused, the
+        # second could not overlap the first's next tile (there is none), and the first
+        # would lose the tiles its own pipeline overlaps with
+        return None
     return n1, n2
 
 

@@ -49,14 +49,16 @@ def _figures(result) -> dict:
 
 @pytest.fixture(scope="module")
 def bundles(tmp_path_factory):
-    """Example bundles compiled once for the module: {(kernel, strategy): folder}."""
+    """Bundles compiled once for the module: {(kernel, strategy): folder}; a kernel is an
+    example's name or a path from the repository without `.mlir`."""
     made = {}
 
     def get(kernel: str, strategy: str) -> Path:
         if (kernel, strategy) not in made:
-            folder = tmp_path_factory.mktemp(f"{kernel}_{strategy}") / "bundle"
-            compile_bundle(ROOT / "examples" / f"{kernel}.mlir", folder, "spyre", "latency",
-                           strategy)
+            folder = tmp_path_factory.mktemp(f"{Path(kernel).name}_{strategy}") / "bundle"
+            source = ROOT / f"{kernel}.mlir" if "/" in kernel else \
+                ROOT / "examples" / f"{kernel}.mlir"
+            compile_bundle(source, folder, "spyre", "latency", strategy)
             made[(kernel, strategy)] = folder
         return made[(kernel, strategy)]
 
@@ -117,7 +119,7 @@ def test_dma_target_leaving_its_buffer_faults_after_transfers_inside(in_place, t
 @pytest.mark.parametrize("kernel, strategy, expected", [
     ("softmax_rows", "solver", {"token kept", "taken ahead, shared queue"}),
     ("splitk_matmul", "heuristic", {"token kept", "taken ahead"}),
-    ("row_sum", "heuristic", {"sender waits from its own time"}),
+    ("tests/lower/kernels/row_sum_16", "heuristic", {"sender waits from its own time"}),
 ])
 def test_units_ahead_give_the_traced_figures(kernel, strategy, expected, bundles, tmp_path,
                                              monkeypatch):
