@@ -18,6 +18,7 @@ from itertools import islice
 
 import numpy as np
 
+from emulator.numerics.f16_products import stacked_exact_f16_product_sums
 from emulator.numerics.reductions import _FEW_TERMS, few_f32_sums
 
 
@@ -135,3 +136,26 @@ def fixed_op(plan) -> Callable | None:
         return value
 
     return once
+
+
+def matmul_op(plan) -> Callable | None:
+    """`fn(k, acc, lhs, rhs)`: k matrix instructions of a K loop (lhs and rhs stacked),
+    each adding its block's exact sums to the accumulator carried from the one before,
+    as k per-op calls would (`program._matmul_fn`); None when the op has no such form."""
+    kind = plan.batch_kind
+    if kind is None or kind[0] != "matmul":
+        return None
+    _, add, dtype = kind
+
+    def carried(k, acc, lhs, rhs):
+        if lhs.dtype != dtype or rhs.dtype != dtype or lhs.ndim != 3 or rhs.ndim != 3:
+            raise Unbatched
+        sums = stacked_exact_f16_product_sums(lhs, rhs)
+        if sums is None:
+            raise Unbatched  # (the per-op code takes the products' own way)
+        shape = sums.shape[1:]
+        for i in range(k):
+            acc = np.asarray(add(acc, sums[i])).reshape(shape)
+        return acc
+
+    return carried

@@ -352,8 +352,9 @@ class UnitCode:
         most once per FIFO, and computes with ops that have a stacked form
         (`bulk.batch_op`) on at least one value received or computed in the iteration
         (ops on values that are the same in every iteration are computed once); every
-        carried value is updated by one binary op with such a value and yielded as it
-        is; the induction variable is not used."""
+        carried value is updated by one binary op with such a value, or is the
+        accumulator of a matrix instruction whose operands are such values, and is
+        yielded as it is; the induction variable is not used."""
         block = op.body.block
         iv, carried = block.args[0], list(block.args[1:])
         if _uses(iv):
@@ -389,6 +390,19 @@ class UnitCode:
             elif isinstance(inner, vectorchain.ConstantBitstreamOp):
                 constant.add(inner.result)
                 steps.append(("bitstream", inner))
+            elif isinstance(inner, vectorchain.MatmulOp):
+                # a K loop's matrix instruction: its operands this iteration's, its
+                # accumulator carried
+                plan = self.compute_plan(inner)
+                value = inner.acc
+                if value not in carried or inner.lhs not in varying \
+                        or inner.rhs not in varying or _uses(value) != 1 \
+                        or _uses(inner.results[0]) != 1 \
+                        or yields[carried.index(value)] is not inner.results[0] \
+                        or bulk.matmul_op(plan) is None:
+                    return None
+                updated += 1
+                steps.append(("matmul", inner, carried.index(value)))
             elif isinstance(inner, (vectorchain.BinaryOp, vectorchain.ApplyOp,
                                     vectorchain.ShuffleOp, vectorchain.ReduceOp)):
                 plan = self.compute_plan(inner)
@@ -439,7 +453,7 @@ class UnitCode:
         i1, i2, i3, i4, i5 = ("    " * (depth + d) for d in range(5))
         tag = self._new("B")
         receives = [(s[1], self.fifo_var(s[2]), s[3]) for s in steps if s[0] == "receive"]
-        computes = [s for s in steps if s[0] in ("compute", "carried", "fixed")]
+        computes = [s for s in steps if s[0] in ("compute", "carried", "fixed", "matmul")]
         cycles = f"{tag}_cy"
         self.bulk_locals.append(cycles)
         plans = [self.const(self.compute_plan(s[1])) for s in computes]
@@ -451,6 +465,8 @@ class UnitCode:
                 self.bulk_fns.append((fn, "bulk_op", f"{k}, {s[2]!r}"))
             elif s[0] == "carried":
                 self.bulk_fns.append((fn, "bulk_carried", f"{k}, {s[3]!r}"))
+            elif s[0] == "matmul":
+                self.bulk_fns.append((fn, "bulk_matmul", k))
             else:
                 self.bulk_fns.append((fn, "bulk_fixed", k))
         ready_in = [f"{f}_in and {f}.trace is None" for _, f, _ in receives]
@@ -509,7 +525,10 @@ class UnitCode:
             if isinstance(inner, vectorchain.ConstantBitstreamOp):
                 out.append(f"{i4}b_ni += 1; b_busy += 1; b_L += 1")
             else:
-                wait(list(inner.operands))
+                # (a matrix instruction waits for its operands, not for its accumulator:
+                # the per-op code's rule)
+                wait([inner.lhs, inner.rhs] if isinstance(inner, vectorchain.MatmulOp)
+                     else list(inner.operands))
                 c = cycle_of[inner]
                 out.append(f"{i4}b_ni += 1; b_busy += {c}; b_L += {c}")
             ready.add(inner.results[0])
@@ -544,6 +563,12 @@ class UnitCode:
                 other = next(v for v in inner.operands if v is not block.args[1 + slot])
                 new = f"{tag}_a{slot}"
                 out.append(f"{i5}{new} = {fns[inner]}(_k, {acc[slot]}, {n(other)})")
+                updates.append((acc[slot], new))
+            elif s[0] == "matmul":
+                slot = s[2]
+                new = f"{tag}_a{slot}"
+                out.append(f"{i5}{new} = {fns[inner]}(_k, {acc[slot]}, {n(inner.lhs)}, "
+                           f"{n(inner.rhs)})")
                 updates.append((acc[slot], new))
         out.append(f"{i4}except UNBATCHED: pass")
         out.append(f"{i4}else:")

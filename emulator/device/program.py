@@ -290,6 +290,13 @@ class ComputePlan:
             self.batch_kind = ("f32_sums", None, np.dtype(np.float32))
 
             return sums, (np.dtype(np.float32),)
+        if isinstance(op, vectorchain.MatmulOp):
+            # No per-op shortcut (`run` each time), but a K loop's instructions have a
+            # stacked form: their exact sums at once, the accumulator's adds in order.
+            add = getattr(self.run, "f16_sums_add", None)
+            if add is not None:
+                self.batch_kind = ("matmul", add, np.dtype(np.float16))
+            return None
         if isinstance(op, vectorchain.ReduceOp) and op.kind.data in ("max", "min", "maxnum", "minnum") \
                 and element_type(self.et).is_float:
             # No shortcut (`run` each time), but each row reduced on its own: `run` over
@@ -373,6 +380,8 @@ def _matmul_fn(op: vectorchain.MatmulOp) -> Callable:
         sums = np.asarray(reduce("add", terms, -1, acc_et)).reshape(rows, cols)
         return np.asarray(add(acc, sums)).reshape(rows, cols)
 
+    # what emulator.device.bulk needs to run many of these at once (the sums' way only)
+    run.f16_sums_add = add if f16_sums else None
     return run
 
 
@@ -1072,6 +1081,9 @@ class UnitRun(_TopLevel):
 
     def bulk_fixed(self, plan: ComputePlan) -> Callable | None:
         return bulk.fixed_op(plan)
+
+    def bulk_matmul(self, plan: ComputePlan) -> Callable | None:
+        return bulk.matmul_op(plan)
 
     def bulk_cycles(self, plans: tuple) -> tuple | None:
         """Each op's cycles once every one has run per-op, else None."""

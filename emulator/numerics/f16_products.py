@@ -59,12 +59,44 @@ def exact_f16_product_sums(a: np.ndarray, b: np.ndarray,
         init = np.asarray(init, dtype=np.float64)
         if not np.isfinite(init).all():
             return None
+        init = np.broadcast_to(init, (a.shape[0], b.shape[1]))
+    result, by_parts, total, a64, b64 = _decided_in_float64(a, b, init)
+    k = a.shape[1]
+    if by_parts.any():
+        result[by_parts] = _sums_by_parts(a, b, init, k)[by_parts]
+    zero = total == 0
+    if zero.any():
+        rows, cols = np.nonzero(zero)
+        terms = a64[rows, :] * b64[:, cols].T  # the f32 products, exactly
+        result[zero] = reduce("add", terms, 1, "f32",
+                              init=None if init is None else init[zero])
+    return result
+
+
+def stacked_exact_f16_product_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """`exact_f16_product_sums(a[i], b[i])` for every i of stacked operands (a: n x M x K,
+    b: n x K x N), as one n x M x N array, where float64 decides every output (the
+    common case); None when an operand is not finite or some output needs the integer
+    pieces or is an exact zero (the caller then takes them one at a time)."""
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return None
+    result, by_parts, total, _, _ = _decided_in_float64(a, b, None)
+    if by_parts.any() or not total.all():
+        return None
+    return result
+
+
+def _decided_in_float64(a: np.ndarray, b: np.ndarray, init: np.ndarray | None):
+    """(float64's sums rounded to f32, the outputs float64 does not decide, the float64
+    sums, a and b in float64) over any leading axes of finite operands: float64 decides
+    where it is provably exact or its error interval rounds to one f32 (module doc); an
+    exact zero sum is left to the caller (its sign comes from its terms)."""
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     top_a, low_a = f16_exponents(a)
     top_b, low_b = f16_exponents(b)
-    top = top_a.max(axis=1)[:, None] + top_b.max(axis=0)[None, :]
-    low = low_a.min(axis=1)[:, None] + low_b.min(axis=0)[None, :]
-    k = a.shape[1]
+    top = top_a.max(axis=-1)[..., :, None] + top_b.max(axis=-2)[..., None, :]
+    low = low_a.min(axis=-1)[..., :, None] + low_b.min(axis=-2)[..., None, :]
+    k = a.shape[-1]
     if init is not None:
         init = np.broadcast_to(init, top.shape)
         top_c, low_c = term_exponents(init)
@@ -75,8 +107,8 @@ def exact_f16_product_sums(a: np.ndarray, b: np.ndarray,
     if init is not None:
         total = total + init
     result = round_to("f32", total)
-    by_parts = ~exact & (total != 0)
-    if by_parts.any():
+    undecided = ~exact & (total != 0)
+    if undecided.any():
         magnitude = np.abs(a64) @ np.abs(b64)
         if init is not None:
             magnitude = magnitude + np.abs(init)
@@ -84,16 +116,8 @@ def exact_f16_product_sums(a: np.ndarray, b: np.ndarray,
         with np.errstate(over="ignore"):
             settled = (np.abs(total) > error) \
                 & (round_to("f32", total - error) == round_to("f32", total + error))
-        by_parts &= ~settled
-        if by_parts.any():
-            result[by_parts] = _sums_by_parts(a, b, init, k)[by_parts]
-    zero = total == 0
-    if zero.any():
-        rows, cols = np.nonzero(zero)
-        terms = a64[rows, :] * b64[:, cols].T  # the f32 products, exactly
-        result[zero] = reduce("add", terms, 1, "f32",
-                              init=None if init is None else init[zero])
-    return result
+        undecided &= ~settled
+    return result, undecided, total, a64, b64
 
 
 def _sums_by_parts(a: np.ndarray, b: np.ndarray, init: np.ndarray | None,

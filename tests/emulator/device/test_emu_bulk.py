@@ -110,3 +110,67 @@ def test_chunks_of_another_dtype_are_not_stacked():
         bulk.stacked(fifo, 2, (1, 4))
     fifo.chunks[1][1] = np.ones((1, 4), np.float16)
     assert bulk.stacked(fifo, 2, (1, 4)).tolist() == [[[0.0] * 4], [[1.0] * 4]]
+
+
+@pytest.mark.parametrize("kernel, strategy", [("ffn_swiglu", "solver"),
+                                              ("splitk_strided_groups", "heuristic")])
+def test_bulk_matrix_k_loops_give_the_per_op_run(kernel, strategy, tmp_path, monkeypatch):
+    """A matrix unit's K loop (receive a slab of A and one of B, one matrix instruction on
+    the carried accumulator) runs its iterations together when their slabs are in the
+    FIFOs: the same outputs, cycles and per-unit figures as instruction by instruction."""
+    bundle = tmp_path / "bundle"
+    compile_bundle(ROOT / "examples" / f"{kernel}.mlir", bundle, "spyre", "latency", strategy)
+    stacked = []
+    real = bulk.matmul_op
+
+    def counted(plan):
+        fn = real(plan)
+        return None if fn is None else (lambda k, *args: stacked.append(k) or fn(k, *args))
+
+    monkeypatch.setattr(bulk, "matmul_op", counted)
+    runs = {}
+    for on in (True, False):
+        monkeypatch.setattr(codegen, "BULK", on)
+        stacked.clear()
+        result = spyre_sched.run(bundle, seed=7,
+                                 reference=runs[True].reference_run if runs else None)
+        runs[on] = result
+        assert result.matches
+        assert (sum(stacked) > len(stacked) >= 1) if on else not stacked
+    want, got = _figures(runs[False]), _figures(runs[True])
+    for key in want:
+        assert got[key] == want[key], f"{key} differs between the bulk and the per-op run"
+
+
+def _matmul_plan():
+    from emulator.device.program import ComputePlan
+    from xdsl.dialects.builtin import Float16Type, Float32Type, VectorType
+    from xdsl.ir import Block
+
+    from spyre_sched.dialects import vectorchain
+
+    block = Block(arg_types=[VectorType(Float16Type(), [4, 16]),
+                             VectorType(Float16Type(), [16, 8]),
+                             VectorType(Float32Type(), [4, 8])])
+    return ComputePlan(vectorchain.MatmulOp("f32", *block.args))
+
+
+def test_stacked_matrix_instructions_are_the_per_op_calls_in_order():
+    plan = _matmul_plan()
+    rng = np.random.default_rng(11)
+    lhs = (rng.normal(0, 1, (9, 4, 16)) * 2.0 ** rng.integers(-12, 12, (9, 4, 16))
+           ).astype(np.float16)
+    rhs = rng.normal(0, 4, (9, 16, 8)).astype(np.float16)
+    start = rng.normal(0, 1, (4, 8)).astype(np.float32)
+    want = start
+    for a, b in zip(lhs, rhs):
+        want = plan.run(a, b, want)
+    got = bulk.matmul_op(plan)(9, start, lhs, rhs)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    # an exact zero sum (its sign from its terms) or a non-finite operand: the per-op way
+    lhs[4, 1, :] = 0
+    with pytest.raises(bulk.Unbatched):
+        bulk.matmul_op(plan)(9, start, lhs, rhs)
+    lhs[4, 1, :] = np.inf
+    with pytest.raises(bulk.Unbatched):
+        bulk.matmul_op(plan)(9, start, lhs, rhs)
