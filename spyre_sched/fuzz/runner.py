@@ -177,7 +177,7 @@ def run_config(path: str, config: Config, runtime_args: dict, seed: int, bound: 
                          seed=seed, reference=reference)
     except DeadlineExceeded:
         return _hang(stage, config, timeout), reference
-    except Exception as err:  # noqa: BLE001 - anything else is the bug we are hunting
+    except Exception as err:  # noqa: BLE001 - a refusal or the bug we hunt (`_failed`)
         if deadline.fired:  # the alarm landed in a callback that dropped it and then
             # failed its own way (islpy does): the time limit is the cause, not a bug
             return _hang(stage, config, timeout), reference
