@@ -17,7 +17,6 @@ the device description.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -523,21 +522,6 @@ class Runtime:
         for stats in measured.units.values():
             stats.finished_at -= start
         return measured
-
-    def run_units(self, programs: dict[str, Callable[..., Generator]], *,
-                  trace: TraceRecorder | None = None) -> Measurements:
-        """Plain Python unit programs: `programs[unit](launch)` returns the generator the
-        unit runs (commands from emulator.device.sim). For tests and experiments."""
-        launch = self.emu.new_launch(trace)
-        for unit, make in programs.items():
-            if unit not in self.device.units:
-                raise ExecutionError(f"device {self.device.name} has no unit '{unit}'")
-            launch.sim.spawn(unit, make(launch))
-        try:
-            launch.sim.run()
-        finally:
-            self.emu.settle()
-        return Measurements.of(launch.sim, launch.shared, launch.fifos.values())
 
     def _declare_buffers(self, buffers) -> None:
         """Scratchpad buffers of the program being launched (same offsets in every core)."""

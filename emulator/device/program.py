@@ -1353,19 +1353,6 @@ class UnitRun(_TopLevel):
         return value, (sim.DELAY, cycles)
 
 
-def _read(memory, base: int, access: Access, et) -> np.ndarray:
-    if access.mask is None:
-        raw = memory.read(base + access.offset, access.shape, access.strides, et.storage_dtype,
-                          what=f"read of {memory.name} at byte {base}")
-    else:  # checked over the unmasked points only: masked ones are never read
-        raw = memory.box(base, access, et.storage_dtype, f"read of {memory.name} at byte {base}").copy()
-        memory.bytes_read += int(access.mask.sum()) * raw.dtype.itemsize
-    values = from_memory(et, raw)
-    if access.mask is not None:
-        values = np.where(access.mask, values, np.zeros((), dtype=values.dtype))
-    return values
-
-
 def _strided_landing(memory, start: int, shape, strides, dtype, data: np.ndarray):
     """A landing write into a strided box checked at issue (the memory's array is looked
     up when it lands, in case it grew in between)."""

@@ -63,12 +63,6 @@ def send(fifo: Fifo, data: np.ndarray, n: int = 1, latency: int = 0) -> tuple:
     return (SEND, fifo, data, int(n), int(latency))
 
 
-def send_busy(fifo: Fifo, data: np.ndarray, n: int, latency: int, busy: int) -> tuple:
-    """Send `n` entries (visible `latency` cycles after each part is placed), then stay busy
-    `busy` cycles: a unit streaming a vector out over its datapath."""
-    return (SEND_BUSY, fifo, data, int(n), int(latency), int(busy))
-
-
 def sync_send(token: Token) -> tuple:
     return (SYNC_SEND, token)
 
@@ -90,14 +84,6 @@ def transfer(occupancy: int, latency: int, shared: Iterable[SharedResource], nby
 
 def now() -> tuple:
     return (NOW,)
-
-
-def wait_landed() -> tuple:
-    return (WAIT_LANDED,)
-
-
-def wait_until(time: int, what: str = "for data in flight") -> tuple:
-    return (WAIT_UNTIL, int(time), what)
 
 
 # ---- the things units wait on --------------------------------------------------------------
@@ -1090,12 +1076,6 @@ class Simulator:
             self.trace.slice(proc.name, proc.instruction, start, occupancy,
                              {"bytes": nbytes, "lands_at": landing})
         proc.local = end
-
-    def _busy(self, proc: Process, cycles: int) -> None:
-        proc.stats.busy += cycles
-        if self.trace is not None:
-            self.trace.slice(proc.name, proc.instruction, self.now, cycles)
-        self._push(self.now + cycles, _RESUME, proc, None)
 
     def _block(self, proc: Process, kind: str, what: str) -> None:
         proc.blocked_on = what

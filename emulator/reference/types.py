@@ -22,9 +22,3 @@ def element_name(type_: Attribute) -> str:
     if name not in ELEMENT_TYPES:
         raise UnsupportedError(f"element type {type_} is not supported by the reference interpreter")
     return name
-
-
-def static_shape(type_: Attribute) -> tuple[int, ...] | None:
-    """The shape of a tensor/memref type, or None when a dimension is dynamic."""
-    shape = tuple(type_.get_shape())  # type: ignore[attr-defined]
-    return None if any(d < 0 for d in shape) else shape

@@ -467,12 +467,6 @@ def print_ktdp_type(printer: Printer, attr: Attribute) -> None:
         printer.print_attribute(attr)
 
 
-def _require(attr: Attribute | None, kind: type, what: str, op_name: str):
-    if not isinstance(attr, kind):
-        raise VerifyException(f"{op_name} needs '{what}'")
-    return attr
-
-
 # ---------------------------------------------------------------------------------------
 # Ops
 # ---------------------------------------------------------------------------------------

@@ -146,11 +146,6 @@ def counters_around(op: Operation, stop: Operation) -> list[SSAValue]:
     return found
 
 
-def same_box_each_iteration(a: TransferRegion, b: TransferRegion) -> bool:
-    """`a` and `b` touch the same box of one view in every iteration."""
-    return a.view is b.view and a.offsets == b.offsets and a.sizes == b.sizes
-
-
 def own_box_each_iteration(region: TransferRegion, counters: list[SSAValue]) -> bool:
     """Every pair of different iterations of `counters` gives `region` disjoint boxes: each
     counter with more than one value moves the box in some dim whose counters nest like

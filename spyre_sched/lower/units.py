@@ -131,9 +131,6 @@ class Units:
         unit = self.device.units.get(f"{group.name}.{engine.name}") if group else None
         return unit is not None and unit.compute_class == "matrix"
 
-    def corelets_per_core(self) -> int:
-        return len(self.device.corelets(self.core0))
-
     def instances(self, engine: EngineInfo, corelets: int) -> list[str]:
         """Every instance running `engine` for the kernel's tiles, in core order."""
         names = []

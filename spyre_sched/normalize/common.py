@@ -45,10 +45,6 @@ def element_type(t: Attribute) -> Attribute:
     return t.element_type if isinstance(t, TensorType) else t
 
 
-def is_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType)
-
-
 def empty_like(result_type: TensorType) -> tensor.EmptyOp:
     return tensor.EmptyOp([], result_type)
 

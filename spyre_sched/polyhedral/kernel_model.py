@@ -95,12 +95,6 @@ class KernelModel:
         tiles = domain.project_out(isl.dim_type.set, 1, domain.dim(isl.dim_type.set) - 1)
         return [t for t in range(self.tile_count) if not tiles.fix_dim_si(0, t).is_empty()]
 
-    def access_of(self, op: Operation) -> AccessModel:
-        for a in self.accesses:
-            if a.op is op:
-                return a
-        raise KeyError(op)
-
     @property
     def variables(self) -> list[Variable]:
         return self.values.variables

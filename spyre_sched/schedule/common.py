@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     IndexType,
     IntegerAttr,
     ModuleOp,
@@ -122,10 +121,6 @@ def constant_value(value: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
-
-
-def string_array(items: list[str]) -> ArrayAttr:
-    return ArrayAttr([StringAttr(s) for s in items])
 
 
 def int_attr(value: int) -> Attribute:

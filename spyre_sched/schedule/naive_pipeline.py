@@ -162,11 +162,6 @@ def _runs_on_matrix_unit(generic: GenericOp, unit) -> bool:
     return widest is None or _WIDTH.get(acc, 64) <= _WIDTH.get(widest, 0)
 
 
-def _vector_shape(compute: Compute, amap: AffineMap) -> list[int]:
-    return [compute.width if r.position == compute.stick else 1  # type: ignore[attr-defined]
-            for r in amap.results]
-
-
 def plan_computes(fn: func.FuncOp, index: int, device) -> tuple[list[Compute], list[Operation]]:
     """Describe every compute of a program; also returns the intermediate buffers."""
     generics = [op for op in fn.body.block.ops if isinstance(op, GenericOp)]

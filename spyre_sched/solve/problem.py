@@ -115,13 +115,6 @@ class Decision:
             raise SolveError(f"decision {self.name} ({self.source or self.kind}) has no legal "
                              f"candidate{': ' + self.rule if self.rule else ''}")
 
-    def index_of(self, value: int, loop: str | None = None) -> int:
-        for i, c in enumerate(self.candidates):
-            if c.value == value and (loop is None or c.loop == loop):
-                return i
-        raise SolveError(f"decision {self.name} has no candidate {value}"
-                         f"{' on ' + loop if loop else ''}")
-
 
 Choice = Mapping[str, int]
 """A (partial) assignment: decision name -> candidate index."""
@@ -251,10 +244,6 @@ class ProductTable(Mapping):
         for size in self._sizes:
             n *= size
         return n
-
-
-def as_quantity(value: Quantity | int) -> Quantity:
-    return value if isinstance(value, Quantity) else Quantity.const(value)
 
 
 @dataclass(frozen=True)
