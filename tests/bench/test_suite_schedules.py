@@ -1,7 +1,7 @@
 """The solver's schedules of the full-size suite, held-out and large kernels keep their
-predicted cycles: a pass or a model change that makes one slower fails here, not weeks later in a
-benchmark nobody compared (a fusion once took the full-size row sum from 1.10x to 1.84x
-of its bound for three days). Only compiled, not emulated: the cost model tracks the
+predicted cycles: a pass or a model change that makes one slower fails here, not later
+in a benchmark nobody compared (a fusion once took the full-size row sum from 1.10x to
+1.84x of its bound for three days). Only compiled, not emulated: the cost model tracks the
 emulator within a few percent on these (the bench reports by how much), so a slower
 schedule shows in its prediction.
 
