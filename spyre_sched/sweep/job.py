@@ -88,38 +88,34 @@ def run_job(job: SweepJob) -> dict:
             with alarm:
                 measured = _measure(job, str(kernel_path), str(device_path), row)
         except DeadlineExceeded:
-            row.update(status="timeout", reason=f"the job passed its time limit of "
-                       f"{job.timeout:g} s")
+            pass
         except SpyreSchedError as err:
             from spyre_sched.solve.problem import InfeasibleError
 
             message = own_words(str(err))
-            if alarm.fired:
-                row.update(status="timeout", reason=f"the job passed its time limit of "
-                           f"{job.timeout:g} s")
-            elif "time budget" in message:
-                row.update(status="timeout", reason=message)
-            elif isinstance(err, InfeasibleError) or "does not fit" in message:
-                row.update(status="infeasible", reason=message)
-            else:
-                row.update(status="error", reason=message)
+            if not alarm.fired:
+                if "time budget" in message:
+                    status = "timeout"
+                elif isinstance(err, InfeasibleError) or "does not fit" in message:
+                    status = "infeasible"
+                else:
+                    status = "error"
+                row.update(status=status, reason=message)
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as err:
-            if alarm.fired:  # the alarm landed in a library callback that dropped it and
-                # failed its own way (islpy does): the time limit is the cause
-                row.update(status="timeout", reason=f"the job passed its time limit of "
-                           f"{job.timeout:g} s")
-            else:  # a bug: the row says so, the other jobs go on
+            if not alarm.fired:  # a bug: the row says so, the other jobs go on
                 row.update(status="crash", reason=own_words(f"{type(err).__name__}: {err}"))
         else:
-            if alarm.fired:  # the alarm landed where its exception was dropped (a gc hook):
-                # what was measured after the limit is not the row's (a timeout row never
-                # has cycles, wherever the alarm landed)
-                row.update(status="timeout", reason=f"the job passed its time limit of "
-                           f"{job.timeout:g} s")
-            else:
+            if not alarm.fired:
                 row.update(measured)
+        # The time limit, however the alarm ended up: raised, dropped by a library callback
+        # that then failed its own way (islpy does), or dropped where the job went on (a gc
+        # hook). What was measured after the limit is not the row's: a timeout row never
+        # has cycles, wherever the alarm landed.
+        if alarm.fired:
+            row.update(status="timeout", reason=f"the job passed its time limit of "
+                       f"{job.timeout:g} s")
     row["job_s"] = time.perf_counter() - started
     return row
 
