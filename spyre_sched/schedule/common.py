@@ -34,7 +34,6 @@ PROGRAM_PREFIX = "program_"
 SCHEDULE_PREFIX = "local_schedule_"
 #: which iteration dim of the program's compute a scheduler loop walks
 DIM_ATTR = "ktdf.dim"
-LOOP_TYPE_ATTR = ktdf.LOOP_TYPE_ATTR
 
 
 class ScheduleError(UnsupportedError):

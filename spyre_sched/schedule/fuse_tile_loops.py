@@ -60,7 +60,6 @@ from spyre_sched.schedule.ir_build import (
     add_resource,
     drop_resources,
     drop_stage,
-    is_reduction_loop,
     loop_dim,
     refresh_units,
 )
@@ -87,7 +86,7 @@ def _tile_nest(first: Operation) -> TileNest | None:
     derived: list[ktdf.DeriveSizeOp] = []
     op: Operation = first
     while isinstance(op, scf.ForOp):
-        if loop_dim(op) is None or is_reduction_loop(op) or op.iter_args:
+        if loop_dim(op) is None or ktdf.is_reduction_loop(op) or op.iter_args:
             return None
         step = op.step.owner
         if not isinstance(step, ktdf.ReserveSizeOp):

@@ -54,7 +54,6 @@ from spyre_sched.schedule.ir_build import (
     drop_resources,
     drop_stage,
     erase_dead,
-    is_reduction_loop,
     loop_dim,
     pipeline,
     rebuild,
@@ -73,7 +72,7 @@ def _tile_loops_around(pipe: ktdf.PipelineOp) -> list[scf.ForOp]:
     child: Operation = pipe
     parent = pipe.parent_op()
     while isinstance(parent, scf.ForOp) and loop_dim(parent) is not None \
-            and not is_reduction_loop(parent) and not parent.iter_args \
+            and not ktdf.is_reduction_loop(parent) and not parent.iter_args \
             and isinstance(parent.step.owner, ktdf.ReserveSizeOp):
         body = [o for o in parent.body.block.ops if not isinstance(o, scf.YieldOp)]
         if len(body) != 2 or not isinstance(body[0], ktdf.DeriveSizeOp) or body[1] is not child:

@@ -18,7 +18,7 @@ from xdsl.rewriter import Rewriter
 
 from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.dialects import ktdf
-from spyre_sched.schedule.common import DIM_ATTR, LOOP_TYPE_ATTR, int_attr
+from spyre_sched.schedule.common import DIM_ATTR, int_attr
 
 
 def for_loop(lower: SSAValue, upper: SSAValue, step: SSAValue, dim: int, reduction: bool,
@@ -32,7 +32,7 @@ def for_loop(lower: SSAValue, upper: SSAValue, step: SSAValue, dim: int, reducti
     if not ops or not isinstance(ops[-1], scf.YieldOp):
         block.add_op(scf.YieldOp())
     loop = scf.ForOp(lower, upper, step, list(iter_args), Region(block))
-    loop.attributes[LOOP_TYPE_ATTR] = ktdf.LoopTypeAttr(
+    loop.attributes[ktdf.LOOP_TYPE_ATTR] = ktdf.LoopTypeAttr(
         ktdf.LoopType.REDUCTION if reduction else ktdf.LoopType.PARALLEL)
     loop.attributes[DIM_ATTR] = int_attr(dim)
     return loop
@@ -41,9 +41,6 @@ def for_loop(lower: SSAValue, upper: SSAValue, step: SSAValue, dim: int, reducti
 def loop_dim(op: Operation) -> int | None:
     attr = op.attributes.get(DIM_ATTR)
     return attr.value.data if isinstance(attr, IntegerAttr) else None
-
-
-is_reduction_loop = ktdf.is_reduction_loop
 
 
 def pipeline(resources: Sequence[Operation], stage_bodies: Sequence[tuple[list[str], list[Operation]]],

@@ -33,7 +33,6 @@ from spyre_sched.dialects import ktdf
 from spyre_sched.schedule.common import constant_value, device_of, fail, index_constant, programs
 from spyre_sched.schedule.ir_build import (
     for_loop,
-    is_reduction_loop,
     loop_dim,
     pipeline,
     rebuild,
@@ -156,7 +155,7 @@ def nest(pipe: ktdf.PipelineOp, level: str) -> ktdf.PipelineOp:
 
     # A reduction dim is not tiled here: the buffer holds its whole extent.
     reduction_extents = {loop_dim(o): constant_value(o.ub) for o in pipe.walk()
-                         if isinstance(o, scf.ForOp) and is_reduction_loop(o)}
+                         if isinstance(o, scf.ForOp) and ktdf.is_reduction_loop(o)}
     new_buffers: dict[SSAValue, ktdf.BufferOp] = {}
     for value, op in level_buffers.items():
         dims = [reserves[d].decision.data if d in reserves
@@ -177,7 +176,7 @@ def nest(pipe: ktdf.PipelineOp, level: str) -> ktdf.PipelineOp:
                 subst[loop.iv] = tiles[loop.dim]
             zero = None
             for op in stage.walk():
-                if isinstance(op, scf.ForOp) and is_reduction_loop(op):
+                if isinstance(op, scf.ForOp) and ktdf.is_reduction_loop(op):
                     if zero is None:
                         zero = index_constant(0)
                         ops.append(zero)
@@ -209,7 +208,7 @@ def nest(pipe: ktdf.PipelineOp, level: str) -> ktdf.PipelineOp:
                                      {**sizes, loop.dim: size.result})]
 
         return [for_loop(loop.op.lb, loop.op.ub, reserve.result, loop.dim,
-                         is_reduction_loop(loop.op), body)]
+                         ktdf.is_reduction_loop(loop.op), body)]
 
     new_ops = [*head, *tile_nest(0, {}, {})]
     outer = orig_loops[0]
@@ -281,7 +280,7 @@ def _point_nest(loops: list[_Loop], tiles, sizes, pipe: ktdf.PipelineOp, inner, 
             return [*ops, *nest(k + 1, local_map, {**points, loop.dim: iv})]
 
         return [for_loop(loop.op.lb, sizes[loop.dim], loop.op.step, loop.dim,
-                         is_reduction_loop(loop.op), body)]
+                         ktdf.is_reduction_loop(loop.op), body)]
 
     return nest(0, {}, {})
 

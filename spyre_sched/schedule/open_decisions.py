@@ -34,7 +34,7 @@ from spyre_sched.schedule.common import DIM_ATTR, device_of, programs
 from spyre_sched.schedule.copy_pipeline import COPY_ATTR
 from spyre_sched.schedule.expand_paths import compute_instance
 from spyre_sched.schedule.hoist_inner import OUTER_FETCH_ATTR
-from spyre_sched.schedule.ir_build import is_reduction_loop, loop_dim
+from spyre_sched.schedule.ir_build import loop_dim
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
 
 NAME = "open-decisions"
@@ -143,7 +143,7 @@ def distribute(pipe: ktdf.PipelineOp, device: Device) -> None:
         return
     prefix = pipe.attributes[COMPUTE_ATTR].data  # type: ignore[attr-defined]
     for loop in candidate_loops(pipe, device, compute):
-        if is_reduction_loop(loop) or loop.results:
+        if ktdf.is_reduction_loop(loop) or loop.results:
             continue
         dim = loop_dim(loop)
         block = loop.body.blocks[0]

@@ -76,7 +76,6 @@ from spyre_sched.schedule.fuse_tile_loops import fuse_program
 from spyre_sched.schedule.ir_build import (
     enclosing_loops,
     for_loop,
-    is_reduction_loop,
     loop_dim,
     pipeline,
     rebuild,
@@ -119,7 +118,7 @@ class ChunkReductions(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op, NAME)
         for _, fn in programs(op):
-            for loop in [o for o in fn.walk() if isinstance(o, scf.ForOp) and is_reduction_loop(o)]:
+            for loop in [o for o in fn.walk() if isinstance(o, scf.ForOp) and ktdf.is_reduction_loop(o)]:
                 generics = [g for g in loop.walk() if isinstance(g, GenericOp)]
                 if generics:
                     loop.attributes[REDUCTION_ATTR] = StringAttr(combiner(generics[0]))
@@ -189,7 +188,7 @@ def _reduction_dims(pipe: ktdf.PipelineOp) -> dict[int, int]:
     """dim -> extent of the reduction loops inside `pipe`."""
     dims = {}
     for loop in pipe.walk():
-        if isinstance(loop, scf.ForOp) and is_reduction_loop(loop):
+        if isinstance(loop, scf.ForOp) and ktdf.is_reduction_loop(loop):
             dims[loop_dim(loop)] = constant_value(loop.ub)  # type: ignore[index]
     return dims
 
@@ -396,7 +395,7 @@ def _point_nest(nest: _Nest, stage: ktdf.StageOp, mapping: dict[SSAValue, SSAVal
             ops = [op.clone(value_mapper=mapping) for op in stage.body.block.ops]
             holder = Block(ops)
             for loop in [o for o in holder.walk() if isinstance(o, scf.ForOp)
-                         and is_reduction_loop(o) and loop_dim(o) == nest.dim]:
+                         and ktdf.is_reduction_loop(o) and loop_dim(o) == nest.dim]:
                 chunks.split(loop, mapping)
             out = list(holder.ops)
             for op in out:
