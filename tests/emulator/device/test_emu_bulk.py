@@ -44,18 +44,28 @@ def test_bulk_gives_the_per_op_run(kernel, strategy, tmp_path, monkeypatch):
         return take(self, fifo, n, times)
 
     monkeypatch.setattr(sim.Simulator, "bulk_take", counted)
-    runs = {}
-    for on in (True, False):
-        monkeypatch.setattr(codegen, "BULK", on)
-        taken.clear()
-        result = spyre_sched.run(bundle, seed=7, reference=runs[True].reference_run if runs else None)
-        runs[on] = result
-        assert result.matches
+
+    def check(on: bool) -> None:
         if on:  # (the loops these kernels sum or take the maximum in)
             assert sum(taken) > len(taken) >= 1
             assert any(queued) or strategy != "solver"
         else:
             assert not taken
+        taken.clear()
+
+    _bulk_gives_the_per_op_run(bundle, monkeypatch, check)
+
+
+def _bulk_gives_the_per_op_run(bundle, monkeypatch, check) -> None:
+    """Launch `bundle` with BULK on, then off: both match, `check(on)` after each, and
+    the two give the same outputs, cycles and per-unit figures."""
+    runs = {}
+    for on in (True, False):
+        monkeypatch.setattr(codegen, "BULK", on)
+        result = spyre_sched.run(bundle, seed=7, reference=runs[True].reference_run if runs else None)
+        runs[on] = result
+        assert result.matches
+        check(on)
     want, got = _figures(runs[False]), _figures(runs[True])
     for key in want:
         assert got[key] == want[key], f"{key} differs between the bulk and the per-op run"
@@ -128,18 +138,12 @@ def test_bulk_matrix_k_loops_give_the_per_op_run(kernel, strategy, tmp_path, mon
         return None if fn is None else (lambda k, *args: stacked.append(k) or fn(k, *args))
 
     monkeypatch.setattr(bulk, "matmul_op", counted)
-    runs = {}
-    for on in (True, False):
-        monkeypatch.setattr(codegen, "BULK", on)
-        stacked.clear()
-        result = spyre_sched.run(bundle, seed=7,
-                                 reference=runs[True].reference_run if runs else None)
-        runs[on] = result
-        assert result.matches
+
+    def check(on: bool) -> None:
         assert (sum(stacked) > len(stacked) >= 1) if on else not stacked
-    want, got = _figures(runs[False]), _figures(runs[True])
-    for key in want:
-        assert got[key] == want[key], f"{key} differs between the bulk and the per-op run"
+        stacked.clear()
+
+    _bulk_gives_the_per_op_run(bundle, monkeypatch, check)
 
 
 def _matmul_plan():
