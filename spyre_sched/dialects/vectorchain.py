@@ -9,6 +9,7 @@ interpreter and the device emulator round identically. Exact semantics and timin
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, StringAttr, VectorType, i64
@@ -242,7 +243,9 @@ class ShuffleOp(IRDLOperation):
 class ReduceOp(IRDLOperation):
     """`%r = vectorchain.reduce "add" %a : vector<KxNxT> -> vector<Kx1xA>`: reduce the last
     dimension; the result's element type A is the accumulator type (exact sum, rounded once
-    to A, as `emulator.numerics.reductions` defines)."""
+    to A, as `emulator.numerics.reductions` defines). The K results may be laid out in any
+    shape of K elements (row-major, e.g. `vector<KxA>`): a reshape costs no instruction,
+    so a row sum reduces straight into its accumulator's shape."""
 
     name = "vectorchain.reduce"
 
@@ -266,10 +269,12 @@ class ReduceOp(IRDLOperation):
                 f"vectorchain.reduce: unknown kind '{self.kind.data}' "
                 f"(one of {', '.join(REDUCTION_KINDS)})"
             )
-        if tuple(res.get_shape()) != (*tuple(src.get_shape())[:-1], 1):
+        kept = tuple(src.get_shape())[:-1]
+        if math.prod(res.get_shape()) != math.prod(kept):
             raise VerifyException(
                 f"vectorchain.reduce: reducing the last dim of {list(src.get_shape())} gives "
-                f"{[*list(src.get_shape())[:-1], 1]}, not {list(res.get_shape())}"
+                f"{math.prod(kept)} element(s) ({[*kept, 1]}), not the "
+                f"{math.prod(res.get_shape())} of {list(res.get_shape())}"
             )
 
 

@@ -281,6 +281,12 @@ def _vector(shape: Sequence[int], element: Attribute) -> VectorType:
     return VectorType(element, list(shape))
 
 
+def _shape_of(value: SSAValue) -> tuple[int, ...]:
+    vtype = value.type
+    assert isinstance(vtype, VectorType)
+    return tuple(vtype.get_shape())
+
+
 def _box(sizes: Sequence[int]) -> AffineSet:
     """{0 <= d_i <= sizes_i - 1}."""
     constraints = []
@@ -1220,18 +1226,22 @@ class EngineEmitter:
                 _vector([*lead, lanes], ctype.element_type)))
             contribution = kept.results[0]
         acc_elem = inner.results[0].type
-        if layout.reduces_lanes:
-            contribution = self.emit(vectorchain.ReduceOp(
-                kind, contribution, _vector([*lead, 1], acc_elem))).results[0]
         out_shape = self.tensors_shape(op.outputs[0])
-        flat = self.emit(vectorchain.ShuffleOp(contribution, list(range(math.prod(out_shape))),
-                                               _vector(out_shape, acc_elem)))
+        if layout.reduces_lanes:
+            # straight into the accumulator's shape: a reshape is no instruction, and a
+            # shuffle here would wait a latency in every step of the chain
+            contribution = self.emit(vectorchain.ReduceOp(
+                kind, contribution, _vector(out_shape, acc_elem))).results[0]
+        elif list(_shape_of(contribution)) != out_shape:
+            contribution = self.emit(vectorchain.ShuffleOp(
+                contribution, list(range(math.prod(out_shape))),
+                _vector(out_shape, acc_elem))).results[0]
         acc = self.tensors.get(op.outputs[0])
         if acc is None:
-            return flat.results[0]
+            return contribution
         cls = BINARY.get(inner.name)
-        new = cls(acc, flat.results[0]) if cls is not None else vectorchain.ApplyOp(
-            inner.name, [acc, flat.results[0]], _vector(out_shape, acc_elem))
+        new = cls(acc, contribution) if cls is not None else vectorchain.ApplyOp(
+            inner.name, [acc, contribution], _vector(out_shape, acc_elem))
         self.emit(new)
         return new.results[0]
 

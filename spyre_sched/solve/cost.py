@@ -597,11 +597,11 @@ def carried_idle(problem: Problem, stage: Stage, engine: str, choice: Choice,
     return max(0, slack - leading_load(problem, stage, choice))
 
 
-REDUCE_STEP_EXTRA_OPS = 2
+REDUCE_STEP_EXTRA_OPS = 1
 """Vector ops one step of a carried accumulator adds to the body's own: the lowering turns
-a reduction step into the body's ops, a lane `reduce` and a `shuffle` into the
-accumulator's shape (docs/dataflowir.md), and the vector unit issues them in order, each
-waiting for the previous one's result."""
+a reduction step into the body's ops and a lane `reduce` straight into the accumulator's
+shape (a column sum: a `shuffle` of the row into it; docs/dataflowir.md), and the vector
+unit issues them in order, each waiting for the previous one's result."""
 
 
 def step_chain(c: Compute) -> int:
@@ -616,9 +616,8 @@ def carried_chain(c: Compute, choice: Choice) -> int:
     the unit's latency later: one step takes `chain · b + (chain − 1) · latency`. The last
     op (the combine into the accumulator) is the only one that reads the previous step's
     result, so its own latency runs under the next step's first ops and is paid once, by
-    the stage. Measured on the emulator: the f16 row sum's step (extf, reduce, shuffle,
-    add; latency 6) takes 22 cycles, where one latency per op said 26 (+18% on long
-    reductions, docs/solver.md)."""
+    the stage. Measured on the emulator: the f16 row sum's step (extf, reduce, add;
+    latency 6) takes 15 cycles, as this says (docs/solver.md)."""
     steps = c.steps.at(choice)
     if steps <= 1:
         return 0

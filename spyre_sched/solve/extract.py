@@ -1167,7 +1167,7 @@ class _ProgramReader:
         steps = self.quantity(count) if carried else Quantity.const(1)
         if carried:
             # a reduction done in one step per iteration sends its result every
-            # iteration: the unit waits for the whole chain (reduce, shuffle, combine) as
+            # iteration: the unit waits for the whole chain (reduce, combine) as
             # for an elementwise body; over several steps `cost.carried_chain` prices it
             one_step = vector_period(op, points, lanes, latency)
             period = self.quantity(Expr(count.scope,
@@ -1575,8 +1575,9 @@ def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
     out = op.outputs[0].type if op.outputs else None
     shape = tuple(out.get_shape()) if isinstance(out, TensorType) else ()
     # a reduction within the vector: its inputs span the iteration space (no shuffle), and
-    # the op combining into the output is preceded by a lane `reduce` and a `shuffle` into
-    # the output's shape, each waiting for the one before (docs/dataflowir.md)
+    # the op combining into the output is preceded by a lane `reduce` into the output's
+    # shape (a column sum: a `shuffle` of the row into it), which waits for the body's
+    # result (docs/dataflowir.md)
     reducing = any("reduction" in str(getattr(t, "data", t)) for t in op.iterator_types)
     domain = AffineMap.identity(maps[0].num_dims) if reducing and maps else None
     for arg, operand, amap in zip(block.args, op.inputs, maps):
@@ -1604,10 +1605,9 @@ def vector_period(op: GenericOp, points: int, lanes: int, latency: int) -> int:
                 ready[v] = splat()
         combined = [v for v in inner.operands if v in accumulators] if reducing else []
         if combined:
-            lanes_done = issue([ready[v] for v in inner.operands if v not in accumulators])
-            shuffled = issue([lanes_done], 1)  # the lane reduce, then the shuffle
+            reduced = issue([ready[v] for v in inner.operands if v not in accumulators])
             for v in combined:
-                ready[v] = shuffled
+                ready[v] = reduced
         done = issue([ready[v] for v in inner.operands])
         for r in inner.results:
             ready[r] = done

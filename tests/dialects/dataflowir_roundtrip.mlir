@@ -45,6 +45,7 @@
 // CHECK-NEXT: %g = vectorchain.apply "spyreop.softplus"(%lo) {beta = 1.000000e+00 : f32, threshold = 2.000000e+01 : f32} : (vector<2x64xf16>) -> vector<2x64xf16>
 // CHECK-NEXT: %w = vectorchain.apply "arith.extf"(%g) : (vector<2x64xf16>) -> vector<2x64xf32>
 // CHECK-NEXT: %r = vectorchain.reduce "add" %w : vector<2x64xf32> -> vector<2x1xf32>
+// CHECK-NEXT: %rf = vectorchain.reduce "add" %w : vector<2x64xf32> -> vector<2xf32>
 // CHECK-NEXT: %n = vectorchain.apply "arith.truncf"(%r) : (vector<2x1xf32>) -> vector<2x1xf16>
 // CHECK-NEXT: %bt = vectorchain.shuffle %one {pattern = array<i64: 0>} : vector<1xf16> -> vector<64x2xf16>
 // CHECK-NEXT: %acc = vectorchain.shuffle %r {pattern = array<i64: 0, 0, 1, 1>} : vector<2x1xf32> -> vector<2x2xf32>
@@ -114,6 +115,7 @@ builtin.module @local_schedule_0 attributes {dataflow.device = "spyre", dataflow
       %g = vectorchain.apply "spyreop.softplus"(%lo) {beta = 1.0 : f32, threshold = 20.0 : f32} : (vector<2x64xf16>) -> vector<2x64xf16>
       %w = vectorchain.apply "arith.extf"(%g) : (vector<2x64xf16>) -> vector<2x64xf32>
       %r = vectorchain.reduce "add" %w : vector<2x64xf32> -> vector<2x1xf32>
+      %rf = vectorchain.reduce "add" %w : vector<2x64xf32> -> vector<2xf32>
       %n = vectorchain.apply "arith.truncf"(%r) : (vector<2x1xf32>) -> vector<2x1xf16>
       %bt = vectorchain.shuffle %one {pattern = array<i64: 0>} : vector<1xf16> -> vector<64x2xf16>
       %acc = vectorchain.shuffle %r {pattern = array<i64: 0, 0, 1, 1>} : vector<2x1xf32> -> vector<2x2xf32>

@@ -193,6 +193,10 @@ NEGATIVE = {
         program(sfu='%a = vectorchain.constant_bitstream "3c003c00" : vector<1x2xf16>\n'
                     '%b = vectorchain.reduce "add" %a : vector<1x2xf16> -> vector<1x2xf32>'),
         "reducing the last dim"),
+    "reduce into another count": (
+        program(sfu='%a = vectorchain.constant_bitstream "3c003c003c003c00" : vector<2x2xf16>\n'
+                    '%b = vectorchain.reduce "add" %a : vector<2x2xf16> -> vector<1xf32>'),
+        "gives 2 element(s)"),
     "reduce kind": (
         program(sfu='%a = vectorchain.constant_bitstream "3c003c00" : vector<1x2xf16>\n'
                     '%b = vectorchain.reduce "avg" %a : vector<1x2xf16> -> vector<1x1xf32>'),

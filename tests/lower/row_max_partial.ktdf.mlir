@@ -8,11 +8,11 @@
 // CHECK:         agen.vector_load "lx"[%{{.*}}] #agen.access<{{.*}}((d1 * -1) + 63) >= 0)>, order = affine_map<(d0, d1) -> (d0, d1)>, strides = [96, 1], mask = affine_set<(d0, d1) : (((d1 * -1) + 31) >= 0)>> : vector<1x64xf16>
 // CHECK-LABEL: dataflow.program_unit @p0_sfu
 // CHECK:         %[[W:.*]] = dataflow.receive @[[F:.*]] : vector<1x64xf16>
-// CHECK:         vectorchain.reduce "max" %{{.*}} : vector<1x64xf16> -> vector<1x1xf16>
+// CHECK:         vectorchain.reduce "max" %{{.*}} : vector<1x64xf16> -> vector<1xf16>
 // CHECK:         %[[P:.*]] = dataflow.receive @[[F]] : vector<1x64xf16>
 // CHECK:         %[[V:.*]] = vectorchain.sub %{{.*}} : vector<1x64xf16>
 // CHECK-NEXT:    %[[K:.*]] = vectorchain.shuffle %[[V]] {pattern = array<i64: 0, 1, {{.*}}, 30, 31>} : vector<1x64xf16> -> vector<1x32xf16>
-// CHECK-NEXT:    vectorchain.reduce "max" %[[K]] : vector<1x32xf16> -> vector<1x1xf16>
+// CHECK-NEXT:    vectorchain.reduce "max" %[[K]] : vector<1x32xf16> -> vector<1xf16>
 // CHECK-LABEL: dataflow.program_unit @p0_lx_store
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @row_max_96(%X: index, %M: index) attributes {grid = [4 : i64]} {

@@ -3,21 +3,23 @@
 // vector and a partial one of 32. The lowering emits the sfu's reduction body once per
 // peeled copy of these loops; in the remainder row the whole vector must be reduced whole
 // again (the partial chunk before it, in the first tile, must not leave its 32-lane answer
-// behind). tests/lower/test_lower_filecheck.py lowers this solved ScheduleIR and runs
-// `filecheck` on program 0.
+// behind). Each lane reduce lands in the accumulator's shape, combined by the next op
+// (no reshaping shuffle between them). tests/lower/test_lower_filecheck.py lowers this
+// solved ScheduleIR and runs `filecheck` on program 0.
 // CHECK-LABEL: dataflow.program_unit @p0_sfu
 // CHECK:         scf.for
 // CHECK:         %[[W:.*]] = dataflow.receive @[[F:.*]] : vector<1x64xf16>
-// CHECK-NEXT:    vectorchain.reduce "add" %[[W]] : vector<1x64xf16> -> vector<1x1xf16>
+// CHECK-NEXT:    %[[R:.*]] = vectorchain.reduce "add" %[[W]] : vector<1x64xf16> -> vector<1xf16>
+// CHECK-NEXT:    vectorchain.add %{{.*}}, %[[R]] : vector<1xf16>
 // CHECK:         %[[P:.*]] = dataflow.receive @[[F]] : vector<1x64xf16>
 // CHECK-NEXT:    %[[K:.*]] = vectorchain.shuffle %[[P]] {pattern = array<i64: 0, 1, {{.*}}, 30, 31>} : vector<1x64xf16> -> vector<1x32xf16>
-// CHECK-NEXT:    vectorchain.reduce "add" %[[K]] : vector<1x32xf16> -> vector<1x1xf16>
+// CHECK-NEXT:    vectorchain.reduce "add" %[[K]] : vector<1x32xf16> -> vector<1xf16>
 // CHECK:         scf.for
 // CHECK:         %[[W2:.*]] = dataflow.receive @[[F]] : vector<1x64xf16>
-// CHECK-NEXT:    vectorchain.reduce "add" %[[W2]] : vector<1x64xf16> -> vector<1x1xf16>
+// CHECK-NEXT:    vectorchain.reduce "add" %[[W2]] : vector<1x64xf16> -> vector<1xf16>
 // CHECK:         %[[P2:.*]] = dataflow.receive @[[F]] : vector<1x64xf16>
 // CHECK-NEXT:    %[[K2:.*]] = vectorchain.shuffle %[[P2]] {pattern = array<i64: 0, 1, {{.*}}, 30, 31>} : vector<1x64xf16> -> vector<1x32xf16>
-// CHECK-NEXT:    vectorchain.reduce "add" %[[K2]] : vector<1x32xf16> -> vector<1x1xf16>
+// CHECK-NEXT:    vectorchain.reduce "add" %[[K2]] : vector<1x32xf16> -> vector<1xf16>
 // CHECK-LABEL: dataflow.program_unit @p0_lx_store
 builtin.module attributes {ktdf.device = "spyre"} {
   func.func @row_sum_3_rows(%X: index, %S: index) attributes {grid = [2 : i64]} {

@@ -153,16 +153,16 @@ def test_pinned_regions_count_in_every_program():
 
 
 def test_carried_accumulator_pays_the_lowered_chain_per_step():
-    """Each step of a reduction runs the body's ops plus the lowering's reduce and shuffle
-    in order, each waiting one unit latency for the previous one's result; only the last
-    (the combine) reads the previous step's, so its latency runs under the next step."""
+    """Each step of a reduction runs the body's ops plus the lowering's reduce in order,
+    each waiting one unit latency for the previous one's result; only the last (the
+    combine) reads the previous step's, so its latency runs under the next step."""
     c = Compute("sum", Quantity.const(512), 2, 64, latency=6, steps=Quantity.const(8))
     occupancy, latency = cost.work_parts(None, c, {})
     assert latency == 6
     chain = 2 + cost.REDUCE_STEP_EXTRA_OPS
-    # throughput 512 x 2 / 64 = 16 (the body's ops), then per step the two added ops'
-    # busy cycle each and three latencies between the four ops: 8 x (2 + 18) = 160
-    assert occupancy == 16 + 8 * (cost.REDUCE_STEP_EXTRA_OPS * 1 + (chain - 1) * 6) == 176
+    # throughput 512 x 2 / 64 = 16 (the body's ops), then per step the added op's busy
+    # cycle and two latencies between the three ops: 8 x (1 + 12) = 104
+    assert occupancy == 16 + 8 * (cost.REDUCE_STEP_EXTRA_OPS * 1 + (chain - 1) * 6) == 120
     plain = Compute("add", Quantity.const(512), 2, 64, latency=6)
     assert cost.work_parts(None, plain, {}) == (16, 6)
 

@@ -1,6 +1,6 @@
 """A reduction done in one step per iteration (a row that fits one vector) sends its
 result every iteration, so the vector unit waits each time for the whole chain the
-lowering issues (reduce, shuffle, combine with the accumulator): the cost model prices it
+lowering issues (reduce, combine with the accumulator): the cost model prices it
 as it prices an elementwise body (`extract.vector_period`). Before, such a reduction cost
 its lanes' throughput alone: on short_row_max the solver's schedule was predicted at 393
 cycles against 1,066 emulated."""

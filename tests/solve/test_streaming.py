@@ -49,9 +49,9 @@ def test_the_sum_runs_under_the_chunks_and_only_the_first_chunk_is_waited_for():
     assert cost.pipeline_profile(problem, chunk, choice)[0] == 356
     t0 = cost.pipeline_cycles(problem, chunk, choice)
     assert t0 == 356 + 15 * 168 == 2876
-    # the sum: throughput 512 x 2 = 1024, chain 512 x (2 + 3 x 6) = 10240, latency 6
+    # the sum: throughput 512 x 2 = 1024, chain 512 x (1 + 2 x 6) = 6656, latency 6
     t1 = cost.stage_one_iteration(problem, inner.stages[1], choice)
-    assert t1 == 1024 + 10240 + 6 == 11270
+    assert t1 == 1024 + 6656 + 6 == 7686
     t2 = cost.stage_one_iteration(problem, inner.stages[2], choice)
     assert t2 == 1 + 4
     # the sfu is the slowest: the first chunk, the whole sum, the store
