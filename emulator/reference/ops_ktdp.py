@@ -11,6 +11,7 @@ from emulator.reference.exchange import Future
 from emulator.reference.interpreter import Undelivered, handles, op_static
 from emulator.reference.tile_scheduler import Wait
 from emulator.reference.types import element_name
+from spyre_sched.dialects.ktdp import coordinates_grid
 from spyre_sched.errors import ExecutionError
 from spyre_sched.polyhedral.point_sets import tile_extents
 
@@ -26,13 +27,13 @@ class RuntimeArg:
 def _tile_id(ex, op, vals):
     if len(op.results) == 1:
         return [ex.tile]
-    if len(op.results) != len(ex.machine.grid):
+    if len(op.results) < len(ex.machine.grid):
         raise ExecutionError(
             f"ktdp.get_compute_tile_id has {len(op.results)} results but the grid "
             f"{list(ex.machine.grid)} has {len(ex.machine.grid)} dimensions (give the "
             "function a `grid` attribute of that rank, or take 1 result: the linear id)")
     coords, rest = [], ex.tile
-    for n in ex.machine.grid:
+    for n in coordinates_grid(ex.machine.grid, len(op.results)):
         coords.append(rest % n)
         rest //= n
     return coords

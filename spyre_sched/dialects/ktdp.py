@@ -474,7 +474,10 @@ def print_ktdp_type(printer: Printer, attr: Attribute) -> None:
 
 @irdl_op_definition
 class GetComputeTileIdOp(IRDLOperation):
-    """This tile's id: one result (the linear id) or one result per grid dimension."""
+    """This tile's id: one result (the linear id) or one result per grid dimension. More
+    results than the grid has dimensions see it extended with dimensions of extent 1,
+    whose coordinate is 0 (a `grid = [4]` kernel's `%x, %y` are (t, 0), as the public KTIR
+    interpreter gives them): `coordinates_grid`."""
 
     name = "ktdp.get_compute_tile_id"
 
@@ -502,12 +505,18 @@ class GetComputeTileIdOp(IRDLOperation):
         if not self.ids:
             raise VerifyException("ktdp.get_compute_tile_id needs at least one result")
         grid = enclosing_grid(self)
-        if grid is not None and len(self.ids) not in (1, len(grid)):
+        if grid is not None and 1 < len(self.ids) < len(grid):
             raise VerifyException(
                 f"ktdp.get_compute_tile_id has {len(self.ids)} results but the grid "
-                f"{list(grid)} has {len(grid)} dimensions (use 1 result for the linear id "
-                f"or {len(grid)})"
+                f"{list(grid)} has {len(grid)} dimensions (use 1 result for the linear id, "
+                f"or at least {len(grid)}: one per dimension, any more of extent 1)"
             )
+
+
+def coordinates_grid(grid: Sequence[int], results: int) -> tuple[int, ...]:
+    """The grid as a `get_compute_tile_id` of `results` coordinates sees it: extended with
+    dimensions of extent 1 (coordinate 0) up to that many."""
+    return (*grid, *(1,) * (results - len(grid)))
 
 
 def _whole_index_space(static_sizes: Sequence[int]) -> AffineSet:

@@ -20,7 +20,10 @@ becomes
 %k = arith.divui %tile, %c4 : index
 ```
 
-The last coordinate needs no remainder (t < n0 * ... * nk). The coordinates are per-core
+The last coordinate needs no remainder (t < n0 * ... * nk), nor does any after which
+every dimension has extent 1. More coordinates than the grid has dimensions see it
+extended with dimensions of extent 1 (`ktdp.coordinates_grid`), whose coordinate is the
+constant 0. The coordinates are per-core
 constants, which the lowering folds core by core. The `grid` attribute keeps its shape:
 it is the launch's shape, which the bundle records and the runtime checks against the
 kernel's; tile t runs on core t whatever the rank.
@@ -50,14 +53,20 @@ def _coordinates(op: ktdp.GetComputeTileIdOp, grid: tuple[int, ...]) -> list[Ope
     tile = linear.ids[0]
     tile.name_hint = "tile"
     stride = 1
+    # past the last dimension of more than one tile, the id needs no remainder
+    last = max((axis for axis, extent in enumerate(grid) if extent > 1), default=-1)
     for axis, (extent, old) in enumerate(zip(grid, op.ids)):
         value: SSAValue = tile
-        if stride > 1:
+        if extent == 1:  # the one coordinate of a dimension of extent 1
+            zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+            made.append(zero)
+            value = zero.result
+        elif stride > 1:
             divisor = arith.ConstantOp(IntegerAttr(stride, IndexType()))
             quotient = arith.DivUIOp(value, divisor.result)
             made += [divisor, quotient]
             value = quotient.result
-        if axis < len(grid) - 1:
+        if axis < last and extent > 1:
             # q mod n as q - (q / n) * n: xDSL counts `arith.remui` as having side
             # effects, which would keep program-split from copying it into the programs
             modulus = arith.ConstantOp(IntegerAttr(extent, IndexType()))
@@ -82,10 +91,10 @@ class LinearTileId(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in kernel_of(op):
             for tile_id in [o for o in fn.walk() if isinstance(o, ktdp.GetComputeTileIdOp)]:
-                grid = ktdp.enclosing_grid(tile_id)
-                if len(tile_id.ids) == 1 or grid is None or len(grid) != len(tile_id.ids):
+                grid = ktdp.enclosing_grid(tile_id) or (1,)
+                if len(tile_id.ids) == 1 or len(tile_id.ids) < len(grid):
                     continue  # already the linear id (the verifier refuses other counts)
-                made = _coordinates(tile_id, grid)
+                made = _coordinates(tile_id, ktdp.coordinates_grid(grid, len(tile_id.ids)))
                 Rewriter.insert_op(made, InsertPoint.before(tile_id))
                 note_origin(made, tile_id)
                 Rewriter.erase_op(tile_id)

@@ -41,7 +41,12 @@ from xdsl.dialects.builtin import ArrayAttr, IndexType, IntAttr, IntegerAttr, In
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineSymExpr
 
-from spyre_sched.dialects.ktdp import GetComputeTileIdOp, RuntimeArgExtractOp, RuntimeArgType
+from spyre_sched.dialects.ktdp import (
+    GetComputeTileIdOp,
+    RuntimeArgExtractOp,
+    RuntimeArgType,
+    coordinates_grid,
+)
 from spyre_sched.polyhedral.isl_text import conj, expr_text
 
 #: a name in isl text
@@ -439,12 +444,15 @@ class AffineValues:
         if len(ids) == 1:
             return tile
         axis = ids.index(value)  # type: ignore[arg-type]
+        grid = coordinates_grid(self.grid, len(ids))
+        if grid[axis] == 1:
+            return AffineExpr.constant(0)
         stride = 1
-        for g in self.grid[:axis]:
+        for g in grid[:axis]:
             stride *= g
         expr = tile // stride if stride > 1 else tile
-        if axis < len(self.grid) - 1:
-            expr = expr % self.grid[axis]
+        if axis < len(grid) - 1:
+            expr = expr % grid[axis]
         return expr
 
     def _runtime(self, op: RuntimeArgExtractOp, value: SSAValue) -> AffineExpr:

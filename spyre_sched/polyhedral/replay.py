@@ -26,6 +26,7 @@ from spyre_sched.dialects.ktdp import (
     ConstructAccessTileOp,
     GetComputeTileIdOp,
     RuntimeArgExtractOp,
+    coordinates_grid,
 )
 from spyre_sched.polyhedral.affine_values import AffineValues
 from spyre_sched.polyhedral.point_sets import bounding_box, contains, enumerate_points
@@ -95,7 +96,7 @@ class Instance:
             if len(op.results) == 1:
                 return self.tile
             rest = self.tile
-            for axis, n in enumerate(self.values.grid):
+            for axis, n in enumerate(coordinates_grid(self.values.grid, len(op.results))):
                 if op.results[axis] is value:
                     return rest % n
                 rest //= n

@@ -51,15 +51,15 @@ def test_syntax_error(tmp_path: Path) -> None:
 
 
 def test_verifier_error(tmp_path: Path) -> None:
-    text = EXAMPLE.read_text().replace("%id = ktdp.get_compute_tile_id : index",
-                                       "%id, %y = ktdp.get_compute_tile_id : index, index")
+    text = EXAMPLE.read_text().replace("grid = [32]", "grid = [2, 4, 4]").replace(
+        "%id = ktdp.get_compute_tile_id : index", "%id, %y = ktdp.get_compute_tile_id : index, index")
     path = write(tmp_path, text)
     result = run("check", str(path))
     assert result.exit_code == 1
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "%id, %y" in ln)
     assert result.stderr.startswith(
-        f"{path}:{line}:3: error: ktdp.get_compute_tile_id has 2 results but the grid [32] "
-        "has 1 dimensions"
+        f"{path}:{line}:3: error: ktdp.get_compute_tile_id has 2 results but the grid [2, 4, 4] "
+        "has 3 dimensions"
     )
 
 

@@ -20,6 +20,7 @@ from spyre_sched.dialects.ktdp import (
     ConstructAccessTileOp,
     ConstructIndirectAccessTileOp,
     affine_expr_text,
+    coordinates_grid,
     is_permutation,
 )
 from spyre_sched.errors import ParseError, SourceLocation, VerifyError
@@ -293,8 +294,6 @@ VERIFY_CASES = [
     ("future-groups", produce(ftype="<(tensor<4xf16>), groups = affine_set<(a, b) : (a == 0)>>"),
      r"!ktdp.tile_future groups must be an affine_set<\(g\) : ...> over one group id, got 2 dims"),
     # get_compute_tile_id
-    ("tile-id-count", "%p, %q, %r = ktdp.get_compute_tile_id : index, index, index",
-     r"ktdp.get_compute_tile_id has 3 results but the grid \[4\] has 1 dimensions"),
     ("tile-id-none", '"ktdp.get_compute_tile_id"() : () -> ()',
      r"ktdp.get_compute_tile_id needs at least one result"),
     ("tile-id-type", "%p = ktdp.get_compute_tile_id : i32",
@@ -431,6 +430,22 @@ def test_ct_id_inside_the_grid_is_fine() -> None:
 def test_tile_id_with_one_result_per_grid_dim() -> None:
     text = HEAD.replace("grid = [4]", "grid = [2, 2]") + "  %p, %q = ktdp.get_compute_tile_id : index, index\n  return\n}\n"
     assert parse_kernel(text).grid == (2, 2)
+
+
+def test_tile_id_with_more_results_than_grid_dims() -> None:
+    """The public KTIR interpreter gives a 1-D grid's kernel `%x, %y` (its y is 0): the
+    grid is seen with dimensions of extent 1 added."""
+    text = HEAD + "  %p, %q, %r = ktdp.get_compute_tile_id : index, index, index\n  return\n}\n"
+    assert parse_kernel(text).grid == (4,)
+    assert coordinates_grid((4,), 3) == (4, 1, 1)
+
+
+def test_tile_id_with_fewer_results_than_grid_dims_is_refused() -> None:
+    text = HEAD.replace("grid = [4]", "grid = [2, 2, 2]") + \
+        "  %p, %q = ktdp.get_compute_tile_id : index, index\n  return\n}\n"
+    with pytest.raises(VerifyError, match=r"ktdp.get_compute_tile_id has 2 results but the "
+                                          r"grid \[2, 2, 2\] has 3 dimensions"):
+        parse_kernel(text)
 
 
 def test_a_view_without_a_coordinate_set_covers_its_whole_index_space() -> None:

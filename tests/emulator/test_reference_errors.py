@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from emulator.reference import make_inputs, run
-from spyre_sched.errors import ExecutionError, UnsupportedError, VerifyError
+from spyre_sched.errors import ExecutionError, SpyreSchedError, UnsupportedError, VerifyError
 from spyre_sched.frontend import load_kernel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -272,15 +272,39 @@ func.func @copy(%X: index, %Y: index) attributes {grid = [1]} {
     np.testing.assert_array_equal(run(path, inputs)["Y"], inputs["X"])
 
 
-def test_tile_coordinates_of_a_grid_without_that_rank_are_a_located_error(tmp_path):
-    # No `grid` attribute: a one-dimensional grid, so two coordinates have no meaning
-    text = ("func.func @two_ids() -> (index, index) {\n"
+def test_tile_coordinates_past_the_grid_s_rank_are_zero(tmp_path):
+    # A 1-D grid of 4 read as (x, y): y is 0 in every tile (dimensions of extent 1 added,
+    # as the public KTIR interpreter does); each tile stores x + 10 * y at [x]
+    text = """func.func @two_ids(%Y: index) attributes {grid = [4]} {
+  %x, %y = ktdp.get_compute_tile_id : index, index
+  %v = ktdp.construct_memory_view %Y, sizes: [4], strides: [1] {
+      coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>,
+      memory_space = #ktdp.memory_space<global>} : memref<4xi32>
+  %t = ktdp.construct_access_tile %v[%x] {
+      access_tile_set = affine_set<(d0) : (d0 >= 0, -d0 >= 0)>,
+      access_tile_order = affine_map<(d0) -> (d0)>} : memref<4xi32> -> !ktdp.access_tile<1xindex>
+  %c10 = arith.constant 10 : index
+  %ten_y = arith.muli %y, %c10 : index
+  %s = arith.addi %x, %ten_y : index
+  %i = arith.index_cast %s : index to i32
+  %d = tensor.splat %i : tensor<1xi32>
+  ktdp.store %d, %t : tensor<1xi32>, !ktdp.access_tile<1xindex>
+  return
+}
+"""
+    out = run(_write(tmp_path, text), {})
+    np.testing.assert_array_equal(out["Y"], np.arange(4, dtype=np.int32))
+
+
+def test_fewer_tile_coordinates_than_the_grid_s_rank_are_a_located_error(tmp_path):
+    # two coordinates of a 3-D grid: which two is not said (the verifier says it too)
+    text = ("func.func @two_ids() -> (index, index) attributes {grid = [2, 2, 2]} {\n"
             "  %0:2 = ktdp.get_compute_tile_id : index, index\n"
             "  return %0#0, %0#1 : index, index\n"
             "}\n")
-    with pytest.raises(ExecutionError) as err:
+    with pytest.raises(SpyreSchedError) as err:
         run(_write(tmp_path, text), {})
-    assert "2 results but the grid [1] has 1 dimensions" in err.value.message
+    assert "2 results but the grid [2, 2, 2] has 3 dimensions" in err.value.message
     assert err.value.location.line == 2
 
 

@@ -36,6 +36,7 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - select_relu_max: a relu as `arith.cmpf` + `arith.select` on tensors, and a row maximum
   whose `linalg.reduce` combiner is `cmpf ogt` + `select`;
 - grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each;
+- grid_past_rank: a 1-D grid read as two tile coordinates (the second is 0);
 - reshape_rows: a 1x256 row collapsed to 256 elements in a row loop, expanded back for
   its store;
 - reshape_total: a reduction's `tensor<4xf32>` expanded to 4x1 for its store, and a
@@ -217,6 +218,11 @@ def _grid_3d(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _grid_past_rank(rng):
+    x = _f16(rng, 8, 64)
+    return {"X": x}, {"Y": 2 * x.astype(np.float64)}
+
+
 def _reshape_rows(rng):
     x = _f16(rng, 4, 256)
     return {"X": x}, {"Y": 3 * x.astype(np.float64)}
@@ -351,6 +357,7 @@ CASES = {
     "rotate_halves": _rotate_halves,
     "select_relu_max": _select_relu_max,
     "grid_3d": _grid_3d,
+    "grid_past_rank": _grid_past_rank,
     "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,
