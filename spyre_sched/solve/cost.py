@@ -64,7 +64,7 @@ from spyre_sched.solve.problem import (
 )
 from spyre_sched.device.model import occupancy_cycles, transfer_cycles
 from spyre_sched.solve import streaming
-from spyre_sched.solve.units import fmt_bytes
+from spyre_sched.solve.units import fmt_bytes_apart
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -1334,8 +1334,8 @@ class Violation:
         if self.kind == "instances":
             return f"{self.name}: needs {self.need}, the device has {self.have}"
         what = "scratchpad" if self.kind == "capacity" else "register file"
-        return (f"{self.name}: needs {fmt_bytes(self.need)} of {what}, has "
-                f"{fmt_bytes(self.have)}")
+        need, have = fmt_bytes_apart(self.need, self.have)
+        return f"{self.name}: needs {need} of {what}, has {have}"
 
 
 def within_violations(problem: Problem, choice: Choice,

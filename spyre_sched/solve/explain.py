@@ -26,7 +26,7 @@ from spyre_sched.solve.problem import (
     program_decision_names,
 )
 from spyre_sched.solve.solution import Solution
-from spyre_sched.solve.units import fmt_bytes
+from spyre_sched.solve.units import fmt_bytes, fmt_bytes_apart
 
 ENUMERATION_LIMIT = 100_000
 
@@ -83,15 +83,17 @@ def _capacity_words(problem: Problem, program: Program) -> str:
         pin_text = f" plus {fmt_bytes(pinned)} pinned by the kernel ({regions})"
     head = f"buffers of program {program.index} ({program.name})"
     if double is not None:
-        text = (f"{head} need {fmt_bytes(double)} with double buffering at the smallest "
-                f"tiles; scratchpad holds {fmt_bytes(cap)}")
+        need_text, cap_text = fmt_bytes_apart(double, cap)
+        text = (f"{head} need {need_text} with double buffering at the smallest "
+                f"tiles; scratchpad holds {cap_text}")
         if single is not None:
             text += f"; even single-buffered the smallest tiles need {fmt_bytes(single)}"
         return text + pin_text
     if least is None:
         return f"{head} and the kernel's pinned regions do not fit {fmt_bytes(cap)} of scratchpad"
-    return (f"{head} need at least {fmt_bytes(least)} (smallest tiles){pin_text}; "
-            f"scratchpad holds {fmt_bytes(cap)}")
+    need_text, cap_text = fmt_bytes_apart(least, cap)
+    return (f"{head} need at least {need_text} (smallest tiles){pin_text}; "
+            f"scratchpad holds {cap_text}")
 
 
 def _bounded_words(problem: Problem, program: Program, kind: str, name: str) -> str:
@@ -106,9 +108,9 @@ def _bounded_words(problem: Problem, program: Program, kind: str, name: str) -> 
                 f"in flight; its depth is {f.depth}")
     r = next(r for r in program.registers if f"register file for {r.name}" == name)
     least = _minimum(problem, r.bytes.scope, r.bytes.at)
+    need_text, has_text = fmt_bytes_apart(least or 0, r.capacity)
     return (f"accumulator {r.name} of program {program.index} needs at least "
-            f"{fmt_bytes(least or 0)} of register file; the compute unit has "
-            f"{fmt_bytes(r.capacity)}")
+            f"{need_text} of register file; the compute unit has {has_text}")
 
 
 def explain_infeasible(problem: Problem,
@@ -135,9 +137,9 @@ def explain_infeasible(problem: Problem,
             kind = c.name.split(" of program")[0]
             least = _minimum(problem, _buffer_scope(program),
                              lambda ch: cost.program_buffer_bytes(problem, program, ch, kind))
+            need_text, has_text = fmt_bytes_apart(least or 0, problem.other_memories[kind])
             reasons.append(f"buffers of program {program.index} in {kind} need at least "
-                           f"{fmt_bytes(least or 0)}; a core's {kind} holds "
-                           f"{fmt_bytes(problem.other_memories[kind])}")
+                           f"{need_text}; a core's {kind} holds {has_text}")
         else:
             reasons.append(_bounded_words(problem, program, c.kind, c.name))
     if heuristic_choice is not None and status != cp_model.INFEASIBLE:

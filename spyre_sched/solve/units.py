@@ -10,3 +10,12 @@ def fmt_bytes(n: int) -> str:
             text = f"{n / size:.1f}".rstrip("0").rstrip(".")
             return f"{text} {unit}"
     return f"{n} B"
+
+
+def fmt_bytes_apart(a: int, b: int) -> tuple[str, str]:
+    """`fmt_bytes` of two counts, with the exact bytes beside each when rounding would
+    print them alike ("needs 2 MiB, has 2 MiB" says nothing)."""
+    x, y = fmt_bytes(a), fmt_bytes(b)
+    if x == y and a != b:
+        return f"{x} ({a:,} B)", f"{y} ({b:,} B)"
+    return x, y
