@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.registry import make_context
@@ -71,7 +72,7 @@ def write(bundle: Bundle, out: str | Path, *, check: bool = False) -> Path:
     for module in [bundle.global_module, *(m for _, m in bundle.programs)]:
         try:
             module.verify()
-        except Exception as err:
+        except VerifyException as err:  # (anything else is a bug: reported as internal)
             raise VerifyError(f"the lowering built invalid DataflowIR: {err}", "bundle writer") from None
     files = bundle_files(bundle)
     if check:

@@ -51,3 +51,39 @@ def test_from_scheduleir_writes_no_kernel_file(from_path, tmp_path):
     # the same schedule with and without the kernel file: identical programs
     first = write_bundle(from_path, tmp_path / "first")
     assert (out / "local_schedule_0.mlir").read_bytes() == (first / "local_schedule_0.mlir").read_bytes()
+
+
+def _bundle_whose_program_verify_raises(from_path, error: Exception):
+    from spyre_sched.lower.bundle import bundle_from_schedule_ir
+
+    bundle = bundle_from_schedule_ir(from_path.schedule_ir, kernel_text=None)
+    module = bundle.programs[0][1]
+
+    def verify():
+        raise error
+
+    module.verify = verify
+    return bundle
+
+
+def test_invalid_dataflowir_is_a_verify_error_and_nothing_is_written(from_path, tmp_path):
+    from xdsl.utils.exceptions import VerifyException
+
+    from spyre_sched.errors import VerifyError
+    from spyre_sched.lower.bundle import write
+
+    bundle = _bundle_whose_program_verify_raises(from_path, VerifyException("bad op"))
+    with pytest.raises(VerifyError, match="the lowering built invalid DataflowIR: bad op"):
+        write(bundle, tmp_path / "b")
+    assert not (tmp_path / "b").exists()
+
+
+def test_a_bug_while_verifying_is_not_called_invalid_ir(from_path, tmp_path):
+    # (a NameError in an op's verifier is the compiler's bug: the CLI reports it as an
+    # internal error, with its traceback under SPYRE_SCHED_DEBUG, not as bad DataflowIR)
+    from spyre_sched.lower.bundle import write
+
+    bundle = _bundle_whose_program_verify_raises(from_path, NameError("name 'math' is not defined"))
+    with pytest.raises(NameError):
+        write(bundle, tmp_path / "b")
+    assert not (tmp_path / "b").exists()
