@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -122,8 +122,8 @@ def _depends_on_tile(value: SSAValue, seen: set | None = None) -> bool:
     return any(_depends_on_tile(v, seen) for v in op.operands)
 
 
-def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+def _constant(value: int, of_type) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, of_type))
 
 
 def _rewrite(loop: scf.ForOp, points: list[dict]) -> bool:
@@ -143,8 +143,10 @@ def _rewrite(loop: scf.ForOp, points: list[dict]) -> bool:
     most = max(trips)
     body = loop.body.block
     old_iv = body.args[0]
-    zero, one, count = _index(0), _index(1), _index(most)
-    new_body = Block(arg_types=[IndexType()])
+    # the counter in the loop's own type (Triton's loops count in i32)
+    iv_type = old_iv.type
+    zero, one, count = (_constant(v, iv_type) for v in (0, 1, most))
+    new_body = Block(arg_types=[iv_type])
     counter = new_body.args[0]
     counter.name_hint = "iteration"
     scaled = arith.MuliOp(counter, loop.step)
