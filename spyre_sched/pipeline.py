@@ -46,6 +46,7 @@ from spyre_sched.normalize.matmul_to_generic import MatmulToGeneric
 from spyre_sched.normalize.named_to_generic import LinalgNamedToGeneric
 from spyre_sched.normalize.reduction_init import ReductionInitToFill
 from spyre_sched.normalize.layout_through_elementwise import LayoutThroughElementwise
+from spyre_sched.normalize.reshape_through_loops import ReshapeThroughLoops
 from spyre_sched.normalize.reshape_to_access import ReshapeToAccess
 from spyre_sched.normalize.scratchpad_arguments import PlaceScratchpadArguments
 from spyre_sched.normalize.select_combiner import SelectCombiner
@@ -111,11 +112,13 @@ NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     IdentityAccessOrder(),
     MarkMaskedViews(),
     LowerInterTile(),
+    # (before reshape-to-access: a batch of one is the 2-D matmul between reshapes)
+    BatchMatmulToMatmuls(),
+    ReshapeThroughLoops(),
     ReshapeToAccess(),
     SplitAtPartEdges(),
     ResolveDistributedViews(),
     LinearTileId(),
-    BatchMatmulToMatmuls(),
     DropDeadValues(),
     AffineApplyToArith(),
     FoldScalarCasts(),

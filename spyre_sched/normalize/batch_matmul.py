@@ -10,8 +10,16 @@ tile's last two subscripts and box. No data moves and nothing is copied: the 2-D
 address exactly the elements the 3-D tiles do. The accumulator starts as the kernel's
 did (a `tensor.empty`, or a `linalg.fill` of one).
 
-Refused, located: a batch_matmul whose operands are not loaded tiles, whose result is not
-only stored, or whose views and tiles are not constant boxes read in identity order.
+A batch_matmul of one batch index (every operand `1 x ...`: a kernel that walks the
+batch itself, as Triton's do), whatever its operands and its result's uses, becomes the
+2-D matmul between reshapes: `collapse_shape` of each operand to its last two dims, the
+matmul, `expand_shape` of the result back. The reshapes then go where reshapes go: into
+the accesses of loaded and stored tiles (`reshape-to-access`), through a loop that
+carries the accumulator (`reshape-through-loops`).
+
+Refused, located: a batch_matmul of several batch indices whose operands are not loaded
+tiles, whose result is not only stored, or whose views and tiles are not constant boxes
+read in identity order.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    ArrayAttr,
     AffineSetAttr,
     DenseArrayBase,
     IndexType,
@@ -153,7 +162,45 @@ def _init(bm: BatchMatmulOp, shape: list[int], at: InsertPoint) -> SSAValue:
     return value
 
 
+def _one_batch(bm: BatchMatmulOp) -> bool:
+    """Whether every operand of `bm` is a tensor of one batch index."""
+    types = [v.type for v in (*bm.inputs, *bm.outputs)]
+    return all(isinstance(t, TensorType) and len(t.get_shape()) == 3 and t.get_shape()[0] == 1
+               for t in types)
+
+
+def _unit_batch_dropped(bm: BatchMatmulOp) -> None:
+    """`bm` of one batch index as the 2-D matmul between reshapes (module doc)."""
+    drop = ArrayAttr([ArrayAttr([IntegerAttr(0, i64), IntegerAttr(1, i64)]),
+                      ArrayAttr([IntegerAttr(2, i64)])])
+    at = InsertPoint.before(bm)
+    flat = []
+    for value in (*bm.inputs, bm.outputs[0]):
+        ttype = value.type
+        assert isinstance(ttype, TensorType)
+        two = TensorType(ttype.element_type, list(ttype.get_shape())[1:])
+        collapse = tensor.CollapseShapeOp(operands=[value], result_types=[two],
+                                          properties={"reassociation": drop})
+        Rewriter.insert_op(collapse, at)
+        note_origin([collapse], bm)
+        flat.append(collapse.result)
+    mm = matmul_generic(bm, flat[:2], flat[2], list(PLAIN_MAPS))
+    rtype = bm.results[0].type
+    assert isinstance(rtype, TensorType)
+    expand = tensor.ExpandShapeOp(mm[-1].results[0], [], drop, list(rtype.get_shape()), rtype)
+    Rewriter.insert_op([*mm, expand], at)
+    note_origin([*mm, expand], bm)
+    bm.results[0].replace_all_uses_with(expand.result)
+    Rewriter.erase_op(bm)
+
+
 def _rewrite(bm: BatchMatmulOp) -> None:
+    uses = list(bm.results[0].uses) if bm.results else []
+    only_stored = len(uses) == 1 and isinstance(uses[0].operation, ktdp.StoreOp) \
+        and uses[0].index == 0
+    if not only_stored and _one_batch(bm):
+        _unit_batch_dropped(bm)
+        return
     loads = [v.owner for v in bm.inputs]
     if len(loads) != 2 or not all(isinstance(ld, ktdp.LoadOp) for ld in loads):
         raise fail(bm, NAME, "not supported yet: a linalg.batch_matmul whose operands are "

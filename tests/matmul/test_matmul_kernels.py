@@ -12,7 +12,9 @@ compared with the reference interpreter and with numpy's product.
   scratchpad, and its weight is hoisted out of the loop nest, on both shipped devices (the
   vector unit's dot products on sample_device, the matrix unit on spyre);
 - matmul_stored_per_tile: the rounding to f16 and C's store run in the matmul's tile loop
-  (fuse-tile-loops), checked with several tiles per core, rotating buffers or not.
+  (fuse-tile-loops), checked with several tiles per core, rotating buffers or not;
+- batch_of_one_k_loop: a K loop carrying a 1x16x16 accumulator through
+  `linalg.batch_matmul` on one batch index (batch-matmul-to-matmuls, reshape-through-loops).
 """
 
 from __future__ import annotations
@@ -60,7 +62,13 @@ def _matmul_f16_into_f32(rng):
     return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
 
 
+def _batch_of_one_k_loop(rng):
+    a, b = _f16(rng, 2, 32, 64), _f16(rng, 2, 64, 32)
+    return {"A": a, "B": b}, {"C": np.matmul(a.astype(np.float64), b)}
+
+
 CASES = {
+    "batch_of_one_k_loop": _batch_of_one_k_loop,
     "matmul_f16_into_f32": _matmul_f16_into_f32,
     "matmul_of_intermediate": _matmul_of_intermediate,
     "matmul_stored_per_tile": _matmul_stored_per_tile,
