@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ShapedType,
     TensorType,
     VectorType,
@@ -129,8 +130,9 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         if not isinstance(op.value, IntegerAttr):
             return None
         return Form.constant(op.value.value.data)
-    if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType):
-        # an integer scalar (a size argument, often i32) used as an index: the same value
+    if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType | IntegerType):
+        # an integer scalar (a size argument, often i32) used as an index, or an index
+        # counted on in i32 (Triton's loop counters): the same value
         return env[op.input]
     if isinstance(op, ktdp.GetComputeTileIdOp):
         # one result per grid dimension: the callers record results[0], the rest go here
@@ -155,7 +157,8 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         raise UnsupportedError("lowering: a tile extent that varies at run time is not supported", where(op))
     if op.name in ("arith.cmpi", "arith.select"):  # xDSL's or KTIR's (shaped) classes
         return _per_core_choice(op, env, num_tiles)
-    if not isinstance(op, INDEX_OPS) or not op.results or not isinstance(op.results[0].type, IndexType):
+    if not isinstance(op, INDEX_OPS) or not op.results \
+            or not isinstance(op.results[0].type, IndexType | IntegerType):
         return None
     a, b = env[op.operands[0]], env[op.operands[1]]
     if isinstance(op, arith.AddiOp):

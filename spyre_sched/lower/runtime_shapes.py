@@ -137,7 +137,8 @@ def _mentions(expr, names: set[str]) -> bool:
 def outer_argument_values(block: Block, ops: list[Operation]) -> dict[str, SSAValue]:
     """Name -> the index value of each outer-function argument: a run-time argument is
     read once with `ktdp.runtime_arg_extract value`, a float scalar's bit pattern taken
-    with `arith.bitcast`, `arith.extui` and `arith.index_cast` (appended to `ops`)."""
+    with `arith.bitcast`, `arith.extui` and `arith.index_cast`, an integer (an i32 loop
+    counter) cast with `arith.index_cast` (appended to `ops`)."""
     names: dict[str, SSAValue] = {}
     for arg in block.args:
         name = arg.name_hint or f"arg{arg.index}"
@@ -155,6 +156,11 @@ def _index_value(arg: BlockArgument, ops: list[Operation]) -> SSAValue:
             cast = arith.ExtUIOp(cast.results[0], IntegerType(64))
             ops.append(cast)
         index = arith.IndexCastOp(cast.results[0], IndexType())
+        ops.append(index)
+        return index.result
+    if isinstance(arg.type, IntegerType):
+        # an integer the orchestrator passes (a loop counter kept in i32): as an index
+        index = arith.IndexCastOp(arg, IndexType())
         ops.append(index)
         return index.result
     if not isinstance(arg.type, ktdp.RuntimeArgType):

@@ -37,6 +37,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   whose `linalg.reduce` combiner is `cmpf ogt` + `select`;
 - grid_3d: a 3-D grid whose three tile coordinates address a 3-D block each;
 - grid_past_rank: a 1-D grid read as two tile coordinates (the second is 0);
+- i32_counters: rows walked by an i32 loop counter, the row computed in i32 and cast to
+  index for the access (Triton's integer spelling);
 - reshape_rows: a 1x256 row collapsed to 256 elements in a row loop, expanded back for
   its store;
 - reshape_total: a reduction's `tensor<4xf32>` expanded to 4x1 for its store, and a
@@ -223,6 +225,11 @@ def _grid_past_rank(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _i32_counters(rng):
+    x = _f16(rng, 32, 64)
+    return {"X": x}, {"Y": 2 * x.astype(np.float64)}
+
+
 def _reshape_rows(rng):
     x = _f16(rng, 4, 256)
     return {"X": x}, {"Y": 3 * x.astype(np.float64)}
@@ -358,6 +365,7 @@ CASES = {
     "select_relu_max": _select_relu_max,
     "grid_3d": _grid_3d,
     "grid_past_rank": _grid_past_rank,
+    "i32_counters": _i32_counters,
     "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,
