@@ -416,6 +416,11 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
             return
         if verdict == "in place" and ordered is not None:
             p, ws, rs = ordered
+            if _same_boxes(pa, resource, read, w_op, r_op) and _fifos_carry(pa, p, r_op, w_op):
+                # each iteration's write gets its data from that iteration's read through
+                # the pipeline's FIFOs: it cannot land first, and other iterations touch
+                # other boxes, so a token would only keep the read of the next box waiting
+                return
             pairs[(pa.pipeline_index(p), r, w, rs, ws)] = (rs, ws)
             return
         reads = "it"
@@ -427,6 +432,44 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
             "orders the two", where(r_op))
     p, ws, rs = ordered
     pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
+
+
+def _same_boxes(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
+                w_op: Operation, r_op: Operation) -> bool:
+    """Whether the write and the read touch the same box in every iteration (the regions
+    `_by_regions` found)."""
+    finder = pa.regions
+    if read is None or not isinstance(finder, tr.RegionFinder):
+        return False
+    wr, rr = finder.region(w_op, written), finder.region(r_op, read)
+    return wr is not None and rr is not None and wr.offsets == rr.offsets \
+        and wr.sizes == rr.sizes
+
+
+def _fifos_carry(pa: ProgramAnalysis, pipe: ktdf.PipelineOp, r_op: Operation,
+                 w_op: Operation) -> bool:
+    """Whether data flows from transfer `r_op` to transfer `w_op` through FIFOs of `pipe`'s
+    stages: `r_op` fills a FIFO, and following each stage that takes from a reached FIFO to
+    the FIFOs it fills reaches the one `w_op` drains."""
+    if not isinstance(r_op, ktdf.DataTransferOp) or not isinstance(w_op, ktdf.DataTransferOp) \
+            or r_op.dest not in pa.fifos or w_op.source not in pa.fifos:
+        return False
+    reached = {r_op.dest}
+    for stage in pipe.stages:
+        takes, fills = set(), set()
+        for op in stage.walk():
+            if isinstance(op, ktdf.ReadFromFifoOp):
+                takes.add(op.slot)
+            elif isinstance(op, ktdf.WriteToFifoOp):
+                fills.add(op.slot)
+            elif isinstance(op, ktdf.DataTransferOp):
+                if op.source in pa.fifos:
+                    takes.add(op.source)
+                if op.dest in pa.fifos:
+                    fills.add(op.dest)
+        if takes & reached:
+            reached |= fills
+    return w_op.source in reached
 
 
 def _names_a_core(pa: ProgramAnalysis, value: SSAValue) -> bool:
