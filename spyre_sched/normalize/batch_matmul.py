@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap, AffineSymExpr
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -129,7 +129,7 @@ def _slice(side: _Operand, batch: int, at: InsertPoint) -> SSAValue:
     sub = ktdp.ConstructAccessTileOp.build(
         operands=[flat.result, subscripts[1:], []],
         properties={
-            "base_map": AffineMapAttr(AffineMap.identity(2)),
+            "base_map": AffineMapAttr(AffineMap(0, 2, (AffineExpr.symbol(0), AffineExpr.symbol(1)))),
             "access_tile_set": AffineSetAttr(box_set(side.tile_box[1:])),
             "access_tile_order": AffineMapAttr(AffineMap.identity(2)),
         },
