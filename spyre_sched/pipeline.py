@@ -39,6 +39,7 @@ from spyre_sched.normalize.fill_inputs import FoldFillInputs
 from spyre_sched.normalize.batch_matmul import BatchMatmulToMatmuls
 from spyre_sched.normalize.fold_scalar_casts import FoldScalarCasts
 from spyre_sched.normalize.identity_access_order import IdentityAccessOrder
+from spyre_sched.normalize.indirect_subscripts import SimplifyIndirectSubscripts
 from spyre_sched.normalize.inter_tile import LowerInterTile
 from spyre_sched.normalize.linear_tile_id import LinearTileId
 from spyre_sched.normalize.masked_views import MarkMaskedViews
@@ -60,6 +61,7 @@ from spyre_sched.normalize.stores_after_reads import StoresAfterReads
 from spyre_sched.normalize.remote_stores import MarkRemoteStores
 from spyre_sched.normalize.tile_loop_bounds import TileLoopBounds
 from spyre_sched.normalize.tensor_elementwise import TensorElementwiseToGeneric
+from spyre_sched.normalize.unindexed_tiles import UnindexedTiles
 from spyre_sched.normalize.untile_loops import UntileLoops
 from spyre_sched.schedule.common import DEVICE_ATTR, ScheduleError
 from spyre_sched.schedule.apply_keep import ApplyKeep
@@ -110,6 +112,8 @@ class DevicePatterns(ModulePass):
 #: to the one the scheduler reads, after the legality check has seen the kernel as written.
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     IdentityAccessOrder(),
+    SimplifyIndirectSubscripts(),
+    UnindexedTiles(),
     MarkMaskedViews(),
     LowerInterTile(),
     # (before reshape-to-access: a batch of one is the 2-D matmul between reshapes)

@@ -840,6 +840,14 @@ class ConstructAccessTileOp(IRDLOperation):
             )
 
 
+def symbols_as_dims(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
+    """`expr` with symbol k renamed dim `num_dims + k`: an indirect tile's subscripts mix
+    its variables (dims) and outer values (symbols), and a linear form reads both alike."""
+    dims = [AffineExpr.dimension(d) for d in range(num_dims)]
+    syms = [AffineExpr.dimension(num_dims + k) for k in range(num_symbols)]
+    return expr.replace_dims_and_symbols(dims, syms)
+
+
 @irdl_op_definition
 class ConstructIndirectAccessTileOp(IRDLOperation):
     """An access tile whose `ind(...)` dimensions read their coordinate from index tensors.

@@ -18,18 +18,10 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, StringAttr, i64
 from xdsl.ir import SSAValue
 
-from spyre_sched.dialects import ktdf
+from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import IndirectLoadAndStoreOp, linear_form
 from spyre_sched.errors import UnsupportedError
 from spyre_sched.lower.values import Form
-
-
-def _symbols_as_dims(expr, num_dims: int, num_symbols: int):
-    from xdsl.ir.affine import AffineExpr
-
-    dims = [AffineExpr.dimension(d) for d in range(num_dims)]
-    syms = [AffineExpr.dimension(num_dims + k) for k in range(num_symbols)]
-    return expr.replace_dims_and_symbols(dims, syms)
 
 
 def _address_transfer(op: ktdf.DataTransferOp, j: int, index_view: SSAValue,
@@ -84,7 +76,7 @@ def lower_indirect(units, op: ktdf.DataTransferOp, gather_is_source: bool,
         if ind[k] >= 0:
             order_of_index[ind[k]] = k
             continue
-        form = linear_form(_symbols_as_dims(expr, nd, dim_map.num_symbols))
+        form = linear_form(ktdp.symbols_as_dims(expr, nd, dim_map.num_symbols))
         assert form is not None  # checked by indirect-views
         coord = Form.constant(form[1])
         for d, c in form[0].items():
@@ -95,6 +87,8 @@ def lower_indirect(units, op: ktdf.DataTransferOp, gather_is_source: bool,
                 coord = coord + outer[d - nd].scale(c)
         address = address + coord.scale(stride)
     index_bases, index_accesses, index_elements = [], [], []
+    assert gop.index_views  # (a tile with none is a plain tile: unindexed-tiles)
+    index_memory = ""
     for j, index_view in enumerate(gop.index_views):
         k = order_of_index[j]
         view_strides.append(view.strides[k])
@@ -106,7 +100,7 @@ def lower_indirect(units, op: ktdf.DataTransferOp, gather_is_source: bool,
         imap = gop.index_maps.data[j].data
         istrides = [0] * nd
         for r, expr in enumerate(imap.results):
-            form = linear_form(_symbols_as_dims(expr, nd, imap.num_symbols))
+            form = linear_form(ktdp.symbols_as_dims(expr, nd, imap.num_symbols))
             assert form is not None
             var = next((d for d in form[0] if d < nd), None)
             if var is not None:

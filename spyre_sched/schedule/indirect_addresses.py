@@ -24,10 +24,9 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from spyre_sched.dialects import ktdf
+from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import linear_form
 from spyre_sched.schedule.common import fail, index_constant, programs
-from spyre_sched.schedule.indirect_views import symbols_as_dims
 from spyre_sched.schedule.ir_build import add_resource, rebuild
 
 NAME = "indirect-addresses"
@@ -45,7 +44,7 @@ def index_subscripts(gather: ktdf.GatherViewOp, j: int) -> list[tuple[int | None
     nd = len(gather.extents.get_values())
     out = []
     for expr in imap.results:
-        form = linear_form(symbols_as_dims(expr, nd, imap.num_symbols))
+        form = linear_form(ktdp.symbols_as_dims(expr, nd, imap.num_symbols))
         assert form is not None
         var = next((d for d in form[0] if d < nd), None)
         outer = {d - nd: c for d, c in form[0].items() if d >= nd}

@@ -34,17 +34,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import linear_form
+from spyre_sched.polyhedral.linear_over_box import linear_over
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import fail, index_constant, programs
 
 NAME = "indirect-views"
-
-
-def symbols_as_dims(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
-    """`expr` with symbol k renamed dim `num_dims + k` (so linear forms see both)."""
-    dims = [AffineExpr.dimension(d) for d in range(num_dims)]
-    syms = [AffineExpr.dimension(num_dims + k) for k in range(num_symbols)]
-    return expr.replace_dims_and_symbols(dims, syms)
 
 
 def check_indirect_tile(op: ktdp.ConstructIndirectAccessTileOp, pass_name: str) -> list[tuple[int, int]]:
@@ -74,14 +68,16 @@ def check_indirect_tile(op: ktdp.ConstructIndirectAccessTileOp, pass_name: str) 
     for k, expr in enumerate(dim_map.results):
         if ind[k] >= 0:
             continue
-        if linear_form(symbols_as_dims(expr, nd, dim_map.num_symbols)) is None:
+        if linear_form(ktdp.symbols_as_dims(expr, nd, dim_map.num_symbols)) is None \
+                and linear_over(expr, vset, dim_map.num_symbols) is None:
+            # (quasi-affine but linear over the box: simplify-indirect-subscripts makes it so)
             raise fail(op, pass_name, f"not supported yet: subscript {k} of an indirect "
                        f"access tile ({expr}) is not linear in the variables and outer values")
     for j, attr in enumerate(op.index_maps.data):
         imap = attr.data
         used: set[int] = set()
         for expr in imap.results:
-            form = linear_form(symbols_as_dims(expr, nd, imap.num_symbols))
+            form = linear_form(ktdp.symbols_as_dims(expr, nd, imap.num_symbols))
             var_terms = {} if form is None else {d: c for d, c in form[0].items() if d < nd}
             if form is None or any(c != 1 for c in var_terms.values()) or len(var_terms) > 1 \
                     or used & set(var_terms):

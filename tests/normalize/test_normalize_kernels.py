@@ -39,6 +39,8 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - grid_past_rank: a 1-D grid read as two tile coordinates (the second is 0);
 - i32_counters: rows walked by an i32 loop counter, the row computed in i32 and cast to
   index for the access (Triton's integer spelling);
+- split_index_copy: indirect tiles that read no index tensor, one subscript linearised and
+  split again by floordiv / mod (simplify-indirect-subscripts, unindexed-tiles);
 - reshape_rows: a 1x256 row collapsed to 256 elements in a row loop, expanded back for
   its store;
 - reshape_total: a reduction's `tensor<4xf32>` expanded to 4x1 for its store, and a
@@ -230,6 +232,11 @@ def _i32_counters(rng):
     return {"X": x}, {"Y": 2 * x.astype(np.float64)}
 
 
+def _split_index_copy(rng):
+    x = _f16(rng, 256)
+    return {"X": x}, {"Y": x.reshape(8, 32).astype(np.float64)}
+
+
 def _reshape_rows(rng):
     x = _f16(rng, 4, 256)
     return {"X": x}, {"Y": 3 * x.astype(np.float64)}
@@ -366,6 +373,7 @@ CASES = {
     "grid_3d": _grid_3d,
     "grid_past_rank": _grid_past_rank,
     "i32_counters": _i32_counters,
+    "split_index_copy": _split_index_copy,
     "column_sharded": _column_sharded,
     "subscript_expression": _subscript_expression,
     "in_place_scale": _in_place_scale,

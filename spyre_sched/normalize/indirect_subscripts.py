@@ -1,0 +1,60 @@
+"""Normal-form pass `simplify-indirect-subscripts`: a subscript of an indirect access tile
+written with `floordiv` / `mod` of its variables becomes the linear expression it equals
+over the variables' box.
+
+A producer that linearises and splits again (`(%page * 64 + %lane) floordiv 64,
+(%page * 64 + %lane) mod 64` for a 2 x 64 box) writes subscripts that are quasi-affine
+but, over the box the variables range over, equal linear ones (`%page`, `%lane`). The
+gather machinery addresses linear subscripts; isl's `gist` of the subscript over the box
+(outer values free) finds the linear expression when there is one
+(`polyhedral/linear_over_box.py`). A subscript that stays quasi-affine over the box is
+refused by the legality check, before this pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+
+from spyre_sched.dialects import ktdp
+from spyre_sched.dialects.agen import linear_form
+from spyre_sched.normalize.common import kernel_of
+from spyre_sched.polyhedral.linear_over_box import linear_over
+
+NAME = "simplify-indirect-subscripts"
+
+
+def _simplify(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
+    if tile.tile_symbols:
+        return  # (a box of run-time extent: the legality check refuses it)
+    dim_map = tile.dim_map.data
+    ind = tile.ind_dims.get_values()
+    results = list(dim_map.results)
+    changed = False
+    for k, expr in enumerate(results):
+        if ind[k] >= 0 or linear_form(ktdp.symbols_as_dims(expr, dim_map.num_dims,
+                                                           dim_map.num_symbols)) is not None:
+            continue
+        better = linear_over(expr, tile.variables_space_set.data, dim_map.num_symbols)
+        if better is not None:
+            results[k] = better
+            changed = True
+    if changed:
+        tile.properties["dim_map"] = AffineMapAttr(
+            AffineMap(dim_map.num_dims, dim_map.num_symbols, tuple(results)))
+
+
+@dataclass(frozen=True)
+class SimplifyIndirectSubscripts(ModulePass):
+    """Quasi-affine subscripts of indirect access tiles -> the linear ones they equal."""
+
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in kernel_of(op):
+            for tile in [o for o in fn.walk() if isinstance(o, ktdp.ConstructIndirectAccessTileOp)]:
+                _simplify(tile)
