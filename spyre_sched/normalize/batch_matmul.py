@@ -29,11 +29,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
     ArrayAttr,
-    AffineSetAttr,
-    DenseArrayBase,
-    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -42,22 +38,19 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
+from xdsl.ir.affine import AffineDimExpr, AffineMap, AffineSymExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import BatchMatmulOp
-from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.normalize.common import kernel_of, note_origin, view_and_tile
+from spyre_sched.schedule.common import index_constant as _constant
 from spyre_sched.normalize.matmul_to_generic import PLAIN_MAPS, matmul_generic
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import fail
 
 NAME = "batch-matmul-to-matmuls"
-
-
-def _constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 @dataclass
@@ -115,30 +108,13 @@ def _slice(side: _Operand, batch: int, at: InsertPoint) -> SSAValue:
     stride = _constant(strides[0])
     step = arith.MuliOp(coord.result, stride.result)
     offset = arith.AddiOp(view.offset, step.result)
-    flat = ktdp.ConstructMemoryViewOp.build(
-        operands=[offset.result, [], []],
-        properties={
-            "static_sizes": DenseArrayBase.from_list(i64, sizes[1:]),
-            "static_strides": DenseArrayBase.from_list(i64, strides[1:]),
-            "coordinate_set": AffineSetAttr(box_set(side.view_box[1:])),
-            "memory_space": view.memory_space,
-        },
-        result_types=[MemRefType(mtype.element_type, sizes[1:])],
-    )
-    shape = [hi - lo + 1 for lo, hi in side.tile_box[1:]]
-    sub = ktdp.ConstructAccessTileOp.build(
-        operands=[flat.result, subscripts[1:], []],
-        properties={
-            "base_map": AffineMapAttr(AffineMap(0, 2, (AffineExpr.symbol(0), AffineExpr.symbol(1)))),
-            "access_tile_set": AffineSetAttr(box_set(side.tile_box[1:])),
-            "access_tile_order": AffineMapAttr(AffineMap.identity(2)),
-        },
-        result_types=[ktdp.AccessTileType(shape)],
-    )
+    flat, sub = view_and_tile(offset.result, sizes[1:], strides[1:], side.view_box[1:],
+                              view.memory_space, mtype.element_type, subscripts[1:],
+                              side.tile_box[1:])
     ops = [shift, coord, stride, step, offset, flat, sub]
     Rewriter.insert_op(ops, at)
     note_origin(ops, tile)
-    return sub.result
+    return sub.results[0]
 
 
 def _init(bm: BatchMatmulOp, shape: list[int], at: InsertPoint) -> SSAValue:

@@ -7,7 +7,15 @@ from collections.abc import Callable, Sequence
 from weakref import WeakKeyDictionary
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    DenseArrayBase,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
@@ -20,6 +28,7 @@ from xdsl.ir.affine import (
     AffineSet,
 )
 
+from spyre_sched.dialects import ktdp
 from spyre_sched.schedule.common import kernel_funcs
 
 #: op made by a normal-form pass -> the op it replaced, so an error a later pass reports on
@@ -96,6 +105,36 @@ def box_set(bounds: list[tuple[int, int]]) -> AffineSet:
                                                 AffineExpr.constant(hi) - d,
                                                 AffineExpr.constant(0)))
     return AffineSet(len(bounds), 0, tuple(constraints))
+
+
+def view_and_tile(offset: SSAValue, sizes: list[int], strides: list[int], view_box,
+                  space: Attribute, element: Attribute, subscripts: Sequence[SSAValue],
+                  tile_box) -> tuple[Operation, Operation]:
+    """A view of constant sizes and strides at `offset` (coordinates `view_box`) and an
+    access tile on it at `subscripts` over `tile_box`, in identity order."""
+    view = ktdp.ConstructMemoryViewOp.build(
+        operands=[offset, [], []],
+        properties={
+            "static_sizes": DenseArrayBase.from_list(i64, sizes),
+            "static_strides": DenseArrayBase.from_list(i64, strides),
+            "coordinate_set": AffineSetAttr(box_set(view_box)),
+            "memory_space": space,
+        },
+        result_types=[MemRefType(element, sizes)],
+    )
+    rank = len(tile_box)
+    tile = ktdp.ConstructAccessTileOp.build(
+        operands=[view.results[0], list(subscripts), []],
+        properties={
+            # (the subscripts are the base map's symbols)
+            "base_map": AffineMapAttr(AffineMap(0, rank, tuple(AffineExpr.symbol(k)
+                                                              for k in range(rank)))),
+            "access_tile_set": AffineSetAttr(box_set(tile_box)),
+            "access_tile_order": AffineMapAttr(AffineMap.identity(rank)),
+        },
+        result_types=[ktdp.AccessTileType([hi - lo + 1 for lo, hi in tile_box])],
+    )
+    return view, tile
 
 
 def enclosing_func(op: Operation) -> FuncOp:

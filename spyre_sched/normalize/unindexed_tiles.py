@@ -20,32 +20,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    AffineSetAttr,
-    DenseArrayBase,
-    IndexType,
-    IntegerAttr,
-    MemRefType,
-    ModuleOp,
-    i64,
-)
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.agen import linear_form
-from spyre_sched.normalize.common import box_set, kernel_of, note_origin
+from spyre_sched.normalize.common import kernel_of, note_origin, view_and_tile
 from spyre_sched.polyhedral.point_sets import box_bounds
-from spyre_sched.schedule.common import fail
+from spyre_sched.schedule.common import fail, index_constant
 
 NAME = "unindexed-tiles"
-
-
-def _constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def _rewrite(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
@@ -83,13 +69,13 @@ def _rewrite(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
     offset: SSAValue = view.offset
     for j, scale in sorted(per_outer.items()):
         if scale:
-            k = _constant(scale)
+            k = index_constant(scale)
             term = arith.MuliOp(tile.outer[j], k.result)
             total = arith.AddiOp(offset, term.result)
             ops += [k, term, total]
             offset = total.result
     if constant:
-        k = _constant(constant)
+        k = index_constant(constant)
         total = arith.AddiOp(offset, k.result)
         ops += [k, total]
         offset = total.result
@@ -97,30 +83,14 @@ def _rewrite(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
     mtype = view.result.type
     assert isinstance(mtype, MemRefType)
     local = [(0, e - 1) for e in extents]
-    flat = ktdp.ConstructMemoryViewOp.build(
-        operands=[offset, [], []],
-        properties={
-            "static_sizes": DenseArrayBase.from_list(i64, extents),
-            "static_strides": DenseArrayBase.from_list(i64, new_strides),
-            "coordinate_set": AffineSetAttr(box_set(local)),
-            "memory_space": view.memory_space,
-        },
-        result_types=[MemRefType(mtype.element_type, extents)],
-    )
-    zero = _constant(0)
-    plain = ktdp.ConstructAccessTileOp.build(
-        operands=[flat.result, [zero.result] * nd, []],
-        properties={
-            "base_map": AffineMapAttr(AffineMap(0, nd, tuple(AffineExpr.symbol(k) for k in range(nd)))),
-            "access_tile_set": AffineSetAttr(box_set(local)),
-            "access_tile_order": AffineMapAttr(AffineMap.identity(nd)),
-        },
-        result_types=[ktdp.AccessTileType(extents)],
-    )
-    ops += [flat, zero, plain]
+    zero = index_constant(0)
+    ops.append(zero)
+    flat, plain = view_and_tile(offset, extents, new_strides, local, view.memory_space,
+                                mtype.element_type, [zero.result] * nd, local)
+    ops += [flat, plain]
     Rewriter.insert_op(ops, InsertPoint.before(tile))
     note_origin(ops, tile)
-    tile.results[0].replace_all_uses_with(plain.result)
+    tile.results[0].replace_all_uses_with(plain.results[0])
     Rewriter.erase_op(tile)
 
 

@@ -5,11 +5,12 @@
 // CHECK: %[[K0:.+]] = arith.constant 128 : index
 // CHECK-NEXT: %[[M0:.+]] = arith.muli %t, %[[K0]] : index
 // CHECK-NEXT: %[[O0:.+]] = arith.addi %X, %[[M0]] : index
-// CHECK-NEXT: %[[V0:.+]] = ktdp.construct_memory_view %[[O0]], sizes: [4, 32], strides: [32, 1] {{.*}} : memref<4x32xf16>
 // CHECK-NEXT: %[[Z0:.+]] = arith.constant 0 : index
+// CHECK-NEXT: %[[V0:.+]] = ktdp.construct_memory_view %[[O0]], sizes: [4, 32], strides: [32, 1] {{.*}} : memref<4x32xf16>
 // CHECK-NEXT: %src = ktdp.construct_access_tile %[[V0]][%[[Z0]], %[[Z0]]] {{.*}} -> !ktdp.access_tile<4x32xindex>
 // CHECK: %[[M1:.+]] = arith.muli %t, %{{.+}} : index
 // CHECK-NEXT: %[[O1:.+]] = arith.addi %Y, %[[M1]] : index
+// CHECK-NEXT: arith.constant 0 : index
 // CHECK-NEXT: %[[V1:.+]] = ktdp.construct_memory_view %[[O1]], sizes: [4, 32], strides: [32, 1]
 // CHECK: %dst = ktdp.construct_access_tile %[[V1]]
 // CHECK-NOT: construct_indirect_access_tile
