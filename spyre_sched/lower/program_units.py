@@ -118,6 +118,13 @@ def _per_core_choice(op: Operation, env: dict[SSAValue, Form], num_tiles: int) -
     return Form.constant(per_core[0] if len(per_core) == 1 else tuple(per_core))
 
 
+def _index_like(type_: Attribute) -> bool:
+    """`index`, or an integer of 32 bits or more: a scalar counted in i32 (Triton's tile
+    ids, loop counters and offsets) is the same number, read exactly (docs/ktir-producers.md)."""
+    return isinstance(type_, IndexType) or (isinstance(type_, IntegerType)
+                                           and type_.width.data >= 32)
+
+
 def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
                emit: Callable[[Operation, list[Form]], Form] | None = None,
                ranges: dict[SSAValue, tuple[int, int]] | None = None) -> Form | None:
@@ -130,7 +137,7 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         if not isinstance(op.value, IntegerAttr):
             return None
         return Form.constant(op.value.value.data)
-    if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType | IntegerType):
+    if isinstance(op, arith.IndexCastOp) and _index_like(op.result.type):
         # an integer scalar (a size argument, often i32) used as an index, or an index
         # counted on in i32 (Triton's loop counters): the same value
         return env[op.input]
@@ -157,8 +164,7 @@ def index_form(op: Operation, env: dict[SSAValue, Form], num_tiles: int,
         raise UnsupportedError("lowering: a tile extent that varies at run time is not supported", where(op))
     if op.name in ("arith.cmpi", "arith.select"):  # xDSL's or KTIR's (shaped) classes
         return _per_core_choice(op, env, num_tiles)
-    if not isinstance(op, INDEX_OPS) or not op.results \
-            or not isinstance(op.results[0].type, IndexType | IntegerType):
+    if not isinstance(op, INDEX_OPS) or not op.results or not _index_like(op.results[0].type):
         return None
     a, b = env[op.operands[0]], env[op.operands[1]]
     if isinstance(op, arith.AddiOp):
