@@ -77,6 +77,8 @@ def _carry_collapsed(loop: scf.ForOp, index: int) -> bool:
             or back.src.type != first.result.type or back.dynamic_output_shape:
         return False
     old_type = arg.type
+    if not isinstance(old_type, TensorType) or any(d < 0 for d in old_type.get_shape()):
+        return False  # (the expand after the loop needs the static shape)
     new_type = first.result.type
     old_init = loop.iter_args[index]
     init = _collapsed_init(old_init, first, loop)
@@ -93,7 +95,6 @@ def _carry_collapsed(loop: scf.ForOp, index: int) -> bool:
     if not back.result.uses:
         Rewriter.erase_op(back)
     result = Rewriter.replace_value_with_new_type(loop.results[index], new_type)
-    assert isinstance(old_type, TensorType)
     expand = tensor.ExpandShapeOp(result, [], first.reassociation, list(old_type.get_shape()),
                                   old_type)
     Rewriter.insert_op(expand, InsertPoint.after(loop))
