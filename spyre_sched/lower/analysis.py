@@ -374,6 +374,12 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
     return channels
 
 
+#: `_by_regions` verdicts: the read is in an earlier stage than the write and that order
+#: covers every pair; BOX_BY_BOX too when both touch the same box in every iteration
+IN_PLACE = "in place"
+IN_PLACE_BOX_BY_BOX = "in place, box by box"
+
+
 def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Operation,
                 r_op: Operation, read: SSAValue | None = None) -> None:
     """Record the stage pair that orders the write `w_op` before the read `r_op`; or, for
@@ -414,9 +420,9 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
         verdict = _by_regions(pa, resource, read, w_op, r_op, ordered)
         if verdict == "apart":
             return
-        if verdict == "in place" and ordered is not None:
+        if verdict in (IN_PLACE, IN_PLACE_BOX_BY_BOX) and ordered is not None:
             p, ws, rs = ordered
-            if _same_boxes(pa, resource, read, w_op, r_op) and _fifos_carry(pa, p, r_op, w_op):
+            if verdict == IN_PLACE_BOX_BY_BOX and _fifos_carry(pa, p, r_op, w_op):
                 # each iteration's write gets its data from that iteration's read through
                 # the pipeline's FIFOs: it cannot land first, and other iterations touch
                 # other boxes, so a token would only keep the read of the next box waiting
@@ -432,18 +438,6 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
             "orders the two", where(r_op))
     p, ws, rs = ordered
     pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
-
-
-def _same_boxes(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
-                w_op: Operation, r_op: Operation) -> bool:
-    """Whether the write and the read touch the same box in every iteration (the regions
-    `_by_regions` found)."""
-    finder = pa.regions
-    if read is None or not isinstance(finder, tr.RegionFinder):
-        return False
-    wr, rr = finder.region(w_op, written), finder.region(r_op, read)
-    return wr is not None and rr is not None and wr.offsets == rr.offsets \
-        and wr.sizes == rr.sizes
 
 
 def _fifos_carry(pa: ProgramAnalysis, pipe: ktdf.PipelineOp, r_op: Operation,
@@ -484,7 +478,8 @@ def _by_regions(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
     "apart" when on no core the write touches a byte the read touches; "in place" when
     the read is in an earlier stage of `ordered`'s pipeline than the write and every
     iteration of that pipeline reads and writes its own box (or it runs once), so
-    ordering the read's stage before the write's orders every pair; else None."""
+    ordering the read's stage before the write's orders every pair ("in place, box by box"
+    when the two touch the same box in every iteration); else None."""
     if read is None or pa.index_form is None or written not in pa.views \
             or read not in pa.views:
         return None
@@ -520,12 +515,13 @@ def _by_regions(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
         return None
     pipeline = ordered[0]
     around = tr.counters_around(pipeline, pa.func)
+    same = wr.offsets == rr.offsets and wr.sizes == rr.sizes
     if not any(c not in finder.counters or finder.counters[c][0] != finder.counters[c][1]
                for c in around):
-        return "in place"  # the pipeline runs once: its stages order all of it
-    if wr.offsets == rr.offsets and wr.sizes == rr.sizes \
-            and tr.own_box_each_iteration(wr, around):
-        return "in place"
+        # the pipeline runs once: its stages order all of it
+        return IN_PLACE_BOX_BY_BOX if same else IN_PLACE
+    if same and tr.own_box_each_iteration(wr, around):
+        return IN_PLACE_BOX_BY_BOX
     return None
 
 

@@ -99,10 +99,7 @@ def _carry_collapsed(loop: scf.ForOp, index: int) -> bool:
                                   old_type)
     Rewriter.insert_op(expand, InsertPoint.after(loop))
     note_origin([expand], loop)
-    for use in list(result.uses):
-        if use.operation is not expand:
-            use.operation.operands = [expand.result if v is result else v
-                                      for v in use.operation.operands]
+    result.replace_uses_with_if(expand.result, lambda use: use.operation is not expand)
     return True
 
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -29,7 +28,7 @@ from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.agen import linear_form
 from spyre_sched.normalize.common import kernel_of, note_origin, view_and_tile
 from spyre_sched.polyhedral.point_sets import box_bounds
-from spyre_sched.schedule.common import fail, index_constant
+from spyre_sched.schedule.common import add_linear, fail, index_constant
 
 NAME = "unindexed-tiles"
 
@@ -66,19 +65,8 @@ def _rewrite(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
             if d >= nd:
                 per_outer[d - nd] = per_outer.get(d - nd, 0) + c * s
     ops: list[Operation] = []
-    offset: SSAValue = view.offset
-    for j, scale in sorted(per_outer.items()):
-        if scale:
-            k = index_constant(scale)
-            term = arith.MuliOp(tile.outer[j], k.result)
-            total = arith.AddiOp(offset, term.result)
-            ops += [k, term, total]
-            offset = total.result
-    if constant:
-        k = index_constant(constant)
-        total = arith.AddiOp(offset, k.result)
-        ops += [k, total]
-        offset = total.result
+    offset = add_linear(view.offset, [(tile.outer[j], c) for j, c in sorted(per_outer.items())],
+                        constant, ops)
     extents = [hi - lo + 1 for lo, hi in box]
     mtype = view.result.type
     assert isinstance(mtype, MemRefType)

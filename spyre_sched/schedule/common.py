@@ -114,6 +114,28 @@ def index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
+def add_linear(value: SSAValue, terms, constant: int, out: list[Operation]) -> SSAValue:
+    """`value + sum(coeff * term) + constant` as index `arith` ops appended to `out` (a
+    coefficient of 1 needs no multiply, a zero term or constant no op)."""
+    for term, coeff in terms:
+        if not coeff:
+            continue
+        if coeff != 1:
+            scale = index_constant(coeff)
+            mul = arith.MuliOp(term, scale.result)
+            out += [scale, mul]
+            term = mul.result
+        add = arith.AddiOp(value, term)
+        out.append(add)
+        value = add.result
+    if constant:
+        c = index_constant(constant)
+        add = arith.AddiOp(value, c.result)
+        out += [c, add]
+        value = add.result
+    return value
+
+
 def constant_value(value: SSAValue) -> int | None:
     """The integer an `arith.constant` of index/integer type gives, else None."""
     owner = value.owner

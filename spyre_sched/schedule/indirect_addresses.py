@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -26,7 +25,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import linear_form
-from spyre_sched.schedule.common import fail, index_constant, programs
+from spyre_sched.schedule.common import add_linear, fail, index_constant, programs
 from spyre_sched.schedule.ir_build import add_resource, rebuild
 
 NAME = "indirect-addresses"
@@ -109,21 +108,8 @@ def _add_addresses(transfer: ktdf.DataTransferOp, gview: ktdf.GatherViewOp, side
         results, shape, subscripts, extents = [], [], [], []
         for var, outer, const in subs:
             value = index_value(offsets[var]) if var is not None else index_value(0)
-            for k, coeff in outer.items():
-                term = gview.outer[k]
-                if coeff != 1:
-                    scale = index_constant(coeff)
-                    mul = arith.MuliOp(term, scale.result)
-                    before += [scale, mul]
-                    term = mul.result
-                add = arith.AddiOp(value, term)
-                before.append(add)
-                value = add.result
-            if const:
-                c = index_constant(const)
-                add = arith.AddiOp(value, c.result)
-                before += [c, add]
-                value = add.result
+            value = add_linear(value, [(gview.outer[k], c) for k, c in outer.items()], const,
+                               before)
             subscripts.append(value)
             if var is None:
                 results.append(AffineExpr.constant(0))

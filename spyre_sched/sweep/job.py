@@ -88,7 +88,7 @@ def run_job(job: SweepJob) -> dict:
             with alarm:
                 measured = _measure(job, str(kernel_path), str(device_path), row)
         except DeadlineExceeded:
-            pass
+            pass  # (the timeout row is written below, wherever the alarm landed)
         except SpyreSchedError as err:
             from spyre_sched.solve.problem import InfeasibleError
 
