@@ -88,6 +88,7 @@ from spyre_sched.schedule.open_decisions import OpenDecisions
 from spyre_sched.schedule.program_split import ProgramSplit
 from spyre_sched.schedule.reductions import ChunkReductions
 from spyre_sched.schedule.share_fetch import ShareFetch
+from spyre_sched.schedule.stream_k_chunks import StreamKChunks
 from spyre_sched.schedule.tile_intermediates import TileIntermediates
 from spyre_sched.schedule.verify import verify_schedule_ir
 
@@ -171,6 +172,7 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     FuseTileLoops(),
     TileIntermediates(),
     HoistInnerInvariants(),
+    StreamKChunks(),
     OpenDecisions(),
     KeepResident(),
     KeepAcrossPrograms(),

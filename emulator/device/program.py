@@ -78,8 +78,10 @@ def summation_depth(root: Operation) -> int | None:
     accumulator), a vector add or subtract once; each is multiplied by the trip counts of
     the loops around it whose carried vectors reach its operands (the partial sums the
     lowering keeps, `lower/reduction_vectors.py`: a carried partial goes through the op
-    once per iteration). Counting every such op, on one path or not, only makes the figure
-    larger. None when such a loop's trip count is not a constant."""
+    once per iteration; and a loop the lowering marks as accumulating in memory,
+    `dataflow.accumulation`: a matmul's K chunks). Counting every such op, on one path or
+    not, only makes the figure larger. None when such a loop's trip count is not a
+    constant."""
     total = 0
     for op in root.walk():
         if isinstance(op, vectorchain.ReduceOp):
@@ -113,7 +115,10 @@ def _carried_trips(op: Operation) -> int | None:
         if isinstance(parent, scf.ForOp):
             carried = {arg for arg in parent.body.block.args[1:]
                        if isinstance(arg.type, VectorType)}
-            if carried and _reaches(op, carried, parent):
+            # (a loop whose partial sums stay in memory between iterations, the lowering
+            # says: dataflow.ACCUMULATION_ATTR; counted as a carry)
+            if carried and _reaches(op, carried, parent) \
+                    or dataflow.ACCUMULATION_ATTR in parent.attributes:
                 lb, ub, step = (_constant_index(v) for v in (parent.lb, parent.ub, parent.step))
                 if None in (lb, ub, step) or step <= 0:
                     return None

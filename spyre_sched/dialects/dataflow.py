@@ -87,6 +87,14 @@ def find_declaration(op: Operation, name: str, kind: type) -> Operation | None:
 # ---------------------------------------------------------------------------------------
 
 
+
+#: on an `scf.for` of a program unit: each iteration adds to partial sums that the loop
+#: does not carry but keeps in memory (a matmul's K chunks: the accumulator leaves the
+#: unit after a chunk and returns before the next), so a term's path goes through the
+#: summing ops inside once per iteration (the emulator's `summation_depth` counts it)
+ACCUMULATION_ATTR = "dataflow.accumulation"
+
+
 @irdl_op_definition
 class FifoOp(IRDLOperation):
     """`dataflow.fifo @name "SRC" -> "DST" {depth = D : i64} : vector<Nxf16>`: a logical

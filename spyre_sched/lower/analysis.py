@@ -103,6 +103,8 @@ class SyncChannel:
     reader: str
     write_stage: int
     read_stage: int
+    #: `free` tokens the reader starts with (None: one per copy of the pipeline's buffers)
+    credits: int | None = None
 
 
 @dataclass
@@ -351,7 +353,7 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
                 writes.setdefault(op.dest, []).append(op)
             if op.source in pa.buffers or op.source in pa.views:
                 reads.setdefault(op.source, []).append(op)
-    pairs: dict[tuple[int, str, str, int, int], tuple[int, int]] = {}
+    pairs: dict[tuple[int, str, str, int, int], int | None] = {}
     for written, writers in writes.items():
         for read, readers in reads.items():
             # Different SSA values may name the same bytes (two views of one pinned
@@ -370,7 +372,8 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
         # exchanges data in several stage pairs of the pipeline
         name = (f"pl{pa.index}_{index}_{w}_to_{r}" if several[(index, w, r)] == 1 else
                 f"pl{pa.index}_{index}_s{ws}_{w}_to_s{rs}_{r}")
-        channels.setdefault(index, []).append(SyncChannel(name, index, w, r, ws, rs))
+        channels.setdefault(index, []).append(SyncChannel(name, index, w, r, ws, rs,
+                                                          pairs[(index, w, r, ws, rs)]))
     return channels
 
 
@@ -427,7 +430,14 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
                 # the pipeline's FIFOs: it cannot land first, and other iterations touch
                 # other boxes, so a token would only keep the read of the next box waiting
                 return
-            pairs[(pa.pipeline_index(p), r, w, rs, ws)] = (rs, ws)
+            key = (pa.pipeline_index(p), r, w, rs, ws)
+            credits = None
+            if resource in pa.buffers and p.modulo_value <= 1:
+                # the read of an iteration waits only for the write as many iterations
+                # back as the point loops around the pipeline run per round (a chunked
+                # matmul: the same block in the previous chunk)
+                credits = min(_iterations_per_round(pa, p), pairs.get(key) or 1 << 30)
+            pairs[key] = credits
             return
         reads = "it"
         if read is not None and read is not resource:
@@ -437,7 +447,69 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
             f"lowering: {w} writes {what} and {r} reads {reads}, but no pipeline stage "
             "orders the two", where(r_op))
     p, ws, rs = ordered
-    pairs[(pa.pipeline_index(p), w, r, ws, rs)] = (ws, rs)
+    pairs[(pa.pipeline_index(p), w, r, ws, rs)] = None
+
+
+def _iterations_per_round(pa: ProgramAnalysis, pipe: ktdf.PipelineOp) -> int:
+    """The fewest iterations of `pipe` any instance runs (if it runs any) in one run of
+    the point loops between `pipe` and the stage holding them, over every tile; 1 when a
+    bound is not a constant or a tile's size."""
+    count = 1
+    parent = pipe.parent_op()
+    while not isinstance(parent, ktdf.StageOp):
+        if isinstance(parent, ktdf.ParallelOp) and len(parent.induction_vars) == 1:
+            n = parent.num_instances.value.data \
+                if isinstance(parent.num_instances, IntegerAttr) else 1
+            bounds = (parent.lower_bounds[0], parent.upper_bounds[0], parent.steps[0])
+        elif isinstance(parent, scf.ForOp) and not parent.iter_args:
+            n, bounds = 1, (parent.lb, parent.ub, parent.step)
+        else:
+            return 1
+        lb, step = _constant(bounds[0]), _constant(bounds[2])
+        uppers = _tile_extents(pa, bounds[1])
+        if lb is None or not step or uppers is None:
+            return 1
+        fewest = [_fewest_each(-(-(u - lb) // step), n) for u in uppers if u > lb]
+        count *= min(fewest, default=1)
+        parent = parent.parent_op()
+        if parent is None:
+            return 1
+    return max(count, 1)
+
+
+def _constant(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _tile_extents(pa: ProgramAnalysis, value: SSAValue) -> set[int] | None:
+    """The values `value` takes: a constant, or a tile's size (`derive_size` of a solved
+    tile over a constant extent: the full tile and the last one)."""
+    const = _constant(value)
+    if const is not None:
+        return {const}
+    owner = value.owner
+    if not isinstance(owner, ktdf.DeriveSizeOp):
+        return None
+    extent = _constant(owner.upper_bound)
+    size = _constant(owner.size)
+    if size is None and isinstance(owner.size.owner, ktdf.ReserveSizeOp):
+        reserve = owner.size.owner
+        size = reserve.value.value.data if reserve.value is not None else \
+            pa.decisions.get(reserve.decision.data)
+    if extent is None or not size:
+        return None
+    return {min(size, extent), extent - size * (-(-extent // size) - 1)}
+
+
+def _fewest_each(trips: int, n: int) -> int:
+    """The fewest of `trips` iterations split in contiguous blocks over `n` instances
+    that a busy instance gets (as `visit_parallel` splits them)."""
+    block = -(-trips // max(n, 1))
+    busy = -(-trips // block)
+    return trips - (busy - 1) * block
 
 
 def _fifos_carry(pa: ProgramAnalysis, pipe: ktdf.PipelineOp, r_op: Operation,
@@ -480,6 +552,13 @@ def _by_regions(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
     iteration of that pipeline reads and writes its own box (or it runs once), so
     ordering the read's stage before the write's orders every pair ("in place, box by box"
     when the two touch the same box in every iteration); else None."""
+    if read is written and written in pa.buffers and ordered is not None \
+            and ordered[1] > ordered[2] and ordered[0].modulo_value <= 1:
+        # a buffer read back and rewritten by one pipeline of one copy (a chunked
+        # matmul's sums: read before each chunk, stored after it): the token pair orders
+        # each iteration's read before its write and its write before the next one's
+        # read, whatever boxes they touch
+        return IN_PLACE
     if read is None or pa.index_form is None or written not in pa.views \
             or read not in pa.views:
         return None

@@ -47,7 +47,7 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
                                VectorType(fifo.element, [_prod(fifo.shape)])))
     for channels in pa.channels.values():
         for ch in channels:
-            modulo = _modulo(pa, ch.pipeline)
+            modulo = ch.credits if ch.credits is not None else _modulo(pa, ch.pipeline)
             decls.append(df.SyncOp(f"{ch.name}_full", ch.writer, ch.reader, 0))
             decls.append(df.SyncOp(f"{ch.name}_free", ch.reader, ch.writer, modulo))
     if pa.reuse is not None:

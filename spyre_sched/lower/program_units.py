@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ShapedType,
     TensorType,
+    UnitAttr,
     VectorType,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
@@ -566,9 +567,14 @@ class EngineEmitter:
         if op.iter_args:
             self.carrying_for(op, lb, ub, step)
             return
-        self.loop(op.body.block.args[0], lb, ub, step, op.body.block.ops, self.rotating_inside(op))
+        # a reduction loop carrying nothing keeps its partial sums in memory: say so on
+        # the unit's loop, for the depth of sums the emulator bounds (`dataflow.py`)
+        accumulates = ktdf.is_reduction_loop(op)
+        self.loop(op.body.block.args[0], lb, ub, step, op.body.block.ops, self.rotating_inside(op),
+                  accumulates)
 
-    def loop(self, iv: SSAValue, lb: int, ub: int, step: int, body, rotating) -> None:
+    def loop(self, iv: SSAValue, lb: int, ub: int, step: int, body, rotating,
+             accumulates: bool = False) -> None:
         """Run `body` for iv in [lb, ub) step `step`: full tiles as an scf.for (a single one
         inline), the partial last one inline after it."""
         if step <= 0:
@@ -580,6 +586,8 @@ class EngineEmitter:
         elif full > 1:
             self.for_op(iv, self.const(lb), self.const(lb + full * step), step, body, rotating,
                         Form.constant(0), (lb, lb + (full - 1) * step))
+            if accumulates:
+                self.out[-1].attributes[df.ACCUMULATION_ATTR] = UnitAttr()
         if rem:
             self.env[iv] = Form.constant(lb + full * step)
             self.walk(body)

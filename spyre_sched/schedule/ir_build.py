@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.dialects import ktdf
@@ -202,6 +202,19 @@ def add_resource(pipe: ktdf.PipelineOp, maker: Operation) -> SSAValue:
         old.replace_all_uses_with(result)
     Rewriter.replace_op(private, new, new_results=[None] * len(private.res))  # type: ignore[list-item]
     return new.res[-1]
+
+
+def insert_stage_before(pipe: ktdf.PipelineOp, stage: ktdf.StageOp, units: list[str],
+                        ops: list[Operation]) -> ktdf.StageOp:
+    """A new stage of `pipe` running `ops` on `units` right before `stage`, which waits
+    for it (a new token)."""
+    token = add_resource(pipe, ktdf.TokenOp())
+    new = ktdf.StageOp([], [token], units, ops)
+    Rewriter.insert_op(new, InsertPoint.before(stage))
+    ins, outs = list(stage.depends_in), list(stage.depends_out)
+    stage.operands = [*ins, token, *outs]
+    stage.properties["operandSegmentSizes"] = _segments(len(ins) + 1, len(outs))
+    return new
 
 
 def erase_dead(values: list[SSAValue]) -> None:

@@ -36,6 +36,7 @@ from spyre_sched.schedule.expand_paths import compute_instance
 from spyre_sched.schedule.hoist_inner import OUTER_FETCH_ATTR
 from spyre_sched.schedule.ir_build import loop_dim
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
+from spyre_sched.schedule.stream_k_chunks import ACCUMULATOR_INIT_ATTR
 
 NAME = "open-decisions"
 #: the fifo ends only a compute stage has (a compute with no input, such as a stored
@@ -53,9 +54,10 @@ def _in_loop(op: Operation) -> bool:
 
 
 def _compute_prefix(pipe: ktdf.PipelineOp) -> str | None:
-    """The decision prefix of the compute inside `pipe`, or of the copy it is."""
+    """The decision prefix of the compute inside `pipe`, or of the copy it is (not of a
+    compute that only zeroes another's sums)."""
     for op in pipe.walk():
-        if isinstance(op, ktdf.PipelineOp):
+        if isinstance(op, ktdf.PipelineOp) and ACCUMULATOR_INIT_ATTR not in op.attributes:
             for attr in (COMPUTE_ATTR, COPY_ATTR):
                 if attr in op.attributes:
                     return op.attributes[attr].data  # type: ignore[attr-defined]

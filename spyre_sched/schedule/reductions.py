@@ -454,24 +454,7 @@ class _Chunks:
         block.add_op(scf.YieldOp(*loop.results))
 
     def _positions(self, loop: scf.ForOp, start: SSAValue, size: SSAValue) -> None:
-        """In the chunk, a tile buffer is indexed by the position in the chunk, a vector's
-        size is bounded by the chunk, anything else (views, whole buffers) is indexed by
-        start + position."""
-        iv = loop.body.block.args[0]
-        global_iv: SSAValue | None = None
-        for use in list(iv.uses):
-            user = use.operation
-            if isinstance(user, ktdf.DeriveSizeOp) and use.index == 0:
-                user.operands[2] = size
-                continue
-            if isinstance(user, ktdf.DataTransferOp) and user.source in self.level_buffers:
-                continue
-            if global_iv is None:
-                add = arith.AddiOp(start, iv)
-                add.result.name_hint = "pos"
-                loop.body.block.insert_op_before(add, loop.body.block.first_op)  # type: ignore[arg-type]
-                global_iv = add.result
-            user.operands[use.index] = global_iv
+        chunk_positions(loop, start, size, set(self.level_buffers))
 
     def _chunk_pipeline(self, loop: scf.ForOp, reads: list[ktdf.DataTransferOp],
                         start: SSAValue, size: SSAValue,
@@ -557,6 +540,29 @@ class _Chunks:
         zeros = [0] * len(sizes)
         ops.append(ktdf.DataTransferOp(fill.source, far, sizes, buffer.result, zeros, sizes))
         return ops, stage.units
+
+
+def chunk_positions(loop: scf.ForOp, start: SSAValue, size: SSAValue,
+                    chunked: set[SSAValue]) -> None:
+    """`loop` (over a reduction dim) now walks one chunk [start, start + size): a buffer
+    in `chunked` (holding the chunk) is indexed by the position in the chunk, a vector's
+    size is bounded by the chunk, anything else (views, whole buffers) by start +
+    position."""
+    iv = loop.body.block.args[0]
+    global_iv: SSAValue | None = None
+    for use in list(iv.uses):
+        user = use.operation
+        if isinstance(user, ktdf.DeriveSizeOp) and use.index == 0:
+            user.operands[2] = size
+            continue
+        if isinstance(user, ktdf.DataTransferOp) and user.source in chunked:
+            continue
+        if global_iv is None:
+            add = arith.AddiOp(start, iv)
+            add.result.name_hint = "pos"
+            loop.body.block.insert_op_before(add, loop.body.block.first_op)  # type: ignore[arg-type]
+            global_iv = add.result
+        user.operands[use.index] = global_iv
 
 
 def _const(value: int, ops: list[Operation]) -> SSAValue:

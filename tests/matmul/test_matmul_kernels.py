@@ -14,7 +14,9 @@ compared with the reference interpreter and with numpy's product.
 - matmul_stored_per_tile: the rounding to f16 and C's store run in the matmul's tile loop
   (fuse-tile-loops), checked with several tiles per core, rotating buffers or not;
 - batch_of_one_k_loop: a K loop carrying a 1x16x16 accumulator through
-  `linalg.batch_matmul` on one batch index (batch-matmul-to-matmuls, reshape-through-loops).
+  `linalg.batch_matmul` on one batch index (batch-matmul-to-matmuls, reshape-through-loops);
+- k_streamed: on a 128 KiB scratchpad, B streamed in K chunks beside A's whole row tile,
+  the sums kept in the scratchpad between chunks (stream-k-chunks).
 """
 
 from __future__ import annotations
@@ -67,8 +69,14 @@ def _batch_of_one_k_loop(rng):
     return {"A": a, "B": b}, {"C": np.matmul(a.astype(np.float64), b)}
 
 
+def _k_streamed(rng):
+    a, b = _f16(rng, 256, 512), _f16(rng, 512, 128)
+    return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
+
+
 CASES = {
     "batch_of_one_k_loop": _batch_of_one_k_loop,
+    "k_streamed": _k_streamed,
     "matmul_f16_into_f32": _matmul_f16_into_f32,
     "matmul_of_intermediate": _matmul_of_intermediate,
     "matmul_stored_per_tile": _matmul_stored_per_tile,
@@ -82,9 +90,14 @@ def test_every_kernel_has_a_case() -> None:
     assert sorted(p.stem for p in KERNELS.glob("*.mlir")) == sorted(CASES)
 
 
+#: kernels written for another device than spyre
+DEVICES = {"k_streamed": str(Path(__file__).parents[2] / "tests" / "solve" / "devices"
+                             / "spyre_128k_lx.mlir")}
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matmul_matches_reference_and_numpy(name: str) -> None:
-    _check(name, "spyre")
+    _check(name, DEVICES.get(name, "spyre"))
 
 
 def test_matmul_of_intermediate_on_the_vector_unit() -> None:
