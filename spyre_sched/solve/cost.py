@@ -885,7 +885,13 @@ def nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
         # memory's latency) waits just as long in the next outer iteration: the outer
         # copies do not add inner ones, so the inner pipeline's own pace holds
         issue = max(issue, slowest)
-    return min(pipeline_cycles(problem, inner, choice, memo), n * issue)
+    run = pipeline_cycles(problem, inner, choice, memo)
+    pace = min(run, n * issue)
+    if inner.reads_back:
+        # the next outer iteration's first read waits for this one's first write back:
+        # at least one iteration's pass (all of a run of one iteration)
+        pace = max(pace, min(run, _profile(problem, inner, choice, memo)[0]))
+    return pace
 
 
 def stage_issue(problem: Problem, stage: Stage, choice: Choice,

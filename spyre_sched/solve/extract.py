@@ -598,6 +598,22 @@ def _outer_reads(pipe: ktdf.PipelineOp) -> int:
     return last
 
 
+def _reads_back(pipe: ktdf.PipelineOp) -> bool:
+    """Whether a stage of `pipe` reads a buffer of a pipeline around it that a later stage
+    of `pipe` writes (`Pipeline.reads_back`)."""
+    read: dict[SSAValue, int] = {}
+    for k, stage in enumerate(pipe.stages):
+        for t in stage.walk():
+            if not isinstance(t, ktdf.DataTransferOp):
+                continue
+            if t.dest in read and read[t.dest] < k:
+                return True
+            if isinstance(t.source.owner, ktdf.PrivateOp) and t.source.owner.parent_op() \
+                    is not pipe:
+                read.setdefault(t.source, k)
+    return False
+
+
 def _in_reduction_loop(op: Operation, stage: ktdf.StageOp) -> bool:
     parent = op.parent_op()
     while parent is not None and parent is not stage:
@@ -740,7 +756,8 @@ class _ProgramReader:
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
         streams = not has_buffers and bool(fifo_depths) and pipe.modulo is None
         return Pipeline(name, self.iterations(pipe), stages, modulo,
-                        streams=streams, outer_reads=_outer_reads(pipe))
+                        streams=streams, outer_reads=_outer_reads(pipe),
+                        reads_back=_reads_back(pipe))
 
     def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
         private = pipe.private

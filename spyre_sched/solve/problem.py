@@ -363,6 +363,11 @@ class Pipeline:
     stage runs it) along a reduction, 0 when none after the first does: a run holds that
     buffer until this stage is done (`cost.nested_ends`). A tile pipeline's matrix loads
     read an operand hoisted around it after the tile's own fetches."""
+    reads_back: bool = False
+    """A stage of it reads a buffer around it that a later stage of it writes (a K-chunked
+    matmul's sums): the next run's read of a block waits for this run's write of that
+    block, so a stage running it is busy at least one iteration's pass
+    (`cost.nested_pace`)."""
 
 
 @dataclass(frozen=True)

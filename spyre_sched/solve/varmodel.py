@@ -144,6 +144,8 @@ class _Run:
     most (`cost.serial_units`)"""
     outer_reads: int = 0
     """`Pipeline.outer_reads` of the pipeline run"""
+    reads_back: bool = False
+    """`Pipeline.reads_back` of the pipeline run"""
 
 
 class _Stater:
@@ -459,7 +461,11 @@ class _Stater:
             issue_hi = max(issue_hi, run.buffered_pace_hi)
             issue = self.maximum([issue, run.buffered_pace], issue_hi, "inner.buffered")
         paced = self.product(run.n, issue, run.n_hi * issue_hi, "inner.pace")
-        return self.minimum([run.cycles, paced], run.hi, "inner.occupancy")
+        pace = self.minimum([run.cycles, paced], run.hi, "inner.occupancy")
+        if run.reads_back:  # (at least one iteration's pass: `cost.nested_pace`)
+            one = self.minimum([run.cycles, run.fill_drain], run.hi, "inner.pass")
+            pace = self.maximum([pace, one], run.hi, "inner.reads_back")
+        return pace
 
     def _unbuffered_nested(self, run: _Run, pace) -> tuple[tuple, int]:
         """`cost.unbuffered_stage` of a stage that runs the pipeline of `run`: its pace,
@@ -897,7 +903,7 @@ class _Stater:
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
                     tuple(st.engine for st in p.stages), buffered,
                     upper_s if slowest and not top else 0, tuple(serial), tuple(serial_hi),
-                    p.outer_reads)
+                    p.outer_reads, p.reads_back)
 
     def _slacks(self, p: Pipeline, n: cp_model.LinearExprT, n_lo: int, n_hi: int
                 ) -> tuple[list[int], cp_model.IntVar | None]:
