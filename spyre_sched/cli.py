@@ -401,16 +401,20 @@ def output_summary(name: str, array) -> str:
               help="Refuse, before allocating, a run whose simulated memory (arguments, "
                    "scratchpads, random inputs) would exceed SIZE (bytes, or with K/M/G/T "
                    "or KiB/MiB/GiB/TiB).")
+@click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True),
+              default=None, help="Stop the interpreter once it has taken S seconds of "
+              "wall-clock time (an error, nothing written; default: no limit).")
 @kernel_device_option()
 @func_option
 @split_input_file_option
 @reports_errors
 def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchpad_bytes,
-              memory_cap, device, func):
+              memory_cap, max_seconds, device, func):
     """Run KERNEL_FILE on the reference interpreter and summarise each output."""
     import numpy as np
 
     from emulator.reference import make_inputs, run
+    from spyre_sched.deadline import Deadline, DeadlineExceeded
     from spyre_sched.device.declared import device_for_kernel
     from spyre_sched.device.fit import check_kernel_fits
     from spyre_sched.errors import ExecutionError, UsageError
@@ -427,11 +431,19 @@ def reference(kernel_file, inputs_path, outputs_path, arg_values, seed, scratchp
     if outputs_path and os.path.isdir(outputs_path):
         raise UsageError(f"--save-outputs names a directory, not a file: '{outputs_path}'")
     inputs = read_inputs(inputs_path) if inputs_path else None
-    with locating(kernel):
-        if inputs is None:
-            inputs = make_inputs(kernel, seed, rt, memory_cap=cap)
-        outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
-                      device=target, memory_cap=cap)
+    deadline = Deadline(max_seconds)
+    try:
+        with deadline, locating(kernel):
+            if inputs is None:
+                inputs = make_inputs(kernel, seed, rt, memory_cap=cap)
+            outputs = run(kernel, inputs, runtime_args=rt, scratchpad_bytes=scratchpad_bytes,
+                          device=target, memory_cap=cap)
+    except DeadlineExceeded:
+        deadline.fired = True
+    if deadline.fired:
+        raise ExecutionError(f"the reference interpreter did not finish @{kernel.name} within "
+                             f"{max_seconds:g} s (--max-seconds); nothing was written",
+                             kernel.location_of(kernel.func))
     for name, array in outputs.items():
         click.echo(output_summary(name, array))
     if not outputs:

@@ -159,3 +159,19 @@ def test_distributed_part_in_another_core_is_refused_at_the_access(tmp_path):
     # of one layout it compiles
     kernel.write_text(text)
     assert run("compile", str(kernel), "-o", str(tmp_path / "out")).exit_code == 0
+
+
+def test_reference_stops_at_its_time_budget(tmp_path):
+    # a small kernel that loops for minutes on the interpreter (32 tiles, a 65536-trip
+    # loop over rows: found by the mutation fuzzer): --max-seconds ends it with a
+    # located error, and the outputs file is not written
+    text = (ROOT / "tests" / "schedule" / "kernels" / "war_loop_rows.mlir").read_text()
+    text = text.replace("grid = [1]", "grid = [2, 16]").replace(
+        "%c2 = arith.constant 2 : index", "%c2 = arith.constant 65536 : index")
+    kernel = tmp_path / "long.mlir"
+    kernel.write_text(text)
+    out = tmp_path / "out.npz"
+    result = run("reference", str(kernel), "--max-seconds", "1", "--save-outputs", str(out))
+    _fails_clearly(result, "long.mlir:7:1: error: the reference interpreter did not finish "
+                   "@war_loop within 1 s (--max-seconds); nothing was written")
+    assert not out.exists()
