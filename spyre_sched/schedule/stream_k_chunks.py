@@ -106,7 +106,6 @@ class _Matmul:
     panel: SSAValue  # the whole-K input buffer (B)
     panel_op: ktdf.BufferOp
     fill: ktdf.DataTransferOp  # the tile pipeline's DMA of the panel
-    sums: SSAValue  # the f32 buffer the store stage writes (s)
     dim: int  # the reduction dim
     extent: int  # K
     step: int  # the reduction loops' step (one matrix instruction's depth)
@@ -218,8 +217,7 @@ def _matmul_reading_panel(pipe: ktdf.PipelineOp, compute: ktdf.PipelineOp,
     sums = writes[0].dest
     if buffers[sums].role.data != "intermediate":
         return None
-    return _Matmul(pipe, middle, compute, panel, buffers[panel], fills[0], sums, dim,
-                   extent, step)
+    return _Matmul(pipe, middle, compute, panel, buffers[panel], fills[0], dim, extent, step)
 
 
 def _point_nest(middle: ktdf.StageOp, compute: ktdf.PipelineOp) -> bool:
