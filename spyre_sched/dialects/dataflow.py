@@ -87,7 +87,6 @@ def find_declaration(op: Operation, name: str, kind: type) -> Operation | None:
 # ---------------------------------------------------------------------------------------
 
 
-
 #: on an `scf.for` of a program unit: each iteration adds to partial sums that the loop
 #: does not carry but keeps in memory (a matmul's K chunks: the accumulator leaves the
 #: unit after a chunk and returns before the next), so a term's path goes through the
