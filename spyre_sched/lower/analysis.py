@@ -26,6 +26,7 @@ from spyre_sched.lower import transfer_regions as tr
 from spyre_sched.lower.addresses import Allocation
 from spyre_sched.lower.units import EngineInfo, Units
 from spyre_sched.lower.values import Form
+from spyre_sched.schedule.common import constant_value
 
 
 def element_bytes(element: Attribute) -> int:
@@ -378,9 +379,12 @@ def _all_channels(pa: ProgramAnalysis) -> dict[int, list[SyncChannel]]:
 
 
 #: `_by_regions` verdicts: the read is in an earlier stage than the write and that order
-#: covers every pair; BOX_BY_BOX too when both touch the same box in every iteration
+#: covers every pair; BOX_BY_BOX too when both touch the same box in every iteration;
+#: READ_BACK: a buffer of one copy that the pipeline reads and rewrites, the same boxes
+#: again in later rounds of the point loops around it (a K-chunked matmul's sums)
 IN_PLACE = "in place"
 IN_PLACE_BOX_BY_BOX = "in place, box by box"
+READ_BACK = "read back"
 
 
 def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Operation,
@@ -423,7 +427,7 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
         verdict = _by_regions(pa, resource, read, w_op, r_op, ordered)
         if verdict == "apart":
             return
-        if verdict in (IN_PLACE, IN_PLACE_BOX_BY_BOX) and ordered is not None:
+        if verdict in (IN_PLACE, IN_PLACE_BOX_BY_BOX, READ_BACK) and ordered is not None:
             p, ws, rs = ordered
             if verdict == IN_PLACE_BOX_BY_BOX and _fifos_carry(pa, p, r_op, w_op):
                 # each iteration's write gets its data from that iteration's read through
@@ -432,11 +436,11 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
                 return
             key = (pa.pipeline_index(p), r, w, rs, ws)
             credits = None
-            if resource in pa.buffers and p.modulo_value <= 1:
+            if verdict == READ_BACK:
                 # the read of an iteration waits only for the write as many iterations
                 # back as the point loops around the pipeline run per round (a chunked
                 # matmul: the same block in the previous chunk)
-                credits = min(_iterations_per_round(pa, p), pairs.get(key) or 1 << 30)
+                credits = min(_iterations_per_round(p), pairs.get(key) or 1 << 30)
             pairs[key] = credits
             return
         reads = "it"
@@ -450,7 +454,7 @@ def _order_pair(pa: ProgramAnalysis, pairs: dict, resource: SSAValue, w_op: Oper
     pairs[(pa.pipeline_index(p), w, r, ws, rs)] = None
 
 
-def _iterations_per_round(pa: ProgramAnalysis, pipe: ktdf.PipelineOp) -> int:
+def _iterations_per_round(pipe: ktdf.PipelineOp) -> int:
     """The fewest iterations of `pipe` any instance runs (if it runs any) in one run of
     the point loops between `pipe` and the stage holding them, over every tile; 1 when a
     bound is not a constant or a tile's size."""
@@ -465,8 +469,8 @@ def _iterations_per_round(pa: ProgramAnalysis, pipe: ktdf.PipelineOp) -> int:
             n, bounds = 1, (parent.lb, parent.ub, parent.step)
         else:
             return 1
-        lb, step = _constant(bounds[0]), _constant(bounds[2])
-        uppers = _tile_extents(pa, bounds[1])
+        lb, step = constant_value(bounds[0]), constant_value(bounds[2])
+        uppers = _tile_extents(bounds[1])
         if lb is None or not step or uppers is None:
             return 1
         fewest = [_fewest_each(-(-(u - lb) // step), n) for u in uppers if u > lb]
@@ -477,28 +481,19 @@ def _iterations_per_round(pa: ProgramAnalysis, pipe: ktdf.PipelineOp) -> int:
     return max(count, 1)
 
 
-def _constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def _tile_extents(pa: ProgramAnalysis, value: SSAValue) -> set[int] | None:
+def _tile_extents(value: SSAValue) -> set[int] | None:
     """The values `value` takes: a constant, or a tile's size (`derive_size` of a solved
     tile over a constant extent: the full tile and the last one)."""
-    const = _constant(value)
+    const = constant_value(value)
     if const is not None:
         return {const}
     owner = value.owner
     if not isinstance(owner, ktdf.DeriveSizeOp):
         return None
-    extent = _constant(owner.upper_bound)
-    size = _constant(owner.size)
+    extent = constant_value(owner.upper_bound)
+    size = constant_value(owner.size)
     if size is None and isinstance(owner.size.owner, ktdf.ReserveSizeOp):
-        reserve = owner.size.owner
-        size = reserve.value.value.data if reserve.value is not None else \
-            pa.decisions.get(reserve.decision.data)
+        size = ktdf.decision_value(owner.size.owner)  # (the lowering reads solved IR)
     if extent is None or not size:
         return None
     return {min(size, extent), extent - size * (-(-extent // size) - 1)}
@@ -558,7 +553,7 @@ def _by_regions(pa: ProgramAnalysis, written: SSAValue, read: SSAValue | None,
         # matmul's sums: read before each chunk, stored after it): the token pair orders
         # each iteration's read before its write and its write before the next one's
         # read, whatever boxes they touch
-        return IN_PLACE
+        return READ_BACK
     if read is None or pa.index_form is None or written not in pa.views \
             or read not in pa.views:
         return None

@@ -45,10 +45,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import BatchMatmulOp
 from spyre_sched.normalize.common import kernel_of, note_origin, view_and_tile
-from spyre_sched.schedule.common import index_constant as _constant
 from spyre_sched.normalize.matmul_to_generic import PLAIN_MAPS, matmul_generic
 from spyre_sched.polyhedral.point_sets import box_bounds
-from spyre_sched.schedule.common import fail
+from spyre_sched.schedule.common import fail, index_constant as _constant
 
 NAME = "batch-matmul-to-matmuls"
 

@@ -106,6 +106,9 @@ class _Matmul:
     panel: SSAValue  # the whole-K input buffer (B)
     panel_op: ktdf.BufferOp
     fill: ktdf.DataTransferOp  # the tile pipeline's DMA of the panel
+    loads: scf.ForOp  # the load stage's loop over K
+    sums: scf.ForOp  # the matrix stage's loop over K, carrying the accumulator
+    write: ktdf.DataTransferOp  # the store stage's transfer of it into the sums buffer
     dim: int  # the reduction dim
     extent: int  # K
     step: int  # the reduction loops' step (one matrix instruction's depth)
@@ -214,10 +217,10 @@ def _matmul_reading_panel(pipe: ktdf.PipelineOp, compute: ktdf.PipelineOp,
     writes = [t for t in store.walk() if isinstance(t, ktdf.DataTransferOp)]
     if len(writes) != 1 or writes[0].dest not in buffers:
         return None
-    sums = writes[0].dest
-    if buffers[sums].role.data != "intermediate":
+    if buffers[writes[0].dest].role.data != "intermediate":
         return None
-    return _Matmul(pipe, middle, compute, panel, buffers[panel], fills[0], dim, extent, step)
+    return _Matmul(pipe, middle, compute, panel, buffers[panel], fills[0], reductions[0],
+                   carried[0], writes[0], dim, extent, step)
 
 
 def _point_nest(middle: ktdf.StageOp, compute: ktdf.PipelineOp) -> bool:
@@ -286,7 +289,7 @@ def _stream(m: _Matmul) -> None:
 
     nest = m.middle.body.block.first_op
     assert nest is not None
-    zero_nest = _zero_nest(m, nest, prefix)
+    zero_nest = _zero_nest(nest, prefix)
     zero, whole = index_constant(0), index_constant(m.extent)
     zero.result.name_hint, whole.result.name_hint = "c0", f"c{m.extent}"
 
@@ -381,17 +384,13 @@ def _read_sums(m: _Matmul, size: SSAValue, start: SSAValue, chunk: SSAValue) -> 
     """The compute walks one chunk and starts from the sums so far: the load stage reads
     the accumulator's block of the sums buffer into a new FIFO before the chunk's
     operands, the matrix stage takes it as the accumulator's initial value."""
-    load, matrix, store = m.compute.stages
-    write = next(t for t in store.walk() if isinstance(t, ktdf.DataTransferOp))
+    load, matrix, _ = m.compute.stages
+    write, reduction, carried = m.write, m.loads, m.sums
     out_slot = write.source.type
     assert isinstance(out_slot, ktdf.FifoSlotType)
-    load_kind = load.units[0]
-    matrix_kind = matrix.units[0]
-    slot_type = ktdf.FifoSlotType(load_kind, matrix_kind, out_slot.get_shape(),
+    slot_type = ktdf.FifoSlotType(load.units[0], matrix.units[0], out_slot.get_shape(),
                                   out_slot.element_type)
     slot = add_resource(m.compute, ktdf.FifoOp(slot_type))
-    reduction = next(lp for lp in load.walk() if isinstance(lp, scf.ForOp)
-                     and ktdf.is_reduction_loop(lp))
     # reading the block back: the store's transfer, reversed
     read = ktdf.DataTransferOp(write.dest, write.mixed_dest_offsets(),
                                write.mixed_dest_sizes(), slot, [],
@@ -402,8 +401,6 @@ def _read_sums(m: _Matmul, size: SSAValue, start: SSAValue, chunk: SSAValue) -> 
         t.operands[0] = chunk
     reduction.operands[1] = size
     chunk_positions(reduction, start, size, {chunk})
-    carried = next(lp for lp in matrix.walk() if isinstance(lp, scf.ForOp)
-                   and ktdf.is_reduction_loop(lp))
     fill = carried.iter_args[0].owner
     assert isinstance(fill, FillOp)
     result_type = fill.results[0].type
@@ -419,25 +416,17 @@ def _read_sums(m: _Matmul, size: SSAValue, start: SSAValue, chunk: SSAValue) -> 
     chunk_positions(carried, start, size, {chunk})
 
 
-def _zero_nest(m: _Matmul, nest: Operation, prefix: str) -> Operation:
+def _zero_nest(nest: Operation, prefix: str) -> Operation:
     """The point loops of the compute around a compute that zeroes each block of the sums
     buffer (the matrix unit's accumulator initialisation, stored as the compute stores
     its result)."""
-    load, matrix, store = m.compute.stages
-    carried = next(lp for lp in matrix.walk() if isinstance(lp, scf.ForOp)
-                   and ktdf.is_reduction_loop(lp))
-    fill = carried.iter_args[0].owner
-    assert isinstance(fill, FillOp)
-    write = next(t for t in store.walk() if isinstance(t, ktdf.DataTransferOp))
     copy = nest.clone()
     compute = next(p for p in copy.walk() if isinstance(p, ktdf.PipelineOp)
                    and COMPUTE_ATTR in p.attributes)
-    cload, cmatrix, cstore = compute.stages
+    _, cmatrix, cstore = compute.stages
     cwrite = next(t for t in cstore.walk() if isinstance(t, ktdf.DataTransferOp))
     cfill = next(f for f in cmatrix.walk() if isinstance(f, FillOp))
-    out_slot = cwrite.source
-    assert write.source.type == out_slot.type
-    fifo = ktdf.FifoOp(out_slot.type)  # type: ignore[arg-type]
+    fifo = ktdf.FifoOp(cwrite.source.type)  # type: ignore[arg-type]
     empty = cfill.outputs[0].owner
     zero_ops: list[Operation] = []
     if isinstance(empty, tensor.EmptyOp):

@@ -879,7 +879,7 @@ def nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
     n = pipeline_iterations(inner, choice)
     if n <= 0:
         return 0
-    _, slowest, _, _, issue, _ = _profile(problem, inner, choice, memo)
+    one_pass, slowest, _, _, issue, _ = _profile(problem, inner, choice, memo)
     if modulo_value(problem, inner.modulo, choice) >= 2:
         # a unit waiting for one of the inner copies to come free (a load behind device
         # memory's latency) waits just as long in the next outer iteration: the outer
@@ -890,7 +890,7 @@ def nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
     if inner.reads_back:
         # the next outer iteration's first read waits for this one's first write back:
         # at least one iteration's pass (all of a run of one iteration)
-        pace = max(pace, min(run, _profile(problem, inner, choice, memo)[0]))
+        pace = max(pace, min(run, one_pass))
     return pace
 
 
