@@ -23,10 +23,19 @@ is sliced along the dims its map keeps, and read whole where the box covers them
 - a reshape of a reshape reshapes the first one's source.
 
 A sliced value that other ops use too is computed again over the slice (only the slice's
-elements); a reshaped one is refused (it would be computed twice whole). A generic that
-is not elementwise (a reduction, a broadcast, a matmul), a value crossing a loop or
-condition boundary, and a slice with run-time offsets, strides or a rank change are
-refused with a located "not supported yet"."""
+elements).
+
+A reshape that cannot move up (its value made by a generic that is not elementwise, by a
+loop: a K loop's sums carried in the loop's shape by `reshape-through-loops`; in another
+block; or used elsewhere too) moves down when every use of it is a store or an
+elementwise generic of the same block whose own result can move down the same way:
+`g(reshape(x), y) = reshape(g(x, inverse(y)))`. Each such generic runs over `x`'s shape,
+its other operands reshaped back (the opposite reshape, which then moves up as above or
+cancels the reshape it undoes), and once only stores use the reshape they store `x`
+through a reshaped tile (`reshape-to-access`'s rule). Anything else (a reshape read by a
+reduction, a broadcast or a matmul; a slice of a value made by such a generic or across
+a loop or condition boundary; a slice with run-time offsets, strides or a rank change)
+is refused with a located "not supported yet"."""
 
 from __future__ import annotations
 
@@ -50,7 +59,7 @@ from spyre_sched.normalize.common import (
     note_origin,
     origin_of,
 )
-from spyre_sched.normalize.reshape_to_access import reshape_load
+from spyre_sched.normalize.reshape_to_access import reshape_load, store_source
 from spyre_sched.normalize.slice_to_subtile import check_static_slice, slice_load
 from spyre_sched.schedule.common import fail
 
@@ -104,12 +113,15 @@ def _push(reshape: Operation) -> list[Operation]:
     if sliced:
         check_static_slice(reshape, NAME)
     if not isinstance(producer, Operation):
-        raise _refuse(reshape, "defined by a loop or a block (an iteration argument)")
+        return _sink_or_refuse(reshape, "defined by a loop or a block (an iteration argument)")
     if isinstance(producer, tensor.CollapseShapeOp | tensor.ExpandShapeOp) and not sliced:
-        reshape.operands[0] = producer.operands[0]
-        if not producer.results[0].uses:
-            producer.detach()
-            producer.erase()
+        first = producer.operands[0]
+        if first.type == result.type:  # the two undo each other
+            _replace(reshape, first)
+            _erase_if_unused(producer)
+            return []
+        reshape.operands[0] = first
+        _erase_if_unused(producer)
         return [reshape]
     if isinstance(producer, ktdp.LoadOp):
         if sliced:
@@ -118,9 +130,9 @@ def _push(reshape: Operation) -> list[Operation]:
             reshape_load(reshape, enclosing_func(reshape))
         return []
     if len(list(source.uses)) != 1 and not sliced:
-        raise _refuse(reshape, "that is also used elsewhere (it would be computed twice)")
+        return _sink_or_refuse(reshape, "that is also used elsewhere (it would be computed twice)")
     if producer.parent_block() is not reshape.parent_block():
-        raise _refuse(reshape, "made in another block (a loop or condition boundary)")
+        return _sink_or_refuse(reshape, "made in another block (a loop or condition boundary)")
     if isinstance(producer, tensor.EmptyOp):
         made = tensor.EmptyOp([], _reshaped(source, shape))
         note_origin([made], producer)
@@ -149,7 +161,87 @@ def _push(reshape: Operation) -> list[Operation]:
     if sliced and isinstance(producer, GenericOp) and _is_projection(producer) \
             and len(producer.results) == 1:
         return _slice_projection(reshape, producer)
-    raise _refuse(reshape, f"made by {origin_of(producer).name}, which is not elementwise")
+    return _sink_or_refuse(reshape, f"made by {origin_of(producer).name}, which is not "
+                           "elementwise")
+
+
+def _sink_or_refuse(reshape: Operation, why: str) -> list[Operation]:
+    """A reshape that cannot move to its source's inputs moves the other way, to memory
+    on the store side, when every use of it is an elementwise generic or a store;
+    else it is refused, saying `why`."""
+    if isinstance(reshape, Reshape) and _sinkable(reshape):
+        return _sink(reshape)
+    raise _refuse(reshape, why)
+
+
+def _sinkable(reshape: Operation) -> bool:
+    """Every use of `reshape`, and of the reshapes sinking would put after the generics
+    using it, is a store of the value or an input of an elementwise generic of one
+    result in the same block."""
+    for use in reshape.results[0].uses:
+        user = use.operation
+        if isinstance(user, ktdp.StoreOp) and use.index == 0:
+            continue
+        if not (isinstance(user, GenericOp) and _is_elementwise(user)
+                and len(user.results) == 1 and use.index < len(user.inputs)
+                and user.parent_block() is reshape.parent_block()
+                and _sinkable(user)):
+            return False
+    return True
+
+
+def _inverse(like: Operation, value: SSAValue, before: Operation) -> Operation:
+    """The reshape undoing `like` (from its result's shape back to its source's), of
+    `value`, put before `before`."""
+    source = like.operands[0]
+    if isinstance(like, tensor.ExpandShapeOp):
+        made: Operation = tensor.CollapseShapeOp.create(
+            operands=[value], result_types=[_reshaped(value, _shape(source))],
+            properties={"reassociation": like.reassociation})
+    else:
+        made = tensor.ExpandShapeOp(value, [], like.properties["reassociation"],
+                                    _shape(source), _reshaped(value, _shape(source)))
+    note_origin([made], like)
+    Rewriter.insert_op(made, InsertPoint.before(before))
+    return made
+
+
+def _sink(reshape: Operation) -> list[Operation]:
+    """`g(reshape(x), y) = reshape(g(x, inverse(y)))` for an elementwise `g`: every
+    generic using the reshape computes over its source's shape, its other operands
+    reshaped back (those reshapes move to their sources' inputs in turn: returned), and
+    the reshape of its result sinks the same way until every use is a store, which then
+    stores the source through a reshaped tile (reshape-to-access's rule)."""
+    source = reshape.operands[0]
+    shape = _shape(source)
+    upward: list[Operation] = []
+    for user in list(dict.fromkeys(u.operation for u in reshape.results[0].uses)):
+        if not isinstance(user, GenericOp):
+            continue
+        operands: list[SSAValue] = []
+        for value in [*user.inputs, *user.outputs]:
+            if value is reshape.results[0]:
+                operands.append(source)
+            elif isinstance(value.type, TensorType):
+                back = _inverse(reshape, value, user)
+                upward.append(back)
+                operands.append(back.results[0])
+            else:
+                operands.append(value)  # a scalar operand
+        identity = AffineMapAttr(AffineMap.identity(len(shape)))
+        made = GenericOp(operands[:len(user.inputs)], operands[len(user.inputs):],
+                         user.body.clone(), [identity] * len(operands),
+                         [PARALLEL] * len(shape), [_reshaped(user.results[0], shape)],
+                         doc=user.doc, library_call=user.library_call)
+        made.attributes.update(user.attributes)
+        made.results[0].name_hint = user.results[0].name_hint
+        note_origin([made], user)
+        Rewriter.insert_op(made, InsertPoint.before(user))
+        after = _new_reshape(reshape, made.results[0], _shape(user.results[0]), user)
+        _replace(user, after.results[0])
+        upward += _sink(after)
+    store_source(reshape, enclosing_func(reshape))
+    return upward
 
 
 def _is_projection(generic: GenericOp) -> bool:

@@ -357,44 +357,51 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         op.erase()
         return
     if all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0 for u in uses):
-        for use in uses:
-            store = use.operation
-            assert isinstance(store, ktdp.StoreOp)
-            tile_op = store.tile.owner
-            if not isinstance(tile_op, ktdp.ConstructAccessTileOp):
-                raise fail(store, NAME, "not supported yet: storing a reshape through an "
-                           "indirect access tile")
-            if not _strided(tile_op, _shape(src)):
-                # the stored tile's rows are several strided runs: the value lands in a
-                # slot of the executing tile's scratchpad, whose row-major layout any
-                # reshape reads as one strided pattern, and is copied from there
-                src_type = src.type
-                assert isinstance(src_type, TensorType)
-                slot = _staging_slot(fn, src_type)
-                slot_tile = slot.own.owner
-                assert isinstance(slot_tile, ktdp.ConstructAccessTileOp)
-                into = ktdp.StoreOp.build(operands=[src, slot.own])
-                before, here, tile = _reshaped_tile(store, slot_tile, _shape(result), fn, op)
-                staged = ktdp.LoadOp.build(operands=[tile], result_types=[result.type])
-                note_origin([into, *before, *here, staged], op)
-                _place_view(before, slot_tile, store, fn)
-                Rewriter.insert_op([into, *here, staged], _insertion_before(store))
-                store.operands[0] = staged.result
-                continue
-            before, here, tile = _reshaped_tile(store, tile_op, _shape(src), fn, op)
-            new_store = ktdp.StoreOp.create(operands=[src, tile],
-                                            properties=dict(store.properties),
-                                            attributes=dict(store.attributes))
-            note_origin([*before, *here, new_store], op)
-            _place_view(before, tile_op, store, fn)
-            Rewriter.insert_op([*here, new_store], _insertion_before(store))
-            store.detach()
-            store.erase()
-        op.detach()
-        op.erase()
-        return
+        store_source(op, fn)
     # used by compute: `layout-through-elementwise` moves it to the compute's inputs once
     # every compute is a linalg.generic
+
+
+def store_source(op: Operation, fn: FuncOp) -> None:
+    """A reshape whose every use is a store (as the value stored): each store stores the
+    reshape's source through its tile reshaped to the source's shape, and the reshape
+    goes."""
+    src, result = op.operands[0], op.results[0]
+    for use in list(result.uses):
+        store = use.operation
+        assert isinstance(store, ktdp.StoreOp)
+        tile_op = store.tile.owner
+        if not isinstance(tile_op, ktdp.ConstructAccessTileOp):
+            raise fail(store, NAME, "not supported yet: storing a reshape through an "
+                       "indirect access tile")
+        if not _strided(tile_op, _shape(src)):
+            # the stored tile's rows are several strided runs: the value lands in a
+            # slot of the executing tile's scratchpad, whose row-major layout any
+            # reshape reads as one strided pattern, and is copied from there
+            src_type = src.type
+            assert isinstance(src_type, TensorType)
+            slot = _staging_slot(fn, src_type)
+            slot_tile = slot.own.owner
+            assert isinstance(slot_tile, ktdp.ConstructAccessTileOp)
+            into = ktdp.StoreOp.build(operands=[src, slot.own])
+            before, here, tile = _reshaped_tile(store, slot_tile, _shape(result), fn, op)
+            staged = ktdp.LoadOp.build(operands=[tile], result_types=[result.type])
+            note_origin([into, *before, *here, staged], op)
+            _place_view(before, slot_tile, store, fn)
+            Rewriter.insert_op([into, *here, staged], _insertion_before(store))
+            store.operands[0] = staged.result
+            continue
+        before, here, tile = _reshaped_tile(store, tile_op, _shape(src), fn, op)
+        new_store = ktdp.StoreOp.create(operands=[src, tile],
+                                        properties=dict(store.properties),
+                                        attributes=dict(store.attributes))
+        note_origin([*before, *here, new_store], op)
+        _place_view(before, tile_op, store, fn)
+        Rewriter.insert_op([*here, new_store], _insertion_before(store))
+        store.detach()
+        store.erase()
+    op.detach()
+    op.erase()
 
 
 def _place_view(ops: list[Operation], tile: ktdp.ConstructAccessTileOp, access: Operation,

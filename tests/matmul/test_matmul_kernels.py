@@ -15,6 +15,8 @@ compared with the reference interpreter and with numpy's product.
   (fuse-tile-loops), checked with several tiles per core, rotating buffers or not;
 - batch_of_one_k_loop: a K loop carrying a 1x16x16 accumulator through
   `linalg.batch_matmul` on one batch index (batch-matmul-to-matmuls, reshape-through-loops);
+- k_loops_epilogue: two such K loops and an elementwise epilogue on their sums (the
+  reshape after each loop moves down through the epilogue to the store);
 - k_streamed: on a 128 KiB scratchpad, B streamed in K chunks beside A's whole row tile,
   the sums kept in the scratchpad between chunks (stream-k-chunks).
 """
@@ -69,6 +71,13 @@ def _batch_of_one_k_loop(rng):
     return {"A": a, "B": b}, {"C": np.matmul(a.astype(np.float64), b)}
 
 
+def _k_loops_epilogue(rng):
+    a, b, u = _f16(rng, 2, 32, 64), _f16(rng, 2, 64, 32), _f16(rng, 2, 64, 32)
+    e = rng.standard_normal((2, 32, 32)).astype(np.float32)
+    a64 = a.astype(np.float64)
+    return {"A": a, "B": b, "U": u, "E": e}, {"C": np.matmul(a64, b) * np.matmul(a64, u) + e}
+
+
 def _k_streamed(rng):
     a, b = _f16(rng, 256, 512), _f16(rng, 512, 128)
     return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
@@ -76,6 +85,7 @@ def _k_streamed(rng):
 
 CASES = {
     "batch_of_one_k_loop": _batch_of_one_k_loop,
+    "k_loops_epilogue": _k_loops_epilogue,
     "k_streamed": _k_streamed,
     "matmul_f16_into_f32": _matmul_f16_into_f32,
     "matmul_of_intermediate": _matmul_of_intermediate,

@@ -46,8 +46,9 @@ _RESHAPES = """func.func @reshapes(%X: index, %Y: index) attributes {grid = [1]}
 _RESHAPE_ACROSS_ROWS = _RESHAPES.replace("%SRC", "%x")
 # a reshape of an elementwise compute moves to its inputs: here the 4x32 tile, staged
 _RESHAPE_OF_COMPUTE = _RESHAPES.replace("%SRC", "%y")
-# a reshape of a reduction's result that compute then uses
-_RESHAPE_OF_REDUCTION = """func.func @reshaped_sums(%X: index, %Y: index) attributes {grid = [1]} {
+# a reshape of a reduction's result that compute then uses (elementwise, as here: the
+# compute runs over the sums' shape, the reshape moves to the store)
+_REDUCTION_THEN_RESHAPE = """func.func @reshaped_sums(%X: index, %Y: index) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %xv = ktdp.construct_memory_view %X, sizes: [4, 64], strides: [64, 1] {
     coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>,
@@ -73,7 +74,7 @@ _RESHAPE_OF_REDUCTION = """func.func @reshaped_sums(%X: index, %Y: index) attrib
 }
 """
 # a slice of a reduction's result (the first two row sums), computed with and stored
-_SLICE_OF_REDUCTION = _RESHAPE_OF_REDUCTION.replace(
+_SLICE_OF_REDUCTION = _REDUCTION_THEN_RESHAPE.replace(
     "sizes: [2, 2], strides: [2, 1] {\n"
     "    coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1 >= 0)>",
     "sizes: [2], strides: [1] {\n"
@@ -92,6 +93,14 @@ _SLICE_OF_REDUCTION = _RESHAPE_OF_REDUCTION.replace(
     "  %z = arith.addf %two, %two : tensor<2xf16>\n"
     "  ktdp.store %z, %yt : tensor<2xf16>, <2xindex>")
 assert "%two = tensor.extract_slice" in _SLICE_OF_REDUCTION and "2x2" not in _SLICE_OF_REDUCTION
+# the reshaped sums read by a transpose: neither way open (a reshape moves through
+# elementwise computes only)
+_RESHAPE_OF_REDUCTION = _REDUCTION_THEN_RESHAPE.replace(
+    "%z = arith.addf %sq, %sq : tensor<2x2xf16>",
+    "%e2 = tensor.empty() : tensor<2x2xf16>\n"
+    "  %z = linalg.transpose ins(%sq : tensor<2x2xf16>) outs(%e2 : tensor<2x2xf16>) "
+    "permutation = [1, 0]")
+assert "linalg.transpose" in _RESHAPE_OF_REDUCTION
 # two gathered pages of 16 slots (pages j and j + 1) seen as 32 rows: merges a dimension
 # of extent 2, not only ones of extent 1
 _RESHAPE_OF_PAGES = (KERNELS / "gathered_page_reshape.mlir").read_text() \
