@@ -580,16 +580,18 @@ def _buffers(pipe: ktdf.PipelineOp) -> list[ktdf.BufferOp]:
 
 
 def _outer_reads(pipe: ktdf.PipelineOp) -> int:
-    """The last stage of `pipe` whose reads of a buffer of the pipeline around it are
-    spread over it: made in a reduction loop (a matmul's operand read along K), not
-    once per point as the stage starts (a row's statistic). 0 when no later stage
-    does: the first stage stands for the reads (`Pipeline.outer_reads`)."""
+    """The last stage of `pipe` whose reads of a buffer of a pipeline around it (any of
+    them: a chunk pipeline's compute reads the row tile of A that the pipeline around
+    its tile pipeline holds) are spread over it: made in a reduction loop (a matmul's
+    operand read along K), not once per point as the stage starts (a row's statistic).
+    0 when no later stage does: the first stage stands for the reads
+    (`Pipeline.outer_reads`)."""
+    held: set[SSAValue] = set()
     outer = pipe.parent_op()
-    while outer is not None and not isinstance(outer, ktdf.PipelineOp):
+    while outer is not None:
+        if isinstance(outer, ktdf.PipelineOp) and outer.private is not None:
+            held |= set(outer.private.res)
         outer = outer.parent_op()
-    if outer is None or outer.private is None:
-        return 0
-    held = set(outer.private.res)
     last = 0
     for k, stage in enumerate(pipe.stages):
         if any(isinstance(t, ktdf.DataTransferOp) and t.source in held

@@ -71,3 +71,31 @@ def test_a_hoisted_operand_is_held_until_the_last_compute_that_reads_it():
     assert result.matches
     assert abs(result.predicted_cycles / result.cycles - 1) < 0.10, (
         result.predicted_cycles, result.cycles)
+
+
+def test_an_operand_hoisted_two_pipelines_out_is_held_until_the_chunks_read_it():
+    """A matmul whose K is streamed in chunks on the 128 KiB test device: A's row tile is
+    held by the pipeline around the tile pipeline, and read by the compute of the chunk
+    pipeline inside the tile pipeline's stage, two pipelines in. Counted only against the
+    nearest pipeline's buffers, the chunk pipeline's reader looked like its chunk DMA
+    (stage 0), A looked free 1,000 cycles before its last read, and the solver kept one
+    copy: each row tile's A fetch then waited for the last chunk (37,755 cycles emulated,
+    33,317 predicted). Held until the chunks' compute reads it, two copies are worth it."""
+    root = Path(__file__).parents[2]
+    kernel = root / "tests" / "matmul" / "kernels" / "k_streamed.mlir"
+    device = str(root / "tests" / "solve" / "devices" / "spyre_128k_lx.mlir")
+    schedule = spyre_sched.compile(str(kernel), device=device)
+    problem, choice = schedule.solution.problem, schedule.solution.choice
+    (pipe,) = problem.programs[0].pipelines
+    (rows,) = pipe.stages[0].work  # A's row tile around the tile pipeline
+    tile = rows.stages[1].work[0]
+    chunks = next(st.work[0] for st in tile.stages[tile.outer_reads:]
+                  if len(st.work) == 1 and hasattr(st.work[0], "stages"))
+    assert len(chunks.stages) == 2
+    assert chunks.outer_reads == 1  # the compute reads A, not the chunk's DMA
+    head, _ = cost.nested_ends(problem, chunks, choice)
+    assert head > cost._profile(problem, chunks, choice, {})[2][0]
+    assert schedule.values["p0.pipe.lx.d0.modulo"] == 2
+    result = spyre_sched.run(schedule, device=device)
+    assert result.matches
+    assert result.cycles < 37_755
