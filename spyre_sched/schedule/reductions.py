@@ -72,7 +72,9 @@ from spyre_sched.schedule.common import (
     programs,
 )
 from spyre_sched.schedule.footprints import buffer_elements
+from spyre_sched.schedule.chunk_loop import chunk_granule, chunk_positions
 from spyre_sched.schedule.fuse_tile_loops import fuse_program
+from spyre_sched.schedule.hoist_inner import hoist_program
 from spyre_sched.schedule.ir_build import (
     enclosing_loops,
     for_loop,
@@ -82,12 +84,11 @@ from spyre_sched.schedule.ir_build import (
     refresh_units,
 )
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
+from spyre_sched.schedule.stream_k_chunks import stream_program
 from spyre_sched.schedule.tile_intermediates import tile_program
 
 NAME = "chunk-reductions"
 REDUCTION_ATTR = "ktdf.reduction"
-#: at most this many legal chunk sizes (keeps the solver's candidate lists short)
-MAX_CHUNK_VALUES = 256
 
 
 def combiner(generic: GenericOp) -> str:
@@ -98,15 +99,6 @@ def combiner(generic: GenericOp) -> str:
     value = yield_op.operands[0]
     owner = value.owner
     return owner.name if hasattr(owner, "name") else "copy"  # type: ignore[union-attr]
-
-
-def chunk_granule(step: int, extent: int) -> int:
-    """The smallest legal chunk: the reduction loop's step, doubled until the extent has
-    at most MAX_CHUNK_VALUES of them (never more than the extent)."""
-    granule = max(step, 1)
-    while -(-extent // granule) > MAX_CHUNK_VALUES and granule * 2 <= extent:
-        granule *= 2
-    return granule
 
 
 @dataclass(frozen=True)
@@ -168,11 +160,18 @@ def _fits_once_tiled(fn: FuncOp, device: Device) -> bool:
     """Whether the program fits once fuse-tile-loops and tile-intermediates (later
     passes) have run: a compute's result that only its own tiles read is then held one
     tile at a time (a 4096^3 matmul's 2 MiB f32 product), and chunking the reduction
-    would only cost the tile loops that make that possible. Tried on a copy."""
+    would only cost the tile loops that make that possible; or once
+    hoist-inner-invariants and stream-k-chunks have run after them too: a matmul's
+    whole-K panels that crowd out the row tile they multiply are then streamed in K
+    chunks beside it (an FFN's gate and up at a 70B model's width, whose f32 products
+    chunked here would be held whole). Tried on a copy."""
     trial = fn.clone()
     if not fuse_program(trial) or not tile_program(trial):
         return False
-    return not _over_capacity(trial, device)
+    if not _over_capacity(trial, device):
+        return True
+    hoist_program(trial)
+    return bool(stream_program(trial, device)) and not _over_capacity(trial, device)
 
 
 def _buffers(pipe: ktdf.PipelineOp) -> list[ktdf.BufferOp]:
@@ -540,29 +539,6 @@ class _Chunks:
         zeros = [0] * len(sizes)
         ops.append(ktdf.DataTransferOp(fill.source, far, sizes, buffer.result, zeros, sizes))
         return ops, stage.units
-
-
-def chunk_positions(loop: scf.ForOp, start: SSAValue, size: SSAValue,
-                    chunked: set[SSAValue]) -> None:
-    """`loop` (over a reduction dim) now walks one chunk [start, start + size): a buffer
-    in `chunked` (holding the chunk) is indexed by the position in the chunk, a vector's
-    size is bounded by the chunk, anything else (views, whole buffers) by start +
-    position."""
-    iv = loop.body.block.args[0]
-    global_iv: SSAValue | None = None
-    for use in list(iv.uses):
-        user = use.operation
-        if isinstance(user, ktdf.DeriveSizeOp) and use.index == 0:
-            user.operands[2] = size
-            continue
-        if isinstance(user, ktdf.DataTransferOp) and user.source in chunked:
-            continue
-        if global_iv is None:
-            add = arith.AddiOp(start, iv)
-            add.result.name_hint = "pos"
-            loop.body.block.insert_op_before(add, loop.body.block.first_op)  # type: ignore[arg-type]
-            global_iv = add.result
-        user.operands[use.index] = global_iv
 
 
 def _const(value: int, ops: list[Operation]) -> SSAValue:

@@ -37,9 +37,15 @@ unit between chunks as f32 and returns unchanged, so the result is bit-identical
 Done only when exact and when it is the trouble above: the compute is a matmul on the
 matrix unit (load -> matrix -> store, its accumulator initialised by `linalg.fill` and
 stored whole into a buffer of the tile pipeline), the panel is an input buffer of the
-tile pipeline holding the whole K and read by nothing else, and the program's buffers
-need more than a core's scratchpad with the outer pipelines' held tiles at their largest
-and every other tile at its smallest.
+tile pipeline holding the whole K, read by that compute's loads and nothing else, and
+the program's buffers need more than a core's scratchpad with the outer pipelines' held
+tiles at their largest and every other tile at its smallest. A tile pipeline running
+several such matmuls (an FFN's gate = X @ Wg and up = X @ Wu, each after its panel's
+fill) streams them all, in chunks of one decision: their panels cover the same K beside
+the same row tile, and a decision each multiplies the solver's combinations (a 70B
+model's FFN did not solve in 20 minutes with two); each keeps its own chunk pipeline's
+depth and zeroing stage. chunk-reductions asks `stream_program` on a copy whether this
+makes a program fit before it chunks the K loops itself.
 """
 
 from __future__ import annotations
@@ -75,6 +81,7 @@ from spyre_sched.schedule.common import (
     index_constant,
     programs,
 )
+from spyre_sched.schedule.chunk_loop import chunk_granule, chunk_positions
 from spyre_sched.schedule.footprints import buffer_elements
 from spyre_sched.schedule.hoist_inner import OUTER_FETCH_ATTR
 from spyre_sched.schedule.ir_build import (
@@ -89,7 +96,6 @@ from spyre_sched.schedule.ir_build import (
     refresh_units,
 )
 from spyre_sched.schedule.naive_pipeline import COMPUTE_ATTR
-from spyre_sched.schedule.reductions import chunk_granule, chunk_positions
 
 NAME = "stream-k-chunks"
 #: marks the compute that zeroes a chunked matmul's sums before its first chunk
@@ -123,15 +129,33 @@ class StreamKChunks(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op, NAME)
         for _, fn in programs(op):
-            changed = False
-            for pipe in [p for p in fn.walk() if isinstance(p, ktdf.PipelineOp)]:
-                found = _describe(pipe)
-                if found is None or not _crowded(fn, device, found):
-                    continue
-                _stream(found)
-                changed = True
-            if changed:
-                refresh_units(fn)
+            stream_program(fn, device)
+
+
+def stream_program(fn: FuncOp, device: Device) -> int:
+    """Stream the whole-K panels of every crowded tile pipeline of `fn` (each matmul of
+    it reading a panel of its own: an FFN's gate and up fused in one tile pipeline);
+    returns how many matmuls were streamed."""
+    streamed = 0
+    for pipe in [p for p in fn.walk() if isinstance(p, ktdf.PipelineOp)]:
+        found = _describe(pipe)
+        if not found or not _crowded(fn, device, found[0]):
+            continue
+        # one chunk for all of them: their panels cover the same K beside the same row tile
+        # (a decision each would multiply the solver's combinations for little: the
+        # chunk pipelines' depths stay their own)
+        reserve, extent = None, None
+        while found:
+            # each rewrite rebuilds the tile pipeline's private: the next one is found anew
+            if reserve is not None and (found[0].extent, found[0].step) != extent:
+                break
+            reserve = _stream(found[0], reserve)
+            extent = (found[0].extent, found[0].step)
+            streamed += 1
+            found = _describe(pipe, streaming=True)
+    if streamed:
+        refresh_units(fn)
+    return streamed
 
 
 # ---------------------------------------------------------------------------------------
@@ -147,23 +171,22 @@ def _buffers(pipe: ktdf.PipelineOp) -> dict[SSAValue, ktdf.BufferOp]:
             if isinstance(b, ktdf.BufferOp)}
 
 
-def _describe(pipe: ktdf.PipelineOp) -> _Matmul | None:
+def _describe(pipe: ktdf.PipelineOp, streaming: bool = False) -> list[_Matmul]:
+    """The matmuls of tile pipeline `pipe` that each read a whole-K panel of their own
+    (`streaming`: some of its matmuls are streamed already, which opened its depth)."""
     if COMPUTE_ATTR in pipe.attributes or OUTER_FETCH_ATTR in pipe.attributes \
-            or pipe.modulo is not None:
-        return None
+            or (pipe.modulo is not None and not streaming):
+        return []
     loop = pipe.parent_op()
     if not isinstance(loop, scf.ForOp) or loop_dim(loop) is None \
             or ktdf.is_reduction_loop(loop) \
             or not isinstance(loop.step.owner, ktdf.ReserveSizeOp):
-        return None
+        return []
     computes = [p for p in pipe.walk() if isinstance(p, ktdf.PipelineOp)
                 and COMPUTE_ATTR in p.attributes]
     buffers = _buffers(pipe)
-    for compute in computes:
-        found = _matmul_reading_panel(pipe, compute, buffers)
-        if found is not None:
-            return found
-    return None
+    found = [_matmul_reading_panel(pipe, compute, buffers) for compute in computes]
+    return [m for m in found if m is not None]
 
 
 def _matmul_reading_panel(pipe: ktdf.PipelineOp, compute: ktdf.PipelineOp,
@@ -193,13 +216,15 @@ def _matmul_reading_panel(pipe: ktdf.PipelineOp, compute: ktdf.PipelineOp,
     init = carried[0].iter_args[0].owner
     if not isinstance(init, FillOp):
         return None
-    # the panel: a whole-K input buffer of the tile pipeline, read only by this compute
+    # the panel: a whole-K input buffer of the tile pipeline that this compute's loads
+    # read along K, read by nothing else
+    read_here = {t.source for t in reductions[0].walk() if isinstance(t, ktdf.DataTransferOp)}
     panels = []
     for value, buffer in buffers.items():
         dims = buffer.tile_dim_values()
         used = {r.position for r in buffer.access_map.data.results}  # type: ignore[attr-defined]
-        if buffer.role.data == "input" and dim in used and dim < len(dims) \
-                and dims[dim] == extent:
+        if buffer.role.data == "input" and value in read_here and dim in used \
+                and dim < len(dims) and dims[dim] == extent:
             panels.append(value)
     if len(panels) != 1:
         return None
@@ -274,18 +299,24 @@ def _crowded(fn: FuncOp, device: Device, m: _Matmul) -> bool:
 # ---------------------------------------------------------------------------------------
 
 
-def _stream(m: _Matmul) -> None:
+def _stream(m: _Matmul, reserve: ktdf.ReserveSizeOp | None) -> ktdf.ReserveSizeOp:
+    """Stream `m`'s panel in chunks of `reserve`'s size (made here, for the tile
+    pipeline's first matmul: its chunk decision); returns the chunk's reserve."""
     prefix = m.compute.attributes[COMPUTE_ATTR].data  # type: ignore[attr-defined]
     kind = m.panel_op.memory.lower()
-    granule = chunk_granule(m.step, m.extent)
-    reserve = ktdf.ReserveSizeOp(f"{prefix}.tile.{kind}.d{m.dim}", m.extent, granule, granule)
-    reserve.result.name_hint = f"K{m.dim}"
-    tile_loop = m.tile.parent_op()
-    assert isinstance(tile_loop, scf.ForOp)
-    Rewriter.insert_op(reserve, InsertPoint.after(tile_loop.step.owner))  # type: ignore[arg-type]
-    # the tile pipeline's depth keeps the name open-decisions would give it
-    m.tile.modulo = ktdf.OpenAttr()
-    m.tile.decision = StringAttr(f"{prefix}.pipe.{kind}.modulo")
+    if reserve is None:
+        granule = chunk_granule(m.step, m.extent)
+        reserve = ktdf.ReserveSizeOp(f"{prefix}.tile.{kind}.d{m.dim}", m.extent, granule,
+                                     granule)
+        reserve.result.name_hint = f"K{m.dim}"
+        tile_loop = m.tile.parent_op()
+        assert isinstance(tile_loop, scf.ForOp)
+        Rewriter.insert_op(reserve, InsertPoint.after(tile_loop.step.owner))  # type: ignore[arg-type]
+    # the tile pipeline's depth keeps the name open-decisions would give it (by its first
+    # compute, when it runs several)
+    if m.tile.modulo is None:
+        m.tile.modulo = ktdf.OpenAttr()
+        m.tile.decision = StringAttr(f"{prefix}.pipe.{kind}.modulo")
 
     nest = m.middle.body.block.first_op
     assert nest is not None
@@ -326,6 +357,7 @@ def _stream(m: _Matmul) -> None:
     zero_compute = next(p for p in zero_nest.walk() if isinstance(p, ktdf.PipelineOp))
     units = [u for s in zero_compute.stages for u in s.units]
     insert_stage_before(m.tile, m.middle, units, [zero_nest])
+    return reserve
 
 
 def _chunk_buffer(m: _Matmul, decision: str) -> ktdf.BufferOp:

@@ -17,6 +17,8 @@ compared with the reference interpreter and with numpy's product.
   `linalg.batch_matmul` on one batch index (batch-matmul-to-matmuls, reshape-through-loops);
 - k_loops_epilogue: two such K loops and an elementwise epilogue on their sums (the
   reshape after each loop moves down through the epilogue to the store);
+- ffn_gate_up_streamed: on a 128 KiB scratchpad, an FFN's gate and up weights both
+  streamed in K chunks beside X's row tile in one tile pipeline;
 - k_streamed: on a 128 KiB scratchpad, B streamed in K chunks beside A's whole row tile,
   the sums kept in the scratchpad between chunks (stream-k-chunks).
 """
@@ -71,6 +73,14 @@ def _batch_of_one_k_loop(rng):
     return {"A": a, "B": b}, {"C": np.matmul(a.astype(np.float64), b)}
 
 
+def _ffn_gate_up_streamed(rng):
+    x = _f16(rng, 64, 1024) * np.float16(0.25)
+    wg, wu, wd = _f16(rng, 1024, 128), _f16(rng, 1024, 128), _f16(rng, 128, 1024)
+    gate, up = x.astype(np.float64) @ wg, x.astype(np.float64) @ wu
+    h = (gate / (1 + np.exp(-gate)) * up).astype(np.float16)
+    return {"X": x, "Wg": wg, "Wu": wu, "Wd": wd}, {"Y": h.astype(np.float64) @ wd}
+
+
 def _k_loops_epilogue(rng):
     a, b, u = _f16(rng, 2, 32, 64), _f16(rng, 2, 64, 32), _f16(rng, 2, 64, 32)
     e = rng.standard_normal((2, 32, 32)).astype(np.float32)
@@ -85,6 +95,7 @@ def _k_streamed(rng):
 
 CASES = {
     "batch_of_one_k_loop": _batch_of_one_k_loop,
+    "ffn_gate_up_streamed": _ffn_gate_up_streamed,
     "k_loops_epilogue": _k_loops_epilogue,
     "k_streamed": _k_streamed,
     "matmul_f16_into_f32": _matmul_f16_into_f32,
@@ -101,8 +112,9 @@ def test_every_kernel_has_a_case() -> None:
 
 
 #: kernels written for another device than spyre
-DEVICES = {"k_streamed": str(Path(__file__).parents[2] / "tests" / "solve" / "devices"
-                             / "spyre_128k_lx.mlir")}
+_SPYRE_128K = str(Path(__file__).parents[2] / "tests" / "solve" / "devices"
+                  / "spyre_128k_lx.mlir")
+DEVICES = {"k_streamed": _SPYRE_128K, "ffn_gate_up_streamed": _SPYRE_128K}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

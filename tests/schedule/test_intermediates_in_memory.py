@@ -70,12 +70,19 @@ def test_the_hidden_activations_go_through_a_workspace(tmp_path: Path) -> None:
 
 
 def test_refused_with_both_reasons_when_device_memory_does_not_help(tmp_path: Path) -> None:
+    """On 16 KiB (and 8 KiB) of scratchpad the first program fits with Wg and Wu streamed
+    in K chunks beside X's row tile (stream-k-chunks); on 4 KiB nothing does."""
     from click.testing import CliRunner
 
     from spyre_sched.cli import main
 
+    device = tmp_path / "lx_4k.mlir"
+    text = Path(TINY).read_text()
+    assert "size = 16384}" in text
+    device.write_text(text.replace("size = 16384}", "size = 4096}"))
     out = tmp_path / "out"
-    done = CliRunner().invoke(main, ["compile", str(KERNEL), "--device", TINY, "-o", str(out)])
+    done = CliRunner().invoke(main, ["compile", str(KERNEL), "--device", str(device),
+                                     "-o", str(out)])
     assert done.exit_code == 1
     assert "in pass footprints" in done.output and "with %h in device memory: program 0 needs" \
         in done.output, done.output
