@@ -118,14 +118,16 @@ def transfer_steady(t: Transfer, choice: Choice, modulo: int) -> int:
 
 def compute_steady(c: Compute, choice: Choice) -> int:
     """Cycles the unit is occupied per iteration: the lanes' throughput, or, when the
-    invocations' in-order op chains take longer (`Compute.period`), those."""
+    invocations' in-order op chains take longer (`Compute.period`), those; and the sends
+    of its results (`Compute.sends`, a matrix unit's)."""
     elements, instances = c.elements.at(choice), c.instances.at(choice)
     throughput = _ceil_div(elements * c.ops, c.lanes * instances)
     period = c.period.at(choice)
+    sends = c.sends.at(choice)
     if not period:
-        return throughput
+        return throughput + sends
     invocations = _ceil_div(_ceil_div(elements, max(1, c.points)), instances)
-    return max(throughput, invocations * period)
+    return max(throughput, invocations * period) + sends
 
 
 def transfer_alone(t: Transfer, choice: Choice) -> int:

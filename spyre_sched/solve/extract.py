@@ -27,7 +27,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from math import prod
+from fractions import Fraction
+from math import floor, prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
@@ -129,6 +130,18 @@ class Expr:
 
 def _const(v: int) -> Expr:
     return Expr(frozenset(), lambda _: v)
+
+
+def _round(x) -> int:
+    """`x` (an int or a Fraction) to the nearest int, halves up."""
+    return x if isinstance(x, int) else floor(x + Fraction(1, 2))
+
+
+def _rounded(expr: Expr) -> Expr:
+    """`expr` to the nearest int: work counted over a mean number of iterations
+    (`_stage_ops`), rounded once; a mean count as whole iterations (instructions,
+    dependent steps)."""
+    return Expr(expr.scope, lambda v: _round(expr(v)))
 
 
 class _Evaluator:
@@ -655,6 +668,17 @@ class _ProgramReader:
         return Quantity.of(scope, lambda *cands: expr({d.name: c if d.kind == "chunk" else c.value
                                                        for d, c in zip(scope, cands)}))
 
+    def _whole(self, count: Expr) -> bool:
+        """Whether `count` is a whole number for every candidate of the decisions it
+        depends on (a mean over partial tiles may not be: `_mean_trip(exact=True)`)."""
+        scope = [self.decisions[n] for n in sorted(count.scope) if n in self.decisions]
+        for key in itertools.product(*(d.candidates for d in scope)):
+            value = count({d.name: c if d.kind == "chunk" else c.value
+                           for d, c in zip(scope, key)})
+            if not isinstance(value, int):
+                return False
+        return True
+
     def _decision_or_value(self, op: ktdf.PipelineOp | ktdf.ParallelOp) -> Expr:
         if op.decision is not None and op.decision.data in self.decisions:
             name = op.decision.data
@@ -689,14 +713,17 @@ class _ProgramReader:
             parent = parent.parent_op()
         return trips
 
-    def _mean_trip(self, op: Operation, bounds: list, instances: Expr) -> Expr:
+    def _mean_trip(self, op: Operation, bounds: list, instances: Expr,
+                   exact: bool = False) -> Expr:
         """Iterations one of `instances` runs of the loop nest `op` over `bounds` ((lower,
         upper, step) per dim, split evenly), per iteration of the loops around it. A dim
         whose upper bound is the tile of an enclosing tile loop (`_tile_loop`) is full in
         all its tiles but the last, which holds the remainder: the count is the mean over
-        those tiles, rounded to the nearest whole iteration (every figure of the cost
-        model counts whole iterations), so that a partial tile's rows are not priced as
-        a full tile's (docs/solver.md, "Partial last tiles")."""
+        those tiles, rounded to the nearest whole iteration (a pipeline's iterations: every
+        figure of the cost model counts them whole), so that a partial tile's rows are not
+        priced as a full tile's (docs/solver.md, "Partial last tiles"); `exact`: the mean
+        itself, a Fraction when not whole (a loop inside a stage: the work it repeats is
+        summed over it, then rounded once)."""
         # per dim: its trips in a full tile, and (its tile loop's index, its trips in that
         # loop's last tile) when a tile loop cuts it; per distinct tile loop (one may cut
         # several dims), its trip count
@@ -733,6 +760,9 @@ class _ProgramReader:
                              for f, cut in zip(full, last)]
                     total += weight * -(-prod(trips) // per)
             weight_total = prod(tiles.values())
+            if exact:
+                mean = Fraction(total, weight_total)
+                return int(mean) if mean.denominator == 1 else mean
             return (2 * total + weight_total) // (2 * weight_total)
 
         return Expr(scope, count)
@@ -981,6 +1011,8 @@ class _ProgramReader:
         kinds = [a.data for a in st.applicable_units.data] if st.applicable_units else []
         work: list[Transfer | Compute | Pipeline] = []
         engines: list[str] = []
+        sends: list[Expr] = []
+        matrix: list[int] = []  # the matrix computes' places in `work`
         outer_reads = self._ring_reads
         # the reads of other cores' scratchpads this stage's unit has issued so far
         # (`per_core_ring_shared` replays them with the next one)
@@ -994,9 +1026,19 @@ class _ProgramReader:
                 work.append(t)
                 engines.append(unit)
             elif isinstance(op, GenericOp):
+                if self._on_matrix_unit(op, kinds):
+                    matrix.append(len(work))
                 work.append(self.compute(op, kinds, count, f"{name}.c{len(work)}", carried))
                 engines.append(self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)
                                .split(".")[-1])
+            elif isinstance(op, ktdf.WriteToFifoOp):
+                sends.append(self._send_cycles(op, count))
+        if matrix and sends:
+            # the unit's sends of its results, beside its instructions
+            k = matrix[-1]
+            scope = frozenset().union(*(e.scope for e in sends))
+            work[k] = replace(work[k], sends=self.quantity(
+                Expr(scope, lambda v: _round(sum(e(v) for e in sends)))))
         self._ring_reads = outer_reads
         engine = "+".join(sorted(set(engines))) or "+".join(kinds) or name
         return Stage(name, engine, tuple(work))
@@ -1004,12 +1046,15 @@ class _ProgramReader:
     def _stage_ops(self, st: ktdf.StageOp) -> Iterator[tuple[Operation, Expr, bool]]:
         """Work ops of a stage with how many times each runs per stage iteration (loops
         inside the stage; a nested pipeline counts its own loops as iterations), and
-        whether a loop around it carries a value (its runs depend on each other)."""
+        whether a loop around it carries a value (its runs depend on each other). The
+        count is the exact mean over partial tiles (`_mean_trip(exact=True)`): the work it
+        repeats is rounded once (`_rounded`), what must be whole (instructions, dependent
+        steps) counts it rounded."""
         def walk(block_ops, count: Expr, carried: bool = False):
             for op in block_ops:
                 if isinstance(op, ktdf.PipelineOp):
                     yield op, count, carried
-                elif isinstance(op, ktdf.DataTransferOp | GenericOp):
+                elif isinstance(op, ktdf.DataTransferOp | GenericOp | ktdf.WriteToFifoOp):
                     yield op, count, carried
                 elif isinstance(op, scf.ForOp) or isinstance(op, ktdf.ParallelOp):
                     if any(isinstance(o, ktdf.PipelineOp) for o in op.walk() if o is not op):
@@ -1018,14 +1063,15 @@ class _ProgramReader:
                         continue
                     inner_carried = carried
                     if isinstance(op, scf.ForOp):
-                        trip = self._mean_trip(op, [(op.lb, op.ub, op.step)], _const(1))
+                        trip = self._mean_trip(op, [(op.lb, op.ub, op.step)], _const(1),
+                                               exact=True)
                         if op.iter_args:
                             self._accumulator(op)
                             inner_carried = True
                     else:
                         trip = self._mean_trip(
                             op, list(zip(op.lower_bounds, op.upper_bounds, op.steps)),
-                            self._decision_or_value(op))
+                            self._decision_or_value(op), exact=True)
                     yield from walk(_body_ops(op), Expr(count.scope | trip.scope,
                                                         lambda v, c=count, t=trip: c(v) * t(v)),
                                     inner_carried)
@@ -1089,20 +1135,21 @@ class _ProgramReader:
             # a later compute's load of a kept input: nothing moves when it is kept
             scope = scope | {keep.name}
             nbytes = Expr(scope, lambda v, k=keep.name: 0 if v[k] else
-                          prod(s(v) for s in sizes) * elt * count(v))
+                          _round(prod(s(v) for s in sizes) * elt * count(v)))
         elif share is not None:
             # one form of a fetch-once choice: the direct read moves its bytes when not
             # shared, the owners' fills and the ring reads when shared
             name, moves_when = share
             scope = scope | {name}
             nbytes = Expr(scope, lambda v, k=name, w=moves_when: 0 if v[k] != w else
-                          prod(s(v) for s in sizes) * elt * count(v))
+                          _round(prod(s(v) for s in sizes) * elt * count(v)))
             if op.attributes.get(SHARE_ROLE_ATTR) == StringAttr("in_place"):
                 # the computes read the gathered region itself once shared: no copy
                 nbytes = Expr(scope, lambda v: 0)
         else:
-            nbytes = Expr(scope, lambda v: prod(s(v) for s in sizes) * elt * count(v))
-        if reread or share is not None:
+            nbytes = Expr(scope, lambda v: _round(prod(s(v) for s in sizes) * elt * count(v)))
+        if reread or share is not None or not self._whole(count):
+            # (a count that is a mean over partial tiles: the bytes are rounded once)
             quantity = self.quantity(nbytes)
         else:  # a product of one small table per size (never tabulated whole)
             if size_quantities is None:
@@ -1167,6 +1214,24 @@ class _ProgramReader:
         except DeviceError:
             return 1 << 30
 
+    def _on_matrix_unit(self, op: GenericOp, kinds: list[str]) -> bool:
+        unit = self.hw.device.units[self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)]
+        return unit.compute_class == "matrix" and matmul_dims(op) is not None
+
+    def _send_cycles(self, op: ktdf.WriteToFifoOp, count: Expr) -> Expr:
+        """Cycles a unit spends on `op`'s sends per stage iteration: the slot's bytes over
+        the bandwidth of the datapath to the unit behind it, `count` times."""
+        slot = op.slot.type
+        assert isinstance(slot, ktdf.FifoSlotType)
+        nbytes = prod(slot.get_shape()) * element_bytes(slot.element_type)
+        source = self.hw.unit_of_kind(slot.source.data, op)
+        target = self.hw.unit_of_kind(slot.dest.data, op)
+        try:
+            one = self.hw.device.datapath(source, target).occupancy(nbytes)
+        except DeviceError:
+            return _const(0)
+        return Expr(count.scope, lambda v: one * count(v))
+
     def compute(self, op: GenericOp, kinds: list[str], count: Expr, name: str,
                 carried: bool = False) -> Compute:
         unit = self.hw.device.units[self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)]
@@ -1182,15 +1247,16 @@ class _ProgramReader:
             raise _fail(op, f"unit {unit.name} has no SIMD lanes for {', '.join(sorted(types))}")
         ops_per_point = sum(1 for o in op.body.block.ops if o.name != "linalg.yield") or 1
         latency = int(unit.compute.get("latency", 0)) if unit.compute else 0
-        elements = Expr(count.scope, lambda v: points * count(v))
-        steps = self.quantity(count) if carried else Quantity.const(1)
+        elements = _rounded(Expr(count.scope, lambda v: points * count(v)))
+        whole = _rounded(count)
+        steps = self.quantity(whole) if carried else Quantity.const(1)
         if carried:
             # a reduction done in one step per iteration sends its result every
             # iteration: the unit waits for the whole chain (reduce, combine) as
             # for an elementwise body; over several steps `cost.carried_chain` prices it
             one_step = vector_period(op, points, lanes, latency)
             period = self.quantity(Expr(count.scope,
-                                        lambda v: one_step if count(v) == 1 else 0))
+                                        lambda v: one_step if whole(v) == 1 else 0))
         else:
             chunk = self._chunk(op, unit)
             cache: dict[int, int] = {}
@@ -1225,9 +1291,9 @@ class _ProgramReader:
         rows, cols = unit.matrix_rows, unit.matrix_cols
         padded = (-(-extent[m] // rows) * rows) * (-(-extent[n] // cols) * cols) * extent[k]
         latency = int(unit.compute.get("latency", 0)) if unit.compute else 0
-        elements = Expr(count.scope, lambda v: padded * count(v))
+        elements = _rounded(Expr(count.scope, lambda v: padded * count(v)))
         return Compute(name, self.quantity(elements), 1, macs, latency=latency,
-                       points=padded, instructions=self.quantity(count))
+                       points=padded, instructions=self.quantity(_rounded(count)))
 
     def _chunk_shape(self, pipe: ktdf.PipelineOp) -> tuple[ktdf.ParallelOp, list[ktdf.FifoOp],
                                                            list[GenericOp]] | None:

@@ -306,6 +306,11 @@ class Compute:
     steps: the array keeps the partial sums, so a step never waits for the previous
     step's result). A stage streaming them needs one instruction after its last input
     (`streaming.ends`)."""
+    sends: Quantity = field(default_factory=lambda: Quantity.const(0))
+    """Cycles per iteration the unit spends sending results on, beside the lanes' work:
+    a matrix unit's f32 sums leave the array through a send (their bytes over its
+    datapath's bandwidth), once per block, and once per block and chunk when K is
+    streamed. (A vector unit's sends are in its `period`.)"""
 
 
 @dataclass(frozen=True)
@@ -663,7 +668,7 @@ def stage_scope(stage: Stage) -> tuple[str, ...]:
             names = w.bytes.scope
         elif isinstance(w, Compute):
             names = (*w.elements.scope, *w.instances.scope, *w.steps.scope, *w.period.scope,
-                     *w.instructions.scope)
+                     *w.instructions.scope, *w.sends.scope)
         else:
             names = pipeline_scope(w)
         for d in names:

@@ -1162,7 +1162,7 @@ def _values(w, ch) -> tuple:
         return (w.bytes.at(ch),)
     if isinstance(w, Compute):
         return (w.elements.at(ch), w.instances.at(ch), w.steps.at(ch), w.period.at(ch),
-                w.instructions.at(ch))
+                w.instructions.at(ch), w.sends.at(ch))
     return tuple(ch[d] for d in pipeline_scope(w))
 
 

@@ -13,7 +13,7 @@ from spyre_sched import api
 from spyre_sched.solve import cost, model
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
-from spyre_sched.solve.problem import Transfer, all_pipelines
+from spyre_sched.solve.problem import Compute, Transfer, all_pipelines
 
 from model_agreement import assert_model_equals_exact, emulate_choice, v1_with
 
@@ -95,3 +95,31 @@ def test_a_partial_tiles_rows_on_one_instance_are_priced_at_their_mean(tmp_path,
     (predicted,), (emulated,) = emulate_choice(ROW_RELU_SUM, values, tmp_path, monkeypatch)
     assert abs(predicted / emulated - 1) < 0.15, (predicted, emulated)
     assert predicted < 2130, predicted
+
+
+# 256 x 512 x 128 on 4 tiles of a 128 KiB scratchpad: B streamed in K chunks
+K_STREAMED = ROOT / "tests" / "matmul" / "kernels" / "k_streamed.mlir"
+SPYRE_128K = str(ROOT / "tests" / "solve" / "devices" / "spyre_128k_lx.mlir")
+
+
+def test_a_loop_inside_a_stage_counts_a_partial_chunks_steps_exactly():
+    """192-deep chunks of K = 512 run 6, 6 and 4 matrix instructions per block: the
+    matrix stage's work per chunk is their mean, 16/3 instructions' worth, rounded once
+    (counted as 5 before, the solver took non-dividing chunks for it and predicted a 70B
+    model's FFN below its MAC bound); the instructions that must be whole count 5. The
+    matrix unit's send of each block's sums (2 KiB at 128 B a cycle) is its work too,
+    once per block and chunk. The CP-SAT model states the same figures."""
+    module, _, _ = api.load_schedule_input(str(K_STREAMED), SPYRE_128K)
+    problem = extract(module).problem
+    choice = v1_with(problem, {"p0.tile.lx.d2": 192, "p0.tile.lx.d0": 32,
+                               "p0.tile.lx.d1": 64})
+    (inner,) = [p for p in all_pipelines(problem.programs[0])
+                if p.name == "p0.pipe.lx.d2.s1.inner"]
+    (matrix,) = [w for w in inner.stages[1].work if isinstance(w, Compute)]  # load, pt, store
+    one_step = 8 * 64 * 32  # an 8 x 32 block of A by a 32 x 64 block of B
+    assert matrix.elements.at(choice) == round(one_step * 16 / 3)
+    assert matrix.instructions.at(choice) == 5
+    assert matrix.sends.at(choice) == 16
+    built = model.build(problem, with_assumptions=True)
+    built.model.minimize(built.cycles)
+    assert_model_equals_exact(problem, built, choice, None)
