@@ -160,6 +160,28 @@ def _verify_slice_ranks(ops: list[Operation], fail: Fail) -> None:
             given = len(op.properties[f"static_{what}s"].get_values())
             if given != rank:
                 raise fail(f"'{op.name}' op expected {rank} {what} values, got {given}", op)
+        piece = op.results[0].type if op.name == "tensor.extract_slice" else op.operands[0].type
+        sizes = list(op.properties["static_sizes"].get_values())
+        if hasattr(piece, "get_shape") and not _drops_unit_dims(sizes, list(piece.get_shape())):
+            raise fail(f"'{op.name}' op sizes {_show(sizes)} do not give the "
+                       f"{'result' if op.name == 'tensor.extract_slice' else 'source'} type "
+                       f"{piece} (the sizes, less some dims of extent 1)", op)
+
+
+def _drops_unit_dims(sizes: list[int], shape: list[int]) -> bool:
+    """Whether `shape` is `sizes` with some entries of 1 left out (MLIR's rank-reduced
+    slice type; a dynamic entry on either side matches any extent)."""
+    k = 0
+    for size in sizes:
+        if k < len(shape) and (size == shape[k] or DYNAMIC_INDEX in (size, shape[k])):
+            k += 1
+        elif size != 1:
+            return False
+    return k == len(shape)
+
+
+def _show(sizes: list[int]) -> str:
+    return "[" + ", ".join("?" if v == DYNAMIC_INDEX else str(v) for v in sizes) + "]"
 
 
 def _verify_expand_shapes(ops: list[Operation], fail: Fail) -> None:

@@ -224,7 +224,7 @@ def _slices(op, env):
 
 def _check_slice(array, slices, sizes):
     for axis, (s, size) in enumerate(zip(slices, sizes)):
-        last = s.start + (size - 1) * s.step
+        last = s.start + (size - 1) * (s.step or 1)  # (an empty slice has no step)
         if s.start < 0 or (size and last >= array.shape[axis]):
             raise ExecutionError(
                 f"slice [{s.start}, size {size}, stride {s.step}] of axis {axis} is outside "

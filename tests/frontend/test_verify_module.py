@@ -86,6 +86,26 @@ def test_a_slice_with_fewer_offsets_than_dims_is_a_located_error():
     assert info.value.location.line == text[:text.index("%x[0, 128]")].count("\n") + 1
 
 
+@pytest.mark.parametrize("sizes, ok", [("[2, 0]", False), ("[2, 64]", False),
+                                       ("[1, 2, 128]", False), ("[2, 128]", True)])
+def test_a_slice_whose_sizes_are_not_its_result_type_is_a_located_error(sizes, ok):
+    """A kernel mutant (seed 1214) wrote `tensor.extract_slice %x[0, 0] [2, 0] [1, 1]` to a
+    `tensor<2x128xf16>`: xDSL's verifier takes it, and the reference interpreter failed on
+    the empty slice (exit 2). The result type must be the sizes, less some dims of 1."""
+    text = (Path(__file__).parents[1] / "normalize" / "kernels" / "half_sum.mlir").read_text()
+    bad = text.replace("tensor.extract_slice %x[0, 0] [2, 128]",
+                       f"tensor.extract_slice %x[0, 0] {sizes}", 1)
+    assert "tensor.extract_slice %x[0, 0] [2, 128]" in text
+    if ok:
+        parse_kernel(bad, "half_sum.mlir")
+        return
+    with pytest.raises(VerifyError, match=rf"'tensor.extract_slice' op (sizes \{sizes[:-1]}\] "
+                                          r"do not give the result type tensor<2x128xf16>|"
+                                          r"expected 2 size values)") as info:
+        parse_kernel(bad, "half_sum.mlir")
+    assert info.value.location.line == text[:text.index("%x[0, 0] [2, 128]")].count("\n") + 1
+
+
 @pytest.mark.parametrize("dim", ["1000000000000", "-1", "2"])
 def test_a_linalg_index_of_a_loop_its_op_has_not_is_a_located_error(dim):
     """Kernel mutants (seed 61) wrote `linalg.index 1000000000000` and `-1` in a 2-loop
