@@ -116,7 +116,7 @@ def verify_module(module: Operation, locations: Locations | None = None,
             raise fail(f"'{op.name}' is malformed ({type(err).__name__}: "
                        f"{first_line(str(err))})", op) from None
     _verify_loop_steps(ops, fail)
-    _verify_slice_ranks(ops, fail)
+    _verify_slices(ops, fail)
     _verify_expand_shapes(ops, fail)
     _verify_linalg_index(ops, fail)
     warnings: list = []
@@ -145,9 +145,10 @@ def _verify_linalg_index(ops: list[Operation], fail: Fail) -> None:
                        f"of loops ({loops}) of its linalg op", op)
 
 
-def _verify_slice_ranks(ops: list[Operation], fail: Fail) -> None:
-    """A tensor slice gives one offset, size and stride per dim of the tensor it slices
-    (MLIR's verifier checks this; xDSL's does not)."""
+def _verify_slices(ops: list[Operation], fail: Fail) -> None:
+    """A tensor slice gives one offset, size and stride per dim of the tensor it slices,
+    and its sizes, less some dims of 1, are its piece's type (MLIR's verifier checks
+    both; xDSL's does not)."""
     for op in ops:
         if op.name not in ("tensor.extract_slice", "tensor.insert_slice"):
             continue

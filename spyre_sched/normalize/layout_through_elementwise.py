@@ -149,14 +149,7 @@ def _push(reshape: Operation) -> list[Operation]:
             and len(producer.results) == 1:
         pushed = [_new_reshape(reshape, v, shape, producer)
                   for v in [*producer.inputs, *producer.outputs]]
-        inputs = [p.results[0] for p in pushed[:len(producer.inputs)]]
-        outputs = [p.results[0] for p in pushed[len(producer.inputs):]]
-        identity = AffineMapAttr(AffineMap.identity(len(shape)))
-        made = GenericOp(inputs, outputs, producer.body.clone(),
-                         [identity] * (len(inputs) + len(outputs)),
-                         [PARALLEL] * len(shape), [_reshaped(source, shape)],
-                         doc=producer.doc, library_call=producer.library_call)
-        made.attributes.update(producer.attributes)
+        made = _elementwise_over(producer, [p.results[0] for p in pushed], shape)
         return _replace_producer(reshape, producer, made, pushed)
     if sliced and isinstance(producer, GenericOp) and _is_projection(producer) \
             and len(producer.results) == 1:
@@ -174,17 +167,17 @@ def _sink_or_refuse(reshape: Operation, why: str) -> list[Operation]:
     raise _refuse(reshape, why)
 
 
-def _sinkable(reshape: Operation) -> bool:
-    """Every use of `reshape`, and of the reshapes sinking would put after the generics
-    using it, is a store of the value or an input of an elementwise generic of one
-    result in the same block."""
-    for use in reshape.results[0].uses:
+def _sinkable(op: Operation) -> bool:
+    """Every use of `op`'s result (a reshape, then each generic sinking puts it after) is
+    a store of the value or an input of an elementwise generic of one result in the same
+    block, whose result is sinkable in turn."""
+    for use in op.results[0].uses:
         user = use.operation
         if isinstance(user, ktdp.StoreOp) and use.index == 0:
             continue
         if not (isinstance(user, GenericOp) and _is_elementwise(user)
                 and len(user.results) == 1 and use.index < len(user.inputs)
-                and user.parent_block() is reshape.parent_block()
+                and user.parent_block() is op.parent_block()
                 and _sinkable(user)):
             return False
     return True
@@ -218,22 +211,16 @@ def _sink(reshape: Operation) -> list[Operation]:
     for user in list(dict.fromkeys(u.operation for u in reshape.results[0].uses)):
         if not isinstance(user, GenericOp):
             continue
+        # (elementwise: every operand a tensor of the user's shape)
         operands: list[SSAValue] = []
         for value in [*user.inputs, *user.outputs]:
             if value is reshape.results[0]:
                 operands.append(source)
-            elif isinstance(value.type, TensorType):
+            else:
                 back = _inverse(reshape, value, user)
                 upward.append(back)
                 operands.append(back.results[0])
-            else:
-                operands.append(value)  # a scalar operand
-        identity = AffineMapAttr(AffineMap.identity(len(shape)))
-        made = GenericOp(operands[:len(user.inputs)], operands[len(user.inputs):],
-                         user.body.clone(), [identity] * len(operands),
-                         [PARALLEL] * len(shape), [_reshaped(user.results[0], shape)],
-                         doc=user.doc, library_call=user.library_call)
-        made.attributes.update(user.attributes)
+        made = _elementwise_over(user, operands, shape)
         made.results[0].name_hint = user.results[0].name_hint
         note_origin([made], user)
         Rewriter.insert_op(made, InsertPoint.before(user))
@@ -242,6 +229,20 @@ def _sink(reshape: Operation) -> list[Operation]:
         upward += _sink(after)
     store_source(reshape, enclosing_func(reshape))
     return upward
+
+
+def _elementwise_over(generic: GenericOp, operands: list[SSAValue],
+                      shape: list[int]) -> GenericOp:
+    """Elementwise `generic` (one result) again over `shape`, on `operands` (its inputs,
+    then its outputs, each a tensor of that shape)."""
+    identity = AffineMapAttr(AffineMap.identity(len(shape)))
+    inputs = len(generic.inputs)
+    made = GenericOp(operands[:inputs], operands[inputs:], generic.body.clone(),
+                     [identity] * len(operands), [PARALLEL] * len(shape),
+                     [_reshaped(generic.results[0], shape)],
+                     doc=generic.doc, library_call=generic.library_call)
+    made.attributes.update(generic.attributes)
+    return made
 
 
 def _is_projection(generic: GenericOp) -> bool:

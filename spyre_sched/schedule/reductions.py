@@ -71,8 +71,8 @@ from spyre_sched.schedule.common import (
     index_constant,
     programs,
 )
-from spyre_sched.schedule.footprints import buffer_elements
 from spyre_sched.schedule.chunk_loop import chunk_granule, chunk_positions
+from spyre_sched.schedule.footprints import buffer_elements
 from spyre_sched.schedule.fuse_tile_loops import fuse_program
 from spyre_sched.schedule.hoist_inner import hoist_program
 from spyre_sched.schedule.ir_build import (

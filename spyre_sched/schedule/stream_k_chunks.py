@@ -139,19 +139,16 @@ def stream_program(fn: FuncOp, device: Device) -> int:
     streamed = 0
     for pipe in [p for p in fn.walk() if isinstance(p, ktdf.PipelineOp)]:
         found = _describe(pipe)
-        if not found or not _crowded(fn, device, found[0]):
+        if found is None or not _crowded(fn, device, found):
             continue
         # one chunk for all of them: their panels cover the same K beside the same row tile
         # (a decision each would multiply the solver's combinations for little: the
         # chunk pipelines' depths stay their own)
-        reserve, extent = None, None
-        while found:
-            # each rewrite rebuilds the tile pipeline's private: the next one is found anew
-            if reserve is not None and (found[0].extent, found[0].step) != extent:
-                break
-            reserve = _stream(found[0], reserve)
-            extent = (found[0].extent, found[0].step)
+        reserve, extent = None, (found.extent, found.step)
+        while found is not None and (found.extent, found.step) == extent:
+            reserve = _stream(found, reserve)
             streamed += 1
+            # each rewrite rebuilds the tile pipeline's private: the next one is found anew
             found = _describe(pipe, streaming=True)
     if streamed:
         refresh_units(fn)
@@ -171,22 +168,22 @@ def _buffers(pipe: ktdf.PipelineOp) -> dict[SSAValue, ktdf.BufferOp]:
             if isinstance(b, ktdf.BufferOp)}
 
 
-def _describe(pipe: ktdf.PipelineOp, streaming: bool = False) -> list[_Matmul]:
-    """The matmuls of tile pipeline `pipe` that each read a whole-K panel of their own
+def _describe(pipe: ktdf.PipelineOp, streaming: bool = False) -> _Matmul | None:
+    """The first matmul of tile pipeline `pipe` that reads a whole-K panel of its own
     (`streaming`: some of its matmuls are streamed already, which opened its depth)."""
     if COMPUTE_ATTR in pipe.attributes or OUTER_FETCH_ATTR in pipe.attributes \
             or (pipe.modulo is not None and not streaming):
-        return []
+        return None
     loop = pipe.parent_op()
     if not isinstance(loop, scf.ForOp) or loop_dim(loop) is None \
             or ktdf.is_reduction_loop(loop) \
             or not isinstance(loop.step.owner, ktdf.ReserveSizeOp):
-        return []
+        return None
     computes = [p for p in pipe.walk() if isinstance(p, ktdf.PipelineOp)
                 and COMPUTE_ATTR in p.attributes]
     buffers = _buffers(pipe)
-    found = [_matmul_reading_panel(pipe, compute, buffers) for compute in computes]
-    return [m for m in found if m is not None]
+    return next((m for m in (_matmul_reading_panel(pipe, c, buffers) for c in computes)
+                 if m is not None), None)
 
 
 def _matmul_reading_panel(pipe: ktdf.PipelineOp, compute: ktdf.PipelineOp,

@@ -132,6 +132,10 @@ def _const(v: int) -> Expr:
     return Expr(frozenset(), lambda _: v)
 
 
+class _Fractional(Exception):
+    """A count that is not a whole number (`_ProgramReader._whole_quantity`)."""
+
+
 def _round(x) -> int:
     """`x` (an int or a Fraction) to the nearest int, halves up."""
     return x if isinstance(x, int) else floor(x + Fraction(1, 2))
@@ -668,16 +672,20 @@ class _ProgramReader:
         return Quantity.of(scope, lambda *cands: expr({d.name: c if d.kind == "chunk" else c.value
                                                        for d, c in zip(scope, cands)}))
 
-    def _whole(self, count: Expr) -> bool:
-        """Whether `count` is a whole number for every candidate of the decisions it
-        depends on (a mean over partial tiles may not be: `_mean_trip(exact=True)`)."""
-        scope = [self.decisions[n] for n in sorted(count.scope) if n in self.decisions]
-        for key in itertools.product(*(d.candidates for d in scope)):
-            value = count({d.name: c if d.kind == "chunk" else c.value
-                           for d, c in zip(scope, key)})
+    def _whole_quantity(self, count: Expr) -> Quantity | None:
+        """`self.quantity(count)` when `count` is a whole number for every candidate of
+        the decisions it depends on; None when it is not (a mean over partial tiles:
+        `_mean_trip(exact=True)`)."""
+        def whole(v: Values) -> int:
+            value = count(v)
             if not isinstance(value, int):
-                return False
-        return True
+                raise _Fractional
+            return value
+
+        try:
+            return self.quantity(Expr(count.scope, whole))
+        except _Fractional:
+            return None
 
     def _decision_or_value(self, op: ktdf.PipelineOp | ktdf.ParallelOp) -> Expr:
         if op.decision is not None and op.decision.data in self.decisions:
@@ -1148,14 +1156,16 @@ class _ProgramReader:
                 nbytes = Expr(scope, lambda v: 0)
         else:
             nbytes = Expr(scope, lambda v: _round(prod(s(v) for s in sizes) * elt * count(v)))
-        if reread or share is not None or not self._whole(count):
-            # (a count that is a mean over partial tiles: the bytes are rounded once)
+        counts = None if reread or share is not None else self._whole_quantity(count)
+        if counts is None:
+            # (kept or shared, or a count that is a mean over partial tiles: the bytes
+            # tabulated, rounded once)
             quantity = self.quantity(nbytes)
         else:  # a product of one small table per size (never tabulated whole)
             if size_quantities is None:
                 size_quantities = [self.quantity(s) for s in sizes]
-            quantity = Quantity.product([*size_quantities, self.quantity(count),
-                                         Quantity.const(elt)], self.sizes)
+            quantity = Quantity.product([*size_quantities, counts, Quantity.const(elt)],
+                                        self.sizes)
         hops = self.hw.hop(op, kinds)
         hop = hops[0]
         for fifo_side in (op.source, op.dest):
@@ -1235,7 +1245,7 @@ class _ProgramReader:
     def compute(self, op: GenericOp, kinds: list[str], count: Expr, name: str,
                 carried: bool = False) -> Compute:
         unit = self.hw.device.units[self.hw.unit_of_kind(kinds[0] if kinds else "sfu", op)]
-        if unit.compute_class == "matrix" and matmul_dims(op) is not None:
+        if self._on_matrix_unit(op, kinds):
             return self._matrix_compute(op, unit, count, name)
         out = op.outputs[0].type if op.outputs else op.res[0].type
         shape = out.get_shape() if isinstance(out, TensorType) else (1,)
