@@ -156,6 +156,7 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
                         func: str | None = None, arguments: dict | None = None,
                         folded_arguments: dict | None = None,
                         verify_each: bool | None = None, in_memory: bool = False,
+                        interchange: bool = False,
                         ) -> tuple[ModuleOp, str | None, str | None]:
     """Open ScheduleIR for `kernel` (scheduled now, or read back from a saved file), with
     the kernel's path and text when known. `argument_shapes`, when given, is filled with
@@ -166,7 +167,8 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     `folded_arguments`, when given, is filled with the values actually folded.
     `verify_each`: verify the IR after every pass, not only after the last. `in_memory`:
     send the compute results a later compute reads along its reduction through device
-    memory (`intermediates-in-memory`) even where the kernel fits as written."""
+    memory (`intermediates-in-memory`) even where the kernel fits as written.
+    `interchange`: interchange the tile nests interchange-tile-loops offers."""
     from spyre_sched.frontend.bind_arguments import bind_scalar_arguments
     from spyre_sched.frontend.constant_strides import fold_constant_strides
     from spyre_sched.frontend.kernel import parse_kernel
@@ -200,7 +202,7 @@ def load_schedule_input(kernel: str | Path | Kernel, device: str, *, print_after
     if not allow_races:
         refuse_races(parsed)
     module = schedule(parsed, device, print_after_all=print_after_all, stop_after=stop_after,
-                      verify_each=verify_each, in_memory=in_memory)
+                      verify_each=verify_each, in_memory=in_memory, interchange=interchange)
     return module, source, text
 
 
@@ -246,10 +248,14 @@ def decisions_by_program(solution) -> list[dict]:
         for d in problem.program_decisions(prog.index):
             value = d.candidates[solution.choice[d.name]].value
             key = {"tile": "tiles", "modulo": "modulo", "distribute": "instances",
-                   "keep": "keep", "share": "share", "chunk": "chunks", "fifo": "fifo_depths"}[d.kind]
+                   "keep": "keep", "share": "share", "chunk": "chunks", "fifo": "fifo_depths",
+                   "order": "loop_order"}[d.kind]
             if d.kind == "chunk":  # vectors per instruction, held in the FIFOs or streaming
                 value = d.candidates[solution.choice[d.name]].label
-            # "keep", "share", "chunks" and "fifo_depths" only where there is a choice
+            if d.kind == "order":
+                value = "interchanged" if value else "dims"
+            # "keep", "share", "chunks", "fifo_depths" and "loop_order" only where there is
+            # a choice
             entry.setdefault(key, {})[d.name] = value
         out.append(entry)
     return out
@@ -270,6 +276,7 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
     when the kernel does not fit so), through device memory (True), or, None, the solver
     strategy's choice of the two by the objective (the other strategies hold them)."""
     from spyre_sched.pipeline import POST_SOLVE_STEPS, run_steps
+    from spyre_sched.schedule.interchange_tile_loops import OFFERED_ATTR
     from spyre_sched.schedule.intermediates_in_memory import CANDIDATES_ATTR, moved_results
     from spyre_sched.solve import cost
     from spyre_sched.solve.explain import trace_summary
@@ -290,15 +297,37 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
                                              verify_each=verify_each,
                                              in_memory=bool(in_memory))
 
-    def solved(module: ModuleOp):
+    def source():
+        """The kernel again, for a second schedule (a parsed kernel is rewritten in place)."""
+        if isinstance(spare, Kernel):
+            return _kernel_copy(spare)
+        return text if path is None else path
+
+    def solved(module: ModuleOp, moved: bool):
+        # tile nests with two orders: the kernel scheduled again with them interchanged,
+        # both forms in the solver's one model (`loop_orders`)
+        interchanged, note = None, None
+        if strategy == "solver" and OFFERED_ATTR in module.attributes \
+                and not (text is not None and _is_schedule_ir(text)):
+            try:
+                interchanged, _, _ = load_schedule_input(
+                    source(), device, allow_races=allow_races, func=func,
+                    arguments=arguments, verify_each=verify_each, in_memory=moved,
+                    interchange=True)
+            except SpyreSchedError as err:
+                note = (f"tile loops interchanged: the kernel is refused ({err.message}); "
+                        f"only their dims' order was solved")
         step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
-                              workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned))
+                              workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned),
+                              interchanged=interchanged)
         run_steps(module, [step, *POST_SOLVE_STEPS], print_after_all=print_after_all,
                   verify_each=verify_each)
         assert step.result.solution is not None
+        if note is not None:
+            step.result.solution.notes.append(note)
         return step.result.solution
 
-    solution = solved(module)
+    solution = solved(module, bool(in_memory))
     if in_memory is None and strategy == "solver" and CANDIDATES_ATTR in module.attributes \
             and not (text is not None and _is_schedule_ir(text)):
         # results a later compute reads along its reduction: held whole in the program's
@@ -306,10 +335,9 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
         # schedule by the objective is kept (saved ScheduleIR has one form only)
         try:
             other, _, _ = load_schedule_input(
-                spare if isinstance(spare, Kernel) else text if path is None else path,
-                device, allow_races=allow_races, func=func,
+                source(), device, allow_races=allow_races, func=func,
                 arguments=arguments, verify_each=verify_each, in_memory=True)
-            other_solution = solved(other)
+            other_solution = solved(other, True)
         except SpyreSchedError as err:
             solution.notes.append(f"results read along a reduction held in the scratchpad: "
                                   f"through device memory the kernel is refused ({err.message})")

@@ -34,7 +34,8 @@ def register(main: click.Group, reports_errors) -> None:
                   help="Seed of the random inputs.")
     @click.option("--split/--no-split", default=True, show_default=True,
                   help="Split each speedup by decision kind: solve again with tiles, "
-                  "buffering, instances, residency and FIFOs (chunk and depths) each pinned to the "
+                  "buffering, instances, residency, sharing, FIFOs (chunk and depths) and the "
+                  "tile loops' order each pinned to the "
                   "V1 baseline's.")
     @click.option("--random", "random_schedules", type=click.IntRange(0), default=8,
                   show_default=True, metavar="N",

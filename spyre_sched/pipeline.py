@@ -74,6 +74,10 @@ from spyre_sched.schedule.hoist import HoistInvariantTransfers
 from spyre_sched.schedule.hoist_inner import HoistInnerInvariants
 from spyre_sched.schedule.indirect_addresses import IndirectAddresses
 from spyre_sched.schedule.indirect_views import IndirectViews
+from spyre_sched.schedule.interchange_tile_loops import (
+    REQUEST_ATTR as INTERCHANGE_ATTR,
+    InterchangeTileLoops,
+)
 from spyre_sched.schedule.intermediates_in_memory import (
     REQUEST_ATTR,
     IntermediatesInMemory,
@@ -171,6 +175,9 @@ SCHEDULE_STEPS: tuple[ModulePass, ...] = (
     ChunkReductions(),
     FuseTileLoops(),
     TileIntermediates(),
+    # (a no-op unless asked: the second schedule of a kernel whose tile loops have two
+    # orders the solver chooses between)
+    InterchangeTileLoops(),
     HoistInnerInvariants(),
     StreamKChunks(),
     OpenDecisions(),
@@ -278,7 +285,8 @@ def _verify(module: ModuleOp, name: str) -> None:
 def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
              print_after_all: PrintHook | None = None,
              steps: Sequence[ModulePass] = SCHEDULE_STEPS,
-             verify_each: bool | None = None, in_memory: bool = False) -> ModuleOp:
+             verify_each: bool | None = None, in_memory: bool = False,
+             interchange: bool = False) -> ModuleOp:
     """KTIR kernel -> ScheduleIR (open decisions) for `device` (a name or a path).
 
     The kernel's module is rewritten in place and returned. A kernel that footprints
@@ -286,7 +294,8 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
     from a copy taken before the first pass, with the compute results that a later compute
     reads along its reduction sent through device memory (`intermediates-in-memory`); when
     that fails too, the first refusal is raised. `in_memory`: send them through device
-    memory from the start."""
+    memory from the start. `interchange`: interchange the tile nests
+    interchange-tile-loops offers (the second schedule of such a kernel)."""
     load_device(device)  # a bad device is reported before anything runs
     module = kernel.module
     for other in [op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks
@@ -297,6 +306,8 @@ def schedule(kernel: Kernel, device: str, *, stop_after: str | None = None,
     module.attributes.pop(STOPPED_AFTER_ATTR, None)  # a kernel saved by --stop-after, redone
     if in_memory:
         module.attributes[REQUEST_ATTR] = UnitAttr()
+    if interchange:
+        module.attributes[INTERCHANGE_ATTR] = UnitAttr()
     spare = module.clone() if not in_memory and any(
         isinstance(s, IntermediatesInMemory) for s in steps) else None
     try:

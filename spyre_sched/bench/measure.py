@@ -21,7 +21,7 @@ STRATEGIES = ("solver", "heuristic", "heuristic+keep")
 #: the decision kinds a speedup is split by: each pinned in turn to the V1 baseline's values
 SPLIT_KINDS = {"tiles": ("tile",), "buffering": ("modulo",), "instances": ("distribute",),
                "residency": ("keep",), "sharing": ("share",),
-               "fifos": ("chunk", "fifo")}
+               "fifos": ("chunk", "fifo"), "order": ("order",)}
 """label -> the decision kinds pinned together (a FIFO pipeline's chunk and its FIFOs'
 depths are one choice: V1's even split with the largest held chunk in it)."""
 #: a kernel's measured figures (null when its pipeline run failed; `error` says why)

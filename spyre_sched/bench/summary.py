@@ -14,8 +14,8 @@ in one place:
 - speedup vs heuristic+keep = heuristic+keep cycles / solver cycles (the V1 baseline that
   also keeps an input resident when it fits);
 - ratio to the program bound = solver cycles / the roofline summed over programs;
-- split by decision kind: for tiles, buffering, instances, residency, sharing and FIFOs (a FIFO
-  pipeline's chunk and depths together), the solver's
+- split by decision kind: for tiles, buffering, instances, residency, sharing, FIFOs (a FIFO
+  pipeline's chunk and depths together) and the order of the tile loops, the solver's
   cycles with that kind pinned to the V1 baseline's values over its free cycles (1.00:
   the kind contributes nothing; null: the kernel has no decision of that kind);
 - model error on every schedule measured (solver, heuristic, heuristic+keep, random),
@@ -45,7 +45,8 @@ SUMMARY_FIELDS = ("geomean_speedup_vs_heuristic", "geomean_speedup_vs_heuristic_
                   "geomean_gap_closed", "median_ratio_to_bound", "worst_ratio_to_bound",
                   "median_ratio_to_program_bound", "median_model_error",
                   "worst_model_error", "model_error_all_schedules", "median_solve_s")
-SPLIT_LABELS = ("tiles", "buffering", "instances", "residency", "sharing", "fifos")
+SPLIT_LABELS = ("tiles", "buffering", "instances", "residency", "sharing", "fifos",
+                "order")
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:

@@ -65,7 +65,7 @@ NAME = "hoist-inner-invariants"
 OUTER_FETCH_ATTR = "ktdf.outer_fetch"
 
 
-def _tile_loops_around(pipe: ktdf.PipelineOp) -> list[scf.ForOp]:
+def tile_loops_around(pipe: ktdf.PipelineOp) -> list[scf.ForOp]:
     """The perfect tile nest around `pipe`, outermost first: each loop's body is its
     tile's derive_size and then the next loop (or `pipe`)."""
     loops: list[scf.ForOp] = []
@@ -141,7 +141,7 @@ def hoist_inner(pipe: ktdf.PipelineOp) -> int:
     buffer filled once."""
     moved = 0
     while True:
-        loops = _tile_loops_around(pipe)
+        loops = tile_loops_around(pipe)
         if len(loops) < 2 or pipe.private is None:
             return moved
         found = _invariant_fills(pipe, loops)

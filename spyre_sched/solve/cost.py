@@ -45,17 +45,19 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from spyre_sched.solve.problem import (
+    MEAN_SCALE,
     Candidate,
     Choice,
     Compute,
     Pipeline,
     Problem,
     Program,
+    Quantity,
     Stage,
     Transfer,
     pipeline_scope,
@@ -674,6 +676,18 @@ def nested_ends(problem: Problem, inner: Pipeline, choice: Choice,
     by that one's head), and from the start of its last stage's part until
     its end (the pipeline less the fills before it). Its last stage writes the buffer
     after."""
+    if inner.mean is not None:
+        memo = {} if memo is None else memo
+        head = at_mean(inner, choice, memo,
+                       lambda q: _nested_ends(problem, q, choice, memo)[0])
+        tail = at_mean(inner, choice, memo,
+                       lambda q: _nested_ends(problem, q, choice, memo)[1])
+        return head, tail
+    return _nested_ends(problem, inner, choice, memo)
+
+
+def _nested_ends(problem: Problem, inner: Pipeline, choice: Choice,
+                 memo: dict | None) -> tuple[int, int]:
     cycles = pipeline_cycles(problem, inner, choice, memo)
     fills = _profile(problem, inner, choice, memo)[2]
     total = sum(fills)
@@ -878,6 +892,15 @@ def nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
     run). Its units (lx_load -> sfu -> lx_store) each go on to the next outer iteration
     when done, so one run's whole length is depth, not occupancy (docs/solver.md,
     "A stage that runs a nested pipeline")."""
+    if inner.mean is not None:
+        memo = {} if memo is None else memo
+        return at_mean(inner, choice, memo,
+                       lambda q: _nested_pace(problem, q, choice, memo))
+    return _nested_pace(problem, inner, choice, memo)
+
+
+def _nested_pace(problem: Problem, inner: Pipeline, choice: Choice,
+                 memo: dict | None) -> int:
     n = pipeline_iterations(inner, choice)
     if n <= 0:
         return 0
@@ -941,13 +964,66 @@ def pipeline_iterations(p: Pipeline, choice: Choice) -> int:
     return _ceil_div(p.iterations.at(choice), max(1, p.instances.at(choice)))
 
 
+def at_mean(p: Pipeline, choice: Choice, memo: dict,
+            figure: Callable[[Pipeline], int]) -> int:
+    """`figure` of a nested pipeline at its exact mean iteration count (`Pipeline.mean`):
+    the figure of the same pipeline run the whole counts either side of the mean,
+    weighted by where the mean falls, rounded once. Its cycles and its units' busy time
+    grow by one iteration's worth per iteration (the fill is paid once), so over the
+    tiles of the loop around it the weighted figure is what they add up to: a matmul's
+    tiles of 6, 6 and 4 row blocks are priced as 5.33 blocks each, not 5."""
+    if p.mean is None:
+        return figure(p)
+    scaled = p.mean.at(choice)
+    low, rest = divmod(scaled, MEAN_SCALE)
+    if not rest and low == pipeline_iterations(p, choice):
+        return figure(p)
+    below, above = (figure(_run_of(p, n, memo)) if n > 0 else 0 for n in (low, low + 1))
+    return below + ((above - below) * rest * 2 + MEAN_SCALE) // (2 * MEAN_SCALE)
+
+
+def _run_of(p: Pipeline, n: int, memo: dict) -> Pipeline:
+    """`p` running exactly `n` iterations, still depending on the decisions its count
+    does (`runs_vary`), kept in `memo`: figures are cached by the pipeline's identity."""
+    key = ("run of", id(p), n)
+    found = memo.get(key)
+    if found is None:
+        count = Quantity(p.iterations.scope, _Constant(n), (Quantity.const(n),))
+        found = memo[key] = replace(p, iterations=count, instances=Quantity.const(1),
+                                    mean=None)
+    return found
+
+
+class _Constant(Mapping):
+    """The table of a count that is `n` whatever the candidates."""
+
+    def __init__(self, n: int):
+        self._n = n
+
+    def __getitem__(self, key: tuple[int, ...]) -> int:
+        return self._n
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
 def pipeline_cycles(problem: Problem, p: Pipeline, choice: Choice,
                     memo: dict | None = None) -> int:
     """Cycles of one run of the pipeline. Results are cached per pipeline and the
     candidates of the decisions it depends on, in `memo` when given (callers that
-    enumerate choices share one), else for this call."""
+    enumerate choices share one), else for this call. A nested pipeline over partial
+    tiles: at its mean count (`at_mean`)."""
     if memo is None:
         memo = {}
+    if p.mean is not None:
+        return at_mean(p, choice, memo, lambda q: _plain_cycles(problem, q, choice, memo))
+    return _plain_cycles(problem, p, choice, memo)
+
+
+def _plain_cycles(problem: Problem, p: Pipeline, choice: Choice, memo: dict) -> int:
     key = _memo_key(memo, "cycles", p, pipeline_scope, choice)
     if key not in memo:
         memo[key] = _pipeline_cycles(problem, p, choice, memo)
@@ -1252,6 +1328,12 @@ def shared_memory_busy(problem: Problem, p: Pipeline, choice: Choice) -> dict[st
     """Per shared memory (device memory), the cycles one run of `p` keeps it busy: every
     transfer through it, nested pipelines' too, at bytes × sharers ÷ its bandwidth, each
     time it runs. Additive over pipelines (and over `model.separate`'s pieces)."""
+    if p.mean is not None:
+        per = shared_busy_per_iteration(problem, p, choice)
+        memo: dict = {}
+        return {mem: at_mean(p, choice, memo,
+                             lambda q, m=mem: pipeline_iterations(q, choice) * per[m])
+                for mem in per}
     n = pipeline_iterations(p, choice)
     if n <= 0:
         return {}
@@ -1300,7 +1382,7 @@ def program_cycles(problem: Problem, program: Program, choice: Choice,
 
 def kernel_cycles(problem: Problem, choice: Choice) -> int:
     memo: dict = {}  # (a nested pipeline is reached from many stages' fills and paces)
-    return sum(program_cycles(problem, p, choice, memo) for p in problem.programs)
+    return sum(program_cycles(problem, p, choice, memo) for p in problem.running(choice))
 
 
 def program_buffer_bytes(problem: Problem, program: Program, choice: Choice,
@@ -1318,7 +1400,7 @@ def program_scratchpad(problem: Problem, program: Program, choice: Choice) -> in
 
 
 def peak_scratchpad(problem: Problem, choice: Choice) -> int:
-    return max((program_scratchpad(problem, p, choice) for p in problem.programs),
+    return max((program_scratchpad(problem, p, choice) for p in problem.running(choice)),
                default=problem.pinned_bytes)
 
 
@@ -1416,7 +1498,7 @@ def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[
 def violations(problem: Problem, choice: Choice) -> list[Violation]:
     """Every constraint `choice` breaks: the tile nesting, then program by program."""
     out = within_violations(problem, choice)
-    for p in problem.programs:
+    for p in problem.running(choice):
         out.extend(program_violations(problem, p, choice))
     return out
 

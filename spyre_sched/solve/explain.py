@@ -300,6 +300,8 @@ def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
         return rule
     if strategy == "random":
         return "random feasible schedule (a seeded walk from the V1 schedule)"
+    if d.kind == "order":  # (the other form is not in the problem: the solve compared them)
+        return d.rule
     bigger = [a for a in alternatives if a["value"] > chosen.value]
     smaller = [a for a in alternatives if a["value"] < chosen.value]
     parts: list[str] = []

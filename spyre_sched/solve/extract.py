@@ -60,6 +60,7 @@ from spyre_sched.errors import DeviceError, UnsupportedError
 from spyre_sched.polyhedral.tile_image import image_size, projected_dims
 from spyre_sched.polyhedral.views import element_bytes
 from spyre_sched.solve.problem import (
+    MEAN_SCALE,
     Buffer,
     Candidate,
     Compute,
@@ -134,6 +135,14 @@ def _const(v: int) -> Expr:
 
 class _Fractional(Exception):
     """A count that is not a whole number (`_ProgramReader._whole_quantity`)."""
+
+
+def _enclosing(op: Operation) -> Operation | None:
+    """The stage or function around `op`."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ktdf.StageOp | FuncOp):
+        parent = parent.parent_op()
+    return parent
 
 
 def _round(x) -> int:
@@ -702,17 +711,36 @@ class _ProgramReader:
         trips = [self.quantity(t) for t in self._trips(pipe)]
         return Quantity.product(trips, self.sizes) if trips else Quantity.const(1)
 
-    def _trips(self, pipe: ktdf.PipelineOp) -> list[Expr]:
+    def mean_iterations(self, pipe: ktdf.PipelineOp) -> Quantity | None:
+        """`Pipeline.mean` of a pipeline nested in a stage: the exact mean of its
+        iterations times `MEAN_SCALE` when a loop around it walks partial tiles; None when
+        every count is whole (or the pipeline is a program's own)."""
+        if not isinstance(_enclosing(pipe), ktdf.StageOp):
+            return None
+        parts = self._trips(pipe, exact="parts")
+        rounded = self._trips(pipe)
+        totals = [self.quantity(total) for total, _ in parts]
+        counts = [self.quantity(count) for _, count in parts]
+        trips = [self.quantity(t) for t in rounded]
+        # (loop by loop, each over its own decisions: a mean differs from its rounding)
+        if all(t.table[k] * c.table[k] == n.table[k] for t, c, n in zip(trips, counts, totals)
+               for k in t.table):
+            return None
+        # ceil(MEAN_SCALE x the trips summed over the tiles / the tiles): never tabulated
+        # whole, like the iterations
+        return Quantity.quotient([Quantity.const(MEAN_SCALE), *totals], counts, self.sizes)
+
+    def _trips(self, pipe: ktdf.PipelineOp, exact: bool = False) -> list[Expr]:
         trips: list[Expr] = []
         parent = pipe.parent_op()
         while parent is not None and not isinstance(parent, ktdf.StageOp | FuncOp):
             if isinstance(parent, scf.ForOp):
                 trips.append(self._mean_trip(parent, [(parent.lb, parent.ub, parent.step)],
-                                             _const(1)))
+                                             _const(1), exact))
             elif isinstance(parent, ktdf.ParallelOp):
                 trips.append(self._mean_trip(
                     parent, list(zip(parent.lower_bounds, parent.upper_bounds, parent.steps)),
-                    self._decision_or_value(parent)))
+                    self._decision_or_value(parent), exact))
             elif isinstance(parent, scf.IfOp | ktdf.PipelineOp):
                 pass
             else:
@@ -753,10 +781,11 @@ class _ProgramReader:
                                   *(x[1].scope for x in last if x),
                                   *(n.scope for n in loops.values())) | instances.scope
 
-        def count(v, full=full, last=last, loops=loops, k=instances):
+        def parts(v, full=full, last=last, loops=loops, k=instances) -> tuple[int, int]:
+            """(the trips summed over the tiles of the tile loops, their number)"""
             per = max(1, k(v))
             if not loops:
-                return -(-prod(x(v) for x in full) // per)
+                return -(-prod(x(v) for x in full) // per), 1
             # each tile loop in a full tile (its trips less one of them) or in its last one
             tiles = {i: max(1, n(v)) for i, n in loops.items()}
             total = 0
@@ -767,7 +796,13 @@ class _ProgramReader:
                     trips = [cut[1](v) if cut and in_last[cut[0]] else f(v)
                              for f, cut in zip(full, last)]
                     total += weight * -(-prod(trips) // per)
-            weight_total = prod(tiles.values())
+            return total, prod(tiles.values())
+
+        if exact == "parts":
+            return Expr(scope, lambda v: parts(v)[0]), Expr(scope, lambda v: parts(v)[1])
+
+        def count(v):
+            total, weight_total = parts(v)
             if exact:
                 mean = Fraction(total, weight_total)
                 return int(mean) if mean.denominator == 1 else mean
@@ -797,7 +832,7 @@ class _ProgramReader:
         streams = not has_buffers and bool(fifo_depths) and pipe.modulo is None
         return Pipeline(name, self.iterations(pipe), stages, modulo,
                         streams=streams, outer_reads=_outer_reads(pipe),
-                        reads_back=_reads_back(pipe))
+                        reads_back=_reads_back(pipe), mean=self.mean_iterations(pipe))
 
     def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
         private = pipe.private

@@ -126,6 +126,8 @@ def v1_choice(problem: Problem) -> dict[str, int]:
             choice[d.name] = _closest(d, 0)  # V1 keeps nothing: every compute re-reads
         elif d.kind == "share":
             choice[d.name] = _closest(d, 0)  # V1 shares nothing: every core reads memory
+        elif d.kind == "order":
+            choice[d.name] = 0  # V1 nests tile loops in the dims' order
         elif any(c.loop for c in d.candidates):
             choice[d.name] = _distribute(problem, d, problem.corelets)
     # Distributed loops written as one decision per loop, grouped by instance group.
@@ -143,6 +145,8 @@ def v1_choice(problem: Problem) -> dict[str, int]:
         for d in problem.program_decisions(v.program):
             if d.kind == "modulo":
                 choice[d.name] = _closest(d, 1)
+    for d in problem.decisions:  # (read only by a form of a program that does not run)
+        choice.setdefault(d.name, 0)
     return choice
 
 

@@ -16,7 +16,9 @@ the kernel's pinned scratchpad and, for the memory objective, through the peak o
 programs (`add_max_equality`). Constraints per program: scratchpad (its buffers × modulo
 + pinned ≤ capacity), FIFO entries ≤ depth, register-file bytes ≤ capacity, the FIFO
 queue split. Each can be put under an assumption literal (`with_assumptions=True`) so an
-infeasible model names the conflicting ones.
+infeasible model names the conflicting ones. A program that is one form of a kernel's
+program (`Program.variant`: its tile loops in the other order, `loop_orders.py`) has its
+constraints enforced, and its cycles and bytes counted, only under its form's literal.
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ class BuiltModel:
 
     def total_bytes_of(self, choice: dict[str, int]) -> int:
         return sum(cost.program_scratchpad(self.problem, p, choice)
-                   for p in self.problem.programs)
+                   for p in self.problem.running(choice))
 
     @property
     def evaluations(self) -> int:
@@ -257,7 +259,15 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
     cycles_bound = 0
     peak_bound = problem.pinned_bytes
     shared = shared_memories_of(problem)
+    # a program that is one form of a kernel's program (`Program.variant`) states its
+    # figures like any other, but its constraints hold, and its cycles and bytes count,
+    # only when its form is chosen; the kernel's bounds take the least of the forms
+    cycles_least: dict[tuple[str, int] | None, int] = {}
+    peak_least: dict[tuple[str, int] | None, int] = {}
     for prog in problem.programs:
+        runs = [] if prog.variant is None else [one_hot[prog.variant[0]][prog.variant[1]]]
+        if prog.variant is not None:
+            used.add(prog.variant[0])
         parts = [varmodel.state(model, problem, part, program_scope(problem, part), one_hot, n)
                  for n, part in enumerate(components(problem, prog))]
         cycles_terms, bytes_terms = [], []
@@ -282,26 +292,40 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
         pipelines_sum = cp_model.LinearExpr.sum(cycles_terms) - \
             cp_model.LinearExpr.sum(hidden)
         busy_sums = [cp_model.LinearExpr.sum(terms) for terms in busy_terms.values()]
-        if busy_sums:
+        if busy_sums or runs:
             # cost.program_cycles: never less than a shared memory's busy time
-            upper = max(sum(t.cycles_most for t in parts),
-                        *(sum(t.busy_most.get(m, 0) for t in parts) for m in busy_terms))
-            floor = model.new_int_var(0, upper, f"p{prog.index}.cycles")
+            upper = max([sum(t.cycles_most for t in parts),
+                         *(sum(t.busy_most.get(m, 0) for t in parts) for m in busy_terms)])
+            floor = model.new_int_var(0, max(upper, 0), f"p{prog.index}.cycles")
             # floor >= every sum: minimising the cycles makes it their max (two linear
             # inequalities; add_max_equality's reified form solved ~100x slower here)
             for term in (pipelines_sum, *busy_sums):
-                model.add(floor >= term)
+                model.add(floor >= term).only_enforce_if(runs)
+            if runs:
+                model.add(floor == 0).only_enforce_if(runs[0].Not())
             program_cycles[prog.index] = floor
         else:
             program_cycles[prog.index] = pipelines_sum
-        program_bytes[prog.index] = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
-        peak_upper = max(peak_upper, sum(t.bytes_most for t in parts) + problem.pinned_bytes)
-        cycles_bound += max(sum(t.cycles_bound for t in parts) - hidden_most,
-                            *(sum(t.busy_bound.get(mem, 0) for t in parts) for mem in shared), 0)
-        peak_bound = max(peak_bound, sum(t.bytes_bound for t in parts) + problem.pinned_bytes)
+        stated_bytes = cp_model.LinearExpr.sum(bytes_terms) + problem.pinned_bytes
+        bytes_most = sum(t.bytes_most for t in parts) + problem.pinned_bytes
+        if runs:
+            held = model.new_int_var(0, max(bytes_most, 0), f"p{prog.index}.bytes")
+            model.add(held == stated_bytes).only_enforce_if(runs)
+            model.add(held == 0).only_enforce_if(runs[0].Not())
+            program_bytes[prog.index] = held
+        else:
+            program_bytes[prog.index] = stated_bytes
+        peak_upper = max(peak_upper, bytes_most)
+        form = prog.variant[0] if prog.variant is not None else None
+        key = None if form is None else (form, prog.index)
+        cycles_least[key] = max(sum(t.cycles_bound for t in parts) - hidden_most,
+                                *(sum(t.busy_bound.get(mem, 0) for t in parts)
+                                  for mem in shared), 0)
+        peak_least[key] = sum(t.bytes_bound for t in parts) + problem.pinned_bytes
 
         def guarded(kind: str, name: str, ct: cp_model.Constraint, index: int) -> None:
             lit = None
+            ct.only_enforce_if(runs)
             if with_assumptions:
                 lit = model.new_bool_var(f"assume {name}")
                 ct.only_enforce_if(lit)
@@ -319,8 +343,15 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
             guarded("registers", f"register file for {r.name}",
                     model.add(expr <= r.capacity), prog.index)
         for split in prog.fifo_splits:
-            _state_fifo_split(model, problem, split, one_hot, guarded, prog.index)
+            _state_fifo_split(model, problem, split, one_hot, guarded, prog.index, runs)
             used.update((split.chunk, *split.decisions))
+        if key is None:
+            cycles_bound += cycles_least.pop(None)
+            peak_bound = max(peak_bound, peak_least.pop(None))
+    # a kernel's program with several forms runs one of them: the least of their bounds
+    for form in dict.fromkeys(f for f, _ in cycles_least):
+        cycles_bound += min(v for (f, _), v in cycles_least.items() if f == form)
+        peak_bound = max(peak_bound, min(v for (f, _), v in peak_least.items() if f == form))
     # An inner level's tile is at most the enclosing level's (stated here too for the rare
     # pair whose decisions fall into different parts).
     for inner, outer in problem.within_pairs():
@@ -345,7 +376,8 @@ def build(problem: Problem, with_assumptions: bool = False) -> BuiltModel:
 
 
 def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSplit,
-                      one_hot: dict[str, list], guarded, program: int) -> None:
+                      one_hot: dict[str, list], guarded, program: int,
+                      runs: list | None = None) -> None:
     """A datapath's queue given out among its FIFOs (their depths add up to at most the
     queue), and each chunk candidate giving each of them exactly its entries (what its
     price assumes; a held chunk of c vectors: each FIFO's share of its queue, at least c):
@@ -359,4 +391,5 @@ def _state_fifo_split(model: cp_model.CpModel, problem: Problem, split: FifoSpli
                 program)
     for i, c in enumerate(problem.decision(split.chunk).candidates):
         for k, d in enumerate(split.decisions):
-            model.add(depth[d] == split.entries(c, k)).only_enforce_if(one_hot[split.chunk][i])
+            model.add(depth[d] == split.entries(c, k)).only_enforce_if(
+                [one_hot[split.chunk][i], *(runs or [])])

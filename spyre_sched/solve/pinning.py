@@ -87,4 +87,13 @@ def pin(problem: Problem, fixed: Mapping[str, int]) -> Pinned:
         d = problem.decision(name)
         if not 0 <= index < len(d.candidates):
             raise ValueError(f"decision {name} has no candidate {index}")
-    return Pinned(rebuild(problem), fixed)
+    pinned = rebuild(problem)
+    # a program's form pinned: that form runs (the one candidate left), the others never
+    forms = [p for p in pinned.programs if p.variant is not None and p.variant[0] in fixed]
+    if forms:
+        programs = tuple(
+            dataclasses.replace(p, variant=(p.variant[0], 0)) if p in forms else p
+            for p in pinned.programs
+            if p not in forms or fixed[p.variant[0]] == p.variant[1])
+        pinned = dataclasses.replace(pinned, programs=programs)
+    return Pinned(pinned, fixed)

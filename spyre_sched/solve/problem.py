@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from spyre_sched.errors import SpyreSchedError
 
-DECISION_KINDS = ("tile", "modulo", "distribute", "keep", "share", "chunk", "fifo")
+DECISION_KINDS = ("tile", "modulo", "distribute", "keep", "share", "chunk", "fifo", "order")
 LINK_KINDS = ("keep", "share")
 """Decisions several independent parts of a program may share without being merged into
 one part (their one-hots are shared; each part's least cycles alone is bounded per value
@@ -89,8 +89,9 @@ class Decision:
     """`tile` (extent in loop iterations), `modulo` (buffer copies), `distribute`, `keep`
     (0: re-read an input in every compute, 1: keep it resident in scratchpad), `chunk`
     (vectors an elementwise FIFO pipeline moves per instruction, at most; held in its
-    FIFOs or streaming through them) or `fifo` (the entries of a datapath's queue one
-    FIFO gets: `FifoSplit`)."""
+    FIFOs or streaming through them), `fifo` (the entries of a datapath's queue one
+    FIFO gets: `FifoSplit`) or `order` (which form of a program runs: 0 its tile loops
+    in its dims' order, 1 its two tile loops interchanged; `Program.variant`)."""
     program: int
     candidates: tuple[Candidate, ...]
     source: str = ""
@@ -348,6 +349,10 @@ class Stage:
     finds the cores nearly together (docs/solver.md, "fill")."""
 
 
+MEAN_SCALE = 4096
+"""The fixed point of `Pipeline.mean`."""
+
+
 @dataclass(frozen=True)
 class Pipeline:
     """Stages overlapping across `iterations` (split over `instances`), rotating through
@@ -373,6 +378,12 @@ class Pipeline:
     matmul's sums): the next run's read of a block waits for this run's write of that
     block, so a stage running it is busy at least one iteration's pass
     (`cost.nested_pace`)."""
+    mean: Quantity | None = None
+    """A nested pipeline whose iterations count the tiles of an enclosing tile loop that
+    are not all full (its `iterations` their mean, rounded): the exact mean times
+    `MEAN_SCALE`. Its cycles and pace are the figures at the whole counts either side,
+    weighted by where the mean falls (`cost.at_mean`; docs/solver.md, "Partial last
+    tiles"). None: `iterations` is exact."""
 
 
 @dataclass(frozen=True)
@@ -491,6 +502,10 @@ class Program:
     """What `calls` assumes that only a launch decides (a run-time loop counted once, a
     launch-time branch counted as taken); empty when the calls are known at compile time."""
     fifo_splits: tuple[FifoSplit, ...] = ()
+    variant: tuple[str, int] | None = None
+    """(an `order` decision, its candidate index): this program is one form of a program
+    of the kernel and runs only when the decision takes that candidate (the other forms
+    are programs of their own index, the same `name`); None: it always runs."""
 
 
 @dataclass(frozen=True)
@@ -535,6 +550,22 @@ class Problem:
                 for d in (*split.decisions, split.chunk):
                     if d not in known:
                         raise SolveError(f"FIFO split {split.name}: unknown decision '{d}'")
+            if p.variant is not None and (p.variant[0] not in known or self.decision(
+                    p.variant[0]).kind != "order"):
+                raise SolveError(f"program {p.index}: its form's decision "
+                                 f"'{p.variant[0]}' is not an order decision")
+
+    def runs(self, program: Program, choice: Choice) -> bool:
+        """Does `program` run under `choice` (always, or its form is the one chosen)?"""
+        return program.variant is None or choice[program.variant[0]] == program.variant[1]
+
+    def running(self, choice: Choice) -> list[Program]:
+        """The programs that run under `choice`."""
+        return [p for p in self.programs if self.runs(p, choice)]
+
+    @property
+    def has_variants(self) -> bool:
+        return any(p.variant is not None for p in self.programs)
 
     @property
     def pinned_bytes(self) -> int:
@@ -581,6 +612,8 @@ class Problem:
             for pipe in _pipelines(p.pipelines):
                 yield pipe.iterations, f"pipeline {pipe.name} iterations"
                 yield pipe.instances, f"pipeline {pipe.name} instances"
+                if pipe.mean is not None:
+                    yield pipe.mean, f"pipeline {pipe.name} mean iterations"
                 for st in pipe.stages:
                     for w in st.work:
                         if isinstance(w, Transfer):
@@ -677,7 +710,8 @@ def stage_scope(stage: Stage) -> tuple[str, ...]:
 
 
 def iterations_scope(pipe: Pipeline) -> tuple[str, ...]:
-    return tuple(dict.fromkeys((*pipe.iterations.scope, *pipe.instances.scope)))
+    mean = pipe.mean.scope if pipe.mean is not None else ()
+    return tuple(dict.fromkeys((*pipe.iterations.scope, *pipe.instances.scope, *mean)))
 
 
 def pipeline_scope(pipe: Pipeline) -> tuple[str, ...]:
@@ -704,4 +738,6 @@ def program_decision_names(program: Program) -> tuple[str, ...]:
         seen.update(dict.fromkeys(lim.decisions))
     for split in program.fifo_splits:
         seen.update(dict.fromkeys((split.chunk, *split.decisions)))
+    if program.variant is not None:  # (whether it runs at all)
+        seen[program.variant[0]] = None
     return tuple(seen)

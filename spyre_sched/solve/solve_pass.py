@@ -9,11 +9,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from spyre_sched.solve import loop_orders
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import heuristic, v1_choice
 from spyre_sched.solve.random_schedule import random_schedule
 from spyre_sched.solve.solution import Solution
-from spyre_sched.solve.solver import solve
+from spyre_sched.solve.solver import COMPARE_BUDGET, solve
 from spyre_sched.solve.writeback import write_back
 
 STRATEGIES = ("solver", "heuristic", "heuristic+keep", "random")
@@ -40,6 +41,11 @@ class SolveDecisions(ModulePass):
     log: bool = False
     pinned: tuple[str, ...] = ()
     """Decision kinds the solver leaves at the V1 heuristic's values."""
+    interchanged: ModuleOp | None = field(default=None, compare=False, hash=False)
+    """The same kernel scheduled with its offered tile nests interchanged
+    (interchange-tile-loops): the solver chooses each such program's order in the same
+    model (`loop_orders`), and a program whose interchanged form wins is moved from it
+    into the module solved."""
     result: SolveResult = field(default_factory=SolveResult, compare=False, hash=False)
 
     @property
@@ -61,6 +67,13 @@ class SolveDecisions(ModulePass):
                              f"'{self.strategy}'")
         extraction = extract(op)
         problem = extraction.problem
+        forms = other = None
+        if self.interchanged is not None and self.strategy == "solver":
+            other = extract(self.interchanged)
+            forms = loop_orders.merge(problem, other.problem,
+                                      loop_orders.offered(op, self.interchanged))
+            if forms is not None:
+                problem = forms.problem
         if self.strategy in ("heuristic", "heuristic+keep"):
             solution = heuristic(problem, self.objective, keep=self.strategy == "heuristic+keep")
         elif self.strategy == "random":
@@ -73,5 +86,15 @@ class SolveDecisions(ModulePass):
                          if d.kind in self.pinned}
             solution = solve(problem, self.objective, time_limit=self.time_limit,
                              workers=self.workers, seed=self.seed, log=self.log, fixed=fixed)
-        write_back(extraction, solution)
+        if forms is not None:
+            assert other is not None
+            merged = forms.problem
+
+            def again(fixed: dict[str, int]) -> Solution:
+                return solve(merged, self.objective, workers=self.workers, seed=self.seed,
+                             fixed=fixed, search_budget=COMPARE_BUDGET)
+
+            solution = loop_orders.apply(forms, solution, extraction, other, again)
+        else:
+            write_back(extraction, solution)
         self.result.solution = solution

@@ -35,6 +35,11 @@ its schedule early and then searched for a bound it never proved, for as long as
 let run. Stopped at the budget, the best schedule found is used and the trace gives its
 gap, the same on every run (deterministic time, unlike seconds)."""
 
+COMPARE_BUDGET = 2.0
+"""CP-SAT's deterministic time for the solve that tells the trace what a choice made
+between two forms of a program did not choose (`loop_orders`): a figure for the reader,
+not a decision, so the compile does not pay a second full search for it."""
+
 TIE_BREAK_BUDGET = 0.2
 """CP-SAT's deterministic time (reproducible, unlike seconds) for choosing, among the
 schedules of the least cycles, the one with the least scratchpad."""
@@ -110,7 +115,8 @@ def _v1_hint(problem: Problem) -> dict[str, int] | None:
 
 def solve(problem: Problem, objective: str = "latency", *, time_limit: float | None = None,
           workers: int = 1, seed: int = 0, log: bool = False,
-          fixed: Mapping[str, int] | None = None) -> Solution:
+          fixed: Mapping[str, int] | None = None,
+          search_budget: float | None = None) -> Solution:
     """The best schedule under `objective`, or `InfeasibleError` explained in words.
 
     Anytime: CP-SAT starts from the V1 heuristic's schedule (a hint) when it fits, so a
@@ -120,7 +126,8 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     its bound is the model's own lower bound, and a note says it in words.
 
     `fixed` (decision name -> candidate index) pins decisions: the solver chooses only
-    the others (the bench's split of a speedup by decision kind)."""
+    the others (the bench's split of a speedup by decision kind). `search_budget`: the
+    deterministic budget per phase without a time limit (default `SEARCH_BUDGET`)."""
     if objective not in OBJECTIVES:
         raise SolveError(f"unknown objective '{objective}'; expected one of "
                          f"{', '.join(OBJECTIVES)}")
@@ -132,17 +139,21 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
 
         pinned = pin(problem, fixed)
         found = solve(pinned.problem, objective, time_limit=time_limit, workers=workers,
-                      seed=seed, log=log)
+                      seed=seed, log=log, search_budget=search_budget)
         return Solution(problem, pinned.original(found.choice), objective, "solver",
                         found.stats, found.log, found.notes)
     built = build(problem)
     parts_solved: dict[tuple, tuple] = {}  # (the programs' solves reuse the parts')
-    bounds = part_bounds(problem, seed, GAP, parts_solved)
+    # (the bounds below add up over programs: a program that runs only in one of its
+    # forms is left to the model, which takes the least of the forms' own bounds)
+    forms = {p.index for p in problem.programs if p.variant is not None}
+    bounds = [b for b in part_bounds(problem, seed, GAP, parts_solved)
+              if b.program not in forms]
     for b in bounds:
         part = built.parts_of[b.program][b.part]
         built.model.add(part.cycles >= b.least).only_enforce_if(
             [built.one_hot[d][v] for d, v in b.links.items()])
-    programs = program_bounds(problem, seed, GAP, parts_solved)
+    programs = [] if forms else program_bounds(problem, seed, GAP, parts_solved)
     for b in programs:
         built.model.add(built.program_cycles[b.program] >= b.least)
     if bounds:
@@ -187,7 +198,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         hint_from = "the V1 heuristic's schedule improved one decision at a time"
     choice: dict[str, int] | None = None
     proven = None
-    budget = SEARCH_BUDGET if time_limit is None else None
+    budget = (search_budget or SEARCH_BUDGET) if time_limit is None else None
     if objective == "latency" and programs and hint_from.startswith("the programs'") and \
             hint_cycles == built.cycles_bound:
         proven = _programs_optimal(problem, built, programs, hint, seed)
@@ -339,9 +350,10 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
     priced = [cost.program_parts(problem, part, best) for _, part in parts]
     spad = {p.index: cost.program_scratchpad(problem, p, best) for p in problem.programs}
 
-    def key(figures: list, sp: dict[int, int]) -> tuple[int, ...]:
+    def key(figures: list, sp: dict[int, int], at: dict[str, int]) -> tuple[int, ...]:
         total = 0
-        for prog in problem.programs:
+        running = problem.running(at)
+        for prog in running:
             cycles, busy = 0, {}
             for (owner, _), (c, b) in zip(parts, figures):
                 if owner is prog:
@@ -349,9 +361,10 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
                     for m, v in b.items():
                         busy[m] = busy.get(m, 0) + v
             total += max(cycles, *busy.values()) if busy else cycles
-        return (max(sp.values(), default=0), total) if objective == "memory" else (total,)
+        peak = max((sp[p.index] for p in running), default=0)
+        return (peak, total) if objective == "memory" else (total,)
 
-    current = key(priced, spad)
+    current = key(priced, spad, best)
     for _ in range(rounds):
         improved = False
         for d in problem.decisions:
@@ -364,14 +377,15 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
                     continue
                 trial = {**best, d.name: i}
                 if cost.within_violations(problem, trial, pairs) or \
-                        any(cost.program_violations(problem, p, trial) for p in progs):
+                        any(cost.program_violations(problem, p, trial) for p in progs
+                            if problem.runs(p, trial)):
                     continue
                 figures = list(priced)
                 for k in readers[d.name]:
                     figures[k] = cost.program_parts(problem, parts[k][1], trial)
                 sp = {**spad, **{p.index: cost.program_scratchpad(problem, p, trial)
                                  for p in progs}}
-                k = key(figures, sp)
+                k = key(figures, sp, trial)
                 if k < current:
                     best, current, priced, spad, improved = trial, k, figures, sp, True
         if not improved:

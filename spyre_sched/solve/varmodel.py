@@ -33,15 +33,17 @@ Every relation is exact (no linearisation): for any assignment the model's cycle
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model, cp_model_helper
 
 from spyre_sched.device.model import occupancy_cycles
 from spyre_sched.solve import cost, streaming
 from spyre_sched.solve.problem import (
+    MEAN_SCALE,
     Compute,
     Pipeline,
     Problem,
@@ -146,6 +148,8 @@ class _Run:
     """`Pipeline.outer_reads` of the pipeline run"""
     reads_back: bool = False
     """`Pipeline.reads_back` of the pipeline run"""
+    read_end: cp_model.LinearExprT | None = None
+    """a run over partial tiles (`_nested_run`): its head, weighted like its cycles"""
 
 
 class _Stater:
@@ -467,6 +471,52 @@ class _Stater:
             pace = self.maximum([pace, one], run.hi, "inner.reads_back")
         return pace
 
+    def _nested_run(self, inner: Pipeline, ends: bool):
+        """(the run of nested pipeline `inner`, its pace in the stage that runs it
+        (`cost.nested_pace`), and, when `ends`, that stage's (pace, head, tail) and their
+        most (`cost.unbuffered_stage`), None when it has no stages). A pipeline over
+        partial tiles (`Pipeline.mean`) is the runs of the whole counts either side of its
+        mean, weighted as `cost.at_mean` does: its cycles, busy times, pace and ends."""
+        if inner.mean is None:
+            run = self.pipeline(inner)
+            pace = self._nested_pace(run)
+            return run, pace, (self._unbuffered_nested(run, pace)
+                               if ends and run.figures else None)
+        # the mean's whole part and the rest: scaled = MEAN_SCALE x low + rest
+        least, most = inner.mean.least() // MEAN_SCALE, inner.mean.most() // MEAN_SCALE
+        low = self.model.new_int_var(least, most, self.name("mean.low"))
+        rest = self.model.new_int_var(0, MEAN_SCALE - 1, self.name("mean.rest"))
+        self.model.add(self.quantity(inner.mean, "mean") == MEAN_SCALE * low + rest)
+        below = self.pipeline(inner, count=(low, least, most))
+        above = self.pipeline(inner, count=(low + 1, least + 1, most + 1))
+        weigh = functools.partial(self._at_mean, rest)
+        cycles = weigh(below.cycles, above.cycles, above.hi, "mean.cycles")
+        busy = {m: (weigh(below.busy[m][0], above.busy[m][0], above.busy[m][1], "mean.busy"),
+                    above.busy[m][1]) for m in above.busy}
+        pace = weigh(self._nested_pace(below), self._nested_pace(above), above.hi,
+                     "mean.pace")
+        if not below.figures:
+            return replace(below, cycles=cycles, busy=busy, hi=above.hi), pace, None
+        (_, head_b, tail_b), _ = self._unbuffered_nested(below, 0)
+        (_, head_a, tail_a), _ = self._unbuffered_nested(above, 0)
+        head = weigh(head_b, head_a, above.hi, "mean.head")
+        run = replace(below, cycles=cycles, busy=busy, hi=above.hi, read_end=head)
+        if not ends:
+            return run, pace, None
+        return run, pace, ((pace, head, weigh(tail_b, tail_a, above.hi, "mean.tail")),
+                           above.hi)
+
+    def _at_mean(self, rest, below, above, hi: int, what: str) -> cp_model.LinearExprT:
+        """`cost.at_mean`'s weighting: below + round((above - below) * rest / MEAN_SCALE),
+        halves up (the figures grow with the count: above >= below)."""
+        if all(isinstance(v, int) for v in (rest, below, above)):
+            return below + ((above - below) * rest * 2 + MEAN_SCALE) // (2 * MEAN_SCALE)
+        scaled = self.product(above - below, rest, hi * MEAN_SCALE, what)
+        step = self.model.new_int_var(0, max(hi, 0), self.name(what))
+        self.model.add(2 * MEAN_SCALE * step <= 2 * scaled + MEAN_SCALE)
+        self.model.add(2 * scaled + MEAN_SCALE <= 2 * MEAN_SCALE * step + 2 * MEAN_SCALE - 1)
+        return below + step
+
     def _unbuffered_nested(self, run: _Run, pace) -> tuple[tuple, int]:
         """`cost.unbuffered_stage` of a stage that runs the pipeline of `run`: its pace,
         head and tail."""
@@ -481,6 +531,8 @@ class _Stater:
     def _read_end(self, run: _Run) -> cp_model.LinearExprT:
         """`cost.nested_ends`' head: the run until its stage that reads the buffer around
         it has read it (a nested stage: its own run's head)."""
+        if run.read_end is not None:
+            return run.read_end
         k = run.outer_reads
         figures = run.figures
         part = figures[k].fill
@@ -496,7 +548,8 @@ class _Stater:
         """A stage that runs a nested pipeline: its occupancy is that pipeline's cycles
         (latency 0, so every steady state is the same), less the part of its leading
         loads an earlier phase leaves room for (`cost.stage_fill`)."""
-        run = self.pipeline(inner)
+        run, pace, ends = self._nested_run(inner, unbuffered or (
+            any(sides) and any(m >= 2 for m, _ in modulos)))
         fill: cp_model.LinearExprT = run.cycles
         fill_lo = run.lo
         if slack:
@@ -511,10 +564,7 @@ class _Stater:
         first = self.minimum([fill, run.fill_drain], run.fill_drain_hi, "head")
         # its units run on into the next iteration (`cost.nested_pace`): busy at the
         # busiest one's pace, the rest of a run is latency the copies hide
-        pace = self._nested_pace(run)
         copied = any(sides) and any(m >= 2 for m, _ in modulos)
-        ends = self._unbuffered_nested(run, pace) if run.figures and (unbuffered or copied) \
-            else None
         held, held_hi = ends if unbuffered and ends else ((0, 0, 0), 0)
         if copied and ends:
             # the copies pace it by how long it holds its neighbours' buffers, not by the
@@ -767,9 +817,11 @@ class _Stater:
                                             lo + w.bytes.least(), hi + w.bytes.most())
         return out
 
-    def pipeline(self, p: Pipeline, top: bool = False) -> _Run:
-        """One run of `p` (`cost.pipeline_cycles`, `cost.shared_memory_busy`)."""
-        n, n_lo, n_hi = self.iterations(p)
+    def pipeline(self, p: Pipeline, top: bool = False,
+                 count: tuple[cp_model.LinearExprT, int, int] | None = None) -> _Run:
+        """One run of `p` (`cost.pipeline_cycles`, `cost.shared_memory_busy`); `count`:
+        (N, its least, its most) when the run is not its own count (`_mean_run`)."""
+        n, n_lo, n_hi = self.iterations(p) if count is None else count
         modulos = self.modulo(p.modulo)
         shared = sorted({w.shared_memory for st in p.stages for w in st.work
                          if through_shared_memory(w)}
@@ -889,7 +941,8 @@ class _Stater:
             # a cut CP-SAT cannot derive from the products: N x ceil(bytes x sharers / bw)
             # is at least what all the iterations' bytes need, whatever the tiles
             least = 0
-            if p.iterations.factors and not p.instances.scope and p.instances.table[()] == 1:
+            if count is None and p.iterations.factors and not p.instances.scope \
+                    and p.instances.table[()] == 1:
                 for st in p.stages:
                     for w in st.work:
                         if isinstance(w, Transfer) and w.shared_memory == m and \

@@ -20,7 +20,10 @@ compared with the reference interpreter and with numpy's product.
 - ffn_gate_up_streamed: on a 128 KiB scratchpad, an FFN's gate and up weights both
   streamed in K chunks beside X's row tile in one tile pipeline;
 - k_streamed: on a 128 KiB scratchpad, B streamed in K chunks beside A's whole row tile,
-  the sums kept in the scratchpad between chunks (stream-k-chunks).
+  the sums kept in the scratchpad between chunks (stream-k-chunks);
+- tall_block_interchanged: on a 128 KiB scratchpad, a core's block of C taller than wide:
+  the solver interchanges the tile loops (interchange-tile-loops), B's panel held around
+  the row loop.
 """
 
 from __future__ import annotations
@@ -93,6 +96,11 @@ def _k_streamed(rng):
     return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
 
 
+def _tall_block_interchanged(rng):
+    a, b = _f16(rng, 1024, 256), _f16(rng, 256, 64)
+    return {"A": a, "B": b}, {"C": a.astype(np.float64) @ b}
+
+
 CASES = {
     "batch_of_one_k_loop": _batch_of_one_k_loop,
     "ffn_gate_up_streamed": _ffn_gate_up_streamed,
@@ -104,6 +112,7 @@ CASES = {
     "mixed_precision": _mixed_precision,
     "transposed_b": _transposed_b,
     "named_matmul_transpose": _named_matmul_transpose,
+    "tall_block_interchanged": _tall_block_interchanged,
 }
 
 
@@ -114,7 +123,8 @@ def test_every_kernel_has_a_case() -> None:
 #: kernels written for another device than spyre
 _SPYRE_128K = str(Path(__file__).parents[2] / "tests" / "solve" / "devices"
                   / "spyre_128k_lx.mlir")
-DEVICES = {"k_streamed": _SPYRE_128K, "ffn_gate_up_streamed": _SPYRE_128K}
+DEVICES = {"k_streamed": _SPYRE_128K, "ffn_gate_up_streamed": _SPYRE_128K,
+           "tall_block_interchanged": _SPYRE_128K}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
