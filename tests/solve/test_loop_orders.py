@@ -25,8 +25,8 @@ K_STREAMED = str(ROOT / "tests" / "matmul" / "kernels" / "k_streamed.mlir")
 def _forms(second_inputs: int, blocked: bool = False):
     """A program reading two inputs, and as its other form one reading `second_inputs`
     (fewer: faster), its scratchpad past any capacity when `blocked`."""
-    first = elementwise_problem(3, 4, inputs=2)
-    second = elementwise_problem(3, 4, inputs=second_inputs)
+    first = elementwise_problem(2, 2, inputs=2)
+    second = elementwise_problem(2, 2, inputs=second_inputs)
     if blocked:
         program = second.programs[0]
         huge = Buffer("p0.huge", Quantity.const(4 << 20), 1, "input", "lx")
