@@ -389,7 +389,8 @@ def decision_report(problem: Problem, choice: dict[str, int], objective: str,
     for d in problem.decisions:
         alternatives = []
         for i, c in enumerate(d.candidates):
-            if i == choice[d.name]:
+            # (the other form of a program is not in the problem: `rule` compares them)
+            if i == choice[d.name] or d.kind == "order":
                 continue
             alternatives.append({"candidate": c.label, "value": c.value,
                                  "effect": effects.effect(d.name, i)})
