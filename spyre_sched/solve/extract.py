@@ -717,7 +717,7 @@ class _ProgramReader:
         every count is whole (or the pipeline is a program's own)."""
         if not isinstance(_enclosing(pipe), ktdf.StageOp):
             return None
-        parts = self._trips(pipe, exact="parts")
+        parts = self._trips(pipe, self._trip_parts)
         rounded = self._trips(pipe)
         totals = [self.quantity(total) for total, _ in parts]
         counts = [self.quantity(count) for _, count in parts]
@@ -730,17 +730,19 @@ class _ProgramReader:
         # whole, like the iterations
         return Quantity.quotient([Quantity.const(MEAN_SCALE), *totals], counts, self.sizes)
 
-    def _trips(self, pipe: ktdf.PipelineOp, exact: bool = False) -> list[Expr]:
-        trips: list[Expr] = []
+    def _trips(self, pipe: ktdf.PipelineOp, trip: Callable | None = None) -> list:
+        """Per loop between `pipe` and the stage (or function) around it, `trip` of it
+        (`_mean_trip`: its count per instance)."""
+        trip = trip or self._mean_trip
+        trips: list = []
         parent = pipe.parent_op()
         while parent is not None and not isinstance(parent, ktdf.StageOp | FuncOp):
             if isinstance(parent, scf.ForOp):
-                trips.append(self._mean_trip(parent, [(parent.lb, parent.ub, parent.step)],
-                                             _const(1), exact))
+                trips.append(trip(parent, [(parent.lb, parent.ub, parent.step)], _const(1)))
             elif isinstance(parent, ktdf.ParallelOp):
-                trips.append(self._mean_trip(
+                trips.append(trip(
                     parent, list(zip(parent.lower_bounds, parent.upper_bounds, parent.steps)),
-                    self._decision_or_value(parent), exact))
+                    self._decision_or_value(parent)))
             elif isinstance(parent, scf.IfOp | ktdf.PipelineOp):
                 pass
             else:
@@ -760,6 +762,20 @@ class _ProgramReader:
         priced as a full tile's (docs/solver.md, "Partial last tiles"); `exact`: the mean
         itself, a Fraction when not whole (a loop inside a stage: the work it repeats is
         summed over it, then rounded once)."""
+        total, tiles = self._trip_parts(op, bounds, instances)
+
+        def count(v):
+            summed, number = total(v), tiles(v)
+            if exact:
+                mean = Fraction(summed, number)
+                return int(mean) if mean.denominator == 1 else mean
+            return (2 * summed + number) // (2 * number)
+
+        return Expr(total.scope, count)
+
+    def _trip_parts(self, op: Operation, bounds: list, instances: Expr) -> tuple[Expr, Expr]:
+        """`_mean_trip`'s mean as (the trips summed over the tiles of the tile loops that
+        cut its dims, the number of those tiles): 1 tile when none does."""
         # per dim: its trips in a full tile, and (its tile loop's index, its trips in that
         # loop's last tile) when a tile loop cuts it; per distinct tile loop (one may cut
         # several dims), its trip count
@@ -781,34 +797,26 @@ class _ProgramReader:
                                   *(x[1].scope for x in last if x),
                                   *(n.scope for n in loops.values())) | instances.scope
 
-        def parts(v, full=full, last=last, loops=loops, k=instances) -> tuple[int, int]:
-            """(the trips summed over the tiles of the tile loops, their number)"""
+        def total(v, full=full, last=last, loops=loops, k=instances) -> int:
             per = max(1, k(v))
             if not loops:
-                return -(-prod(x(v) for x in full) // per), 1
+                return -(-prod(x(v) for x in full) // per)
             # each tile loop in a full tile (its trips less one of them) or in its last one
-            tiles = {i: max(1, n(v)) for i, n in loops.items()}
-            total = 0
-            for state in itertools.product((False, True), repeat=len(tiles)):
-                in_last = dict(zip(tiles, state))
-                weight = prod(1 if in_last[i] else n - 1 for i, n in tiles.items())
+            counts = {i: max(1, n(v)) for i, n in loops.items()}
+            summed = 0
+            for state in itertools.product((False, True), repeat=len(counts)):
+                in_last = dict(zip(counts, state))
+                weight = prod(1 if in_last[i] else n - 1 for i, n in counts.items())
                 if weight:
                     trips = [cut[1](v) if cut and in_last[cut[0]] else f(v)
                              for f, cut in zip(full, last)]
-                    total += weight * -(-prod(trips) // per)
-            return total, prod(tiles.values())
+                    summed += weight * -(-prod(trips) // per)
+            return summed
 
-        if exact == "parts":
-            return Expr(scope, lambda v: parts(v)[0]), Expr(scope, lambda v: parts(v)[1])
+        def number(v, loops=loops) -> int:
+            return prod(max(1, n(v)) for n in loops.values())
 
-        def count(v):
-            total, weight_total = parts(v)
-            if exact:
-                mean = Fraction(total, weight_total)
-                return int(mean) if mean.denominator == 1 else mean
-            return (2 * total + weight_total) // (2 * weight_total)
-
-        return Expr(scope, count)
+        return Expr(scope, total), Expr(scope, number)
 
     def pipeline(self, pipe: ktdf.PipelineOp, path: str) -> Pipeline:
         name = pipe.decision.data.rsplit(".modulo", 1)[0] if pipe.decision is not None \
