@@ -315,8 +315,8 @@ def compile(kernel: str | Path | Kernel, device: str = "spyre", objective: str =
                     arguments=arguments, verify_each=verify_each, in_memory=moved,
                     interchange=True)
             except SpyreSchedError as err:
-                note = (f"tile loops interchanged: the kernel is refused ({err.message}); "
-                        f"only their dims' order was solved")
+                note = (f"with its tile loops interchanged the kernel does not schedule "
+                        f"({err.message}); only their dims' order was solved")
         step = SolveDecisions(objective=objective, strategy=strategy, time_limit=time_limit,
                               workers=workers, seed=seed, log=solver_log, pinned=tuple(pinned),
                               interchanged=interchanged)

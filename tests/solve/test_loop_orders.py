@@ -87,3 +87,22 @@ def test_k_streamed_keeps_its_dims_order() -> None:
     schedule = api.compile(K_STREAMED, device=SMALL)
     assert schedule.decisions[0]["loop_order"] == {"p0.order": "dims"}
     assert "ktdf.tile_loops_interchanged" not in schedule.schedule_ir
+
+
+def test_an_interchanged_schedule_that_fails_leaves_the_dims_order(monkeypatch) -> None:
+    """The second schedule refused (a 70B model's FFN: its interchanged gate and up do not
+    fit): the dims' order is solved alone and a note says why."""
+    from spyre_sched.errors import UnsupportedError
+
+    load = api.load_schedule_input
+
+    def refusing(*args, interchange=False, **kw):
+        if interchange:
+            raise UnsupportedError("program 0 needs more LX than a core has")
+        return load(*args, **kw)
+
+    monkeypatch.setattr(api, "load_schedule_input", refusing)
+    schedule = api.compile(TALL, device=SMALL)
+    assert "loop_order" not in schedule.decisions[0]
+    assert any("interchanged the kernel does not schedule (program 0 needs more LX" in n
+               and "only their dims' order was solved" in n for n in schedule.solution.notes)
