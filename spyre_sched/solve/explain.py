@@ -420,6 +420,11 @@ def build_trace(solution: Solution) -> dict[str, object]:
     candidates, what each other candidate would do, and why the chosen one won (each
     candidate costed again: built only when someone asks to see it)."""
     problem, choice = solution.problem, solution.choice
+    if solution.decision_rules is not None:
+        rules = solution.decision_rules()
+        problem = replace(problem, decisions=tuple(
+            replace(d, rule=rules[d.name]) if d.name in rules else d
+            for d in problem.decisions))
     by_program: dict[int, list[dict[str, object]]] = {}
     for d in decision_report(problem, choice, solution.objective, solution.strategy):
         by_program.setdefault(d["program"], []).append(d)

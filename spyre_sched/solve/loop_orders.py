@@ -186,12 +186,10 @@ def apply(forms: Forms, solution: Solution, first: Extraction, second: Extractio
     chosen from the second schedule's module into the first's, and return the solution
     of the projected problem (the solve's statistics and notes). `other(fixed)`: the
     problem solved again with an order decision fixed, to say in the trace what the
-    order not chosen gives."""
+    order not chosen gives: asked only when the trace is built
+    (`Solution.decision_rules`), a second search nobody reads otherwise."""
     choice = solution.choice
-    rules: dict[str, str] = {}
-    for index in forms.interchanged:
-        name = order_decision(index)
-        rules[name] = _compared(forms, solution, name, other)
+    names = [order_decision(index) for index in forms.interchanged]
     write_back(first, replace(solution, choice={d.name: choice[d.name]
                                                 for d in first.problem.decisions}))
     # the second schedule: its offered programs' decisions under their merged names,
@@ -205,15 +203,21 @@ def apply(forms: Forms, solution: Solution, first: Extraction, second: Extractio
             _transplant(second.module, first.module, index)
     problem, projected = project(forms, choice)
     problem = replace(problem, decisions=tuple(
-        replace(d, rule=rules[d.name]) if d.name in rules else d for d in problem.decisions))
+        replace(d, rule=_compared(solution, d.name, None)) if d.name in names else d
+        for d in problem.decisions))
+
+    def rules() -> dict[str, str]:
+        return {name: _compared(solution, name, other) for name in names}
+
     return Solution(problem, projected, solution.objective, solution.strategy,
-                    solution.stats, solution.log, solution.notes)
+                    solution.stats, solution.log, solution.notes,
+                    decision_rules=rules if other is not None else None)
 
 
 FORMS = ("its dims' order", "its two tile loops interchanged")
 
 
-def _compared(forms: Forms, solution: Solution, name: str,
+def _compared(solution: Solution, name: str,
               other: Callable[[dict[str, int]], Solution] | None) -> str:
     """What the order decision's trace says: both forms in one model, and the best
     schedule of the form not chosen when `other` can tell."""

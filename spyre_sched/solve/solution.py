@@ -4,6 +4,7 @@ statistics (one `PhaseStats` per CP-SAT phase) and notes."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spyre_sched.solve import cost
@@ -96,6 +97,10 @@ class Solution:
     stats: SolverStats | None = None
     log: str = ""
     notes: list[str] = field(default_factory=list)
+    decision_rules: Callable[[], dict[str, str]] | None = field(default=None, compare=False,
+                                                                  repr=False)
+    """Decision name -> the `rule` the trace gives it, worked out when the trace is built
+    (an order decision's comparison with the form not chosen: another search)."""
 
     @property
     def values(self) -> dict[str, Candidate]:

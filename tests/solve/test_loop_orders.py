@@ -78,6 +78,12 @@ def test_a_tall_block_runs_its_tile_loops_interchanged() -> None:
     assert dims.decisions[0]["loop_order"] == {"p0.order": "dims"}
     assert "ktdf.tile_loops_interchanged" not in dims.schedule_ir
     assert schedule.predicted_cycles < dims.predicted_cycles
+    # the trace compares the two (the other order solved again when it is built)
+    (order,) = [d for p in schedule.trace["programs"] for d in p["decisions"]
+                if d["decision"] == "p0.order"]
+    assert order["why"].endswith(f"its two tile loops interchanged: "
+                                 f"{schedule.predicted_cycles} cycles, its dims' order at "
+                                 f"best {dims.predicted_cycles}"), order["why"]
     # the V1 heuristic nests the tile loops in the dims' order: no second form
     v1 = api.compile(TALL, device=SMALL, strategy="heuristic")
     assert "loop_order" not in v1.decisions[0]
