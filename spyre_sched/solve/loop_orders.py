@@ -34,6 +34,7 @@ from spyre_sched.solve.problem import (
     Problem,
     Program,
     Quantity,
+    decision_readers,
     program_decision_names,
 )
 from spyre_sched.solve.solution import Solution
@@ -78,21 +79,13 @@ class Forms:
     """A renamed decision of an interchanged form -> its name in that form's schedule."""
 
 
-def _readers(problem: Problem) -> dict[str, set[int]]:
-    out: dict[str, set[int]] = {}
-    for prog in problem.programs:
-        for name in program_decision_names(prog):
-            out.setdefault(name, set()).add(prog.index)
-    return out
-
-
 def _own(problem: Problem, prog: Program) -> list[str] | None:
     """The decisions only `prog` reads (with the outer tiles they sit within); None when
     one of them is read by another program too (a keep across programs)."""
-    readers = _readers(problem)
+    readers = decision_readers(problem)
     names = list(program_decision_names(prog))
     names += [problem.decision(d).within for d in names if problem.decision(d).within]
-    if any(readers.get(n, {prog.index}) != {prog.index} for n in names):
+    if any(not readers[n] <= {prog.index} for n in names):
         return None
     return list(dict.fromkeys(names))
 
@@ -162,7 +155,7 @@ def project(forms: Forms, choice: Mapping[str, int]) -> tuple[Problem, dict[str,
     used = {n for p in kept_programs for n in program_decision_names(p)}
     used |= {problem.decision(n).within for n in used if problem.decision(n).within}
     # (a decision no program reads stays: the model fixed it, the trace lists it)
-    readers = _readers(problem)
+    readers = decision_readers(problem)
     decisions = [d for d in problem.decisions
                  if d.name in used or not (readers.get(d.name, set()) & dropped)]
     programs_out = []

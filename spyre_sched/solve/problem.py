@@ -722,6 +722,16 @@ def pipeline_scope(pipe: Pipeline) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def decision_readers(problem: Problem) -> dict[str, set[int]]:
+    """Per decision (every one of the problem's), the indices of the programs whose
+    figures depend on it (`program_decision_names`)."""
+    out: dict[str, set[int]] = {d.name: set() for d in problem.decisions}
+    for prog in problem.programs:
+        for name in program_decision_names(prog):
+            out.setdefault(name, set()).add(prog.index)
+    return out
+
+
 def program_decision_names(program: Program) -> tuple[str, ...]:
     """Decisions any of a program's figures depend on (cycles, buffers, FIFOs, register
     files, instance limits), in first-seen order: another decision leaves them as they are."""

@@ -18,7 +18,13 @@ from spyre_sched.solve import cost
 from spyre_sched.solve.explain import explain_infeasible
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.model import BuiltModel, build, components
-from spyre_sched.solve.problem import LINK_KINDS, Problem, SolveError, program_decision_names
+from spyre_sched.solve.problem import (
+    LINK_KINDS,
+    Problem,
+    SolveError,
+    decision_readers,
+    program_decision_names,
+)
 from spyre_sched.solve.part_bounds import fewest_bytes, part_bounds, program_bounds
 from spyre_sched.solve.solution import PhaseStats, Solution, SolverStats
 
@@ -301,10 +307,7 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
     scratchpad at its least cycles (`part_bounds.fewest_bytes`), and the values whose
     programs add up to the least scratchpad (the first such in candidate order). None
     when any of this does not hold: the kernel's model is searched instead."""
-    readers: dict[str, set[int]] = {}
-    for prog in problem.programs:
-        for name in program_decision_names(prog):
-            readers.setdefault(name, set()).add(prog.index)
+    readers = decision_readers(problem)
     links = [d.name for d in problem.decisions if len(readers.get(d.name, ())) > 1]
     if any(problem.decision(d).kind not in LINK_KINDS for d in links):
         return None
@@ -343,10 +346,7 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
     for k, (_, part) in enumerate(parts):
         for name in program_decision_names(part):
             readers[name].append(k)
-    programs_of: dict[str, set[int]] = {d.name: set() for d in problem.decisions}
-    for prog in problem.programs:
-        for name in program_decision_names(prog):
-            programs_of[name].add(prog.index)
+    programs_of = decision_readers(problem)
     priced = [cost.program_parts(problem, part, best) for _, part in parts]
     spad = {p.index: cost.program_scratchpad(problem, p, best) for p in problem.programs}
 
