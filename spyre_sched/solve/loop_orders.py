@@ -18,7 +18,6 @@ chosen form's program into the first schedule's module.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -36,6 +35,7 @@ from spyre_sched.solve.problem import (
     Quantity,
     decision_readers,
     program_decision_names,
+    rewrite,
 )
 from spyre_sched.solve.solution import Solution
 from spyre_sched.solve.writeback import write_back
@@ -51,21 +51,17 @@ def order_decision(index: int) -> str:
 
 def renamed(value, names: Mapping[str, str]):
     """`value` (a problem's plain data) with every decision name in `names` replaced."""
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, Quantity):
-        # (a table is keyed by candidate indices, not names: it is kept as it is)
-        return Quantity(tuple(names.get(d, d) for d in value.scope), value.table,
-                        tuple(renamed(f, names) for f in value.factors), value.round_to,
-                        tuple(renamed(f, names) for f in value.divisors))
-    if isinstance(value, tuple):
-        return tuple(renamed(v, names) for v in value)
-    if isinstance(value, list):
-        return [renamed(v, names) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return replace(value, **{f.name: renamed(getattr(value, f.name), names)
-                                 for f in dataclasses.fields(value) if f.init})
-    return value
+    def leaf(obj):
+        if isinstance(obj, str):
+            return names.get(obj, obj)
+        if isinstance(obj, Quantity):
+            # (a table is keyed by candidate indices, not names: it is kept as it is)
+            return Quantity(tuple(names.get(d, d) for d in obj.scope), obj.table,
+                            tuple(renamed(f, names) for f in obj.factors), obj.round_to,
+                            tuple(renamed(f, names) for f in obj.divisors))
+        return None
+
+    return rewrite(value, leaf)
 
 
 @dataclass

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from spyre_sched.solve.problem import Decision, Problem, Quantity
+from spyre_sched.solve.problem import Decision, Problem, Quantity, rewrite
 
 
 class _PinnedTable(Mapping):
@@ -49,7 +49,6 @@ class Pinned:
 def pin(problem: Problem, fixed: Mapping[str, int]) -> Pinned:
     fixed = {name: int(index) for name, index in fixed.items()}
     sizes = {d.name: (1 if d.name in fixed else len(d.candidates)) for d in problem.decisions}
-    memo: dict[int, object] = {}
 
     def quantity(q: Quantity) -> Quantity:
         positions = {k: fixed[d] for k, d in enumerate(q.scope) if d in fixed}
@@ -61,33 +60,19 @@ def pin(problem: Problem, fixed: Mapping[str, int]) -> Pinned:
         table = _PinnedTable(q.table, tuple(sizes[d] for d in q.scope), positions)
         return Quantity(q.scope, table, factors, q.round_to, divisors)
 
-    def rebuild(obj):
-        found = memo.get(id(obj))
-        if found is not None:
-            return found
+    def leaf(obj):
         if isinstance(obj, Quantity):
-            out = quantity(obj)
-        elif isinstance(obj, Decision):
-            out = obj if obj.name not in fixed else dataclasses.replace(
+            return quantity(obj)
+        if isinstance(obj, Decision):
+            return obj if obj.name not in fixed else dataclasses.replace(
                 obj, candidates=(obj.candidates[fixed[obj.name]],))
-        elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            changes = {f.name: rebuild(getattr(obj, f.name)) for f in dataclasses.fields(obj)
-                       if f.init}
-            same = all(changes[k] is getattr(obj, k) for k in changes)
-            out = obj if same else dataclasses.replace(obj, **changes)
-        elif isinstance(obj, tuple):
-            items = tuple(rebuild(x) for x in obj)
-            out = obj if all(a is b for a, b in zip(items, obj)) else items
-        else:
-            out = obj
-        memo[id(obj)] = out
-        return out
+        return None
 
     for name, index in fixed.items():
         d = problem.decision(name)
         if not 0 <= index < len(d.candidates):
             raise ValueError(f"decision {name} has no candidate {index}")
-    pinned = rebuild(problem)
+    pinned = rewrite(problem, leaf)
     # a program's form pinned: that form runs (the one candidate left), the others never
     forms = [p for p in pinned.programs if p.variant is not None and p.variant[0] in fixed]
     if forms:

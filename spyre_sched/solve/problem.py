@@ -13,6 +13,7 @@ out), so the cost model and the CP-SAT model look values up instead of re-derivi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import Counter
@@ -751,3 +752,32 @@ def program_decision_names(program: Program) -> tuple[str, ...]:
     if program.variant is not None:  # (whether it runs at all)
         seen[program.variant[0]] = None
     return tuple(seen)
+
+
+def rewrite(value, leaf: Callable[[object], object]):
+    """`value` (a problem's plain data: dataclasses, tuples, lists and leaves) with every
+    part for which `leaf(part)` returns something other than None replaced by that. The
+    walk goes into dataclasses (their init fields), tuples and lists; what it leaves
+    unchanged stays the same object, and an object reached twice is rewritten once."""
+    memo: dict[int, object] = {}
+
+    def walk(obj):
+        found = memo.get(id(obj))
+        if found is not None:
+            return found
+        out = leaf(obj)
+        if out is None:
+            if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+                changes = {f.name: walk(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+                           if f.init}
+                out = obj if all(changes[k] is getattr(obj, k) for k in changes) \
+                    else dataclasses.replace(obj, **changes)
+            elif isinstance(obj, (tuple, list)):
+                items = [walk(x) for x in obj]
+                out = obj if all(a is b for a, b in zip(items, obj)) else type(obj)(items)
+            else:
+                out = obj
+        memo[id(obj)] = out
+        return out
+
+    return walk(value)
