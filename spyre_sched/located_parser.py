@@ -9,12 +9,12 @@ from contextlib import contextmanager
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 
 from spyre_sched.errors import SourceLocation, SpyreSchedError
 from spyre_sched.fast_op_parser import FastOpReader
-from spyre_sched.xdsl_compat import current_token, install_linear_time_lexer
+from spyre_sched.xdsl_compat import current_token, install_linear_time_lexer, resume_at, token_after
 
 MAX_NESTING = 64
 """Ops nest at most this deep (an op inside a region of an op inside ...). Parsing,
@@ -69,6 +69,12 @@ class OpLocations(Mapping[Operation, SourceLocation]):
         return len(self._positions)
 
 
+#: characters of an attribute's or type's text by which `LocatedParser` looks it up
+_HEAD = 12
+#: the characters an attribute or type read again may end with
+_CLOSING = frozenset(">])}\"")
+
+
 class LocatedParser(Parser):
     """`Parser` that records the source position of each op it builds."""
 
@@ -85,6 +91,42 @@ class LocatedParser(Parser):
         # Common one-line ops are read without xDSL's per-op machinery; `fast_ops=False`
         # parses everything with xDSL (the differential tests compare the two).
         self._fast = FastOpReader(self, text) if fast_ops else None
+        # Attributes and types already read in this text, by their first characters:
+        # (their whole text up to the next token, the object xDSL made of it). Generated
+        # IR repeats them (a program's views share their coordinate sets, its units the
+        # same memref types), and xDSL's attribute parser costs ~1 ms for an affine set.
+        self._attributes: dict[str, list[tuple[str, Attribute]]] | None = {} if fast_ops else None
+        self._types: dict[str, list[tuple[str, Attribute]]] | None = {} if fast_ops else None
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        return self._read_again(self._attributes, super().parse_optional_attribute)
+
+    def parse_optional_type(self) -> Attribute | None:
+        return self._read_again(self._types, super().parse_optional_type)
+
+    def _read_again(self, seen, parse) -> Attribute | None:
+        """`parse()`, or, where the same text was parsed before in this file, the object
+        it gave then (attributes are immutable and their text alone gives them: an alias
+        means the same in the whole file). Only a text that parsed is remembered."""
+        if seen is None:
+            return parse()
+        start = current_token(self).span.start
+        text = self.text
+        head = text[start:start + _HEAD]
+        for whole, found in seen.get(head, ()):
+            if text.startswith(whole, start):
+                resume_at(self, token_after(self, start + len(whole) - 1))
+                return found
+        found = parse()
+        if found is not None:
+            end = current_token(self).span.start
+            own = text[start:end].rstrip()
+            # Kept with the first character of the next token: the text read again ends
+            # where it ended here, on a closing bracket no character can extend (a symbol
+            # `@f1` is a prefix of `@f10`). Short ones parse as quickly as they are found.
+            if len(own) >= _HEAD and own[-1] in _CLOSING and end < len(text):
+                seen.setdefault(head, []).append((text[start:end + 1], found))
+        return found
 
     def parse_operation(self) -> Operation:
         start = current_token(self).span.start

@@ -88,12 +88,12 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.registry import make_context
+from spyre_sched.located_parser import LocatedParser
 from spyre_sched.schedule.common import (
     PINNED_ATTR,
     PROGRAM_PREFIX,
@@ -382,7 +382,7 @@ def _program_text(fn: func.FuncOp, index: int, grid: Attribute, values: str,
       func.return
     }}
   }}"""
-    program = Parser(make_context(), text).parse_module()
+    program = LocatedParser(make_context(), text, "<a fill or relay program>").parse_module()
     if program.parent is not None:
         program.detach()
     return program

@@ -353,3 +353,34 @@ def test_a_large_generated_kernel_is_read_by_the_fast_path() -> None:
     assert fast_path_was_used(text) >= 4980
     fast, slow = parsed_by_parser(text, True), parsed_by_parser(text, False)
     assert fast == slow
+
+
+VIEWS = """func.func @k(%A: index) {{
+  %o = arith.constant 0 : index
+  %v0 = ktdp.construct_memory_view %o, sizes: [64, 128], strides: [128, 1] {{coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<ct_local>}} : memref<64x128xf16>
+  %v1 = ktdp.construct_memory_view %o, sizes: [64, 128], strides: [128, 1] {{coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<ct_local>}} // again
+      : memref<64x128xf16>
+  %v2 = ktdp.construct_memory_view %o, sizes: [64, 128], strides: [128, 1] {{coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<ct_local>}} : {last}
+  func.return
+}}
+"""
+
+
+def test_an_attribute_or_type_read_again_is_the_same_and_errors_stay_located() -> None:
+    # The located parser reads an attribute or type whose text it has met before in the
+    # file from what it made then: the same objects, the same IR as xDSL's own reading,
+    # and an error after one is still reported where it is.
+    text = VIEWS.format(last="memref<64x128xf16>")
+    assert parsed_by_parser(text, True) == parsed_by_parser(text, False)
+    parser = LocatedParser(make_context(), text, "t.mlir")
+    views = [op for op in parser.parse_module().walk() if op.name == "ktdp.construct_memory_view"]
+    assert len(views) == 3
+    assert views[1].coordinate_set is views[0].coordinate_set
+    assert views[2].coordinate_set is views[0].coordinate_set
+    assert views[1].result.type is views[0].result.type
+    bad = VIEWS.format(last="memref<64x128xf17>")
+    status, message, offset = parsed_by_parser(bad, True)
+    assert status == "error"
+    assert (status, message, offset) == parsed_by_parser(bad, False)
+    assert bad[offset:].startswith("xf17") or bad[offset:].startswith("f17") \
+        or bad[offset:].startswith("memref<64x128xf17")
