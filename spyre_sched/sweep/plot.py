@@ -50,7 +50,8 @@ def write_plots(rows: list[dict], parameters: list[str], folder: Path,
     series = sorted({(r["kernel"], r["strategy"]) for r in ok})
     kernels = sorted({k for k, _ in series})
     strategies = sorted({s for _, s in series})
-    colours = {k: plt.get_cmap("tab10")(i % 10) for i, k in enumerate(kernels)}
+    # a colour per kernel: tab20's ten dark hues first, then their light ones
+    colours = {k: plt.get_cmap("tab20")((2 * i) % 20 + (i // 10) % 2) for i, k in enumerate(kernels)}
     styles = {s: ("-", "o") if i == 0 else ("--", "s") for i, s in enumerate(strategies)}
     written = []
     for parameter in parameters:
