@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -121,3 +123,18 @@ def test_plot_without_matplotlib_says_how_to_get_it_before_any_job(tmp_path, mon
     assert result.exit_code == 1
     assert "--plot needs matplotlib, an optional extra" in result.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[2] / "examples"
+                                         / "sweeps").glob("*.toml")), ids=lambda p: p.name)
+def test_the_example_sweeps_read_and_make_valid_device_points(path):
+    # (without running them: the full-size one takes minutes)
+    from spyre_sched.sweep.plan import device_points, jobs
+    from spyre_sched.sweep.spec import read_sweep
+
+    spec = read_sweep(path)
+    points = device_points(spec)
+    assert len(points) == 12 and spec.strategies == ("solver", "heuristic")
+    assert len(spec.kernels) == 11  # the suite
+    assert len(jobs(spec, points)) == 12 * 2 * len(spec.kernels)
+    assert all(Path(k).exists() for k in spec.kernels)
