@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import ModuleOp
 
-from spyre_sched.schedule.common import PROGRAM_PREFIX, programs
+from spyre_sched.schedule.common import programs
 from spyre_sched.schedule.interchange_tile_loops import INTERCHANGED_ATTR
 from spyre_sched.solve.extract import Extraction
 from spyre_sched.solve.problem import (
@@ -154,16 +154,11 @@ def project(forms: Forms, choice: Mapping[str, int]) -> tuple[Problem, dict[str,
     readers = decision_readers(problem)
     decisions = [d for d in problem.decisions
                  if d.name in used or not (readers.get(d.name, set()) & dropped)]
-    programs_out = []
-    for p in kept_programs:
-        original = next((i for i, f in forms.interchanged.items() if f == p.index), None)
-        programs_out.append(replace(renamed(p, back), index=original)
-                            if original is not None else p)
-    out = []
-    for d in decisions:
-        original = next((i for i, f in forms.interchanged.items() if f == d.program), None)
-        out.append(replace(renamed(d, back), program=original)
-                   if original is not None else d)
+    original = {fresh: index for index, fresh in forms.interchanged.items()}
+    programs_out = [replace(renamed(p, back), index=original[p.index])
+                    if p.index in original else p for p in kept_programs]
+    out = [replace(renamed(d, back), program=original[d.program])
+           if d.program in original else d for d in decisions]
     projected = replace(problem, decisions=tuple(out),
                         programs=tuple(sorted(programs_out, key=lambda p: p.index)))
     return projected, {back.get(d.name, d.name): choice[d.name] for d in decisions}
@@ -229,13 +224,7 @@ def _compared(solution: Solution, name: str,
 
 def _transplant(source: ModuleOp, target: ModuleOp, index: int) -> None:
     """Replace the target's program module `index` by the source's."""
-    name = f"{PROGRAM_PREFIX}{index}"
-
-    def find(module: ModuleOp) -> ModuleOp:
-        return next(op for op in module.ops if isinstance(op, ModuleOp)
-                    and op.sym_name is not None and op.sym_name.data == name)
-
-    new, old = find(source), find(target)
+    new, old = (dict(programs(module))[index].parent_op() for module in (source, target))
     new.detach()
     target.body.block.insert_op_before(new, old)
     old.detach()

@@ -565,10 +565,6 @@ class Problem:
         return [p for p in self.programs if self.runs(p, choice)]
 
     @property
-    def has_variants(self) -> bool:
-        return any(p.variant is not None for p in self.programs)
-
-    @property
     def pinned_bytes(self) -> int:
         """What the pinned regions take from the scratchpad's capacity (aligned: `reserved`)."""
         return sum(r.reserved for r in self.pinned)

@@ -820,7 +820,7 @@ class _Stater:
     def pipeline(self, p: Pipeline, top: bool = False,
                  count: tuple[cp_model.LinearExprT, int, int] | None = None) -> _Run:
         """One run of `p` (`cost.pipeline_cycles`, `cost.shared_memory_busy`); `count`:
-        (N, its least, its most) when the run is not its own count (`_mean_run`)."""
+        (N, its least, its most) when the run is not its own count (`_nested_run`)."""
         n, n_lo, n_hi = self.iterations(p) if count is None else count
         modulos = self.modulo(p.modulo)
         shared = sorted({w.shared_memory for st in p.stages for w in st.work
