@@ -47,6 +47,18 @@ class ReferenceRun:
     bounds assumed it (None: any order)."""
 
 
+@dataclass
+class ReferenceRuns:
+    """Reference runs of one kernel on the same inputs and the same device definitions
+    (pre-mapping patterns and scratchpad size), by accumulator and summation depth, for a
+    caller that checks many bundles of that kernel: `run(..., reference=runs)` uses the
+    run made for exactly this bundle's accumulator and depth (so its bounds, and the
+    verdict, are those a fresh run gives) and adds the one it makes. That the kernel,
+    inputs and device definitions are the same is the caller's to ensure."""
+
+    runs: dict[tuple[str, int | None], ReferenceRun] = field(default_factory=dict)
+
+
 class _Stopwatch:
     """Wall and CPU seconds of a `with` block, added to `timings[name]`."""
 
@@ -364,7 +376,7 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         device: str | None = None, objective: str = "latency", strategy: str = "solver",
         runtime_args: dict[str, int] | None = None, seed: int = 0,
         trace: str | os.PathLike | None = None,
-        reference: ReferenceRun | None = None,
+        reference: ReferenceRun | ReferenceRuns | None = None,
         memory_cap: int | None = None, max_cycles: int | None = None,
         max_seconds: float | None | str = "default", allow_races: bool = False,
         func: str | None = None) -> RunResult:
@@ -373,8 +385,10 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
 
     `reference`: the `ReferenceRun` of an earlier result (`result.reference_run`) of the
     same kernel on the same inputs, used instead of running the reference again (it is
-    run again only if this bundle accumulates in another type). `result.timings` gives the
-    wall and CPU seconds of compile, emulation and reference.
+    run again only if this bundle accumulates in another type); or a `ReferenceRuns`, whose
+    run for exactly this bundle's accumulator and summation depth is used (and to which
+    a run made here is added). `result.timings` gives the wall and CPU seconds of
+    compile, emulation and reference.
 
     Limits (each refused or stopped with an ExecutionError that says how to raise it):
     `memory_cap`, the host bytes the emulated memories and the reference's simulated
@@ -391,9 +405,10 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
     from emulator.trace import TraceRecorder
     from spyre_sched.frontend import load_kernel
 
-    if reference is not None and not isinstance(reference, ReferenceRun):
+    if reference is not None and not isinstance(reference, (ReferenceRun, ReferenceRuns)):
         raise ExecutionError("run: reference= takes the ReferenceRun of an earlier result "
-                             "(result.reference_run): outputs with their error bounds")
+                             "(result.reference_run): outputs with their error bounds, or "
+                             "a ReferenceRuns")
     memory_cap = DEFAULT_MEMORY_CAP if memory_cap is None else memory_cap
     max_cycles = DEFAULT_MAX_CYCLES if max_cycles is None else max_cycles
     max_seconds = DEFAULT_MAX_SECONDS if max_seconds == "default" else max_seconds
@@ -441,6 +456,9 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
         made = reference_interpreter.make_inputs(kernel, seed, rt_args, memory_cap=memory_cap)
         for name, value in made.items():
             given.setdefault(name, value)
+        known = reference if isinstance(reference, ReferenceRuns) else None
+        if known is not None:
+            reference = known.runs.get((accumulator, depth))
         # an earlier reference's bounds serve when they allow at least this bundle's depth
         # (any order, or a deeper one: looser, and still true); else they are recomputed
         if reference is not None and reference.accumulator == accumulator and (
@@ -455,6 +473,10 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                     memory_cap=memory_cap, max_roundings=depth)
             reference = ReferenceRun(want, bounds, accumulator, timings["reference"]["wall_s"],
                                      timings["reference"]["cpu_s"], depth)
+            if known is not None:
+                for array in (*want.values(), *bounds.values()):
+                    array.flags.writeable = False  # shared by every later check
+                known.runs[(accumulator, depth)] = reference
         want = reference.outputs
         # an array given for an argument (by the caller, or made here for an input) is
         # read back whole, whatever extent the job plan states for this launch

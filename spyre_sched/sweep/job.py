@@ -18,8 +18,10 @@ happened (`status`) and why (`reason`):
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,15 @@ ROW_FIELDS = ("kernel", "device", "strategy", "objective", "status", "reason", "
               "verdict", "correct", "solver_status", "solver_gap", "model_variables",
               "model_constraints", "solve_s", "compile_s", "emulate_s", "run_s",
               "elements_per_s", "job_s")
+
+
+#: this worker's reference runs, by what they depend on (`_reference_key`): a sweep runs
+#: each kernel on many device points whose figures the reference never reads (bandwidths,
+#: latencies, unit counts), and the reference interpreter can cost more than the job's
+#: compile and emulation together (the full-size FFN: ~11 s). The jobs run kernel by
+#: kernel, so the last few kernels are kept.
+_REFERENCES: OrderedDict[tuple, object] = OrderedDict()
+_REFERENCES_KEPT = 2
 
 
 @dataclass(frozen=True)
@@ -138,7 +149,7 @@ def _measure(job: SweepJob, kernel_path: str, device_path: str, row: dict) -> di
     row.update(bound_cycles=bound.bound_cycles, bound_binding=bound.binding)
     inputs = reference.make_inputs(kernel, job.seed)
     figures, _ = measure_strategy(KernelJob(kernel_path, device_path, job.seed, job.objective),
-                                  job.strategy, inputs, device)
+                                  job.strategy, inputs, device, _reference_runs(job, device))
     figures.pop("strategy", None)
     measured = dict(figures)
     cycles = measured["cycles"]
@@ -154,3 +165,29 @@ def _measure(job: SweepJob, kernel_path: str, device_path: str, row: dict) -> di
         shown = "; ".join(str(m) for m in measured.get("mismatches", [])[:3])
         measured.update(status="mismatch", reason=f"verdict {measured['verdict']}: {shown}")
     return measured
+
+
+def _reference_key(job: SweepJob, device) -> tuple:
+    """What the reference's outputs and bounds depend on besides the bundle's accumulator
+    and summation depth (which `ReferenceRuns` keys itself): the kernel, the inputs'
+    seed, and of the device only what the reference reads of it: the ops it defines
+    (pre-mapping patterns) and the scratchpad size (a pinned argument or an access past
+    it is refused)."""
+    from spyre_sched.device.patterns import device_patterns
+
+    patterns = tuple(str(p) for p in device_patterns(device, "pre_mapping"))
+    return (hashlib.sha256(job.kernel_text.encode()).hexdigest(), job.seed,
+            device.scratchpad_bytes, patterns)
+
+
+def _reference_runs(job: SweepJob, device):
+    """The reference runs this worker made for the job's kernel on the same inputs and
+    device definitions (new and empty the first time)."""
+    from spyre_sched.emulate import ReferenceRuns
+
+    key = _reference_key(job, device)
+    runs = _REFERENCES.pop(key, None) or ReferenceRuns()
+    _REFERENCES[key] = runs  # (the most recent last)
+    while len(_REFERENCES) > _REFERENCES_KEPT:
+        _REFERENCES.popitem(last=False)
+    return runs

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import spyre_sched
 from emulator.bundle_files import seal
 from spyre_sched.cli import main
-from spyre_sched.emulate import ReferenceRun
+from spyre_sched.emulate import ReferenceRun, ReferenceRuns
 from spyre_sched.errors import ExecutionError
 
 ROOT = Path(__file__).parents[3]
@@ -106,6 +106,33 @@ def test_timings_and_a_reused_reference(scale_rows):
     assert not spyre_sched.run(scale_rows, reference=wrong).matches
     with pytest.raises(ExecutionError, match="ReferenceRun"):
         spyre_sched.run(scale_rows, reference=first.reference_run.outputs)
+
+
+def test_reference_runs_serve_a_bundle_only_at_its_own_depth(row_sum):
+    """A `ReferenceRuns` gives a bundle the run made for exactly its accumulator and
+    summation depth (the bounds a fresh run gives), and keeps what a run makes."""
+    runs = ReferenceRuns()
+    first = spyre_sched.run(row_sum, reference=runs)
+    assert first.matches and "reused" not in first.timings["reference"]
+    made = first.reference_run
+    assert runs.runs == {(made.accumulator, made.summation_depth): made}
+    assert not any(a.flags.writeable for a in (*made.outputs.values(), *made.bounds.values()))
+    again = spyre_sched.run(row_sum, reference=runs)
+    assert again.timings["reference"]["reused"] is True and again.matches
+    # the entry under this bundle's key is the one checked against: one ulp off fails
+    name = next(iter(made.outputs))
+    nudged = made.outputs[name].copy()
+    nudged.flat[0] = np.nextafter(nudged.flat[0], np.inf).astype(nudged.dtype)
+    key = (made.accumulator, made.summation_depth)
+    wrong = ReferenceRuns({key: ReferenceRun({name: nudged}, made.bounds, made.accumulator,
+                                             summation_depth=made.summation_depth)})
+    assert not spyre_sched.run(row_sum, reference=wrong).matches
+    # a run made for a deeper order (looser bounds, still true) does not serve it
+    deeper = made.summation_depth + 1 if made.summation_depth is not None else 1
+    other = ReferenceRuns({(made.accumulator, deeper): made})
+    fresh = spyre_sched.run(row_sum, reference=other)
+    assert "reused" not in fresh.timings["reference"]
+    assert set(other.runs) == {key, (made.accumulator, deeper)}
 
 
 def test_compile_time_is_reported_for_a_kernel():
