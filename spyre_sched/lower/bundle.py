@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import ParseError, SpyreSchedError, VerifyError
+from spyre_sched.located_parser import LocatedParser
 from spyre_sched.lower import runtime_shapes
 from spyre_sched.lower.bundle_folder import check_destination, place
 from spyre_sched.lower.lowering import Bundle, lower
@@ -189,7 +190,9 @@ def bundle_from_schedule_ir(text: str, *, kernel_text: bytes | None, device=None
                             argument_shapes: dict[str, tuple[int, ...]] | None = None,
                             folded_arguments: dict[str, int | float] | None = None) -> Bundle:
     try:
-        module = Parser(make_context(), text, "<solved ScheduleIR>").parse_module()
+        # (the located parser: its common ops and repeated attributes read without
+        # xDSL's per-op machinery, the same IR; check_round_trip keeps xDSL's own)
+        module = LocatedParser(make_context(), text, "<solved ScheduleIR>").parse_module()
         module.verify()
     except SpyreSchedError:
         raise
