@@ -171,21 +171,31 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
         indices = [_constant_index(out_maps[i]) for i in range(len(combiners))]
         inits = [np.asarray(outputs[i])[indices[i]].transpose([od.index(d) for d in parallel])
                  for i, od in enumerate(ods)]
-        if not tracked and len(inputs) == 2:
+        if len(inputs) == 2:
             sides = op_static(op, _matmul_sides)
             if sides is not None:
                 how = None if ex.errors is None else contraction.SumBounds(
                     ex.machine.errors.accumulator, ex.machine.errors.max_roundings,
                     element_name(out_types[0]))
+                carried = None
+                init_error = operand_errors[len(inputs)] if tracked else None
+                if tracked:  # (the operands' and the init's bounds, laid out as they are)
+                    carried = (*(None if operand_errors[k] is None else _bind(
+                        np.broadcast_to(operand_errors[k], np.shape(inputs[k])), maps[k],
+                        sizes) for k in sides), None if init_error is None else
+                        np.broadcast_to(init_error, np.shape(outputs[0]))[indices[0]].transpose(
+                            [ods[0].index(d) for d in parallel]))
                 found = contraction.contract([bound_in[k] for k in sides],
                                              [maps[k] for k in sides], sizes, red, inits[0],
-                                             how)
+                                             how, carried)
                 if found is not None:
                     acc, bound = found if how is not None else (found, None)
                     order = [parallel.index(d) for d in ods[0]]
                     if how is not None:
                         error_tracking._set(ex.errors, op.results[0], _place(
-                            bound.transpose(order), indices[0], np.zeros(np.shape(outputs[0]))))
+                            bound.transpose(order), indices[0],
+                            np.zeros(np.shape(outputs[0])) if init_error is None
+                            else np.broadcast_to(init_error, np.shape(outputs[0]))))
                     return [_place(acc.transpose(order), indices[0], outputs[0])]
         # The body runs over the whole domain at once, so a large one (a matmul's M x N x K)
         # runs in slabs of one parallel loop: each output element is still reduced in one

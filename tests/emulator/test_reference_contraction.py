@@ -4,7 +4,8 @@ general path (every term materialised, the exact sum rounded once) gives, on dat
 float64 sums are exact, where they are not (tiny and huge values in one row), with exact
 zeros of either sign, non-finite values, a non-zero init, and operands or the result
 indexed transposed; in a launch that tracks error bounds, the same values and the same
-bounds (within float64's own summation error) as the general path."""
+bounds (within float64's own summation error) as the general path, also where the operands
+or the init carry bounds of their own (never smaller than the general path's)."""
 
 from __future__ import annotations
 
@@ -228,3 +229,131 @@ def test_only_the_exact_product_body_is_a_contraction():
     matmul_f16 = load_kernel(contraction.__file__.replace(
         "emulator/reference/contraction.py", "bench/interpreter_kernels/matmul_256.mlir"))
     assert sides(matmul_f16) is None
+
+
+def _chained(bounded: str) -> tuple[str, dict]:
+    """C = H @ B (+ init) where a reordered sum reaches the operands `bounded` names:
+    "a" (H = f16(X @ W), an FFN's down projection), "both" (B = f16(V @ U) too) or
+    "init" (the init is another matmul's f32 result)."""
+    k0 = 16
+
+    def view(name: str, rows: int, cols: int, etype: str) -> str:
+        box = (f"affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, "
+               f"-d1 + {cols - 1} >= 0)>")
+        return (f"  %{name}v = ktdp.construct_memory_view %{name}, sizes: [{rows}, {cols}], "
+                f"strides: [{cols}, 1] {{coordinate_set = {box}, memory_space = "
+                f"#ktdp.memory_space<global>}} : memref<{rows}x{cols}x{etype}>\n"
+                f"  %{name}t = ktdp.construct_access_tile %{name}v[%c0, %c0] {{access_tile_set"
+                f" = {box}, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>}} : "
+                f"memref<{rows}x{cols}x{etype}> -> !ktdp.access_tile<{rows}x{cols}xindex>\n"
+                f"  %t_{name.lower()} = ktdp.load %{name}t : !ktdp.access_tile<{rows}x{cols}xindex>"
+                f" -> tensor<{rows}x{cols}x{etype}>\n")
+
+    def matmul(out: str, lhs: str, rhs: str, rows: int, depth: int, cols: int,
+               init: str | None = None) -> str:
+        t = f"tensor<{rows}x{cols}xf32>"
+        head = "" if init else (f"  %{out}_e = tensor.empty() : {t}\n  %{out}_i = linalg.fill "
+                                f"ins(%zero : f32) outs(%{out}_e : {t}) -> {t}\n")
+        return head + (
+            f"  %{out} = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,"
+            f" affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], "
+            f"iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}} ins(%{lhs}, %{rhs} "
+            f": tensor<{rows}x{depth}xf16>, tensor<{depth}x{cols}xf16>) outs(%{init or out + '_i'}"
+            f" : {t}) {{\n  ^bb0(%x: f16, %y: f16, %o: f32):\n"
+            f"    %x32 = arith.extf %x : f16 to f32\n    %y32 = arith.extf %y : f16 to f32\n"
+            f"    %p = arith.mulf %x32, %y32 : f32\n    %s = arith.addf %o, %p : f32\n"
+            f"    linalg.yield %s : f32\n  }} -> {t}\n")
+
+    def to_f16(out: str, source: str, rows: int, cols: int) -> str:
+        return (f"  %{out}_e = tensor.empty() : tensor<{rows}x{cols}xf16>\n"
+                f"  %{out} = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,"
+                f" affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [\"parallel\", "
+                f"\"parallel\"]}} ins(%{source} : tensor<{rows}x{cols}xf32>) outs(%{out}_e : "
+                f"tensor<{rows}x{cols}xf16>) {{\n  ^bb0(%v: f32, %o: f16):\n"
+                f"    %r = arith.truncf %v : f32 to f16\n    linalg.yield %r : f16\n"
+                f"  }} -> tensor<{rows}x{cols}xf16>\n")
+
+    shapes = {"X": [M, k0], "W": [k0, K], "B": [K, N], "V": [K, k0], "U": [k0, N],
+              "P": [M, k0], "Q": [k0, N], "C": [M, N]}
+    body = view("X", M, k0, "f16") + view("W", k0, K, "f16")
+    body += matmul("s1", "t_x", "t_w", M, k0, K) + to_f16("h1", "s1", M, K)
+    if bounded == "both":
+        body += view("V", K, k0, "f16") + view("U", k0, N, "f16")
+        body += matmul("r1", "t_v", "t_u", K, k0, N) + to_f16("b1", "r1", K, N)
+    else:
+        body += view("B", K, N, "f16")
+    init = None
+    if bounded == "init":
+        body += view("P", M, k0, "f16") + view("Q", k0, N, "f16")
+        body += matmul("g1", "t_p", "t_q", M, k0, N)
+        init = "g1"
+    body += matmul("c1", "h1", "b1" if bounded == "both" else "t_b", M, K, N, init)
+    names = ["X", "W"] + (["V", "U"] if bounded == "both" else ["B"]) + \
+        (["P", "Q"] if bounded == "init" else []) + ["C"]
+    box = "affine_set<(d0, d1) : (d0 >= 0, -d0 + {} >= 0, d1 >= 0, -d1 + {} >= 0)>".format(M - 1, N - 1)
+    text = (f"func.func @chained({', '.join('%' + n + ': index' for n in names)}) {{\n"
+            f"  %c0 = arith.constant 0 : index\n  %zero = arith.constant 0.0 : f32\n{body}"
+            f"  %Cv = ktdp.construct_memory_view %C, sizes: [{M}, {N}], strides: [{N}, 1] "
+            f"{{coordinate_set = {box}, memory_space = #ktdp.memory_space<global>}} : "
+            f"memref<{M}x{N}xf32>\n"
+            f"  %Ct = ktdp.construct_access_tile %Cv[%c0, %c0] {{access_tile_set = {box}, "
+            f"access_tile_order = affine_map<(d0, d1) -> (d0, d1)>}} : memref<{M}x{N}xf32> -> "
+            f"!ktdp.access_tile<{M}x{N}xindex>\n"
+            f"  ktdp.store %c1, %Ct : tensor<{M}x{N}xf32>, !ktdp.access_tile<{M}x{N}xindex>\n"
+            f"  return\n}}\n")
+    return text, {n: shapes[n] for n in names}
+
+
+@pytest.mark.parametrize("bounded", ["a", "both", "init"])
+@pytest.mark.parametrize("kind", ["uniform", "tiny_and_huge"])
+@pytest.mark.parametrize("depth", [None, 8])
+def test_operands_that_carry_bounds_stay_on_the_matmul_path(monkeypatch, bounded, kind, depth):
+    """A matmul whose operands (or init) a reordered sum reaches: its terms' bounds summed
+    by matrix products (`carried_sum_bound`), the same values as the general path and
+    bounds never smaller than its (a verdict cannot change with the path) and larger by
+    no more than float64's summation error."""
+    text, shapes = _chained(bounded)
+    rng = np.random.default_rng(len(bounded) * 3 + len(kind))
+    inputs = {n: rng.uniform(-2, 2, s).astype(np.float16) for n, s in shapes.items() if n != "C"}
+    if kind == "tiny_and_huge":
+        inputs["X"].flat[rng.choice(inputs["X"].size, 8)] = np.float16(6e-8)
+        inputs["X"].flat[rng.choice(inputs["X"].size, 8)] = np.float16(-3e2)
+    carried = []
+    real = contraction.carried_sum_bound
+    monkeypatch.setattr(contraction, "carried_sum_bound",
+                        lambda *args: carried.append(1) or real(*args))
+    values, bounds = run_with_error_bounds(text, inputs, "f32", max_roundings=depth)
+    assert carried  # the last matmul took the matrix-product path
+    monkeypatch.setattr(contraction, "contract", lambda *args: None)
+    want, want_bounds = run_with_error_bounds(text, inputs, "f32", max_roundings=depth)
+    assert np.array_equal(values["C"].view(np.uint32), want["C"].view(np.uint32))
+    fast, slow = bounds["C"], want_bounds["C"]
+    assert np.array_equal(np.isnan(fast), np.isnan(slow))
+    assert np.array_equal(np.isinf(fast), np.isinf(slow))
+    finite = np.isfinite(slow)
+    assert finite.all() and (slow > 0).all()
+    # where both operands vary, one expression bounds the four corners of every term
+    # (and a product's rounding is counted wherever both vary): a little looser there
+    looser = 2.0**-12 if bounded == "both" else 1e-9
+    assert np.all(fast >= slow) and np.all(fast <= slow * (1 + looser))
+
+
+def test_a_bound_the_matrix_path_cannot_carry_goes_the_general_way():
+    """Not finite, or a corner past f16's largest value: the general path decides."""
+    a = np.full((2, 3), 65504.0)
+    b = np.ones((3, 2))
+    how = contraction.SumBounds("f32", None, "f32")
+    init = np.zeros((2, 2))
+    assert contraction.carried_sum_bound(a, b, np.full((2, 3), 32.0), None, None, init,
+                                         a @ b, how) is None
+    assert contraction.carried_sum_bound(a / 4, b, np.full((2, 3), 1.0), None, None, init,
+                                         (a / 4) @ b, how) is not None
+    ins = [np.ones((2, 1, 3), np.float16), np.ones((1, 2, 3), np.float16)]
+    maps = [None, None]
+    args = (ins, maps, [2, 2, 3], [2], np.zeros((2, 2)), how)
+    from xdsl.ir.affine import AffineMap
+    maps[:] = [AffineMap.from_callable(lambda i, j, k: (i, k)),
+               AffineMap.from_callable(lambda i, j, k: (k, j))]
+    assert contraction.contract(*args, (np.full((2, 1, 3), np.inf), None, None)) is None
+    assert contraction.contract(*args, (np.full((2, 1, 3), np.nan), None, None)) is None
+    assert contraction.contract(*args, (np.full((2, 1, 3), 0.5), None, None)) is not None
