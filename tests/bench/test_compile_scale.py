@@ -31,6 +31,10 @@ PER_ARGUMENT = {"_mentions_tile", "_index_value", "atom"}
 takes all of the kernel's arguments, and these kernels have a pointer per program, so
 their calls grow as programs x pointers. Left as they are (docs/benchmarks.md says so);
 every other function of this project must grow with the programs alone."""
+PER_TOKEN = {"token_after", "resume_at"}
+"""The located parser's per-token helpers (`xdsl_compat`): the bundle writer reads the
+solved ScheduleIR back with it, and that text grows as programs x pointers here, like the
+library parser's calls it stands in for."""
 TRAVERSALS = {"walk", "lookup_symbol"}
 """Library functions that visit a whole region or symbol table: their calls from one of our
 functions must grow with the programs too (a walk of the kernel once per program grows as
@@ -56,7 +60,7 @@ def _checked(key: tuple) -> bool:
     function growing as programs squared."""
     if len(key) == 2:
         return _checked(key[0]) and key[1][2] in TRAVERSALS
-    return _ours(key[0]) and key[2] not in PER_ARGUMENT
+    return _ours(key[0]) and key[2] not in PER_ARGUMENT | PER_TOKEN
 
 
 def _name(key: tuple) -> str:
