@@ -7,7 +7,8 @@ elementwise chain (a `linalg.generic` body of `arith`, `math` and `spyreop` ops,
 `linalg` ops, or `arith` ops on whole tensors), possibly broadcasting a row or column
 vector, or a reduction over either axis (`linalg.reduce`, or a generic whose body maps
 the input first; sums of f16 optionally in an f32 accumulator), or a matmul of the block
-by a square weight every tile reads. Inputs may be gathered row by row through an index
+by a square weight every tile reads (an f32 sum possibly mapped back and multiplied
+again, as an FFN's down projection). Inputs may be gathered row by row through an index
 tensor (an indirect access tile). A program's result goes to the output argument, or,
 when a later program reads it, to an intermediate in device memory (a pointer argument),
 in the tile's own scratchpad (`ct_local`) or in a tensor distributed over the tiles'
@@ -602,6 +603,10 @@ class _Kernel:
         else:
             if self.rank == 2 and not self.masked and ch.flag(12, "matmul"):
                 operands[0] = self._matmul(operands[0])
+                if operands[0].dtype != self.dtype and ch.flag(40, "matmul"):
+                    # an FFN's down projection: the sum mapped back to the kernel's type
+                    # and multiplied again, its operand carrying the first sum's bound
+                    operands[0] = self._matmul(self._generic([operands[0]]))
             if self.rank == 2 and ch.flag(20, "bias"):
                 operands.append(self._load_input(ch.pick(["row", "col"])))
             result = self._map(operands)
