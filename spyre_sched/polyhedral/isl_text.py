@@ -108,12 +108,16 @@ def witness(iset: isl.Set) -> dict[str, int]:
     flat = iset.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, nparam)
     if flat.is_bounded():
         try:
-            flat = flat.lexmin()
+            least = flat.lexmin()
         except isl.Error:
             # isl's lexmin gives up on some sets with existentially quantified divisions
             # ("affine expression involves some of the domain dimensions"); any point is
             # still a witness.
-            pass
+            least = None
+        # on such a set it can also come back empty, the set itself not (a read-write
+        # race of two strided tiles in the oracles' random kernels): a point of the set
+        if least is not None and not least.is_empty():
+            flat = least
     point = flat.sample_point()
     names = list(params) + [d or f"x{k}" for k, d in enumerate(dims)]
     return {

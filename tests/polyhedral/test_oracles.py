@@ -21,10 +21,12 @@ from hypothesis import strategies as st
 
 from random_kernels import (
     Access,
+    Base,
     Instance,
     KernelSpec,
     Oracle,
     Part,
+    TileSet,
     View,
     kernel_specs,
     tile_sets,
@@ -146,6 +148,33 @@ def check_read_write_races(spec: KernelSpec):
 
 
 test_read_write_races, test_read_write_races_many = both(check_read_write_races, kernel_specs())
+
+
+def test_a_race_whose_least_point_isl_misses():
+    """Found by the long run: the overlap of a strided load and a cut store (a division in
+    its constraints) is not empty, but isl's lexmin of it comes back empty; the witness
+    is then another point of it."""
+    zero = Base(cx=0, cy=0, cl=(0, 0), k=0)
+
+    def load(view, base, tset, position):
+        return Access(kind="load", view=view, base=base, tset=tset, transposed=False,
+                      depth=0, position=position)
+
+    strided = TileSet(lo=(0, 0), hi=(0, 0), cut=None, stride=(0, 2))
+    check_read_write_races(KernelSpec(
+        grid=(3, 2), loops=[],
+        views=[View(parts=[Part(pointer=None, memory="core0", offset=0, lo=(-1, 0),
+                                hi=(1, 3), stride_kind="row", cut=None)]),
+               View(parts=[Part(pointer=None, memory="own", offset=1, lo=(0, -2),
+                                hi=(1, 1), stride_kind="row", cut=None)])],
+        accesses=[load(0, (zero, zero), strided, 0), load(0, (zero, zero), strided, 1),
+                  load(1, (zero, Base(cx=-1, cy=1, cl=(0, 0), k=0)),
+                       TileSet(lo=(0, 0), hi=(1, 0), cut=None, stride=None), 2),
+                  Access(kind="store", view=0,
+                         base=(Base(cx=0, cy=-1, cl=(0, 0), k=0),
+                               Base(cx=1, cy=1, cl=(0, 0), k=0)),
+                         tset=TileSet(lo=(0, 0), hi=(1, 0), cut=(0, -1, 0), stride=None),
+                         transposed=False, depth=0, position=3)]))
 
 
 # ---- output coverage -------------------------------------------------------------------
