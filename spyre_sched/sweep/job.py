@@ -46,9 +46,8 @@ ROW_FIELDS = ("kernel", "device", "strategy", "objective", "status", "reason", "
 
 #: this worker's reference runs, by what they depend on (`_reference_key`): a sweep runs
 #: each kernel on many device points whose figures the reference never reads (bandwidths,
-#: latencies, unit counts), and the reference interpreter can cost more than the job's
-#: compile and emulation together (the full-size FFN: ~11 s). The jobs run kernel by
-#: kernel, so the last few kernels are kept.
+#: latencies, unit counts), and would run the same reference on each. The jobs run kernel
+#: by kernel, so the last few keys are kept.
 _REFERENCES: OrderedDict[tuple, object] = OrderedDict()
 _REFERENCES_KEPT = 2
 
