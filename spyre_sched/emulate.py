@@ -53,8 +53,9 @@ class ReferenceRuns:
     (pre-mapping patterns and scratchpad size), by accumulator and summation depth, for a
     caller that checks many bundles of that kernel: `run(..., reference=runs)` uses the
     run made for exactly this bundle's accumulator and depth (so its bounds, and the
-    verdict, are those a fresh run gives) and adds the one it makes. That the kernel,
-    inputs and device definitions are the same is the caller's to ensure."""
+    verdict, are those a fresh run gives) and adds the one it makes (its arrays made
+    read-only: every later check shares them). That the kernel, inputs and device
+    definitions are the same is the caller's to ensure."""
 
     runs: dict[tuple[str, int | None], ReferenceRun] = field(default_factory=dict)
 
