@@ -154,12 +154,19 @@ def sum_bound(a64: np.ndarray, b64: np.ndarray, init: np.ndarray, oracle: np.nda
     the bound holds whatever order BLAS adds them in."""
     n = a64.shape[1] + 1
     widen = 1 + n * 2.0**-52
-    a_pos, a_neg = np.maximum(a64, 0.0), np.maximum(-a64, 0.0)
-    b_pos, b_neg = np.maximum(b64, 0.0), np.maximum(-b64, 0.0)
-    positive = (a_pos @ b_pos + a_neg @ b_neg + np.maximum(init, 0.0)) * widen
-    negative = (a_pos @ b_neg + a_neg @ b_pos + np.maximum(-init, 0.0)) * widen
+    reach_pos, reach_neg = _reaches(a64, b64, init)
+    positive, negative = reach_pos * widen, reach_neg * widen
     return sum_error_bound(positive + negative, n, how.accumulator, how.element_type, oracle,
                            how.max_roundings, positive=positive, negative=negative)
+
+
+def _reaches(a64: np.ndarray, b64: np.ndarray, init: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sums of the terms' (and the init's) positive parts and of their negative parts'
+    magnitudes, per output: matrix products of each operand's positive and negative parts."""
+    a_pos, a_neg = np.maximum(a64, 0.0), np.maximum(-a64, 0.0)
+    b_pos, b_neg = np.maximum(b64, 0.0), np.maximum(-b64, 0.0)
+    return (a_pos @ b_pos + a_neg @ b_neg + np.maximum(init, 0.0),
+            a_pos @ b_neg + a_neg @ b_pos + np.maximum(-init, 0.0))
 
 
 def carried_sum_bound(a64: np.ndarray, b64: np.ndarray, ea: np.ndarray | None,
@@ -216,10 +223,7 @@ def carried_sum_bound(a64: np.ndarray, b64: np.ndarray, ea: np.ndarray | None,
     carried = e32_a @ magnitude_b + magnitude_a @ e32_b + e32_a @ e32_b + u * rounding
     if e_init is not None:
         carried = carried + e_init
-    a_pos, a_neg = np.maximum(a64, 0.0), np.maximum(-a64, 0.0)
-    b_pos, b_neg = np.maximum(b64, 0.0), np.maximum(-b64, 0.0)
-    reach_pos = a_pos @ b_pos + a_neg @ b_neg + np.maximum(init, 0.0)
-    reach_neg = a_pos @ b_neg + a_neg @ b_pos + np.maximum(-init, 0.0)
+    reach_pos, reach_neg = _reaches(a64, b64, init)
     positive = (reach_pos + carried) * widen
     negative = (reach_neg + carried) * widen
     total = (reach_pos + reach_neg + carried) * widen

@@ -171,6 +171,10 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
         indices = [_constant_index(out_maps[i]) for i in range(len(combiners))]
         inits = [np.asarray(outputs[i])[indices[i]].transpose([od.index(d) for d in parallel])
                  for i, od in enumerate(ods)]
+        # the inits' bounds laid out as `inits` (None: exact)
+        init_errors = [None if e is None else np.broadcast_to(e, np.shape(outputs[i]))[
+            indices[i]].transpose([od.index(d) for d in parallel])
+            for i, (e, od) in enumerate(zip(operand_errors[len(inputs):], ods))]
         if len(inputs) == 2:
             sides = op_static(op, _matmul_sides)
             if sides is not None:
@@ -178,13 +182,11 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
                     ex.machine.errors.accumulator, ex.machine.errors.max_roundings,
                     element_name(out_types[0]))
                 carried = None
-                init_error = operand_errors[len(inputs)] if tracked else None
-                if tracked:  # (the operands' and the init's bounds, laid out as they are)
+                init_error = operand_errors[len(inputs)]
+                if tracked:  # (the operands' bounds laid out over the domain, the init's)
                     carried = (*(None if operand_errors[k] is None else _bind(
                         np.broadcast_to(operand_errors[k], np.shape(inputs[k])), maps[k],
-                        sizes) for k in sides), None if init_error is None else
-                        np.broadcast_to(init_error, np.shape(outputs[0]))[indices[0]].transpose(
-                            [ods[0].index(d) for d in parallel]))
+                        sizes) for k in sides), init_errors[0])
                 found = contraction.contract([bound_in[k] for k in sides],
                                              [maps[k] for k in sides], sizes, red, inits[0],
                                              how, carried)
@@ -208,9 +210,6 @@ def run_structured(ex, op: Operation, inputs, outputs, maps, iterators, block: B
         partials: list[list[np.ndarray]] = [[] for _ in combiners]
         if ex.errors is not None:  # the bounds of the inits and of the body's arguments
             kept = [1 if d in red else s for d, s in enumerate(sizes)]
-            init_errors = [None if e is None else np.broadcast_to(e, np.shape(outputs[i]))[
-                indices[i]].transpose([od.index(d) for d in parallel])
-                for i, (e, od) in enumerate(zip(operand_errors[len(inputs):], ods))]
             bound_errors = [None if e is None else _bind(e, m, sizes if k < len(inputs) else kept)
                             for k, (e, m) in enumerate(zip(operand_errors, maps))]
             partial_errors: list[list] = [[] for _ in combiners]
