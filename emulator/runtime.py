@@ -304,8 +304,9 @@ class Runtime:
         return image
 
     def _refuse_above_cap(self, what: str, programs) -> None:
-        """Refuse, before anything runs, programs whose scratchpads (allocated whole when
-        first touched) would take more host memory than the cap allows."""
+        """Refuse, before anything runs, programs whose scratchpads (booked whole here;
+        allocated when first touched, at most whole) would take more host memory than the
+        cap allows."""
         used: set[str] = set()
         for program in programs:
             used |= program.image.memories_used(self.emu)

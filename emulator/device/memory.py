@@ -7,8 +7,9 @@ the program allocated (when the memory has allocations declared).
 
 Nothing is allocated on the host until a memory is first touched: a device of 16,384
 cores has 16,384 scratchpads, of which a launch may use a few. A small memory (a
-scratchpad) is then allocated whole; a large one (device memory is 128 GiB on spyre)
-grows with its use, up to `HOST_LIMIT` bytes. Every allocation is booked on the device's
+scratchpad) is then allocated whole, or only up to the end of the buffers the running
+program declared in it (nothing that passes the buffer check reaches further); a large
+one (device memory is 128 GiB on spyre) grows with its use, up to `HOST_LIMIT` bytes. Every allocation is booked on the device's
 `HostMemory`, whose cap refuses, with the figures, a run that would need more host memory
 than it allows (`--memory-cap`), instead of letting the host run out.
 """
@@ -167,7 +168,12 @@ class Memory:
                 f"memory {self.name}: an access up to byte {end} needs more host memory "
                 f"than the emulator allows ({HOST_LIMIT} bytes)")
         have = len(self.data)
-        if self.size <= EAGER_LIMIT:
+        if self.size <= EAGER_LIMIT and self.check_buffers and self.buffers:
+            # a scratchpad with the running program's buffers declared: no access that
+            # passes the check reaches past their end (a launch that uses 256 KiB of a
+            # 2 MiB scratchpad fills 256 KiB with poison, not 2 MiB)
+            size = max(end, self.buffers[-1][1])
+        elif self.size <= EAGER_LIMIT:
             size = max(end, self.size)  # a scratchpad: whole (a masked box may run past it)
         else:
             size = max(end, min(2 * have, HOST_LIMIT))
