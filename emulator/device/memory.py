@@ -9,9 +9,10 @@ Nothing is allocated on the host until a memory is first touched: a device of 16
 cores has 16,384 scratchpads, of which a launch may use a few. A small memory (a
 scratchpad) is then allocated whole, or only up to the end of the buffers the running
 program declared in it (nothing that passes the buffer check reaches further); a large
-one (device memory is 128 GiB on spyre) grows with its use, up to `HOST_LIMIT` bytes. Every allocation is booked on the device's
-`HostMemory`, whose cap refuses, with the figures, a run that would need more host memory
-than it allows (`--memory-cap`), instead of letting the host run out.
+one (device memory is 128 GiB on spyre) grows with its use, up to `HOST_LIMIT` bytes.
+Every allocation is booked on the device's `HostMemory`, whose cap refuses, with the
+figures, a run that would need more host memory than it allows (`--memory-cap`), instead
+of letting the host run out.
 """
 
 from __future__ import annotations
@@ -170,8 +171,8 @@ class Memory:
         have = len(self.data)
         if self.size <= EAGER_LIMIT and self.check_buffers and self.buffers:
             # a scratchpad with the running program's buffers declared: no access that
-            # passes the check reaches past their end (a launch that uses 256 KiB of a
-            # 2 MiB scratchpad fills 256 KiB with poison, not 2 MiB)
+            # passes the check reaches past their end (the suite's add, whose buffers end
+            # at 768 KiB of a 2 MiB scratchpad, fills 768 KiB with poison, not 2 MiB)
             size = max(end, self.buffers[-1][1])
         elif self.size <= EAGER_LIMIT:
             size = max(end, self.size)  # a scratchpad: whole (a masked box may run past it)
