@@ -182,9 +182,14 @@ def _exponents(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     digits = np.abs(mantissa * 2.0**53).astype(np.int64)       # exact: 53-bit integers
     lowest = digits & -digits
     q = exponent - 53 + np.log2(np.maximum(lowest, 1)).astype(np.int64)
-    top = np.where(finite, exponent, np.iinfo(np.int64).min // 4)
-    low = np.where(finite, q, np.iinfo(np.int64).max // 4)
+    top = np.where(finite, exponent, NO_TOP)
+    low = np.where(finite, q, NO_LOW)
     return top, low
+
+
+#: the (-inf, +inf) markers of `_exponents`: far past any float64 exponent, and the sum of
+#: two still fits frexp's int32 exponents (a marker that does not fit came out 0 there)
+NO_TOP, NO_LOW = -(1 << 29), 1 << 29
 
 
 #: (e, q) per value: |x| < 2**e and x a multiple of 2**q (markers for zeros and non-finite
@@ -230,7 +235,7 @@ def split_exact_sums(rows: np.ndarray, to_odd: bool) -> tuple[np.ndarray, np.nda
     e_max, q_min = top.max(axis=-1), low.min(axis=-1)
     cut = e_max + log_n - 53
     decided = (np.isfinite(rows).all(axis=-1) & (cut + log_n <= 53 + q_min)
-               & (e_max + log_n <= 1000) & (q_min >= -1000))
+               & (e_max + log_n <= 1000) & (e_max >= -1000) & (q_min >= -1000))
     cut = np.where(decided, cut, 0)[:, None]
     x = np.where(decided[:, None], rows, 0.0)
     hi = np.ldexp(np.floor(np.ldexp(x, -cut)), cut)          # exact: scaling by 2**-C

@@ -161,6 +161,22 @@ def test_float64_fast_path_bound():
     assert float64_sum_is_exact(np.float64([[1.0, 2.0, 3.0], [0.0, -0.0, np.inf]])).all()
 
 
+def test_zeros_and_non_finite_terms_bound_nothing():
+    # Zeros and non-finite terms carry the (-inf, +inf) markers, not an |x| < 1 bound: a
+    # row of small terms stays exact in float64 with a zero among them (the top marker
+    # once came out 0, frexp's int32 exponents, and sent such rows to the slow exact sum).
+    from emulator.numerics import float64_sum_is_exact
+    from emulator.numerics.reductions import NO_LOW, NO_TOP, term_exponents
+
+    top, low = term_exponents(np.float64([0.0, -0.0, np.inf, np.nan, 1.5, 2.0**-60]))
+    assert (top[:4] == NO_TOP).all() and (low[:4] == NO_LOW).all()
+    assert top[4:].tolist() == [1, -59] and low[4:].tolist() == [-1, -60]
+    # 2**-10 + 2**-60 spans 51 bits: exact in float64, with or without a zero beside it
+    small = np.float64([[2.0**-10, 2.0**-60], [2.0**-10, 2.0**-60]])
+    with_zero = np.float64([[2.0**-10, 2.0**-60, 0.0], [0.0, 2.0**-10, 2.0**-60]])
+    assert float64_sum_is_exact(small).all() and float64_sum_is_exact(with_zero).all()
+
+
 def test_products_are_exact_and_order_independent():
     x = np.float32([3.0, 1 / 3, 3.0, 1 / 3, 7.0, 1 / 7, 1e30, 1e-30, 1e20, 1e-20])
     rng = np.random.default_rng(3)
