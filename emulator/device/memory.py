@@ -169,15 +169,15 @@ class Memory:
                 f"memory {self.name}: an access up to byte {end} needs more host memory "
                 f"than the emulator allows ({HOST_LIMIT} bytes)")
         have = len(self.data)
-        if self.size <= EAGER_LIMIT and self.check_buffers and self.buffers:
+        if self.size > EAGER_LIMIT:
+            size = max(end, min(2 * have, HOST_LIMIT))
+        elif self.check_buffers and self.buffers:
             # a scratchpad with the running program's buffers declared: no access that
             # passes the check reaches past their end (the suite's add, whose buffers end
             # at 768 KiB of a 2 MiB scratchpad, fills 768 KiB with poison, not 2 MiB)
             size = max(end, self.buffers[-1][1])
-        elif self.size <= EAGER_LIMIT:
-            size = max(end, self.size)  # a scratchpad: whole (a masked box may run past it)
         else:
-            size = max(end, min(2 * have, HOST_LIMIT))
+            size = max(end, self.size)  # a scratchpad: whole (a masked box may run past it)
         self.host.take(self.name, size - have, not have)
         try:
             grown = poisoned(size)  # never-written bytes: poison

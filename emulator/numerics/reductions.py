@@ -174,6 +174,11 @@ def _terms(values: np.ndarray, axes: tuple[int, ...], init) -> np.ndarray:
     return terms
 
 
+#: the (-inf, +inf) markers of `_exponents`: far past any float64 exponent, and the sum of
+#: two still fits frexp's int32 exponents (a marker that does not fit came out 0 there)
+NO_TOP, NO_LOW = -(1 << 29), 1 << 29
+
+
 def _exponents(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For finite non-zero terms: e with |x| < 2**e, and q with x a multiple of 2**q (the
     weight of the lowest set bit). Zeros and non-finite terms give (-inf, +inf) markers."""
@@ -185,11 +190,6 @@ def _exponents(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     top = np.where(finite, exponent, NO_TOP)
     low = np.where(finite, q, NO_LOW)
     return top, low
-
-
-#: the (-inf, +inf) markers of `_exponents`: far past any float64 exponent, and the sum of
-#: two still fits frexp's int32 exponents (a marker that does not fit came out 0 there)
-NO_TOP, NO_LOW = -(1 << 29), 1 << 29
 
 
 #: (e, q) per value: |x| < 2**e and x a multiple of 2**q (markers for zeros and non-finite
