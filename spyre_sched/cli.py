@@ -269,7 +269,7 @@ def check(kernel_file: str, device: str | None, arg_values: tuple[str, ...],
     from spyre_sched.device.fit import check_kernel_fits, check_resources
     from spyre_sched.frontend import load_kernel
     from spyre_sched.frontend.arguments import infer_arguments
-    from spyre_sched.located_parser import garbage_collection_paused
+    from spyre_sched.collector import garbage_collection_paused
     from spyre_sched.polyhedral.checks import check_kernel
     from spyre_sched.polyhedral.kernel_model import KernelModel
     from spyre_sched.polyhedral.resources import loaded_tiles, view_spans

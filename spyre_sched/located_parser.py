@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import bisect
-import gc
 import re
-from contextlib import contextmanager
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from xdsl.ir import Attribute, Operation
@@ -154,21 +153,6 @@ class LocatedParser(Parser):
     def op_locations(self) -> OpLocations:
         """Where each parsed op starts, located lazily."""
         return OpLocations(self.op_positions, self._lines)
-
-
-@contextmanager
-def garbage_collection_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for the block (on again after it, if it was
-    on). Parsing a large file allocates hundreds of thousands of objects that all stay
-    alive (ops, values, uses point at each other), and each collection pass walks all of
-    them for nothing: a quarter of the CPU time of a 100,000-op kernel."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 class ProblemAt(Exception):

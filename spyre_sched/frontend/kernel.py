@@ -19,9 +19,9 @@ from spyre_sched.errors import (
     SpyreSchedError,
     VerifyError,
 )
+from spyre_sched.collector import garbage_collection_paused
 from spyre_sched.located_parser import (
     LocatedParser,
-    garbage_collection_paused,
     ProblemAt,
     location_in_text,
     read_source,

@@ -3,6 +3,7 @@ at different addresses and shapes; unset, out-of-range and misnamed arguments.""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -99,3 +100,35 @@ def test_run_time_arguments_through_the_job_plan(runtime, tmp_path):
         runtime.launch(prepared, {"A": oa, "B": ob, "C": oc})
     with pytest.raises(ExecutionError, match="'M' is not an argument of add"):
         runtime.launch(prepared, {"A": oa, "B": ob, "C": oc, "M": 1}, {"N": 1})
+
+
+@pytest.mark.parametrize("on_before", [True, False])
+def test_the_cyclic_collector_is_paused_while_a_program_runs(runtime, image, monkeypatch,
+                                                             on_before):
+    """A launch allocates millions of objects that reference counting frees; the
+    collector's passes over the long-lived heap were a quarter of a full-size FFN's
+    launch. Paused while the units run, and left as it was found afterwards, also when
+    the program faults."""
+    from emulator.device.sim import Simulator
+    seen = []
+    real_run = Simulator.run
+
+    def run(self):
+        seen.append(gc.isenabled())
+        return real_run(self)
+
+    monkeypatch.setattr(Simulator, "run", run)
+    _, _, offsets = place(runtime, 4)
+    symbols = {i: off * 2 for i, off in enumerate(offsets)} | {3: 2}
+    was = gc.isenabled()
+    try:
+        if not on_before:
+            gc.disable()
+        runtime.run_program(image, symbols)
+        assert gc.isenabled() is on_before
+        with pytest.raises(ExecutionError):
+            runtime.run_program(image, symbols, max_cycles=1)
+        assert gc.isenabled() is on_before
+    finally:
+        gc.enable() if was else gc.disable()
+    assert seen == [False, False]
