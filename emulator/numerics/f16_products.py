@@ -38,13 +38,19 @@ _F16_EXPONENTS: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def f16_exponents(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`term_exponents` of f16 values, looked up by bit pattern in a table of all 65536."""
+    """`term_exponents` of f16 values as int8, looked up by bit pattern in a table of all
+    65536: (e, q) with |x| < 2**e and x a multiple of 2**q lie in [-24, 16] for finite
+    non-zero values; zeros and non-finite values give -128 and 127, the int8 extremes
+    (they bound nothing under max and min). A sum of two needs a wider type. int8 tables
+    and `take` halve the lookup of int32 ones and fancy indexing."""
     global _F16_EXPONENTS
     if _F16_EXPONENTS is None:
         every = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
-        _F16_EXPONENTS = term_exponents(every.astype(np.float64))
+        top, low = term_exponents(every.astype(np.float64))
+        _F16_EXPONENTS = (np.clip(top, -128, 127).astype(np.int8),
+                          np.clip(low, -128, 127).astype(np.int8))
     bits = np.ascontiguousarray(values, dtype=np.float16).view(np.uint16)
-    return _F16_EXPONENTS[0][bits], _F16_EXPONENTS[1][bits]
+    return _F16_EXPONENTS[0].take(bits), _F16_EXPONENTS[1].take(bits)
 
 
 def exact_f16_product_sums(a: np.ndarray, b: np.ndarray,
@@ -94,8 +100,12 @@ def _decided_in_float64(a: np.ndarray, b: np.ndarray, init: np.ndarray | None):
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     top_a, low_a = f16_exponents(a)
     top_b, low_b = f16_exponents(b)
-    top = top_a.max(axis=-1)[..., :, None] + top_b.max(axis=-2)[..., None, :]
-    low = low_a.min(axis=-1)[..., :, None] + low_b.min(axis=-2)[..., None, :]
+    # (int8 extremes per row and column, widened before they are added; an operand row or
+    # column of zeros keeps every sum it takes part in exact, as its markers say)
+    top = top_a.max(axis=-1).astype(np.int32)[..., :, None] \
+        + top_b.max(axis=-2).astype(np.int32)[..., None, :]
+    low = low_a.min(axis=-1).astype(np.int32)[..., :, None] \
+        + low_b.min(axis=-2).astype(np.int32)[..., None, :]
     k = a.shape[-1]
     if init is not None:
         init = np.broadcast_to(init, top.shape)
