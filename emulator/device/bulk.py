@@ -26,6 +26,12 @@ class Unbatched(Exception):
     """These iterations cannot be run together: the per-op code runs them."""
 
 
+#: A K loop's matrix instructions whose sums wait for the loop's end
+#: (`UnitRun.deferred_matmul_fn`) are computed once this many have gathered: the
+#: operands they hold stay small (256 of the suite's 8 x 32 and 32 x 64 f16 slabs: 1.1 MB).
+DEFERRED_LIMIT = 256
+
+
 def stacked(fifo, k: int, shape: tuple) -> np.ndarray:
     """The first `k` chunks of `fifo` (one receive's worth each), as received, stacked:
     shape (k, *shape). Raises Unbatched unless every chunk has the same dtype and shape."""

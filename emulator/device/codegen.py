@@ -71,6 +71,12 @@ IN_PLACE = True
 #: tests/emulator/device/test_emu_bulk.py checks both give the same run.
 BULK = True
 
+#: Such a loop whose one carried value is a matrix accumulator leaves its instructions'
+#: sums to the loop's end, computed for all of them at once
+#: (`UnitRun.deferred_matmul_fn`). False: each instruction computes its own; test_emu_bulk.py
+#: checks both give the same run.
+DEFER_MATMUL = True
+
 
 class UnitCode:
     """The generated source of one program unit (or, with `top`, of the program's uniform
@@ -97,6 +103,9 @@ class UnitCode:
         self._plans: dict[Operation, object] = {}
         self.bulk_fns: list[tuple[str, str, str]] = []  # (local, UnitRun maker, arguments)
         self.bulk_locals: list[str] = []  # a bulk loop's per-op cycles, once known
+        # A K loop's matrix instruction whose sums wait for the loop's end
+        # (`UnitRun.deferred_matmul_fn`): op -> (its pending list, its function)
+        self.deferred: dict[Operation, tuple[str, str]] = {}
         self._counter = 0
         self.top = top
         # Values that depend only on constants, symbols, the instance index and the
@@ -315,6 +324,15 @@ class UnitCode:
             out.append(f"{ind}{a} = {n(init)}")
         inner = "    " * (depth + 1)
         steps = self._bulk_plan(op) if self.in_place and BULK and self.ahead else None
+        matmuls = [s for s in steps or () if s[0] == "matmul"] if DEFER_MATMUL else []
+        if len(matmuls) == 1:
+            # The loop's one carried value is a matrix accumulator nothing else reads
+            # (_bulk_plan): its instructions' sums wait until the loop ends, then are
+            # computed for all of them at once.
+            _, mm, slot = matmuls[0]
+            pending = self._new("P")
+            self.deferred[mm] = (pending, self.op_fn("deferred_matmul_fn", self.compute_plan(mm)))
+            out.append(f"{ind}{pending} = []")
         if steps is None:
             out.append(f"{ind}for {n(iv)} in range({n(op.lb)}, {n(op.ub)}, {step}):")
         else:
@@ -340,6 +358,9 @@ class UnitCode:
             out.append(f"{inner}if q > QL: QL = CHECK(proc, q, {label!r})")
         else:
             out.append(f"{inner}pass")
+        if len(matmuls) == 1:
+            a = acc[slot]
+            out.append(f"{ind}{a} = {self.deferred[mm][1]}.settle({pending}, {a})")
         for res, a in zip(op.results, acc):
             out.append(f"{ind}{n(res)} = {a}")
         self.cost = 1  # the test that leaves the loop
@@ -466,7 +487,8 @@ class UnitCode:
             elif s[0] == "carried":
                 self.bulk_fns.append((fn, "bulk_carried", f"{k}, {s[3]!r}"))
             elif s[0] == "matmul":
-                self.bulk_fns.append((fn, "bulk_matmul", k))
+                if s[1] not in self.deferred:
+                    self.bulk_fns.append((fn, "bulk_matmul", k))
             else:
                 self.bulk_fns.append((fn, "bulk_fixed", k))
         ready_in = [f"{f}_in and {f}.trace is None" for _, f, _ in receives]
@@ -546,6 +568,7 @@ class UnitCode:
         # The data work, one call per op over the k iterations (stacked on a first axis).
         out.append(f"{i4}try:")
         updates = []
+        deferred = None
         for s in steps:
             inner = s[1]
             if s[0] == "receive":
@@ -564,12 +587,21 @@ class UnitCode:
                 new = f"{tag}_a{slot}"
                 out.append(f"{i5}{new} = {fns[inner]}(_k, {acc[slot]}, {n(other)})")
                 updates.append((acc[slot], new))
+            elif s[0] == "matmul" and inner in self.deferred:
+                deferred = s  # (emitted last: it changes its pending list)
             elif s[0] == "matmul":
                 slot = s[2]
                 new = f"{tag}_a{slot}"
                 out.append(f"{i5}{new} = {fns[inner]}(_k, {acc[slot]}, {n(inner.lhs)}, "
                            f"{n(inner.rhs)})")
                 updates.append((acc[slot], new))
+        if deferred is not None:
+            _, inner, slot = deferred
+            pending, fn = self.deferred[inner]
+            new = f"{tag}_a{slot}"
+            out.append(f"{i5}{new} = {fn}.many({pending}, _k, {n(inner.lhs)}, {n(inner.rhs)}, "
+                       f"{acc[slot]})")
+            updates.append((acc[slot], new))
         out.append(f"{i4}except UNBATCHED: pass")
         out.append(f"{i4}else:")
         for _, f, k in receives:
@@ -726,7 +758,10 @@ class UnitCode:
             waits = [op.lhs, op.rhs] if isinstance(op, vectorchain.MatmulOp) else list(op.operands)
             self._wait_ready(waits, out, ind)
             args = ", ".join(n(v) for v in op.operands)
-            if self.in_place:
+            if op in self.deferred:
+                pending, fn = self.deferred[op]
+                out.append(f"{ind}{n(op.results[0])} = {fn}({pending}, {args})")
+            elif self.in_place:
                 fn = self.op_fn("compute_fn", self.compute_plan(op))
                 out.append(f"{ind}{n(op.results[0])} = {fn}({args})")
             else:

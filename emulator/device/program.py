@@ -1090,6 +1090,63 @@ class UnitRun(_TopLevel):
     def bulk_matmul(self, plan: ComputePlan) -> Callable | None:
         return bulk.matmul_op(plan)
 
+    def deferred_matmul_fn(self, plan: ComputePlan) -> Callable:
+        """The matrix instruction of a K loop whose accumulator nothing but the next
+        instruction reads until the loop ends (emulator.device.codegen decides):
+        `one(pending, lhs, rhs, acc)` spends the instruction's cycles as `compute_fn` does
+        and leaves its operands in `pending`, `one.many(pending, k, lhs, rhs, acc)` does
+        that for k stacked instructions (the bulk path's cycles are counted by it), and
+        `one.settle(pending, acc)` computes the sums of every instruction left there at
+        once, in order, as the per-op calls would (`bulk.matmul_op`). An instruction's
+        sums never depend on its accumulator, only the rounding adds that follow do; each
+        call settles first when it cannot leave its operands (the first call, which checks
+        the op and finds its cycles; operands of another type), and a list that reaches
+        `bulk.DEFERRED_LIMIT` instructions is settled, so its operands are held briefly."""
+        compute = self.compute_fn(plan)
+        batched = bulk.matmul_op(plan)
+        _, _, dtype = plan.batch_kind
+        accepted, proc = self._accepted, self.proc
+        delay_now = self.launch.sim.delay_now
+        key = id(plan)
+        held = [0]  # instructions in the pending list
+
+        def settle(pending: list, acc):
+            if not pending:
+                return acc
+            lhs = pending[0][0] if len(pending) == 1 else np.concatenate([p[0] for p in pending])
+            rhs = pending[0][1] if len(pending) == 1 else np.concatenate([p[1] for p in pending])
+            pending.clear()
+            held[0] = 0
+            try:
+                return batched(len(lhs), acc, lhs, rhs)
+            except bulk.Unbatched:  # an exact zero sum or a non-finite operand: one by one
+                for a, b in zip(lhs, rhs):
+                    try:
+                        acc = plan.run(a, b, acc)
+                    except ExecutionError as err:
+                        raise self.fault(err.message) from None
+                return acc
+
+        def one(pending: list, lhs, rhs, acc):
+            cycles = accepted.get(key)
+            if cycles is None or lhs.dtype != dtype or rhs.dtype != dtype \
+                    or lhs.ndim != 2 or rhs.ndim != 2:
+                return compute(lhs, rhs, settle(pending, acc))
+            pending.append((lhs[None], rhs[None]))
+            delay_now(proc, cycles)
+            held[0] += 1
+            return settle(pending, acc) if held[0] >= bulk.DEFERRED_LIMIT else acc
+
+        def many(pending: list, k: int, lhs, rhs, acc):
+            if lhs.dtype != dtype or rhs.dtype != dtype or lhs.ndim != 3 or rhs.ndim != 3:
+                raise bulk.Unbatched
+            pending.append((lhs, rhs))
+            held[0] += k
+            return settle(pending, acc) if held[0] >= bulk.DEFERRED_LIMIT else acc
+
+        one.many, one.settle = many, settle
+        return one
+
     def bulk_cycles(self, plans: tuple) -> tuple | None:
         """Each op's cycles once every one has run per-op, else None."""
         found = []

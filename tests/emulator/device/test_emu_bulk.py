@@ -178,3 +178,45 @@ def test_stacked_matrix_instructions_are_the_per_op_calls_in_order():
     lhs[4, 1, :] = np.inf
     with pytest.raises(bulk.Unbatched):
         bulk.matmul_op(plan)(9, start, lhs, rhs)
+
+
+@pytest.mark.parametrize("kernel, strategy, zero_rows", [("ffn_swiglu", "solver", False),
+                                                         ("ffn_swiglu", "heuristic", True)])
+def test_deferred_matrix_sums_give_the_per_instruction_run(kernel, strategy, zero_rows,
+                                                           tmp_path, monkeypatch):
+    """A K loop's matrix instructions leave their sums to the loop's end (or until
+    `bulk.DEFERRED_LIMIT` have gathered: 3 here, so loops settle midway too), computed for
+    all of them at once: the same outputs, cycles and per-unit figures as each instruction
+    computing its own, with fewer, larger stacked calls. Rows of zeros make exact zero
+    sums, which the stacked form leaves to the instructions one by one."""
+    bundle = tmp_path / "bundle"
+    compile_bundle(ROOT / "examples" / f"{kernel}.mlir", bundle, "spyre", "latency", strategy)
+    inputs = None
+    if zero_rows:
+        rng = np.random.default_rng(5)
+        x = rng.uniform(-2, 2, (64, 128)).astype(np.float16)
+        x[3] = 0
+        x[17, :64] = -0.0
+        inputs = {"X": x}
+    monkeypatch.setattr(bulk, "DEFERRED_LIMIT", 3)
+    stacked = []
+    real = bulk.matmul_op
+
+    def counted(plan):
+        fn = real(plan)
+        return None if fn is None else (lambda k, *args: stacked.append(k) or fn(k, *args))
+
+    monkeypatch.setattr(bulk, "matmul_op", counted)
+    runs, calls = {}, {}
+    for defer in (True, False):
+        monkeypatch.setattr(codegen, "DEFER_MATMUL", defer)
+        result = spyre_sched.run(bundle, inputs, seed=7,
+                                 reference=runs[True].reference_run if runs else None)
+        assert result.matches
+        runs[defer], calls[defer] = result, list(stacked)
+        stacked.clear()
+    want, got = _figures(runs[False]), _figures(runs[True])
+    for key in want:
+        assert got[key] == want[key], f"{key} differs between deferred and per-instruction sums"
+    assert calls[True] and max(calls[True]) <= 3 + 8  # (a bulk step adds up to a FIFO's depth)
+    assert sum(calls[True]) > sum(calls[False])  # the per-op instructions' sums stacked too
