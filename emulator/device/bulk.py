@@ -18,6 +18,7 @@ from itertools import islice
 
 import numpy as np
 
+from emulator.numerics.arith_ops import native_loop
 from emulator.numerics.f16_products import stacked_exact_f16_product_sums
 from emulator.numerics.reductions import _FEW_TERMS, few_f32_sums
 
@@ -152,6 +153,11 @@ def matmul_op(plan) -> Callable | None:
     if kind is None or kind[0] != "matmul":
         return None
     _, add, dtype = kind
+    # The accumulator's f32 adds, in order: numpy's float32 loop where it is the add's
+    # result bit for bit (probed), as one accumulate (running value first, as the per-op
+    # call has it), else the add k times.
+    f32_add = native_loop("arith.addf", "f32")
+    f32 = np.dtype(np.float32)
 
     def carried(k, acc, lhs, rhs):
         if lhs.dtype != dtype or rhs.dtype != dtype or lhs.ndim != 3 or rhs.ndim != 3:
@@ -160,6 +166,8 @@ def matmul_op(plan) -> Callable | None:
         if sums is None:
             raise Unbatched  # (the per-op code takes the products' own way)
         shape = sums.shape[1:]
+        if f32_add is not None and acc.dtype == f32 and sums.dtype == f32 and acc.shape == shape:
+            return f32_add.accumulate(np.concatenate([acc[None], sums]), axis=0)[-1].copy()
         for i in range(k):
             acc = np.asarray(add(acc, sums[i])).reshape(shape)
         return acc
