@@ -430,8 +430,15 @@ def _bound_op(name: str, et_name: str, result_type: str | None, attrs: dict) -> 
         return result
 
     if not spec.condition_first:
-        # For ComputePlan's shortcut: `call` once checked, on operands of the value dtype.
-        call.direct = lambda *arrays: np.asarray(spec.impl(et, rt, *arrays, **values))
+        # For ComputePlan's shortcut: `call` once checked, on operands of the value dtype
+        # (inside a launch, which ignores floating-point errors: an intrinsic's own
+        # rounding without its error state, the same values).
+        unchecked = getattr(spec.impl, "unchecked", None)
+        lean = unchecked(et, values) if unchecked is not None else None
+        if lean is not None:
+            call.direct = lambda *arrays: np.asarray(lean(*arrays))
+        else:
+            call.direct = lambda *arrays: np.asarray(spec.impl(et, rt, *arrays, **values))
         call.value_dtype = value_dtype
     return call
 

@@ -65,7 +65,25 @@ def _float_intrinsic(name: str, arity: int, **fields):
                 return tuple(round_to(et, c) for c in computed)
             return round_to(et, computed)
 
+        def unchecked(et, attrs: dict):
+            """`impl` for a type whose values are its storage (f16, f32: rounding is a
+            cast) without round_to's own floating-point error state, for callers that
+            already run with every floating-point error ignored (an emulated launch); the
+            same values. None for other types."""
+            if et.name not in ("f16", "f32"):
+                return None
+            compute, value = et.compute_dtype, et.value_dtype
+
+            def run(*operands):
+                computed = fn(*[o.astype(compute) for o in operands], **attrs)
+                if isinstance(computed, tuple):
+                    return tuple(c.astype(value, copy=False) for c in computed)
+                return computed.astype(value, copy=False)
+
+            return run
+
         impl.__doc__ = fn.__doc__
+        impl.unchecked = unchecked
         return fn
 
     return deco

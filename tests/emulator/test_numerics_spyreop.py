@@ -210,3 +210,37 @@ def test_fused_pair_ops():
     assert got == np.float16(1 / math.sqrt(4 + LAYERNORM_EPS))
     with pytest.raises(ExecutionError, match="trailing axis"):
         apply_op("spyreop.layernormscale_fused", "f16", np.float16([1, 2, 3]))
+
+
+@pytest.mark.parametrize("type_name", ["f16", "f32"])
+def test_unchecked_intrinsics_give_the_checked_bits(type_name):
+    """The emulator's per-op shortcut computes an intrinsic without round_to's error state
+    (a launch ignores floating-point errors already): for every float intrinsic, on
+    infinities, NaNs, signed zeros, huge and tiny values, the same bits as its impl."""
+    from emulator.numerics.element_types import element_type
+    from emulator.numerics.op_table import OPS, REQUIRED
+
+    et = element_type(type_name)
+    rng = np.random.default_rng(2)
+    values = np.concatenate([rng.normal(0, 4, 40), [np.inf, -np.inf, np.nan, 0.0, -0.0, 1e30,
+                                                   -1e30, 1e-30, 65504.0, 7e4]])
+    values = round_to(type_name, values)
+    checked = 0
+    for name, spec in sorted(OPS.items()):
+        unchecked = getattr(spec.impl, "unchecked", None)
+        if unchecked is None:
+            continue
+        attrs = {k: ("greaterthan" if v is REQUIRED else v) for k, v in spec.attrs.items()}
+        operands = [np.roll(values, 7 * i) for i in range(spec.arity)]
+        if name.endswith("_fused") and "layernormscale" in name:
+            operands = [np.stack([values, np.abs(values)], axis=-1)]
+        with np.errstate(all="ignore"):
+            want = spec.impl(et, None, *operands, **attrs)
+            got = unchecked(et, attrs)(*operands)
+        for w, g in zip(want if isinstance(want, tuple) else (want,),
+                        got if isinstance(got, tuple) else (got,)):
+            assert g.dtype == w.dtype and g.tobytes() == w.tobytes(), name
+        checked += 1
+    assert checked >= 15
+    rsqrt = OPS["spyreop.rsqrt"].impl
+    assert rsqrt.unchecked(element_type("df16"), {}) is None  # its rounding is not a cast
