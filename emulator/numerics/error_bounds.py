@@ -366,6 +366,10 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             at = varying.index(divisor)
             straddles = (lows[at] <= 0) & (highs[at] >= 0)
             worst = np.where(straddles & ~np.isnan(worst), np.inf, worst)
+            # and the result may be anything: the corners' span (1 / [-1, 1] gives -1 and
+            # 1) is not its range, which reaches both infinities through the pole
+            least = np.where(straddles & ~np.isnan(least), -np.inf, least)
+            most = np.where(straddles & ~np.isnan(most), np.inf, most)
         if approximate:
             et = element_type(result_type).name
             slack = 4 * UNIT_ROUNDOFF[et] * largest + 2 * SMALLEST_SPACING[et]

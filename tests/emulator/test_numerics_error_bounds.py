@@ -367,3 +367,31 @@ def test_infinite_terms_of_both_signs_may_be_anything_and_so_is_what_uses_them()
     z = sub([a, a])
     b = elementwise_error_bound("arith.subf", sub, [a, a], [e, e], z, "f16", ["f16", "f16"])
     assert np.isnan(b[0]) and b[1] == 2.0
+
+
+def test_a_divisor_that_may_be_zero_leaves_no_range_to_narrow_what_follows():
+    # exp(1 / x) + x on x = -0.024 +- 1.03 (a tanh of a sum that may change sign): 1 / x
+    # may be anything, so exp of it may be anything too. The corners of the reciprocal,
+    # 1 / -1.05 and 1 / 1.0, once taken as its range, bounded exp by e and let a
+    # hardware value of +inf (x = +0.05) be judged a mismatch.
+    rec, exp, add = (_op(name, "f16") for name in ("spyreop.reciprocal", "math.exp",
+                                                   "arith.addf"))
+    x = np.array([-0.02388, -0.5], dtype=np.float16)
+    e = np.array([1.0258, 0.01])
+    r = rec([x])
+    br, rr = elementwise_error_bound("spyreop.reciprocal", rec, [x], [e], r, "f16", ["f16"],
+                                     with_range=True)
+    assert np.isinf(br[0]) and rr[0][0] == -np.inf and rr[1][0] == np.inf
+    assert np.isfinite(br[1]) and np.isfinite(rr[0][1]) and np.isfinite(rr[1][1])
+    z = exp([r])
+    bz, rz = elementwise_error_bound("math.exp", exp, [r], [br], z, "f16", ["f16"], [rr],
+                                     with_range=True)
+    assert np.isinf(bz[0]) and np.isfinite(bz[1])
+    y = add([z, x])
+    by = elementwise_error_bound("arith.addf", add, [z, x], [bz, e], y, "f16",
+                                 ["f16", "f16"], [rz, None])
+    # the sum may reach f16's overflow: its bound spans the type (it was 3.7, from the
+    # reciprocal's corners), and the hardware's +inf there passes
+    assert by[0] >= 65504 and by[1] < 0.1
+    ok, _, _ = compare_with_bound(np.array([np.inf, y[1]], dtype=np.float16), y, by)
+    assert ok.tolist() == [True, True]

@@ -159,3 +159,10 @@ def test_a_reference_nan_from_overflowed_products_is_not_required():
         strategy="heuristic", seed=951)
     assert result.verdict == "UNCHECKED", result.mismatches
     assert not result.mismatches and result.checks["Y"].bounded > 0
+
+
+def test_a_reciprocal_of_a_value_that_may_change_sign_bounds_nothing_after_it():
+    result = spyre_sched.run(str(FOUND / "reciprocal_of_a_sum_that_may_change_sign.mlir"),
+                             strategy="solver", objective="latency")
+    assert result.verdict == "MATCH", result.mismatches
+    assert result.checks["Y"].bounded > 0
