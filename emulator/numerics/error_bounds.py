@@ -63,14 +63,14 @@ MONOTONE_OPS = frozenset({
     "spyreop.sqrt", "spyreop.reciprocal", "spyreop.realdiv", "spyreop.sigmoid",
     "spyreop.softplus",
 })
-# math.absf is not monotone, but it is 1-Lipschitz with its minimum at 0: when the box
-# holds 0, |a| <= e_a, and the corners' deviation (e_a) already covers |0 - |a||.
+# math.absf is not monotone, but it falls then rises around 0: a turning point below, so
+# the range over a box holding 0 starts at 0, not at the smaller corner.
 
 #: one-operand ops monotone on each side of a few turning points: over an operand interval
 #: holding one, the extreme is at a corner or at that point, so it is evaluated there too.
 #: gelu (the tanh approximation, `spyreop_ops`) falls from 0 to its minimum near -0.7525
 #: and rises after it; it is flat there, so the point's last digits hardly matter.
-TURNING_POINTS = {"spyreop.gelu": (-0.7524614142056467,)}
+TURNING_POINTS = {"spyreop.gelu": (-0.7524614142056467,), "math.absf": (0.0,)}
 
 #: op -> index of the operand that divides: monotone only on each side of 0
 DIVISOR_OPERAND = {"arith.divf": 1, "spyreop.realdiv": 1, "spyreop.reciprocal": 0}
@@ -372,9 +372,13 @@ def elementwise_error_bound(op_name: str, evaluate, operands, errors, result,
             most = np.where(straddles & ~np.isnan(most), np.inf, most)
         if approximate:
             et = element_type(result_type).name
-            slack = 4 * UNIT_ROUNDOFF[et] * largest + 2 * SMALLEST_SPACING[et]
-            worst = worst + slack
-            least, most = least - slack, most + slack
+            u, tiny = UNIT_ROUNDOFF[et], SMALLEST_SPACING[et]
+            worst = worst + 4 * u * largest + 2 * tiny
+            # each end of the range by its own size: over a box the op is monotone on, an
+            # interior value's few ulps are ulps of a value beyond that end (an end's slack
+            # taken from the largest corner, an overflow's infinity, lost the end's sign)
+            least = least - (4 * u * np.abs(least) + 2 * tiny)
+            most = most + (4 * u * np.abs(most) + 2 * tiny)
     if not with_range:
         return worst
     return worst, (least, most)

@@ -395,3 +395,32 @@ def test_a_divisor_that_may_be_zero_leaves_no_range_to_narrow_what_follows():
     assert by[0] >= 65504 and by[1] < 0.1
     ok, _, _ = compare_with_bound(np.array([np.inf, y[1]], dtype=np.float16), y, by)
     assert ok.tolist() == [True, True]
+
+
+def test_an_absolute_value_that_may_be_zero_keeps_zero_in_its_range():
+    # |x| on x = 0.5 +- 1: the corners give 0.5 and 1.5, but |x| reaches 0 in between;
+    # a range of [0.5, 1.5] would bound 1 / |x| where the hardware's may be huge
+    absf, rec = _op("math.absf", "f32"), _op("spyreop.reciprocal", "f32")
+    x = np.array([0.5, 3.0], dtype=np.float32)
+    e = np.array([1.0, 1.0])
+    a = absf([x])
+    ba, ra = elementwise_error_bound("math.absf", absf, [x], [e], a, "f32", ["f32"],
+                                     with_range=True)
+    assert ra[0].tolist() == [0.0, 2.0] and ra[1].tolist() == [1.5, 4.0]
+    assert ba.tolist() == [1.0, 1.0]
+    r = rec([a])
+    br = elementwise_error_bound("spyreop.reciprocal", rec, [a], [ba], r, "f32", ["f32"], [ra])
+    assert np.isinf(br[0]) and np.isfinite(br[1])
+
+
+def test_an_exp_that_may_overflow_keeps_the_low_end_of_its_range():
+    # exp(x) on x = 9.82 +- 2.24 in f16 reaches past 65504 (an infinite corner); the
+    # approximation's slack at the low end is a few ulps of exp(7.58) ~ 1960, not of the
+    # infinite corner (which made the range (-inf, inf), and 1 + exp a divisor that may
+    # be 0: the written-out sigmoid's denominator)
+    exp = _op("math.exp", "f16")
+    x = np.array([9.82], dtype=np.float16)
+    z = exp([x])
+    b, (lo, hi) = elementwise_error_bound("math.exp", exp, [x], [np.array([2.24])], z, "f16",
+                                          ["f16"], with_range=True)
+    assert 1900 < lo[0] < 1970 and hi[0] == np.inf
