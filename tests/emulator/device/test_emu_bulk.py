@@ -130,7 +130,18 @@ def test_bulk_matrix_k_loops_give_the_per_op_run(kernel, strategy, tmp_path, mon
     FIFOs: the same outputs, cycles and per-unit figures as instruction by instruction."""
     bundle = tmp_path / "bundle"
     compile_bundle(ROOT / "examples" / f"{kernel}.mlir", bundle, "spyre", "latency", strategy)
-    stacked = []
+    stacked = _count_stacked_matrix_calls(monkeypatch)
+
+    def check(on: bool) -> None:
+        assert (sum(stacked) > len(stacked) >= 1) if on else not stacked
+        stacked.clear()
+
+    _bulk_gives_the_per_op_run(bundle, monkeypatch, check)
+
+
+def _count_stacked_matrix_calls(monkeypatch) -> list[int]:
+    """How many instructions each stacked matrix call (`bulk.matmul_op`'s) takes, in order."""
+    stacked: list[int] = []
     real = bulk.matmul_op
 
     def counted(plan):
@@ -138,12 +149,7 @@ def test_bulk_matrix_k_loops_give_the_per_op_run(kernel, strategy, tmp_path, mon
         return None if fn is None else (lambda k, *args: stacked.append(k) or fn(k, *args))
 
     monkeypatch.setattr(bulk, "matmul_op", counted)
-
-    def check(on: bool) -> None:
-        assert (sum(stacked) > len(stacked) >= 1) if on else not stacked
-        stacked.clear()
-
-    _bulk_gives_the_per_op_run(bundle, monkeypatch, check)
+    return stacked
 
 
 def _matmul_plan():
@@ -199,14 +205,7 @@ def test_deferred_matrix_sums_give_the_per_instruction_run(kernel, strategy, zer
         x[17, :64] = -0.0
         inputs = {"X": x}
     monkeypatch.setattr(bulk, "DEFERRED_LIMIT", 3)
-    stacked = []
-    real = bulk.matmul_op
-
-    def counted(plan):
-        fn = real(plan)
-        return None if fn is None else (lambda k, *args: stacked.append(k) or fn(k, *args))
-
-    monkeypatch.setattr(bulk, "matmul_op", counted)
+    stacked = _count_stacked_matrix_calls(monkeypatch)
     runs, calls = {}, {}
     for defer in (True, False):
         monkeypatch.setattr(codegen, "DEFER_MATMUL", defer)
