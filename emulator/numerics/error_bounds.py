@@ -63,8 +63,8 @@ MONOTONE_OPS = frozenset({
     "spyreop.sqrt", "spyreop.reciprocal", "spyreop.realdiv", "spyreop.sigmoid",
     "spyreop.softplus",
 })
-# math.absf is not monotone, but it falls then rises around 0: a turning point below, so
-# the range over a box holding 0 starts at 0, not at the smaller corner.
+# math.absf is not monotone: it falls to 0 and rises after it, so 0 is its turning point
+# (TURNING_POINTS): over a box holding 0 its range starts at 0, not at the smaller corner.
 
 #: one-operand ops monotone on each side of a few turning points: over an operand interval
 #: holding one, the extreme is at a corner or at that point, so it is evaluated there too.
