@@ -1120,8 +1120,7 @@ class UnitRun(_TopLevel):
         def settle(pending: list, acc):
             if not pending:
                 return acc
-            lhs = pending[0][0] if len(pending) == 1 else np.concatenate([p[0] for p in pending])
-            rhs = pending[0][1] if len(pending) == 1 else np.concatenate([p[1] for p in pending])
+            lhs, rhs = (np.concatenate(side) for side in zip(*pending))
             pending.clear()
             held[0] = 0
             try:
