@@ -640,7 +640,9 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
                 bound[arg.position] = placed[arg.name]
                 continue
             if arg.name not in source:
-                raise ExecutionError(f"missing scalar argument %{arg.name}", _where(kernel))
+                raise ExecutionError(f"missing scalar argument %{arg.name}: give its value "
+                                     f"(`--arg {arg.name}=VALUE`; `runtime_args` in the Python "
+                                     "API)", _where(kernel))
             value = source[arg.name]
             bound[arg.position] = int(value) if isinstance(type_, IndexType) else np.asarray(value)
             continue

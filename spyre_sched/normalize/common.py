@@ -1,5 +1,6 @@
 """What the normal-form passes share: building an elementwise `linalg.generic`, a box
-as an affine set, and the kernel function a pass rewrites."""
+as an affine set, the kernel function a pass rewrites, and which of its arguments a value
+depends on."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
+    AnyFloat,
     DenseArrayBase,
+    IndexType,
+    IntegerType,
     MemRefType,
     ModuleOp,
     TensorType,
@@ -19,7 +23,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineConstraintExpr,
     AffineConstraintKind,
@@ -144,3 +148,35 @@ def enclosing_func(op: Operation) -> FuncOp:
         assert current is not None
         current = current.parent_op()
     return current
+
+
+def argument_hint(values: Sequence[SSAValue]) -> str:
+    """For an error about `values` not being constants: the kernel's scalar arguments they
+    are computed from, and the `--arg` options that fix them at compile time; "" when
+    they come from none (a loop's induction variable, a value read from memory) or from
+    run-time arguments (`!ktdp.runtime_arg`, symbols of the launch)."""
+    names: list[str] = []
+    seen: set[SSAValue] = set()
+    work = list(values)
+    while work:
+        value = work.pop()
+        # (scalars only: a value read from memory does not depend on its pointer's value)
+        if value in seen or not isinstance(value.type, IndexType | IntegerType | AnyFloat):
+            continue
+        seen.add(value)
+        if isinstance(value, BlockArgument):
+            owner = value.block.parent_op()
+            if isinstance(owner, FuncOp) and value.name_hint \
+                    and not isinstance(value.type, ktdp.RuntimeArgType) \
+                    and value.name_hint not in names:
+                names.append(value.name_hint)
+            continue
+        work.extend(value.owner.operands)
+    if not names:
+        return ""
+    names.sort()
+    options = " ".join(f"--arg {name}=VALUE" for name in names)
+    which = ", ".join(f"%{name}" for name in names)
+    return f"; they depend on the kernel's argument{'s' if len(names) > 1 else ''} {which}: " \
+           f"`{options}` fixes {'them' if len(names) > 1 else 'it'} at compile time " \
+           "(`arguments=` in the Python API)"

@@ -46,7 +46,7 @@ from spyre_sched.xdsl_compat import has_no_side_effects
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import inside_linalg_body
 from spyre_sched.normalize.carried_in_scratchpad import carry_in_scratchpad
-from spyre_sched.normalize.common import box_set, kernel_of
+from spyre_sched.normalize.common import argument_hint, box_set, kernel_of
 from spyre_sched.normalize.sink_into_loops import sink_into_loop
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import constant_value, fail
@@ -85,7 +85,8 @@ class BlockLoop:
         self.iv = self.body.args[0]
         bounds = [constant_value(v) for v in (loop.lb, loop.ub, loop.step)]
         if any(b is None for b in bounds):
-            raise Refuse("its bounds and step are not constants")
+            raise Refuse("its bounds and step are not constants"
+                         + argument_hint([loop.lb, loop.ub, loop.step]))
         self.lb, ub, self.step = bounds  # type: ignore[misc]
         if self.step <= 0 or ub <= self.lb:  # type: ignore[operator]
             raise Refuse("it runs no iteration")

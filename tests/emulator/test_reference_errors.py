@@ -3,6 +3,7 @@ or a traceback."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,33 @@ def test_missing_input():
     del inputs["B"]
     with pytest.raises(ExecutionError, match="missing input %B"):
         run(ADD, inputs)
+
+
+def _nearest_f32(exact: Fraction) -> np.float32:
+    """`exact` rounded once to float32, ties to even."""
+    guess = np.float32(float(exact))
+    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess,
+                  np.nextafter(guess, np.float32(np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - exact),
+                                          int(c.view(np.uint32)) & 1))
+
+
+def test_missing_scalar_argument_says_how_to_give_it():
+    """A loop bound the kernel takes as a scalar argument: run without its value, the
+    error names the argument and the option that gives it."""
+    kernel = KERNELS / "centered_rows_by_argument.mlir"
+    inputs = make_inputs(kernel, 0)
+    with pytest.raises(ExecutionError, match=r"missing scalar argument %chunks: give its value "
+                       r"\(`--arg chunks=VALUE`"):
+        run(kernel, inputs)
+    x = inputs["X"]
+    total = [np.float32(0)] * len(x)
+    for chunk in range(4):  # the carried total plus each iteration's chunk, rounded once
+        total = [_nearest_f32(Fraction(float(t)) + sum(Fraction(float(v)) for v in
+                                                      row[chunk * 128:(chunk + 1) * 128]))
+                 for t, row in zip(total, x)]
+    want = x - np.array(total, dtype=np.float32)[:, None]
+    assert np.array_equal(run(kernel, inputs, runtime_args={"chunks": 4})["Y"], want)
 
 
 def test_wrong_shape():
