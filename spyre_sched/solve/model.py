@@ -103,6 +103,23 @@ class BuiltModel:
         """The scratchpad of every program added up (the latency objective's tie-break)."""
         return cp_model.LinearExpr.sum(list(self.program_bytes.values()))
 
+    @property
+    def tie_break(self) -> cp_model.LinearExprT:
+        """What the latency objective minimises among the schedules of its least cycles:
+        the scratchpad (`total_bytes`) and, of equal scratchpad, the most vectors per
+        instruction over the chunk decisions (the fewest instructions for the same work:
+        the cost model prices them alike when the FIFOs hide them), as one sum whose
+        first term outweighs every value of the second."""
+        chunks = [name for name in self.one_hot if self.problem.decision(name).kind == "chunk"]
+        if not chunks:
+            return self.total_bytes
+        vectors = [cp_model.LinearExpr.weighted_sum(
+            self.one_hot[name], [c.value for c in self.problem.decision(name).candidates])
+            for name in chunks]
+        most = sum(max(c.value for c in self.problem.decision(name).candidates)
+                   for name in chunks)
+        return self.total_bytes * (most + 1) - cp_model.LinearExpr.sum(vectors)
+
     def total_bytes_of(self, choice: dict[str, int]) -> int:
         return sum(cost.program_scratchpad(self.problem, p, choice)
                    for p in self.problem.running(choice))

@@ -226,7 +226,7 @@ def fewest_bytes(bounds: list[ProgramBound], links: dict[str, int], seed: int,
                     if _exact(solver, status) else (None, None)
             if least is not None and least <= b.least:
                 built.model.add(built.cycles <= least)
-                built.model.minimize(built.total_bytes)
+                built.model.minimize(built.tie_break)
                 built.add_hint(first)
                 solver = _solver(seed, relative_gap)
                 solver.parameters.max_deterministic_time = budget

@@ -259,9 +259,10 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             # CP-SAT finds within a deterministic budget (the same on every run)
             first = built.choice(solver)
             built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
-            tie, tie_status, _ = _run(built, built.total_bytes, "scratchpad bytes at the "
-                                      "least cycles", workers, seed, time_limit, lines,
-                                      hint=first, budget=TIE_BREAK_BUDGET)
+            tie, tie_status, _ = _run(built, built.tie_break, "scratchpad bytes, then "
+                                      "vectors per instruction, at the least cycles",
+                                      workers, seed, time_limit, lines, hint=first,
+                                      budget=TIE_BREAK_BUDGET)
             if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 solver, status = tie, cp_model.OPTIMAL
     if choice is None:

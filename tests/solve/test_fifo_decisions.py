@@ -18,6 +18,7 @@ from spyre_sched.errors import DeviceError
 from spyre_sched.solve import cost
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
+from spyre_sched.solve.problem import InfeasibleError
 from spyre_sched.solve.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,14 +143,13 @@ def test_the_choice_follows_the_queue_depth(tmp_path: Path):
                                            if d.kind in ("chunk", "fifo")})
             assert _label(problem, pinned.choice, "p0.chunk") == "1"
             assert solution.cycles < pinned.cycles
-    # shallow: the five FIFOs share the queue of 8 in send order, two or four vectors each
-    # (the model ties them: 444 cycles, 6,144 bytes; two emulated 488 cycles, against 496
-    # for the best split of the queue, `2 streaming [2/2/2/1/1/2]`); at 16, hold three vectors in each FIFO (with two
-    # copies of half-row tiles, the FIFO pipeline's units going on to the next tile:
-    # emulated 488 cycles, against 504 for whole rows streamed [4/4/4/2/2/4]); deep enough
-    # for five FIFOs of four entries: hold the whole row
-    assert chosen[8] in ("2 in send order [2/2/2/2/2/8]", "4 in send order [4/4/4/4/4/8]")
-    assert chosen[16] == "3" and chosen[32] == "4"
+    # shallow: the five FIFOs share the queue of 8 in send order; at 16 a chunk of four
+    # vectors streams through FIFOs of three entries; deep enough for five FIFOs of four
+    # entries: the whole row held. At 8 and 16 the model ties these with chunks of fewer
+    # vectors (two in send order; three held), and the tie-break takes the most vectors
+    # per instruction: the same emulated cycles (454 and 452) in fewer instructions.
+    assert chosen[8] == "4 in send order [4/4/4/4/4/8]"
+    assert chosen[16] == "4 streaming [3/3/3/3/3/4]" and chosen[32] == "4"
     assert len(set(chosen.values())) == 3, chosen
 
 
@@ -340,3 +340,24 @@ def test_explain_says_how_the_queue_is_given_out(tmp_path: Path):
                                         _device(tmp_path, depth)])
         assert out.exit_code == 0, out.output
         assert words in out.output, out.output
+
+
+def test_of_equal_cycles_the_tie_break_takes_the_most_vectors_per_instruction():
+    """A DMA-bound add, whose vectors per instruction its FIFOs hide (one per instruction
+    costs what eight do), takes the most that tie: the tie-break after the scratchpad.
+    Each held chunk of fewer vectors gives the same cycles (solved again with it fixed);
+    those of more are slower or do not fit."""
+    module, _, _ = api.load_schedule_input(str(ROOT / "tests/emulator/kernels/add_4096.mlir"),
+                                           "spyre")
+    problem = extract(Parser(make_context(), api.print_ir(module)).parse_module()).problem
+    solution = solve(problem)
+    chunk = problem.decision("p0.chunk")
+    assert _label(problem, solution.choice, "p0.chunk") == "8"
+    for i, c in enumerate(chunk.candidates):
+        if c.value < 8 and not c.streams:
+            assert solve(problem, fixed={"p0.chunk": i}).cycles == solution.cycles, c.label
+        elif c.value > 8:  # (held in send order: the FIFOs share their queue, slower)
+            try:
+                assert solve(problem, fixed={"p0.chunk": i}).cycles > solution.cycles, c.label
+            except InfeasibleError:
+                pass
