@@ -100,7 +100,7 @@ class BuiltModel:
 
     @property
     def total_bytes(self) -> cp_model.LinearExprT:
-        """The scratchpad of every program added up (the latency objective's tie-break)."""
+        """The scratchpad of every program added up (the first term of `tie_break`)."""
         return cp_model.LinearExpr.sum(list(self.program_bytes.values()))
 
     @property

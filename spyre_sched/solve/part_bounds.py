@@ -198,7 +198,8 @@ def program_bounds(problem: Problem, seed: int, relative_gap: float,
 def fewest_bytes(bounds: list[ProgramBound], links: dict[str, int], seed: int,
                  relative_gap: float, budget: float) -> tuple[int, dict[str, int]] | None:
     """With the link decisions at `links`: each program's least cycles and, among the
-    choices of those cycles, one of the least scratchpad (its model alone, cycles held
+    choices of those cycles, one of the least scratchpad and then the most vectors per
+    instruction (`BuiltModel.tie_break`; its model alone, cycles held
     at that least, CP-SAT within `budget` of deterministic time); their cycles added up
     and the choices over all the programs' decisions. None when a program's least is
     not proven exactly, is above its least over every value of the links (the kernel's

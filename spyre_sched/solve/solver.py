@@ -255,8 +255,10 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
         phases.append(stats)
         if status == cp_model.OPTIMAL:
             # schedules of equal cycles differ in the buffers they hold (a deeper modulo
-            # that hides nothing more): of those, the one with the least scratchpad that
-            # CP-SAT finds within a deterministic budget (the same on every run)
+            # that hides nothing more) and in the vectors each instruction moves: of
+            # those, the one with the least scratchpad, then the most vectors per
+            # instruction, that CP-SAT finds within a deterministic budget (the same on
+            # every run; `BuiltModel.tie_break`)
             first = built.choice(solver)
             built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
             tie, tie_status, _ = _run(built, built.tie_break, "scratchpad bytes, then "
