@@ -16,6 +16,7 @@ from spyre_sched import api
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import DeviceError
 from spyre_sched.solve import cost
+from spyre_sched.solve.explain import decision_report
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.problem import InfeasibleError
@@ -353,6 +354,10 @@ def test_of_equal_cycles_the_tie_break_takes_the_most_vectors_per_instruction():
     solution = solve(problem)
     chunk = problem.decision("p0.chunk")
     assert _label(problem, solution.choice, "p0.chunk") == "8"
+    why = next(r["why"] for r in decision_report(problem, solution.choice, "latency", "solver")
+               if r["decision"] == "p0.chunk")
+    assert "of fewer vectors (e.g. 1) give the same cycles and scratchpad: the tie-break " \
+           "takes the most vectors per instruction" in why
     for i, c in enumerate(chunk.candidates):
         if c.value < 8 and not c.streams:
             assert solve(problem, fixed={"p0.chunk": i}).cycles == solution.cycles, c.label
