@@ -160,14 +160,13 @@ def argument_hint(values: Sequence[SSAValue]) -> str:
     work = list(values)
     while work:
         value = work.pop()
-        # (scalars only: a value read from memory does not depend on its pointer's value)
+        # (scalars only: a value read from memory does not depend on its pointer's value,
+        # and a run-time argument's type is not a scalar's)
         if value in seen or not isinstance(value.type, IndexType | IntegerType | AnyFloat):
             continue
         seen.add(value)
         if isinstance(value, BlockArgument):
-            owner = value.block.parent_op()
-            if isinstance(owner, FuncOp) and value.name_hint \
-                    and not isinstance(value.type, ktdp.RuntimeArgType) \
+            if isinstance(value.block.parent_op(), FuncOp) and value.name_hint \
                     and value.name_hint not in names:
                 names.append(value.name_hint)
             continue

@@ -110,15 +110,15 @@ class BuiltModel:
         instruction over the chunk decisions (the fewest instructions for the same work:
         the cost model prices them alike when the FIFOs hide them), as one sum whose
         first term outweighs every value of the second."""
-        chunks = [name for name in self.one_hot if self.problem.decision(name).kind == "chunk"]
+        chunks = {name: [c.value for c in self.problem.decision(name).candidates]
+                  for name in self.one_hot if self.problem.decision(name).kind == "chunk"}
         if not chunks:
             return self.total_bytes
-        vectors = [cp_model.LinearExpr.weighted_sum(
-            self.one_hot[name], [c.value for c in self.problem.decision(name).candidates])
-            for name in chunks]
-        most = sum(max(c.value for c in self.problem.decision(name).candidates)
-                   for name in chunks)
-        return self.total_bytes * (most + 1) - cp_model.LinearExpr.sum(vectors)
+        vectors = cp_model.LinearExpr.sum([
+            cp_model.LinearExpr.weighted_sum(self.one_hot[name], values)
+            for name, values in chunks.items()])
+        most = sum(max(values) for values in chunks.values())
+        return self.total_bytes * (most + 1) - vectors
 
     def total_bytes_of(self, choice: dict[str, int]) -> int:
         return sum(cost.program_scratchpad(self.problem, p, choice)
