@@ -46,7 +46,7 @@ COMPARE_BUDGET = 2.0
 between two forms of a program did not choose (`loop_orders`): a figure for the reader,
 not a decision, so the compile does not pay a second full search for it."""
 
-TIE_BREAK_BUDGET = 0.2
+TIE_BREAK_BUDGET = 0.5
 """CP-SAT's deterministic time (reproducible, unlike seconds) for choosing, among the
 schedules of the least cycles, the one with the least scratchpad."""
 

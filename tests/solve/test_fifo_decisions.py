@@ -6,7 +6,6 @@ follows the device's queue depth; the lowering and the emulator use what was cho
 
 from __future__ import annotations
 
-import contextlib
 import re
 from pathlib import Path
 
@@ -20,7 +19,6 @@ from spyre_sched.solve import cost
 from spyre_sched.solve.explain import decision_report
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
-from spyre_sched.solve.problem import InfeasibleError
 from spyre_sched.solve.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -344,22 +342,29 @@ def test_explain_says_how_the_queue_is_given_out(tmp_path: Path):
         assert words in out.output, out.output
 
 
-def test_of_equal_cycles_the_tie_break_takes_the_most_vectors_per_instruction():
+def test_of_equal_cycles_the_tie_break_takes_the_least_scratchpad_then_the_most_vectors():
     """A DMA-bound add, whose vectors per instruction its FIFOs hide (one per instruction
-    costs what eight do), takes the most that tie: the tie-break after the scratchpad.
-    Each held chunk of fewer vectors gives the same cycles (solved again with it fixed);
-    those of more are slower or do not fit."""
+    costs what eight do): of the schedules of its least cycles, the one of least
+    scratchpad, and of those the most vectors per instruction. Each plain chunk of fewer
+    vectors gives the same cycles (solved again with it fixed) and no less scratchpad."""
     problem = _problem("spyre", ROOT / "tests/emulator/kernels/add_4096.mlir")
     solution = solve(problem)
+
+    def scratchpad(choice):
+        return sum(cost.program_scratchpad(problem, p, choice) for p in problem.running(choice))
+
     chunk = problem.decision("p0.chunk")
-    assert _label(problem, solution.choice, "p0.chunk") == "8"
+    chosen = chunk.candidates[solution.choice["p0.chunk"]]
+    assert chosen.label == "10 in send order [10/10/16]"
+    assert chosen.value == max(c.value for c in chunk.candidates)
+    # half the scratchpad of the first schedule CP-SAT finds at these cycles (1 MiB)
+    assert scratchpad(solution.choice) == 528_384
     why = next(r["why"] for r in decision_report(problem, solution.choice, "latency", "solver")
                if r["decision"] == "p0.chunk")
     assert "of fewer vectors (e.g. 1) give the same cycles and scratchpad: the tie-break " \
            "takes the most vectors per instruction" in why
     for i, c in enumerate(chunk.candidates):
-        if c.value < 8 and not c.streams:
-            assert solve(problem, fixed={"p0.chunk": i}).cycles == solution.cycles, c.label
-        elif c.value > 8:  # (held in send order: the FIFOs share their queue, slower)
-            with contextlib.suppress(InfeasibleError):  # (or it does not fit)
-                assert solve(problem, fixed={"p0.chunk": i}).cycles > solution.cycles, c.label
+        if not c.streams and not c.in_send_order:
+            fixed = solve(problem, fixed={"p0.chunk": i})
+            assert fixed.cycles == solution.cycles, c.label
+            assert scratchpad(fixed.choice) >= scratchpad(solution.choice), c.label
