@@ -1,6 +1,8 @@
 """The sweep's summary table: per device point, over the kernels, each strategy's geometric
 mean of cycles and of the ratio to the roofline bound, and how many jobs ended well;
-then the count of each status and the first failures with their reasons.
+then the count of each status, the first failures with their reasons, and how far the
+cost model's predicted cycles fell from the emulated ones (most device points are not
+the device the model was calibrated on: this is its error out of sample).
 
 A geometric mean is taken over the kernels that ran on that point with that strategy
 (`ok` rows); the `ok` column says how many that was, so points are compared only where
@@ -10,10 +12,13 @@ the same kernels ran.
 from __future__ import annotations
 
 import math
+import statistics
 
 from spyre_sched.sweep.job import STATUSES
 
 _SHOWN_FAILURES = 10
+_MODEL_MISS = 0.05
+"""A job whose predicted cycles are further than this from its emulated ones is counted."""
 
 
 def geomean(values: list[float]) -> float | None:
@@ -54,4 +59,26 @@ def table(rows: list[dict], parameters: list[str], strategies: list[str]) -> str
         lines.append(f"  {row['key']}: {row['status']}: {reason}")
     if len(failed) > _SHOWN_FAILURES:
         lines.append(f"  ... and {len(failed) - _SHOWN_FAILURES} more (rows.csv)")
+    lines.extend(model_error_lines(rows, strategies))
     return "\n".join(lines)
+
+
+def model_error_lines(rows: list[dict], strategies: list[str]) -> list[str]:
+    """Per strategy, the cost model's error over the `ok` jobs that have one, (predicted -
+    emulated) / emulated: the median of its size and the worst, with its job; then how
+    many jobs miss by more than `_MODEL_MISS`."""
+    judged = [r for r in rows if r["status"] == "ok" and r.get("model_error") is not None]
+    if not judged:
+        return []
+    out = ["cost model, predicted against emulated cycles (negative: fewer predicted):"]
+    for strategy in strategies:
+        mine = [r for r in judged if r["strategy"] == strategy]
+        if not mine:
+            continue
+        median = statistics.median(abs(r["model_error"]) for r in mine)
+        worst = max(sorted(mine, key=lambda r: r["key"]), key=lambda r: abs(r["model_error"]))
+        out.append(f"  {strategy}: median {median:.1%}, worst {worst['model_error']:+.1%} "
+                   f"({worst['key']}) over {len(mine)} jobs")
+    missed = sum(1 for r in judged if abs(r["model_error"]) > _MODEL_MISS)
+    out.append(f"  {missed} of {len(judged)} jobs off by more than {_MODEL_MISS:.0%}")
+    return out

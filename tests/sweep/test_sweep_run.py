@@ -74,6 +74,7 @@ def test_csv_json_and_summary_say_the_same(swept):
     assert sorted(json.loads(line)["key"] for line in lines) == sorted(r["key"] for r in outcome.rows)
     summary = (out / "summary.txt").read_text()
     assert "4 jobs:" in summary and "infeasible" in summary
+    assert "cost model, predicted against emulated cycles" in summary
     assert sorted(p.name for p in (out / "devices").iterdir()) == ["d00.mlir", "d01.mlir"]
     header = json.loads((out / "sweep.json").read_text())
     assert header["devices"] == {"d00": {"lx.size": 512}, "d01": {"lx.size": 2048}}

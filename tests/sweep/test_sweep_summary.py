@@ -28,3 +28,24 @@ def test_the_table_takes_geomeans_of_ok_rows_and_lists_failures():
     assert lines[3].split() == ["d01", "2048", "200", "2.00", "1/2"]
     assert lines[4] == "4 jobs: 3 ok, 1 infeasible"
     assert lines[5] == "  b/d01/solver/latency: infeasible: no schedule fits"
+
+
+def test_the_summary_says_how_far_the_cost_model_fell_from_the_emulator():
+    errors = [("a", "d00", "solver", 0.01), ("b", "d00", "solver", -0.155),
+              ("a", "d01", "solver", 0.02), ("a", "d00", "heuristic", -0.06),
+              ("b", "d00", "heuristic", 0.0)]
+    rows = [{**_row(kernel, device, strategy, "ok", 100), "model_error": error}
+            for kernel, device, strategy, error in errors]
+    rows.append({**_row("b", "d01", "solver", "infeasible"), "model_error": None})
+    lines = table(rows, ["lx.size"], ["solver", "heuristic"]).splitlines()
+    at = lines.index("cost model, predicted against emulated cycles (negative: fewer predicted):")
+    assert lines[at + 1:] == [
+        "  solver: median 2.0%, worst -15.5% (b/d00/solver/latency) over 3 jobs",
+        "  heuristic: median 3.0%, worst -6.0% (a/d00/heuristic/latency) over 2 jobs",
+        "  2 of 5 jobs off by more than 5%",
+    ]
+
+
+def test_rows_without_a_prediction_leave_the_model_lines_out():
+    text = table([_row("a", "d00", "solver", "ok", 100)], ["lx.size"], ["solver"])
+    assert "cost model" not in text
