@@ -1410,7 +1410,8 @@ def peak_scratchpad(problem: Problem, choice: Choice) -> int:
 @dataclass(frozen=True)
 class Violation:
     kind: str
-    """`capacity`, `fifo`, `registers`, `within` or `instances`."""
+    """`capacity`, `fifo`, `entries` (a FIFO's depth not the entries its chunk is priced
+    at), `registers`, `within` or `instances`."""
     program: int
     name: str
     need: int
@@ -1419,6 +1420,8 @@ class Violation:
     def __str__(self) -> str:
         if self.kind == "fifo":
             return f"{self.name}: needs {self.need} entries, has {self.have}"
+        if self.kind == "entries":
+            return f"{self.name}: priced at exactly {self.need} entries, has {self.have}"
         if self.kind == "within":
             return f"{self.name}: {self.need} is larger than {self.have}"
         if self.kind == "instances":
@@ -1489,9 +1492,8 @@ def fifo_split_violations(problem: Problem, p: Program, choice: Choice) -> list[
             depth = modulo_value(problem, d, choice)
             if depth != need:
                 what = "streaming" if chunk.streams else "holding"
-                out.append(Violation("fifo", p.index, f"FIFO {d} {what} a chunk of "
-                                     f"{split.chunk} (priced at exactly its entries)",
-                                     need, depth))
+                out.append(Violation("entries", p.index,
+                                     f"FIFO {d} {what} a chunk of {split.chunk}", need, depth))
     return out
 
 

@@ -80,7 +80,7 @@ def test_a_held_chunk_needs_room_in_every_fifo_and_the_queue_is_not_overdrawn():
     store = problem.programs[0].fifo_splits[1].decisions[0]
     # depth 3 each, 4 for the store FIFO: too few for a held chunk of 4
     even = {**choice, **{d: 2 for d in split.decisions}, store: 3, "p0.chunk": shared4}
-    broken = [v for v in cost.violations(problem, even) if v.kind == "fifo"]
+    broken = [v for v in cost.violations(problem, even) if v.kind == "entries"]
     assert broken and "holding a chunk of p0.chunk" in broken[0].name
     # the five given 4 each (20 entries on a queue of 16, shared in send order) hold it
     assert cost.feasible(problem, {**even, **problem.chunk_depths("p0.chunk", shared4)})
@@ -359,10 +359,14 @@ def test_of_equal_cycles_the_tie_break_takes_the_least_scratchpad_then_the_most_
     assert chosen.value == max(c.value for c in chunk.candidates)
     # half the scratchpad of the first schedule CP-SAT finds at these cycles (1 MiB)
     assert scratchpad(solution.choice) == 528_384
-    why = next(r["why"] for r in decision_report(problem, solution.choice, "latency", "solver")
-               if r["decision"] == "p0.chunk")
+    report = {r["decision"]: r["why"]
+              for r in decision_report(problem, solution.choice, "latency", "solver")}
     assert "of fewer vectors (e.g. 1) give the same cycles and scratchpad: the tie-break " \
-           "takes the most vectors per instruction" in why
+           "takes the most vectors per instruction" in report["p0.chunk"]
+    # a deeper FIFO than the chunk is priced at breaks the pricing, said so
+    assert report["p0.fifo0"].startswith("11 would break the binding constraint: FIFO "
+                                          "p0.fifo0 holding a chunk of p0.chunk: priced at "
+                                          "exactly 10 entries, has 11")
     for i, c in enumerate(chunk.candidates):
         if not c.streams and not c.in_send_order:
             fixed = solve(problem, fixed={"p0.chunk": i})
