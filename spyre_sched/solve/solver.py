@@ -48,7 +48,9 @@ not a decision, so the compile does not pay a second full search for it."""
 
 TIE_BREAK_BUDGET = 0.5
 """CP-SAT's deterministic time (reproducible, unlike seconds) for choosing, among the
-schedules of the least cycles, the one with the least scratchpad."""
+schedules of the least cycles, the one with the least scratchpad and then the most vectors
+per instruction (`BuiltModel.tie_break`); 0.2 stopped short of the least scratchpad on the
+4096x4096 add (docs/solver.md, "Objectives")."""
 
 
 def _gap(objective: float, bound: float) -> float:
