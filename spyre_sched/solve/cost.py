@@ -697,10 +697,39 @@ def _nested_ends(problem: Problem, inner: Pipeline, choice: Choice,
     if k > 0 and len(reader.work) == 1 and isinstance(reader.work[0], Pipeline):
         # a nested stage reads at its own head (its loads go first)
         part = min(part, nested_ends(problem, reader.work[0], choice, memo)[0])
+    part = max(part, reader_lag(problem, inner, choice, memo))
     read = sum(fills[:k]) + part
     head = min(cycles, max(read, cycles - total + read))
     tail = min(cycles, max(fills[-1], cycles - total + fills[-1]))
     return head, tail
+
+
+def reader_lag(problem: Problem, inner: Pipeline, choice: Choice,
+               memo: dict | None = None) -> int:
+    """The least time the stage of `inner` that reads the buffer around it
+    (`Pipeline.outer_reads`) spends on one iteration's reads when it sends them on through
+    a FIFO that holds fewer entries than the iteration sends (`Pipeline.reader_fifos`: a
+    row's vectors into a reduction's FIFO): it places the last entries only as the next
+    stage takes the earlier ones, so its last read comes after its first entry (the
+    transfer's latency and one entry's time) and the next stage's time for all but the
+    FIFO's depth of them (its occupancy per iteration, pro rata). 0 when every such FIFO
+    holds an iteration."""
+    k = inner.outer_reads
+    if not inner.reader_fifos or k + 1 >= len(inner.stages):
+        return 0
+    reader = {w.name: w for w in inner.stages[k].work if isinstance(w, Transfer)}
+    consumer = None
+    out = 0
+    for name, entry_bytes, depth in inner.reader_fifos:
+        w = reader[name]
+        entries = _ceil_div(w.bytes.at(choice), entry_bytes)
+        if entries <= depth:
+            continue
+        if consumer is None:
+            consumer = _stage_parts(problem, inner.stages[k + 1], choice, memo)[0]
+        first = w.latency + _ceil_div(entry_bytes, w.bandwidth)
+        out = max(out, first + _ceil_div(consumer * (entries - depth), entries))
+    return out
 
 
 def nested_hold(problem: Problem, stage: Stage, choice: Choice, memo: dict | None,

@@ -671,6 +671,7 @@ class _ProgramReader:
         self.counter = itertools.count()
         self.sizes = {d.name: len(d.candidates) for d in decisions}
         self._chunk_decision: dict[ktdf.PipelineOp, str] = {}
+        self._fifo_sends: dict[str, SSAValue] = {}  # a transfer's name -> the FIFO slot it fills
 
     def quantity(self, expr: Expr) -> Quantity:
         scope = [self.decisions[n] for n in sorted(expr.scope) if n in self.decisions]
@@ -838,9 +839,35 @@ class _ProgramReader:
             self.buffers.append(self._buffer(b, modulo, name))
         stages = tuple(self.stage(st, f"{name}.s{k}") for k, st in enumerate(pipe.stages))
         streams = not has_buffers and bool(fifo_depths) and pipe.modulo is None
+        outer_reads = _outer_reads(pipe)
         return Pipeline(name, self.iterations(pipe), stages, modulo,
-                        streams=streams, outer_reads=_outer_reads(pipe),
+                        streams=streams, outer_reads=outer_reads,
+                        reader_fifos=self._reader_fifos(pipe, stages, outer_reads)
+                        if streams and pipe not in self._chunk_decision else (),
                         reads_back=_reads_back(pipe), mean=self.mean_iterations(pipe))
+
+    def _reader_fifos(self, pipe: ktdf.PipelineOp, stages: tuple[Stage, ...],
+                      k: int) -> tuple[tuple[str, int, int], ...]:
+        """`Pipeline.reader_fifos`: the transfers of stage `k` into a FIFO of the pipeline
+        that stage k + 1 receives from, with that FIFO's entry bytes and the depth the
+        lowering gives it (`_fifo_share`)."""
+        private = pipe.private
+        if private is None or k + 1 >= len(stages):
+            return ()
+        yielded = list(private.body.block.ops)[-1].operands
+        fifo_of = {res: y.owner for res, y in zip(private.res, yielded)
+                   if isinstance(y.owner, ktdf.FifoOp)}
+        received = {r.slot for r in pipe.stages[k + 1].walk()
+                    if isinstance(r, ktdf.ReadFromFifoOp)}
+        out = []
+        for w in stages[k].work:
+            slot = self._fifo_sends.get(w.name) if isinstance(w, Transfer) else None
+            if slot is None or slot not in received or slot not in fifo_of:
+                continue
+            depth = self._fifo_share(fifo_of[slot])
+            if depth:
+                out.append((w.name, _slot_bytes(fifo_of[slot]), depth))
+        return tuple(out)
 
     def _fifo_depths(self, pipe: ktdf.PipelineOp) -> list[int]:
         private = pipe.private
@@ -1074,6 +1101,8 @@ class _ProgramReader:
                 engines.append("+".join(kinds))
             elif isinstance(op, ktdf.DataTransferOp):
                 t, unit = self.transfer(op, kinds, count, f"{name}.t{len(work)}")
+                if isinstance(op.dest.type, ktdf.FifoSlotType):
+                    self._fifo_sends[t.name] = op.dest
                 work.append(t)
                 engines.append(unit)
             elif isinstance(op, GenericOp):

@@ -374,6 +374,11 @@ class Pipeline:
     stage runs it) along a reduction, 0 when none after the first does: a run holds that
     buffer until this stage is done (`cost.nested_ends`). A tile pipeline's matrix loads
     read an operand hoisted around it after the tile's own fetches."""
+    reader_fifos: tuple[tuple[str, int, int], ...] = ()
+    """Per transfer of the `outer_reads` stage that reads the buffer around it into a FIFO
+    the next stage receives from: (the transfer's name, the FIFO's bytes per entry, its
+    depth in entries). When an iteration sends more entries than the FIFO holds, the last
+    reads wait for the next stage to take the earlier entries (`cost.reader_lag`)."""
     reads_back: bool = False
     """A stage of it reads a buffer around it that a later stage of it writes (a K-chunked
     matmul's sums): the next run's read of a block waits for this run's write of that

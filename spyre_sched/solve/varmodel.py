@@ -150,6 +150,8 @@ class _Run:
     """`Pipeline.reads_back` of the pipeline run"""
     read_end: cp_model.LinearExprT | None = None
     """a run over partial tiles (`_nested_run`): its head, weighted like its cycles"""
+    reader_lag: cp_model.LinearExprT = 0
+    """`cost.reader_lag` of the pipeline run"""
 
 
 class _Stater:
@@ -539,6 +541,8 @@ class _Stater:
         inner = figures[k].run
         if k > 0 and inner is not None and inner.figures:
             part = self.minimum([part, self._read_end(inner)], run.hi, "inner.read")
+        if not isinstance(run.reader_lag, int) or run.reader_lag:
+            part = self.maximum([part, run.reader_lag], run.hi, "inner.lag")
         return self._end(run, sum(f.fill for f in figures[:k]) + part)
 
     def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
@@ -956,7 +960,18 @@ class _Stater:
         return _Run(cycles, busy, lo, hi, fill_drain, fill_hi, n, n_hi, figures,
                     tuple(st.engine for st in p.stages), buffered,
                     upper_s if slowest and not top else 0, tuple(serial), tuple(serial_hi),
-                    p.outer_reads, p.reads_back)
+                    p.outer_reads, p.reads_back, reader_lag=self._reader_lag(p))
+
+    def _reader_lag(self, p: Pipeline) -> cp_model.LinearExprT:
+        """`cost.reader_lag` of `p`, tabulated over the decisions of the reading stage and
+        the one after it."""
+        if not p.reader_fifos:
+            return 0
+        k = p.outer_reads
+        scope = tuple(dict.fromkeys((*stage_scope(p.stages[k]), *stage_scope(p.stages[k + 1]))))
+        keys = self.candidates(scope)
+        lags = [cost.reader_lag(self.problem, p, dict(zip(scope, key))) for key in keys]
+        return self.table(scope, keys, [lags], "reader.lag")[0] if scope else lags[0]
 
     def _slacks(self, p: Pipeline, n: cp_model.LinearExprT, n_lo: int, n_hi: int
                 ) -> tuple[list[int], cp_model.IntVar | None]:

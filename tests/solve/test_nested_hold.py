@@ -99,3 +99,40 @@ def test_an_operand_hoisted_two_pipelines_out_is_held_until_the_chunks_read_it()
     result = spyre_sched.run(schedule, device=device)
     assert result.matches
     assert result.cycles < 37_755
+
+
+def test_a_row_tile_is_held_until_the_vector_unit_has_taken_all_but_a_fifo_of_its_sticks(
+        tmp_path):
+    """The full-size row sum with device memory at 300 bytes/cycle: each corelet's load
+    unit reads its row of the tile (32 sticks) into a 16-entry FIFO, and the vector unit
+    sums them at 15 cycles a stick, so the last 16 reads wait for room: the tile's one
+    copy is held ~245 cycles after it lands, not the loads' own 20 (`cost.reader_lag`).
+    Priced at 20, one copy looked as fast as two (8,513 cycles) and the solver kept it;
+    it emulated at 10,072. The model now prices one copy at 10,268 and the solver keeps
+    two, which run at the predicted pace."""
+    root = Path(__file__).parents[2]
+    text = (root / "devices" / "spyre.mlir").read_text()
+    assert "bandwidth = 150, latency = 300" in text
+    device = tmp_path / "ddr300.mlir"
+    device.write_text(text.replace("bandwidth = 150, latency = 300",
+                                   "bandwidth = 300, latency = 300"))
+    schedule = spyre_sched.compile(str(root / "bench" / "kernels" / "row_sum.mlir"),
+                                   device=str(device))
+    problem, choice = schedule.solution.problem, schedule.solution.choice
+    assert schedule.values["p0.pipe.lx.modulo"] == 2
+    (pipe,) = problem.programs[0].pipelines
+    (tiles,) = pipe.stages[0].work
+    (nested,) = tiles.stages[1].work
+    (name, entry_bytes, depth), = nested.reader_fifos
+    assert (entry_bytes, depth) == (64, 16)
+    # its first stick (4 cycles of latency, 1 of transfer), then 16 of the sum's 32 sticks
+    assert cost.reader_lag(problem, nested, choice) == 5 + 480 * 16 // 32
+    assert cost.nested_ends(problem, nested, choice)[0] == 245
+    one_copy = dict(choice)
+    modulo = problem.decision("p0.pipe.lx.modulo")
+    one_copy["p0.pipe.lx.modulo"] = [c.value for c in modulo.candidates].index(1)
+    assert cost.kernel_cycles(problem, one_copy) > cost.kernel_cycles(problem, choice) + 1500
+    result = spyre_sched.run(schedule)
+    assert result.matches
+    assert abs(result.predicted_cycles - result.cycles) <= 0.02 * result.cycles, (
+        result.predicted_cycles, result.cycles)
