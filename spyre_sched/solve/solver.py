@@ -269,6 +269,12 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
                                       budget=TIE_BREAK_BUDGET)
             if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 solver, status = tie, cp_model.OPTIMAL
+            if tie_status != cp_model.OPTIMAL:
+                # the budget stopped it short of proving the least: one decision at a
+                # time under the exact cost model, at the same cycles, takes what less
+                # scratchpad (then more vectors) is left to take (which of the equal
+                # schedules the budget reached depends on the model's form)
+                choice = descend(problem, built.choice(solver), TIE_BREAK)
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
@@ -338,12 +344,18 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
     return None if best is None else best[1]
 
 
+TIE_BREAK = "tie-break"
+"""`descend`'s key for the latency objective's tie-break: cycles, then the scratchpad of
+every program added up, then the most vectors per instruction (`BuiltModel.tie_break`)."""
+
+
 def descend(problem: Problem, choice: dict[str, int], objective: str,
             rounds: int = 3) -> dict[str, int]:
     """`choice` improved one decision at a time (each candidate tried with the others
     fixed, the best feasible kept) under the exact cost model, for a few rounds: a
-    hint for CP-SAT. A trial re-prices only the program parts (`model.components`) that
-    read the decision, so a round costs Σ candidates evaluations of one part each."""
+    hint for CP-SAT, or (`TIE_BREAK`) the polish of a tie-break its budget stopped. A
+    trial re-prices only the program parts (`model.components`) that read the decision,
+    so a round costs Σ candidates evaluations of one part each."""
     best = dict(choice)
     parts = [(prog, part) for prog in problem.programs
              for part in components(problem, prog)]
@@ -352,6 +364,7 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
         for name in program_decision_names(part):
             readers[name].append(k)
     programs_of = decision_readers(problem)
+    chunks = {d.name for d in problem.decisions if d.kind == "chunk"}
     priced = [cost.program_parts(problem, part, best) for _, part in parts]
     spad = {p.index: cost.program_scratchpad(problem, p, best) for p in problem.programs}
 
@@ -366,10 +379,17 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
                     for m, v in b.items():
                         busy[m] = busy.get(m, 0) + v
             total += max(cycles, *busy.values()) if busy else cycles
+        if objective == TIE_BREAK:
+            vectors = sum(problem.decision(name).candidates[i].value
+                          for name, i in at.items() if name in chunks)
+            return (total, sum(sp[p.index] for p in running), -vectors)
         peak = max((sp[p.index] for p in running), default=0)
         return (peak, total) if objective == "memory" else (total,)
 
     current = key(priced, spad, best)
+    # (the parts priced apart may differ from the whole kernel's cycles by a few: a
+    # tie-break move must keep the kernel's exact cycles)
+    least = cost.kernel_cycles(problem, best) if objective == TIE_BREAK else 0
     for _ in range(rounds):
         improved = False
         for d in problem.decisions:
@@ -391,7 +411,8 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
                 sp = {**spad, **{p.index: cost.program_scratchpad(problem, p, trial)
                                  for p in progs}}
                 k = key(figures, sp, trial)
-                if k < current:
+                if k < current and (objective != TIE_BREAK or
+                                    cost.kernel_cycles(problem, trial) <= least):
                     best, current, priced, spad, improved = trial, k, figures, sp, True
         if not improved:
             break
