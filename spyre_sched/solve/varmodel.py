@@ -150,8 +150,8 @@ class _Run:
     """`Pipeline.reads_back` of the pipeline run"""
     read_end: cp_model.LinearExprT | None = None
     """a run over partial tiles (`_nested_run`): its head, weighted like its cycles"""
-    reader_lag: cp_model.LinearExprT = 0
-    """`cost.reader_lag` of the pipeline run"""
+    reader_lag: tuple = (0, 0)
+    """`cost.reader_lag` of the pipeline run, and its most"""
 
 
 class _Stater:
@@ -541,8 +541,9 @@ class _Stater:
         inner = figures[k].run
         if k > 0 and inner is not None and inner.figures:
             part = self.minimum([part, self._read_end(inner)], run.hi, "inner.read")
-        if not isinstance(run.reader_lag, int) or run.reader_lag:
-            part = self.maximum([part, run.reader_lag], run.hi, "inner.lag")
+        lag, lag_hi = run.reader_lag
+        if lag_hi:
+            part = self.maximum([part, lag], max(run.hi, lag_hi), "inner.lag")
         return self._end(run, sum(f.fill for f in figures[:k]) + part)
 
     def _nested_stage(self, st: Stage, inner: Pipeline, slack: int, modulos,
@@ -962,16 +963,17 @@ class _Stater:
                     upper_s if slowest and not top else 0, tuple(serial), tuple(serial_hi),
                     p.outer_reads, p.reads_back, reader_lag=self._reader_lag(p))
 
-    def _reader_lag(self, p: Pipeline) -> cp_model.LinearExprT:
-        """`cost.reader_lag` of `p`, tabulated over the decisions of the reading stage and
-        the one after it."""
+    def _reader_lag(self, p: Pipeline) -> tuple:
+        """(`cost.reader_lag` of `p`, tabulated over the decisions of the reading stage and
+        the one after it, its most)."""
         if not p.reader_fifos:
-            return 0
+            return 0, 0
         k = p.outer_reads
         scope = tuple(dict.fromkeys((*stage_scope(p.stages[k]), *stage_scope(p.stages[k + 1]))))
         keys = self.candidates(scope)
         lags = [cost.reader_lag(self.problem, p, dict(zip(scope, key))) for key in keys]
-        return self.table(scope, keys, [lags], "reader.lag")[0] if scope else lags[0]
+        lag = self.table(scope, keys, [lags], "reader.lag")[0] if scope else lags[0]
+        return lag, max(lags)
 
     def _slacks(self, p: Pipeline, n: cp_model.LinearExprT, n_lo: int, n_hi: int
                 ) -> tuple[list[int], cp_model.IntVar | None]:
