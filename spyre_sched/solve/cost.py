@@ -1428,6 +1428,12 @@ def program_scratchpad(problem: Problem, program: Program, choice: Choice) -> in
     return program_buffer_bytes(problem, program, choice) + problem.pinned_bytes
 
 
+def total_scratchpad(problem: Problem, choice: Choice) -> int:
+    """The scratchpad of every running program added up (the latency objective's
+    tie-break)."""
+    return sum(program_scratchpad(problem, p, choice) for p in problem.running(choice))
+
+
 def peak_scratchpad(problem: Problem, choice: Choice) -> int:
     return max((program_scratchpad(problem, p, choice) for p in problem.running(choice)),
                default=problem.pinned_bytes)

@@ -851,12 +851,9 @@ class _ProgramReader:
         """`Pipeline.reader_fifos`: the transfers of stage `k` into a FIFO of the pipeline
         that stage k + 1 receives from, with that FIFO's entry bytes and the depth the
         lowering gives it (`_fifo_share`)."""
-        private = pipe.private
-        if private is None or k + 1 >= len(stages):
+        if pipe.private is None or k + 1 >= len(stages):
             return ()
-        yielded = list(private.body.block.ops)[-1].operands
-        fifo_of = {res: y.owner for res, y in zip(private.res, yielded)
-                   if isinstance(y.owner, ktdf.FifoOp)}
+        fifo_of = _fifo_slots(pipe.private)
         received = {r.slot for r in pipe.stages[k + 1].walk()
                     if isinstance(r, ktdf.ReadFromFifoOp)}
         out = []
@@ -1585,16 +1582,21 @@ def _shared_queues(keys: list, depths: list, entries) -> tuple[tuple[object, int
     return tuple((key, d if d and given[key] > d else None) for key, d in zip(keys, depths))
 
 
+def _fifo_slots(private: ktdf.PrivateOp) -> dict[SSAValue, ktdf.FifoOp]:
+    """The pipeline's FIFO slots (results of its `ktdf.private`) and the `ktdf.fifo` each
+    hands out (its `ktdf.private_yield`)."""
+    yielded = list(private.body.block.ops)[-1].operands
+    return {slot: v.owner for slot, v in zip(private.results, yielded)
+            if isinstance(v.owner, ktdf.FifoOp)}
+
+
 def _received_in_send_order(pipe: ktdf.PipelineOp, members: list) -> bool:
     """Whether the pipeline sends into the FIFOs `members` and receives from them in one
     order, each once (its stages in order; the lowering emits them so and proves it on
     the program units, lower/fifo_order.py)."""
-    private = pipe.private
-    if private is None:
+    if pipe.private is None:
         return False
-    last = list(private.body.block.ops)[-1]
-    slot_of = {operand.owner: private.results[k] for k, operand in enumerate(last.operands)
-               if isinstance(operand.owner, ktdf.FifoOp)}
+    slot_of = {fifo: slot for slot, fifo in _fifo_slots(pipe.private).items()}
     slots = [slot_of.get(f) for f in members]
     if any(slot is None for slot in slots):
         return False

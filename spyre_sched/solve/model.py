@@ -121,8 +121,7 @@ class BuiltModel:
         return self.total_bytes * (most + 1) - vectors
 
     def total_bytes_of(self, choice: dict[str, int]) -> int:
-        return sum(cost.program_scratchpad(self.problem, p, choice)
-                   for p in self.problem.running(choice))
+        return cost.total_scratchpad(self.problem, choice)
 
     @property
     def evaluations(self) -> int:

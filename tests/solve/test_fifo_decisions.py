@@ -350,15 +350,12 @@ def test_of_equal_cycles_the_tie_break_takes_the_least_scratchpad_then_the_most_
     problem = _problem("spyre", ROOT / "tests/emulator/kernels/add_4096.mlir")
     solution = solve(problem)
 
-    def scratchpad(choice):
-        return sum(cost.program_scratchpad(problem, p, choice) for p in problem.running(choice))
-
     chunk = problem.decision("p0.chunk")
     chosen = chunk.candidates[solution.choice["p0.chunk"]]
     assert chosen.label == "10 in send order [10/10/16]"
     assert chosen.value == max(c.value for c in chunk.candidates)
     # half the scratchpad of the first schedule CP-SAT finds at these cycles (1 MiB)
-    assert scratchpad(solution.choice) == 528_384
+    assert cost.total_scratchpad(problem, solution.choice) == 528_384
     report = {r["decision"]: r["why"]
               for r in decision_report(problem, solution.choice, "latency", "solver")}
     assert "of fewer vectors (e.g. 1) give the same cycles and scratchpad: the tie-break " \
@@ -371,7 +368,8 @@ def test_of_equal_cycles_the_tie_break_takes_the_least_scratchpad_then_the_most_
         if not c.streams and not c.in_send_order:
             fixed = solve(problem, fixed={"p0.chunk": i})
             assert fixed.cycles == solution.cycles, c.label
-            assert scratchpad(fixed.choice) >= scratchpad(solution.choice), c.label
+            assert cost.total_scratchpad(problem, fixed.choice) >= \
+                cost.total_scratchpad(problem, solution.choice), c.label
 
 
 def test_a_tie_break_stopped_on_its_budget_leaves_no_one_decision_saving():
@@ -383,11 +381,7 @@ def test_a_tie_break_stopped_on_its_budget_leaves_no_one_decision_saving():
         problem = _problem("spyre", ROOT / "bench" / "kernels" / f"{name}.mlir")
         solution = solve(problem)
 
-        def scratchpad(choice):
-            return sum(cost.program_scratchpad(problem, p, choice)
-                       for p in problem.running(choice))
-
-        mine = scratchpad(solution.choice)
+        mine = cost.total_scratchpad(problem, solution.choice)
         assert mine <= least, (name, mine)
         for d in problem.decisions:
             for i in range(len(d.candidates)):
@@ -395,4 +389,5 @@ def test_a_tie_break_stopped_on_its_budget_leaves_no_one_decision_saving():
                 if i == solution.choice[d.name] or not cost.feasible(problem, trial):
                     continue
                 if cost.kernel_cycles(problem, trial) <= solution.cycles:
-                    assert scratchpad(trial) >= mine, (name, d.name, d.candidates[i])
+                    assert cost.total_scratchpad(problem, trial) >= mine, (
+                        name, d.name, d.candidates[i])
