@@ -75,7 +75,8 @@ def _parameters(solver: cp_model.CpSolver, workers: int, seed: int,
 def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
          time_limit: float | None, log: list[str] | None,
          hint: dict[str, int] | None = None,
-         budget: float | None = None) -> tuple[cp_model.CpSolver, int, PhaseStats]:
+         budget: float | None = None,
+         gap: float = GAP) -> tuple[cp_model.CpSolver, int, PhaseStats]:
     built.model.minimize(minimise)
     built.model.clear_hints()
     if hint is not None:
@@ -86,7 +87,7 @@ def _run(built: BuiltModel, minimise, label: str, workers: int, seed: int,
     # and 70% of a 64-program chain's (deterministic time 0.40 -> 0.12), with the same
     # schedule and bound there and on every kernel of examples/ and the bench suite
     solver.parameters.cp_model_probing_level = 0
-    solver.parameters.relative_gap_limit = GAP
+    solver.parameters.relative_gap_limit = gap
     if budget is not None:
         solver.parameters.max_deterministic_time = budget
     solver.parameters.symmetry_level = 0
@@ -263,10 +264,12 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             # every run; `BuiltModel.tie_break`)
             first = built.choice(solver)
             built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
+            # (at gap 0: the vectors are the objective's last few units, well inside
+            # GAP of a sum scaled by the scratchpad bytes)
             tie, tie_status, _ = _run(built, built.tie_break, "scratchpad bytes, then "
                                       "vectors per instruction, at the least cycles",
                                       workers, seed, time_limit, lines, hint=first,
-                                      budget=TIE_BREAK_BUDGET)
+                                      budget=TIE_BREAK_BUDGET, gap=0.0)
             if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 solver, status = tie, cp_model.OPTIMAL
             if tie_status != cp_model.OPTIMAL:
@@ -352,7 +355,8 @@ every program added up, then the most vectors per instruction (`BuiltModel.tie_b
 def descend(problem: Problem, choice: dict[str, int], objective: str,
             rounds: int = 3) -> dict[str, int]:
     """`choice` improved one decision at a time (each candidate tried with the others
-    fixed, the best feasible kept) under the exact cost model, for a few rounds: a
+    fixed, a chunk with the FIFO depths it is priced at; the best feasible kept) under
+    the exact cost model, for a few rounds: a
     hint for CP-SAT, or (`TIE_BREAK`) the polish of a tie-break its budget stopped. A
     trial re-prices only the program parts (`model.components`) that read the decision,
     so a round costs Σ candidates evaluations of one part each."""
@@ -400,13 +404,16 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
             for i in range(len(d.candidates)):
                 if i == best[d.name]:
                     continue
-                trial = {**best, d.name: i}
+                moved = {d.name: i}
+                if d.name in chunks:  # (its FIFOs' depths move with it)
+                    moved.update(problem.chunk_depths(d.name, i))
+                trial = {**best, **moved}
                 if cost.within_violations(problem, trial, pairs) or \
                         any(cost.program_violations(problem, p, trial) for p in progs
                             if problem.runs(p, trial)):
                     continue
                 figures = list(priced)
-                for k in readers[d.name]:
+                for k in sorted({k for name in moved for k in readers[name]}):
                     figures[k] = cost.program_parts(problem, parts[k][1], trial)
                 sp = {**spad, **{p.index: cost.program_scratchpad(problem, p, trial)
                                  for p in progs}}

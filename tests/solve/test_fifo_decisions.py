@@ -19,7 +19,7 @@ from spyre_sched.solve import cost
 from spyre_sched.solve.explain import decision_report
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
-from spyre_sched.solve.solver import solve
+from spyre_sched.solve.solver import TIE_BREAK, descend, solve
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "tests/solve/kernels/five_operand_fma.mlir"
@@ -372,10 +372,63 @@ def test_of_equal_cycles_the_tie_break_takes_the_least_scratchpad_then_the_most_
                 cost.total_scratchpad(problem, solution.choice), c.label
 
 
+def test_the_tie_break_takes_the_most_vectors_even_where_they_are_its_last_few_units():
+    """The full-size bias add: every chunk candidate (its FIFOs' depths moved with it)
+    gives the same cycles and scratchpad, so the tie-break's vectors decide. They are the
+    last few units of a sum scaled by 133,120 bytes: at the cycles phase's relative gap
+    (1e-4) CP-SAT stopped on two streaming vectors per instruction (four times the
+    instructions of ten; the emulator ran the kernel 4x slower)."""
+    problem = _problem("spyre", ROOT / "bench/kernels/bias_add.mlir")
+    solution = solve(problem)
+    chunk = problem.decision("p0.chunk")
+    chosen = chunk.candidates[solution.choice["p0.chunk"]]
+    key = (solution.cycles, cost.total_scratchpad(problem, solution.choice))
+    for i, c in enumerate(chunk.candidates):
+        trial = {**solution.choice, "p0.chunk": i, **problem.chunk_depths("p0.chunk", i)}
+        if not cost.feasible(problem, trial):
+            continue
+        if (cost.kernel_cycles(problem, trial), cost.total_scratchpad(problem, trial)) <= key:
+            assert c.value <= chosen.value, (c.label, chosen.label)
+    assert chosen.value == max(c.value for c in chunk.candidates)
+
+
+def test_each_programs_own_tie_break_takes_the_most_vectors_too():
+    """Two independent full-size bias adds: the programs' own optima add up to the
+    kernel's, so each program's tie-break is solved alone (`part_bounds.fewest_bytes`).
+    There too the vectors are the last units of a sum scaled by bytes: at the cycles
+    phase's relative gap both programs kept one vector per instruction."""
+    problem = _problem("spyre", ROOT / "tests/solve/kernels/two_bias_adds.mlir")
+    solution = solve(problem)
+    assert solution.stats.phases[0].found_by == "programs"
+    for name in ("p0.chunk", "p1.chunk"):
+        chunk = problem.decision(name)
+        assert chunk.candidates[solution.choice[name]].value == \
+            max(c.value for c in chunk.candidates), name
+
+
+def test_the_tie_break_polish_moves_a_chunk_with_its_fifo_depths():
+    """`descend` (the polish of a tie-break stopped on its budget) from the bias add's
+    schedule at two streaming vectors: a chunk moved alone leaves its FIFOs at the depths
+    of the old one (infeasible), so it moves them with it and reaches the most vectors
+    at the same cycles."""
+    problem = _problem("spyre", ROOT / "bench/kernels/bias_add.mlir")
+    solution = solve(problem)
+    chunk = problem.decision("p0.chunk")
+    two = next(i for i, c in enumerate(chunk.candidates) if c.label == "2 streaming [1/1/2]")
+    start = {**solution.choice, "p0.chunk": two, **problem.chunk_depths("p0.chunk", two)}
+    assert cost.feasible(problem, start) and cost.kernel_cycles(problem, start) == solution.cycles
+
+    polished = descend(problem, start, TIE_BREAK)
+    assert cost.feasible(problem, polished)
+    assert cost.kernel_cycles(problem, polished) == solution.cycles
+    assert chunk.candidates[polished["p0.chunk"]].value == max(c.value for c in chunk.candidates)
+
+
 def test_a_tie_break_stopped_on_its_budget_leaves_no_one_decision_saving():
     """The full-size rmsnorm and layernorm, whose tie-breaks stop on their budget: no
-    single decision moved alone keeps the kernel's cycles and takes less scratchpad (the
-    polish under the exact cost model, `solver.descend` with `TIE_BREAK`). Before it,
+    single decision moved alone (a chunk with its FIFOs' depths) keeps the kernel's cycles
+    and takes less scratchpad (the polish under the exact cost model, `solver.descend`
+    with `TIE_BREAK`). Before it,
     rmsnorm kept modulo 6 or 8 where 5 ties and layernorm 100.4 KiB where 80.4 tie."""
     for name, least in (("rmsnorm", 77_952), ("layernorm", 82_304)):
         problem = _problem("spyre", ROOT / "bench" / "kernels" / f"{name}.mlir")
@@ -386,6 +439,8 @@ def test_a_tie_break_stopped_on_its_budget_leaves_no_one_decision_saving():
         for d in problem.decisions:
             for i in range(len(d.candidates)):
                 trial = {**solution.choice, d.name: i}
+                if d.kind == "chunk":  # (its FIFOs' depths move with it)
+                    trial.update(problem.chunk_depths(d.name, i))
                 if i == solution.choice[d.name] or not cost.feasible(problem, trial):
                     continue
                 if cost.kernel_cycles(problem, trial) <= solution.cycles:
