@@ -326,13 +326,12 @@ def _why(problem: Problem, d: Decision, choice: dict[str, int], objective: str,
                 text += f" ({e['term']})"
             parts.append(text)
     if d.kind == "chunk":
-        if objective != "memory":
-            fewer = [a for a in smaller if a["effect"]["feasible"]
-                     and a["effect"]["delta_cycles"] == 0 and a["effect"]["delta_scratchpad"] == 0]
-            if fewer:
-                parts.append(f"{len(fewer)} of fewer vectors (e.g. {fewer[0]['candidate']}) give "
-                             "the same cycles and scratchpad: the tie-break takes the most "
-                             "vectors per instruction")
+        fewer = [a for a in smaller if a["effect"]["feasible"]
+                 and a["effect"]["delta_cycles"] == 0 and a["effect"]["delta_scratchpad"] == 0]
+        if fewer:  # (either objective's tie-break)
+            parts.append(f"{len(fewer)} of fewer vectors (e.g. {fewer[0]['candidate']}) give "
+                         "the same cycles and scratchpad: the tie-break takes the most "
+                         "vectors per instruction")
         parts += _other_chunk_mode(chosen, alternatives, key)
     if d.kind == "fifo":
         parts += _fifo_share_words(problem, d, choice)

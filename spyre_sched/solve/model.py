@@ -103,21 +103,31 @@ class BuiltModel:
         """The scratchpad of every program added up (the first term of `tie_break`)."""
         return cp_model.LinearExpr.sum(list(self.program_bytes.values()))
 
+    def _chunk_values(self) -> dict[str, list[int]]:
+        return {name: [c.value for c in self.problem.decision(name).candidates]
+                for name in self.one_hot if self.problem.decision(name).kind == "chunk"}
+
+    @property
+    def vectors(self) -> cp_model.LinearExprT | None:
+        """The vectors per instruction over the chunk decisions, added up (None without
+        one): of schedules the cost model prices alike (the FIFOs hide the instructions'
+        count), the most is the fewest instructions for the same work."""
+        chunks = self._chunk_values()
+        if not chunks:
+            return None
+        return cp_model.LinearExpr.sum([
+            cp_model.LinearExpr.weighted_sum(self.one_hot[name], values)
+            for name, values in chunks.items()])
+
     @property
     def tie_break(self) -> cp_model.LinearExprT:
         """What the latency objective minimises among the schedules of its least cycles:
-        the scratchpad (`total_bytes`) and, of equal scratchpad, the most vectors per
-        instruction over the chunk decisions (the fewest instructions for the same work:
-        the cost model prices them alike when the FIFOs hide them), as one sum whose
-        first term outweighs every value of the second."""
-        chunks = {name: [c.value for c in self.problem.decision(name).candidates]
-                  for name in self.one_hot if self.problem.decision(name).kind == "chunk"}
-        if not chunks:
+        the scratchpad (`total_bytes`) and, of equal scratchpad, the most `vectors`, as
+        one sum whose first term outweighs every value of the second."""
+        vectors = self.vectors
+        if vectors is None:
             return self.total_bytes
-        vectors = cp_model.LinearExpr.sum([
-            cp_model.LinearExpr.weighted_sum(self.one_hot[name], values)
-            for name, values in chunks.items()])
-        most = sum(max(values) for values in chunks.values())
+        most = sum(max(values) for values in self._chunk_values().values())
         return self.total_bytes * (most + 1) - vectors
 
     def total_bytes_of(self, choice: dict[str, int]) -> int:

@@ -247,6 +247,22 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
                          f"the smallest peak found: the first phase's schedule is used "
                          f"(bound {stats.bound:.0f}, gap {stats.gap:.4g})")
         phases.append(stats)
+        if status == cp_model.OPTIMAL and built.vectors is not None:
+            # of equal peak and cycles, the most vectors per instruction (as the latency
+            # objective's tie-break; at gap 0, within the same deterministic budget)
+            best = built.choice(solver)
+            built.model.add(built.cycles <= cost.kernel_cycles(problem, best))
+            tie, tie_status, _ = _run(built, -built.vectors, "-(vectors per instruction) "
+                                      "at the least peak and cycles", workers, seed,
+                                      time_limit, lines, hint=best, budget=TIE_BREAK_BUDGET,
+                                      gap=0.0)
+            if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                solver = tie
+                best = built.choice(tie)
+            if tie_status != cp_model.OPTIMAL:
+                # (the budget stopped it: polished one decision at a time, as the
+                # latency objective's tie-break is)
+                choice = descend(problem, best, MEMORY_TIE_BREAK)
     else:
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
                                      lines, hint=hint, budget=budget)
@@ -350,16 +366,19 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
 TIE_BREAK = "tie-break"
 """`descend`'s key for the latency objective's tie-break: cycles, then the scratchpad of
 every program added up, then the most vectors per instruction (`BuiltModel.tie_break`)."""
+MEMORY_TIE_BREAK = "memory-tie-break"
+"""`descend`'s key for the memory objective's: the peak scratchpad, cycles, then the most
+vectors per instruction."""
 
 
 def descend(problem: Problem, choice: dict[str, int], objective: str,
             rounds: int = 3) -> dict[str, int]:
     """`choice` improved one decision at a time (each candidate tried with the others
     fixed, a chunk with the FIFO depths it is priced at; the best feasible kept) under
-    the exact cost model, for a few rounds: a
-    hint for CP-SAT, or (`TIE_BREAK`) the polish of a tie-break its budget stopped. A
-    trial re-prices only the program parts (`model.components`) that read the decision,
-    so a round costs Σ candidates evaluations of one part each."""
+    the exact cost model, for a few rounds: a hint for CP-SAT, or (`TIE_BREAK`,
+    `MEMORY_TIE_BREAK`) the polish of a tie-break its budget stopped. A trial re-prices
+    only the program parts (`model.components`) that read the decisions it moves, so a
+    round costs Σ candidates evaluations of one part each."""
     best = dict(choice)
     parts = [(prog, part) for prog in problem.programs
              for part in components(problem, prog)]
@@ -383,17 +402,20 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
                     for m, v in b.items():
                         busy[m] = busy.get(m, 0) + v
             total += max(cycles, *busy.values()) if busy else cycles
-        if objective == TIE_BREAK:
+        peak = max((sp[p.index] for p in running), default=0)
+        if objective in (TIE_BREAK, MEMORY_TIE_BREAK):
             vectors = sum(problem.decision(name).candidates[i].value
                           for name, i in at.items() if name in chunks)
+            if objective == MEMORY_TIE_BREAK:
+                return (peak, total, -vectors)
             return (total, sum(sp[p.index] for p in running), -vectors)
-        peak = max((sp[p.index] for p in running), default=0)
         return (peak, total) if objective == "memory" else (total,)
 
     current = key(priced, spad, best)
     # (the parts priced apart may differ from the whole kernel's cycles by a few: a
     # tie-break move must keep the kernel's exact cycles)
-    least = cost.kernel_cycles(problem, best) if objective == TIE_BREAK else 0
+    tie_break = objective in (TIE_BREAK, MEMORY_TIE_BREAK)
+    least = cost.kernel_cycles(problem, best) if tie_break else 0
     for _ in range(rounds):
         improved = False
         for d in problem.decisions:
@@ -418,7 +440,7 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
                 sp = {**spad, **{p.index: cost.program_scratchpad(problem, p, trial)
                                  for p in progs}}
                 k = key(figures, sp, trial)
-                if k < current and (objective != TIE_BREAK or
+                if k < current and (not tie_break or
                                     cost.kernel_cycles(problem, trial) <= least):
                     best, current, priced, spad, improved = trial, k, figures, sp, True
         if not improved:

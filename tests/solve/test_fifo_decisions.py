@@ -406,6 +406,26 @@ def test_each_programs_own_tie_break_takes_the_most_vectors_too():
             max(c.value for c in chunk.candidates), name
 
 
+def test_the_memory_objective_takes_the_most_vectors_of_equal_peak_and_cycles():
+    """The memory objective's tie-break: of the schedules of least peak and then least
+    cycles, the most vectors per instruction (the full-size bias add: eight held where
+    ten stream at the same figures; softmax, whose tie-break stops on its budget: the
+    polish moves its second program from eight vectors to ten)."""
+    for name in ("bias_add", "softmax"):
+        problem = _problem("spyre", ROOT / "bench" / "kernels" / f"{name}.mlir")
+        solution = solve(problem, "memory")
+        key = (cost.peak_scratchpad(problem, solution.choice), solution.cycles)
+        for d in problem.decisions:
+            if d.kind != "chunk":
+                continue
+            chosen = d.candidates[solution.choice[d.name]]
+            for i, c in enumerate(d.candidates):
+                trial = {**solution.choice, d.name: i, **problem.chunk_depths(d.name, i)}
+                if c.value > chosen.value and cost.feasible(problem, trial):
+                    assert (cost.peak_scratchpad(problem, trial),
+                            cost.kernel_cycles(problem, trial)) > key, (name, d.name, c.label)
+
+
 def test_the_tie_break_polish_moves_a_chunk_with_its_fifo_depths():
     """`descend` (the polish of a tie-break stopped on its budget) from the bias add's
     schedule at two streaming vectors: a chunk moved alone leaves its FIFOs at the depths
