@@ -147,6 +147,7 @@ class Runtime:
             raise ExecutionError(f"device memory {self.global_memory.name} is full: "
                                  f"{nbytes} more bytes do not fit")
         self._next_byte = start + nbytes
+        self.global_memory.expect(self._next_byte)
         return start // et.size
 
     def reserve(self, end_byte: int) -> None:

@@ -490,6 +490,9 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
             outputs_at: dict[str, tuple[int, tuple[int, ...], str, int | None]] = {}
             # name -> (placement, shape, element type): outputs pinned in scratchpads
             from_scratchpads: dict[str, tuple[dict, tuple[int, ...], str]] = {}
+            # (element offset, values, element type): written once every argument has its
+            # room, so device memory's host array is sized once (`Memory.expect`)
+            writes: list[tuple[int, object, str]] = []
             # views at constant addresses own device memory up to where they reach: the
             # arguments are placed after it; the ranges stored through them are outputs
             runtime.reserve(reference_interpreter.constant_address_end(kernel))
@@ -536,12 +539,12 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                     # reads holds its values
                     window = given[name]
                     args[name] = _allocate_argument(runtime, name, window.shape, element)
-                    runtime.write_tensor(args[name] + window.lo, window.values, element)
+                    writes.append((args[name] + window.lo, window.values, element))
                     shape = window.shape
                 elif name in given:
                     values = np.asarray(given[name])
                     args[name] = runtime.allocate(values.shape, element)
-                    runtime.write_tensor(args[name], values, element)
+                    writes.append((args[name], values, element))
                     shape = values.shape
                 elif name in want:  # the memory at the pointer, as the reference read it
                     shape = want[name].shape
@@ -555,6 +558,8 @@ def run(schedule_or_kernel, inputs: dict[str, np.ndarray] | None = None, *,
                     args[name] = runtime.allocate(shape, element)
                 if arg.get("role") in ("out", "inout"):
                     outputs_at[name] = (args[name], tuple(shape), element, None)
+            for offset, values, element in writes:
+                runtime.write_tensor(offset, values, element)
             recorder = TraceRecorder(runtime.device.clock_hz) if trace else None
             launched = runtime.launch(prepared, args, rt_args, trace=recorder,
                                       max_cycles=max_cycles, max_seconds=max_seconds)

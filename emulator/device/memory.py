@@ -9,7 +9,9 @@ Nothing is allocated on the host until a memory is first touched: a device of 16
 cores has 16,384 scratchpads, of which a launch may use a few. A small memory (a
 scratchpad) is then allocated whole, or only up to the end of the buffers the running
 program declared in it (nothing that passes the buffer check reaches further); a large
-one (device memory is 128 GiB on spyre) grows with its use, up to `HOST_LIMIT` bytes.
+one (device memory is 128 GiB on spyre) grows with its use, up to `HOST_LIMIT` bytes:
+to the end of the tensors allocated in it (`Memory.expect`) when the cap has room, else
+by doubling.
 Every allocation is booked on the device's `HostMemory`, whose cap refuses, with the
 figures, a run that would need more host memory than it allows (`--memory-cap`), instead
 of letting the host run out.
@@ -22,7 +24,7 @@ import heapq
 
 import numpy as np
 
-from emulator.numerics.poison import poisoned
+from emulator.numerics.poison import extended
 from spyre_sched.errors import ExecutionError
 
 #: the most host memory one emulated memory may take
@@ -69,7 +71,7 @@ class HostMemory:
 class Memory:
     __slots__ = ("name", "size", "data", "buffers", "_starts", "check_buffers",
                  "bytes_read", "bytes_written", "pending", "clock", "_seq", "_flushing",
-                 "_typed", "_last_buffer", "layout", "host")
+                 "_typed", "_last_buffer", "layout", "host", "expected")
 
     def __init__(self, name: str, size: int, host: HostMemory | None = None):
         self.name = name
@@ -92,6 +94,9 @@ class Memory:
         self._typed: dict = {}  # dtype -> the whole backing array viewed as that dtype
         self._last_buffer = (0, -1, -1)  # see check_box
         self.layout = 0  # changes whenever the declared buffers do (see window)
+        # The end of what the runtime has allocated in it (`expect`): a large memory
+        # grows to it at once rather than by doubling, when the host has room.
+        self.expected = 0
 
     def defer(self, time: int, write) -> None:
         """`write()` when `time` has come; `write` may also be (dtype, first element,
@@ -156,6 +161,12 @@ class Memory:
         self._last_buffer = (0, -1, -1)
         self.layout += 1
 
+    def expect(self, end: int) -> None:
+        """Bytes up to `end` are allocated to tensors (they will be written): the first
+        access past what the host holds grows it that far at once, so tensors allocated
+        before any is written are filled with poison once, not copied at every doubling."""
+        self.expected = max(self.expected, end)
+
     @property
     def allocated(self) -> int:
         """Host bytes this memory holds (0 until it is first touched)."""
@@ -170,7 +181,11 @@ class Memory:
                 f"than the emulator allows ({HOST_LIMIT} bytes)")
         have = len(self.data)
         if self.size > EAGER_LIMIT:
-            size = max(end, min(2 * have, HOST_LIMIT))
+            if end <= self.expected <= HOST_LIMIT and \
+                    self.host.allocated + self.expected - have <= self.host.cap:
+                size = self.expected  # (else as used: the cap may allow only that)
+            else:
+                size = max(end, min(2 * have, HOST_LIMIT))
         elif self.check_buffers and self.buffers:
             # a scratchpad with the running program's buffers declared: no access that
             # passes the check reaches past their end (the suite's add, whose buffers end
@@ -180,13 +195,12 @@ class Memory:
             size = max(end, self.size)  # a scratchpad: whole (a masked box may run past it)
         self.host.take(self.name, size - have, not have)
         try:
-            grown = poisoned(size)  # never-written bytes: poison
+            grown = extended(self.data, size)  # never-written bytes: poison
         except MemoryError:
             self.host.allocated -= size - have
             raise ExecutionError(
                 f"memory {self.name}: the host could not allocate {size} bytes for it "
                 f"({self.host.allocated} bytes already held by the emulator's memories)") from None
-        grown[:have] = self.data
         self.data = grown
         self._typed = {}
 

@@ -21,3 +21,12 @@ POISON_BYTE = 0xFF
 def poisoned(nbytes: int) -> np.ndarray:
     """`nbytes` bytes of fresh device memory (np.uint8), every one `POISON_BYTE`."""
     return np.full(nbytes, POISON_BYTE, dtype=np.uint8)
+
+
+def extended(data: np.ndarray, nbytes: int) -> np.ndarray:
+    """`data` (np.uint8) followed by poison up to `nbytes` bytes: a memory's host array
+    grown (only the new bytes filled)."""
+    out = np.empty(nbytes, dtype=np.uint8)
+    out[:len(data)] = data
+    out[len(data):] = POISON_BYTE
+    return out

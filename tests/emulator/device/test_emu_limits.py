@@ -179,6 +179,35 @@ def test_device_memory_growing_past_the_cap_is_refused_at_that_access():
         runtime.write_tensor(offset, np.zeros((1024, 1024), np.float16), "f16")
 
 
+def test_device_memory_grows_once_to_the_tensors_allocated_before_the_first_write():
+    """Three 8 MiB tensors allocated, then written: the host array grows once to their
+    end, filled with poison only where nothing is written (it grew by doubling at each
+    write before: 8.4 + 16.8 + 33.6 MB of poison filled and 25 MB copied); reads give
+    back what was written, unwritten bytes stay poison. Past the cap it grows as used."""
+    runtime = Runtime("spyre")
+    memory = runtime.global_memory
+    shape = (2048, 2048)
+    offsets = [runtime.allocate(shape, "f16") for _ in range(3)]
+    end = offsets[-1] * 2 + 2048 * 2048 * 2
+    assert memory.allocated == 0  # (allocating writes nothing)
+    values = [np.full(shape, k + 1, np.float16) for k in range(2)]
+    runtime.write_tensor(offsets[0], values[0], "f16")
+    assert memory.allocated == end  # (all three at the first write)
+    runtime.write_tensor(offsets[1], values[1], "f16")
+    assert memory.allocated == end
+    for offset, value in zip(offsets, values):
+        assert np.array_equal(runtime.read_tensor(offset, shape, "f16"), value)
+    assert (memory.read_bytes(offsets[2] * 2, 64) == 0xFF).all()
+
+    capped = Runtime("spyre", memory_cap=24 << 20)  # room for two of them only
+    first, second = capped.allocate(shape, "f16"), capped.allocate(shape, "f16")
+    capped.allocate(shape, "f16")
+    capped.write_tensor(first, values[0], "f16")
+    assert capped.global_memory.allocated < 3 * 2048 * 2048 * 2
+    capped.write_tensor(second, values[1], "f16")
+    assert np.array_equal(capped.read_tensor(second, shape, "f16"), values[1])
+
+
 def test_run_takes_memory_cap_and_budgets():
     add = str(ROOT / "examples" / "add_96x64.mlir")
     capped = CliRunner().invoke(main, ["run", add, "--memory-cap", "1MiB"])
@@ -212,14 +241,14 @@ def test_a_scratchpad_the_host_cannot_allocate_is_a_located_error(monkeypatch):
     runtime = Runtime("spyre")
     memory = runtime.emu.memories["core0.lx"]
     import emulator.device.memory as memory_module
-    real = memory_module.poisoned
+    real = memory_module.extended
 
-    def refusing(size):
+    def refusing(data, size):
         if size == memory.size:
             raise MemoryError()
-        return real(size)
+        return real(data, size)
 
-    monkeypatch.setattr(memory_module, "poisoned", refusing)
+    monkeypatch.setattr(memory_module, "extended", refusing)
     with pytest.raises(ExecutionError, match="memory core0.lx: the host could not allocate"):
         memory.read_bytes(0, 128)
     assert runtime.emu.host.allocated == 0
