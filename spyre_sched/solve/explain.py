@@ -571,4 +571,11 @@ def render_trace(trace: dict[str, object]) -> str:
                             if ph.get("cp_sat_status") else "")
                          + f"{ph['wall_time']:.3f} s, {ph['branches']} branches, "
                          f"{ph['conflicts']} conflicts")
+        for ph in s.get("tie_breaks", []):
+            lines.append(f"  tie-break, {ph['minimises']}: {ph['status']}"
+                         + (" (stopped on its budget)" if ph["status"] != "OPTIMAL" else "")
+                         + f", {ph['wall_time']:.3f} s")
+        if s.get("polished"):
+            lines.append("  the tie-break's schedule polished one decision at a time under "
+                         "the exact cost model, at the same cycles")
     return "\n".join(lines) + "\n"

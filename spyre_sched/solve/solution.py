@@ -56,6 +56,13 @@ class SolverStats:
     model_objective: int | None = None
     """The model's own figure for the chosen schedule's cycles (the exact cost is
     `Solution.cycles`; they agree wherever the model is exact)."""
+    tie_breaks: list[PhaseStats] = field(default_factory=list)
+    """The solves that chose among the schedules of the objective's optimum (least
+    scratchpad, most vectors per instruction); not in `status`: they decide nothing the
+    objective measures."""
+    polished: bool = False
+    """A tie-break stopped on its budget and its schedule was polished one decision at a
+    time under the exact cost model (`solver.descend`)."""
 
     @property
     def status(self) -> str:
@@ -68,7 +75,8 @@ class SolverStats:
 
     @property
     def wall_time(self) -> float:
-        return sum(p.wall_time for p in self.phases)
+        """CP-SAT's wall time over every solve, the tie-breaks' too."""
+        return sum(p.wall_time for p in [*self.phases, *self.tie_breaks])
 
     @property
     def found_by(self) -> str:
@@ -84,6 +92,8 @@ class SolverStats:
             "model_objective": self.model_objective,
             "seed": self.seed, "time_limit": self.time_limit,
             "phases": [p.as_data() for p in self.phases],
+            "tie_breaks": [p.as_data() for p in self.tie_breaks],
+            "polished": self.polished,
         }
 
 

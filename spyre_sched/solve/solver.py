@@ -179,6 +179,8 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
     build_time = time.perf_counter() - start
     lines: list[str] | None = [] if log else None
     phases: list[PhaseStats] = []
+    tie_breaks: list[PhaseStats] = []  # (see SolverStats.tie_breaks)
+    polished = False
     notes: list[str] = []
     hint = _v1_hint(problem)
     hint_from = "the V1 heuristic's schedule"
@@ -252,10 +254,11 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             # objective's tie-break; at gap 0, within the same deterministic budget)
             best = built.choice(solver)
             built.model.add(built.cycles <= cost.kernel_cycles(problem, best))
-            tie, tie_status, _ = _run(built, -built.vectors, "-(vectors per instruction) "
-                                      "at the least peak and cycles", workers, seed,
-                                      time_limit, lines, hint=best, budget=TIE_BREAK_BUDGET,
-                                      gap=0.0)
+            tie, tie_status, tie_stats = _run(built, -built.vectors, "vectors per "
+                                              "instruction, at the least peak and cycles",
+                                              workers, seed, time_limit, lines, hint=best,
+                                              budget=TIE_BREAK_BUDGET, gap=0.0)
+            tie_breaks.append(tie_stats)
             if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 solver = tie
                 best = built.choice(tie)
@@ -263,6 +266,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
                 # (the budget stopped it: polished one decision at a time, as the
                 # latency objective's tie-break is)
                 choice = descend(problem, best, MEMORY_TIE_BREAK)
+                polished = True
     else:
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
                                      lines, hint=hint, budget=budget)
@@ -282,10 +286,11 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
             # (at gap 0: the vectors are the objective's last few units, well inside
             # GAP of a sum scaled by the scratchpad bytes)
-            tie, tie_status, _ = _run(built, built.tie_break, "scratchpad bytes, then "
-                                      "vectors per instruction, at the least cycles",
-                                      workers, seed, time_limit, lines, hint=first,
-                                      budget=TIE_BREAK_BUDGET, gap=0.0)
+            tie, tie_status, tie_stats = _run(built, built.tie_break, "scratchpad bytes, "
+                                              "then vectors per instruction, at the least "
+                                              "cycles", workers, seed, time_limit, lines,
+                                              hint=first, budget=TIE_BREAK_BUDGET, gap=0.0)
+            tie_breaks.append(tie_stats)
             if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 solver, status = tie, cp_model.OPTIMAL
             if tie_status != cp_model.OPTIMAL:
@@ -294,6 +299,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
                 # scratchpad (then more vectors) is left to take (which of the equal
                 # schedules the budget reached depends on the model's form)
                 choice = descend(problem, built.choice(solver), TIE_BREAK)
+                polished = True
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
@@ -305,7 +311,7 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     solver_stats = SolverStats(built.num_variables, built.num_constraints,
                                built.evaluations, phases, workers, seed, time_limit,
-                               build_time, model_cycles)
+                               build_time, model_cycles, tie_breaks, polished)
     solution = Solution(problem, choice, objective, "solver", solver_stats,
                         "\n".join(lines) if lines is not None else "", notes)
     # The model is exact: at a proven optimum its figure for the chosen schedule is the

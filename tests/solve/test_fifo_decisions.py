@@ -16,7 +16,7 @@ from spyre_sched import api
 from spyre_sched.dialects.registry import make_context
 from spyre_sched.errors import DeviceError
 from spyre_sched.solve import cost
-from spyre_sched.solve.explain import decision_report
+from spyre_sched.solve.explain import build_trace, decision_report, render_trace
 from spyre_sched.solve.extract import extract
 from spyre_sched.solve.heuristic import v1_choice
 from spyre_sched.solve.solver import TIE_BREAK, descend, solve
@@ -390,6 +390,15 @@ def test_the_tie_break_takes_the_most_vectors_even_where_they_are_its_last_few_u
         if (cost.kernel_cycles(problem, trial), cost.total_scratchpad(problem, trial)) <= key:
             assert c.value <= chosen.value, (c.label, chosen.label)
     assert chosen.value == max(c.value for c in chunk.candidates)
+    # the trace says how the tie-break went, and its time counts in the solve's
+    stats = solution.stats
+    assert [t.status for t in stats.tie_breaks] == ["OPTIMAL"] and not stats.polished
+    assert stats.wall_time == pytest.approx(sum(p.wall_time for p in stats.phases)
+                                            + stats.tie_breaks[0].wall_time)
+    text = render_trace(build_trace(solution))
+    assert "  tie-break, scratchpad bytes, then vectors per instruction, at the least " \
+           "cycles: OPTIMAL, " in text, text
+    assert "polished" not in text
 
 
 def test_each_programs_own_tie_break_takes_the_most_vectors_too():
@@ -456,6 +465,9 @@ def test_a_tie_break_stopped_on_its_budget_leaves_no_one_decision_saving():
 
         mine = cost.total_scratchpad(problem, solution.choice)
         assert mine <= least, (name, mine)
+        assert solution.stats.polished and solution.stats.tie_breaks[0].status == "FEASIBLE"
+        assert "the tie-break's schedule polished one decision at a time" in \
+            render_trace(build_trace(solution))
         for d in problem.decisions:
             for i in range(len(d.candidates)):
                 trial = {**solution.choice, d.name: i}
