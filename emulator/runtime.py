@@ -357,14 +357,18 @@ class Runtime:
         args = dict(args)
         kinds = {a["name"]: a for a in prepared.arguments}
         tiles = int(np.prod(prepared.grid))
+        # (written once every array has its room: device memory is sized once)
+        writes: list[tuple[int, np.ndarray, str]] = []
         for name, value in list(args.items()):
             if isinstance(value, np.ndarray) and name in kinds and kinds[name].get("kind") == "pointer":
+                element = kinds[name]["element_type"]
                 placement = kinds[name].get("scratchpad")
                 if placement is not None:  # where the compiler placed it
-                    self.place_in_scratchpads(placement, value, kinds[name]["element_type"], tiles)
+                    self.place_in_scratchpads(placement, value, element, tiles)
                     args[name] = int(placement["offset"])
                 else:
-                    args[name] = self.allocate_tensor(value, kinds[name]["element_type"])
+                    args[name] = self.allocate(value.shape, element)
+                    writes.append((args[name], value, element))
         for a in prepared.arguments:
             # memory the compiler added for an intermediate, unless the caller gave some
             if a.get("role") == "workspace" and a["name"] not in args:
@@ -373,6 +377,8 @@ class Runtime:
                     raise ExecutionError(f"launch: the shape of workspace %{a['name']} is not "
                                          "known for this launch", "jobplan.json")
                 args[a["name"]] = self.allocate(shape, a["element_type"])
+        for offset, value, element in writes:
+            self.write_tensor(offset, value, element)
         env = self._argument_env(prepared, args, runtime_args or {})
         predicted = self._predict(prepared, env)
         total: Measurements | None = None

@@ -714,9 +714,9 @@ def reader_lag(problem: Problem, inner: Pipeline, choice: Choice,
     transfer's latency and one entry's time) and the next stage's time for all but the
     FIFO's depth of them (its occupancy per iteration, pro rata). 0 when every such FIFO
     holds an iteration."""
-    k = inner.outer_reads
-    if not inner.reader_fifos or k + 1 >= len(inner.stages):
+    if not inner.reader_fifos:  # (extract gives them only when a stage follows)
         return 0
+    k = inner.outer_reads
     reader = {w.name: w for w in inner.stages[k].work if isinstance(w, Transfer)}
     consumer = None
     out = 0

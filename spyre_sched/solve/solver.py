@@ -250,23 +250,13 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
                          f"(bound {stats.bound:.0f}, gap {stats.gap:.4g})")
         phases.append(stats)
         if status == cp_model.OPTIMAL and built.vectors is not None:
-            # of equal peak and cycles, the most vectors per instruction (as the latency
-            # objective's tie-break; at gap 0, within the same deterministic budget)
-            best = built.choice(solver)
-            built.model.add(built.cycles <= cost.kernel_cycles(problem, best))
-            tie, tie_status, tie_stats = _run(built, -built.vectors, "vectors per "
-                                              "instruction, at the least peak and cycles",
-                                              workers, seed, time_limit, lines, hint=best,
-                                              budget=TIE_BREAK_BUDGET, gap=0.0)
+            # of equal peak and cycles, the most vectors per instruction
+            solver, choice, tie_stats = _tie_break(
+                problem, built, solver, -built.vectors, MEMORY_TIE_BREAK,
+                "vectors per instruction, at the least peak and cycles", workers, seed,
+                time_limit, lines)
             tie_breaks.append(tie_stats)
-            if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                solver = tie
-                best = built.choice(tie)
-            if tie_status != cp_model.OPTIMAL:
-                # (the budget stopped it: polished one decision at a time, as the
-                # latency objective's tie-break is)
-                choice = descend(problem, best, MEMORY_TIE_BREAK)
-                polished = True
+            polished = choice is not None
     else:
         solver, status, stats = _run(built, built.cycles, "cycles", workers, seed, time_limit,
                                      lines, hint=hint, budget=budget)
@@ -282,24 +272,12 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
             # those, the one with the least scratchpad, then the most vectors per
             # instruction, that CP-SAT finds within a deterministic budget (the same on
             # every run; `BuiltModel.tie_break`)
-            first = built.choice(solver)
-            built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
-            # (at gap 0: the vectors are the objective's last few units, well inside
-            # GAP of a sum scaled by the scratchpad bytes)
-            tie, tie_status, tie_stats = _run(built, built.tie_break, "scratchpad bytes, "
-                                              "then vectors per instruction, at the least "
-                                              "cycles", workers, seed, time_limit, lines,
-                                              hint=first, budget=TIE_BREAK_BUDGET, gap=0.0)
+            solver, choice, tie_stats = _tie_break(
+                problem, built, solver, built.tie_break, TIE_BREAK,
+                "scratchpad bytes, then vectors per instruction, at the least cycles",
+                workers, seed, time_limit, lines)
             tie_breaks.append(tie_stats)
-            if tie_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                solver, status = tie, cp_model.OPTIMAL
-            if tie_status != cp_model.OPTIMAL:
-                # the budget stopped it short of proving the least: one decision at a
-                # time under the exact cost model, at the same cycles, takes what less
-                # scratchpad (then more vectors) is left to take (which of the equal
-                # schedules the budget reached depends on the model's form)
-                choice = descend(problem, built.choice(solver), TIE_BREAK)
-                polished = True
+            polished = choice is not None
     if choice is None:
         _check_status(problem, status, time_limit)
         choice = built.choice(solver)
@@ -367,6 +345,28 @@ def _programs_optimal(problem: Problem, built: BuiltModel, programs: list,
         if best is None or total < best[0]:
             best = (total, choice)
     return None if best is None else best[1]
+
+
+def _tie_break(problem: Problem, built: BuiltModel, solver: cp_model.CpSolver, minimise,
+               key: str, label: str, workers: int, seed: int, time_limit: float | None,
+               lines: list[str] | None
+               ) -> tuple[cp_model.CpSolver, dict[str, int] | None, PhaseStats]:
+    """Among the schedules of `solver`'s optimum (its cycles held), the least of
+    `minimise` within `TIE_BREAK_BUDGET`, at gap 0 (the vectors are the last few units of
+    a sum scaled by bytes, well inside `GAP` of it). Returns the solver whose solution to
+    take, the schedule when the budget stopped it short of proving its least (then
+    polished one decision at a time under the exact cost model, `descend` with `key`:
+    which of the equal schedules the budget reached depends on the model's form; else
+    None), and the solve's figures."""
+    first = built.choice(solver)
+    built.model.add(built.cycles <= cost.kernel_cycles(problem, first))
+    tie, status, stats = _run(built, minimise, label, workers, seed, time_limit, lines,
+                              hint=first, budget=TIE_BREAK_BUDGET, gap=0.0)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        solver = tie
+    polished = None if status == cp_model.OPTIMAL else descend(
+        problem, built.choice(solver), key)
+    return solver, polished, stats
 
 
 TIE_BREAK = "tie-break"
