@@ -249,12 +249,14 @@ def solve(problem: Problem, objective: str = "latency", *, time_limit: float | N
                          f"the smallest peak found: the first phase's schedule is used "
                          f"(bound {stats.bound:.0f}, gap {stats.gap:.4g})")
         phases.append(stats)
-        if status == cp_model.OPTIMAL and built.vectors is not None:
-            # of equal peak and cycles, the most vectors per instruction
+        if status == cp_model.OPTIMAL:
+            # of equal peak and cycles, the least scratchpad over every program (the
+            # programs below the peak hold no more than they need), then the most
+            # vectors per instruction: the latency objective's tie-break, the peak held
             solver, choice, tie_stats = _tie_break(
-                problem, built, solver, -built.vectors, MEMORY_TIE_BREAK,
-                "vectors per instruction, at the least peak and cycles", workers, seed,
-                time_limit, lines)
+                problem, built, solver, built.tie_break, MEMORY_TIE_BREAK,
+                "scratchpad bytes, then vectors per instruction, at the least peak and "
+                "cycles", workers, seed, time_limit, lines)
             tie_breaks.append(tie_stats)
             polished = choice is not None
     else:
@@ -373,8 +375,8 @@ TIE_BREAK = "tie-break"
 """`descend`'s key for the latency objective's tie-break: cycles, then the scratchpad of
 every program added up, then the most vectors per instruction (`BuiltModel.tie_break`)."""
 MEMORY_TIE_BREAK = "memory-tie-break"
-"""`descend`'s key for the memory objective's: the peak scratchpad, cycles, then the most
-vectors per instruction."""
+"""`descend`'s key for the memory objective's: the peak scratchpad, cycles, the scratchpad
+of every program added up, then the most vectors per instruction."""
 
 
 def descend(problem: Problem, choice: dict[str, int], objective: str,
@@ -412,9 +414,10 @@ def descend(problem: Problem, choice: dict[str, int], objective: str,
         if objective in (TIE_BREAK, MEMORY_TIE_BREAK):
             vectors = sum(problem.decision(name).candidates[i].value
                           for name, i in at.items() if name in chunks)
+            spad_total = sum(sp[p.index] for p in running)
             if objective == MEMORY_TIE_BREAK:
-                return (peak, total, -vectors)
-            return (total, sum(sp[p.index] for p in running), -vectors)
+                return (peak, total, spad_total, -vectors)
+            return (total, spad_total, -vectors)
         return (peak, total) if objective == "memory" else (total,)
 
     current = key(priced, spad, best)

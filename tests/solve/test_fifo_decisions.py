@@ -435,6 +435,30 @@ def test_the_memory_objective_takes_the_most_vectors_of_equal_peak_and_cycles():
                             cost.kernel_cycles(problem, trial)) > key, (name, d.name, c.label)
 
 
+def test_the_memory_objective_takes_the_least_scratchpad_of_equal_peak_and_cycles():
+    """Of the schedules of least peak and then least cycles, the memory objective takes
+    the least scratchpad over every program: softmax's last program is below the peak
+    (the statistics program sets it) and held two copies of its tile where one gives the
+    same peak and cycles. No decision moved alone keeps both and lowers the total."""
+    problem = _problem("spyre", ROOT / "examples" / "softmax_rows.mlir")
+    solution = solve(problem, "memory")
+    peak = cost.peak_scratchpad(problem, solution.choice)
+    total = cost.total_scratchpad(problem, solution.choice)
+    below = [p for p in problem.programs
+             if cost.program_scratchpad(problem, p, solution.choice) < peak]
+    assert below, "the test needs a program below the peak"
+    for d in problem.decisions:
+        for i in range(len(d.candidates)):
+            trial = {**solution.choice, d.name: i}
+            if d.kind == "chunk":
+                trial.update(problem.chunk_depths(d.name, i))
+            if not cost.feasible(problem, trial) or \
+                    cost.peak_scratchpad(problem, trial) != peak or \
+                    cost.kernel_cycles(problem, trial) != solution.cycles:
+                continue
+            assert cost.total_scratchpad(problem, trial) >= total, (d.name, d.candidates[i].label)
+
+
 def test_the_tie_break_polish_moves_a_chunk_with_its_fifo_depths():
     """`descend` (the polish of a tie-break stopped on its budget) from the bias add's
     schedule at two streaming vectors: a chunk moved alone leaves its FIFOs at the depths
