@@ -66,7 +66,14 @@ def _size_range(form: Form, runtime: dict[str, ktdp.RuntimeArgType], where: str)
                                "or on the compute tile", where)
     lo = hi = form.const
     for name, coeff in form.arg_terms():
-        if name not in runtime or coeff < 0:
+        if name not in runtime:
+            # a plain scalar argument is a compile-time value: only `!ktdp.runtime_arg`
+            # sizes are kept as symbols of the launch
+            raise UnsupportedError(
+                f"not supported yet: a view size that depends on %{name}, which is not a "
+                "run-time argument (`!ktdp.runtime_arg`); a plain scalar argument is fixed at "
+                f"compile time (`--arg {name}=VALUE`; `arguments=` in the Python API)", where)
+        if coeff < 0:
             raise UnsupportedError("not supported yet: a view size that is not a non-negative "
                                    "multiple of run-time arguments", where)
         a, b = value_range(runtime[name])
@@ -181,9 +188,9 @@ _SHAPE_ARITH = {"arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul",
 def size_expr(value: SSAValue):
     """A view size as an expression over the function's arguments (`symbols.py`
     grammar: run-time arguments by name), or None when it is not one."""
-    owner = value.owner
-    if isinstance(owner, BlockArgument):
+    if isinstance(value, BlockArgument):  # (a plain argument: not a run-time shape)
         return None
+    owner = value.owner
     if owner.name == "arith.constant":
         attr = owner.properties.get("value")
         data = getattr(getattr(attr, "value", None), "data", None)

@@ -184,3 +184,29 @@ def test_a_condition_on_the_run_time_loop_counter(tmp_path: Path) -> None:
     want = np.full((256, 64), np.nan, np.float16)  # rows no store writes: poison (NaN)
     want[:128] = (x[:128].astype(np.float32) * 2).astype(np.float16)
     assert np.array_equal(result.outputs["Y"], want, equal_nan=True)
+
+
+def test_a_view_sized_by_a_plain_scalar_argument_says_how_to_fix_it(tmp_path: Path) -> None:
+    """A view whose size is a plain scalar argument (an `index`, not a
+    `!ktdp.runtime_arg`): run-time shapes are kept only for run-time arguments, so the
+    lowering refuses it, naming the argument and the option that fixes it at compile
+    time; with that value given, the kernel runs."""
+    import spyre_sched
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.errors import UnsupportedError
+    from spyre_sched.lower.bundle import write_bundle
+
+    text = ROWS.read_text().replace(
+        "%n: !ktdp.runtime_arg<index, granularity = 64, upperbound = 256>", "%n: index")
+    text = text.replace(
+        "%N = ktdp.runtime_arg_extract value from %n : !ktdp.runtime_arg<index, granularity "
+        "= 64, upperbound = 256> -> index", "%N = arith.addi %n, %c0 : index")
+    assert "runtime_arg" not in text
+    kernel = tmp_path / "scalar_rows.mlir"
+    kernel.write_text(text)
+    with pytest.raises(UnsupportedError) as err:
+        write_bundle(compile_kernel(str(kernel), device="spyre"), tmp_path / "bundle")
+    assert "a view size that depends on %n, which is not a run-time argument" in str(err.value)
+    assert "`--arg n=VALUE`" in str(err.value)
+    result = spyre_sched.run(str(kernel), device="spyre", runtime_args={"n": 128})
+    assert result.matches, result.mismatches
