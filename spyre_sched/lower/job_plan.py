@@ -43,6 +43,15 @@ def _where(op: Operation) -> str:
     return f"op {op.name} in pass lower"
 
 
+def _arguments(expr) -> set[str]:
+    """The names of the arguments an expression reads."""
+    if isinstance(expr, list) and expr:
+        if expr[0] == "arg":
+            return {expr[1]}
+        return set().union(*(_arguments(e) for e in expr[1:]))
+    return set()
+
+
 def _mentions_tile(expr) -> bool:
     if isinstance(expr, list) and expr:
         if expr[0] == "tile":
@@ -62,6 +71,7 @@ class _Builder:
         self.env: dict[SSAValue, object] = {a: sx.arg(a.name_hint) for a in kernel.body.block.args}
         self.calls = 0
         self.names = {a.name_hint for a in kernel.body.block.args}
+        self.arguments = set(self.names)  # (the kernel's own: a loop's counter is not one)
         grid = kernel.attributes.get("grid")
         sizes = [int(d.value.data) for d in grid.data] if grid is not None else []  # type: ignore[attr-defined]
         self.one_tile = all(n == 1 for n in sizes)
@@ -183,8 +193,19 @@ class _Builder:
                                        "are not expressions of the kernel's arguments", _where(op))
             bounds.append(self.env[v])
         if any(_mentions_tile(b) for b in bounds):
+            # (the normal form rewrites such a loop when its bounds are known per tile:
+            # a run-time argument among them is what stopped it, and a value fixes that)
+            given = sorted({name for b in bounds for name in _arguments(b)} & self.arguments)
+            hint = "" if not given else (
+                f" while they also depend on the kernel's argument{'s' if len(given) > 1 else ''} "
+                + ", ".join(f"%{n}" for n in given) + ": `"
+                + " ".join(f"--arg {n}=VALUE" for n in given)
+                + f"` fixes {'them' if len(given) > 1 else 'it'} at compile time (`arguments=` "
+                  "in the Python API), and a loop whose bounds are known on every tile is "
+                  "rewritten to run the same iterations on all of them")
             raise UnsupportedError("lowering: a KTIR loop in the orchestrator whose bounds depend "
-                                   "on the compute tile id is not supported yet", _where(op))
+                                   "on the compute tile id is not supported yet" + hint,
+                                   _where(op))
         iv = op.body.block.args[0]
         lb, ub, step = bounds
         if all(isinstance(b, int) for b in bounds):

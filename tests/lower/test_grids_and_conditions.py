@@ -123,3 +123,24 @@ def test_else_branch_on_a_tile_coordinate_of_a_2d_grid(tmp_path: Path) -> None:
     want = _f16(a - b)
     want[:, :96] = _f16(a + b)[:, :96]
     assert np.array_equal(result.outputs["C"], want)
+
+
+def test_a_grid_stride_loop_over_an_argument_says_which_value_to_give(tmp_path: Path) -> None:
+    """A grid-stride loop whose end is a run-time argument (`scf.for %r = %t to %n step 4`,
+    as Triton's persistent kernels write it): without a value for %n its bounds are not
+    known per tile, and the refusal names the argument and the option that gives it;
+    with `--arg n=10` the loop is rewritten per tile and the kernel runs."""
+    import spyre_sched
+    from spyre_sched.errors import UnsupportedError
+
+    text = (Path(__file__).parents[1] / "normalize" / "kernels" / "grid_stride_rows.mlir").read_text()
+    text = text.replace("(%X: index, %Y: index)", "(%X: index, %Y: index, %n: index)")
+    text = text.replace("  %n = arith.constant 10 : index\n", "")
+    kernel = tmp_path / "grid_stride_argument.mlir"
+    kernel.write_text(text)
+    with pytest.raises(UnsupportedError) as err:
+        _bundle(kernel, tmp_path / "bundle")
+    assert "bounds depend on the compute tile id is not supported yet while they also " \
+           "depend on the kernel's argument %n: `--arg n=VALUE` fixes it" in str(err.value)
+    result = spyre_sched.run(str(kernel), device="spyre", runtime_args={"n": 10})
+    assert result.matches, result.mismatches
