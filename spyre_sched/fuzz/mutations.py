@@ -217,11 +217,31 @@ def change_dimensions(text, rng):
     return None if m is None else _replace_match(text, m, f"dimensions = {new}")
 
 
+_RUNTIME_PARAM = re.compile(r"([(,]\s*)(%[\w$.]+)\s*:\s*!ktdp\.runtime_arg<[^>]*>")  # a parameter
+
+
+def plain_runtime_argument(text, rng):
+    """A run-time argument written as a plain `index` scalar, the values extracted from it
+    replaced by the argument itself: a size the launch was to give becomes one the
+    compile must know, read straight from the argument."""
+    m = _pick(_RUNTIME_PARAM, text, rng)
+    if m is None:
+        return None
+    name = m.group(2)
+    text = _replace_match(text, m, f"{m.group(1)}{name}: index")
+    extract = re.compile(rf"^\s*(%[\w$.]+)\s*=\s*ktdp\.runtime_arg_extract\s+\w+\s+from\s+"
+                         rf"{re.escape(name)}\s*:[^\n]*\n", re.M)
+    for found in list(extract.finditer(text))[::-1]:
+        text = text[: found.start()] + text[found.end():]
+        text = re.sub(rf"{re.escape(found.group(1))}(?![\w$.])", name, text)
+    return text
+
+
 GENERIC: list[Mutation] = [delete_line, duplicate_line, swap_lines, change_integer, change_type,
                            rename_value, drop_token, truncate]
 SEMANTIC: list[Mutation] = [change_integer, change_type, change_constraint, swap_memory_space,
                             change_grid, change_shape, change_op, change_map, change_index,
-                            change_dimensions]
+                            change_dimensions, plain_runtime_argument]
 KERNEL: list[Mutation] = GENERIC + SEMANTIC + SEMANTIC
 #: any file of a bundle (IR, JSON): the generic edits plus damaged bytes
 BUNDLE: list[Mutation] = GENERIC + [flip_byte, flip_byte, change_integer, change_type]

@@ -106,3 +106,30 @@ def test_runs_stop_on_their_own_budget_before_the_campaign_calls_them_hangs(tmp_
     for args, timeout in runs:
         budget = float(args[args.index("--max-seconds") + 1])
         assert 0 < budget < timeout == 45.0
+
+
+def test_a_run_time_argument_made_a_plain_scalar_ends_in_exit_0_or_1(tmp_path):
+    """The mutation that writes a run-time argument as a plain `index` (its extracts
+    replaced by the argument): every shipped kernel with one still checks, and `run`
+    refuses the view sized by a compile-time scalar with a located error (before, the
+    lowering's size reader failed internally on the bare argument)."""
+    import random
+    from pathlib import Path
+
+    from spyre_sched.fuzz.mutations import plain_runtime_argument
+
+    root = Path(__file__).resolve().parents[2]
+    sources = [p for p in sorted(root.glob("tests/**/kernels/*.mlir"))
+               if "!ktdp.runtime_arg<" in p.read_text() and "runtime_arg_extract" in p.read_text()]
+    assert len(sources) >= 3
+    for k, source in enumerate(sources):
+        original = source.read_text()
+        text = plain_runtime_argument(original, random.Random(k))
+        assert text.count("runtime_arg") < original.count("runtime_arg")
+        path = tmp_path / f"plain{k}.mlir"
+        path.write_text(text)
+        code, output = commands_invoke(["check", str(path)], None)
+        assert code == 0, (source, output)
+        code, output = commands_invoke(["run", str(path), "--strategy", "heuristic"], None)
+        assert code == 1 and "Traceback" not in output and "internal error" not in output, \
+            (source, output)
