@@ -71,7 +71,10 @@ class _Builder:
         self.env: dict[SSAValue, object] = {a: sx.arg(a.name_hint) for a in kernel.body.block.args}
         self.calls = 0
         self.names = {a.name_hint for a in kernel.body.block.args}
-        self.arguments = set(self.names)  # (the kernel's own: a loop's counter is not one)
+        # the kernel's plain arguments, which `--arg` fixes at compile time (not a loop's
+        # counter, nor a `!ktdp.runtime_arg`, which stays a launch-time value)
+        self.arguments = {a.name_hint for a in kernel.body.block.args
+                          if not isinstance(a.type, ktdp.RuntimeArgType)}
         grid = kernel.attributes.get("grid")
         sizes = [int(d.value.data) for d in grid.data] if grid is not None else []  # type: ignore[attr-defined]
         self.one_tile = all(n == 1 for n in sizes)
@@ -194,7 +197,7 @@ class _Builder:
             bounds.append(self.env[v])
         if any(_mentions_tile(b) for b in bounds):
             # (the normal form rewrites such a loop when its bounds are known per tile:
-            # a run-time argument among them is what stopped it, and a value fixes that)
+            # a plain argument among them is what stopped it, and a value fixes that)
             given = sorted({name for b in bounds for name in _arguments(b)} & self.arguments)
             hint = "" if not given else (
                 f" while they also depend on the kernel's argument{'s' if len(given) > 1 else ''} "
