@@ -489,6 +489,21 @@ class EngineEmitter:
     def involved(self, op: Operation) -> bool:
         return self.engine.name in self.pa.engines_in.get(op, frozenset())
 
+    def _argument_hint(self, op: Operation) -> str:
+        """For a scalar op no unit computes: the plain kernel arguments its operands are
+        computed from (which `--arg` folds at compile time, where the op then folds too),
+        or "" when there are none."""
+        plain = {a.name_hint for a in self.pa.func.body.block.args
+                 if not isinstance(a.type, ktdp.RuntimeArgType)}
+        names = sorted({name for v in op.operands if v in self.env
+                        for name, _ in self.env[v].arg_terms()} & plain)
+        if not names:
+            return ""
+        return (f" on a value computed from {', '.join(f'%{n}' for n in names)} at run time: `"
+                + " ".join(f"--arg {n}=VALUE" for n in names)
+                + f"` fixes {'them' if len(names) > 1 else 'it'} at compile time (`arguments=` "
+                  "in the Python API)")
+
     def walk(self, ops) -> None:
         for op in ops:
             lifetimes.emit_tokens(self, op, before=True)
@@ -522,7 +537,8 @@ class EngineEmitter:
             return  # computed where a generic body reads it (`outside_scalar`)
         engine = self.pa.engine_of.get(op)
         if engine is None:
-            raise UnsupportedError(f"lowering: {op.name} is not supported yet", where(op))
+            raise UnsupportedError(f"lowering: {op.name} is not supported yet"
+                                   + self._argument_hint(op), where(op))
         if engine.name != self.engine.name:
             return
         if isinstance(op, ktdf.DataTransferOp):

@@ -210,3 +210,25 @@ def test_a_view_sized_by_a_plain_scalar_argument_says_how_to_fix_it(tmp_path: Pa
     assert "`--arg n=VALUE`" in str(err.value)
     result = spyre_sched.run(str(kernel), device="spyre", runtime_args={"n": 128})
     assert result.matches, result.mismatches
+
+
+def test_a_scalar_computed_from_a_plain_argument_says_how_to_fix_it(tmp_path: Path) -> None:
+    """RMSNorm's mean divides by N cast to a float (`sitofp(index_cast %n)`); with %n a
+    plain argument no unit computes that float at run time, and the lowering's refusal
+    names the argument and the option that folds it (the cast then folds too)."""
+    import spyre_sched
+    from spyre_sched.api import compile as compile_kernel
+    from spyre_sched.errors import UnsupportedError
+    from spyre_sched.lower.bundle import write_bundle
+
+    source = ROOT / "tests" / "normalize" / "kernels" / "rms_scalar_chain.mlir"
+    text = source.read_text().replace("(%X: index, %Y: index)", "(%X: index, %Y: index, %n: index)")
+    text = text.replace("  %n = arith.constant 128 : index\n", "")
+    kernel = tmp_path / "rms_n_argument.mlir"
+    kernel.write_text(text)
+    with pytest.raises(UnsupportedError) as err:
+        write_bundle(compile_kernel(str(kernel), device="spyre"), tmp_path / "bundle")
+    assert "arith.sitofp is not supported yet on a value computed from %n at run time: " \
+           "`--arg n=VALUE` fixes it at compile time" in str(err.value)
+    result = spyre_sched.run(str(kernel), device="spyre", runtime_args={"n": 128})
+    assert result.matches, result.mismatches
