@@ -6,7 +6,9 @@ same run (the ratio is what load on a shared machine changes least).
                                          [--bundles DIR] [--repeat N]
 
 Each kernel is compiled once per strategy (into --bundles DIR, default a temporary
-folder; an existing bundle there is reused), then emulated with `spyre_sched.run` on
+folder; a bundle there is reused only if the compiler's sources are the ones that wrote
+it, `compiler_stamp`: one left from another version would measure a stale schedule),
+then emulated with `spyre_sched.run` on
 seeded inputs, the reference interpreter run once per kernel and reused. CPU per launch
 is `timings["launch"]["cpu_s"]`: placing the inputs, the launch and reading the outputs
 back, not preparing the bundle (a runtime prepares once and launches many times; the
@@ -18,6 +20,7 @@ counts them). numpy's add is timed on two f16 arrays of that many elements, medi
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import sys
 import tempfile
@@ -36,6 +39,17 @@ from spyre_sched.frontend import load_kernel  # noqa: E402
 from spyre_sched.lower.bundle import write_bundle  # noqa: E402
 
 import emulator.reference as reference  # noqa: E402
+
+
+def compiler_stamp() -> str:
+    """A digest of the compiler's and emulator's sources (`spyre_sched/`, `emulator/`):
+    a bundle is reused only by the sources that wrote it."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted([*root.glob("spyre_sched/**/*.py"), *root.glob("emulator/**/*.py")]):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def numpy_add_per_s(elements: int) -> float:
@@ -65,6 +79,7 @@ def main() -> None:
         bundles = args.bundles or Path(tmp)
         print(f"{'kernel':<11} {'strategy':<9} {'elements':>9} {'cycles':>8} {'CPU s':>8} "
               f"{'+prep':>7} {'M el/s':>8} {'numpy M el/s':>12} {'ratio':>8}  verdict")
+        stamp = compiler_stamp()
         for path in suite_kernels(args.quick, tuple(args.kernel)):
             kernel = load_kernel(str(path))
             inputs = reference.make_inputs(kernel, 0)
@@ -72,9 +87,12 @@ def main() -> None:
             ref = None
             for strategy in strategies:
                 bundle = bundles / f"{path.stem}-{strategy}{'-quick' if args.quick else ''}"
-                if not (bundle / "manifest.json").exists():
+                written_by = bundle.with_name(bundle.name + ".compiler")
+                if not (bundle / "manifest.json").exists() or not written_by.exists() \
+                        or written_by.read_text() != stamp:
                     schedule = compile_kernel(str(path), device="spyre", strategy=strategy)
                     write_bundle(schedule, bundle, kernel_path=str(path))
+                    written_by.write_text(stamp)
                 cpu, whole = [], []
                 for _ in range(args.repeat):
                     result = run(str(bundle), inputs, device="spyre", seed=0, reference=ref,
