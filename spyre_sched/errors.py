@@ -76,3 +76,12 @@ class UnsupportedError(SpyreSchedError):
 class UsageError(SpyreSchedError):
     """A command-line option or API argument has a value that cannot be used (said plainly,
     naming the option)."""
+
+
+def fold_hint(names: list[str]) -> str:
+    """What fixes a value the compiler needs before launch that comes from the kernel's
+    plain scalar arguments `names` (sorted, non-empty): the `--arg` options that fold them
+    at compile time, as every such refusal words it."""
+    options = " ".join(f"--arg {name}=VALUE" for name in names)
+    return f"`{options}` fixes {'them' if len(names) > 1 else 'it'} at compile time " \
+           "(`arguments=` in the Python API)"

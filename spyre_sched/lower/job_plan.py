@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.errors import UnsupportedError, VerifyError
+from spyre_sched.errors import UnsupportedError, VerifyError, fold_hint
 from spyre_sched.lower import symbols as sx
 
 #: most call steps one job plan may hold (unrolled loops count every iteration)
@@ -201,11 +201,9 @@ class _Builder:
             given = sorted({name for b in bounds for name in _arguments(b)} & self.arguments)
             hint = "" if not given else (
                 f" while they also depend on the kernel's argument{'s' if len(given) > 1 else ''} "
-                + ", ".join(f"%{n}" for n in given) + ": `"
-                + " ".join(f"--arg {n}=VALUE" for n in given)
-                + f"` fixes {'them' if len(given) > 1 else 'it'} at compile time (`arguments=` "
-                  "in the Python API), and a loop whose bounds are known on every tile is "
-                  "rewritten to run the same iterations on all of them")
+                + ", ".join(f"%{n}" for n in given) + ": " + fold_hint(given)
+                + ", and a loop whose bounds are known on every tile is rewritten to run the "
+                  "same iterations on all of them")
             raise UnsupportedError("lowering: a KTIR loop in the orchestrator whose bounds depend "
                                    "on the compute tile id is not supported yet" + hint,
                                    _where(op))

@@ -44,7 +44,7 @@ from spyre_sched.lower.indirect import lower_indirect
 from spyre_sched.dialects.agen import AccessAttr, CompositeLoadAndStoreOp, VectorLoadOp, VectorStoreOp
 from spyre_sched.dialects.linalg_matmul import matmul_dims
 from spyre_sched.dialects.symbol import CreateSymbolOp
-from spyre_sched.errors import UnsupportedError, VerifyError
+from spyre_sched.errors import UnsupportedError, VerifyError, fold_hint
 from spyre_sched.lower import lifetimes, parallel_loops, runtime_shapes
 from spyre_sched.lower import partial_vectors as partial
 from spyre_sched.lower import symbols as sx
@@ -499,10 +499,8 @@ class EngineEmitter:
                         for name, _ in self.env[v].arg_terms()} & plain)
         if not names:
             return ""
-        return (f" on a value computed from {', '.join(f'%{n}' for n in names)} at run time: `"
-                + " ".join(f"--arg {n}=VALUE" for n in names)
-                + f"` fixes {'them' if len(names) > 1 else 'it'} at compile time (`arguments=` "
-                  "in the Python API)")
+        return (f" on a value computed from {', '.join(f'%{n}' for n in names)} at run time: "
+                + fold_hint(names))
 
     def walk(self, ops) -> None:
         for op in ops:

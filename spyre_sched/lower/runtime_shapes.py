@@ -22,7 +22,7 @@ from xdsl.ir.affine import AffineConstraintExpr, AffineExpr, AffineSet
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.agen import box_bounds
-from spyre_sched.errors import UnsupportedError
+from spyre_sched.errors import UnsupportedError, fold_hint
 from spyre_sched.lower.values import Form
 
 
@@ -71,8 +71,7 @@ def _size_range(form: Form, runtime: dict[str, ktdp.RuntimeArgType], where: str)
             # sizes are kept as symbols of the launch
             raise UnsupportedError(
                 f"not supported yet: a view size that depends on %{name}, which is not a "
-                "run-time argument (`!ktdp.runtime_arg`); a plain scalar argument is fixed at "
-                f"compile time (`--arg {name}=VALUE`; `arguments=` in the Python API)", where)
+                "run-time argument (`!ktdp.runtime_arg`): " + fold_hint([name]), where)
         if coeff < 0:
             raise UnsupportedError("not supported yet: a view size that is not a non-negative "
                                    "multiple of run-time arguments", where)

@@ -34,6 +34,7 @@ from xdsl.ir.affine import (
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.schedule.common import kernel_funcs
+from spyre_sched.errors import fold_hint
 
 #: op made by a normal-form pass -> the op it replaced, so an error a later pass reports on
 #: it can point at what the kernel author wrote (`spyre_sched.pipeline` follows the chain)
@@ -174,8 +175,6 @@ def argument_hint(values: Sequence[SSAValue]) -> str:
     if not names:
         return ""
     names.sort()
-    options = " ".join(f"--arg {name}=VALUE" for name in names)
     which = ", ".join(f"%{name}" for name in names)
     return f"; they depend on the kernel's argument{'s' if len(names) > 1 else ''} {which}: " \
-           f"`{options}` fixes {'them' if len(names) > 1 else 'it'} at compile time " \
-           "(`arguments=` in the Python API)"
+           + fold_hint(names)
