@@ -589,9 +589,14 @@ def _launch_quietly(kernel, inputs, runtime_args, scratchpad_bytes, device, memo
     names |= {a.name for a in setup.address_inputs}
     for key in list(inputs) + list(runtime_args):
         if key not in names:
+            at = [a.name for a in setup.address_inputs]
             raise ExecutionError(
                 f"'{key}' is not an argument of @{kernel.name} (its arguments: "
-                f"{', '.join('%' + a.name for a in args)})", _where(kernel))
+                f"{', '.join('%' + a.name for a in args) or 'none'}; its inputs at constant "
+                f"addresses: {', '.join(at) or 'none'}"
+                + ("; memory read through a constant address is an input only where no "
+                   "view of another element type overlaps it" if "@0x" in key else "")
+                + ")", _where(kernel))
     for arg in args:
         if arg.name in runtime_args and arg.role in POINTER_ROLES:
             raise ExecutionError(

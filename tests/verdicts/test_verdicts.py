@@ -353,6 +353,18 @@ def test_outputs_that_are_all_poison_are_unchecked_not_a_match():
     assert "poison pattern" in result.unchecked[0]
 
 
+def test_an_unknown_input_name_lists_the_inputs_at_constant_addresses_too():
+    """A kernel with no arguments reads memory at hard-coded addresses: a misspelt input
+    name is refused with the names it could have been, not with an empty list."""
+    kernel = KERNELS / "address_loads.mlir"
+    with pytest.raises(ExecutionError, match=re.escape(
+            "'global@0x10' is not an argument of @address_loads (its arguments: none; its "
+            "inputs at constant addresses: ct_local(core 1)@0x0, global@0x0; memory read "
+            "through a constant address is an input only where no view of another element "
+            "type overlaps it)")):
+        reference.run(kernel, {"global@0x10": np.zeros(8, np.float16)})
+
+
 def test_inputs_at_constant_addresses_count_against_the_memory_cap():
     kernel = reference.as_kernel(KERNELS / "address_loads.mlir")
     with pytest.raises(ExecutionError, match=r"making the random inputs needs 65536 bytes "
