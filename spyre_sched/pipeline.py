@@ -40,6 +40,7 @@ from spyre_sched.normalize.batch_matmul import BatchMatmulToMatmuls
 from spyre_sched.normalize.fold_scalar_casts import FoldScalarCasts
 from spyre_sched.normalize.identity_access_order import IdentityAccessOrder
 from spyre_sched.normalize.indirect_subscripts import SimplifyIndirectSubscripts
+from spyre_sched.normalize.indirect_variable_split import SplitIndirectVariables
 from spyre_sched.normalize.inter_tile import LowerInterTile
 from spyre_sched.normalize.linear_tile_id import LinearTileId
 from spyre_sched.normalize.masked_views import MarkMaskedViews
@@ -118,6 +119,7 @@ class DevicePatterns(ModulePass):
 NORMALIZE_STEPS: tuple[ModulePass, ...] = (
     IdentityAccessOrder(),
     SimplifyIndirectSubscripts(),
+    SplitIndirectVariables(),
     UnindexedTiles(),
     MarkMaskedViews(),
     LowerInterTile(),

@@ -12,8 +12,10 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     AnyFloat,
+    ArrayAttr,
     DenseArrayBase,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -24,17 +26,12 @@ from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineConstraintExpr,
-    AffineConstraintKind,
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-)
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.schedule.common import kernel_funcs
 from spyre_sched.errors import fold_hint
+from spyre_sched.polyhedral.point_sets import box_set
 
 #: op made by a normal-form pass -> the op it replaced, so an error a later pass reports on
 #: it can point at what the kernel author wrote (`spyre_sched.pipeline` follows the chain)
@@ -99,17 +96,9 @@ def kernel_of(module: ModuleOp) -> list[Operation]:
     return list(kernel_funcs(module))
 
 
-def box_set(bounds: list[tuple[int, int]]) -> AffineSet:
-    """The box {lo_i <= d_i <= hi_i}."""
-    constraints = []
-    for i, (lo, hi) in enumerate(bounds):
-        d = AffineExpr.dimension(i)
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d - lo,
-                                                AffineExpr.constant(0)))
-        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
-                                                AffineExpr.constant(hi) - d,
-                                                AffineExpr.constant(0)))
-    return AffineSet(len(bounds), 0, tuple(constraints))
+def reassociation(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    """A reshape's `reassociation` property: each group of dims of the higher-rank side."""
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in group]) for group in groups])
 
 
 def view_and_tile(offset: SSAValue, sizes: list[int], strides: list[int], view_box,

@@ -1,6 +1,6 @@
 """Normal-form pass `simplify-indirect-subscripts`: a subscript of an indirect access tile
-written with `floordiv` / `mod` of its variables becomes the linear expression it equals
-over the variables' box.
+(direct, or of an index tensor) written with `floordiv` / `mod` of its variables becomes
+the linear expression it equals over the variables' box.
 
 A producer that linearises and splits again (`(%page * 64 + %lane) floordiv 64,
 (%page * 64 + %lane) mod 64` for a 2 x 64 box) writes subscripts that are quasi-affine
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
@@ -46,6 +46,15 @@ def _simplify(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
     if changed:
         tile.properties["dim_map"] = AffineMapAttr(
             AffineMap(dim_map.num_dims, dim_map.num_symbols, tuple(results)))
+    maps = []
+    for attr in tile.index_maps.data:
+        m = attr.data
+        exprs = [e if linear_form(ktdp.symbols_as_dims(e, m.num_dims, m.num_symbols)) is not None
+                 else linear_over(e, tile.variables_space_set.data, m.num_symbols) or e
+                 for e in m.results]
+        maps.append(AffineMapAttr(AffineMap(m.num_dims, m.num_symbols, tuple(exprs))))
+    if maps != list(tile.index_maps.data):
+        tile.properties["index_maps"] = ArrayAttr(maps)
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,17 @@ elementwise generic of the same block whose own result can move down the same wa
 `g(reshape(x), y) = reshape(g(x, inverse(y)))`. Each such generic runs over `x`'s shape,
 its other operands reshaped back (the opposite reshape, which then moves up as above or
 cancels the reshape it undoes), and once only stores use the reshape they store `x`
-through a reshaped tile (`reshape-to-access`'s rule). Anything else (a reshape read by a
-reduction, a broadcast or a matmul; a slice of a value made by such a generic or across
-a loop or condition boundary; a slice with run-time offsets, strides or a rank change)
-is refused with a located "not supported yet"."""
+through a reshaped tile (`reshape-to-access`'s rule). A collapse moves down through any
+generic whose maps are projected permutations, too (a transpose, a broadcast of another
+operand, a reduction over other dims): each collapsed dim is a group of the source's
+dims, the iteration dim it is read at becomes that group, every operand that reads such
+a dim is expanded the same way, and the result is collapsed again by the groups it keeps
+(`g(collapse(x), y) = collapse'(g'(x, expand(y)))`). A gathered tile's data, whose shape
+is its variables' (`split-indirect-variables` merges a page and its rows back by such a
+collapse), moves this way only. Anything else (a reshape read by a matmul, an expand read
+by a reduction or a broadcast; a slice of a value made by such a generic or across a loop
+or condition boundary; a slice with run-time offsets, strides or a rank change) is
+refused with a located "not supported yet"."""
 
 from __future__ import annotations
 
@@ -47,7 +54,7 @@ from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -58,8 +65,13 @@ from spyre_sched.normalize.common import (
     kernel_of,
     note_origin,
     origin_of,
+    reassociation,
 )
-from spyre_sched.normalize.reshape_to_access import reshape_load, store_source
+from spyre_sched.normalize.reshape_to_access import (
+    gathered_beyond_unit_dims,
+    reshape_load,
+    store_source,
+)
 from spyre_sched.normalize.slice_to_subtile import check_static_slice, slice_load
 from spyre_sched.schedule.common import fail
 
@@ -126,6 +138,10 @@ def _push(reshape: Operation) -> list[Operation]:
     if isinstance(producer, ktdp.LoadOp):
         if sliced:
             slice_load(reshape)
+        elif gathered_beyond_unit_dims(producer, reshape):
+            # (the gather's shape is its variables': the reshape can only move down)
+            return _sink_or_refuse(reshape, "loaded through an indirect access tile in its "
+                                   "variables' shape, and used where the reshape cannot follow")
         else:
             reshape_load(reshape, enclosing_func(reshape))
         return []
@@ -167,20 +183,129 @@ def _sink_or_refuse(reshape: Operation, why: str) -> list[Operation]:
     raise _refuse(reshape, why)
 
 
-def _sinkable(op: Operation) -> bool:
+def _sinkable(op: Operation, collapsing: bool | None = None) -> bool:
     """Every use of `op`'s result (a reshape, then each generic sinking puts it after) is
     a store of the value or an input of an elementwise generic of one result in the same
-    block, whose result is sinkable in turn."""
+    block, whose result is sinkable in turn; a collapse also sinks through a generic whose
+    maps are projected permutations (`_through_projections`)."""
+    if collapsing is None:
+        collapsing = isinstance(op, tensor.CollapseShapeOp)
     for use in op.results[0].uses:
         user = use.operation
         if isinstance(user, ktdp.StoreOp) and use.index == 0:
             continue
+        if collapsing and isinstance(user, GenericOp) and use.index < len(user.inputs) \
+                and _projected(user) and user.parent_block() is op.parent_block() \
+                and _sinkable(user, True):
+            continue
         if not (isinstance(user, GenericOp) and _is_elementwise(user)
                 and len(user.results) == 1 and use.index < len(user.inputs)
                 and user.parent_block() is op.parent_block()
-                and _sinkable(user)):
+                and _sinkable(user, collapsing)):
             return False
     return True
+
+
+def _dims(m: AffineMap) -> list[int] | None:
+    """The dims a projected-permutation map reads, in order (None: another map)."""
+    dims = [getattr(r, "position", None) for r in m.results]
+    if None in dims or len(set(dims)) != len(dims):
+        return None
+    return dims  # type: ignore[return-value]
+
+
+def _projected(generic: GenericOp) -> bool:
+    """One result, every operand read at a projected permutation of the position (a
+    transpose, a broadcast row or column, a reduction's output), and, when it reduces,
+    one tensor input (a reduction of one value, not a contraction such as a matmul,
+    which the scheduler reads in its own 2-D form)."""
+    if len(generic.results) != 1 or len(generic.outputs) != 1 \
+            or any(_dims(m.data) is None for m in generic.indexing_maps):
+        return False
+    tensors = [v for v in generic.inputs if isinstance(v.type, TensorType)]
+    return all(it == PARALLEL for it in generic.iterator_types) or len(tensors) == 1
+
+
+def _groups(reshape: Operation) -> list[list[int]]:
+    return [[int(i.value.data) for i in group.data] for group in reshape.reassociation.data]
+
+
+def _through_projections(collapse: Operation, user: GenericOp) -> list[Operation]:
+    """`g(collapse(x), y) = collapse'(g'(x, expand(y)))` for a generic `g` whose maps are
+    projected permutations: each dim of the collapsed value is a group of `x`'s dims, so
+    the iteration dim it is read at becomes that group's dims (of the same iterator
+    type: a reduction over a merged dim reduces over its group in the same order), every
+    map reads the new dims in its old dims' places, and every other operand that reads
+    an expanded dim is expanded the same way (those expands move up). The result is
+    collapsed back by the groups of the dims it keeps, and that collapse sinks on.
+    (All-identity maps are `_sink`'s elementwise case.)"""
+    source = collapse.operands[0]
+    src_shape = _shape(source)
+    groups = _groups(collapse)
+    maps = [m.data for m in user.indexing_maps]
+    operands = [*user.inputs, *user.outputs]
+    mine = next(k for k, v in enumerate(operands) if v is collapse.results[0])
+    # the new dims of each old iteration dim
+    read = _dims(maps[mine])
+    assert read is not None
+    extent = {it: [src_shape[g] for g in groups[k]] for k, it in enumerate(read)}
+    new_dims: list[list[int]] = []
+    iterators = []
+    for it, kind in enumerate(user.iterator_types):
+        n = len(extent.get(it, [None]))
+        new_dims.append(list(range(len(iterators), len(iterators) + n)))
+        iterators += [kind] * n
+    upward: list[Operation] = []
+    new_operands: list[SSAValue] = []
+    new_maps: list[AffineMapAttr] = []
+    for k, (value, m) in enumerate(zip(operands, maps)):
+        dims = _dims(m)
+        assert dims is not None
+        results = [AffineExpr.dimension(n) for d in dims for n in new_dims[d]]
+        new_maps.append(AffineMapAttr(AffineMap(len(iterators), 0, tuple(results))))
+        if k == mine:
+            new_operands.append(source)
+            continue
+        if not isinstance(value.type, TensorType) or all(len(new_dims[d]) == 1 for d in dims):
+            new_operands.append(value)
+            continue
+        shape = [n for d, size in zip(dims, _shape(value))
+                 for n in (extent[d] if d in extent else [size])]
+        at, spread = 0, []
+        for d in dims:
+            spread.append(list(range(at, at + len(new_dims[d]))))
+            at += len(new_dims[d])
+        grown = tensor.ExpandShapeOp(value, [], reassociation(spread), shape,
+                                     _reshaped(value, shape))
+        note_origin([grown], user)
+        Rewriter.insert_op(grown, InsertPoint.before(user))
+        upward.append(grown)
+        new_operands.append(grown.results[0])
+    inputs = len(user.inputs)
+    out_dims = _dims(maps[-1])
+    assert out_dims is not None
+    out_shape = _shape(new_operands[-1])
+    made = GenericOp(new_operands[:inputs], new_operands[inputs:], user.body.clone(),
+                     new_maps, iterators, [_reshaped(user.results[0], out_shape)],
+                     doc=user.doc, library_call=user.library_call)
+    made.attributes.update(user.attributes)
+    made.results[0].name_hint = user.results[0].name_hint
+    note_origin([made], user)
+    Rewriter.insert_op(made, InsertPoint.before(user))
+    if out_shape == _shape(user.results[0]):  # (every merged dim reduced away)
+        _replace(user, made.results[0])
+        return upward
+    back, at = [], 0
+    for d in out_dims:
+        back.append(list(range(at, at + len(new_dims[d]))))
+        at += len(new_dims[d])
+    after = tensor.CollapseShapeOp.create(
+        operands=[made.results[0]], result_types=[user.results[0].type],
+        properties={"reassociation": reassociation(back)})
+    note_origin([after], collapse)
+    Rewriter.insert_op(after, InsertPoint.before(user))
+    _replace(user, after.results[0])
+    return upward + _sink(after)
 
 
 def _inverse(like: Operation, value: SSAValue, before: Operation) -> Operation:
@@ -210,6 +335,9 @@ def _sink(reshape: Operation) -> list[Operation]:
     upward: list[Operation] = []
     for user in list(dict.fromkeys(u.operation for u in reshape.results[0].uses)):
         if not isinstance(user, GenericOp):
+            continue
+        if not _is_elementwise(user):
+            upward += _through_projections(reshape, user)  # (_sinkable: a collapse)
             continue
         # (elementwise: every operand a tensor of the user's shape)
         operands: list[SSAValue] = []

@@ -27,7 +27,12 @@ element, so its position must not depend on a loop counter.
 A reshape of a tile loaded through an *indirect* access tile that only drops or adds
 dimensions of extent 1 (its other extents equal, in order) is a load through the same
 indirect tile with those variables gone: each dropped variable is its one value in the
-subscripts, a new one ranges over {0}. Other reshapes of gathered tiles are refused.
+subscripts, a new one ranges over {0}. Any other reshape of a gathered tile stays on the
+gathered side, where the gather's shape is its variables' (`split-indirect-variables`
+splits a paged variable in two and merges the pair back with a reshape): a reshaped value
+only stored is stored through the stored tile reshaped, and one used by compute is moved
+down to the stores by `layout-through-elementwise` (or refused there, where it cannot
+follow).
 
 Reshapes of other computed values (used by compute) are left to
 `layout-through-elementwise`, which runs once every compute is a `linalg.generic`."""
@@ -157,8 +162,10 @@ def _reshaped_tile(access: Operation, tile: ktdp.ConstructAccessTileOp, shape: l
         raise fail(what, NAME, "not supported yet: reshaping a tile that sticks out of its "
                    "view (masked positions)")
     vset = view.coordinate_set.data
-    vbox = box_bounds(vset, [])
-    if view.sizes or view.strides or vbox is None:
+    # (sizes given as SSA values do not matter when the coordinate set is a box of
+    # constants: the upstream paged copy computes its sizes with arith)
+    vbox = None if vset.num_symbols else box_bounds(vset, [])
+    if view.strides or vbox is None:
         raise fail(what, NAME, "not supported yet: reshaping a tile of a view with run-time "
                    "sizes or strides")
     tbox = box_bounds(tile.access_tile_set.data, [])
@@ -311,16 +318,7 @@ def reshape_load(op: Operation, fn: FuncOp) -> None:
     if not _strided(load.tile.owner, _shape(result)):
         # the tile's rows are several strided runs: the load lands in a slot of the
         # executing tile's scratchpad (a plain copy) and the reshape reads the slot
-        src_type = src.type
-        assert isinstance(src_type, TensorType)
-        slot = _staging_slot(fn, src_type)
-        store = ktdp.StoreOp.build(operands=[load.result, slot.own])
-        staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[src_type])
-        note_origin([store, staged], op)
-        Rewriter.insert_op([store, staged], InsertPoint.after(load))
-        staged.result.name_hint = load.result.name_hint
-        op.operands[0] = staged.result
-        reshape_load(op, fn)
+        _stage(op, load, fn)
         return
     before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
     new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
@@ -342,7 +340,8 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         raise fail(op, NAME, "not supported yet: a reshape with run-time sizes")
     load = src.owner
     if isinstance(load, ktdp.LoadOp) and isinstance(
-            load.tile.owner, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp):
+            load.tile.owner, ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp) \
+            and not gathered_beyond_unit_dims(load, op):
         reshape_load(op, fn)
         return
     uses = list(result.uses)
@@ -360,6 +359,30 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         store_source(op, fn)
     # used by compute: `layout-through-elementwise` moves it to the compute's inputs once
     # every compute is a linalg.generic
+
+
+def _stage(op: Operation, load: ktdp.LoadOp, fn: FuncOp) -> None:
+    """Reshape `op` of `load` reads a slot of the executing tile's scratchpad that the
+    loaded tile is stored into as it is (row-major there, so every reshape of it is one
+    strided pattern)."""
+    src_type = load.result.type
+    assert isinstance(src_type, TensorType)
+    slot = _staging_slot(fn, src_type)
+    store = ktdp.StoreOp.build(operands=[load.result, slot.own])
+    staged = ktdp.LoadOp.build(operands=[slot.own], result_types=[src_type])
+    note_origin([store, staged], op)
+    Rewriter.insert_op([store, staged], InsertPoint.after(load))
+    staged.result.name_hint = load.result.name_hint
+    op.operands[0] = staged.result
+    reshape_load(op, fn)
+
+
+def gathered_beyond_unit_dims(load: ktdp.LoadOp, op: Operation) -> bool:
+    """Whether `load` reads through an indirect tile that `op` reshapes other than by
+    dimensions of extent 1 (which `_reshaped_indirect` cannot take)."""
+    if not isinstance(load.tile.owner, ktdp.ConstructIndirectAccessTileOp):
+        return False
+    return [n for n in _shape(op.operands[0]) if n != 1] != [n for n in _shape(op.results[0]) if n != 1]
 
 
 def store_source(op: Operation, fn: FuncOp) -> None:

@@ -31,7 +31,7 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
-from xdsl.ir.affine.affine_set import AffineConstraintKind, AffineSet
+from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind, AffineSet
 
 from spyre_sched.errors import AnalysisError
 from spyre_sched.polyhedral.isl_text import constraint_text
@@ -39,6 +39,7 @@ from spyre_sched.polyhedral.isl_text import constraint_text
 __all__ = [
     "bounding_box",
     "box_bounds",
+    "box_set",
     "contains",
     "enumerate_points",
     "eval_affine_exprs",
@@ -221,6 +222,19 @@ def bounding_box(aset: AffineSet, symbols: Sequence[int]) -> tuple[np.ndarray, n
     if empty:
         return np.zeros(aset.num_dims, dtype=np.int64), np.full(aset.num_dims, -1, np.int64)
     return lo.copy(), hi.copy()
+
+
+def box_set(bounds: list[tuple[int, int]]) -> AffineSet:
+    """The box {lo_i <= d_i <= hi_i}."""
+    constraints = []
+    for i, (lo, hi) in enumerate(bounds):
+        d = AffineExpr.dimension(i)
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge, d - lo,
+                                                AffineExpr.constant(0)))
+        constraints.append(AffineConstraintExpr(AffineConstraintKind.ge,
+                                                AffineExpr.constant(hi) - d,
+                                                AffineExpr.constant(0)))
+    return AffineSet(len(bounds), 0, tuple(constraints))
 
 
 def box_bounds(aset: AffineSet, symbols: Sequence[int]) -> list[tuple[int, int]] | None:

@@ -75,7 +75,11 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - online_softmax_sum: an online softmax's running maximum and sum carried over column
   blocks, the rescale reading the old maximum after the new one is computed;
 - mapped_axpy: `linalg.map` in its long form (a body over the inputs' elements) and its
-  short form (`{ math.absf }`).
+  short form (`{ math.absf }`);
+- paged_copy: the upstream dialect's paged copy on 2 tiles, a gather whose row variable is
+  read through `floordiv` (its page, from the index tensor) and `mod` (the row within the
+  page), stored through a transposed tile (split-indirect-variables, the merge of page
+  and row carried through the transpose to the store).
 """
 
 from __future__ import annotations
@@ -292,6 +296,22 @@ def _gathered_page_reshape(rng):
     return {"K": k, "BT": table}, {"O": want}
 
 
+def _paged_copy(rng):
+    x = _f16(rng, 12, 2, 32, 64)
+    table = rng.permutation(12)[:8].reshape(2, 4).astype(np.int32)
+    t = np.arange(128)
+    want = np.stack([x[table[b, t // 32], :, t % 32, :] for b in range(2)])  # (b, t, h, d)
+    return {"X": x, "Idx": table}, {"Y": want.astype(np.float64).reshape(256, 2, 64)}
+
+
+def _paged_gather_scatter(rng):
+    x, y = _f16(rng, 12, 32, 64), _f16(rng, 12, 32, 64)
+    table = rng.permutation(12)[:8].reshape(2, 4).astype(np.int32)
+    want = y.astype(np.float64)
+    want[table.reshape(-1)] = x[table.reshape(-1)]
+    return {"X": x, "Idx": table, "Y": y}, {"Y": want}
+
+
 def _max_from_bit_pattern(rng):
     x = rng.standard_normal((8, 64)).astype(np.float32)
     return {"X": x}, {"Y": x.max(axis=1).astype(np.float64)}
@@ -359,6 +379,8 @@ CASES = {
     "slice_of_sum": _slice_of_sum,
     "carried_recurrence": _carried_recurrence,
     "gathered_page_reshape": _gathered_page_reshape,
+    "paged_copy": _paged_copy,
+    "paged_gather_scatter": _paged_gather_scatter,
     "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
     "causal_mask_positions": _causal_mask_positions,
