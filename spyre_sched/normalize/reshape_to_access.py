@@ -8,9 +8,11 @@ reshape is brought to the memory side:
 - a reshape of a loaded tile is a load, in the new shape, through a *reshaped access*:
   a view of the same memory whose dimensions have the new shape's strides, and an
   access tile on it at the loaded tile's position;
-- a reshape whose every use is a store stores its source instead, through the stored
-  tile reshaped to the source's shape (a reduction's `tensor<128xf16>` stored as
-  `1x128` is stored as 128 elements);
+- a reshape whose every use is a store through a plain access tile stores its source
+  instead, through the stored tile reshaped to the source's shape (a reduction's
+  `tensor<128xf16>` stored as `1x128` is stored as 128 elements); one stored through an
+  indirect tile, whose shape is its variables', is reshaped on the computing side
+  (`layout-through-elementwise`);
 - a reshape of a reshape reshapes the first one's source.
 
 The new strides are those of the tile's memory seen in the new shape: dimensions of
@@ -355,10 +357,12 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
         op.detach()
         op.erase()
         return
-    if all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0 for u in uses):
+    if all(isinstance(u.operation, ktdp.StoreOp) and u.index == 0
+           and isinstance(u.operation.tile.owner, ktdp.ConstructAccessTileOp) for u in uses):
         store_source(op, fn)
-    # used by compute: `layout-through-elementwise` moves it to the compute's inputs once
-    # every compute is a linalg.generic
+    # used by compute, or stored through an indirect tile (a scatter's tile keeps its
+    # variables' shape): `layout-through-elementwise` moves it to the compute's inputs
+    # once every compute is a linalg.generic
 
 
 def _stage(op: Operation, load: ktdp.LoadOp, fn: FuncOp) -> None:

@@ -312,6 +312,14 @@ def _paged_gather_scatter(rng):
     return {"X": x, "Idx": table, "Y": y}, {"Y": want}
 
 
+def _paged_scatter_of_sum(rng):
+    x, y = _f16(rng, 256, 64), _f16(rng, 12, 32, 64)
+    table = rng.permutation(12)[:8].reshape(2, 4).astype(np.int32)
+    want = y.astype(np.float64)
+    want[table.reshape(-1)] = 2 * x.astype(np.float64).reshape(8, 32, 64)
+    return {"X": x, "Idx": table, "Y": y}, {"Y": want}
+
+
 def _max_from_bit_pattern(rng):
     x = rng.standard_normal((8, 64)).astype(np.float32)
     return {"X": x}, {"Y": x.max(axis=1).astype(np.float64)}
@@ -381,6 +389,7 @@ CASES = {
     "gathered_page_reshape": _gathered_page_reshape,
     "paged_copy": _paged_copy,
     "paged_gather_scatter": _paged_gather_scatter,
+    "paged_scatter_of_sum": _paged_scatter_of_sum,
     "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
     "causal_mask_positions": _causal_mask_positions,
