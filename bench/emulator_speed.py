@@ -8,9 +8,11 @@ structure: DMA tiles double-buffered in scratchpad, 8-stick chunks through the F
 route every DMA) is timed apart from the launch: a runtime prepares once and launches many
 times. Elements per second = elements of the output / launch time, wall and CPU; quote the
 CPU figure (the development machine is shared, and CPU time is what load changes least).
-With --repeat N it ends with the median and range over the N launches and the load
-average. The target is >= 9.3 M elements/s (CPU). Results are checked against numpy
-(bit-exact f16 add).
+Each launch is also given as a ratio to numpy's own f16 add of as many elements, timed
+in the same run (what load on a shared machine changes least). With --repeat N it ends
+with the median and range over the N launches, the median ratio and the load average.
+The goal is >= 30 M elements/s (CPU). Results are checked against numpy (bit-exact f16
+add).
 
 Figures (docs/emulator.md, "Speed"): CPU time per launch, median (range) of 12 launches in
 alternating processes, 2026-12-01 17:10-17:25 UTC, load average 9.9-11.5 on 2 cores,
@@ -34,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import add_bundle  # noqa: E402
+from emulator_suite_speed import numpy_add_per_s  # noqa: E402
 
 from emulator.runtime import Runtime  # noqa: E402
 
@@ -47,7 +50,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile the first launch")
     args = parser.parse_args()
 
-    rates = []
+    rates, ratios = [], []
     with tempfile.TemporaryDirectory() as tmp:
         bundle = args.bundle or add_bundle.write(Path(tmp) / "add", args.rows, args.cols)
         runtime = Runtime("spyre")
@@ -79,13 +82,17 @@ def main() -> None:
             out = runtime.read_tensor(offsets["C"], shape, "f16")
             ok = np.array_equal(out.view(np.uint16), want.view(np.uint16))
             units = len(result.measurements.units)
+            numpy_rate = numpy_add_per_s(n)
             rates.append(n / cpu / 1e6)
+            ratios.append(n / cpu / numpy_rate)
             print(f"launch {i}: {wall:.3f} s wall ({cpu:.3f} s CPU), {n / wall / 1e6:.2f} M elements/s "
-                  f"wall, {n / cpu / 1e6:.2f} M elements/s CPU; {result.cycles} cycles, {units} units; "
+                  f"wall, {n / cpu / 1e6:.2f} M elements/s CPU ({ratios[-1]:.4f} of numpy's f16 add "
+                  f"at {numpy_rate / 1e6:.0f} M elements/s); {result.cycles} cycles, {units} units; "
                   f"{'correct' if ok else 'WRONG'}")
     if len(rates) > 1:
         print(f"CPU M elements/s over {len(rates)} launches: median {statistics.median(rates):.2f}, "
-              f"range {min(rates):.2f}-{max(rates):.2f}; load average {os.getloadavg()[0]:.1f}")
+              f"range {min(rates):.2f}-{max(rates):.2f}; ratio to numpy's f16 add: median "
+              f"{statistics.median(ratios):.4f}; load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
