@@ -9,11 +9,12 @@ vector, or a reduction over either axis (`linalg.reduce`, or a generic whose bod
 the input first; sums of f16 optionally in an f32 accumulator), or a matmul of the block
 by a square weight every tile reads (an f32 sum possibly mapped back and multiplied
 again, as an FFN's down projection). Inputs may be gathered row by row through an index
-tensor (an indirect access tile). A program's result goes to the output argument, or,
-when a later program reads it, to an intermediate in device memory (a pointer argument),
-in the tile's own scratchpad (`ct_local`) or in a tensor distributed over the tiles'
-scratchpads (each tile touching its own part, or storing into the next core's part over
-the ring and reading it back from there). Views on
+tensor (an indirect access tile), possibly a page of rows at a time (the row variable
+read as page and row in the page through `floordiv` / `mod`). A program's result goes to
+the output argument, or, when a later program reads it, to an intermediate in device
+memory (a pointer argument), in the tile's own scratchpad (`ct_local`) or in a tensor
+distributed over the tiles' scratchpads (each tile touching its own part, or storing
+into the next core's part over the ring and reading it back from there). Views on
 device memory may be padded, column-major, at `pointer + offset`, or share one pointer
 with another view; element types are f16, f32 and (rarely, out of scope today) bf16;
 float scalar arguments enter bodies; a run-time row count (`!ktdp.runtime_arg`) drives a
@@ -37,7 +38,7 @@ FEATURES = (
     "grid2d", "grid3d", "rank1", "masked", "f32", "bf16", "reduce", "f32acc", "programs",
     "ct_local", "global_intermediate", "broadcast", "bias", "padded", "colmajor", "offset",
     "shared_pointer", "extra_view", "scalar", "runtime", "math", "spyreop", "named_ops",
-    "tensor_arith", "divide", "scalar_math", "matmul", "gather",
+    "tensor_arith", "divide", "scalar_math", "matmul", "gather", "paged",
     "distributed", "transposed", "remote_store", "scratchpad_argument",
 )
 
@@ -524,11 +525,47 @@ class _Kernel:
         t, d = b.fresh("t"), b.fresh("d")
         tile = b.fresh("T")
         block = self.block
+        pages = [p for p in range(2, self.br + 1) if self.br % p == 0]
+        if pages and ch.flag(40, "paged"):
+            return self._paged_gather(table, ids, index_type, ch.pick(pages), t, d, tile)
         b.emit(f"{tile} = ktdp.construct_indirect_access_tile intermediate_variables({t}, {d}) "
                f"{self.view(table)}[ind({self.view(ids)}[{self.row0} + {t}]), "
                f"({self.col0} + {d})] {{variables_space_set = {_set_text(list(block))}, "
                f"variables_space_order = {_identity(2)}}} : {_memref(table.shape, self.dtype)}, "
                f"{_memref(ids.shape, index_type)} -> {_tile_type(block)}")
+        return self._load(tile, block, self.dtype, "full")
+
+    def _paged_gather(self, table: Array, ids: Array, index_type: str, page: int, t: str,
+                      d: str, tile: str) -> Value:
+        """The block's rows gathered a page of `page` rows at a time (a paged KV cache):
+        the table seen as pages of `page` rows, the index tensor one page number per page
+        of the kernel's rows, and the block's row variable read as its page (`floordiv`)
+        and its row in the page (`mod`)."""
+        b = self.b
+        rows, cols = table.shape
+        table.layout, table.pad = "dense", 0
+        table.shape = (rows + (-rows) % page, cols)  # whole pages
+        ids.shape = (self.shape[0] // page,)
+        shape3 = [table.shape[0] // page, page, cols]
+        origin = table.name
+        if table.offset:
+            origin = b.fresh("p")
+            self.view_lines.append(f"{origin} = arith.addi {table.name}, "
+                                   f"{b.const(table.offset)} : index")
+        paged = b.fresh("V")
+        self.view_lines.append(
+            f"{paged} = ktdp.construct_memory_view {origin}, sizes: [{shape3[0]}, {page}, "
+            f"{cols}], strides: [{page * cols}, {cols}, 1] {{coordinate_set = "
+            f"{_set_text(shape3)}, memory_space = #ktdp.memory_space<global>}} : "
+            f"{_memref(shape3, self.dtype)}")
+        first = self._scaled(self.rb, self.br // page)  # the block's first page
+        block = self.block
+        b.emit(f"{tile} = ktdp.construct_indirect_access_tile intermediate_variables({t}, {d}) "
+               f"{paged}[ind({self.view(ids)}[{first} + ({t} floordiv {page})]), "
+               f"({t} mod {page}), ({self.col0} + {d})] {{variables_space_set = "
+               f"{_set_text(list(block))}, variables_space_order = {_identity(2)}}} : "
+               f"{_memref(shape3, self.dtype)}, {_memref(ids.shape, index_type)} -> "
+               f"{_tile_type(block)}")
         return self._load(tile, block, self.dtype, "full")
 
     def _matmul(self, x: Value) -> Value:

@@ -18,11 +18,12 @@ reshape is brought to the memory side:
 The new strides are those of the tile's memory seen in the new shape: dimensions of
 extent 1 come and go freely, and dimensions are merged or split only where the tile is
 contiguous across them in its view (row-major, each stride the next one's times its
-extent): else the elements are not one strided pattern, and the reshape is refused,
-saying so. The reshaped view has the old view's origin and takes the whole tile offset
-along its innermost dimension of more than one element, whose stride divides every
+extent). The reshaped view has the old view's origin and takes the whole tile offset
+along its innermost dimension of more than one element, whose stride must divide every
 stride of the old view (then the tile's subscripts become one subscript, computed
-where the tile is, in a loop or not). A rank-0 tile (`tensor<1x1xf16>` collapsed to
+where the tile is, in a loop or not). A tile that is not one strided pattern in the new
+shape, or whose innermost stride does not divide the view's (a column-major tile split
+by rows), is staged through a slot of the executing tile's scratchpad, row-major there. A rank-0 tile (`tensor<1x1xf16>` collapsed to
 `tensor<f16>`) has no dimension to take the offset: its view starts at the tile's
 element, so its position must not depend on a loop counter.
 
@@ -120,14 +121,26 @@ def _strided(tile: Operation, shape: list[int]) -> bool:
         return True
     view = tile.view.owner
     if not isinstance(view, ktdp.ConstructMemoryViewOp) or MASKED_VIEW_ATTR in view.attributes \
-            or view.sizes or view.strides:
+            or view.strides or view.coordinate_set.data.num_symbols:
         return True
     tbox = box_bounds(tile.access_tile_set.data, [])
     if tbox is None:
         return True
     extents = [hi - lo + 1 for lo, hi in tbox]
     vstrides = [int(s) for s in view.static_strides.get_values()]
-    return reshaped_strides(extents, vstrides, shape) is not None
+    strides = reshaped_strides(extents, vstrides, shape)
+    if strides is None or not shape:  # (rank 0: the view starts at the element)
+        return strides is not None
+    # and the reshaped view can take the whole offset along its innermost moving dim
+    return not any(st % _innermost_step(strides, shape) for st in vstrides)
+
+
+def _innermost_step(strides: list[int], shape: list[int]) -> int:
+    """The stride of the reshaped tile's innermost dim of more than one element (its
+    last dim when none has), which every stride of the reshaped view must be a multiple
+    of: that dim takes the tile's whole offset."""
+    moving = [k for k, n in enumerate(shape) if n != 1]
+    return strides[moving[-1] if moving else len(shape) - 1] or 1
 
 
 def _staging_slot(fn: FuncOp, ttype: TensorType) -> Slot:
@@ -203,7 +216,7 @@ def _reshaped_tile(access: Operation, tile: ktdp.ConstructAccessTileOp, shape: l
         view_box: list[tuple[int, int]] = []
     else:
         inner = moving[-1] if moving else len(shape) - 1
-        step = strides[inner] or 1
+        step = _innermost_step(strides, shape)
         span = sum((hi - lo) * abs(st) for (lo, hi), st in zip(vbox, vstrides))
         if any(st % step for st in vstrides):
             raise fail(what, NAME, f"not supported yet: a reshaped tile whose view strides "

@@ -166,3 +166,22 @@ def test_a_reciprocal_of_a_value_that_may_change_sign_bounds_nothing_after_it():
                              strategy="solver", objective="latency")
     assert result.verdict == "MATCH", result.mismatches
     assert result.checks["Y"].bounded > 0
+
+
+def test_paged_rows_merged_through_a_broadcast_bias_column():
+    for strategy in ("solver", "heuristic"):
+        result = spyre_sched.run(str(FOUND / "paged_rows_plus_bias_column.mlir"), strategy=strategy)
+        assert result.verdict == "MATCH", result.mismatches
+
+
+def test_paged_rows_merged_through_a_row_sum():
+    for strategy in ("solver", "heuristic"):
+        result = spyre_sched.run(str(FOUND / "paged_rows_summed.mlir"), strategy=strategy)
+        assert result.verdict == "MATCH", result.mismatches
+
+
+def test_paged_rows_plus_a_column_major_tile_staged_for_the_reshape():
+    for strategy in ("solver", "heuristic"):
+        result = spyre_sched.run(str(FOUND / "paged_rows_plus_column_major_tile.mlir"),
+                                 strategy=strategy)
+        assert result.verdict == "MATCH", result.mismatches
