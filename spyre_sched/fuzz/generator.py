@@ -346,16 +346,21 @@ class _Kernel:
         self.arrays.append(array)
         return array
 
+    def _origin(self, array: Array) -> str:
+        """The SSA value of `array`'s first element: its pointer, plus its offset."""
+        if not array.offset:
+            return array.name
+        origin = self.b.fresh("p")
+        self.view_lines.append(f"{origin} = arith.addi {array.name}, "
+                               f"{self.b.const(array.offset)} : index")
+        return origin
+
     def view(self, array: Array) -> str:
         key = f"{array.name}+{array.offset}:{array.shape}"
         if key in self.views_made:
             return self.views_made[key]
         b = self.b
-        origin = array.name
-        if array.offset:
-            origin = b.fresh("p")
-            self.view_lines.append(f"{origin} = arith.addi {array.name}, "
-                                   f"{b.const(array.offset)} : index")
+        origin = self._origin(array)
         name = b.fresh("V")
         shape = list(array.shape)
         coord = list(shape)
@@ -547,11 +552,7 @@ class _Kernel:
         table.shape = (rows + (-rows) % page, cols)  # whole pages
         ids.shape = (self.shape[0] // page,)
         shape3 = [table.shape[0] // page, page, cols]
-        origin = table.name
-        if table.offset:
-            origin = b.fresh("p")
-            self.view_lines.append(f"{origin} = arith.addi {table.name}, "
-                                   f"{b.const(table.offset)} : index")
+        origin = self._origin(table)
         paged = b.fresh("V")
         self.view_lines.append(
             f"{paged} = ktdp.construct_memory_view {origin}, sizes: [{shape3[0]}, {page}, "
