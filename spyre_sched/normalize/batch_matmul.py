@@ -29,12 +29,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     TensorType,
-    i64,
 )
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
@@ -44,7 +41,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.dialects.linalg_ktir import BatchMatmulOp
-from spyre_sched.normalize.common import kernel_of, note_origin, view_and_tile
+from spyre_sched.normalize.common import kernel_of, note_origin, reassociation, view_and_tile
 from spyre_sched.normalize.matmul_to_generic import PLAIN_MAPS, matmul_generic
 from spyre_sched.polyhedral.point_sets import box_bounds
 from spyre_sched.schedule.common import fail, index_constant as _constant
@@ -146,8 +143,7 @@ def _one_batch(bm: BatchMatmulOp) -> bool:
 
 def _unit_batch_dropped(bm: BatchMatmulOp) -> None:
     """`bm` of one batch index as the 2-D matmul between reshapes (module doc)."""
-    drop = ArrayAttr([ArrayAttr([IntegerAttr(0, i64), IntegerAttr(1, i64)]),
-                      ArrayAttr([IntegerAttr(2, i64)])])
+    drop = reassociation([[0, 1], [2]])
     at = InsertPoint.before(bm)
     flat = []
     for value in (*bm.inputs, bm.outputs[0]):

@@ -21,38 +21,30 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from spyre_sched.dialects import ktdp
-from spyre_sched.dialects.agen import linear_form
 from spyre_sched.normalize.common import kernel_of
-from spyre_sched.polyhedral.linear_over_box import linear_over
+from spyre_sched.polyhedral.linear_over_box import linear_subscript
 
 NAME = "simplify-indirect-subscripts"
+
+
+def _simplified(m: AffineMap, domain, keep=()) -> AffineMap:
+    """`m` with each result not in `keep` replaced by the linear one it equals over
+    `domain`, where it has one."""
+    return AffineMap(m.num_dims, m.num_symbols, tuple(
+        e if k in keep else linear_subscript(e, domain, m.num_symbols) or e
+        for k, e in enumerate(m.results)))
 
 
 def _simplify(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
     if tile.tile_symbols:
         return  # (a box of run-time extent: the legality check refuses it)
-    dim_map = tile.dim_map.data
+    domain = tile.variables_space_set.data
     ind = tile.ind_dims.get_values()
-    results = list(dim_map.results)
-    changed = False
-    for k, expr in enumerate(results):
-        if ind[k] >= 0 or linear_form(ktdp.symbols_as_dims(expr, dim_map.num_dims,
-                                                           dim_map.num_symbols)) is not None:
-            continue
-        better = linear_over(expr, tile.variables_space_set.data, dim_map.num_symbols)
-        if better is not None:
-            results[k] = better
-            changed = True
-    if changed:
-        tile.properties["dim_map"] = AffineMapAttr(
-            AffineMap(dim_map.num_dims, dim_map.num_symbols, tuple(results)))
-    maps = []
-    for attr in tile.index_maps.data:
-        m = attr.data
-        exprs = [e if linear_form(ktdp.symbols_as_dims(e, m.num_dims, m.num_symbols)) is not None
-                 else linear_over(e, tile.variables_space_set.data, m.num_symbols) or e
-                 for e in m.results]
-        maps.append(AffineMapAttr(AffineMap(m.num_dims, m.num_symbols, tuple(exprs))))
+    # (an `ind` result of dim_map stands for the index tensor's value)
+    dim_map = _simplified(tile.dim_map.data, domain, {k for k, j in enumerate(ind) if j >= 0})
+    if dim_map != tile.dim_map.data:
+        tile.properties["dim_map"] = AffineMapAttr(dim_map)
+    maps = [AffineMapAttr(_simplified(attr.data, domain)) for attr in tile.index_maps.data]
     if maps != list(tile.index_maps.data):
         tile.properties["index_maps"] = ArrayAttr(maps)
 

@@ -230,6 +230,16 @@ def _groups(reshape: Operation) -> list[list[int]]:
     return [[int(i.value.data) for i in group.data] for group in reshape.reassociation.data]
 
 
+def _runs(dims: list[int], new_dims: list[list[int]]) -> list[list[int]]:
+    """The reassociation of an operand read at `dims` once each iteration dim d is
+    `new_dims[d]`: consecutive positions, as many for each of its dims."""
+    runs, at = [], 0
+    for d in dims:
+        runs.append(list(range(at, at + len(new_dims[d]))))
+        at += len(new_dims[d])
+    return runs
+
+
 def _through_projections(collapse: Operation, user: GenericOp) -> list[Operation]:
     """`g(collapse(x), y) = collapse'(g'(x, expand(y)))` for a generic `g` whose maps are
     projected permutations: each dim of the collapsed value is a group of `x`'s dims, so
@@ -271,11 +281,7 @@ def _through_projections(collapse: Operation, user: GenericOp) -> list[Operation
             continue
         shape = [n for d, size in zip(dims, _shape(value))
                  for n in (extent[d] if d in extent else [size])]
-        at, spread = 0, []
-        for d in dims:
-            spread.append(list(range(at, at + len(new_dims[d]))))
-            at += len(new_dims[d])
-        grown = tensor.ExpandShapeOp(value, [], reassociation(spread), shape,
+        grown = tensor.ExpandShapeOp(value, [], reassociation(_runs(dims, new_dims)), shape,
                                      _reshaped(value, shape))
         note_origin([grown], user)
         Rewriter.insert_op(grown, InsertPoint.before(user))
@@ -295,13 +301,9 @@ def _through_projections(collapse: Operation, user: GenericOp) -> list[Operation
     if out_shape == _shape(user.results[0]):  # (every merged dim reduced away)
         _replace(user, made.results[0])
         return upward
-    back, at = [], 0
-    for d in out_dims:
-        back.append(list(range(at, at + len(new_dims[d]))))
-        at += len(new_dims[d])
     after = tensor.CollapseShapeOp.create(
         operands=[made.results[0]], result_types=[user.results[0].type],
-        properties={"reassociation": reassociation(back)})
+        properties={"reassociation": reassociation(_runs(out_dims, new_dims))})
     note_origin([after], collapse)
     Rewriter.insert_op(after, InsertPoint.before(user))
     _replace(user, after.results[0])

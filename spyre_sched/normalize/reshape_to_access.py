@@ -269,9 +269,8 @@ def _reshaped_indirect(tile: ktdp.ConstructIndirectAccessTileOp, shape: list[int
         raise fail(what, NAME, "not supported yet: reshaping a gathered tile whose variables "
                    "are not a box in the identity order")
     extents = [hi - lo + 1 for lo, hi in box]
-    if [n for n in extents if n != 1] != [n for n in shape if n != 1]:
-        raise fail(what, NAME, f"not supported yet: a reshape of a gathered {extents} tile to "
-                   f"{list(shape)} other than by dimensions of extent 1")
+    # (the callers send any other reshape down, `gathered_beyond_unit_dims`)
+    assert [n for n in extents if n != 1] == [n for n in shape if n != 1]
     kept = [k for k, n in enumerate(extents) if n != 1]
     moving = [k for k, n in enumerate(shape) if n != 1]
     new_of = dict(zip(kept, moving))

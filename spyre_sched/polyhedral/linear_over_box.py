@@ -10,7 +10,22 @@ from __future__ import annotations
 import islpy as isl
 from xdsl.ir.affine import AffineExpr, AffineSet
 
+from spyre_sched.dialects.agen import linear_form
+from spyre_sched.dialects.ktdp import symbols_as_dims
 from spyre_sched.polyhedral.isl_text import expr_text, set_text, val_int
+
+
+def is_linear(expr: AffineExpr, num_dims: int, num_symbols: int) -> bool:
+    """Whether `expr` (over `num_dims` dims and `num_symbols` symbols) is linear in both."""
+    return linear_form(symbols_as_dims(expr, num_dims, num_symbols)) is not None
+
+
+def linear_subscript(expr: AffineExpr, domain: AffineSet, num_symbols: int) -> AffineExpr | None:
+    """`expr` when it is linear, else the linear expression it equals over `domain`
+    (`linear_over`), else None."""
+    if is_linear(expr, domain.num_dims, num_symbols):
+        return expr
+    return linear_over(expr, domain, num_symbols)
 
 
 def linear_over(expr: AffineExpr, domain: AffineSet, num_symbols: int) -> AffineExpr | None:

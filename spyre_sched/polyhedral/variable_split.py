@@ -23,8 +23,7 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
-from spyre_sched.dialects.agen import linear_form
-from spyre_sched.polyhedral.linear_over_box import linear_over
+from spyre_sched.polyhedral.linear_over_box import is_linear, linear_subscript
 from spyre_sched.polyhedral.point_sets import box_set
 
 
@@ -53,18 +52,12 @@ def _divisors(expr: AffineExpr, found: dict[int, set[int]]) -> None:
     _divisors(expr.rhs, found)
 
 
-def _is_linear(expr: AffineExpr, num_dims: int, num_symbols: int) -> bool:
-    dims = [AffineExpr.dimension(d) for d in range(num_dims)]
-    syms = [AffineExpr.dimension(num_dims + k) for k in range(num_symbols)]
-    return linear_form(expr.replace_dims_and_symbols(dims, syms)) is not None
-
-
 def split_variables(box: list[tuple[int, int]], maps: list[AffineMap]) -> VariableSplit | None:
     """The split that makes every result of `maps` (over the variables of `box`, plus
     their own symbols) linear, or None: when every result is linear already, or some
     variable is read through more than one divisor, or its range is not whole multiples
     of it, or a result stays non-linear after the split."""
-    if all(_is_linear(r, m.num_dims, m.num_symbols) for m in maps for r in m.results):
+    if all(is_linear(r, m.num_dims, m.num_symbols) for m in maps for r in m.results):
         return None
     found: dict[int, set[int]] = {}
     for m in maps:
@@ -101,11 +94,9 @@ def split_variables(box: list[tuple[int, int]], maps: list[AffineMap]) -> Variab
         syms = [AffineExpr.symbol(i) for i in range(m.num_symbols)]
         results = []
         for r in m.results:
-            r = r.replace_dims_and_symbols(values, syms)
-            if not _is_linear(r, len(new_box), m.num_symbols):
-                r = linear_over(r, domain, m.num_symbols)
-                if r is None:
-                    return None
+            r = linear_subscript(r.replace_dims_and_symbols(values, syms), domain, m.num_symbols)
+            if r is None:
+                return None
             results.append(r)
         new_maps.append(AffineMap(len(new_box), m.num_symbols, tuple(results)))
     return VariableSplit(new_box, positions, divisors, new_maps)

@@ -34,8 +34,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import linear_form
-from spyre_sched.polyhedral.linear_over_box import linear_over
-from spyre_sched.polyhedral.point_sets import box_bounds
+from spyre_sched.polyhedral.linear_over_box import linear_subscript
+from spyre_sched.polyhedral.point_sets import box_bounds, box_set
 from spyre_sched.polyhedral.variable_split import split_variables
 from spyre_sched.schedule.common import fail, index_constant, programs
 
@@ -70,25 +70,24 @@ def check_indirect_tile(op: ktdp.ConstructIndirectAccessTileOp, pass_name: str) 
     split = split_variables(box, [dim_map, *index_maps])
     if split is not None:
         dim_map, *index_maps = split.maps
+        vset = box_set(split.box)
     nd = dim_map.num_dims
     ind = op.ind_dims.get_values()
     for k, expr in enumerate(dim_map.results):
         if ind[k] >= 0:
             continue
-        if linear_form(ktdp.symbols_as_dims(expr, nd, dim_map.num_symbols)) is None \
-                and (split is not None or linear_over(expr, vset, dim_map.num_symbols) is None):
-            # (quasi-affine but linear over the box: simplify-indirect-subscripts makes it so)
+        if linear_subscript(expr, vset, dim_map.num_symbols) is None:
+            # (quasi-affine but linear over the box: simplify-indirect-subscripts makes it so;
+            # after a split every subscript is linear already)
             raise fail(op, pass_name, f"not supported yet: subscript {k} of an indirect "
                        f"access tile ({expr}) is not linear in the variables and outer values")
     for j, imap in enumerate(index_maps):
         used: set[int] = set()
         for expr in imap.results:
-            form = linear_form(ktdp.symbols_as_dims(expr, nd, imap.num_symbols))
-            if form is None and split is None:
-                # (linear over the box: simplify-indirect-subscripts makes it so)
-                better = linear_over(expr, vset, imap.num_symbols)
-                if better is not None:
-                    form = linear_form(ktdp.symbols_as_dims(better, nd, imap.num_symbols))
+            # (linear over the box: simplify-indirect-subscripts makes it so)
+            better = linear_subscript(expr, vset, imap.num_symbols)
+            form = None if better is None else \
+                linear_form(ktdp.symbols_as_dims(better, nd, imap.num_symbols))
             var_terms = {} if form is None else {d: c for d, c in form[0].items() if d < nd}
             if form is None or any(c != 1 for c in var_terms.values()) or len(var_terms) > 1 \
                     or used & set(var_terms):
