@@ -39,7 +39,9 @@ dims, the iteration dim it is read at becomes that group, every operand that rea
 a dim is expanded the same way, and the result is collapsed again by the groups it keeps
 (`g(collapse(x), y) = collapse'(g'(x, expand(y)))`). A gathered tile's data, whose shape
 is its variables' (`split-indirect-variables` merges a page and its rows back by such a
-collapse), moves this way only. Anything else (a reshape read by a matmul, an expand read
+collapse), moves this way only; where it cannot (the merged rows read by a matmul), the
+gathered tile is copied as it is into a slot of the executing tile's scratchpad and the
+reshape reads the slot (`reshape-to-access`'s staging). Anything else (a reshape read by a matmul, an expand read
 by a reduction or a broadcast; a slice of a value made by such a generic or across a loop
 or condition boundary; a slice with run-time offsets, strides or a rank change) is
 refused with a located "not supported yet"."""
@@ -70,6 +72,7 @@ from spyre_sched.normalize.common import (
 from spyre_sched.normalize.reshape_to_access import (
     gathered_beyond_unit_dims,
     reshape_load,
+    stage_load,
     store_source,
 )
 from spyre_sched.normalize.slice_to_subtile import check_static_slice, slice_load
@@ -139,9 +142,11 @@ def _push(reshape: Operation) -> list[Operation]:
         if sliced:
             slice_load(reshape)
         elif gathered_beyond_unit_dims(producer, reshape):
-            # (the gather's shape is its variables': the reshape can only move down)
-            return _sink_or_refuse(reshape, "loaded through an indirect access tile in its "
-                                   "variables' shape, and used where the reshape cannot follow")
+            # (the gather's shape is its variables': the reshape can only move down, or,
+            # where it cannot follow, read the gathered rows back from a scratchpad slot)
+            if isinstance(reshape, Reshape) and _sinkable(reshape):
+                return _sink(reshape)
+            stage_load(reshape, producer, enclosing_func(reshape))
         else:
             reshape_load(reshape, enclosing_func(reshape))
         return []

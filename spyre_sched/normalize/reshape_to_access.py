@@ -332,7 +332,7 @@ def reshape_load(op: Operation, fn: FuncOp) -> None:
     if not _strided(load.tile.owner, _shape(result)):
         # the tile's rows are several strided runs: the load lands in a slot of the
         # executing tile's scratchpad (a plain copy) and the reshape reads the slot
-        _stage(op, load, fn)
+        stage_load(op, load, fn)
         return
     before, here, tile = _reshaped_tile(load, load.tile.owner, _shape(result), fn, op)
     new_load = ktdp.LoadOp.create(operands=[tile], result_types=[result.type],
@@ -377,7 +377,7 @@ def _rewrite(op: Operation, fn: FuncOp) -> None:
     # once every compute is a linalg.generic
 
 
-def _stage(op: Operation, load: ktdp.LoadOp, fn: FuncOp) -> None:
+def stage_load(op: Operation, load: ktdp.LoadOp, fn: FuncOp) -> None:
     """Reshape `op` of `load` reads a slot of the executing tile's scratchpad that the
     loaded tile is stored into as it is (row-major there, so every reshape of it is one
     strided pattern)."""

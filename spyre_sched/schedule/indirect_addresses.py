@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, MemRefType, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import linear_form
-from spyre_sched.schedule.common import add_linear, fail, index_constant, programs
+from spyre_sched.schedule.common import add_linear, constant_value, fail, index_constant, programs
 from spyre_sched.schedule.ir_build import add_resource, rebuild
 
 NAME = "indirect-addresses"
@@ -65,29 +65,50 @@ class IndirectAddresses(ModulePass):
                         _add_addresses(transfer, gview, side)
 
 
-def _data_buffer(transfer: ktdf.DataTransferOp, other: SSAValue) -> tuple[ktdf.PipelineOp, ktdf.BufferOp]:
+def _data_tiling(transfer: ktdf.DataTransferOp, other: SSAValue, sizes: list
+                 ) -> tuple[ktdf.PipelineOp, AffineMap, list[str | int], Attribute | None]:
+    """The pipeline a gather's transfer runs in, and how its rows are tiled there: the
+    data buffer's access map, tile dims and memory, or, for a copy into a pinned
+    scratchpad slot, the transfer's own box (each dim's tile extent decision)."""
     private = other.owner
-    if not isinstance(private, ktdf.PrivateOp):
+    if isinstance(private, ktdf.PrivateOp):
+        yielded = list(private.body.block.last_op.operands)  # type: ignore[union-attr]
+        maker = yielded[list(private.res).index(other)].owner
+        pipe = private.parent_op()
+        assert isinstance(maker, ktdf.BufferOp) and isinstance(pipe, ktdf.PipelineOp)
+        return pipe, maker.access_map.data, maker.tile_dim_values(), \
+            maker.result.type.memory_space  # type: ignore[attr-defined]
+    pipe = transfer.parent_op()
+    while pipe is not None and not isinstance(pipe, ktdf.PipelineOp):
+        pipe = pipe.parent_op()
+    if not (isinstance(private, ktdp.ConstructMemoryViewOp) and isinstance(pipe, ktdf.PipelineOp)
+            and pipe.private is not None):
         raise fail(transfer, NAME, "not supported yet: an indirect transfer that does not "
-                   "stage its rows in a scratchpad buffer")
-    yielded = list(private.body.block.last_op.operands)  # type: ignore[union-attr]
-    maker = yielded[list(private.res).index(other)].owner
-    pipe = private.parent_op()
-    assert isinstance(maker, ktdf.BufferOp) and isinstance(pipe, ktdf.PipelineOp)
-    return pipe, maker
+                   "stage its rows in a scratchpad buffer or slot")
+    return pipe, AffineMap.identity(len(sizes)), [_tile_dim(transfer, s) for s in sizes], None
+
+
+def _tile_dim(transfer: ktdf.DataTransferOp, size: SSAValue | int) -> str | int:
+    if not isinstance(size, SSAValue):
+        return int(size)
+    owner = size.owner
+    if isinstance(owner, ktdf.DeriveSizeOp) and isinstance(owner.size.owner, ktdf.ReserveSizeOp):
+        return owner.size.owner.decision.data
+    value = constant_value(size)
+    if value is None:
+        raise fail(transfer, NAME, "not supported yet: a gather into a scratchpad slot whose "
+                   "box extent is neither a constant nor a tile extent")
+    return value
 
 
 def _add_addresses(transfer: ktdf.DataTransferOp, gview: ktdf.GatherViewOp, side: int) -> None:
     other = transfer.dest if side == 0 else transfer.source
     offsets = transfer.mixed_source_offsets() if side == 0 else transfer.mixed_dest_offsets()
     sizes = transfer.mixed_source_sizes() if side == 0 else transfer.mixed_dest_sizes()
-    pipe, data = _data_buffer(transfer, other)
+    pipe, amap, tile_dims, space = _data_tiling(transfer, other, sizes)
     stage = transfer.parent_op()
     assert isinstance(stage, ktdf.StageOp)
     where = _fetch_stage(transfer, pipe, stage) if side == 1 else stage
-    amap = data.access_map.data
-    tile_dims = data.tile_dim_values()
-    space = data.result.type.memory_space  # type: ignore[attr-defined]
     before: list[Operation] = []
 
     inside = {r for op in stage.walk() for r in op.results}

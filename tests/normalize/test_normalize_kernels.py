@@ -79,7 +79,10 @@ compiled (solver, latency), emulated, compared with the reference interpreter
 - paged_copy: the upstream dialect's paged copy on 2 tiles, a gather whose row variable is
   read through `floordiv` (its page, from the index tensor) and `mod` (the row within the
   page), stored through a transposed tile (split-indirect-variables, the merge of page
-  and row carried through the transpose to the store).
+  and row carried through the transpose to the store);
+- paged_scores: paged attention's scores, a query block times its sequence's keys gathered
+  a page at a time (the gathered pages copied into a scratchpad slot, where a matmul reads
+  them as rows).
 """
 
 from __future__ import annotations
@@ -320,6 +323,14 @@ def _paged_scatter_of_sum(rng):
     return {"X": x, "Idx": table, "Y": y}, {"Y": want}
 
 
+def _paged_scores(rng):
+    q, kc = _f16(rng, 2, 16, 64), _f16(rng, 12, 32, 64)
+    table = np.array([[3, 0, 11, 3], [7, 5, 2, 9]], dtype=np.int32)  # a page twice, the last
+    keys = kc[table].astype(np.float64).reshape(2, 128, 64)
+    return {"Q": q, "Kc": kc, "Idx": table}, \
+        {"S": np.einsum("bmd,btd->bmt", q.astype(np.float64), keys) / 8}
+
+
 def _max_from_bit_pattern(rng):
     x = rng.standard_normal((8, 64)).astype(np.float32)
     return {"X": x}, {"Y": x.max(axis=1).astype(np.float64)}
@@ -390,6 +401,7 @@ CASES = {
     "paged_copy": _paged_copy,
     "paged_gather_scatter": _paged_gather_scatter,
     "paged_scatter_of_sum": _paged_scatter_of_sum,
+    "paged_scores": _paged_scores,
     "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
     "causal_mask_positions": _causal_mask_positions,
