@@ -15,7 +15,7 @@ from spyre_sched.dialects.symbol import CreateIdOp, CreateSymbolOp
 from spyre_sched.errors import DeviceError
 from spyre_sched.lower import addresses, fifo_order, lifetimes, parallel_loops, runtime_shapes
 from spyre_sched.lower.loads_first import issue_loads_first
-from spyre_sched.lower.loop_invariants import hoist_vector_invariants
+from spyre_sched.lower.loop_invariants import hoist_invariants
 from spyre_sched.lower.analysis import ProgramAnalysis, analyse
 from spyre_sched.lower.program_units import EngineEmitter, ProgramTables, base_forms, index_form
 from spyre_sched.lower.units import Units
@@ -36,7 +36,7 @@ def lower_program(index: int, fn: func.FuncOp, units: Units, next_symbol: Callab
         body = emitter.run()
         region = Region(Block(body))
         cse(region)  # (the emitter writes each access's address arithmetic anew)
-        hoist_vector_invariants(region)
+        hoist_invariants(region)
         issue_loads_first(region)
         instances = units.instances(engine, pa.corelets.get(engine.name, 1))
         units_ops.append(df.ProgramUnitOp(f"p{index}_{engine.name}", engine.name, instances, region))

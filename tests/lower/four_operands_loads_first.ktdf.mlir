@@ -1,16 +1,20 @@
 // Y = A * B + C * D over four operands the caller pins in every tile's own scratchpad
 // (tests/solve/kernels/four_pinned_operands.mlir, solved by CP-SAT). The load unit reads
 // the four vectors of an iteration from one address computed once (common
-// subexpressions of the emitted address arithmetic eliminated), then sends them on, in
-// order: the four loads are in flight together. tests/lower/test_lower_filecheck.py
+// subexpressions of the emitted address arithmetic eliminated; the part that does not
+// change in the inner loop, the tile's row offset, computed once per tile, and the
+// instance's range once per program), then sends them on, in order: the four loads are
+// in flight together. tests/lower/test_lower_filecheck.py
 // lowers this solved ScheduleIR and runs `filecheck` on program 0.
 // CHECK:         dataflow.fifo @[[F0:.*]] "lx_load" -> "sfu"
 // CHECK-NEXT:    dataflow.fifo @[[F1:.*]] "lx_load" -> "sfu"
 // CHECK-NEXT:    dataflow.fifo @[[F2:.*]] "lx_load" -> "sfu"
 // CHECK-NEXT:    dataflow.fifo @[[F3:.*]] "lx_load" -> "sfu"
 // CHECK-LABEL: dataflow.program_unit @p0_lx_load
-// CHECK:         scf.for %[[P:.*]] = %first to %end step %c1 {
+// CHECK:         %first = arith.minui
+// CHECK:         scf.for %t0 =
 // CHECK-NEXT:      %[[T:.*]] = arith.muli %t0, %c128 : index
+// CHECK-NEXT:      scf.for %[[P:.*]] = %first to %end step %c1 {
 // CHECK-NEXT:      %[[PO:.*]] = arith.muli %[[P]], %c128 : index
 // CHECK-NEXT:      %[[AT:.*]] = arith.addi %[[T]], %[[PO]] : index
 // CHECK-NEXT:      %[[A:.*]] = agen.vector_load "lx"[%[[AT]]] {{.*}} : vector<1x64xf16>

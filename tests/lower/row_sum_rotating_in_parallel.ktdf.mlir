@@ -15,10 +15,10 @@
 // CHECK:         %[[C:.*]] = dataflow.instance_index "corelet" : index
 // CHECK:         %[[K:.*]] = arith.muli %[[C]], %c8 : index
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.minui %[[K]], %c16 : index
-// CHECK:         %{{.*}} = scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %{{.*}} iter_args(%[[SLOT:.*]] = %c0{{.*}}) -> (index) {
+// CHECK:         %[[I:.*]] = arith.muli %[[C]], %c256 : index
+// CHECK-NEXT:    %{{.*}} = scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %{{.*}} iter_args(%[[SLOT:.*]] = %c0{{.*}}) -> (index) {
 // CHECK:           dataflow.sync_recv @[[CH]]_full peer %[[C]]
 // CHECK-NEXT:      %[[S:.*]] = arith.muli %[[SLOT]], %c128 : index
-// CHECK-NEXT:      %[[I:.*]] = arith.muli %[[C]], %c256 : index
 // CHECK-NEXT:      %[[SI:.*]] = arith.addi %[[S]], %[[I]] : index
 // CHECK-NEXT:      %[[AT:.*]] = arith.addi %[[SI]], %c16512 : index
 // CHECK-NEXT:      agen.vector_load "lx"[%[[AT]]] {{.*}} : vector<1xf32>

@@ -13,8 +13,8 @@
 // CHECK:         dataflow.program_unit @p0_dma_store
 // CHECK:           %[[H:.*]] = arith.divui %sym0, %{{.*}} : index
 // CHECK:           scf.for
-// CHECK:           scf.for
-// CHECK:             %[[ROW:.*]] = arith.muli %[[H]], %{{.*}} : index
+// CHECK:           %[[ROW:.*]] = arith.muli %[[H]], %{{.*}} : index
+// CHECK-NEXT:      scf.for
 // CHECK:             %[[OFF:.*]] = arith.addi %[[ROW]], %{{.*}} : index
 // CHECK-NEXT:        %[[DST:.*]] = arith.addi %[[OFF]], %sym2 : index
 // CHECK-NEXT:        agen.composite_load_and_store "lx"[%{{.*}}] {{.*}} to "ddr"[%[[DST]]]
