@@ -25,6 +25,7 @@ from xdsl.ir import Operation, SSAValue
 
 from spyre_sched.dialects import ktdp
 from spyre_sched.errors import UnsupportedError, VerifyError, fold_hint
+from spyre_sched.lower import runtime_shapes
 from spyre_sched.lower import symbols as sx
 
 #: most call steps one job plan may hold (unrolled loops count every iteration)
@@ -71,10 +72,8 @@ class _Builder:
         self.env: dict[SSAValue, object] = {a: sx.arg(a.name_hint) for a in kernel.body.block.args}
         self.calls = 0
         self.names = {a.name_hint for a in kernel.body.block.args}
-        # the kernel's plain arguments, which `--arg` fixes at compile time (not a loop's
-        # counter, nor a `!ktdp.runtime_arg`, which stays a launch-time value)
-        self.arguments = {a.name_hint for a in kernel.body.block.args
-                          if not isinstance(a.type, ktdp.RuntimeArgType)}
+        # the kernel's plain arguments (not a loop's counter)
+        self.arguments = runtime_shapes.plain_arguments(kernel)
         grid = kernel.attributes.get("grid")
         sizes = [int(d.value.data) for d in grid.data] if grid is not None else []  # type: ignore[attr-defined]
         self.one_tile = all(n == 1 for n in sizes)

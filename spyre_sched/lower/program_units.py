@@ -493,10 +493,9 @@ class EngineEmitter:
         """For a scalar op no unit computes: the plain kernel arguments its operands are
         computed from (which `--arg` folds at compile time, where the op then folds too),
         or "" when there are none."""
-        plain = {a.name_hint for a in self.pa.func.body.block.args
-                 if not isinstance(a.type, ktdp.RuntimeArgType)}
         names = sorted({name for v in op.operands if v in self.env
-                        for name, _ in self.env[v].arg_terms()} & plain)
+                        for name, _ in self.env[v].arg_terms()}
+                       & runtime_shapes.plain_arguments(self.pa.func))
         if not names:
             return ""
         return (f" on a value computed from {', '.join(f'%{n}' for n in names)} at run time: "

@@ -32,6 +32,13 @@ def runtime_arguments(fn: func.FuncOp) -> dict[str, ktdp.RuntimeArgType]:
             if isinstance(a.type, ktdp.RuntimeArgType)}
 
 
+def plain_arguments(fn: func.FuncOp) -> set[str]:
+    """The function's plain arguments by name: what `--arg` fixes at compile time (not a
+    `!ktdp.runtime_arg`, which stays a launch-time value)."""
+    return {a.name_hint for a in fn.body.block.args
+            if not isinstance(a.type, ktdp.RuntimeArgType)}
+
+
 def value_range(rtype: ktdp.RuntimeArgType) -> tuple[int, int | None]:
     """Smallest non-empty and largest value a launch may give (None: no upper bound)."""
     return max(rtype.granularity_value or 1, 1), rtype.upperbound_value
