@@ -82,7 +82,9 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   and row carried through the transpose to the store);
 - paged_scores: paged attention's scores, a query block times its sequence's keys gathered
   a page at a time (the gathered pages copied into a scratchpad slot, where a matmul reads
-  them as rows).
+  them as rows);
+- paged_attention_step: the whole step, softmax(Q K^T / 8) V with keys and values both
+  gathered through the block table (each copied into a slot the two matmuls read).
 """
 
 from __future__ import annotations
@@ -331,6 +333,18 @@ def _paged_scores(rng):
         {"S": np.einsum("bmd,btd->bmt", q.astype(np.float64), keys) / 8}
 
 
+def _paged_attention_step(rng):
+    q, kc, vc = _f16(rng, 2, 16, 64), _f16(rng, 12, 32, 64), _f16(rng, 12, 32, 64)
+    table = np.array([[3, 0, 11, 3], [7, 5, 2, 9]], dtype=np.int32)
+    keys = kc[table].astype(np.float64).reshape(2, 128, 64)
+    values = vc[table].astype(np.float64).reshape(2, 128, 64)
+    scores = np.einsum("bmd,btd->bmt", q.astype(np.float64), keys) / 8
+    p = np.exp(scores - scores.max(axis=2, keepdims=True))
+    p /= p.sum(axis=2, keepdims=True)
+    return {"Q": q, "Kc": kc, "Vc": vc, "Idx": table}, \
+        {"O": np.einsum("bmt,btd->bmd", p, values)}
+
+
 def _max_from_bit_pattern(rng):
     x = rng.standard_normal((8, 64)).astype(np.float32)
     return {"X": x}, {"Y": x.max(axis=1).astype(np.float64)}
@@ -402,6 +416,7 @@ CASES = {
     "paged_gather_scatter": _paged_gather_scatter,
     "paged_scatter_of_sum": _paged_scatter_of_sum,
     "paged_scores": _paged_scores,
+    "paged_attention_step": _paged_attention_step,
     "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
     "causal_mask_positions": _causal_mask_positions,
