@@ -525,3 +525,20 @@ def test_overlapping_chunks_are_summed_iteration_by_iteration(tmp_path) -> None:
     want = sum(xd[:, 4 * k:4 * k + 128].sum(axis=1) for k in range(4))
     np.testing.assert_allclose(result.outputs["S"].astype(np.float64), want, rtol=1e-5,
                                atol=1e-3)
+
+
+def test_paged_scores_on_a_device_whose_scratchpad_is_not_named_lx(tmp_path) -> None:
+    """The address buffer of a gather copied into a scratchpad slot lives in the device's
+    scratchpad, whatever the device calls it (the sample device's is not `LX`): one
+    sequence on the one-core sample device."""
+    import spyre_sched
+
+    text = (KERNELS / "paged_scores.mlir").read_text().replace("grid = [2 : i64]",
+                                                              "grid = [1 : i64]")
+    kernel = tmp_path / "paged_scores_one_core.mlir"
+    kernel.write_text(text)
+    inputs, expected = _paged_scores(np.random.default_rng(5))
+    result = spyre_sched.run(str(kernel), inputs, device="sample_device")
+    assert result.matches, result.mismatches
+    np.testing.assert_allclose(result.outputs["S"].astype(np.float64)[0], expected["S"][0],
+                               rtol=2e-2, atol=2e-2)
