@@ -47,3 +47,22 @@ def test_index_tensor_read_through_ind_is_an_input(kernel):
     args = {a.name: a for a in infer_arguments(kernel("gather_scatter.mlir").func)}
     assert args["I"].role == "in" and args["I"].element_type == "i32"
     assert (args["X"].role, args["Y"].role, args["Z"].role) == ("in", "out", "out")
+
+
+def test_a_view_unbounded_along_a_dim_gives_no_extent_there(tmp_path):
+    """A coordinate set with no upper bound on a dim (`0 * d0 + 11 >= 0` where `-d0 + 11 >= 0`
+    was meant) leaves that extent unknown (the lowering refuses such a view, located);
+    asking isl for its maximum failed with an internal error before."""
+    source = (TESTS / "normalize" / "kernels" / "paged_gather_scatter.mlir").read_text()
+    broken = source.replace("%Yv = ktdp.construct_memory_view %Y, sizes: [12, 32, 64], strides: "
+                            "[2048, 64, 1] {coordinate_set = affine_set<(d0, d1, d2) : (d0 >= 0, "
+                            "((d0 * -1) + 11) >= 0",
+                            "%Yv = ktdp.construct_memory_view %Y, sizes: [12, 32, 64], strides: "
+                            "[2048, 64, 1] {coordinate_set = affine_set<(d0, d1, d2) : (d0 >= 0, "
+                            "((d0 * 0) + 11) >= 0")
+    assert broken != source
+    path = tmp_path / "unbounded.mlir"
+    path.write_text(broken)
+    args = {a.name: a for a in infer_arguments(load_kernel(path).func)}
+    assert args["Y"].shape == (None, 32, 64) and args["Y"].upper_bounds[0] is None
+    assert args["X"].shape == (12, 32, 64)
