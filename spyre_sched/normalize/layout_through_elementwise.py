@@ -41,10 +41,11 @@ a dim is expanded the same way, and the result is collapsed again by the groups 
 is its variables' (`split-indirect-variables` merges a page and its rows back by such a
 collapse), moves this way only; where it cannot (the merged rows read by a matmul), the
 gathered tile is copied as it is into a slot of the executing tile's scratchpad and the
-reshape reads the slot (`reshape-to-access`'s staging). Anything else (a reshape read by a matmul, an expand read
-by a reduction or a broadcast; a slice of a value made by such a generic or across a loop
-or condition boundary; a slice with run-time offsets, strides or a rank change) is
-refused with a located "not supported yet"."""
+reshape reads the slot (`reshape-to-access`'s staging). Anything else (a reshape of a
+computed value read by a matmul, an expand read by a reduction or a broadcast; a slice
+of a value made by such a generic or across a loop or condition boundary; a slice with
+run-time offsets, strides or a rank change) is refused with a located "not supported
+yet"."""
 
 from __future__ import annotations
 
@@ -144,7 +145,7 @@ def _push(reshape: Operation) -> list[Operation]:
         elif gathered_beyond_unit_dims(producer, reshape):
             # (the gather's shape is its variables': the reshape can only move down, or,
             # where it cannot follow, read the gathered rows back from a scratchpad slot)
-            if isinstance(reshape, Reshape) and _sinkable(reshape):
+            if _can_sink(reshape):
                 return _sink(reshape)
             stage_load(reshape, producer, enclosing_func(reshape))
         else:
@@ -183,9 +184,13 @@ def _sink_or_refuse(reshape: Operation, why: str) -> list[Operation]:
     """A reshape that cannot move to its source's inputs moves the other way, to memory
     on the store side, when every use of it is an elementwise generic or a store;
     else it is refused, saying `why`."""
-    if isinstance(reshape, Reshape) and _sinkable(reshape):
+    if _can_sink(reshape):
         return _sink(reshape)
     raise _refuse(reshape, why)
+
+
+def _can_sink(op: Operation) -> bool:
+    return isinstance(op, Reshape) and _sinkable(op)
 
 
 def _sinkable(op: Operation, collapsing: bool | None = None) -> bool:

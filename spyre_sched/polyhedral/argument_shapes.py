@@ -25,7 +25,7 @@ def box_shape(views: list[ViewModel]) -> tuple[tuple[int | None, ...], tuple[int
     widest = union.project_out(isl.dim_type.param, 0, nparam)
     shape, upper = [], []
     for k in range(rank):
-        lo, hi = _extreme(union, k, "min"), _extreme(union, k, "max")
+        lo, hi = _dim_range(union, k)
         shape.append(hi - lo + 1 if lo is not None and hi is not None else None)
         wlo = pw_constant(widest.dim_min(k).coalesce()) if widest.is_bounded() else None
         whi = pw_constant(widest.dim_max(k).coalesce()) if widest.is_bounded() else None
@@ -33,14 +33,15 @@ def box_shape(views: list[ViewModel]) -> tuple[tuple[int | None, ...], tuple[int
     return tuple(shape), tuple(upper)
 
 
-def _extreme(aset: isl.Set, k: int, which: str) -> int | None:
-    """The constant least or greatest value of dim k of `aset`; None when it depends on a
-    variable or there is none (a coordinate set with no bound on that side)."""
+def _dim_range(aset: isl.Set, k: int) -> tuple[int | None, int | None]:
+    """The constant least and greatest values of dim k of `aset`, each None when it depends
+    on a variable; both None when the dim has no bound on some side (a coordinate set
+    missing a constraint), where isl has no optimum to give."""
     dim = aset.project_out(isl.dim_type.set, k + 1, aset.dim(isl.dim_type.set) - k - 1) \
         .project_out(isl.dim_type.set, 0, k)
     if not dim.project_out(isl.dim_type.param, 0, dim.dim(isl.dim_type.param)).is_bounded():
-        return None
-    return pw_constant((aset.dim_min(k) if which == "min" else aset.dim_max(k)).coalesce())
+        return None, None
+    return pw_constant(aset.dim_min(k).coalesce()), pw_constant(aset.dim_max(k).coalesce())
 
 
 def address_range(model: KernelModel, views: list[ViewModel], root: str) -> tuple[int, int] | None:

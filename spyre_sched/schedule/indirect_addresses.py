@@ -14,7 +14,6 @@ modulo, and grows with the tile extents the solver picks (the gather granularity
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -66,28 +65,19 @@ class IndirectAddresses(ModulePass):
     name = NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        found: list[str] = []
-
-        def scratchpad() -> str:
-            """The device's scratchpad kind, looked up when a slot first needs it."""
-            if not found:
-                found.append(device_of(op, NAME).memory_kind_for("ct_local"))
-            return found[0]
-
         for _, fn in programs(op):
             for transfer in [o for o in fn.walk() if isinstance(o, ktdf.DataTransferOp)]:
                 for side, gview in ((0, gather_of(transfer.source)), (1, gather_of(transfer.dest))):
                     if gview is not None:
-                        _add_addresses(transfer, gview, side, scratchpad)
+                        _add_addresses(transfer, gview, side, op)
 
 
 def _data_tiling(transfer: ktdf.DataTransferOp, other: SSAValue, sizes: list,
-                 scratchpad: Callable[[], str]
-                 ) -> tuple[ktdf.PipelineOp, AffineMap, list[str | int], Attribute]:
+                 module: ModuleOp) -> tuple[ktdf.PipelineOp, AffineMap, list[str | int], Attribute]:
     """The pipeline a gather's transfer runs in, and how its rows are tiled there: the
     data buffer's access map, tile dims and memory, or, for a copy into a pinned
     scratchpad slot, the transfer's own box (each dim's tile extent decision) in the
-    device's scratchpad (`scratchpad()`, its memory kind)."""
+    scratchpad of `module`'s device."""
     private = other.owner
     if isinstance(private, ktdf.PrivateOp):
         yielded = list(private.body.block.last_op.operands)  # type: ignore[union-attr]
@@ -104,7 +94,7 @@ def _data_tiling(transfer: ktdf.DataTransferOp, other: SSAValue, sizes: list,
         raise fail(transfer, NAME, "not supported yet: an indirect transfer that does not "
                    "stage its rows in a scratchpad buffer or slot")
     return pipe, AffineMap.identity(len(sizes)), [_tile_dim(transfer, s) for s in sizes], \
-        StringAttr(scratchpad())
+        StringAttr(device_of(module, NAME).memory_kind_for("ct_local"))
 
 
 def _tile_dim(transfer: ktdf.DataTransferOp, size: SSAValue | int) -> str | int:
@@ -121,11 +111,11 @@ def _tile_dim(transfer: ktdf.DataTransferOp, size: SSAValue | int) -> str | int:
 
 
 def _add_addresses(transfer: ktdf.DataTransferOp, gview: ktdf.GatherViewOp, side: int,
-                   scratchpad: Callable[[], str]) -> None:
+                   module: ModuleOp) -> None:
     other = transfer.dest if side == 0 else transfer.source
     offsets = transfer.mixed_source_offsets() if side == 0 else transfer.mixed_dest_offsets()
     sizes = transfer.mixed_source_sizes() if side == 0 else transfer.mixed_dest_sizes()
-    pipe, amap, tile_dims, space = _data_tiling(transfer, other, sizes, scratchpad)
+    pipe, amap, tile_dims, space = _data_tiling(transfer, other, sizes, module)
     stage = transfer.parent_op()
     assert isinstance(stage, ktdf.StageOp)
     where = _fetch_stage(transfer, pipe, stage) if side == 1 else stage
