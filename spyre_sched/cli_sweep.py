@@ -28,10 +28,14 @@ def register(main: click.Group, reports_errors) -> None:
               resume: bool, plot: bool) -> None:
         """Compile, solve, emulate and check every kernel of SWEEP.toml on every device
         point it describes; one row per job. Exits 1 if any result is wrong."""
-        from spyre_sched.sweep.run import run_sweep
+        from spyre_sched.sweep.run import SweepInterrupted, run_sweep
 
-        outcome = run_sweep(sweep_file, out, backend=backend, address=address, jobs=jobs,
-                            resume=resume, plot=plot)
+        try:
+            outcome = run_sweep(sweep_file, out, backend=backend, address=address, jobs=jobs,
+                                resume=resume, plot=plot)
+        except SweepInterrupted as stop:
+            click.echo(f"\n{stop}", err=True)
+            raise SystemExit(130) from None  # (the shell's code for an interrupt)
         click.echo(outcome.summary)
         if outcome.skipped:
             click.echo(f"resumed: {outcome.skipped} jobs were done already, "

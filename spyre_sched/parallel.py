@@ -10,6 +10,12 @@ kernels can use it the same way. `on_result(index, result)`, when given, is call
 this process as each job finishes (in finishing order), so a caller can keep results a
 later interruption would otherwise lose.
 
+An interruption (Ctrl-C, SIGINT or SIGTERM to this process) stops the pool's workers
+before it propagates: a worker ignores SIGINT (a terminal's Ctrl-C reaches the whole
+process group, and a worker dying of it mid-queue would break the pool and leave its
+siblings waiting for work forever), and on SIGTERM it unwinds the job it runs (its
+temporary folders go) and exits; one that does not within `STOP_GRACE_S` is killed.
+
 A cluster engine is another `Executor` with the same signature: `ray_executor(address)`
 runs the jobs as Ray tasks (Ray is an optional extra, `pip install -e ".[ray]"`), on the
 cluster at `address` or on a local Ray started for the run. `executor(backend, address)`
@@ -18,8 +24,11 @@ picks one by name.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Protocol, TypeVar
@@ -32,6 +41,9 @@ R = TypeVar("R")
 
 OnResult = Callable[[int, R], None]
 BACKENDS = ("local", "ray")
+
+#: seconds a worker has to unwind its job after SIGTERM before it is killed
+STOP_GRACE_S = 10.0
 
 
 class Executor(Protocol):
@@ -84,19 +96,95 @@ def _map(fn, items, jobs, label, progress, on_result):
         # "spawn": workers start clean (no copied solver threads or locks from this process).
         context = multiprocessing.get_context("spawn")
         results_by_index: dict[int, R] = {}
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures = {pool.submit(fn, item): k for k, item in enumerate(items)}
+        with _sigterm_interrupts(), ProcessPoolExecutor(
+                max_workers=jobs, mp_context=context, initializer=_worker_started) as pool:
             try:
+                futures = {pool.submit(_run_job, fn, item): k for k, item in enumerate(items)}
                 for future in as_completed(futures):
                     k = futures[future]
                     results_by_index[k] = future.result()
                     on_result(k, results_by_index[k])
                     bar.update(1)
             except BaseException:
-                for future in futures:
-                    future.cancel()
+                # Stopped, not cancelled: cancelling a queued job races the pool's own
+                # clean-up when its workers die (CPython 3.11 then raises in its manager
+                # thread); the pool marks the jobs left as broken, which nobody reads.
+                _stop_workers(pool)
                 raise
         return [results_by_index[k] for k in range(len(items))]
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts():
+    """SIGTERM to this process interrupts it as Ctrl-C does while the pool runs (left at
+    its default, it would end this process at once and orphan the workers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt()
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class _Stopped(BaseException):
+    """Raised in a worker's job by SIGTERM: a BaseException, so the job's `except
+    Exception` clauses let it through and its `with` blocks clean up."""
+
+
+_in_job = False  # (a worker's: whether SIGTERM has a job to unwind)
+
+
+def _worker_started() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum, frame) -> None:
+    if not _in_job:
+        os._exit(0)  # waiting for work: nothing to clean up
+    # Once: the pool terminates the workers left when one exits, and a second _Stopped
+    # would cut the first one's clean-up short.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise _Stopped()
+
+
+def _run_job(fn, item):
+    global _in_job
+    _in_job = True
+    try:
+        return fn(item)
+    except _Stopped:
+        os._exit(0)  # the job has unwound (its clean-up ran); its result is not wanted
+    finally:
+        _in_job = False
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """SIGTERM every worker of `pool`, then kill those still running after
+    `STOP_GRACE_S`; a second Ctrl-C or SIGTERM meanwhile does not cut this short."""
+    in_main = threading.current_thread() is threading.main_thread()  # (signal's rule)
+    previous = {sig: signal.signal(sig, signal.SIG_IGN)
+                for sig in (signal.SIGINT, signal.SIGTERM)} if in_main else {}
+    try:
+        # (the executor offers no public way to its processes)
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in workers:
+            worker.join(STOP_GRACE_S)
+            if worker.is_alive():
+                worker.kill()
+                worker.join()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def ray_executor(address: str | None = None) -> Executor:

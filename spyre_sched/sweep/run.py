@@ -22,6 +22,16 @@ class SweepOutcome:
     files: list[Path]
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """The sweep was interrupted; the rows of the jobs that ended are in its folder."""
+
+    def __init__(self, kept: int, total: int, folder: Path):
+        super().__init__(f"sweep interrupted: the rows of {kept} of {total} jobs are in "
+                         f"{folder / 'rows.jsonl'}; the same command with --resume runs "
+                         f"the rest")
+        self.kept, self.total = kept, total
+
+
 def csv_columns(parameters: list[str]) -> list[str]:
     return ["kernel", "file", "device", *parameters,
             *[f for f in ROW_FIELDS if f not in ("kernel", "device")]]
@@ -59,8 +69,11 @@ def run_sweep(sweep_file: str, out: str, *, backend: str = "local", address: str
         done[row["key"]] = row
 
     if todo:
-        run_jobs(run_job, todo, jobs=jobs, label=f"sweep: {len(todo)} jobs",
-                 progress=progress, on_result=keep)
+        try:
+            run_jobs(run_job, todo, jobs=jobs, label=f"sweep: {len(todo)} jobs",
+                     progress=progress, on_result=keep)
+        except KeyboardInterrupt:
+            raise SweepInterrupted(len(done), len(planned), folder.path) from None
     rows = [done[job.key] for job in planned]
     files = [folder.write_csv(rows, csv_columns(parameters))]
     summary = table(rows, parameters, list(spec.strategies))

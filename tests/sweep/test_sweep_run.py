@@ -202,3 +202,55 @@ def test_a_bug_in_a_job_is_a_crash_row_not_a_lost_sweep(tmp_path, monkeypatch):
     row = run_job(_one_job(tmp_path))
     assert row["status"] == "crash"
     assert row["reason"] == "KeyError: 'oops'"
+
+
+def test_a_sweep_interrupted_by_ctrl_c_says_how_to_resume_and_loses_nothing(tmp_path):
+    """Ctrl-C at a terminal (SIGINT to the whole process group) while the pool runs: the
+    sweep stops at once, says how many rows it kept and how to go on, exit 130; --resume
+    then runs exactly the jobs whose rows are missing."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    sweep = tmp_path / "s.toml"
+    sweep.write_text(SWEEP.format(only='"add", "softmax"')
+                     .replace('[512, "2KiB"]', '["256KiB", "1MiB", "2MiB"]'))
+    out = tmp_path / "out"
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in [str(repo), os.environ.get("PYTHONPATH", "")] if p))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, "
+         "signal.default_int_handler); from spyre_sched.cli import main; main()",
+         "sweep", str(sweep), "-o", str(out), "--jobs", "2"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    rows = out / "rows.jsonl"
+    try:
+        deadline = time.monotonic() + 600  # a hang guard, not a speed figure
+        while proc.poll() is None and time.monotonic() < deadline and \
+                not (rows.exists() and rows.read_bytes().count(b"\n")):
+            time.sleep(0.05)
+        assert proc.poll() is None, "the sweep ended before it could be interrupted"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Exception in thread" not in err, err
+    kept = rows.read_bytes().count(b"\n")
+    assert 1 <= kept < 6
+    assert (f"sweep interrupted: the rows of {kept} of 6 jobs are in {out / 'rows.jsonl'}; "
+            "the same command with --resume runs the rest") in err
+
+    result = CliRunner().invoke(cli.main, ["sweep", str(sweep), "-o", str(out), "--resume",
+                                           "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"resumed: {kept} jobs were done already, {6 - kept} ran now" in result.output
+    keys = [json.loads(line)["key"] for line in rows.read_text().splitlines()]
+    assert sorted(keys) == sorted(set(keys)) and len(keys) == 6
