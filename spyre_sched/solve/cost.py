@@ -1166,13 +1166,14 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
 
 def issues_back_to_back(p: Pipeline) -> bool:
     """One stage of transfers and nothing else: nothing of the pipeline reads what they
-    write, so no token makes its unit wait for them to land, and it issues the next
+    write but the stage itself (an address fetch its gather reads, which the unit awaits),
+    so no token makes its unit wait for the rest to land, and it issues the next
     iteration's as soon as it has issued this one's, whatever the copies: iterations
-    follow each other at the stage's occupancy, the latency paid once (in the last one's
-    pass). An awaited transfer (an address fetch) is not: its unit waits for it."""
+    follow each other at the stage's occupancy (an awaited fetch counted whole,
+    `work_parts`), the other latency paid once (in the last one's pass)."""
     if len(p.stages) != 1 or not p.stages[0].work:
         return False
-    return all(isinstance(w, Transfer) and not w.awaited for w in p.stages[0].work)
+    return all(isinstance(w, Transfer) for w in p.stages[0].work)
 
 
 def holds_buffer(p: Pipeline) -> bool:
