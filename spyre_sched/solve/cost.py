@@ -774,8 +774,13 @@ def port_memory(stage: Stage) -> tuple[str, int, int] | None:
     wait in: the one they keep busiest (every core's bytes at their most, over its
     bandwidth; a row tile's X from device memory beside its sums read over the ring). The
     transfers through any other count at their own speed, like the stage's private work
-    (`stage_port`). None when they reach none, or the stage runs a nested pipeline."""
-    if any(isinstance(w, Pipeline) for w in stage.work):
+    (`stage_port`). None when they reach none, or the stage runs a nested pipeline, or
+    it awaits one of its transfers (a gather's address fetch): its unit then waits for
+    the fetch and, in its turn at the memory, for every core's share of the gather, one
+    iteration after the other, so its copies do not take turns in the queue and its
+    occupancy (every core's share) is its pace."""
+    if any(isinstance(w, Pipeline) or isinstance(w, Transfer) and w.awaited
+           for w in stage.work):
         return None
     service: dict[tuple[str, int, int], Fraction] = {}
     for w in stage.work:
