@@ -256,6 +256,81 @@ def relu_residual(s: Shape) -> str:
         prelude="  %zh = arith.constant 0.0 : f16\n")
 
 
+def _gathered_rows_held_out(name: str, title: str, s: Shape, table: int, index: str,
+                            source: str, body: str, prelude: str = "") -> str:
+    """A held-out kernel Y = f(rows of X gathered through the i32 index tensor Idx, S[j]):
+    X is `table` rows of the kind `source` names (`"rows"`: [table, n]; `"pages of P"`:
+    [table, P, n], a block table of pages), each tile gathers its rows with `index` (the
+    indirect access's coordinates over the tile's variables %i, %j), scales them by the
+    broadcast row S and stores them; `body` maps %x (the gathered element) and %g (S[j])
+    to the yielded value."""
+    t, n, r = s.per_tile, s.cols, s.rows
+    m = f"{t}x{n}"
+    whole = f"tensor<{m}xf16>"
+    if source == "rows":
+        dims, strides, entries = [table, n], [n, 1], r
+    else:
+        page = int(source.split()[-1])
+        dims, strides, entries = [table, page, n], [page * n, n, 1], r // page
+    sizes = "x".join(map(str, dims))
+    coords = ", ".join(f"d{k} >= 0, -d{k} + {d - 1} >= 0" for k, d in enumerate(dims))
+    names = ", ".join(f"d{k}" for k in range(len(dims)))
+    return (
+        _header(f"Held-out kernel (not used to fit the cost model): {title}", s)
+        + f"#source = affine_set<({names}) : ({coords})>\n"
+        f"#entries = affine_set<(d0) : (d0 >= 0, -d0 + {entries - 1} >= 0)>\n"
+        f"\nfunc.func @{name}(%X: index, %Idx: index, %S: index, %Y: index) "
+        f"attributes {{grid = [{GRID}]}} {{\n"
+        + _prologue(s) + prelude
+        + f"  %Xv = ktdp.construct_memory_view %X, sizes: [{', '.join(map(str, dims))}], "
+        f"strides: [{', '.join(map(str, strides))}] {{\n"
+        "      coordinate_set = #source, memory_space = #ktdp.memory_space<global>}"
+        f" : memref<{sizes}xf16>\n"
+        f"  %Iv = ktdp.construct_memory_view %Idx, sizes: [{entries}], strides: [1] {{\n"
+        "      coordinate_set = #entries, memory_space = #ktdp.memory_space<global>}"
+        f" : memref<{entries}xi32>\n"
+        f"  %Xt = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j)\n"
+        f"      %Xv[{index}] {{variables_space_set = #tile, variables_space_order = #id2}}\n"
+        f"      : memref<{sizes}xf16>, memref<{entries}xi32> -> !ktdp.access_tile<{m}xindex>\n"
+        + _vector("s", "S", s) + _matrix("Y", "Y", s)
+        + _load("x", "X", m) + _load("sc", "s", f"{n}")
+        + f"  %e = tensor.empty() : {whole}\n"
+        "  %y = linalg.generic {indexing_maps = [#id2, #colmap, #id2], "
+        "iterator_types = [\"parallel\", \"parallel\"]}\n"
+        f"      ins(%x, %sc : {whole}, tensor<{n}xf16>) outs(%e : {whole}) {{\n"
+        "  ^bb0(%xe: f16, %g: f16, %o: f16):\n"
+        + body
+        + f"  }} -> {whole}\n"
+        + _store("y", "Y", m) + "  return\n}\n"
+    )
+
+
+def gathered_rows_scale(s: Shape) -> str:
+    """Held out from calibration: rows gathered one by one through an index tensor (an
+    embedding lookup) and scaled by a broadcast row (Y[i] = X[Idx[i]] * S[j])."""
+    return _gathered_rows_held_out(
+        "gathered_rows_scale", f"Y[i, j] = X[Idx[i], j] * S[j], {s.rows}x{s.cols} f16 rows "
+        f"gathered from a {2 * s.rows}-row table through the i32 index tensor Idx.", s,
+        2 * s.rows, "ind(%Iv[%row + %i]), (%j)", "rows",
+        "    %r = arith.mulf %xe, %g : f16\n    linalg.yield %r : f16\n")
+
+
+def paged_rows_shift(s: Shape, page: int = 8) -> str:
+    """Held out from calibration: rows read a page at a time through a block table (a
+    paged cache), the row variable split by floordiv and mod (Y[i] = X[Idx[i div P], i mod
+    P] + S[j])."""
+    if s.per_tile % page:
+        raise ValueError(f"{s.per_tile} rows per tile are not whole pages of {page}")
+    return _gathered_rows_held_out(
+        "paged_rows_shift", f"Y[i, j] = X[Idx[i floordiv {page}], i mod {page}, j] + S[j], "
+        f"{s.rows}x{s.cols} f16 rows read through a block table of pages of {page} rows.", s,
+        s.rows // page, f"ind(%Iv[%page0 + (%i floordiv {page})]), (%i mod {page}), (%j)",
+        f"pages of {page}",
+        "    %r = arith.addf %xe, %g : f16\n    linalg.yield %r : f16\n",
+        prelude=f"  %cpages = arith.constant {s.per_tile // page} : index\n"
+        "  %page0 = arith.muli %t, %cpages : index\n")
+
+
 def _f32_row_reduction(name: str, title: str, result: str, step: str, s: Shape) -> str:
     """A held-out kernel S[i] = (reduce over j of `step`) on an f16 matrix, in f32:
     `step` turns %w (the element widened to f32) and %acc into %a."""
@@ -1072,6 +1147,12 @@ HELD_OUT = {
     # 4 + 1, 6 + 6 + 4)
     "row_signed_sqsum": (row_signed_sqsum, Shape(3328, 512), Shape(416, 320)),
     "cube": (cube, Shape(1024, 2304), Shape(512, 448)),
+    # added 2026-12-07, after three changes to how the model prices gathers (a one-stage
+    # copy's pace, a stage that awaits its address fetch, written from paged attention's
+    # kernels) and before either was measured on these: rows gathered through an index
+    # tensor and through a block table of pages
+    "gathered_rows_scale": (gathered_rows_scale, Shape(2048, 768), Shape(256, 320)),
+    "paged_rows_shift": (paged_rows_shift, Shape(4096, 512), Shape(512, 192)),
 }
 
 
