@@ -26,15 +26,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
+    IndexType,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     TensorType,
 )
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -42,29 +45,50 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from spyre_sched.dialects import ktdp
 from spyre_sched.normalize.common import box_set, kernel_of, note_origin, reassociation
 from spyre_sched.polyhedral.point_sets import box_bounds
-from spyre_sched.polyhedral.variable_split import VariableSplit, split_variables
+from spyre_sched.polyhedral.known_multiples import known_factor
+from spyre_sched.polyhedral.variable_split import VariableSplit, split_with_outer_multiples
 
 NAME = "split-indirect-variables"
 
 
-def _tile_split(tile: ktdp.ConstructIndirectAccessTileOp) -> VariableSplit | None:
-    """The split of `tile`'s variables that makes its subscripts linear, or None (none
+def _tile_split(tile: ktdp.ConstructIndirectAccessTileOp
+                ) -> tuple[VariableSplit, dict[int, int]] | None:
+    """The split of `tile`'s variables that makes its subscripts linear, and the outer
+    values it writes as multiples (`outer_multiples`: symbol -> divisor), or None (none
     needed, or none found). The maps are `dim_map` first, then the index maps."""
     if tile.tile_symbols:
         return None
     box = box_bounds(tile.variables_space_set.data, [])
     if box is None:
         return None
-    return split_variables(box, [tile.dim_map.data, *(m.data for m in tile.index_maps.data)])
+    return split_with_outer_multiples(
+        box, [tile.dim_map.data, *(m.data for m in tile.index_maps.data)],
+        [known_factor(v) for v in tile.outer])
+
+
+def _outer_quotients(tile: ktdp.ConstructIndirectAccessTileOp,
+                     scaled: dict[int, int]) -> list[SSAValue]:
+    """Per scaled outer value, its exact quotient by its divisor, computed before `tile`."""
+    out: list[SSAValue] = []
+    for k, c in scaled.items():
+        divisor = arith.ConstantOp(IntegerAttr(c, IndexType()))
+        quotient = arith.DivSIOp(tile.outer[k], divisor.result)  # (exact: a known multiple)
+        hint = tile.outer[k].name_hint
+        quotient.result.name_hint = f"{hint}_div{c}" if hint else None
+        note_origin([divisor, quotient], tile)
+        Rewriter.insert_op([divisor, quotient], InsertPoint.before(tile))
+        out.append(quotient.result)
+    return out
 
 
 def _rewrite(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
     order = tile.variables_space_order.data
     if order != AffineMap.identity(order.num_dims):
         return  # (identity-access-order made every order it could the identity)
-    split = _tile_split(tile)
-    if split is None:
+    found = _tile_split(tile)
+    if found is None:
         return
+    split, scaled = found
     uses = [u for u in tile.result.uses]
     if not all(isinstance(u.operation, ktdp.LoadOp)
                or (isinstance(u.operation, ktdp.StoreOp) and u.index == 1) for u in uses):
@@ -76,8 +100,9 @@ def _rewrite(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
         new_names += [name] if len(group) == 1 else [f"{name}_q", f"{name}_r"]
     shape = [hi - lo + 1 for lo, hi in split.box]
     dim_map, *index_maps = split.maps
+    outer = [*tile.outer, *_outer_quotients(tile, scaled)]
     new_tile = ktdp.ConstructIndirectAccessTileOp.build(
-        operands=[tile.view, list(tile.index_views), list(tile.outer), []],
+        operands=[tile.view, list(tile.index_views), outer, []],
         properties={
             "var_names": ArrayAttr([StringAttr(n) for n in new_names]),
             "ind_dims": tile.ind_dims,

@@ -21,8 +21,11 @@ from xdsl.ir.affine import (
     AffineDimExpr,
     AffineExpr,
     AffineMap,
+    AffineSymExpr,
 )
 
+from spyre_sched.dialects.agen import linear_form
+from spyre_sched.dialects.ktdp import symbols_as_dims
 from spyre_sched.polyhedral.linear_over_box import is_linear, linear_subscript
 from spyre_sched.polyhedral.point_sets import box_set
 
@@ -41,15 +44,91 @@ class VariableSplit:
 
 def _divisors(expr: AffineExpr, found: dict[int, set[int]]) -> None:
     """Record, per variable, each constant c it is read through as `d floordiv c` or
-    `d mod c` (the variable alone on the left)."""
+    `d mod c`, the variable alone on the left or beside symbols and constants that are
+    multiples of c (`(c * s + d) floordiv c`: an outer value made a multiple of c by
+    `outer_multiples`)."""
     if not isinstance(expr, AffineBinaryOpExpr):
         return
     if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod) \
-            and isinstance(expr.lhs, AffineDimExpr) and isinstance(expr.rhs, AffineConstantExpr) \
-            and expr.rhs.value > 1:
-        found.setdefault(expr.lhs.position, set()).add(expr.rhs.value)
+            and isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value > 1:
+        d = _lone_variable(expr.lhs, expr.rhs.value)
+        if d is not None:
+            found.setdefault(d, set()).add(expr.rhs.value)
     _divisors(expr.lhs, found)
     _divisors(expr.rhs, found)
+
+
+def _lone_variable(expr: AffineExpr, c: int) -> int | None:
+    """The dim of `expr` when it is that dim plus symbols and a constant whose
+    coefficients are multiples of `c`, else None."""
+    if isinstance(expr, AffineDimExpr):
+        return expr.position
+    dims = sorted({e.position for e in _leaves(expr) if isinstance(e, AffineDimExpr)})
+    if len(dims) != 1:
+        return None
+    (d,) = dims
+    num_dims = d + 1
+    num_symbols = 1 + max((e.position for e in _leaves(expr) if isinstance(e, AffineSymExpr)),
+                          default=-1)
+    form = linear_form(symbols_as_dims(expr, num_dims, num_symbols))
+    if form is None:
+        return None
+    coeffs, constant = form
+    if coeffs.get(d) != 1 or constant % c or any(k % c for v, k in coeffs.items() if v != d):
+        return None
+    return d
+
+
+def _leaves(expr: AffineExpr):
+    if isinstance(expr, AffineBinaryOpExpr):
+        yield from _leaves(expr.lhs)
+        yield from _leaves(expr.rhs)
+    else:
+        yield expr
+
+
+def outer_multiples(maps: list[AffineMap], factors: list[int]) -> dict[int, int]:
+    """Per symbol k whose value is a known multiple of `factors[k]` and that some result
+    of `maps` reads inside a `floordiv c` or `mod c` with c dividing that factor: c (one
+    divisor per symbol; a symbol read through two is left). Writing such a symbol as
+    `c * s'` lets the variable beside it split (`split_variables`)."""
+    found: dict[int, set[int]] = {}
+
+    def visit(expr: AffineExpr) -> None:
+        if not isinstance(expr, AffineBinaryOpExpr):
+            return
+        if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod) \
+                and isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value > 1:
+            for leaf in _leaves(expr.lhs):
+                if isinstance(leaf, AffineSymExpr):
+                    found.setdefault(leaf.position, set()).add(expr.rhs.value)
+        visit(expr.lhs)
+        visit(expr.rhs)
+
+    for m in maps:
+        for r in m.results:
+            visit(r)
+    out = {}
+    for k, cs in found.items():
+        if len(cs) == 1:
+            (c,) = cs
+            if factors[k] % c == 0:
+                out[k] = c
+    return out
+
+
+def scale_symbols(maps: list[AffineMap], scaled: dict[int, int]) -> list[AffineMap]:
+    """`maps` with each symbol k of `scaled` replaced by `scaled[k]` times a new symbol
+    (appended after the old ones, in `scaled`'s order)."""
+    out = []
+    for m in maps:
+        extra = {k: m.num_symbols + i for i, k in enumerate(scaled)}
+        syms = [AffineExpr.symbol(extra[k]) * scaled[k] if k in scaled else AffineExpr.symbol(k)
+                for k in range(m.num_symbols)]
+        dims = [AffineExpr.dimension(d) for d in range(m.num_dims)]
+        out.append(AffineMap(m.num_dims, m.num_symbols + len(scaled),
+                             tuple(r.replace_dims_and_symbols(dims, syms) for r in m.results)))
+    return out
 
 
 def split_variables(box: list[tuple[int, int]], maps: list[AffineMap]) -> VariableSplit | None:
@@ -100,3 +179,15 @@ def split_variables(box: list[tuple[int, int]], maps: list[AffineMap]) -> Variab
             results.append(r)
         new_maps.append(AffineMap(len(new_box), m.num_symbols, tuple(results)))
     return VariableSplit(new_box, positions, divisors, new_maps)
+
+
+def split_with_outer_multiples(box: list[tuple[int, int]], maps: list[AffineMap],
+                               factors: list[int]
+                               ) -> tuple[VariableSplit, dict[int, int]] | None:
+    """`split_variables` after writing each outer value that a floordiv or mod reads and
+    that is a known multiple of its divisor (`factors`, per symbol: `known_factor`) as
+    that divisor times a new symbol (`outer_multiples`, `scale_symbols`): the split and
+    those symbols (symbol -> divisor), or None."""
+    scaled = outer_multiples(maps, factors)
+    split = split_variables(box, scale_symbols(maps, scaled) if scaled else maps)
+    return None if split is None else (split, scaled)

@@ -36,7 +36,8 @@ from spyre_sched.dialects import ktdf, ktdp
 from spyre_sched.dialects.agen import linear_form
 from spyre_sched.polyhedral.linear_over_box import linear_subscript
 from spyre_sched.polyhedral.point_sets import box_bounds, box_set
-from spyre_sched.polyhedral.variable_split import split_variables
+from spyre_sched.polyhedral.known_multiples import known_factor
+from spyre_sched.polyhedral.variable_split import split_with_outer_multiples
 from spyre_sched.schedule.common import fail, index_constant, programs
 
 NAME = "indirect-views"
@@ -67,10 +68,11 @@ def check_indirect_tile(op: ktdp.ConstructIndirectAccessTileOp, pass_name: str) 
     index_maps = [attr.data for attr in op.index_maps.data]
     # (variables read through floordiv/mod: split-indirect-variables splits them, and
     # the subscripts are checked as they will be then)
-    split = split_variables(box, [dim_map, *index_maps])
-    if split is not None:
-        dim_map, *index_maps = split.maps
-        vset = box_set(split.box)
+    found = split_with_outer_multiples(box, [dim_map, *index_maps],
+                                       [known_factor(v) for v in op.outer])
+    if found is not None:
+        dim_map, *index_maps = found[0].maps
+        vset = box_set(found[0].box)
     nd = dim_map.num_dims
     ind = op.ind_dims.get_values()
     for k, expr in enumerate(dim_map.results):

@@ -116,6 +116,12 @@ _RESHAPE_OF_PAGES = (KERNELS / "gathered_page_reshape.mlir").read_text() \
     .replace("%c4 = arith.constant 4 : index", "%c4 = arith.constant 4 : index\n  %c2 = arith.constant 2 : index")
 
 
+# the tile's first row a multiple of 48, its pages 32 rows: (row + t) floordiv 32 does not
+# split (48 is no multiple of 32), so the subscript stays what it was and is refused
+_ROWS_OFF_THE_PAGES = (KERNELS / "paged_rows_from_tile_row.mlir").read_text() \
+    .replace("%c64 = arith.constant 64", "%c64 = arith.constant 48")
+
+
 def _schedule(text: str, tmp_path: Path):
     from spyre_sched.frontend import load_kernel
     from spyre_sched.pipeline import schedule
@@ -141,8 +147,11 @@ def _line_of(text: str, needle: str) -> int:
     (_SLICE_OF_REDUCTION, "%two = tensor.extract_slice",
      "not supported yet: tensor.extract_slice of a computed value made by linalg.reduce, "
      "which is not elementwise"),
+    (_ROWS_OFF_THE_PAGES, "%Xt = ktdp.construct_indirect_access_tile",
+     "not supported yet: subscript 1 of an indirect access tile (((s0 + d0) mod 32)) is not "
+     "linear in the variables and outer values"),
 ], ids=["reduction-combiner", "extract-of-a-row", "reshape-of-reduction",
-        "slice-of-reduction"])
+        "slice-of-reduction", "rows-off-the-pages"])
 def test_refusal_is_located_at_the_written_op(text: str, needle: str, message: str,
                                               tmp_path: Path) -> None:
     assert needle in text

@@ -84,7 +84,10 @@ compiled (solver, latency), emulated, compared with the reference interpreter
   a page at a time (the gathered pages copied into a scratchpad slot, where a matmul reads
   them as rows);
 - paged_attention_step: the whole step, softmax(Q K^T / 8) V with keys and values both
-  gathered through the block table (each copied into a slot the two matmuls read).
+  gathered through the block table (each copied into a slot the two matmuls read);
+- paged_rows_from_tile_row: rows read through a block table at `(row + t) floordiv 32`
+  and `(row + t) mod 32`, the tile's first row a known multiple of the page (written as
+  one, then split like a lone variable).
 """
 
 from __future__ import annotations
@@ -333,6 +336,13 @@ def _paged_scores(rng):
         {"S": np.einsum("bmd,btd->bmt", q.astype(np.float64), keys) / 8}
 
 
+def _paged_rows_from_tile_row(rng):
+    x = _f16(rng, 6, 32, 64)
+    table = np.array([5, 0, 3, 5], dtype=np.int32)  # a page twice
+    rows = x[table].astype(np.float64).reshape(128, 64)
+    return {"X": x, "Idx": table}, {"Y": rows + 1}
+
+
 def _paged_attention_step(rng):
     q, kc, vc = _f16(rng, 2, 16, 64), _f16(rng, 12, 32, 64), _f16(rng, 12, 32, 64)
     table = np.array([[3, 0, 11, 3], [7, 5, 2, 9]], dtype=np.int32)
@@ -417,6 +427,7 @@ CASES = {
     "paged_scatter_of_sum": _paged_scatter_of_sum,
     "paged_scores": _paged_scores,
     "paged_attention_step": _paged_attention_step,
+    "paged_rows_from_tile_row": _paged_rows_from_tile_row,
     "max_from_bit_pattern": _max_from_bit_pattern,
     "mapped_axpy": _mapped_axpy,
     "causal_mask_positions": _causal_mask_positions,
