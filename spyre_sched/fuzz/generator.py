@@ -545,7 +545,8 @@ class _Kernel:
         """The block's rows gathered a page of `page` rows at a time (a paged KV cache):
         the table seen as pages of `page` rows, the index tensor one page number per page
         of the kernel's rows, and the block's row variable read as its page (`floordiv`)
-        and its row in the page (`mod`)."""
+        and its row in the page (`mod`): the block's first page plus the variable's, or
+        the block's first row plus the variable, read whole (a multiple of the page)."""
         b = self.b
         rows, cols = table.shape
         table.layout, table.pad = "dense", 0
@@ -559,11 +560,17 @@ class _Kernel:
             f"{cols}], strides: [{page * cols}, {cols}, 1] {{coordinate_set = "
             f"{_set_text(shape3)}, memory_space = #ktdp.memory_space<global>}} : "
             f"{_memref(shape3, self.dtype)}")
-        first = self._scaled(self.rb, self.br // page)  # the block's first page
         block = self.block
+        if self.ch.flag(50):  # the page and row of the block's row (row0 + t)
+            row0 = self._scaled(self.rb, self.br)
+            page_of, row_in = (f"(({row0} + {t}) floordiv {page})",
+                               f"(({row0} + {t}) mod {page})")
+        else:  # the block's first page plus the page of its row variable
+            first = self._scaled(self.rb, self.br // page)
+            page_of, row_in = f"{first} + ({t} floordiv {page})", f"({t} mod {page})"
         b.emit(f"{tile} = ktdp.construct_indirect_access_tile intermediate_variables({t}, {d}) "
-               f"{paged}[ind({self.view(ids)}[{first} + ({t} floordiv {page})]), "
-               f"({t} mod {page}), ({self.col0} + {d})] {{variables_space_set = "
+               f"{paged}[ind({self.view(ids)}[{page_of}]), "
+               f"{row_in}, ({self.col0} + {d})] {{variables_space_set = "
                f"{_set_text(list(block))}, variables_space_order = {_identity(2)}}} : "
                f"{_memref(shape3, self.dtype)}, {_memref(ids.shape, index_type)} -> "
                f"{_tile_type(block)}")

@@ -116,6 +116,11 @@ def _rewrite(tile: ktdp.ConstructIndirectAccessTileOp) -> None:
     new_tile.result.name_hint = tile.result.name_hint
     note_origin([new_tile], tile)
     Rewriter.insert_op(new_tile, InsertPoint.before(tile))
+    if not split.divisors:  # only outer values written as multiples: the same shape
+        tile.result.replace_all_uses_with(new_tile.result)
+        tile.detach()
+        tile.erase()
+        return
     groups = reassociation(split.positions)
     for use in uses:
         user = use.operation

@@ -6,7 +6,8 @@ subscript (`(row0 + t) floordiv page`) splits cleanly when c divides it, since t
 `(row0 + t) floordiv c = row0 / c + t floordiv c` and `(row0 + t) mod c = t mod c`.
 The analysis follows constants, products, sums and differences, and the induction
 variables of `scf.for` loops (their lower bound and step); anything else is a multiple
-of 1.
+of 1. (The kernel-wide `affine_values` reads more spellings, but is built for a whole
+function; this is asked of one outer value inside a rewrite, before and after others.)
 """
 
 from __future__ import annotations

@@ -189,5 +189,22 @@ def split_with_outer_multiples(box: list[tuple[int, int]], maps: list[AffineMap]
     that divisor times a new symbol (`outer_multiples`, `scale_symbols`): the split and
     those symbols (symbol -> divisor), or None."""
     scaled = outer_multiples(maps, factors)
-    split = split_variables(box, scale_symbols(maps, scaled) if scaled else maps)
+    if scaled:
+        maps = scale_symbols(maps, scaled)
+    split = split_variables(box, maps)
+    if split is None and scaled:
+        split = _linear_as_is(box, maps)  # (a variable inside one block: no split needed)
     return None if split is None else (split, scaled)
+
+
+def _linear_as_is(box: list[tuple[int, int]], maps: list[AffineMap]) -> VariableSplit | None:
+    """`maps` with every result the linear expression it equals over `box`, the
+    variables as they are, or None."""
+    domain = box_set(box)
+    new_maps = []
+    for m in maps:
+        results = [linear_subscript(r, domain, m.num_symbols) for r in m.results]
+        if None in results:
+            return None
+        new_maps.append(AffineMap(m.num_dims, m.num_symbols, tuple(results)))
+    return VariableSplit(list(box), [(k,) for k in range(len(box))], {}, new_maps)

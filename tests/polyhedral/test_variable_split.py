@@ -45,3 +45,27 @@ def test_no_split_when_nothing_needs_one_or_none_makes_the_subscripts_linear():
     # the variable inside a larger expression: not split (simplify-indirect-subscripts'
     # case when linear over the box, refused otherwise)
     assert split_variables(box, [AffineMap(2, 0, (((d0 + d1) // 32),))]) is None
+
+
+def test_an_outer_value_known_to_be_a_multiple_is_read_as_one_and_the_variable_splits():
+    from spyre_sched.polyhedral.variable_split import split_with_outer_multiples
+
+    box = [(0, 63), (0, 7)]  # (t, d) of a tile whose rows start at s0 = 64 * tile
+    direct = AffineMap(2, 1, ((s0 + d0) % 32, d1))
+    index = AffineMap(2, 1, ((s0 + d0) // 32,))
+    found = split_with_outer_multiples(box, [direct, index], [64])
+    assert found is not None
+    split, scaled = found
+    assert scaled == {0: 32} and split.divisors == {0: 32}
+    for row0, t, d in itertools.product((0, 64, 128), range(64), range(8)):
+        q, r = divmod(t, 32)
+        for old, new in zip([direct, index], split.maps):
+            assert _eval(old, (t, d), (row0,)) == _eval(new, (q, r, d), (row0, row0 // 32))
+    # inside one page the variable needs no split: the subscripts are linear as they are
+    one_page = split_with_outer_multiples([(0, 31)], [AffineMap(1, 1, ((s0 + d0) % 32,)),
+                                                      AffineMap(1, 1, ((s0 + d0) // 32,))],
+                                          [32])
+    assert one_page is not None and one_page[0].divisors == {}
+    assert [str(m.results[0]) for m in one_page[0].maps] == ["d0", "s1"]
+    # a start that is no multiple of the page leaves the subscripts as they are: refused
+    assert split_with_outer_multiples(box, [direct, index], [48]) is None
