@@ -20,10 +20,12 @@ from spyre_sched.roofline import roofline
 NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm", "row_sum",
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
-HELD_OUT = ["blend", "clamp_row", "cube", "exp_shift", "gated_scale", "relu_residual",
-            "row_absmax", "row_cubesum", "row_l1", "row_relu_sqsum", "row_relu_sum",
-            "row_signed_sqsum", "row_sqmax", "row_sqsum", "scale_shift_square",
-            "scaled_sub", "sigmoid_gate", "sigmoid_scale", "sq_diff"]
+HELD_OUT = ["blend", "clamp_row", "cube", "exp_shift", "gated_scale", "gathered_rows_scale",
+            "paged_rows_shift", "relu_residual", "row_absmax", "row_cubesum", "row_l1",
+            "row_relu_sqsum", "row_relu_sum", "row_signed_sqsum", "row_sqmax", "row_sqsum",
+            "scale_shift_square", "scaled_sub", "sigmoid_gate", "sigmoid_scale", "sq_diff"]
+#: read rows through an index tensor (an indirect access tile)
+GATHERS = {"gathered_rows_scale", "paged_rows_shift"}
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
 MATRIX = {"ffn", "matmul", "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
@@ -71,8 +73,14 @@ def test_suite_kernel_checks_clean(name, quick):
     folder = SUITE_DIR / "quick" if quick else SUITE_DIR
     kernel = load_kernel((folder / "heldout" if name in HELD_OUT else folder) / f"{name}.mlir")
     assert kernel.grid == ((4, 8) if name in SHARDED else (32,))
-    # No out-of-bounds access, race or uncovered output: not even a warning.
-    assert [str(d) for d in check_kernel(kernel.func)] == []
+    # No out-of-bounds access, race or uncovered output: not even a warning (a gather's
+    # rows come from memory at run time: the check says it leaves that tile out).
+    notes = [str(d) for d in check_kernel(kernel.func)]
+    if name in GATHERS:
+        assert len(notes) == 1 and notes[0].startswith(
+            "not checked: an indirect access tile reads its coordinates from memory"), notes
+    else:
+        assert notes == []
 
 
 def _f16(x):
@@ -163,6 +171,15 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     if name == "cube":
         q = _f16(f["X"] * f["X"]).astype(np.float64)
         return {"Y": _f16(q * f["X"])}
+    if name == "gathered_rows_scale":
+        rows = f["X"][i["Idx"].astype(np.int64)]
+        return {"Y": _f16(rows * f["S"][None, :])}
+    if name == "paged_rows_shift":
+        x = f["X"]
+        page = x.shape[1]
+        r = np.arange(len(i["Idx"]) * page)
+        rows = x[i["Idx"].astype(np.int64)[r // page], r % page]
+        return {"Y": _f16(rows + f["S"][None, :])}
     if name == "clamp_row":
         return {"Y": _f16(np.minimum(np.maximum(f["X"], 0), f["C"][None, :]))}
     raise AssertionError(name)
@@ -178,7 +195,8 @@ def test_quick_kernel_reference_matches_numpy(name):
     assert set(got) == set(want)
     for key in want:
         assert got[key].shape == want[key].shape
-        if name in ("add", "bias_add", "relu_residual"):
+        if name in ("add", "bias_add", "relu_residual", "gathered_rows_scale",
+                    "paged_rows_shift"):
             assert np.array_equal(got[key], want[key])  # one f16 rounding: exact
         elif name in MATRIX:
             # f32 sums of f16 products, rounded to f16 (the FFN's H rounded too)
