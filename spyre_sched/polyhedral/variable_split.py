@@ -42,20 +42,24 @@ class VariableSplit:
     maps: list[AffineMap]
 
 
+def _divisions(expr: AffineExpr):
+    """Each `lhs floordiv c` and `lhs mod c` in `expr` with a constant c > 1, as (lhs, c)."""
+    for e in expr.dfs():
+        if isinstance(e, AffineBinaryOpExpr) \
+                and e.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod) \
+                and isinstance(e.rhs, AffineConstantExpr) and e.rhs.value > 1:
+            yield e.lhs, e.rhs.value
+
+
 def _divisors(expr: AffineExpr, found: dict[int, set[int]]) -> None:
     """Record, per variable, each constant c it is read through as `d floordiv c` or
     `d mod c`, the variable alone on the left or beside symbols and constants that are
     multiples of c (`(c * s + d) floordiv c`: an outer value made a multiple of c by
     `outer_multiples`)."""
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return
-    if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod) \
-            and isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value > 1:
-        d = _lone_variable(expr.lhs, expr.rhs.value)
+    for lhs, c in _divisions(expr):
+        d = _lone_variable(lhs, c)
         if d is not None:
-            found.setdefault(d, set()).add(expr.rhs.value)
-    _divisors(expr.lhs, found)
-    _divisors(expr.rhs, found)
+            found.setdefault(d, set()).add(c)
 
 
 def _lone_variable(expr: AffineExpr, c: int) -> int | None:
@@ -63,14 +67,13 @@ def _lone_variable(expr: AffineExpr, c: int) -> int | None:
     coefficients are multiples of `c`, else None."""
     if isinstance(expr, AffineDimExpr):
         return expr.position
-    dims = sorted({e.position for e in _leaves(expr) if isinstance(e, AffineDimExpr)})
+    dims = expr.used_dims()
     if len(dims) != 1:
         return None
     (d,) = dims
-    num_dims = d + 1
-    num_symbols = 1 + max((e.position for e in _leaves(expr) if isinstance(e, AffineSymExpr)),
+    num_symbols = 1 + max((e.position for e in expr.dfs() if isinstance(e, AffineSymExpr)),
                           default=-1)
-    form = linear_form(symbols_as_dims(expr, num_dims, num_symbols))
+    form = linear_form(symbols_as_dims(expr, d + 1, num_symbols))
     if form is None:
         return None
     coeffs, constant = form
@@ -79,35 +82,18 @@ def _lone_variable(expr: AffineExpr, c: int) -> int | None:
     return d
 
 
-def _leaves(expr: AffineExpr):
-    if isinstance(expr, AffineBinaryOpExpr):
-        yield from _leaves(expr.lhs)
-        yield from _leaves(expr.rhs)
-    else:
-        yield expr
-
-
 def outer_multiples(maps: list[AffineMap], factors: list[int]) -> dict[int, int]:
     """Per symbol k whose value is a known multiple of `factors[k]` and that some result
     of `maps` reads inside a `floordiv c` or `mod c` with c dividing that factor: c (one
     divisor per symbol; a symbol read through two is left). Writing such a symbol as
     `c * s'` lets the variable beside it split (`split_variables`)."""
     found: dict[int, set[int]] = {}
-
-    def visit(expr: AffineExpr) -> None:
-        if not isinstance(expr, AffineBinaryOpExpr):
-            return
-        if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod) \
-                and isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value > 1:
-            for leaf in _leaves(expr.lhs):
-                if isinstance(leaf, AffineSymExpr):
-                    found.setdefault(leaf.position, set()).add(expr.rhs.value)
-        visit(expr.lhs)
-        visit(expr.rhs)
-
     for m in maps:
         for r in m.results:
-            visit(r)
+            for lhs, c in _divisions(r):
+                for leaf in lhs.dfs():
+                    if isinstance(leaf, AffineSymExpr):
+                        found.setdefault(leaf.position, set()).add(c)
     out = {}
     for k, cs in found.items():
         if len(cs) == 1:

@@ -29,7 +29,6 @@ class SweepInterrupted(KeyboardInterrupt):
         super().__init__(f"sweep interrupted: the rows of {kept} of {total} jobs are in "
                          f"{folder / 'rows.jsonl'}; the same command with --resume runs "
                          f"the rest")
-        self.kept, self.total = kept, total
 
 
 def csv_columns(parameters: list[str]) -> list[str]:
