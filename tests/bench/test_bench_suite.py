@@ -21,14 +21,15 @@ NAMES = ["add", "bias_add", "ffn", "gelu_chain", "layernorm", "matmul", "rmsnorm
          "sharded_rmsnorm", "softmax", "splitk_matmul"]
 #: held out from the cost model's calibration (bench/kernels/[quick/]heldout/)
 HELD_OUT = ["blend", "clamp_row", "cube", "exp_shift", "gated_scale", "gathered_rows_scale",
-            "matmul_bias_relu", "matmul_deep_k", "paged_rows_shift", "relu_residual",
-            "row_absmax", "row_cubesum", "row_l1", "row_relu_sqsum", "row_relu_sum",
-            "row_signed_sqsum", "row_sqmax", "row_sqsum", "scale_shift_square", "scaled_sub",
-            "sigmoid_gate", "sigmoid_scale", "sq_diff"]
+            "matmul_bias_relu", "matmul_deep_k", "matmul_few_rows", "paged_rows_shift",
+            "relu_residual", "row_absmax", "row_cubesum", "row_l1", "row_relu_sqsum",
+            "row_relu_sum", "row_signed_sqsum", "row_sqmax", "row_sqsum", "scale_shift_square",
+            "scaled_sub", "sigmoid_gate", "sigmoid_scale", "sq_diff"]
 #: read rows through an index tensor (an indirect access tile)
 GATHERS = {"gathered_rows_scale", "paged_rows_shift"}
 #: run on the matrix unit: MAC-bound or memory-bound depending on the shape
-MATRIX = {"ffn", "matmul", "matmul_bias_relu", "matmul_deep_k", "splitk_matmul"}
+MATRIX = {"ffn", "matmul", "matmul_bias_relu", "matmul_deep_k", "matmul_few_rows",
+          "splitk_matmul"}
 #: shards all-reduced between tiles over the ring, on a [4, 8] grid
 SHARDED = {"sharded_rmsnorm", "splitk_matmul"}
 LARGE = ["ffn", "matmul"]
@@ -116,7 +117,7 @@ def _expected(name: str, i: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     if name in ("rmsnorm", "sharded_rmsnorm"):
         x = f["X"]
         return {"Y": _f16(x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-5) * f["W"])}
-    if name in ("matmul", "matmul_deep_k", "splitk_matmul"):
+    if name in ("matmul", "matmul_deep_k", "matmul_few_rows", "splitk_matmul"):
         return {"C": _f16(f["A"] @ f["B"])}
     if name == "matmul_bias_relu":
         s = _f16(f["A"] @ f["B"]).astype(np.float64)
