@@ -1147,11 +1147,12 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
     # pass that already waited for its fill
     shared = {key.removesuffix(" (shared)"): c for key, c in shared.items()}
     fill_drain = sum(fills)
-    if streaming.overlaps(p):  # stages streaming through FIFOs overlap (solve/streaming.py)
+    if streaming.overlaps(p):  # stages streaming through FIFOs overlap
         def nested_pass(q: Pipeline) -> int:
             return pipeline_profile(problem, q, choice, memo)[0]
-        heads, tails = zip(*(streaming.ends(st, f, choice, nested_pass)
-                             for st, f in zip(p.stages, fills)))
+        heads, tails = zip(*(streaming.ends(st, f, choice, nested_pass, after)
+                             for st, f, after in zip(p.stages, fills,
+                                                     [*p.stages[1:], None])))
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
     issue = max(occupied.values(), default=0)
     if issues_back_to_back(p):

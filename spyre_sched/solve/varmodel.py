@@ -759,6 +759,21 @@ class _Stater:
                              fill_hi, max(one_hi, steady_hi), occupancy, max(occs),
                              (occupancy, alone, alone), one_hi, got[-1], max(columns[-1]))
 
+    def _fed_head(self, st: Stage, consumer: Stage | None,
+                  figures: _StageFigures) -> cp_model.LinearExprT:
+        """The stage's head in a streaming pass: its figures' own, or for transfers that
+        feed a matrix compute its fill over that compute's instructions, rounded up
+        (`streaming.ends`)."""
+        fed = streaming.fed_instructions(st, consumer)
+        if fed is None:
+            return figures.head
+        n = self.quantity(fed, "instructions")
+        if isinstance(n, int):
+            return self.ceil_div(figures.fill, max(1, n), figures.fill_hi, "fed")
+        out = self.model.new_int_var(0, figures.fill_hi, self.name("fed"))
+        self.model.add_division_equality(out, figures.fill + n - 1, n)
+        return out
+
     def steady(self, occupancy, latency, one_hi: int, modulos, no_latency: bool = False):
         """Per modulo candidate m: one iteration (m < 2), else
         max(occupancy, ceil((occupancy + latency) / m)) (`cost.stage_times`)."""
@@ -846,7 +861,9 @@ class _Stater:
         if streaming.overlaps(p):
             # stages streaming through FIFOs overlap: the slowest stage with the heads of
             # the ones before it and the tails of the ones after it (`streaming.one_pass`)
-            passes = [sum(f.head for f in figures[:k]) + figures[k].fill
+            heads = [self._fed_head(st, after, f) for st, after, f in
+                     zip(p.stages, [*p.stages[1:], None], figures)]
+            passes = [sum(heads[:k]) + figures[k].fill
                       + sum(f.tail for f in figures[k + 1:]) for k in range(len(figures))]
             fill_drain = self.maximum(passes, fill_hi, "pass")
             fill_lo = max(f.fill_lo for f in figures)

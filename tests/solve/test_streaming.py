@@ -4,6 +4,8 @@ sfu's sum instead of before it. Figures worked out by hand."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from spyre_sched.solve import cost, streaming
 from spyre_sched.solve.model import components, separate
 from spyre_sched.solve.problem import (
@@ -92,5 +94,67 @@ def test_the_solver_keeps_a_streaming_pipeline_whole_and_agrees_with_the_cost_mo
 
 
 def replace_streams(p: Pipeline, streams: bool) -> Pipeline:
-    from dataclasses import replace
     return replace(p, streams=streams)
+
+
+def _fed_matmul(instructions=8, a_bytes=256, b_bytes=4096, macs=262144, streams=True):
+    """One pass of a core's matmul tile: the load unit reads each K chunk's operands (A's
+    rows, B's chunk) from the scratchpad into the FIFOs, the matrix unit runs one
+    instruction per chunk, the store unit writes C's block."""
+    k_chunks = Quantity.const(instructions)
+    loads = (Transfer("a", Quantity.const(a_bytes * instructions), 128, 2),
+             Transfer("b", Quantity.const(b_bytes * instructions), 128, 2))
+    matmul = Compute("mm", Quantity.const(macs), 1, 64, latency=16, points=64,
+                     instructions=k_chunks)
+    store = Transfer("c", Quantity.const(512), 128, 4)
+    inner = Pipeline("p0.inner", Quantity.const(1), (
+        Stage("s0", "lx_load", loads), Stage("s1", "pt", (matmul,)),
+        Stage("s2", "lx_store", (store,))), modulo=8, streams=streams)
+    outer = Pipeline("p0", Quantity.const(1), (Stage("c", "all", (inner,)),))
+    program = Program(0, "p", (outer,), ())
+    return Problem("k", "d", 1 << 20, (), (program,)), inner
+
+
+def test_loads_feeding_matrix_instructions_run_under_them():
+    problem, inner = _fed_matmul()
+    assert streaming.overlaps(inner)
+    t0, t1, t2 = (cost.stage_one_iteration(problem, st, {}) for st in inner.stages)
+    assert t1 > t0 > 8  # the matrix unit is the slowest; the loads are more than a chunk's
+    # the matrix unit starts once the first instruction's operands are in (1/8 of the
+    # loads) and the store follows its last instruction
+    assert cost.pipeline_cycles(problem, inner, {}) == -(-t0 // 8) + t1 + t2
+    assert cost.pipeline_cycles(problem, replace_streams(inner, False), {}) == t0 + t1 + t2
+
+
+def test_loads_slower_than_the_matrix_unit_leave_it_only_its_last_instruction():
+    problem, inner = _fed_matmul(b_bytes=65536, macs=16384)
+    t0, t1, t2 = (cost.stage_one_iteration(problem, st, {}) for st in inner.stages)
+    assert t0 > t1
+    last = -(-(t1 - 16) // 8) + 16  # the last instruction and the unit's latency
+    assert cost.pipeline_cycles(problem, inner, {}) == t0 + last + t2
+
+
+def test_one_instruction_is_waited_for_whole():
+    problem, inner = _fed_matmul(instructions=1)
+    assert not streaming.overlaps(inner)  # nothing to start on early: the sum
+    t0, t1, t2 = (cost.stage_one_iteration(problem, st, {}) for st in inner.stages)
+    assert cost.pipeline_cycles(problem, inner, {}) == t0 + t1 + t2
+
+
+def test_the_solver_states_the_fed_head_as_the_cost_model_does():
+    # the instructions a decision sets (K chunks of 4 or 8): the head is the loads' fill
+    # over a variable, stated in CP-SAT by a division; its optimum is the cost model's
+    chunks = Decision("p0.k", "tile", 0, (Candidate(4), Candidate(8)))
+    problem, inner = _fed_matmul()
+    matmul = replace(inner.stages[1].work[0],
+                     instructions=Quantity(("p0.k",), {(0,): 4, (1,): 8}))
+    inner = replace(inner, stages=(inner.stages[0], replace(inner.stages[1], work=(matmul,)),
+                                   inner.stages[2]))
+    outer = Pipeline("p0", Quantity.const(1), (Stage("c", "all", (inner,)),))
+    problem = replace(problem, decisions=(chunks,),
+                      programs=(replace(problem.programs[0], pipelines=(outer,)),))
+    costs = [cost.kernel_cycles(problem, {"p0.k": i}) for i in range(2)]
+    assert costs[1] < costs[0]  # the first of 8 chunks comes sooner than the first of 4
+    solution = solve(problem)
+    assert solution.choice == {"p0.k": 1}
+    assert solution.cycles == costs[1]
