@@ -1152,7 +1152,7 @@ def _profile_of(problem: Problem, p: Pipeline, choice: Choice, memo: dict | None
             return pipeline_profile(problem, q, choice, memo)[0]
         heads, tails = zip(*(streaming.ends(st, f, choice, nested_pass, after)
                              for st, f, after in zip(p.stages, fills,
-                                                     [*p.stages[1:], None])))
+                                                     streaming.consumers(p))))
         fill_drain = streaming.one_pass(fills, list(heads), list(tails))
     issue = max(occupied.values(), default=0)
     if issues_back_to_back(p):

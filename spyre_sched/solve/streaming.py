@@ -64,6 +64,11 @@ def fed_instructions(stage: Stage, consumer: Stage | None) -> Quantity | None:
     return instructions if instructions.most() > 1 and instructions.least() >= 1 else None
 
 
+def consumers(p: Pipeline) -> list[Stage | None]:
+    """Per stage of `p`, the stage after it (None for the last): `ends`' `consumer`."""
+    return [*p.stages[1:], None]
+
+
 def _nested(stage: Stage) -> Pipeline | None:
     if len(stage.work) == 1 and isinstance(stage.work[0], Pipeline):
         return stage.work[0]
@@ -82,7 +87,7 @@ def ends(stage: Stage, whole: int, choice: Choice,
         return first, first
     fed = fed_instructions(stage, consumer)
     if fed is not None:
-        return -(-whole // max(1, fed.at(choice))), whole
+        return -(-whole // fed.at(choice)), whole
     if len(stage.work) == 1 and isinstance(stage.work[0], Compute):
         compute = stage.work[0]
         steps = compute.steps.at(choice)

@@ -768,8 +768,8 @@ class _Stater:
         if fed is None:
             return figures.head
         n = self.quantity(fed, "instructions")
-        if isinstance(n, int):
-            return self.ceil_div(figures.fill, max(1, n), figures.fill_hi, "fed")
+        if isinstance(n, int):  # (at least 1: `fed_instructions`)
+            return self.ceil_div(figures.fill, n, figures.fill_hi, "fed")
         out = self.model.new_int_var(0, figures.fill_hi, self.name("fed"))
         self.model.add_division_equality(out, figures.fill + n - 1, n)
         return out
@@ -862,7 +862,7 @@ class _Stater:
             # stages streaming through FIFOs overlap: the slowest stage with the heads of
             # the ones before it and the tails of the ones after it (`streaming.one_pass`)
             heads = [self._fed_head(st, after, f) for st, after, f in
-                     zip(p.stages, [*p.stages[1:], None], figures)]
+                     zip(p.stages, streaming.consumers(p), figures)]
             passes = [sum(heads[:k]) + figures[k].fill
                       + sum(f.tail for f in figures[k + 1:]) for k in range(len(figures))]
             fill_drain = self.maximum(passes, fill_hi, "pass")
